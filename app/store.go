@@ -1,0 +1,94 @@
+package app
+
+import (
+	"io"
+	"time"
+)
+
+// Store is what the core needs from persistence. All writes a request makes
+// happen inside one Update call, so they commit or roll back together.
+type Store interface {
+	// View runs fn in a read-only transaction.
+	View(fn func(Tx) error) error
+	// Update runs fn in a read-write transaction; an error from fn rolls back.
+	Update(fn func(Tx) error) error
+	// Batch is Update with group commit: concurrent callers (device
+	// connections) share one transaction and one fsync. fn may run more than
+	// once, so it must not have side effects outside tx. It returns only once
+	// the transaction is durable.
+	Batch(fn func(Tx) error) error
+	// Backup writes a consistent copy of the whole database to w while
+	// writers go on.
+	Backup(w io.Writer) (int64, error)
+	Close() error
+}
+
+// Table is a generic id-keyed collection of one entity type.
+// Get returns an error matching ErrNotFound for a missing id.
+type Table[T any] interface {
+	Get(id int64) (*T, error)
+	// List calls fn for every record in id order until fn returns false.
+	List(fn func(*T) bool) error
+	// Create assigns the next id from the bucket sequence and stores v.
+	Create(v *T) error
+	// Put overwrites an existing record (ErrNotFound if it does not exist).
+	Put(v *T) error
+	Delete(id int64) error
+	Count() (int, error)
+}
+
+// Tx is one store transaction. Unique indexes are kept by the store:
+// Create/Put of a User with a taken e-mail, or a Device with a taken
+// uniqueId, return an error matching ErrConflict.
+type Tx interface {
+	Users() Table[User]
+	Devices() Table[Device]
+	Groups() Table[Group]
+	Commands() Table[Command]
+	Geofences() Table[Geofence]
+
+	// UserByEmail looks up by NormalizeEmail(email).
+	UserByEmail(email string) (*User, error)
+	DeviceByUniqueID(uniqueID string) (*Device, error)
+
+	// Server returns the settings singleton (ErrNotFound before the first PutServer).
+	Server() (*Server, error)
+	PutServer(s *Server) error
+
+	Session(token string) (*Session, error)
+	PutSession(s *Session) error
+	DeleteSession(token string) error
+	// DeleteSessions removes sessions expired before now, and every session
+	// of userID when userID > 0 (password change, user deletion).
+	DeleteSessions(userID int64, expiredBefore time.Time) (int, error)
+
+	// Link and Unlink are idempotent.
+	Link(p Permission) error
+	Unlink(p Permission) error
+	// Linked lists the ids of propKind objects linked to (ownerKind, ownerID).
+	Linked(ownerKind string, ownerID int64, propKind string) ([]int64, error)
+	// Owners lists the ids of ownerKind objects linked to (propKind, propID).
+	Owners(propKind string, propID int64, ownerKind string) ([]int64, error)
+	// UnlinkAll removes every permission where (kind, id) is owner or property.
+	UnlinkAll(kind string, id int64) error
+
+	// AddPosition assigns p.ID and stores p under (deviceId, fixTime, id).
+	// The per-device latest index moves to p only when p.FixTime is not
+	// older than the current latest; it reports whether it did.
+	AddPosition(p *Position) (latest bool, err error)
+	Position(id int64) (*Position, error)
+	// LatestPosition is the position the latest index points to.
+	LatestPosition(deviceID int64) (*Position, error)
+	// Positions calls fn in fixTime order for from <= fixTime <= to.
+	Positions(deviceID int64, from, to time.Time, fn func(*Position) bool) error
+	// DeletePositions removes a device's positions in [from, to] and
+	// repoints the latest index at the newest remaining one.
+	DeletePositions(deviceID int64, from, to time.Time) (int, error)
+
+	// AddEvent assigns e.ID and stores e under (deviceId, eventTime, id).
+	AddEvent(e *Event) error
+	Event(id int64) (*Event, error)
+	// Events calls fn in eventTime order for from <= eventTime <= to.
+	Events(deviceID int64, from, to time.Time, fn func(*Event) bool) error
+	DeleteEvents(deviceID int64) (int, error)
+}

@@ -1,0 +1,219 @@
+package app
+
+import (
+	"strings"
+	"time"
+)
+
+// Attributes is the free-form map Traccar puts on most entities. It is never
+// serialised as null: clients index into it without checking.
+type Attributes map[string]any
+
+// Entity is what every id-keyed record implements so one generic table in the
+// store can assign ids from its bucket sequence.
+type Entity interface {
+	GetID() int64
+	SetID(int64)
+}
+
+// ID is embedded in entities to give them Entity's methods.
+type ID struct {
+	ID int64 `json:"id"`
+}
+
+func (i *ID) GetID() int64   { return i.ID }
+func (i *ID) SetID(id int64) { i.ID = id }
+
+// User follows Traccar's User model. Password is accepted on input only;
+// PasswordHash is stored and never serialised.
+type User struct {
+	ID
+	Name             string     `json:"name"`
+	Login            string     `json:"login,omitempty"`
+	Email            string     `json:"email"`
+	Phone            string     `json:"phone"`
+	Readonly         bool       `json:"readonly"`
+	Administrator    bool       `json:"administrator"`
+	Map              string     `json:"map"`
+	Latitude         float64    `json:"latitude"`
+	Longitude        float64    `json:"longitude"`
+	Zoom             int        `json:"zoom"`
+	Password         string     `json:"password,omitempty"`
+	TwelveHourFormat bool       `json:"twelveHourFormat"`
+	CoordinateFormat string     `json:"coordinateFormat"`
+	Disabled         bool       `json:"disabled"`
+	ExpirationTime   *time.Time `json:"expirationTime"`
+	DeviceLimit      int        `json:"deviceLimit"`
+	UserLimit        int        `json:"userLimit"`
+	DeviceReadonly   bool       `json:"deviceReadonly"`
+	LimitCommands    bool       `json:"limitCommands"`
+	DisableReports   bool       `json:"disableReports"`
+	FixedEmail       bool       `json:"fixedEmail"`
+	PoiLayer         string     `json:"poiLayer"`
+	Attributes       Attributes `json:"attributes"`
+
+	PasswordHash string `json:"-"`
+}
+
+// Manager reports Traccar's notion of a manager: a user allowed to create users.
+func (u *User) Manager() bool { return u.UserLimit != 0 }
+
+// Expired reports whether the account's expirationTime has passed.
+func (u *User) Expired(now time.Time) bool {
+	return u.ExpirationTime != nil && !u.ExpirationTime.IsZero() && now.After(*u.ExpirationTime)
+}
+
+// NormalizeEmail is the form e-mails are compared and indexed in.
+func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// Device status values (Traccar).
+const (
+	StatusOnline  = "online"
+	StatusOffline = "offline"
+	StatusUnknown = "unknown"
+)
+
+// Device follows Traccar's Device model.
+type Device struct {
+	ID
+	Name           string     `json:"name"`
+	UniqueID       string     `json:"uniqueId"`
+	Status         string     `json:"status"`
+	Disabled       bool       `json:"disabled"`
+	LastUpdate     *time.Time `json:"lastUpdate"`
+	PositionID     int64      `json:"positionId"`
+	GroupID        int64      `json:"groupId"`
+	CalendarID     int64      `json:"calendarId"`
+	Phone          string     `json:"phone"`
+	Model          string     `json:"model"`
+	Contact        string     `json:"contact"`
+	Category       string     `json:"category"`
+	ExpirationTime *time.Time `json:"expirationTime"`
+	Attributes     Attributes `json:"attributes"`
+}
+
+// Group follows Traccar's Group model; GroupID is the parent group.
+type Group struct {
+	ID
+	Name       string     `json:"name"`
+	GroupID    int64      `json:"groupId"`
+	Attributes Attributes `json:"attributes"`
+}
+
+// Position follows Traccar's Position model. Speed is in knots, distances in meters.
+type Position struct {
+	ID
+	DeviceID    int64      `json:"deviceId"`
+	Protocol    string     `json:"protocol"`
+	ServerTime  time.Time  `json:"serverTime"`
+	DeviceTime  time.Time  `json:"deviceTime"`
+	FixTime     time.Time  `json:"fixTime"`
+	Outdated    bool       `json:"outdated"`
+	Valid       bool       `json:"valid"`
+	Latitude    float64    `json:"latitude"`
+	Longitude   float64    `json:"longitude"`
+	Altitude    float64    `json:"altitude"`
+	Speed       float64    `json:"speed"`
+	Course      float64    `json:"course"`
+	Address     *string    `json:"address"`
+	Accuracy    float64    `json:"accuracy"`
+	Network     any        `json:"network"`
+	GeofenceIDs []int64    `json:"geofenceIds"`
+	Attributes  Attributes `json:"attributes"`
+}
+
+// Event follows Traccar's Event model (the core form).
+type Event struct {
+	ID
+	Type          string     `json:"type"`
+	EventTime     time.Time  `json:"eventTime"`
+	DeviceID      int64      `json:"deviceId"`
+	PositionID    int64      `json:"positionId"`
+	GeofenceID    int64      `json:"geofenceId"`
+	MaintenanceID int64      `json:"maintenanceId"`
+	Attributes    Attributes `json:"attributes"`
+}
+
+// Command follows Traccar's Command model: saved commands (B1..B4) and
+// commands sent to devices (B6).
+type Command struct {
+	ID
+	DeviceID    int64      `json:"deviceId"`
+	Description string     `json:"description"`
+	Type        string     `json:"type"`
+	TextChannel bool       `json:"textChannel"`
+	Attributes  Attributes `json:"attributes"`
+}
+
+// Geofence follows Traccar's Geofence model; Area is WKT.
+type Geofence struct {
+	ID
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Area        string     `json:"area"`
+	CalendarID  int64      `json:"calendarId"`
+	Attributes  Attributes `json:"attributes"`
+}
+
+// Server follows Traccar's Server model: the server-wide settings singleton.
+type Server struct {
+	ID
+	Registration     bool       `json:"registration"`
+	Readonly         bool       `json:"readonly"`
+	DeviceReadonly   bool       `json:"deviceReadonly"`
+	LimitCommands    bool       `json:"limitCommands"`
+	Map              string     `json:"map"`
+	BingKey          string     `json:"bingKey"`
+	MapURL           string     `json:"mapUrl"`
+	OverlayURL       string     `json:"overlayUrl"`
+	PoiLayer         string     `json:"poiLayer"`
+	Latitude         float64    `json:"latitude"`
+	Longitude        float64    `json:"longitude"`
+	Zoom             int        `json:"zoom"`
+	TwelveHourFormat bool       `json:"twelveHourFormat"`
+	Version          string     `json:"version"`
+	ForceSettings    bool       `json:"forceSettings"`
+	CoordinateFormat string     `json:"coordinateFormat"`
+	OpenIDEnabled    bool       `json:"openIdEnabled"`
+	OpenIDForce      bool       `json:"openIdForce"`
+	Announcement     string     `json:"announcement"`
+	FixedEmail       bool       `json:"fixedEmail"`
+	DisableReports   bool       `json:"disableReports"`
+	EmailEnabled     bool       `json:"emailEnabled"`
+	GeocoderEnabled  bool       `json:"geocoderEnabled"`
+	TextEnabled      bool       `json:"textEnabled"`
+	NewServer        bool       `json:"newServer"`
+	Attributes       Attributes `json:"attributes"`
+}
+
+// Session is a login session, identified by the JSESSIONID cookie value.
+type Session struct {
+	Token   string    `json:"token"`
+	UserID  int64     `json:"userId"`
+	Created time.Time `json:"created"`
+	Expires time.Time `json:"expires"`
+}
+
+// Permission links an owner object to a property object, as Traccar's
+// /api/permissions does with a pair of "<kind>Id" keys.
+type Permission struct {
+	OwnerKind string
+	OwnerID   int64
+	PropKind  string
+	PropID    int64
+}
+
+// Object kinds used in permissions, named like Traccar's "<kind>Id" JSON keys.
+const (
+	KindUser         = "user"
+	KindDevice       = "device"
+	KindGroup        = "group"
+	KindGeofence     = "geofence"
+	KindCommand      = "command"
+	KindManagedUser  = "managedUser"
+	KindNotification = "notification"
+	KindCalendar     = "calendar"
+	KindAttribute    = "attribute"
+	KindDriver       = "driver"
+	KindMaintenance  = "maintenance"
+)

@@ -1,0 +1,64 @@
+// Package protocols runs the device listeners and defines what a device
+// protocol package provides: framing, decoding, replies and command encoding.
+package protocols
+
+import "github.com/fleetd/fleetd/app"
+
+// Conn is the per-connection state a decoder may keep between frames, such
+// as the device identity learned from a login frame.
+type Conn struct {
+	// UniqueID is the device identifier once known (IMEI for most trackers).
+	UniqueID string
+	// Remote is the peer address, for logs and the unknown-device list.
+	Remote string
+	// State is owned by the protocol package (e.g. a protocol variant).
+	State any
+}
+
+// Result is what one frame decodes to.
+type Result struct {
+	// UniqueID is set when the frame identifies the device (login, IMEI
+	// handshake, or an id carried in every frame).
+	UniqueID string
+	// Positions decoded from the frame, in device order, with Protocol set
+	// and DeviceID left 0 (the ingest resolves it from the uniqueId). A frame
+	// without a location (status, heartbeat with data) yields a position with
+	// Outdated true: the ingest copies the last known location into it, as
+	// Traccar does. Times are UTC.
+	Positions []*app.Position
+	// Reply is written to the device at once (login/heartbeat answers that
+	// do not acknowledge stored data).
+	Reply []byte
+	// Ack is written only after every position of Positions is durable.
+	// With no positions it is written at once.
+	Ack []byte
+	// CommandResult is the device's answer to a command, if the frame is one.
+	CommandResult string
+	// ChecksumError is true when the frame's checksum did not match; the frame
+	// is still decoded (devices and captures send bad CRCs) but it is counted.
+	ChecksumError bool
+}
+
+// Stream is a TCP (and optionally UDP) device protocol.
+type Stream interface {
+	// Name is the protocol name stored in Position.Protocol ("gt06").
+	Name() string
+	// Split is a bufio.SplitFunc over the connection's byte stream: it
+	// returns whole frames, skips garbage between frames (advance > 0 with a
+	// nil token) and must never panic or loop on any input.
+	Split(data []byte, atEOF bool) (advance int, token []byte, err error)
+	// Decode decodes one frame returned by Split.
+	Decode(c *Conn, frame []byte) (Result, error)
+	// CommandTypes lists the command types Encode supports (Traccar names:
+	// "engineStop", "engineResume", "positionPeriodic", "custom", ...).
+	CommandTypes() []string
+	// Encode encodes a command for the device; an unsupported type returns
+	// an error matching app.ErrInvalid.
+	Encode(c *Conn, cmd *app.Command) ([]byte, error)
+}
+
+// Datagram is implemented by protocols that also listen on UDP, where each
+// packet is self-contained (carries the device id) and answered on its own.
+type Datagram interface {
+	DecodeDatagram(c *Conn, packet []byte) (Result, error)
+}

@@ -16,18 +16,19 @@ type Entity interface {
 	SetID(int64)
 }
 
-// ID is embedded in entities to give them Entity's methods.
-type ID struct {
+// Base is embedded in entities: it carries the id (promoted, so v.ID works)
+// and gives them Entity's methods.
+type Base struct {
 	ID int64 `json:"id"`
 }
 
-func (i *ID) GetID() int64   { return i.ID }
-func (i *ID) SetID(id int64) { i.ID = id }
+func (b *Base) GetID() int64   { return b.ID }
+func (b *Base) SetID(id int64) { b.ID = id }
 
 // User follows Traccar's User model. Password is accepted on input only;
 // PasswordHash is stored and never serialised.
 type User struct {
-	ID
+	Base
 	Name             string     `json:"name"`
 	Login            string     `json:"login,omitempty"`
 	Email            string     `json:"email"`
@@ -75,7 +76,7 @@ const (
 
 // Device follows Traccar's Device model.
 type Device struct {
-	ID
+	Base
 	Name           string     `json:"name"`
 	UniqueID       string     `json:"uniqueId"`
 	Status         string     `json:"status"`
@@ -94,7 +95,7 @@ type Device struct {
 
 // Group follows Traccar's Group model; GroupID is the parent group.
 type Group struct {
-	ID
+	Base
 	Name       string     `json:"name"`
 	GroupID    int64      `json:"groupId"`
 	Attributes Attributes `json:"attributes"`
@@ -102,7 +103,7 @@ type Group struct {
 
 // Position follows Traccar's Position model. Speed is in knots, distances in meters.
 type Position struct {
-	ID
+	Base
 	DeviceID    int64      `json:"deviceId"`
 	Protocol    string     `json:"protocol"`
 	ServerTime  time.Time  `json:"serverTime"`
@@ -124,7 +125,7 @@ type Position struct {
 
 // Event follows Traccar's Event model (the core form).
 type Event struct {
-	ID
+	Base
 	Type          string     `json:"type"`
 	EventTime     time.Time  `json:"eventTime"`
 	DeviceID      int64      `json:"deviceId"`
@@ -137,7 +138,7 @@ type Event struct {
 // Command follows Traccar's Command model: saved commands (B1..B4) and
 // commands sent to devices (B6).
 type Command struct {
-	ID
+	Base
 	DeviceID    int64      `json:"deviceId"`
 	Description string     `json:"description"`
 	Type        string     `json:"type"`
@@ -147,7 +148,7 @@ type Command struct {
 
 // Geofence follows Traccar's Geofence model; Area is WKT.
 type Geofence struct {
-	ID
+	Base
 	Name        string     `json:"name"`
 	Description string     `json:"description"`
 	Area        string     `json:"area"`
@@ -157,7 +158,7 @@ type Geofence struct {
 
 // Server follows Traccar's Server model: the server-wide settings singleton.
 type Server struct {
-	ID
+	Base
 	Registration     bool       `json:"registration"`
 	Readonly         bool       `json:"readonly"`
 	DeviceReadonly   bool       `json:"deviceReadonly"`

@@ -1,0 +1,150 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// restoreLockTimeout is how long Restore waits for the destination's lock.
+const restoreLockTimeout = 500 * time.Millisecond
+
+// Backup writes a consistent copy of the store to w from one read
+// transaction, so writers go on meanwhile. A long backup keeps old pages
+// alive, and if the file must grow during it, writers wait for it to end
+// (bbolt cannot remap under an open read transaction).
+func (db *DB) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+// BackupFile writes a backup of db to dst atomically: a crash leaves
+// either the old dst or the complete new one.
+func BackupFile(db *DB, dst string) error {
+	return writeAtomic(dst, func(w io.Writer) error {
+		_, err := db.Backup(w)
+		return err
+	})
+}
+
+// Restore replaces the store at dst with the fleetd store src (a backup).
+// src is checked first: it must be a bbolt file with a fleetd meta bucket,
+// a schema no newer than CurrentSchema and pass bbolt's consistency check.
+// An older schema is fine: the next Open migrates it. Restore fails with
+// ErrLocked while a process (fleetd serve) has dst open, and holds dst's
+// lock while replacing it. dst may be missing or damaged.
+func Restore(src, dst string) error {
+	sdb, err := bolt.Open(src, 0o600, &bolt.Options{Timeout: restoreLockTimeout, ReadOnly: true})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return fmt.Errorf("%s: %w", src, ErrLocked)
+	}
+	if err != nil {
+		return fmt.Errorf("%s is not a fleetd store: %w", src, err)
+	}
+	defer sdb.Close()
+	return sdb.View(func(tx *bolt.Tx) error {
+		if err := checkBackup(tx); err != nil {
+			return fmt.Errorf("%s is not a usable fleetd store: %w", src, err)
+		}
+		unlock, err := lockExisting(dst)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return err
+		}
+		return writeAtomic(dst, func(w io.Writer) error {
+			_, err := tx.WriteTo(w)
+			return err
+		})
+	})
+}
+
+func checkBackup(tx *bolt.Tx) error {
+	if tx.Bucket(bucketMeta) == nil {
+		return errors.New("no meta bucket")
+	}
+	v, err := readSchema(tx)
+	if err != nil {
+		return err
+	}
+	if v < 1 {
+		return errors.New("no schema version")
+	}
+	// Drain the channel: Check's goroutine blocks until every error is read.
+	var first error
+	for err := range tx.Check() {
+		if first == nil {
+			first = fmt.Errorf("consistency check: %w", err)
+		}
+	}
+	return first
+}
+
+// lockExisting takes a shared lock on dst if it exists, so no fleetd
+// process can open it until unlock. A damaged dst cannot be opened and is
+// therefore not held by anyone either: it is left to be replaced.
+func lockExisting(dst string) (unlock func(), err error) {
+	if _, err := os.Stat(dst); errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil
+	}
+	ddb, err := bolt.Open(dst, 0o600, &bolt.Options{Timeout: restoreLockTimeout, ReadOnly: true})
+	switch {
+	case errors.Is(err, bolt.ErrTimeout):
+		return nil, fmt.Errorf("%s: %w", dst, ErrLocked)
+	case errors.Is(err, fs.ErrPermission):
+		return nil, err
+	case err != nil:
+		return func() {}, nil
+	}
+	return func() { ddb.Close() }, nil
+}
+
+// writeAtomic writes dst through a temporary file that is fsynced and
+// renamed over dst, then fsyncs the directory so the rename is durable.
+func writeAtomic(dst string, write func(io.Writer) error) (err error) {
+	tmp := dst + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err = write(f); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, dst); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(dst))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

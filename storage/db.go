@@ -1,0 +1,132 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Defaults for zero Options fields.
+const (
+	DefaultTimeout = time.Second
+	// DefaultMaxBatchSize and DefaultMaxBatchDelay bound how many Batch
+	// calls share one commit and how long the first caller waits for
+	// company. 2ms is below a typical fsync, so latency grows by at most
+	// about one fsync while throughput grows with the number of callers.
+	DefaultMaxBatchSize  = 1000
+	DefaultMaxBatchDelay = 2 * time.Millisecond
+)
+
+// ErrLocked means another process (or another Open in this process) holds
+// the store file.
+var ErrLocked = errors.New("store is in use by another process (is fleetd serve running?)")
+
+// Options configures Open.
+type Options struct {
+	// Timeout is how long Open waits for another holder to release the
+	// file before failing with ErrLocked; zero means DefaultTimeout.
+	Timeout time.Duration
+	// ReadOnly opens without migrating and takes a shared lock.
+	ReadOnly bool
+	// NoSync skips fsync on commit. Only for tests and benchmarks: a crash
+	// can corrupt the file.
+	NoSync bool
+	// MaxBatchSize and MaxBatchDelay tune Batch; zero means the default.
+	MaxBatchSize  int
+	MaxBatchDelay time.Duration
+}
+
+// DB is the bbolt-backed app.Store.
+type DB struct {
+	bolt *bolt.DB
+}
+
+var _ app.Store = (*DB)(nil)
+
+// Open opens the store at path, creating its directory (0700) and file
+// (0600) if needed, and migrates it to CurrentSchema unless opts.ReadOnly.
+func Open(path string, opts Options) (*DB, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if !opts.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("create store directory: %w", err)
+		}
+	}
+	bdb, err := openBolt(path, opts.Timeout, opts.ReadOnly)
+	if err != nil {
+		return nil, err
+	}
+	bdb.NoSync = opts.NoSync
+	bdb.MaxBatchSize = orDefault(opts.MaxBatchSize, DefaultMaxBatchSize)
+	bdb.MaxBatchDelay = orDefault(opts.MaxBatchDelay, DefaultMaxBatchDelay)
+	if err := prepare(bdb, opts.ReadOnly); err != nil {
+		bdb.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return &DB{bolt: bdb}, nil
+}
+
+// openBolt opens a bbolt file, mapping a lock timeout to ErrLocked.
+func openBolt(path string, timeout time.Duration, readOnly bool) (*bolt.DB, error) {
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: readOnly})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, fmt.Errorf("%s: %w", path, ErrLocked)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return bdb, nil
+}
+
+// prepare migrates a writable store, then checks it is at CurrentSchema.
+// A store that is already current costs no write transaction.
+func prepare(bdb *bolt.DB, readOnly bool) error {
+	if !readOnly && bdb.View(checkCurrent) != nil {
+		err := bdb.Update(func(tx *bolt.Tx) error {
+			_, err := migrate(tx)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return bdb.View(checkCurrent)
+}
+
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(app.Tx) error) error {
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
+}
+
+// Update runs fn in a read-write transaction and commits unless fn fails.
+func (db *DB) Update(fn func(app.Tx) error) error {
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
+}
+
+// Batch runs fn in a transaction shared with other concurrent Batch callers
+// (bbolt group commit): one commit and one fsync for up to MaxBatchSize
+// callers. If any fn in the group fails, the group is rolled back and the
+// others are run again, and the failing fn is re-run alone to get its
+// error: fn may run more than once and must only touch the store through
+// its Tx.
+func (db *DB) Batch(fn func(app.Tx) error) error {
+	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
+}
+
+// Close releases the file and its lock. Open transactions finish first.
+func (db *DB) Close() error { return db.bolt.Close() }

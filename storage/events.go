@@ -1,0 +1,31 @@
+package storage
+
+import (
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+var events = series[app.Event, *app.Event]{
+	data:      bucketEvents,
+	ids:       bucketEventIDs,
+	what:      "event",
+	timeField: "eventTime",
+	deviceOf:  func(e *app.Event) int64 { return e.DeviceID },
+	timeOf:    func(e *app.Event) time.Time { return e.EventTime },
+}
+
+func (t *tx) AddEvent(e *app.Event) error {
+	_, err := events.add(t.btx, e)
+	return err
+}
+
+func (t *tx) Event(id int64) (*app.Event, error) { return events.get(t.btx, id) }
+
+func (t *tx) Events(deviceID int64, from, to time.Time, fn func(*app.Event) bool) error {
+	return events.scan(t.btx, deviceID, from, to, fn)
+}
+
+func (t *tx) DeleteEvents(deviceID int64) (int, error) {
+	return events.deleteRange(t.btx, deviceID, minKeyTime, maxKeyTime)
+}

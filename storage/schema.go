@@ -1,0 +1,133 @@
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Bucket names; doc.go describes what each holds.
+var (
+	bucketMeta         = []byte("meta")
+	bucketUsers        = []byte("users")
+	bucketUserEmails   = []byte("users_by_email")
+	bucketDevices      = []byte("devices")
+	bucketDeviceUIDs   = []byte("devices_by_unique_id")
+	bucketGroups       = []byte("groups")
+	bucketCommands     = []byte("commands")
+	bucketGeofences    = []byte("geofences")
+	bucketSessions     = []byte("sessions")
+	bucketPermissions  = []byte("permissions")
+	bucketPermsReverse = []byte("permissions_reverse")
+	bucketPositions    = []byte("positions")
+	bucketPositionIDs  = []byte("position_ids")
+	bucketLatest       = []byte("position_latest")
+	bucketEvents       = []byte("events")
+	bucketEventIDs     = []byte("event_ids")
+)
+
+// schemaV1Buckets are the buckets migration 1 creates.
+var schemaV1Buckets = [][]byte{
+	bucketMeta, bucketUsers, bucketUserEmails, bucketDevices, bucketDeviceUIDs,
+	bucketGroups, bucketCommands, bucketGeofences, bucketSessions,
+	bucketPermissions, bucketPermsReverse, bucketPositions, bucketPositionIDs,
+	bucketLatest, bucketEvents, bucketEventIDs,
+}
+
+var (
+	metaSchema = []byte("schema")
+	metaServer = []byte("server")
+)
+
+// migrations[i] upgrades a file from schema i to schema i+1. Append only:
+// never edit or reorder a migration that has shipped.
+var migrations = [...]func(*bolt.Tx) error{
+	createBuckets(schemaV1Buckets),
+}
+
+// CurrentSchema is the schema version this build writes.
+const CurrentSchema = len(migrations)
+
+// ErrNewerSchema is returned for a store written by a newer fleetd.
+var ErrNewerSchema = errors.New("store was written by a newer fleetd; upgrade fleetd to open it")
+
+func createBuckets(names [][]byte) func(*bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		for _, name := range names {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		return nil
+	}
+}
+
+// readSchema returns the schema version of tx's file: 0 for a file without
+// a meta bucket (a new file).
+func readSchema(tx *bolt.Tx) (int, error) {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		return 0, nil
+	}
+	v := meta.Get(metaSchema)
+	if len(v) != 8 {
+		return 0, fmt.Errorf("store meta has no valid schema version")
+	}
+	n := binary.BigEndian.Uint64(v)
+	if n > uint64(CurrentSchema) {
+		return 0, fmt.Errorf("%w (file schema %d, this build %d)", ErrNewerSchema, n, CurrentSchema)
+	}
+	return int(n), nil
+}
+
+// migrate brings tx's file to CurrentSchema and reports how many migrations
+// it ran.
+func migrate(tx *bolt.Tx) (int, error) {
+	from, err := readSchema(tx)
+	if err != nil {
+		return 0, err
+	}
+	for v := from; v < CurrentSchema; v++ {
+		if err := migrations[v](tx); err != nil {
+			return 0, fmt.Errorf("migrate store to schema %d: %w", v+1, err)
+		}
+	}
+	if from == CurrentSchema {
+		return 0, nil
+	}
+	version := binary.BigEndian.AppendUint64(nil, uint64(CurrentSchema))
+	if err := tx.Bucket(bucketMeta).Put(metaSchema, version); err != nil {
+		return 0, err
+	}
+	return CurrentSchema - from, nil
+}
+
+// checkCurrent verifies that tx's file is at CurrentSchema and has every
+// bucket, so transactions can rely on tx.Bucket never returning nil.
+func checkCurrent(tx *bolt.Tx) error {
+	v, err := readSchema(tx)
+	if err != nil {
+		return err
+	}
+	if v != CurrentSchema {
+		return fmt.Errorf("store schema %d is older than %d; open it read-write once to upgrade", v, CurrentSchema)
+	}
+	for _, name := range schemaV1Buckets {
+		if tx.Bucket(name) == nil {
+			return fmt.Errorf("store is damaged: bucket %s is missing", name)
+		}
+	}
+	return nil
+}
+
+// SchemaVersion returns the schema version stored in db.
+func SchemaVersion(db *DB) (int, error) {
+	var v int
+	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
+		v, err = readSchema(tx)
+		return err
+	})
+	return v, err
+}

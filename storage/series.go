@@ -1,0 +1,147 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	bolt "go.etcd.io/bbolt"
+)
+
+// series is a per-device time series of records (positions, events) keyed
+// seriesKey(deviceID, time, id), with an id -> key index so a record is
+// also found by id in O(log n).
+type series[T any, P entity[T]] struct {
+	data, ids []byte // bucket names
+	what      string // "position"
+	timeField string // "fixTime"
+	deviceOf  func(*T) int64
+	timeOf    func(*T) time.Time
+}
+
+// add assigns v's id from the data bucket's sequence, stores v and returns
+// its key.
+func (s *series[T, P]) add(tx *bolt.Tx, v *T) ([]byte, error) {
+	device, at := s.deviceOf(v), s.timeOf(v)
+	switch {
+	case device <= 0:
+		return nil, app.Invalid("%s deviceId is required", s.what)
+	case at.IsZero():
+		return nil, app.Invalid("%s %s is required", s.what, s.timeField)
+	case !timeInKeyRange(at):
+		return nil, app.Invalid("%s %s %s is out of range", s.what, s.timeField, at.Format(time.RFC3339))
+	}
+	data := tx.Bucket(s.data)
+	seq, err := data.NextSequence()
+	if err != nil {
+		return nil, err
+	}
+	id := int64(seq)
+	P(v).SetID(id)
+	value, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", s.what, err)
+	}
+	key := seriesKey(device, at, id)
+	if err := data.Put(key, value); err != nil {
+		return nil, err
+	}
+	return key, tx.Bucket(s.ids).Put(idKey(id), key)
+}
+
+func (s *series[T, P]) get(tx *bolt.Tx, id int64) (*T, error) {
+	if id <= 0 {
+		return nil, app.NotFound(s.what)
+	}
+	return s.atKey(tx, tx.Bucket(s.ids).Get(idKey(id)))
+}
+
+// atKey decodes the record stored at key, NotFound if there is none.
+func (s *series[T, P]) atKey(tx *bolt.Tx, key []byte) (*T, error) {
+	var value []byte
+	if len(key) == seriesKeyLen {
+		value = tx.Bucket(s.data).Get(key)
+	}
+	if value == nil {
+		return nil, app.NotFound(s.what)
+	}
+	return s.decode(key, value)
+}
+
+func (s *series[T, P]) decode(key, value []byte) (*T, error) {
+	v := new(T)
+	if err := json.Unmarshal(value, v); err != nil {
+		return nil, fmt.Errorf("decode %s %x: %w", s.what, key, err)
+	}
+	P(v).SetID(keyID(key[16:])) // the key is authoritative
+	return v, nil
+}
+
+// each calls fn with the key and value of device's records in time order
+// for from <= time <= to, until fn returns false.
+func (s *series[T, P]) each(tx *bolt.Tx, device int64, from, to time.Time, fn func(k, v []byte) bool) {
+	from, to = clampKeyTime(from), clampKeyTime(to)
+	if from.After(to) {
+		return
+	}
+	start := seriesKey(device, from, 0)
+	end := appendTime(idKey(device), to) // compared with the first 16 bytes
+	c := tx.Bucket(s.data).Cursor()
+	for k, v := c.Seek(start); len(k) == seriesKeyLen && bytes.Compare(k[:16], end) <= 0; k, v = c.Next() {
+		if !fn(k, v) {
+			return
+		}
+	}
+}
+
+func (s *series[T, P]) scan(tx *bolt.Tx, device int64, from, to time.Time, fn func(*T) bool) error {
+	var err error
+	s.each(tx, device, from, to, func(k, value []byte) bool {
+		var v *T
+		if v, err = s.decode(k, value); err != nil {
+			return false
+		}
+		return fn(v)
+	})
+	return err
+}
+
+// deleteRange removes device's records in [from, to] with their id index
+// entries.
+func (s *series[T, P]) deleteRange(tx *bolt.Tx, device int64, from, to time.Time) (int, error) {
+	var keys [][]byte
+	s.each(tx, device, from, to, func(k, _ []byte) bool {
+		keys = append(keys, bytes.Clone(k))
+		return true
+	})
+	data, ids := tx.Bucket(s.data), tx.Bucket(s.ids)
+	for _, k := range keys {
+		if err := data.Delete(k); err != nil {
+			return 0, err
+		}
+		if err := ids.Delete(k[16:]); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}
+
+// lastKey is the key of device's newest record, nil if it has none.
+func (s *series[T, P]) lastKey(tx *bolt.Tx, device int64) []byte {
+	// Every key of device sorts before device, max time, id 0xff..ff:
+	// ids are positive so no real key ends in 0xff.
+	beyond := append(appendTime(idKey(device), maxKeyTime), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+	c := tx.Bucket(s.data).Cursor()
+	k, _ := c.Seek(beyond)
+	if k == nil {
+		k, _ = c.Last()
+	} else {
+		k, _ = c.Prev()
+	}
+	if len(k) != seriesKeyLen || keyID(k[:8]) != device {
+		return nil
+	}
+	return bytes.Clone(k)
+}

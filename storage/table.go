@@ -1,0 +1,227 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/fleetd/fleetd/app"
+	bolt "go.etcd.io/bbolt"
+)
+
+// entity is the pointer type of an id-keyed record.
+type entity[T any] interface {
+	*T
+	app.Entity
+}
+
+// tableSpec describes one entity bucket; one spec per entity type, shared
+// by every transaction.
+type tableSpec[T any] struct {
+	bucket []byte
+	what   string // for messages: "user", "device"
+	index  *uniqueIndex[T]
+	// encode and decode default to encoding/json when nil.
+	encode func(*T) ([]byte, error)
+	decode func([]byte, *T) error
+}
+
+// uniqueIndex maps a normalized field value to the id holding it.
+type uniqueIndex[T any] struct {
+	bucket    []byte
+	field     string // for messages: "email", "uniqueId"
+	value     func(*T) string
+	normalize func(string) string
+	// required rejects records whose normalized value is empty; otherwise
+	// empty values are allowed and not indexed.
+	required bool
+}
+
+func (ix *uniqueIndex[T]) key(v *T, what string) (string, error) {
+	k := ix.normalize(ix.value(v))
+	if k == "" && ix.required {
+		return "", app.Invalid("%s %s is required", what, ix.field)
+	}
+	return k, nil
+}
+
+// table is tableSpec bound to a transaction; it implements app.Table[T].
+type table[T any, P entity[T]] struct {
+	spec *tableSpec[T]
+	tx   *bolt.Tx
+}
+
+func (t table[T, P]) bucket() *bolt.Bucket { return t.tx.Bucket(t.spec.bucket) }
+
+func (t table[T, P]) notFound() error { return app.NotFound(t.spec.what) }
+
+func (t table[T, P]) decode(id int64, data []byte) (*T, error) {
+	v := new(T)
+	var err error
+	if t.spec.decode != nil {
+		err = t.spec.decode(data, v)
+	} else {
+		err = json.Unmarshal(data, v)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("decode %s %d: %w", t.spec.what, id, err)
+	}
+	P(v).SetID(id) // the key is authoritative
+	return v, nil
+}
+
+func (t table[T, P]) put(v *T) error {
+	var data []byte
+	var err error
+	if t.spec.encode != nil {
+		data, err = t.spec.encode(v)
+	} else {
+		data, err = json.Marshal(v)
+	}
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", t.spec.what, err)
+	}
+	return t.bucket().Put(idKey(P(v).GetID()), data)
+}
+
+func (t table[T, P]) Get(id int64) (*T, error) {
+	if id <= 0 {
+		return nil, t.notFound()
+	}
+	data := t.bucket().Get(idKey(id))
+	if data == nil {
+		return nil, t.notFound()
+	}
+	return t.decode(id, data)
+}
+
+func (t table[T, P]) List(fn func(*T) bool) error {
+	c := t.bucket().Cursor()
+	for k, data := c.First(); k != nil; k, data = c.Next() {
+		v, err := t.decode(keyID(k), data)
+		if err != nil {
+			return err
+		}
+		if !fn(v) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Create assigns the next id, overwriting any id v carries.
+func (t table[T, P]) Create(v *T) error {
+	newKey, err := t.indexKey(v)
+	if err != nil {
+		return err
+	}
+	if err := t.claim(newKey, 0); err != nil {
+		return err
+	}
+	seq, err := t.bucket().NextSequence()
+	if err != nil {
+		return err
+	}
+	P(v).SetID(int64(seq))
+	if err := t.put(v); err != nil {
+		return err
+	}
+	return t.setIndex(newKey, P(v).GetID())
+}
+
+func (t table[T, P]) Put(v *T) error {
+	id := P(v).GetID()
+	old, err := t.Get(id)
+	if err != nil {
+		return err
+	}
+	if err := t.moveIndex(old, v, id); err != nil {
+		return err
+	}
+	return t.put(v)
+}
+
+func (t table[T, P]) Delete(id int64) error {
+	old, err := t.Get(id)
+	if err != nil {
+		return err
+	}
+	if err := t.moveIndex(old, nil, id); err != nil {
+		return err
+	}
+	return t.bucket().Delete(idKey(id))
+}
+
+func (t table[T, P]) Count() (int, error) {
+	return t.bucket().Stats().KeyN, nil
+}
+
+// byIndex finds the record whose indexed field normalizes like value.
+func (t table[T, P]) byIndex(value string) (*T, error) {
+	ix := t.spec.index
+	k := ix.normalize(value)
+	if k == "" {
+		return nil, t.notFound()
+	}
+	id := t.tx.Bucket(ix.bucket).Get([]byte(k))
+	if len(id) != 8 {
+		return nil, t.notFound()
+	}
+	return t.Get(keyID(id))
+}
+
+// indexKey is v's index key, "" when the table has no index or v's value
+// is empty.
+func (t table[T, P]) indexKey(v *T) (string, error) {
+	if t.spec.index == nil || v == nil {
+		return "", nil
+	}
+	return t.spec.index.key(v, t.spec.what)
+}
+
+// claim fails with a conflict if key is indexed to a record other than id.
+func (t table[T, P]) claim(key string, id int64) error {
+	if key == "" {
+		return nil
+	}
+	held := t.tx.Bucket(t.spec.index.bucket).Get([]byte(key))
+	if held != nil && keyID(held) != id {
+		return app.Conflict("%s with %s %q already exists", t.spec.what, t.spec.index.field, key)
+	}
+	return nil
+}
+
+func (t table[T, P]) setIndex(key string, id int64) error {
+	if key == "" {
+		return nil
+	}
+	return t.tx.Bucket(t.spec.index.bucket).Put([]byte(key), idKey(id))
+}
+
+// moveIndex updates the index when record id changes from old to cur
+// (cur is nil on delete).
+func (t table[T, P]) moveIndex(old, cur *T, id int64) error {
+	if t.spec.index == nil {
+		return nil
+	}
+	newKey, err := t.indexKey(cur)
+	if err != nil {
+		return err
+	}
+	// An old record stored before a value became required has no key.
+	oldKey, _ := t.indexKey(old)
+	if newKey == oldKey {
+		return nil
+	}
+	if err := t.claim(newKey, id); err != nil {
+		return err
+	}
+	if oldKey != "" {
+		ix := t.tx.Bucket(t.spec.index.bucket)
+		if held := ix.Get([]byte(oldKey)); held != nil && keyID(held) == id {
+			if err := ix.Delete([]byte(oldKey)); err != nil {
+				return err
+			}
+		}
+	}
+	return t.setIndex(newKey, id)
+}

@@ -1,0 +1,191 @@
+package app
+
+import "slices"
+
+// access answers "may this actor see/change that object" inside one
+// transaction. It follows Traccar's model: objects are linked to users by
+// permissions; devices are also reachable through a linked group and its
+// sub-groups; managers reach what their managed users reach.
+type access struct {
+	tx    Tx
+	actor *User
+}
+
+// ownerIDs is the actor plus, for a manager, the users it manages.
+func (a access) ownerIDs() ([]int64, error) {
+	ids := []int64{a.actor.ID}
+	if a.actor.Manager() {
+		managed, err := a.tx.Linked(KindUser, a.actor.ID, KindManagedUser)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, managed...)
+	}
+	return ids, nil
+}
+
+// linkedToUsers collects the ids of kind linked to any of the users.
+func (a access) linkedToUsers(users []int64, kind string) (map[int64]bool, error) {
+	set := map[int64]bool{}
+	for _, u := range users {
+		ids, err := a.tx.Linked(KindUser, u, kind)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			set[id] = true
+		}
+	}
+	return set, nil
+}
+
+// groupClosure adds every descendant group of the groups in set.
+func (a access) groupClosure(set map[int64]bool) error {
+	children := map[int64][]int64{}
+	err := a.tx.Groups().List(func(g *Group) bool {
+		children[g.GroupID] = append(children[g.GroupID], g.ID)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	queue := make([]int64, 0, len(set))
+	for id := range set {
+		queue = append(queue, id)
+	}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		for _, child := range children[id] {
+			if !set[child] {
+				set[child] = true
+				queue = append(queue, child)
+			}
+		}
+	}
+	return nil
+}
+
+// visible returns the ids of kind the given users reach; for devices and
+// groups this includes group inheritance.
+func (a access) visibleTo(users []int64, kind string) (map[int64]bool, error) {
+	switch kind {
+	case KindGroup:
+		set, err := a.linkedToUsers(users, KindGroup)
+		if err != nil {
+			return nil, err
+		}
+		return set, a.groupClosure(set)
+	case KindDevice:
+		set, err := a.linkedToUsers(users, KindDevice)
+		if err != nil {
+			return nil, err
+		}
+		groups, err := a.visibleTo(users, KindGroup)
+		if err != nil || len(groups) == 0 {
+			return set, err
+		}
+		err = a.tx.Devices().List(func(d *Device) bool {
+			if d.GroupID != 0 && groups[d.GroupID] {
+				set[d.ID] = true
+			}
+			return true
+		})
+		return set, err
+	default:
+		return a.linkedToUsers(users, kind)
+	}
+}
+
+// visible is the set of kind the actor reaches (unused for administrators,
+// who reach everything).
+func (a access) visible(kind string) (map[int64]bool, error) {
+	owners, err := a.ownerIDs()
+	if err != nil {
+		return nil, err
+	}
+	return a.visibleTo(owners, kind)
+}
+
+// canSee reports whether the actor reaches object (kind, id).
+func (a access) canSee(kind string, id int64) (bool, error) {
+	if a.actor.Administrator {
+		return true, nil
+	}
+	if kind == KindUser || kind == KindManagedUser {
+		return a.managesUser(id)
+	}
+	set, err := a.visible(kind)
+	return set[id], err
+}
+
+// managesUser: an administrator reaches every user, anyone reaches
+// themselves, and a manager reaches the users it manages.
+func (a access) managesUser(id int64) (bool, error) {
+	if a.actor.Administrator || a.actor.ID == id {
+		return true, nil
+	}
+	if !a.actor.Manager() {
+		return false, nil
+	}
+	managed, err := a.tx.Linked(KindUser, a.actor.ID, KindManagedUser)
+	return slices.Contains(managed, id), err
+}
+
+// mustSee turns "not reachable" into a not-found error, so callers cannot
+// probe for ids they may not see.
+func (a access) mustSee(kind string, id int64) error {
+	ok, err := a.canSee(kind, id)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return NotFound(kindNames[kind])
+	}
+	return nil
+}
+
+var kindNames = map[string]string{
+	KindUser: "User", KindManagedUser: "User", KindDevice: "Device", KindGroup: "Group",
+	KindGeofence: "Geofence", KindCommand: "Command",
+}
+
+// checkEdit enforces the read-only flags of the server and the user.
+func (a access) checkEdit(kind string) error {
+	if a.actor.Administrator {
+		return nil
+	}
+	s, err := a.tx.Server()
+	if err != nil && KindOf(err) != KindNotFound {
+		return err
+	}
+	if s == nil {
+		s = &Server{}
+	}
+	switch {
+	case a.actor.Readonly || s.Readonly:
+		return Forbidden("Account is read-only")
+	case kind == KindDevice && (a.actor.DeviceReadonly || s.DeviceReadonly):
+		return Forbidden("Devices are read-only for this account")
+	case kind == KindCommand && (a.actor.LimitCommands || s.LimitCommands):
+		return Forbidden("Commands are limited for this account")
+	}
+	return nil
+}
+
+// checkDeviceLimit refuses one more device for user when its deviceLimit
+// (-1 unlimited) is reached.
+func (a access) checkDeviceLimit(user *User) error {
+	if user.Administrator || user.DeviceLimit < 0 {
+		return nil
+	}
+	set, err := access{tx: a.tx, actor: user}.visible(KindDevice)
+	if err != nil {
+		return err
+	}
+	if len(set) >= user.DeviceLimit {
+		return &Error{Kind: KindInvalid, Message: "Device limit reached",
+			Description: "The account's device limit is reached; remove a device or ask an administrator to raise the limit"}
+	}
+	return nil
+}

@@ -1,0 +1,192 @@
+package app
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+const defaultBcryptCost = 11
+
+var errBadCredentials = Unauthorized("Invalid email or password")
+
+// HashPassword hashes a password for storage.
+func (c *Core) HashPassword(password string) (string, error) {
+	if len(password) > 72 { // bcrypt's limit; longer input would be silently cut
+		return "", Invalid("password must be at most 72 bytes")
+	}
+	h, err := bcrypt.GenerateFromPassword([]byte(password), c.opts.BcryptCost)
+	return string(h), err
+}
+
+// Login checks e-mail and password for a caller at ip. Failures are
+// throttled per IP and per account; a locked-out caller gets 429 before the
+// password is even looked at.
+func (c *Core) Login(email, password, ip string) (*User, error) {
+	account := NormalizeEmail(email)
+	if err := c.throttle.check(ip, account); err != nil {
+		return nil, err
+	}
+	var u *User
+	err := c.store.View(func(tx Tx) (err error) {
+		u, err = tx.UserByEmail(account)
+		return err
+	})
+	if errors.Is(err, ErrNotFound) || (err == nil && !c.verify(account, password, u)) {
+		c.throttle.fail(ip, account)
+		return nil, errBadCredentials
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := c.loginAllowed(u); err != nil {
+		return nil, err
+	}
+	c.throttle.succeed(account)
+	c.creds.put(account, password, u)
+	return u, nil
+}
+
+// verify checks the password, skipping bcrypt when these exact credentials
+// were verified recently against the same stored hash.
+func (c *Core) verify(account, password string, u *User) bool {
+	if id, hash, ok := c.creds.get(account, password); ok && id == u.ID && hash == u.PasswordHash {
+		return true
+	}
+	return passwordMatches(u.PasswordHash, password)
+}
+
+func passwordMatches(hash, password string) bool {
+	return hash != "" && bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
+}
+
+func (c *Core) loginAllowed(u *User) error {
+	if u.Disabled {
+		return Unauthorized("Account is disabled")
+	}
+	if u.Expired(c.now()) {
+		return Unauthorized("Account has expired")
+	}
+	return nil
+}
+
+// sessionKey is what the store keeps instead of the cookie value, so a
+// copied database or backup holds no usable session.
+func sessionKey(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// CreateSession starts a session for u and returns the cookie value.
+func (c *Core) CreateSession(u *User) (token string, expires time.Time, err error) {
+	buf := make([]byte, 32)
+	if _, err = rand.Read(buf); err != nil {
+		return "", time.Time{}, err
+	}
+	token = base64.RawURLEncoding.EncodeToString(buf)
+	now := c.now().UTC()
+	s := &Session{Token: sessionKey(token), UserID: u.ID, Created: now, Expires: now.Add(c.opts.SessionTTL)}
+	err = c.store.Update(func(tx Tx) error { return tx.PutSession(s) })
+	return token, s.Expires, err
+}
+
+// SessionUser returns the user of a live session.
+func (c *Core) SessionUser(token string) (*User, error) {
+	if token == "" {
+		return nil, Unauthorized("Not logged in")
+	}
+	var u *User
+	err := c.store.View(func(tx Tx) error {
+		s, err := tx.Session(sessionKey(token))
+		if err != nil {
+			return err
+		}
+		if c.now().After(s.Expires) {
+			return ErrNotFound
+		}
+		u, err = tx.Users().Get(s.UserID)
+		return err
+	})
+	if errors.Is(err, ErrNotFound) {
+		return nil, Unauthorized("Session expired or not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := c.loginAllowed(u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// Logout ends a session; ending an unknown session is not an error.
+func (c *Core) Logout(token string) error {
+	return c.store.Update(func(tx Tx) error { return tx.DeleteSession(sessionKey(token)) })
+}
+
+// PruneSessions removes expired sessions; run periodically by serve.
+func (c *Core) PruneSessions() (int, error) {
+	var n int
+	err := c.store.Update(func(tx Tx) (err error) {
+		n, err = tx.DeleteSessions(0, c.now())
+		return err
+	})
+	return n, err
+}
+
+// credCache remembers recently verified Basic-auth credentials for a short
+// time: Traccar clients send Basic auth on every request, and a bcrypt check
+// per request would cost ~100 ms of CPU on a Raspberry Pi. Entries are keyed
+// by a hash of e-mail and password and are only honoured while the user's
+// stored hash is unchanged.
+type credCache struct {
+	mu  sync.Mutex
+	now func() time.Time
+	m   map[[32]byte]credEntry
+}
+
+type credEntry struct {
+	userID  int64
+	hash    string
+	expires time.Time
+}
+
+const (
+	credTTL        = 5 * time.Minute
+	credMaxEntries = 10_000
+)
+
+func newCredCache(now func() time.Time) *credCache {
+	return &credCache{now: now, m: map[[32]byte]credEntry{}}
+}
+
+func credKey(account, password string) [32]byte {
+	return sha256.Sum256([]byte(account + "\x00" + password))
+}
+
+// get returns the user id and password hash verified for these credentials,
+// or ok false on a miss.
+func (cc *credCache) get(account, password string) (userID int64, hash string, ok bool) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	e, ok := cc.m[credKey(account, password)]
+	if !ok || cc.now().After(e.expires) {
+		return 0, "", false
+	}
+	return e.userID, e.hash, true
+}
+
+func (cc *credCache) put(account, password string, u *User) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if len(cc.m) >= credMaxEntries {
+		clear(cc.m)
+	}
+	cc.m[credKey(account, password)] = credEntry{userID: u.ID, hash: u.PasswordHash, expires: cc.now().Add(credTTL)}
+}

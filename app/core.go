@@ -1,0 +1,76 @@
+package app
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+)
+
+// Options configures the core. Zero values get sensible defaults in New.
+type Options struct {
+	Version    string
+	SessionTTL time.Duration
+	// BcryptCost trades login latency for resistance to offline guessing.
+	BcryptCost int
+	Throttle   ThrottleOptions
+	Now        func() time.Time
+	Logger     *slog.Logger
+}
+
+// Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;
+// it reaches the outside only through the interfaces it defines.
+type Core struct {
+	store    Store
+	opts     Options
+	now      func() time.Time
+	log      *slog.Logger
+	throttle *throttle
+	creds    *credCache
+
+	Devices   *Objects[Device, *Device]
+	Groups    *Objects[Group, *Group]
+	Commands  *Objects[Command, *Command]
+	Geofences *Objects[Geofence, *Geofence]
+}
+
+// New builds the core on store.
+func New(store Store, opts Options) *Core {
+	if opts.SessionTTL <= 0 {
+		opts.SessionTTL = 30 * 24 * time.Hour
+	}
+	if opts.BcryptCost == 0 {
+		opts.BcryptCost = defaultBcryptCost
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger}
+	c.throttle = newThrottle(opts.Throttle, c.now)
+	c.creds = newCredCache(c.now)
+	c.Devices = newDevices(c)
+	c.Groups = newGroups(c)
+	c.Commands = newCommands(c)
+	c.Geofences = newGeofences(c)
+	return c
+}
+
+// Store exposes the store to adapters that need raw access (backup).
+func (c *Core) Store() Store { return c.store }
+
+// Health reports whether the store answers.
+func (c *Core) Health() error {
+	return c.store.View(func(tx Tx) error {
+		_, err := tx.Server()
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+}
+
+// System is the actor for operator actions from the CLI and start-up: an
+// administrator that is not a stored user.
+func System() *User { return &User{Name: "system", Administrator: true} }

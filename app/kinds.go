@@ -1,0 +1,176 @@
+package app
+
+import (
+	"strings"
+	"time"
+)
+
+// endOfTime bounds "all of a device's history" in range deletes; it is well
+// inside the range of nanosecond keys.
+var endOfTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func newDevices(c *Core) *Objects[Device, *Device] {
+	return &Objects[Device, *Device]{
+		c: c, kind: KindDevice,
+		table: func(tx Tx) Table[Device] { return tx.Devices() },
+		match: matchIDs,
+		prepare: func(a access, before, d *Device) error {
+			d.Name = strings.TrimSpace(d.Name)
+			d.UniqueID = strings.TrimSpace(d.UniqueID)
+			if d.Name == "" || d.UniqueID == "" {
+				return Invalid("name and uniqueId are required")
+			}
+			if d.Attributes == nil {
+				d.Attributes = Attributes{}
+			}
+			if err := checkParent(a, d.GroupID); err != nil {
+				return err
+			}
+			if before == nil {
+				if err := a.checkDeviceLimit(a.actor); err != nil {
+					return err
+				}
+				before = &Device{Status: StatusOffline}
+			}
+			// Status, position and last update belong to the ingest.
+			d.Status, d.PositionID, d.LastUpdate = before.Status, before.PositionID, before.LastUpdate
+			if !a.actor.Administrator {
+				d.ExpirationTime = before.ExpirationTime
+			}
+			return nil
+		},
+		remove: func(tx Tx, d *Device) error {
+			if _, err := tx.DeletePositions(d.ID, time.Time{}, endOfTime); err != nil {
+				return err
+			}
+			_, err := tx.DeleteEvents(d.ID)
+			return err
+		},
+	}
+}
+
+func newGroups(c *Core) *Objects[Group, *Group] {
+	return &Objects[Group, *Group]{
+		c: c, kind: KindGroup,
+		table: func(tx Tx) Table[Group] { return tx.Groups() },
+		prepare: func(a access, before, g *Group) error {
+			g.Name = strings.TrimSpace(g.Name)
+			if g.Name == "" {
+				return Invalid("name is required")
+			}
+			if g.Attributes == nil {
+				g.Attributes = Attributes{}
+			}
+			if err := checkParent(a, g.GroupID); err != nil {
+				return err
+			}
+			// A group may not become its own ancestor.
+			for parent, hops := g.GroupID, 0; parent != 0 && before != nil; hops++ {
+				if parent == g.ID || hops > 1000 {
+					return Invalid("a group cannot be inside itself")
+				}
+				p, err := a.tx.Groups().Get(parent)
+				if err != nil {
+					return err
+				}
+				parent = p.GroupID
+			}
+			return nil
+		},
+		remove: func(tx Tx, g *Group) error {
+			// Members move up to the deleted group's parent.
+			var devices []*Device
+			var groups []*Group
+			err := tx.Devices().List(func(d *Device) bool {
+				if d.GroupID == g.ID {
+					devices = append(devices, d)
+				}
+				return true
+			})
+			if err == nil {
+				err = tx.Groups().List(func(child *Group) bool {
+					if child.GroupID == g.ID {
+						groups = append(groups, child)
+					}
+					return true
+				})
+			}
+			for _, d := range devices {
+				if err != nil {
+					break
+				}
+				d.GroupID = g.GroupID
+				err = tx.Devices().Put(d)
+			}
+			for _, child := range groups {
+				if err != nil {
+					break
+				}
+				child.GroupID = g.GroupID
+				err = tx.Groups().Put(child)
+			}
+			return err
+		},
+	}
+}
+
+// checkParent accepts no group or a group the actor can see.
+func checkParent(a access, groupID int64) error {
+	if groupID == 0 {
+		return nil
+	}
+	ok, err := a.canSee(KindGroup, groupID)
+	if err == nil && !ok {
+		return Invalid("group %d not found", groupID)
+	}
+	return err
+}
+
+func newCommands(c *Core) *Objects[Command, *Command] {
+	return &Objects[Command, *Command]{
+		c: c, kind: KindCommand,
+		table: func(tx Tx) Table[Command] { return tx.Commands() },
+		prepare: func(a access, _, cmd *Command) error {
+			cmd.Type = strings.TrimSpace(cmd.Type)
+			if cmd.Type == "" {
+				return Invalid("type is required")
+			}
+			if cmd.Attributes == nil {
+				cmd.Attributes = Attributes{}
+			}
+			if cmd.DeviceID != 0 {
+				if ok, err := a.canSee(KindDevice, cmd.DeviceID); err != nil || !ok {
+					return firstErr(err, Invalid("device %d not found", cmd.DeviceID))
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func newGeofences(c *Core) *Objects[Geofence, *Geofence] {
+	return &Objects[Geofence, *Geofence]{
+		c: c, kind: KindGeofence,
+		table: func(tx Tx) Table[Geofence] { return tx.Geofences() },
+		prepare: func(_ access, _, g *Geofence) error {
+			g.Name = strings.TrimSpace(g.Name)
+			g.Area = strings.TrimSpace(g.Area)
+			if g.Name == "" || g.Area == "" {
+				return Invalid("name and area are required")
+			}
+			if g.Attributes == nil {
+				g.Attributes = Attributes{}
+			}
+			return nil
+		},
+	}
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,230 @@
+package app
+
+import (
+	"maps"
+	"slices"
+)
+
+// ListQuery holds Traccar's list filters. Each kind uses the ones it has:
+// devices take IDs and UniqueIDs; commands and geofences take DeviceID and
+// GroupID (objects linked to that device or group).
+type ListQuery struct {
+	All       bool
+	UserID    int64
+	DeviceID  int64
+	GroupID   int64
+	IDs       []int64
+	UniqueIDs []string
+}
+
+// Objects is the one implementation of list/get/create/update/delete for
+// the user-owned object kinds (devices, groups, commands, geofences); the
+// differences between kinds live in their hooks.
+type Objects[T any, P interface {
+	*T
+	Entity
+}] struct {
+	c     *Core
+	kind  string
+	table func(Tx) Table[T]
+	// prepare validates a create (before == nil) or an update and restores
+	// server-managed fields the caller may not set.
+	prepare func(a access, before, after *T) error
+	// remove deletes what depends on the object before it goes.
+	remove func(tx Tx, v *T) error
+	// match applies kind-specific list filters (devices: ids, uniqueIds).
+	match func(q ListQuery, v *T) bool
+}
+
+// List returns the objects the actor may see, filtered by q, in id order.
+func (o *Objects[T, P]) List(actor *User, q ListQuery) ([]*T, error) {
+	out := []*T{}
+	err := o.c.store.View(func(tx Tx) error {
+		a := access{tx: tx, actor: actor}
+		set, err := o.listSet(a, q)
+		if err != nil {
+			return err
+		}
+		return o.table(tx).List(func(v *T) bool {
+			if (set == nil || set[P(v).GetID()]) && (o.match == nil || o.match(q, v)) {
+				out = append(out, v)
+			}
+			return true
+		})
+	})
+	return out, err
+}
+
+// listSet is the set of ids to return; nil means every object.
+func (o *Objects[T, P]) listSet(a access, q ListQuery) (map[int64]bool, error) {
+	var set map[int64]bool
+	var err error
+	switch {
+	case q.UserID > 0:
+		if !a.actor.Administrator && !a.actor.Manager() && q.UserID != a.actor.ID {
+			return nil, Forbidden("Only administrators and managers may list another user's objects")
+		}
+		if err := a.mustSee(KindUser, q.UserID); err != nil {
+			return nil, err
+		}
+		set, err = a.visibleTo([]int64{q.UserID}, o.kind)
+	case q.All && !a.actor.Administrator && !a.actor.Manager():
+		return nil, Forbidden("Only administrators and managers may use all")
+	case a.actor.Administrator:
+		set = nil
+	default:
+		set, err = a.visible(o.kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, link := range []struct {
+		kind string
+		id   int64
+	}{{KindDevice, q.DeviceID}, {KindGroup, q.GroupID}} {
+		if link.id == 0 || link.kind == o.kind {
+			continue
+		}
+		if err := a.mustSee(link.kind, link.id); err != nil {
+			return nil, err
+		}
+		ids, err := a.tx.Linked(link.kind, link.id, o.kind)
+		if err != nil {
+			return nil, err
+		}
+		linked := map[int64]bool{}
+		for _, id := range ids {
+			if set == nil || set[id] {
+				linked[id] = true
+			}
+		}
+		set = linked
+	}
+	return set, nil
+}
+
+// Get returns one object the actor may see.
+func (o *Objects[T, P]) Get(actor *User, id int64) (*T, error) {
+	var v *T
+	err := o.c.store.View(func(tx Tx) (err error) {
+		if err = (access{tx: tx, actor: actor}).mustSee(o.kind, id); err != nil {
+			return err
+		}
+		v, err = o.table(tx).Get(id)
+		return err
+	})
+	return v, err
+}
+
+// Create builds a new object with apply (which fills it from the request),
+// stores it and links it to the actor, in one transaction.
+func (o *Objects[T, P]) Create(actor *User, apply func(*T) error) (*T, error) {
+	v := new(T)
+	err := o.c.store.Update(func(tx Tx) error {
+		a := access{tx: tx, actor: actor}
+		if err := a.checkEdit(o.kind); err != nil {
+			return err
+		}
+		*v = *new(T)
+		if err := apply(v); err != nil {
+			return err
+		}
+		P(v).SetID(0)
+		if err := o.prepare(a, nil, v); err != nil {
+			return err
+		}
+		if err := o.table(tx).Create(v); err != nil {
+			return err
+		}
+		if actor.ID == 0 { // the CLI's system actor owns nothing
+			return nil
+		}
+		return tx.Link(Permission{OwnerKind: KindUser, OwnerID: actor.ID, PropKind: o.kind, PropID: P(v).GetID()})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Update applies a change to a copy of the stored object and saves it.
+func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T, error) {
+	var after *T
+	err := o.c.store.Update(func(tx Tx) error {
+		a := access{tx: tx, actor: actor}
+		if err := a.mustSee(o.kind, id); err != nil {
+			return err
+		}
+		if err := a.checkEdit(o.kind); err != nil {
+			return err
+		}
+		before, err := o.table(tx).Get(id)
+		if err != nil {
+			return err
+		}
+		after = new(T)
+		*after = *before
+		cloneAttributes(after)
+		if err := apply(after); err != nil {
+			return err
+		}
+		P(after).SetID(id)
+		if err := o.prepare(a, before, after); err != nil {
+			return err
+		}
+		return o.table(tx).Put(after)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return after, nil
+}
+
+// Delete removes an object, what depends on it and every link to it.
+func (o *Objects[T, P]) Delete(actor *User, id int64) error {
+	return o.c.store.Update(func(tx Tx) error {
+		a := access{tx: tx, actor: actor}
+		if err := a.mustSee(o.kind, id); err != nil {
+			return err
+		}
+		if err := a.checkEdit(o.kind); err != nil {
+			return err
+		}
+		v, err := o.table(tx).Get(id)
+		if err != nil {
+			return err
+		}
+		if o.remove != nil {
+			if err := o.remove(tx, v); err != nil {
+				return err
+			}
+		}
+		if err := tx.UnlinkAll(o.kind, id); err != nil {
+			return err
+		}
+		return o.table(tx).Delete(id)
+	})
+}
+
+// cloneAttributes gives an update its own attributes map, so decoding the
+// request into it cannot alter the stored "before" value.
+func cloneAttributes(v any) {
+	switch x := v.(type) {
+	case *Device:
+		x.Attributes = maps.Clone(x.Attributes)
+	case *Group:
+		x.Attributes = maps.Clone(x.Attributes)
+	case *Command:
+		x.Attributes = maps.Clone(x.Attributes)
+	case *Geofence:
+		x.Attributes = maps.Clone(x.Attributes)
+	}
+}
+
+// matchIDs is the devices' id / uniqueId filter.
+func matchIDs(q ListQuery, d *Device) bool {
+	if len(q.IDs) == 0 && len(q.UniqueIDs) == 0 {
+		return true
+	}
+	return slices.Contains(q.IDs, d.ID) || slices.Contains(q.UniqueIDs, d.UniqueID)
+}

@@ -1,0 +1,116 @@
+package app
+
+import "slices"
+
+// permissionPairs lists the owner -> property links fleetd supports, as
+// Traccar's "<owner>Id"/"<property>Id" pairs. Kinds fleetd has no objects
+// for yet (notifications, calendars, computed attributes, drivers,
+// maintenance) are refused with a clear 400 rather than stored dangling.
+var permissionPairs = map[string][]string{
+	KindUser:   {KindDevice, KindGroup, KindGeofence, KindCommand, KindManagedUser},
+	KindDevice: {KindGeofence, KindCommand},
+	KindGroup:  {KindGeofence, KindCommand},
+}
+
+// PermissionKinds lists every kind that can appear in a permission, for the
+// web layer's parsing of "<kind>Id" keys.
+var PermissionKinds = []string{KindUser, KindDevice, KindGroup, KindGeofence, KindCommand, KindManagedUser,
+	KindNotification, KindCalendar, KindAttribute, KindDriver, KindMaintenance}
+
+// Link adds permissions (all or none) after checking the actor may see both
+// objects of each and may edit; linking a device to a user counts against
+// that user's deviceLimit.
+func (c *Core) Link(actor *User, ps ...Permission) error {
+	return c.store.Update(func(tx Tx) error {
+		for _, p := range ps {
+			if err := c.link(tx, actor, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (c *Core) link(tx Tx, actor *User, p Permission) error {
+	if err := c.checkPermission(tx, actor, p); err != nil {
+		return err
+	}
+	if p.OwnerKind == KindUser && p.PropKind == KindDevice {
+		owner, err := tx.Users().Get(p.OwnerID)
+		if err != nil {
+			return err
+		}
+		linked, err := tx.Linked(KindUser, owner.ID, KindDevice)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(linked, p.PropID) {
+			if err := (access{tx: tx, actor: actor}).checkDeviceLimit(owner); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.Link(p)
+}
+
+// Unlink removes permissions (all or none) under the same checks as Link.
+func (c *Core) Unlink(actor *User, ps ...Permission) error {
+	return c.store.Update(func(tx Tx) error {
+		for _, p := range ps {
+			if err := c.checkPermission(tx, actor, p); err != nil {
+				return err
+			}
+			if err := tx.Unlink(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (c *Core) checkPermission(tx Tx, actor *User, p Permission) error {
+	if !slices.Contains(permissionPairs[p.OwnerKind], p.PropKind) {
+		return Invalid("unsupported permission pair %sId/%sId", p.OwnerKind, p.PropKind)
+	}
+	if p.OwnerID <= 0 || p.PropID <= 0 {
+		return Invalid("%sId and %sId must be positive ids", p.OwnerKind, p.PropKind)
+	}
+	a := access{tx: tx, actor: actor}
+	if !actor.Administrator && (actor.Readonly || (p.PropKind == KindDevice && actor.DeviceReadonly)) {
+		return Forbidden("Account is read-only")
+	}
+	if p.PropKind == KindManagedUser && !actor.Administrator {
+		if !actor.Manager() {
+			return Forbidden("Only managers may manage users")
+		}
+	}
+	for _, obj := range []struct {
+		kind string
+		id   int64
+	}{{p.OwnerKind, p.OwnerID}, {p.PropKind, p.PropID}} {
+		if err := a.mustSee(obj.kind, obj.id); err != nil {
+			return err
+		}
+		if err := c.exists(tx, obj.kind, obj.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Core) exists(tx Tx, kind string, id int64) error {
+	var err error
+	switch kind {
+	case KindUser, KindManagedUser:
+		_, err = tx.Users().Get(id)
+	case KindDevice:
+		_, err = tx.Devices().Get(id)
+	case KindGroup:
+		_, err = tx.Groups().Get(id)
+	case KindGeofence:
+		_, err = tx.Geofences().Get(id)
+	case KindCommand:
+		_, err = tx.Commands().Get(id)
+	}
+	return err
+}

@@ -1,0 +1,134 @@
+package app
+
+import (
+	"crypto/rand"
+	"errors"
+	"math/big"
+)
+
+// defaultServer is the settings a new store starts with.
+func defaultServer() *Server {
+	return &Server{Base: Base{ID: 1}, Map: "osm", CoordinateFormat: "dd", Zoom: 2, Attributes: Attributes{}}
+}
+
+// Server returns the server settings (public, GET /api/server).
+func (c *Core) Server() (*Server, error) {
+	var s *Server
+	err := c.store.View(func(tx Tx) (err error) {
+		s, err = tx.Server()
+		return err
+	})
+	if errors.Is(err, ErrNotFound) {
+		s, err = defaultServer(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.decorate(s), nil
+}
+
+func (c *Core) decorate(s *Server) *Server {
+	s.Version = c.opts.Version
+	if s.Attributes == nil {
+		s.Attributes = Attributes{}
+	}
+	return s
+}
+
+// UpdateServer changes the settings; administrators only.
+func (c *Core) UpdateServer(actor *User, apply func(*Server) error) (*Server, error) {
+	if !actor.Administrator {
+		return nil, Forbidden("Only administrators may change server settings")
+	}
+	var s *Server
+	err := c.store.Update(func(tx Tx) (err error) {
+		s, err = tx.Server()
+		if errors.Is(err, ErrNotFound) {
+			s, err = defaultServer(), nil
+		}
+		if err != nil {
+			return err
+		}
+		s.Attributes = cloneMap(s.Attributes)
+		if err := apply(s); err != nil {
+			return err
+		}
+		s.ID = 1
+		return tx.PutServer(c.decorate(s))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Bootstrap prepares an empty store: default settings and a first
+// administrator. With no e-mail/password given it generates a password and
+// returns it so the caller can show it once.
+func (c *Core) Bootstrap(email, password string) (admin *User, generated string, err error) {
+	err = c.store.Update(func(tx Tx) error {
+		if _, err := tx.Server(); errors.Is(err, ErrNotFound) {
+			if err := tx.PutServer(c.decorate(defaultServer())); err != nil {
+				return err
+			}
+		} else if err != nil {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	var count int
+	if err = c.store.View(func(tx Tx) (err error) { count, err = tx.Users().Count(); return err }); err != nil || count > 0 {
+		return nil, "", err
+	}
+	if email == "" {
+		email = "admin@localhost.localdomain"
+	}
+	if password == "" {
+		if generated, err = RandomPassword(20); err != nil {
+			return nil, "", err
+		}
+		password = generated
+	}
+	admin, err = c.CreateUser(System(), func(u *User) error {
+		u.Name, u.Email, u.Password, u.Administrator = "Administrator", email, password, true
+		return nil
+	})
+	return admin, generated, err
+}
+
+// RandomPassword returns n characters from an alphabet without look-alikes.
+func RandomPassword(n int) (string, error) {
+	const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+	out := make([]byte, n)
+	for i := range out {
+		k, err := rand.Int(rand.Reader, big.NewInt(int64(len(alphabet))))
+		if err != nil {
+			return "", err
+		}
+		out[i] = alphabet[k.Int64()]
+	}
+	return string(out), nil
+}
+
+// SetPassword sets a user's password by e-mail (CLI) and ends its sessions.
+func (c *Core) SetPassword(email, password string) error {
+	var id int64
+	err := c.store.View(func(tx Tx) error {
+		u, err := tx.UserByEmail(email)
+		if err == nil {
+			id = u.ID
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if password == "" {
+		return Invalid("password is required")
+	}
+	_, err = c.UpdateUser(System(), id, func(u *User) error { u.Password = password; return nil })
+	return err
+}

@@ -1,0 +1,268 @@
+package app
+
+import (
+	"errors"
+	"net/mail"
+	"strings"
+)
+
+// Users lists users per Traccar: with userId, the users managed by that user
+// (caller must be an administrator or manage it); otherwise an
+// administrator gets everyone and a manager the users it manages.
+func (c *Core) Users(actor *User, userID int64) ([]*User, error) {
+	out := []*User{}
+	err := c.store.View(func(tx Tx) error {
+		a := access{tx: tx, actor: actor}
+		if userID > 0 || !actor.Administrator {
+			if !actor.Administrator && !actor.Manager() {
+				if userID > 0 {
+					return Forbidden("Only administrators and managers may list users")
+				}
+				return nil
+			}
+			if userID == 0 {
+				userID = actor.ID
+			}
+			if err := a.mustSee(KindUser, userID); err != nil {
+				return err
+			}
+			ids, err := tx.Linked(KindUser, userID, KindManagedUser)
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
+				u, err := tx.Users().Get(id)
+				if err != nil {
+					return err
+				}
+				out = append(out, u)
+			}
+			return nil
+		}
+		return tx.Users().List(func(u *User) bool { out = append(out, u); return true })
+	})
+	return out, err
+}
+
+// User returns one user the actor may see.
+func (c *Core) User(actor *User, id int64) (*User, error) {
+	var u *User
+	err := c.store.View(func(tx Tx) (err error) {
+		if err = (access{tx: tx, actor: actor}).mustSee(KindUser, id); err != nil {
+			return err
+		}
+		u, err = tx.Users().Get(id)
+		return err
+	})
+	return u, err
+}
+
+// newUserDefaults is what a user is before the request's fields apply.
+func newUserDefaults() *User {
+	return &User{DeviceLimit: -1, Attributes: Attributes{}}
+}
+
+// CreateUser adds a user. actor nil is self-registration (allowed when the
+// server has registration on); a manager's new user becomes managed by it.
+// The very first user of an empty store becomes an administrator.
+func (c *Core) CreateUser(actor *User, apply func(*User) error) (*User, error) {
+	u := newUserDefaults()
+	err := c.store.Update(func(tx Tx) error {
+		count, err := tx.Users().Count()
+		if err != nil {
+			return err
+		}
+		if actor == nil {
+			s, err := tx.Server()
+			if err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+			if count > 0 && (s == nil || !s.Registration) {
+				return Forbidden("Registration is disabled")
+			}
+			actor = &User{} // a stranger: may set no privileged field
+		} else if !actor.Administrator {
+			if !actor.Manager() {
+				return Forbidden("Only administrators and managers may create users")
+			}
+			if err := c.checkUserLimit(tx, actor); err != nil {
+				return err
+			}
+		}
+		*u = *newUserDefaults()
+		if err := apply(u); err != nil {
+			return err
+		}
+		u.ID = 0
+		if err := c.prepareUser(tx, actor, newUserDefaults(), u); err != nil {
+			return err
+		}
+		if u.PasswordHash == "" {
+			return Invalid("password is required")
+		}
+		if count == 0 {
+			u.Administrator = true
+		}
+		if err := tx.Users().Create(u); err != nil {
+			return err
+		}
+		if actor.ID != 0 && !actor.Administrator {
+			return tx.Link(Permission{OwnerKind: KindUser, OwnerID: actor.ID, PropKind: KindManagedUser, PropID: u.ID})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+func (c *Core) checkUserLimit(tx Tx, manager *User) error {
+	if manager.UserLimit < 0 {
+		return nil
+	}
+	managed, err := tx.Linked(KindUser, manager.ID, KindManagedUser)
+	if err != nil {
+		return err
+	}
+	if len(managed) >= manager.UserLimit {
+		return &Error{Kind: KindInvalid, Message: "User limit reached",
+			Description: "The manager's user limit is reached"}
+	}
+	return nil
+}
+
+// UpdateUser applies a change to a user the actor may manage.
+func (c *Core) UpdateUser(actor *User, id int64, apply func(*User) error) (*User, error) {
+	var after *User
+	err := c.store.Update(func(tx Tx) error {
+		if err := (access{tx: tx, actor: actor}).mustSee(KindUser, id); err != nil {
+			return err
+		}
+		before, err := tx.Users().Get(id)
+		if err != nil {
+			return err
+		}
+		after = new(User)
+		*after = *before
+		after.Attributes = cloneMap(before.Attributes)
+		if err := apply(after); err != nil {
+			return err
+		}
+		after.ID = id
+		if err := c.prepareUser(tx, actor, before, after); err != nil {
+			return err
+		}
+		if err := c.keepAnAdmin(tx, before, after); err != nil {
+			return err
+		}
+		if err := tx.Users().Put(after); err != nil {
+			return err
+		}
+		if after.PasswordHash != before.PasswordHash {
+			_, err = tx.DeleteSessions(id, c.now())
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return after, nil
+}
+
+// DeleteUser removes a user, its sessions and its links.
+func (c *Core) DeleteUser(actor *User, id int64) error {
+	return c.store.Update(func(tx Tx) error {
+		if err := (access{tx: tx, actor: actor}).mustSee(KindUser, id); err != nil {
+			return err
+		}
+		if !actor.Administrator && actor.Readonly {
+			return Forbidden("Account is read-only")
+		}
+		u, err := tx.Users().Get(id)
+		if err != nil {
+			return err
+		}
+		if err := c.keepAnAdmin(tx, u, nil); err != nil {
+			return err
+		}
+		if _, err := tx.DeleteSessions(id, c.now()); err != nil {
+			return err
+		}
+		if err := tx.UnlinkAll(KindUser, id); err != nil {
+			return err
+		}
+		if err := tx.UnlinkAll(KindManagedUser, id); err != nil {
+			return err
+		}
+		return tx.Users().Delete(id)
+	})
+}
+
+// keepAnAdmin refuses to remove or demote the last enabled administrator,
+// which would lock everyone out of the server's settings.
+func (c *Core) keepAnAdmin(tx Tx, before, after *User) error {
+	if !before.Administrator || before.Disabled || (after != nil && after.Administrator && !after.Disabled) {
+		return nil
+	}
+	admins := 0
+	err := tx.Users().List(func(u *User) bool {
+		if u.Administrator && !u.Disabled {
+			admins++
+		}
+		return true
+	})
+	if err == nil && admins <= 1 {
+		err = Invalid("the last administrator cannot be removed, disabled or demoted")
+	}
+	return err
+}
+
+// prepareUser validates a user change and enforces who may change which
+// field, following Traccar's checkUserUpdate.
+func (c *Core) prepareUser(tx Tx, actor, before, after *User) error {
+	after.Name = strings.TrimSpace(after.Name)
+	after.Email = strings.TrimSpace(after.Email)
+	after.Phone = strings.TrimSpace(after.Phone)
+	if after.Email == "" {
+		return Invalid("email is required")
+	}
+	if _, err := mail.ParseAddress(after.Email); err != nil || strings.ContainsAny(after.Email, " <>") {
+		return Invalid("email %q is not a valid address", after.Email)
+	}
+	if after.Name == "" {
+		after.Name = after.Email
+	}
+	if after.Attributes == nil {
+		after.Attributes = Attributes{}
+	}
+	if after.Password != "" {
+		hash, err := c.HashPassword(after.Password)
+		if err != nil {
+			return err
+		}
+		after.PasswordHash, after.Password = hash, ""
+	}
+	if actor.Administrator {
+		return nil
+	}
+	self := actor.ID == after.ID && after.ID != 0
+	switch {
+	case before.Administrator != after.Administrator,
+		before.DeviceLimit != after.DeviceLimit,
+		before.UserLimit != after.UserLimit:
+		return Forbidden("Only administrators may change administrator, deviceLimit or userLimit")
+	case before.FixedEmail && NormalizeEmail(before.Email) != NormalizeEmail(after.Email):
+		return Forbidden("The e-mail of this account is fixed")
+	case !sameTime(before.ExpirationTime, after.ExpirationTime) &&
+		(self || !actor.Manager() || laterThan(after.ExpirationTime, actor.ExpirationTime)):
+		return Forbidden("Not allowed to change the expiration time")
+	case before.Readonly != after.Readonly, before.DeviceReadonly != after.DeviceReadonly,
+		before.Disabled != after.Disabled, before.LimitCommands != after.LimitCommands,
+		before.DisableReports != after.DisableReports, before.FixedEmail != after.FixedEmail:
+		if self || !actor.Manager() {
+			return Forbidden("Only a manager or an administrator may change account restrictions")
+		}
+	}
+	return nil
+}

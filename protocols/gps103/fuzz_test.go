@@ -1,0 +1,54 @@
+package gps103
+
+import (
+	"bufio"
+	"bytes"
+	"testing"
+
+	"github.com/fleetd/fleetd/protocols"
+)
+
+func FuzzSplitDecode(f *testing.F) {
+	for _, s := range []string{
+		frameLogon, frameBeat, frameTracker,
+		"imei:865456055519122,sensor alarm,2208011920,,L,;",
+		"imei:359710049075097,help me,,,L,,,113b,,558f,,,,,0,0,,,",
+		"imei:868683026321020,tracker,181217080106,,F,080102.000,A,3227.3057,N,11649.4754,W,0.00,0,,0,0,0.00%,0,+11;",
+		"imei:353451044508750,001,0809231929,13554900601,F,055403.000,A,2233.1870,N,11354.3067,E,0.00,30.1,65.43,1,0,10.5%,0.0%,28;",
+		"imei:1,T:,1,,F,,A,,,,,;oil x;",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := New()
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Split(p.Split)
+		for sc.Scan() {
+			frame := sc.Bytes()
+			if len(frame) == 0 || len(frame) > maxFrame {
+				t.Fatalf("bad frame length %d", len(frame))
+			}
+			res, err := p.Decode(&protocols.Conn{}, frame)
+			if err != nil {
+				continue
+			}
+			for _, pos := range res.Positions {
+				if pos.Latitude < -90 || pos.Latitude > 90 || pos.Longitude < -180 || pos.Longitude > 180 || pos.Attributes == nil {
+					t.Fatalf("bad position %+v from %q", pos, frame)
+				}
+			}
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	p := New()
+	frame := []byte(frameTracker)
+	conn := &protocols.Conn{}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Decode(conn, frame); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

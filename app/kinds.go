@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/app/geo"
 )
 
 // endOfTime bounds "all of a device's history" in range deletes; it is well
@@ -157,6 +159,9 @@ func newGeofences(c *Core) *Objects[Geofence, *Geofence] {
 			g.Area = strings.TrimSpace(g.Area)
 			if g.Name == "" || g.Area == "" {
 				return Invalid("name and area are required")
+			}
+			if _, err := geo.Parse(g.Area); err != nil {
+				return Invalid("%v", err)
 			}
 			if g.Attributes == nil {
 				g.Attributes = Attributes{}

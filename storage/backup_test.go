@@ -1,0 +1,236 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Backup runs while writers commit. Every position committed before Backup
+// started must be in the copy, and the copy must be a valid store.
+func TestBackupWhileWriting(t *testing.T) {
+	db := openTestDB(t)
+	var committed atomic.Int64 // highest position id whose commit returned
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var id int64
+				err := db.Batch(func(tx app.Tx) error {
+					p := &app.Position{DeviceID: int64(w + 1), FixTime: at(i)}
+					_, err := tx.AddPosition(p)
+					id = p.ID
+					return err
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for cur := committed.Load(); id > cur && !committed.CompareAndSwap(cur, id); cur = committed.Load() {
+				}
+			}
+		})
+	}
+	// Let some history build up, then back up mid-stream.
+	for committed.Load() < 200 {
+		time.Sleep(time.Millisecond)
+	}
+	before := committed.Load()
+	path := filepath.Join(t.TempDir(), "backup.db")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.Backup(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	close(stop)
+	wg.Wait()
+	if fi, _ := os.Stat(path); fi.Size() != n {
+		t.Errorf("Backup reported %d bytes, file has %d", n, fi.Size())
+	}
+
+	copyDB := openAt(t, path)
+	mustView(t, copyDB, func(tx app.Tx) error {
+		for id := int64(1); id <= before; id++ {
+			if _, err := tx.Position(id); err != nil {
+				t.Fatalf("position %d committed before the backup is missing: %v", id, err)
+			}
+		}
+		return nil
+	})
+	checkConsistent(t, copyDB)
+}
+
+func checkConsistent(t *testing.T, db *DB) {
+	t.Helper()
+	db.bolt.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			t.Errorf("consistency: %v", err)
+		}
+		return nil
+	})
+}
+
+// seedStore creates a closed store at path holding the given device uniqueIds.
+func seedStore(t *testing.T, path string, uniqueIDs ...string) {
+	t.Helper()
+	db, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustUpdate(t, db, func(tx app.Tx) error {
+		for _, uid := range uniqueIDs {
+			if err := tx.Devices().Create(&app.Device{UniqueID: uid}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// deviceUIDs lists the uniqueIds in the store at path.
+func deviceUIDs(t *testing.T, path string) []string {
+	t.Helper()
+	db := openAt(t, path)
+	defer db.Close()
+	var uids []string
+	mustView(t, db, func(tx app.Tx) error {
+		return tx.Devices().List(func(d *app.Device) bool { uids = append(uids, d.UniqueID); return true })
+	})
+	return uids
+}
+
+func TestBackupFile(t *testing.T) {
+	dir := t.TempDir()
+	db := openAt(t, filepath.Join(dir, "live.db"))
+	mustUpdate(t, db, func(tx app.Tx) error { return tx.Devices().Create(&app.Device{UniqueID: "live"}) })
+	dst := filepath.Join(dir, "backup.db")
+	seedStore(t, dst, "stale") // BackupFile replaces an older backup
+	if err := BackupFile(db, dst); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dst + ".tmp"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("temporary file left behind: %v", err)
+	}
+	if got := deviceUIDs(t, dst); fmt.Sprint(got) != "[live]" {
+		t.Errorf("backup holds %v, want [live]", got)
+	}
+	if err := BackupFile(db, filepath.Join(dir, "missing", "b.db")); err == nil {
+		t.Error("BackupFile into a missing directory succeeded")
+	}
+}
+
+func TestRestore(t *testing.T) {
+	dir := t.TempDir()
+	backup := filepath.Join(dir, "backup.db")
+	seedStore(t, backup, "from-backup")
+
+	garbage := filepath.Join(dir, "garbage.db")
+	os.WriteFile(garbage, []byte("this is not a bbolt file, it is just some text padding it out"), 0o600)
+	foreign := filepath.Join(dir, "foreign.db") // a bbolt file of some other program
+	raw, err := bolt.Open(foreign, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("other")); return err })
+	raw.Close()
+	newer := filepath.Join(dir, "newer.db")
+	seedStore(t, newer, "x")
+	setRawSchema(t, newer, CurrentSchema+1)
+
+	tests := []struct {
+		name    string
+		src     string
+		dst     func(t *testing.T) string // prepares dst
+		wantErr error                     // nil: success; errAny: any error
+		want    []string                  // dst devices afterwards
+	}{
+		{"into a new directory", backup, func(t *testing.T) string {
+			return filepath.Join(t.TempDir(), "new", "fleetd.db")
+		}, nil, []string{"from-backup"}},
+		{"over an existing store", backup, func(t *testing.T) string {
+			p := filepath.Join(t.TempDir(), "fleetd.db")
+			seedStore(t, p, "old")
+			return p
+		}, nil, []string{"from-backup"}},
+		{"over a damaged file", backup, func(t *testing.T) string {
+			p := filepath.Join(t.TempDir(), "fleetd.db")
+			os.WriteFile(p, []byte("damaged"), 0o600)
+			return p
+		}, nil, []string{"from-backup"}},
+		{"not a bbolt file", garbage, existingStore, errAny, []string{"old"}},
+		{"bbolt file without meta", foreign, existingStore, errAny, []string{"old"}},
+		{"newer schema", newer, existingStore, ErrNewerSchema, []string{"old"}},
+		{"missing source", filepath.Join(dir, "nope.db"), existingStore, errAny, []string{"old"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dst := tt.dst(t)
+			err := Restore(tt.src, dst)
+			switch {
+			case tt.wantErr == nil && err != nil:
+				t.Fatal(err)
+			case tt.wantErr == errAny && err == nil:
+				t.Fatal("Restore succeeded")
+			case tt.wantErr != nil && tt.wantErr != errAny && !errors.Is(err, tt.wantErr):
+				t.Fatalf("Restore: %v, want %v", err, tt.wantErr)
+			}
+			if err != nil && errors.Is(err, ErrLocked) {
+				t.Errorf("Restore of a bad source reported a lock: %v", err)
+			}
+			if got := deviceUIDs(t, dst); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("dst holds %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+var errAny = errors.New("any error")
+
+func existingStore(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "fleetd.db")
+	seedStore(t, p, "old")
+	return p
+}
+
+// While a *DB holds dst (as fleetd serve does), Restore refuses and leaves
+// dst alone; once it is closed, Restore goes through.
+func TestRestoreRefusesOpenStore(t *testing.T) {
+	dir := t.TempDir()
+	backup, dst := filepath.Join(dir, "backup.db"), filepath.Join(dir, "live.db")
+	seedStore(t, backup, "from-backup")
+	seedStore(t, dst, "live")
+	live := openAt(t, dst)
+	if err := Restore(backup, dst); !errors.Is(err, ErrLocked) {
+		t.Fatalf("Restore over an open store: %v, want ErrLocked", err)
+	}
+	mustView(t, live, func(tx app.Tx) error {
+		_, err := tx.DeviceByUniqueID("live")
+		return err
+	})
+	live.Close()
+	if err := Restore(backup, dst); err != nil {
+		t.Fatal(err)
+	}
+	if got := deviceUIDs(t, dst); fmt.Sprint(got) != "[from-backup]" {
+		t.Errorf("restored store holds %v", got)
+	}
+}

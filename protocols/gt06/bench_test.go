@@ -1,0 +1,31 @@
+package gt06
+
+import "testing"
+
+// BenchmarkDecode decodes the common 0x12 GPS+LBS position frame.
+func BenchmarkDecode(b *testing.B) {
+	frame := unhexNoT(gpsLBSFrame)
+	p := New()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Decode(nil, frame); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSplitDecode is the listener's per-frame work: split, then decode.
+func BenchmarkSplitDecode(b *testing.B) {
+	frame := unhexNoT(gpsLBSFrame)
+	p := New()
+	b.ReportAllocs()
+	for b.Loop() {
+		_, tok, err := p.Split(frame, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.Decode(nil, tok); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package gt06
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+var errBadTime = errors.New("gt06: impossible date/time")
+
+// readTime reads the 6-byte YY MM DD hh mm ss stamp (UTC).
+func readTime(r *reader) (time.Time, error) {
+	y, mo, d := r.u8(), r.u8(), r.u8()
+	h, mi, s := r.u8(), r.u8(), r.u8()
+	if r.err != nil {
+		return time.Time{}, r.err
+	}
+	if mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59 {
+		return time.Time{}, errBadTime
+	}
+	return time.Date(2000+y, time.Month(mo), d, h, mi, s, 0, time.UTC), nil
+}
+
+// gpsLayout says which optional fields a GPS block carries.
+type gpsLayout struct {
+	satellites bool // GPS info byte: high nibble length, low nibble satellites
+	speed      bool // 1-byte speed in km/h
+}
+
+var fullGPS = gpsLayout{satellites: true, speed: true}
+
+// readGPS reads time, latitude, longitude, speed and the course/status word
+// into p. Status word: bits 0-9 course, bit 10 north, bit 11 west, bit 12
+// fix valid, bit 14 ACC reported, bit 15 ACC on.
+func readGPS(r *reader, p *app.Position, l gpsLayout) error {
+	t, err := readTime(r)
+	if err != nil {
+		return err
+	}
+	p.DeviceTime, p.FixTime = t, t
+	if l.satellites {
+		p.Attributes["sat"] = r.u8() & 0x0F
+	}
+	lat := float64(r.uint(4)) / 1800000
+	lon := float64(r.uint(4)) / 1800000
+	if l.speed {
+		p.Speed = float64(r.u8()) * kphToKnots
+	}
+	flags := r.u16()
+	p.Course = float64(flags & 0x03FF)
+	p.Valid = flags&(1<<12) != 0
+	if flags&(1<<10) == 0 {
+		lat = -lat
+	}
+	if flags&(1<<11) != 0 {
+		lon = -lon
+	}
+	p.Latitude, p.Longitude = lat, lon
+	if flags&(1<<14) != 0 {
+		p.Attributes["ignition"] = flags&(1<<15) != 0
+	}
+	return r.err
+}
+
+// cellLayout is the width of the cell fields, which differs between models.
+type cellLayout struct {
+	lengthByte bool // block starts with its own length
+	wideMNC    bool // 2-byte MNC (also when MCC bit 15 is set)
+	cidSize    int  // 3 bytes normally, 4 on some models
+}
+
+// readCell reads one serving cell into p.Network. A zero length byte means
+// "no cell data" and the block is skipped.
+func readCell(r *reader, p *app.Position, l cellLayout) {
+	if l.lengthByte && r.u8() == 0 {
+		return
+	}
+	mcc := r.u16()
+	var mnc int
+	if l.wideMNC || mcc&0x8000 != 0 {
+		mnc = r.u16()
+	} else {
+		mnc = r.u8()
+	}
+	lac := r.u16()
+	cid := r.uint(l.cidSize)
+	p.Network = network(cellTower(mcc&0x7FFF, mnc, lac, cid))
+}
+
+func cellTower(mcc, mnc, lac int, cid int64) map[string]any {
+	return map[string]any{
+		"mobileCountryCode": mcc,
+		"mobileNetworkCode": mnc,
+		"locationAreaCode":  lac,
+		"cellId":            cid,
+	}
+}
+
+// network is shaped like Traccar's Network JSON object.
+func network(towers ...map[string]any) map[string]any {
+	return map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": towers}
+}
+
+// terminalAlarms maps bits 3-5 of the terminal information byte.
+var terminalAlarms = map[int]string{
+	1: "vibration", 2: "powerCut", 3: "lowBattery", 4: "sos", 6: "geofence", 7: "removing",
+}
+
+// readStatus reads terminal information, voltage level, GSM signal and the
+// alarm byte; the language byte that follows is left to the caller.
+func readStatus(r *reader, p *app.Position) {
+	info := r.u8()
+	p.Attributes["status"] = info
+	p.Attributes["ignition"] = info&(1<<1) != 0
+	p.Attributes["charge"] = info&(1<<2) != 0
+	p.Attributes["blocked"] = info&(1<<7) != 0
+	addAlarm(p, terminalAlarms[info>>3&7])
+	// Voltage is a 0-6 level on most models, a percentage on some.
+	if level := r.u8(); level <= 6 {
+		p.Attributes["batteryLevel"] = level * 100 / 6
+	} else if level <= 100 {
+		p.Attributes["batteryLevel"] = level
+	}
+	p.Attributes["rssi"] = r.u8()
+	addAlarm(p, alarmCodes[r.u8()])
+}
+
+// alarmCodes maps the alarm byte of status packets to Traccar alarm names.
+var alarmCodes = map[int]string{
+	0x01: "sos",
+	0x02: "powerCut",
+	0x03: "vibration", 0x09: "vibration",
+	0x04: "geofenceEnter",
+	0x05: "geofenceExit",
+	0x06: "overspeed",
+	0x0E: "lowBattery", 0x0F: "lowBattery", 0x19: "lowBattery",
+	0x11: "powerOff",
+	0x0C: "tampering", 0x13: "tampering", 0x25: "tampering",
+	0x14: "door",
+	0x18: "removing",
+	0x1A: "hardBraking", 0x28: "hardBraking",
+	0x1B: "hardCornering", 0x2A: "hardCornering", 0x2B: "hardCornering", 0x2E: "hardCornering",
+	0x23: "fallDown",
+	0x29: "hardAcceleration",
+	0x2C: "accident",
+	0x30: "jamming",
+}
+
+// jc100Alarms maps the event byte of 0x95 alarm packets (JC100 family).
+var jc100Alarms = map[int]string{
+	0x0E: "lowPower",
+	0x76: "temperature",
+	0x80: "vibration",
+	0x87: "overspeed",
+	0x88: "powerCut",
+	0x90: "hardAcceleration",
+	0x91: "hardBraking",
+	0x92: "hardCornering",
+	0x93: "accident",
+}
+
+// addAlarm appends an alarm the way Traccar does: several are comma-joined.
+func addAlarm(p *app.Position, alarm string) {
+	if alarm == "" {
+		return
+	}
+	if old, ok := p.Attributes["alarm"].(string); ok && old != "" {
+		if strings.Contains(","+old+",", ","+alarm+",") {
+			return
+		}
+		alarm = old + "," + alarm
+	}
+	p.Attributes["alarm"] = alarm
+}

@@ -1,0 +1,260 @@
+package gt06
+
+import (
+	"encoding/hex"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
+)
+
+// Protocol numbers handled here.
+const (
+	msgLogin        = 0x01
+	msgGPS          = 0x10
+	msgGPSLBS6      = 0x11 // 2-byte MNC, 4-byte cell id
+	msgGPSLBS       = 0x12
+	msgStatus       = 0x13 // heartbeat with terminal status
+	msgString       = 0x15 // command answer, 0x7878
+	msgGPSLBSStatus = 0x16 // alarm packet
+	msgLBSStatus    = 0x19
+	msgStringInfo   = 0x21 // command answer, 0x7979
+	msgGPSLBS2      = 0x22
+	msgGPSLBSStat2  = 0x26
+	msgGPSLBSStat3  = 0x27
+	msgLBSMultiple  = 0x28
+	msgGPSExtended  = 0x38 // 0x7979 GPS packet
+	msgCommand0     = 0x80
+	msgCommand1     = 0x81
+	msgCommand2     = 0x82
+	msgInfo         = 0x94 // information transmission, no answer
+	msgAlarm        = 0x95 // JC100 alarm
+)
+
+// Decode implements protocols.Stream. Position frames are answered through
+// Result.Ack, so the device only drops them once they are stored.
+func (*Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error) {
+	f, err := parseFrame(b)
+	if err != nil {
+		return protocols.Result{}, err
+	}
+	res := protocols.Result{ChecksumError: f.crcBad}
+	if len(f.content) == 0 {
+		// A bare type + serial is an echo of our own answer: nothing to do.
+		return res, nil
+	}
+	r := &reader{b: f.content}
+	switch f.typ {
+	case msgLogin:
+		imei := hex.EncodeToString(r.next(8))
+		if r.err != nil {
+			return res, r.err
+		}
+		res.UniqueID = imei[1:] // 8 BCD bytes hold 16 digits, IMEI has 15
+		res.Reply = response(false, f.typ, nil, f.serial)
+		return res, nil
+	case msgString, msgStringInfo:
+		res.CommandResult, err = commandText(r, f.typ)
+		return res, err
+	case msgCommand0, msgCommand1, msgCommand2:
+		return res, nil
+	}
+	decode, ok := decoders[f.typ]
+	if !ok {
+		if !f.long {
+			// Unknown 0x7878 packets are acknowledged so the device moves on.
+			res.Reply = response(false, f.typ, nil, f.serial)
+		}
+		return res, nil
+	}
+	pos := &app.Position{Protocol: Name, Attributes: app.Attributes{}}
+	keep, err := decode(r, pos, len(f.content))
+	if err == nil {
+		err = r.err
+	}
+	if err != nil || !keep {
+		return res, err
+	}
+	res.Positions = []*app.Position{pos}
+	switch f.typ {
+	case msgInfo:
+		// The device expects no answer.
+	case msgStatus:
+		res.Reply = response(f.long, f.typ, nil, f.serial)
+	default:
+		res.Ack = response(f.long, f.typ, nil, f.serial)
+	}
+	return res, nil
+}
+
+// decoder fills p from a frame's content; keep false means the frame yields
+// no position. size is the content length, which selects model variants.
+type decoder func(r *reader, p *app.Position, size int) (keep bool, err error)
+
+var decoders = map[int]decoder{
+	msgGPS:          gpsPacket(cellLayout{}),
+	msgGPSLBS:       gpsPacket(cellLayout{cidSize: 3}),
+	msgGPSLBS2:      gpsPacket(cellLayout{cidSize: 3}),
+	msgGPSLBS6:      gpsPacket(cellLayout{wideMNC: true, cidSize: 4}),
+	msgGPSExtended:  gpsPacket(cellLayout{}),
+	msgGPSLBSStatus: alarmPacket,
+	msgGPSLBSStat2:  alarmPacket,
+	msgGPSLBSStat3:  alarmPacket,
+	msgStatus:       statusPacket,
+	msgLBSStatus:    lbsStatusPacket,
+	msgLBSMultiple:  lbsMultiplePacket,
+	msgInfo:         infoPacket,
+	msgAlarm:        jc100AlarmPacket,
+}
+
+// gpsPacket decodes GPS packets with an optional serving cell (cidSize 0
+// means none) and the optional ACC / upload mode / re-upload / odometer tail.
+func gpsPacket(cell cellLayout) decoder {
+	return func(r *reader, p *app.Position, _ int) (bool, error) {
+		if err := readGPS(r, p, fullGPS); err != nil {
+			return false, err
+		}
+		if cell.cidSize > 0 {
+			readCell(r, p, cell)
+		}
+		if n := r.left(); n == 3 || n == 7 {
+			p.Attributes["ignition"] = r.u8() > 0
+			p.Attributes["event"] = r.u8() // upload mode
+			p.Attributes["archive"] = r.u8() > 0
+		}
+		if r.left() == 4 {
+			p.Attributes["odometer"] = r.uint(4)
+		}
+		return true, nil
+	}
+}
+
+// alarmContent is the standard content size of 0x16/0x26/0x27 packets: GPS
+// (18), cell with length byte (9), status (5). One byte more means the
+// model sends a 4-byte cell id (SEEWORLD).
+const alarmContent = 18 + 9 + 5
+
+func alarmPacket(r *reader, p *app.Position, size int) (bool, error) {
+	if err := readGPS(r, p, fullGPS); err != nil {
+		return false, err
+	}
+	cell := cellLayout{lengthByte: true, cidSize: 3}
+	if size == alarmContent+1 {
+		cell.cidSize = 4
+	}
+	readCell(r, p, cell)
+	readStatus(r, p)
+	return true, nil
+}
+
+// statusPacket is the heartbeat: terminal status without a location.
+func statusPacket(r *reader, p *app.Position, _ int) (bool, error) {
+	p.Outdated = true
+	readStatus(r, p)
+	return true, nil
+}
+
+func lbsStatusPacket(r *reader, p *app.Position, _ int) (bool, error) {
+	p.Outdated = true
+	readCell(r, p, cellLayout{cidSize: 3})
+	readStatus(r, p)
+	return true, nil
+}
+
+// lbsMultiplePacket carries the serving cell and six neighbours
+// (LAC 2, cell id 3, signal 1 each) sharing one MCC/MNC.
+func lbsMultiplePacket(r *reader, p *app.Position, _ int) (bool, error) {
+	t, err := readTime(r)
+	if err != nil {
+		return false, err
+	}
+	p.DeviceTime, p.Outdated = t, true
+	mcc := r.u16()
+	mnc := r.u8()
+	if mcc&0x8000 != 0 {
+		mnc = mnc<<8 | r.u8()
+	}
+	var towers []map[string]any
+	for range 7 {
+		lac, cid, rssi := r.u16(), r.uint(3), r.u8()
+		if lac > 0 && r.err == nil {
+			tower := cellTower(mcc&0x7FFF, mnc, lac, cid)
+			tower["signalStrength"] = -rssi
+			towers = append(towers, tower)
+		}
+	}
+	if len(towers) > 0 {
+		p.Network = network(towers...)
+	}
+	return true, nil
+}
+
+// infoPacket handles the information transmission sub-types worth keeping.
+func infoPacket(r *reader, p *app.Position, _ int) (bool, error) {
+	p.Outdated = true
+	switch r.u8() {
+	case 0x00: // external voltage
+		p.Attributes["adc1"] = float64(r.u16()) * 0.01
+	case 0x05: // door status
+		p.Attributes["door"] = r.u8()&1 != 0
+	case 0x0A: // IMEI, IMSI, ICCID
+		r.next(16)
+		p.Attributes["iccid"] = strings.TrimRight(hex.EncodeToString(r.next(10)), "f")
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// jc100AlarmPacket: a 7-byte content is time + event (no location); longer
+// contents carry time, latitude, longitude and the course/status word.
+func jc100AlarmPacket(r *reader, p *app.Position, size int) (bool, error) {
+	withGPS := size > 7
+	if withGPS {
+		if err := readGPS(r, p, gpsLayout{}); err != nil {
+			return false, err
+		}
+	} else {
+		t, err := readTime(r)
+		if err != nil {
+			return false, err
+		}
+		p.DeviceTime, p.Outdated = t, true
+	}
+	event := r.u8()
+	p.Attributes["event"] = event
+	switch {
+	case event == 0x01 && withGPS:
+		addAlarm(p, "sos")
+	case event == 0x01:
+		addAlarm(p, "general")
+	default:
+		addAlarm(p, jc100Alarms[event])
+	}
+	return true, nil
+}
+
+// commandText reads a device's answer to an online command.
+func commandText(r *reader, typ int) (string, error) {
+	if typ == msgString {
+		n := r.u8()
+		r.next(4) // server flag
+		text := r.next(n - 4)
+		return strings.TrimSpace(string(text)), r.err
+	}
+	r.next(4) // server flag
+	encoding := r.u8()
+	text := r.next(r.left())
+	if r.err != nil {
+		return "", r.err
+	}
+	if encoding == 1 {
+		return strings.TrimSpace(string(text)), nil
+	}
+	units := make([]uint16, len(text)/2)
+	for i := range units {
+		units[i] = uint16(text[2*i])<<8 | uint16(text[2*i+1])
+	}
+	return strings.TrimSpace(string(utf16.Decode(units))), nil
+}

@@ -1,0 +1,230 @@
+package gt06
+
+import (
+	"bytes"
+	"encoding/hex"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/protocols"
+)
+
+// Frames and expected values are from the GT06 section of
+// /work/shared/protocols/samples.md (Traccar's decoder tests).
+const (
+	loginFrame   = "78780D01086471700328358100093F040D0A"
+	gpsLBSFrame  = "78781f120f0a140e150bc505e51e780293a9e800540000f601006e0055da00035f240d0a"
+	gpsLBS2Frame = "787822220F0C1D023305C9027AC8180C46586000140001CC00287D001F71000001000820860D0A"
+	statusFrame  = "78780a13440604000201baaf540d0a"
+	alarmFrame   = "787826161709130f3a2dcc02c55f2a089f9af9005c210901360481fe066d9b03413e420102035f92fe0d0a"
+	echoFrame    = "787805120099abec0d0a"
+	accelFrame   = "78780c95130a0209321c90000112800d0a"
+	brakeFrame   = "78780c95130a0209321c91000112800d0a" // carries accelFrame's CRC
+	extGPSFrame  = "7979003e3819050e0e0c26c5010fd98e0905f53000ccab0e000302c80100000c240000000000048b08001b002e04000015c4003b020000003c0401020001021f60220d0a"
+	// login2Frame is Traccar's frame-decoder sample: its length field claims
+	// 3 bytes more than the frame has.
+	login2Frame = "78780d0103563140414198583c0d0a"
+)
+
+func unhex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+type cell struct{ mcc, mnc, lac int }
+
+type wantPosition struct {
+	time     string // RFC 3339 UTC; empty for frames without a time
+	valid    bool
+	lat, lon float64
+	course   float64
+	outdated bool
+	cell     *cell
+	cellID   int64
+	attrs    map[string]any
+}
+
+func TestDecodeSamples(t *testing.T) {
+	tests := []struct {
+		name     string
+		frame    string
+		uniqueID string
+		reply    string
+		ack      string
+		crcBad   bool
+		position *wantPosition
+	}{
+		{name: "login", frame: loginFrame, uniqueID: "864717003283581", reply: "78780501000955940d0a"},
+		{name: "gps lbs 0x12", frame: gpsLBSFrame, ack: "787805120003903f0d0a", position: &wantPosition{
+			time: "2015-10-20T14:21:11Z", valid: true, lat: 54.94535, lon: 24.01762,
+			cell: &cell{246, 1, 110}, cellID: 21978, attrs: map[string]any{"sat": 5}}},
+		{name: "gps lbs 0x22 with acc tail", frame: gpsLBS2Frame, ack: "787805220008a8420d0a", position: &wantPosition{
+			time: "2015-12-29T02:51:05Z", valid: true, lat: 23.11169, lon: 114.40930,
+			cell: &cell{460, 0, 10365}, cellID: 8049,
+			attrs: map[string]any{"sat": 9, "ignition": false, "event": 0, "archive": true}}},
+		{name: "status heartbeat 0x13", frame: statusFrame, reply: "7878051301bafb710d0a", position: &wantPosition{
+			outdated: true,
+			attrs: map[string]any{"status": 68, "ignition": false, "charge": true, "blocked": false,
+				"batteryLevel": 100, "rssi": 4}}},
+		{name: "alarm 0x16 seeworld", frame: alarmFrame, ack: "78780516035f41df0d0a", position: &wantPosition{
+			time: "2023-09-19T15:58:45Z", valid: true, lat: 25.82744, lon: -80.37646, course: 33,
+			cell: &cell{310, 4, 0x81fe}, cellID: 0x066d9b03,
+			attrs: map[string]any{"alarm": "sos", "sat": 12, "batteryLevel": 62, "rssi": 66}}},
+		{name: "echoed ack", frame: echoFrame},
+		{name: "jc100 hard acceleration", frame: accelFrame, ack: "787805950001" + crcHex("0595"+"0001") + "0d0a",
+			position: &wantPosition{time: "2019-10-02T09:50:28Z", outdated: true,
+				attrs: map[string]any{"alarm": "hardAcceleration", "event": 0x90}}},
+		{name: "jc100 hard braking, bad crc", frame: brakeFrame, crcBad: true,
+			ack: "787805950001" + crcHex("0595"+"0001") + "0d0a",
+			position: &wantPosition{time: "2019-10-02T09:50:28Z", outdated: true,
+				attrs: map[string]any{"alarm": "hardBraking", "event": 0x91}}},
+		{name: "extended 0x38", frame: extGPSFrame, ack: "797900053802" + "1f" + crcHex("0005"+"38021f") + "0d0a",
+			position: &wantPosition{time: "2025-05-14T14:12:38Z", valid: false, lat: 9.89775, lon: -84.10300,
+				course: 171, attrs: map[string]any{"sat": 5, "ignition": true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := New().Decode(&protocols.Conn{}, unhex(t, tt.frame))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.UniqueID != tt.uniqueID {
+				t.Errorf("UniqueID = %q, want %q", res.UniqueID, tt.uniqueID)
+			}
+			if got := hex.EncodeToString(res.Reply); got != tt.reply {
+				t.Errorf("Reply = %s, want %s", got, tt.reply)
+			}
+			if got := hex.EncodeToString(res.Ack); got != tt.ack {
+				t.Errorf("Ack = %s, want %s", got, tt.ack)
+			}
+			if res.ChecksumError != tt.crcBad {
+				t.Errorf("ChecksumError = %v, want %v", res.ChecksumError, tt.crcBad)
+			}
+			if tt.position == nil {
+				if len(res.Positions) != 0 {
+					t.Fatalf("got %d positions, want none", len(res.Positions))
+				}
+				return
+			}
+			if len(res.Positions) != 1 {
+				t.Fatalf("got %d positions, want 1", len(res.Positions))
+			}
+			checkPosition(t, res, tt.position)
+		})
+	}
+}
+
+func checkPosition(t *testing.T, res protocols.Result, w *wantPosition) {
+	t.Helper()
+	p := res.Positions[0]
+	if p.Protocol != "gt06" || p.Outdated != w.outdated || p.Valid != w.valid {
+		t.Errorf("protocol/outdated/valid = %q/%v/%v, want gt06/%v/%v", p.Protocol, p.Outdated, p.Valid, w.outdated, w.valid)
+	}
+	if w.time != "" {
+		want, _ := time.Parse(time.RFC3339, w.time)
+		if !p.DeviceTime.Equal(want) || p.DeviceTime.Location() != time.UTC {
+			t.Errorf("DeviceTime = %v, want %v UTC", p.DeviceTime, want)
+		}
+	}
+	if !w.outdated {
+		if !p.FixTime.Equal(p.DeviceTime) {
+			t.Errorf("FixTime = %v, want %v", p.FixTime, p.DeviceTime)
+		}
+		if math.Abs(p.Latitude-w.lat) > 1e-5 || math.Abs(p.Longitude-w.lon) > 1e-5 {
+			t.Errorf("lat/lon = %v/%v, want %v/%v", p.Latitude, p.Longitude, w.lat, w.lon)
+		}
+		if p.Speed != 0 || p.Course != w.course {
+			t.Errorf("speed/course = %v/%v, want 0/%v", p.Speed, p.Course, w.course)
+		}
+	}
+	for k, v := range w.attrs {
+		if p.Attributes[k] != v {
+			t.Errorf("attribute %s = %#v, want %#v", k, p.Attributes[k], v)
+		}
+	}
+	if w.cell == nil {
+		if p.Network != nil {
+			t.Errorf("Network = %v, want nil", p.Network)
+		}
+		return
+	}
+	net, _ := p.Network.(map[string]any)
+	towers, _ := net["cellTowers"].([]map[string]any)
+	if net["radioType"] != "gsm" || net["considerIp"] != false || len(towers) != 1 {
+		t.Fatalf("Network = %v", p.Network)
+	}
+	tw := towers[0]
+	if tw["mobileCountryCode"] != w.cell.mcc || tw["mobileNetworkCode"] != w.cell.mnc ||
+		tw["locationAreaCode"] != w.cell.lac || tw["cellId"] != w.cellID {
+		t.Errorf("cell tower = %v, want %+v cid %d", tw, *w.cell, w.cellID)
+	}
+}
+
+// crcHex is the CRC-16/X.25 of the hex bytes, as 4 hex digits.
+func crcHex(s string) string {
+	b, _ := hex.DecodeString(s)
+	c := crcX25(b)
+	return hex.EncodeToString([]byte{byte(c >> 8), byte(c)})
+}
+
+func TestCRCX25(t *testing.T) {
+	// Check value of CRC-16/X-25 from the CRC catalogue.
+	if got := crcX25([]byte("123456789")); got != 0x906E {
+		t.Fatalf("crcX25(123456789) = %#04x, want 0x906e", got)
+	}
+}
+
+func TestSpeedConversion(t *testing.T) {
+	frame := unhex(t, gpsLBSFrame)
+	frame[19] = 100 // speed byte: 100 km/h
+	res, err := New().Decode(nil, frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Positions[0].Speed; math.Abs(got-53.9957) > 1e-9 {
+		t.Fatalf("speed = %v knots, want 53.9957", got)
+	}
+	if !res.ChecksumError {
+		t.Fatal("changed frame should fail its CRC")
+	}
+}
+
+func TestDecodeRejectsBadInput(t *testing.T) {
+	tests := map[string]string{
+		"not a frame":     "0102030405060708090a",
+		"no trailer":      "78780a13440604000201baaf5400",
+		"truncated login": "78780701086471000900000d0a",
+		"bad month":       "78781f120f0d140e150bc505e51e780293a9e800540000f601006e0055da00035f240d0a",
+		"short gps":       "78780a1209320b0c0d0e0f10110d0a",
+	}
+	for name, frame := range tests {
+		t.Run(name, func(t *testing.T) {
+			res, err := New().Decode(nil, unhex(t, frame))
+			if err == nil {
+				t.Fatalf("want error, got %+v", res)
+			}
+			if len(res.Positions) != 0 || res.Reply != nil || res.Ack != nil {
+				t.Fatalf("error result carries data: %+v", res)
+			}
+		})
+	}
+}
+
+func TestUnknownTypeIsAcknowledged(t *testing.T) {
+	frame := []byte{0x78, 0x78, 0x06, 0x8a, 0x55, 0x00, 0x07}
+	crc := crcX25(frame[2:])
+	frame = append(frame, byte(crc>>8), byte(crc), 0x0d, 0x0a)
+	res, err := New().Decode(nil, frame)
+	if err != nil || len(res.Positions) != 0 {
+		t.Fatalf("res=%+v err=%v", res, err)
+	}
+	want := response(false, 0x8a, nil, []byte{0, 7})
+	if !bytes.Equal(res.Reply, want) || res.Ack != nil {
+		t.Fatalf("Reply = %x, want %x", res.Reply, want)
+	}
+}

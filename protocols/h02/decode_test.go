@@ -1,0 +1,192 @@
+package h02
+
+import (
+	"encoding/hex"
+	"math"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
+)
+
+// now is the fixed server clock of the tests.
+var now = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func testProtocol() *Protocol { return &Protocol{now: func() time.Time { return now }} }
+
+func unhex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// fix is the expected location of a position; nil for outdated positions.
+type fix struct {
+	time          string // UTC, "2006-01-02 15:04:05"
+	valid         bool
+	lat, lon      float64
+	speed, course float64
+}
+
+type decodeCase struct {
+	name    string
+	frame   []byte
+	id      string
+	fix     *fix           // nil: no location expected
+	noPos   bool           // no position at all
+	attrs   app.Attributes // exact values of these attributes
+	reply   string
+	result  string
+	network map[string]any // exact network when set
+}
+
+func checkFix(t *testing.T, pos *app.Position, want *fix) {
+	t.Helper()
+	wantTime, err := time.Parse(time.DateTime, want.time)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pos.FixTime.Equal(wantTime) || !pos.DeviceTime.Equal(wantTime) {
+		t.Errorf("time = %v / %v, want %v", pos.FixTime, pos.DeviceTime, wantTime)
+	}
+	if pos.Outdated || pos.Valid != want.valid {
+		t.Errorf("outdated %v valid %v, want valid %v", pos.Outdated, pos.Valid, want.valid)
+	}
+	if math.Abs(pos.Latitude-want.lat) > 1e-5 || math.Abs(pos.Longitude-want.lon) > 1e-5 {
+		t.Errorf("location = %.6f,%.6f, want %.5f,%.5f", pos.Latitude, pos.Longitude, want.lat, want.lon)
+	}
+	if pos.Speed != want.speed || pos.Course != want.course {
+		t.Errorf("speed/course = %v/%v, want %v/%v", pos.Speed, pos.Course, want.speed, want.course)
+	}
+}
+
+func runDecodeCases(t *testing.T, cases []decodeCase) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := testProtocol().Decode(&protocols.Conn{}, tc.frame)
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			if res.UniqueID != tc.id {
+				t.Errorf("UniqueID = %q, want %q", res.UniqueID, tc.id)
+			}
+			if string(res.Reply) != tc.reply || res.Ack != nil {
+				t.Errorf("reply = %q ack = %q, want reply %q", res.Reply, res.Ack, tc.reply)
+			}
+			if res.CommandResult != tc.result {
+				t.Errorf("CommandResult = %q, want %q", res.CommandResult, tc.result)
+			}
+			if tc.noPos {
+				if len(res.Positions) != 0 {
+					t.Fatalf("got %d positions, want none", len(res.Positions))
+				}
+				return
+			}
+			if len(res.Positions) != 1 {
+				t.Fatalf("got %d positions, want 1", len(res.Positions))
+			}
+			pos := res.Positions[0]
+			if pos.Protocol != "h02" {
+				t.Errorf("protocol = %q", pos.Protocol)
+			}
+			if tc.fix != nil {
+				checkFix(t, pos, tc.fix)
+			} else if !pos.Outdated || pos.Valid {
+				t.Errorf("outdated %v valid %v, want an outdated position", pos.Outdated, pos.Valid)
+			}
+			for k, v := range tc.attrs {
+				if got, ok := pos.Attributes[k]; !ok || !reflect.DeepEqual(got, v) {
+					t.Errorf("attribute %s = %#v, want %#v", k, got, v)
+				}
+			}
+			if tc.network != nil && !reflect.DeepEqual(pos.Network, tc.network) {
+				t.Errorf("network = %#v\nwant %#v", pos.Network, tc.network)
+			}
+		})
+	}
+}
+
+func intp(v int) *int { return &v }
+
+// TestDecodeSamples covers every H02 frame of samples.md.
+func TestDecodeSamples(t *testing.T) {
+	runDecodeCases(t, []decodeCase{{
+		name:  "V1 with status and cell values",
+		frame: []byte("*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF,712,01,0,0,6#"),
+		id:    "4210051415",
+		fix:   &fix{time: "2015-12-22 16:45:49", valid: true, lat: 9.93978, lon: -84.11178},
+		attrs: app.Attributes{"status": int64(0xFFFFFBFF), "ignition": false,
+			"io1": "712", "io2": "01", "io3": "0", "io4": "0", "io5": "6"},
+		reply: "*HQ,4210051415,V4,V1,20240102030405#",
+	}, {
+		name:  "V1 with -dd-mm.mmmm coordinates",
+		frame: []byte("*HQ,1451316409,V1,030149,A,-23-29.0095,S,-46-51.5852,W,2.4,065,070315,FFFFFFFF#"),
+		id:    "1451316409",
+		fix:   &fix{time: "2015-03-07 03:01:49", valid: true, lat: -23.48349, lon: -46.85975, speed: 2.4, course: 65},
+		attrs: app.Attributes{"status": int64(0xFFFFFFFF), "ignition": true},
+		reply: "*HQ,1451316409,V4,V1,20240102030405#",
+	}, {
+		name:  "V1 status word",
+		frame: []byte("*HQ,2705171109,V1,213324,A,5002.5849,N,01433.7822,E,0.00,000,140613,FFFFFFFF#"),
+		id:    "2705171109",
+		fix:   &fix{time: "2013-06-14 21:33:24", valid: true, lat: 50.043082, lon: 14.563037},
+		attrs: app.Attributes{"status": int64(0xFFFFFFFF)},
+		reply: "*HQ,2705171109,V4,V1,20240102030405#",
+	}, {
+		name:  "binary 45 bytes",
+		frame: unhex(t, "24410600082621532131081504419390060740418306000000fffffbfdff0015060000002c02dc0c000000001f"),
+		id:    "4106000826",
+		fix:   &fix{time: "2015-08-31 21:53:21", valid: true, lat: 4.69898, lon: -74.06971},
+		attrs: app.Attributes{"batteryLevel": 100, "status": int64(0xFFFFFBFD), "alarm": "sos", "ignition": false},
+	}, {
+		name:  "binary 32 bytes",
+		frame: unhex(t, "2441060116601245431311165035313006004318210e000000fffffbffff0024"),
+		id:    "4106011660",
+		fix:   &fix{time: "2016-11-13 12:45:43", valid: true, lat: 50.58855, lon: 4.53035},
+		attrs: app.Attributes{"batteryLevel": 100, "status": int64(0xFFFFFBFF)},
+	}, {
+		name:  "heartbeat with battery",
+		frame: []byte("*HQ,135790246811220,HTBT,100#"),
+		id:    "135790246811220",
+		attrs: app.Attributes{"batteryLevel": 100},
+		reply: "*HQ,135790246811220,HTBT#",
+	}, {
+		name:  "heartbeat without battery",
+		frame: []byte("*HQ,135790246811220,HTBT#"),
+		id:    "135790246811220",
+		noPos: true,
+		reply: "*HQ,135790246811220,HTBT#",
+	}, {
+		name:  "NBR cell towers",
+		frame: []byte("*HQ,4109179024,NBR,103732,722,310,0,6,8106,32010,23,8101,22007,25,8106,12010,23,8106,22105,22,8101,22012,16,8106,42010,5,100217,FFFFFBFF,5#"),
+		id:    "4109179024",
+		attrs: app.Attributes{"status": int64(0xFFFFFBFF), "ignition": false},
+		reply: "*HQ,4109179024,V4,NBR,20240102030405#",
+		network: network([]map[string]any{
+			cell(722, 310, 8106, 32010, intp(23)), cell(722, 310, 8101, 22007, intp(25)),
+			cell(722, 310, 8106, 12010, intp(23)), cell(722, 310, 8106, 22105, intp(22)),
+			cell(722, 310, 8101, 22012, intp(16)), cell(722, 310, 8106, 42010, intp(5)),
+		}),
+	}, {
+		name:  "V1 without a fix",
+		frame: []byte("*HQ,353505510948929,V1,,V,,N,,E,0.00,0,,FFFFF7FF,f0,a,11a0,c0c6#"),
+		id:    "353505510948929",
+		noPos: true,
+	}})
+}
+
+func TestDecodeNBRTime(t *testing.T) {
+	res, err := testProtocol().Decode(nil, []byte("*HQ,4109179024,NBR,103732,722,310,0,1,8106,32010,23,100217,FFFFFBFF,5#"))
+	if err != nil || len(res.Positions) != 1 {
+		t.Fatalf("Decode = %+v, %v", res, err)
+	}
+	want := time.Date(2017, 2, 10, 10, 37, 32, 0, time.UTC)
+	if pos := res.Positions[0]; !pos.DeviceTime.Equal(want) {
+		t.Errorf("device time = %v, want %v", pos.DeviceTime, want)
+	}
+}

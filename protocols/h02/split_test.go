@@ -1,0 +1,126 @@
+package h02
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+const (
+	textV1   = "*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF,712,01,0,0,6#"
+	textHTBT = "*HQ,135790246811220,HTBT,100#"
+	bin32    = "2441060116601245431311165035313006004318210e000000fffffbffff0024"
+	bin45    = "24410600082621532131081504419390060740418306000000fffffbfdff0015060000002c02dc0c000000001f"
+)
+
+// scan splits everything r yields with p.Split, as the listener does.
+func scan(p *Protocol, r io.Reader) ([]string, error) {
+	s := bufio.NewScanner(r)
+	s.Split(p.Split)
+	var frames []string
+	for s.Scan() {
+		frames = append(frames, string(s.Bytes()))
+	}
+	return frames, s.Err()
+}
+
+func TestSplit(t *testing.T) {
+	b32, b45 := string(unhex(t, bin32)), string(unhex(t, bin45))
+	cases := []struct {
+		name   string
+		stream string
+		length int // Protocol.MessageLength
+		want   []string
+	}{
+		{"merged text", textV1 + "\r\n" + textHTBT + "\r\n", 0, []string{textV1, textHTBT}},
+		{"garbage before and between", "\x00\xffjunk\n" + textHTBT + "noise" + textV1, 0, []string{textHTBT, textV1}},
+		{"truncated text frame is dropped", "*HQ,4210051415,V1,1645" + textHTBT, 0, []string{textHTBT}},
+		{"incomplete frame at EOF is dropped", textHTBT + "*HQ,123,V1", 0, []string{textHTBT}},
+		{"short binaries", b32 + b32 + textHTBT, 0, []string{b32, b32, textHTBT}},
+		{"long binary then short", b45 + b32, 0, []string{b45, b32}},
+		{"long binary then text", b45 + textHTBT, 0, []string{b45, textHTBT}},
+		{"lone long binary", b45, 0, []string{b45}},
+		{"configured length", b45 + b45, 45, []string{b45, b45}},
+		{"X frame", "X" + strings.Repeat("\x01", 31) + textHTBT, 0, []string{"X" + strings.Repeat("\x01", 31), textHTBT}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Protocol{MessageLength: tc.length}
+			got, err := scan(p, strings.NewReader(tc.stream))
+			if err != nil || !slices.Equal(got, tc.want) {
+				t.Errorf("whole buffer: got %q, %v\nwant %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestSplitByteByByte feeds the stream one byte per read, so every frame
+// arrives in pieces.
+func TestSplitByteByByte(t *testing.T) {
+	b32, b45 := string(unhex(t, bin32)), string(unhex(t, bin45))
+	for _, tc := range []struct {
+		name   string
+		stream string
+		length int
+		want   []string
+	}{
+		{"text and short binary", "xx" + textV1 + "\r\n" + b32 + textHTBT, 0, []string{textV1, b32, textHTBT}},
+		{"configured long binary", b45 + b45 + textHTBT, 45, []string{b45, b45, textHTBT}},
+		// Without a configured length a long frame read in pieces is cut at
+		// 32 bytes; its tail is skipped and the decoded fields are intact.
+		{"detected long binary", b45 + textHTBT, 0, []string{b45[:32], textHTBT}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Protocol{MessageLength: tc.length}
+			got, err := scan(p, iotest.OneByteReader(strings.NewReader(tc.stream)))
+			if err != nil || !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, %v\nwant %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestSplitLongFrameCutStillDecodes(t *testing.T) {
+	p := testProtocol()
+	whole, err1 := p.Decode(nil, unhex(t, bin45))
+	cut, err2 := p.Decode(nil, unhex(t, bin45)[:32])
+	if err1 != nil || err2 != nil || len(cut.Positions) != 1 {
+		t.Fatalf("Decode: %v, %v", err1, err2)
+	}
+	if w, c := whole.Positions[0], cut.Positions[0]; w.Latitude != c.Latitude ||
+		w.Longitude != c.Longitude || !w.FixTime.Equal(c.FixTime) || w.Attributes["status"] != c.Attributes["status"] {
+		t.Errorf("cut frame decodes to %+v, whole to %+v", c, w)
+	}
+}
+
+func TestSplitOversize(t *testing.T) {
+	stream := textHTBT + "*HQ," + strings.Repeat("1", MaxTextFrame)
+	got, err := scan(New(), iotest.HalfReader(strings.NewReader(stream)))
+	if !errors.Is(err, ErrFrameTooLong) {
+		t.Fatalf("err = %v, want ErrFrameTooLong", err)
+	}
+	if !slices.Equal(got, []string{textHTBT}) {
+		t.Errorf("frames before the error = %q", got)
+	}
+}
+
+func TestSplitNeedsMore(t *testing.T) {
+	p := New()
+	for _, prefix := range []string{"*HQ,1", string(unhex(t, bin32))[:31], string(unhex(t, bin45))[:40]} {
+		adv, tok, err := p.Split([]byte(prefix), false)
+		if adv != 0 || tok != nil || err != nil {
+			t.Errorf("Split(%q) = %d, %q, %v; want a request for more", prefix, adv, tok, err)
+		}
+	}
+	if adv, tok, err := p.Split(nil, true); adv != 0 || tok != nil || err != nil {
+		t.Errorf("Split(nil, EOF) = %d, %q, %v", adv, tok, err)
+	}
+	if adv, _, _ := p.Split(bytes.Repeat([]byte{'a'}, 10), false); adv != 10 {
+		t.Errorf("garbage advance = %d, want 10", adv)
+	}
+}

@@ -6,7 +6,10 @@ import (
 	"log/slog"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/api"
+	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
 )
 
 // Options configures the HTTP adapter.
@@ -14,6 +17,8 @@ type Options struct {
 	Logger *slog.Logger
 	// SecureCookies marks session cookies Secure (serve behind HTTPS).
 	SecureCookies bool
+	// BodyLimit caps request bodies in bytes; zero means 4 MiB.
+	BodyLimit int
 }
 
 // New builds the Fiber app serving core.
@@ -21,12 +26,14 @@ func New(core *app.Core, opts Options) *fiber.App {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	f := fiber.New(fiber.Config{DisableStartupMessage: true, AppName: "fleetd"})
-	f.Get("/api/health", func(c *fiber.Ctx) error {
-		if err := core.Health(); err != nil {
-			return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"message": "Store unavailable", "description": err.Error()})
-		}
-		return c.JSON(fiber.Map{"status": "ok"})
+	f := fiber.New(fiber.Config{
+		DisableStartupMessage: true,
+		AppName:               "fleetd",
+		BodyLimit:             opts.BodyLimit,
+		ErrorHandler:          httpx.ErrorHandler(opts.Logger),
+		JSONEncoder:           httpx.JSONEncoder,
 	})
+	f.Use(recover.New())
+	api.Register(f.Group("/api"), core, api.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies})
 	return f
 }

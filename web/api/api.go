@@ -1,0 +1,116 @@
+// Package api serves fleetd's v1 API under /api, compatible with Traccar's
+// REST API (OpenAPI 6.x): the same paths, field names, JSESSIONID session
+// cookie, HTTP Basic authentication and permission rules, so existing
+// Traccar clients work unchanged. Handlers only parse, call the core and
+// render; the rules live in app.
+package api
+
+import (
+	"log/slog"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+// Options configures the v1 API.
+type Options struct {
+	Logger *slog.Logger
+	// SecureCookies marks the session cookie Secure (served behind HTTPS).
+	SecureCookies bool
+}
+
+// access says who may call a route.
+type access int
+
+const (
+	public   access = iota // anyone; credentials are not looked at
+	optional               // anyone; a caller that sends credentials is identified
+	required               // authenticated callers only
+)
+
+// route is one endpoint; the table of them in routes is the API's index.
+type route struct {
+	method string
+	path   string // relative to /api
+	access access
+	handle fiber.Handler
+}
+
+type handlers struct {
+	core *app.Core
+	opts Options
+}
+
+// Register adds the v1 endpoints to r, which is mounted at /api.
+func Register(r fiber.Router, core *app.Core, opts Options) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	h := &handlers{core: core, opts: opts}
+	auth := httpx.Authenticator{Core: core}
+	guards := map[access][]fiber.Handler{
+		public:   nil,
+		optional: {auth.Optional()},
+		required: {auth.Required()},
+	}
+	for _, rt := range h.routes() {
+		r.Add(rt.method, rt.path, append(guards[rt.access], rt.handle)...)
+	}
+}
+
+func (h *handlers) routes() []route {
+	rs := []route{
+		{fiber.MethodGet, "/health", public, h.health},
+		{fiber.MethodGet, "/openapi.json", public, serveOpenAPI},
+		{fiber.MethodGet, "/server", public, h.getServer},
+		{fiber.MethodPut, "/server", required, h.updateServer},
+
+		{fiber.MethodPost, "/session", public, h.createSession},
+		{fiber.MethodGet, "/session", optional, h.getSession},
+		{fiber.MethodDelete, "/session", public, h.deleteSession},
+
+		{fiber.MethodGet, "/users", required, h.listUsers},
+		{fiber.MethodPost, "/users", optional, h.createUser},
+		{fiber.MethodGet, "/users/:id<int>", required, h.getUser},
+		{fiber.MethodPut, "/users/:id<int>", required, h.updateUser},
+		{fiber.MethodDelete, "/users/:id<int>", required, h.deleteUser},
+
+		{fiber.MethodPost, "/permissions", required, h.link},
+		{fiber.MethodDelete, "/permissions", required, h.unlink},
+		{fiber.MethodPost, "/permissions/bulk", required, h.linkBulk},
+		{fiber.MethodDelete, "/permissions/bulk", required, h.unlinkBulk},
+
+		{fiber.MethodGet, "/positions", required, h.listPositions},
+		{fiber.MethodDelete, "/positions", required, h.deletePositions},
+		{fiber.MethodGet, "/events/:id<int>", required, h.getEvent},
+	}
+	rs = append(rs, objectRoutes("/devices", h.core.Devices, filterIDs)...)
+	rs = append(rs, objectRoutes("/groups", h.core.Groups, 0)...)
+	rs = append(rs, objectRoutes("/commands", h.core.Commands, filterLinks)...)
+	rs = append(rs, objectRoutes("/geofences", h.core.Geofences, filterLinks)...)
+	return rs
+}
+
+// send renders v as JSON unless err says otherwise.
+func send(c *fiber.Ctx, v any, err error) error {
+	if err != nil {
+		return err
+	}
+	return c.JSON(v)
+}
+
+// noContent answers 204 unless err says otherwise.
+func noContent(c *fiber.Ctx, err error) error {
+	if err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// applyBody is the core's apply callback for a create or update: the body
+// decoded onto the defaults or the stored record (see httpx.Decode).
+func applyBody[T any](c *fiber.Ctx) func(*T) error {
+	body := c.Body()
+	return func(v *T) error { return httpx.Decode(body, v) }
+}

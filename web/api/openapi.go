@@ -1,0 +1,129 @@
+package api
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/gofiber/fiber/v2"
+)
+
+// openapiPaths is the hand-written part of the OpenAPI document: paths,
+// parameters, responses, security schemes and the schemas that are not Go
+// types. A test keeps its paths and the router's routes equal.
+//
+//go:embed openapi.json
+var openapiPaths []byte
+
+// schemaTypes are the entity schemas, generated from the Go types so field
+// names and types cannot drift from what the handlers render.
+var schemaTypes = map[string]any{
+	"User": app.User{}, "Device": app.Device{}, "Group": app.Group{}, "Command": app.Command{},
+	"Geofence": app.Geofence{}, "Position": app.Position{}, "Event": app.Event{}, "Server": app.Server{},
+}
+
+// openapiDoc is the served document, built on first use.
+var openapiDoc = sync.OnceValues(buildOpenAPI)
+
+func serveOpenAPI(c *fiber.Ctx) error {
+	doc, err := openapiDoc()
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	return c.Send(doc)
+}
+
+// buildOpenAPI adds the generated schemas to the hand-written document.
+func buildOpenAPI() ([]byte, error) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	var top map[string]any
+	if err := json.Unmarshal(openapiPaths, &top); err != nil {
+		return nil, fmt.Errorf("openapi.json: %w", err)
+	}
+	if err := json.Unmarshal(openapiPaths, &doc); err != nil || doc.Components.Schemas == nil {
+		return nil, fmt.Errorf("openapi.json: components.schemas missing")
+	}
+	for name, v := range schemaTypes {
+		doc.Components.Schemas[name] = schemaOf(reflect.TypeOf(v))
+	}
+	top["components"].(map[string]any)["schemas"] = doc.Components.Schemas
+	return json.Marshal(top)
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// schemaOf describes t as an OpenAPI 3.0 schema, following encoding/json's
+// rules for field names, embedded structs and omitted fields.
+func schemaOf(t reflect.Type) map[string]any {
+	nullable := false
+	for t.Kind() == reflect.Pointer {
+		t, nullable = t.Elem(), true
+	}
+	s := map[string]any{}
+	switch {
+	case t == timeType:
+		s["type"], s["format"] = "string", "date-time"
+	case t.Kind() == reflect.Bool:
+		s["type"] = "boolean"
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
+		s["type"] = "integer"
+		if t.Bits() == 64 {
+			s["format"] = "int64"
+		}
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+		s["type"] = "number"
+	case t.Kind() == reflect.String:
+		s["type"] = "string"
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
+		s["type"], s["items"] = "array", schemaOf(t.Elem())
+	case t.Kind() == reflect.Map:
+		s["type"], s["additionalProperties"] = "object", true
+	case t.Kind() == reflect.Struct:
+		s["type"], s["properties"] = "object", properties(t)
+	default: // interface: any JSON value
+		nullable = true
+	}
+	if nullable {
+		s["nullable"] = true
+	}
+	return s
+}
+
+func properties(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			for k, v := range properties(f.Type) {
+				props[k] = v
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		s := schemaOf(f.Type)
+		if name == "password" {
+			s["writeOnly"], s["format"] = true, "password"
+		}
+		props[name] = s
+	}
+	return props
+}

@@ -1,0 +1,81 @@
+package api
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+// ownerKinds are the kinds that can own a permission, in the order the
+// owner of a pair is chosen: {"userId":1,"deviceId":2} is user -> device.
+var ownerKinds = []string{app.KindUser, app.KindDevice, app.KindGroup}
+
+func (h *handlers) link(c *fiber.Ctx) error       { return h.permissions(c, false, h.core.Link) }
+func (h *handlers) unlink(c *fiber.Ctx) error     { return h.permissions(c, false, h.core.Unlink) }
+func (h *handlers) linkBulk(c *fiber.Ctx) error   { return h.permissions(c, true, h.core.Link) }
+func (h *handlers) unlinkBulk(c *fiber.Ctx) error { return h.permissions(c, true, h.core.Unlink) }
+
+// permissions parses one permission object (or, for bulk, an array of
+// them) and applies them in one core call, so a bulk change is all or
+// nothing.
+func (h *handlers) permissions(c *fiber.Ctx, bulk bool, apply func(*app.User, ...app.Permission) error) error {
+	var objs []map[string]json.RawMessage
+	var err error
+	if bulk {
+		err = httpx.DecodeJSON(c.Body(), &objs)
+	} else {
+		objs = make([]map[string]json.RawMessage, 1)
+		err = httpx.DecodeJSON(c.Body(), &objs[0])
+	}
+	if err != nil {
+		return err
+	}
+	ps := make([]app.Permission, 0, len(objs))
+	for _, obj := range objs {
+		p, err := parsePermission(obj)
+		if err != nil {
+			return err
+		}
+		ps = append(ps, p)
+	}
+	return noContent(c, apply(httpx.User(c), ps...))
+}
+
+// parsePermission reads an object of exactly two "<kind>Id" keys.
+func parsePermission(obj map[string]json.RawMessage) (app.Permission, error) {
+	if len(obj) != 2 {
+		return app.Permission{}, app.Invalid("a permission is an object with exactly two <kind>Id keys, like {\"userId\":1,\"deviceId\":2}")
+	}
+	ids := map[string]int64{}
+	for key, raw := range obj {
+		kind, ok := strings.CutSuffix(key, "Id")
+		if !ok || !slices.Contains(app.PermissionKinds, kind) {
+			return app.Permission{}, app.Invalid("unknown permission key %q", key)
+		}
+		var id int64
+		if err := json.Unmarshal(raw, &id); err != nil {
+			return app.Permission{}, app.Invalid("%s must be an integer id", key)
+		}
+		ids[kind] = id
+	}
+	for _, owner := range ownerKinds {
+		ownerID, ok := ids[owner]
+		if !ok {
+			continue
+		}
+		delete(ids, owner)
+		for prop, propID := range ids { // the one key left
+			return app.Permission{OwnerKind: owner, OwnerID: ownerID, PropKind: prop, PropID: propID}, nil
+		}
+	}
+	kinds := make([]string, 0, len(ids))
+	for k := range ids {
+		kinds = append(kinds, k+"Id")
+	}
+	slices.Sort(kinds)
+	return app.Permission{}, app.Invalid("unsupported permission pair %s", strings.Join(kinds, "/"))
+}

@@ -1,0 +1,31 @@
+package api
+
+import (
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+// health answers whether the store responds, for load balancers and
+// container health checks.
+func (h *handlers) health(c *fiber.Ctx) error {
+	if err := h.core.Health(); err != nil {
+		h.opts.Logger.Error("health check failed", "err", err)
+		return &app.Error{Kind: app.KindUnavailable, Message: "Store unavailable",
+			Description: "The database does not answer; see the server log"}
+	}
+	return c.JSON(fiber.Map{"status": "ok"})
+}
+
+// getServer returns the server settings; public, as clients read them
+// before logging in.
+func (h *handlers) getServer(c *fiber.Ctx) error {
+	s, err := h.core.Server()
+	return send(c, s, err)
+}
+
+// updateServer applies the body onto the current settings; administrators only.
+func (h *handlers) updateServer(c *fiber.Ctx) error {
+	s, err := h.core.UpdateServer(httpx.User(c), applyBody[app.Server](c))
+	return send(c, s, err)
+}

@@ -1,0 +1,74 @@
+package api
+
+import (
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+// listUsers is C1: all users for an administrator, the managed users of a
+// manager, or with userId the users that user manages.
+func (h *handlers) listUsers(c *fiber.Ctx) error {
+	userID, err := httpx.QueryID(c, "userId")
+	if err != nil {
+		return err
+	}
+	users, err := h.core.Users(httpx.User(c), userID)
+	return send(c, scrub(users...), err)
+}
+
+// createUser is C2. Anonymous callers register themselves (when the server
+// allows registration); an identified caller creates the user as itself.
+func (h *handlers) createUser(c *fiber.Ctx) error {
+	u, err := h.core.CreateUser(httpx.User(c), applyBody[app.User](c))
+	return sendUser(c, u, err)
+}
+
+func (h *handlers) getUser(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	u, err := h.core.User(httpx.User(c), id)
+	return sendUser(c, u, err)
+}
+
+// updateUser is C3.
+func (h *handlers) updateUser(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	u, err := h.core.UpdateUser(httpx.User(c), id, applyBody[app.User](c))
+	return sendUser(c, u, err)
+}
+
+// deleteUser is C4; it answers 204 like Traccar.
+func (h *handlers) deleteUser(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	return noContent(c, h.core.DeleteUser(httpx.User(c), id))
+}
+
+func sendUser(c *fiber.Ctx, u *app.User, err error) error {
+	if err != nil {
+		return err
+	}
+	return c.JSON(scrub(u)[0])
+}
+
+// scrub clears the input-only password so no response can carry it, even
+// if a core path forgot to; the hash is never serialised (json:"-").
+func scrub(users ...*app.User) []*app.User {
+	for _, u := range users {
+		if u != nil {
+			u.Password = ""
+		}
+	}
+	if users == nil {
+		return []*app.User{}
+	}
+	return users
+}

@@ -1,0 +1,94 @@
+package httpx
+
+import (
+	"encoding/base64"
+	"strings"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/gofiber/fiber/v2"
+)
+
+// SessionCookie is the session cookie's name, Traccar's (and Java
+// servlets') JSESSIONID, so existing clients keep their session handling.
+const SessionCookie = "JSESSIONID"
+
+const userKey = "fleetd.user"
+
+// Authenticator resolves the caller of a request: the JSESSIONID cookie
+// first, then HTTP Basic credentials.
+type Authenticator struct {
+	Core *app.Core
+}
+
+// Required is middleware that admits only authenticated callers.
+func (a Authenticator) Required() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		u, err := a.resolve(c)
+		if err != nil {
+			return err
+		}
+		if u == nil {
+			return app.Unauthorized("Authentication required: send the JSESSIONID cookie or HTTP Basic credentials")
+		}
+		c.Locals(userKey, u)
+		return c.Next()
+	}
+}
+
+// Optional is middleware for public endpoints that behave differently for a
+// known caller (self-registration versus a manager creating a user). Wrong
+// Basic credentials still fail: the caller meant to authenticate.
+func (a Authenticator) Optional() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		u, err := a.resolve(c)
+		if err != nil {
+			return err
+		}
+		if u != nil {
+			c.Locals(userKey, u)
+		}
+		return c.Next()
+	}
+}
+
+// User is the caller stored by Required or Optional; nil when anonymous.
+func User(c *fiber.Ctx) *app.User {
+	u, _ := c.Locals(userKey).(*app.User)
+	return u
+}
+
+// resolve returns the caller, nil when no usable credentials were sent. A
+// stale cookie counts as none, so Basic credentials sent beside it still work.
+func (a Authenticator) resolve(c *fiber.Ctx) (*app.User, error) {
+	if token := c.Cookies(SessionCookie); token != "" {
+		u, err := a.Core.SessionUser(token)
+		if err == nil {
+			return u, nil
+		}
+		if app.KindOf(err) != app.KindUnauthorized {
+			return nil, err
+		}
+	}
+	header := c.Get(fiber.HeaderAuthorization)
+	if header == "" {
+		return nil, nil
+	}
+	email, password, ok := parseBasic(header)
+	if !ok {
+		return nil, app.Unauthorized("Malformed Authorization header: HTTP Basic expected")
+	}
+	return a.Core.Login(email, password, c.IP())
+}
+
+// parseBasic decodes "Basic base64(email:password)".
+func parseBasic(header string) (email, password string, ok bool) {
+	scheme, encoded, found := strings.Cut(header, " ")
+	if !found || !strings.EqualFold(scheme, "Basic") {
+		return "", "", false
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(encoded))
+	if err != nil {
+		return "", "", false
+	}
+	return strings.Cut(string(raw), ":")
+}

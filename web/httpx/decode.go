@@ -1,0 +1,85 @@
+package httpx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+// Decode decodes a JSON object body onto v, which already holds defaults
+// (create) or a copy of the stored record (update): fields absent from the
+// body keep their value. An "attributes" key replaces v's Attributes map
+// instead of merging into it, because clients send the whole map and
+// expect removed keys to go. Unknown fields are ignored, as Traccar clients
+// send fields fleetd does not keep.
+func Decode(body []byte, v any) error {
+	var fields map[string]json.RawMessage
+	if err := unmarshal(body, &fields); err != nil {
+		return err
+	}
+	if fields == nil {
+		return app.Invalid("the request body must be a JSON object")
+	}
+	if _, ok := fields["attributes"]; ok {
+		if attrs := reflect.ValueOf(v).Elem().FieldByName("Attributes"); attrs.IsValid() && attrs.CanSet() {
+			attrs.SetZero()
+		}
+	}
+	return unmarshal(body, v)
+}
+
+// DecodeJSON decodes a JSON body of any shape into v.
+func DecodeJSON(body []byte, v any) error { return unmarshal(body, v) }
+
+// unmarshal turns encoding/json's errors into 400s that say what is wrong.
+func unmarshal(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return app.Invalid("a JSON request body is required")
+	}
+	err := json.Unmarshal(body, v)
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var tim *time.ParseError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &syntax):
+		return app.Invalid("malformed JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ) && typ.Field != "":
+		return app.Invalid("field %q must be %s, not %s", typ.Field, jsonType(typ.Type), typ.Value)
+	case errors.As(err, &typ):
+		return app.Invalid("the request body must be %s, not %s", jsonType(typ.Type), typ.Value)
+	case errors.As(err, &tim):
+		return app.Invalid("timestamp %s is not ISO 8601 (like 2024-01-01T00:00:00Z)", tim.Value)
+	default:
+		return app.Invalid("malformed request body: %s", err.Error())
+	}
+}
+
+// jsonType names a Go type the way a JSON client thinks of it.
+func jsonType(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return fmt.Sprintf("a %s", t.Kind())
+}

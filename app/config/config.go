@@ -1,0 +1,94 @@
+// Package config is fleetd's one configuration registry: every key with its
+// default, validation, documentation and secrecy, loaded from one YAML file
+// and FLEETD_* environment variables into a typed Config.
+package config
+
+import (
+	"log/slog"
+	"path/filepath"
+	"time"
+)
+
+// Config is the effective configuration the rest of fleetd reads.
+type Config struct {
+	Data     Data
+	Web      Web
+	Admin    Admin
+	Log      Log
+	Devices  Devices
+	Security Security
+	// Protocols lists every known device protocol in registry order.
+	Protocols []Protocol
+}
+
+// Data is where fleetd keeps its files.
+type Data struct {
+	Dir string
+}
+
+// StorePath is the bbolt store file.
+func (d Data) StorePath() string { return filepath.Join(d.Dir, "fleetd.db") }
+
+// SocketPath is the control socket a running server listens on for the CLI
+// (hot backup), since the store file is locked while it runs.
+func (d Data) SocketPath() string { return filepath.Join(d.Dir, "fleetd.sock") }
+
+// Web configures the HTTP server (API and dashboard).
+type Web struct {
+	Address       string
+	SecureCookies bool
+	SessionTTL    time.Duration
+}
+
+// Admin is the first administrator created on an empty store.
+type Admin struct {
+	Email    string
+	Password string
+}
+
+// Log configures the process logger.
+type Log struct {
+	Level  slog.Level
+	Format string // "text" or "json"
+}
+
+// Devices configures how unknown devices are treated.
+type Devices struct {
+	AutoRegister bool
+}
+
+// Security bounds failed logins.
+type Security struct {
+	LoginMaxPerIP      int
+	LoginMaxPerAccount int
+	LoginWindow        time.Duration
+}
+
+// Protocol is one device protocol listener.
+type Protocol struct {
+	Name    string
+	Enabled bool
+	Port    int
+}
+
+// Protocol returns the named protocol's settings.
+func (c *Config) Protocol(name string) (Protocol, bool) {
+	for _, p := range c.Protocols {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Protocol{}, false
+}
+
+// protocol returns the named entry for the registry to fill, adding it on
+// first use so Protocols keeps registry order.
+func (c *Config) protocol(name string) *Protocol {
+	for i := range c.Protocols {
+		if c.Protocols[i].Name == name {
+			return &c.Protocols[i]
+		}
+	}
+	c.Protocols = append(c.Protocols, Protocol{Name: name})
+	return &c.Protocols[len(c.Protocols)-1]
+}

@@ -1,0 +1,31 @@
+package config
+
+import (
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/v2"
+)
+
+// Values returns every key's effective value in its YAML form, with set
+// secrets replaced by Redacted (an empty secret stays empty: that it is
+// unset is no secret, and "***" would suggest one is configured).
+func (c *Config) Values() map[string]any {
+	out := make(map[string]any, len(registry))
+	for _, k := range registry {
+		v := k.get(c)
+		if k.Secret && v != "" {
+			v = Redacted
+		}
+		out[k.Name] = v
+	}
+	return out
+}
+
+// YAML renders Values as a YAML document of nested sections.
+func (c *Config) YAML() ([]byte, error) {
+	k := koanf.New(".")
+	if err := k.Load(confmap.Provider(c.Values(), "."), nil); err != nil {
+		return nil, err
+	}
+	return k.Marshal(yaml.Parser())
+}

@@ -1,0 +1,159 @@
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// EnvPrefix starts every environment variable fleetd reads.
+const EnvPrefix = "FLEETD_"
+
+// EnvConfigFile names the config file when --config is not given. It is not
+// a config key.
+const EnvConfigFile = EnvPrefix + "CONFIG"
+
+// Key is one configuration key of the registry.
+type Key struct {
+	// Name is the dotted, camelCase path in the YAML file ("web.sessionTtl").
+	Name string
+	// Default is the value as written in YAML.
+	Default any
+	// Secret keys are printed as "***".
+	Secret bool
+	// Doc is a one-line description.
+	Doc string
+
+	set func(c *Config, raw any) error
+	get func(c *Config) any
+}
+
+// EnvVar is the variable that overrides the key: FLEETD_ + the name
+// upper-cased with "." replaced by "_" (web.sessionTtl: FLEETD_WEB_SESSIONTTL).
+func (k Key) EnvVar() string {
+	return EnvPrefix + strings.ToUpper(strings.ReplaceAll(k.Name, ".", "_"))
+}
+
+// Keys returns the registry in documentation order.
+func Keys() []Key { return append([]Key(nil), registry...) }
+
+// Redacted is what secret values print as.
+const Redacted = "***"
+
+// protocolPorts are Traccar's default ports, so devices already pointed at
+// a Traccar server need no change.
+var protocolPorts = []struct {
+	name string
+	port int
+}{
+	{"osmand", 5055},
+	{"gt06", 5023},
+	{"teltonika", 5027},
+	{"h02", 5013},
+	{"watch", 5093},
+	{"gps103", 5001},
+	{"tk103", 5002},
+}
+
+var registry = append([]Key{
+	field("data.dir", "./data", "Directory for the store (fleetd.db) and the control socket (fleetd.sock).",
+		parseNonEmpty, func(c *Config) *string { return &c.Data.Dir }, asIs[string]),
+	field("web.address", ":8082", "Listen address of the web UI and API (host:port; port 0 picks a free one).",
+		parseAddress, func(c *Config) *string { return &c.Web.Address }, asIs[string]),
+	field("web.secureCookies", false, "Mark session cookies Secure; turn on when serving behind HTTPS.",
+		parseBool, func(c *Config) *bool { return &c.Web.SecureCookies }, asIs[bool]),
+	field("web.sessionTtl", 720*time.Hour, "How long a login session lasts.",
+		parseDurationAtLeast(time.Minute), func(c *Config) *time.Duration { return &c.Web.SessionTTL }, formatDuration),
+	field("admin.email", "", "E-mail of the administrator created on first start (empty: admin@localhost.localdomain).",
+		parseEmail, func(c *Config) *string { return &c.Admin.Email }, asIs[string]),
+	secret(field("admin.password", "", "Password of that administrator (empty: generated and logged once at first start).",
+		parseString, func(c *Config) *string { return &c.Admin.Password }, asIs[string])),
+	field("log.level", slog.LevelInfo, "Log level: debug, info, warn or error.",
+		parseLevel, func(c *Config) *slog.Level { return &c.Log.Level }, formatLevel),
+	field("log.format", "text", "Log format: text or json.",
+		parseOneOf("text", "json"), func(c *Config) *string { return &c.Log.Format }, asIs[string]),
+	field("devices.autoRegister", false, "Create a device automatically when an unknown one reports.",
+		parseBool, func(c *Config) *bool { return &c.Devices.AutoRegister }, asIs[bool]),
+	field("security.loginMaxPerIp", 20, "Failed logins from one IP address within loginWindow before it is locked out.",
+		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.LoginMaxPerIP }, asIs[int]),
+	field("security.loginMaxPerAccount", 5, "Failed logins for one account within loginWindow before it is locked out.",
+		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.LoginMaxPerAccount }, asIs[int]),
+	field("security.loginWindow", 15*time.Minute, "How long failed logins are counted and a lockout lasts.",
+		parseDurationAtLeast(time.Second), func(c *Config) *time.Duration { return &c.Security.LoginWindow }, formatDuration),
+}, protocolKeys()...)
+
+func protocolKeys() []Key {
+	var keys []Key
+	for _, p := range protocolPorts {
+		name := p.name
+		keys = append(keys,
+			field("protocols."+name+".enabled", true, "Listen for "+name+" devices.",
+				parseBool, func(c *Config) *bool { return &c.protocol(name).Enabled }, asIs[bool]),
+			field("protocols."+name+".port", p.port, "Port (TCP, and UDP where the protocol has it) for "+name+" devices.",
+				parsePort, func(c *Config) *int { return &c.protocol(name).Port }, asIs[int]))
+	}
+	return keys
+}
+
+// field builds a key of Go type T stored at at(c). parse turns a YAML or
+// environment value into T and validates it; show turns T back into its
+// YAML form for printing and documentation.
+func field[T any](name string, def T, doc string, parse func(any) (T, error), at func(*Config) *T, show func(T) any) Key {
+	return Key{
+		Name:    name,
+		Default: show(def),
+		Doc:     doc,
+		set: func(c *Config, raw any) error {
+			if raw == nil { // an empty YAML value keeps the default
+				*at(c) = def
+				return nil
+			}
+			v, err := parse(raw)
+			if err != nil {
+				return err
+			}
+			*at(c) = v
+			return nil
+		},
+		get: func(c *Config) any { return show(*at(c)) },
+	}
+}
+
+func secret(k Key) Key { k.Secret = true; return k }
+
+func asIs[T any](v T) any { return v }
+
+// formatDuration writes durations the way people type them: 720h, 15m.
+func formatDuration(d time.Duration) any {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
+func formatLevel(l slog.Level) any { return strings.ToLower(l.String()) }
+
+// lookup finds a key by exact name.
+func lookup(name string) (Key, bool) {
+	for _, k := range registry {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Key{}, false
+}
+
+// suggest names the registry key that differs from name only in case.
+func suggest(name string) string {
+	for _, k := range registry {
+		if strings.EqualFold(k.Name, name) {
+			return fmt.Sprintf(" (did you mean %q?)", k.Name)
+		}
+	}
+	return ""
+}

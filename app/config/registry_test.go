@@ -1,0 +1,145 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRegistryDefaultsParseToThemselves(t *testing.T) {
+	def := Default()
+	for _, k := range Keys() {
+		c := Default()
+		if err := k.set(c, k.Default); err != nil {
+			t.Errorf("%s: default %v does not validate: %v", k.Name, k.Default, err)
+			continue
+		}
+		if got := k.get(c); got != k.Default {
+			t.Errorf("%s: default %v reads back as %v", k.Name, k.Default, got)
+		}
+		if !reflect.DeepEqual(c, def) {
+			t.Errorf("%s: setting the default changed the config", k.Name)
+		}
+		if k.Doc == "" {
+			t.Errorf("%s has no doc", k.Name)
+		}
+	}
+}
+
+func TestRegistryShape(t *testing.T) {
+	seen := map[string]bool{}
+	for _, k := range Keys() {
+		if seen[k.Name] || seen[k.EnvVar()] {
+			t.Errorf("%s: name or variable %s twice", k.Name, k.EnvVar())
+		}
+		seen[k.Name], seen[k.EnvVar()] = true, true
+		// A key that is also a section ("web" and "web.address") cannot
+		// be written in YAML; "_" in a name would make variables ambiguous.
+		for _, o := range Keys() {
+			if strings.HasPrefix(o.Name, k.Name+".") {
+				t.Errorf("%s is both a key and a section", k.Name)
+			}
+		}
+		if strings.Contains(k.Name, "_") {
+			t.Errorf("%s contains _", k.Name)
+		}
+	}
+}
+
+func TestEnvVar(t *testing.T) {
+	for name, want := range map[string]string{
+		"web.address":          "FLEETD_WEB_ADDRESS",
+		"data.dir":             "FLEETD_DATA_DIR",
+		"protocols.gt06.port":  "FLEETD_PROTOCOLS_GT06_PORT",
+		"devices.autoRegister": "FLEETD_DEVICES_AUTOREGISTER",
+	} {
+		k, ok := lookup(name)
+		if !ok || k.EnvVar() != want {
+			t.Errorf("%s: EnvVar = %q (found %v), want %q", name, k.EnvVar(), ok, want)
+		}
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		720 * time.Hour:           "720h",
+		15 * time.Minute:          "15m",
+		90 * time.Minute:          "1h30m",
+		time.Hour + 5*time.Second: "1h0m5s",
+		90 * time.Second:          "1m30s",
+		5 * time.Second:           "5s",
+		0:                         "0s",
+		1500 * time.Millisecond:   "1.5s",
+		time.Hour + time.Minute:   "1h1m",
+		10 * time.Hour:            "10h",
+	} {
+		if got := formatDuration(d); got != want {
+			t.Errorf("formatDuration(%v) = %v, want %s", d, got, want)
+		}
+	}
+}
+
+func TestNearlyEqual(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"FLEETD_WEB_ADDRESS", "FLEETD_WEB_ADRESS", true},
+		{"FLEETD_WEB_ADDRESS", "FLEETD_WEB_ADDRESSS", true},
+		{"FLEETD_WEB_ADDRESS", "FLEETD_WEB_ADDRESX", true},
+		{"FLEETD_WEB_ADDRESS", "FLEETD_WEB_ADDR", false},
+		{"FLEETD_WEB_ADDRESS", "FLEETD_WEB_ADRESX", false},
+		{"", "X", true},
+		{"", "", true},
+	} {
+		if got := nearlyEqual(tt.a, tt.b); got != tt.want {
+			t.Errorf("nearlyEqual(%q, %q) = %v", tt.a, tt.b, got)
+		}
+	}
+}
+
+func TestRedaction(t *testing.T) {
+	for _, tt := range []struct {
+		password, want string
+	}{
+		{"s3cret-Pa55", Redacted},
+		{"", ""},
+	} {
+		c := Default()
+		c.Admin.Password = tt.password
+		if got := c.Values()["admin.password"]; got != tt.want {
+			t.Errorf("password %q prints as %v, want %q", tt.password, got, tt.want)
+		}
+		out, err := c.YAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.password != "" && strings.Contains(string(out), tt.password) {
+			t.Errorf("YAML leaks the password:\n%s", out)
+		}
+		if !strings.Contains(string(out), "    port: 5023\n") || !strings.Contains(string(out), "  sessionTtl: 720h\n") {
+			t.Errorf("YAML lacks nested values:\n%s", out)
+		}
+	}
+}
+
+// The printed YAML is a valid config file that loads back to the same
+// configuration (secrets aside).
+func TestYAMLRoundTrip(t *testing.T) {
+	cleanEnv(t, nil)
+	c := Default()
+	c.Web.Address, c.Web.SessionTTL, c.Log.Format = "127.0.0.1:1234", 90*time.Minute, "json"
+	c.protocol("h02").Enabled = false
+	out, err := c.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(writeFile(t, string(out)))
+	if err != nil {
+		t.Fatalf("Load(printed YAML): %v\n%s", err, out)
+	}
+	if !reflect.DeepEqual(back, c) {
+		t.Errorf("round trip changed the config:\n got %+v\nwant %+v", back, c)
+	}
+}

@@ -1,0 +1,278 @@
+package osmand
+
+import (
+	"errors"
+	"math"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+var fixedNow = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+
+type want struct {
+	time                    time.Time
+	valid, outdated         bool
+	lat, lon                float64
+	speed, course, altitude float64
+	accuracy                float64
+	attrs                   app.Attributes
+	network                 any
+}
+
+func query(t *testing.T, raw string) url.Values {
+	t.Helper()
+	v, err := url.ParseQuery(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestDecodeQuery(t *testing.T) {
+	tests := []struct {
+		name, query, id string
+		want            want
+	}{
+		{
+			name:  "unix seconds, speed in knots",
+			query: "id=123456&timestamp=1377177267&lat=60.0&lon=30.0&speed=0.0&bearing=0.0&altitude=0&hdop=0.0",
+			id:    "123456",
+			want: want{time: utc("2013-08-22 13:14:27"), valid: true, lat: 60, lon: 30,
+				attrs: app.Attributes{"hdop": 0.0}},
+		},
+		{
+			name:  "ISO 8601",
+			query: "id=902064&lat=42.06288&lon=-88.23412&timestamp=2016-01-27T18%3A55%3A47Z&hdop=6.0&altitude=224.0&speed=0.0",
+			id:    "902064",
+			want: want{time: utc("2016-01-27 18:55:47"), valid: true, lat: 42.06288, lon: -88.23412,
+				altitude: 224, attrs: app.Attributes{"hdop": 6.0}},
+		},
+		{
+			name:  "unix milliseconds",
+			query: "id=902064&lat=42.06288&lon=-88.23412&timestamp=1442068686579&hdop=6.0&altitude=224.0&speed=0.0",
+			id:    "902064",
+			want: want{time: time.UnixMilli(1442068686579).UTC(), valid: true, lat: 42.06288, lon: -88.23412,
+				altitude: 224, attrs: app.Attributes{"hdop": 6.0}},
+		},
+		{
+			name:  "date time with space, UTC",
+			query: "lat=49.60688&lon=6.15788&timestamp=2014-06-04+09%3A10%3A11&altitude=384.7&speed=0.0&id=353861053849681",
+			id:    "353861053849681",
+			want: want{time: utc("2014-06-04 09:10:11"), valid: true, lat: 49.60688, lon: 6.15788,
+				altitude: 384.7, attrs: app.Attributes{}},
+		},
+		{
+			name:  "location pair",
+			query: "id=123456&timestamp=1377177267&location=60.0,30.0",
+			id:    "123456",
+			want:  want{time: utc("2013-08-22 13:14:27"), valid: true, lat: 60, lon: 30, attrs: app.Attributes{}},
+		},
+		{
+			name:  "free parameters become typed attributes",
+			query: "id=123456789012345&timestamp=1504763810&lat=40.7232948571&lon=-74.0061408571&bearing=7.19889788244&speed=40&ignition=true&rpm=933&fuel=24&alarm=sos&door=false",
+			id:    "123456789012345",
+			want: want{time: time.Unix(1504763810, 0).UTC(), valid: true, lat: 40.7232948571, lon: -74.0061408571,
+				speed: 40, course: 7.19889788244,
+				attrs: app.Attributes{"ignition": true, "rpm": 933.0, "fuel": 24.0, "alarm": "sos", "door": false}},
+		},
+		{
+			name:  "cells and wifi without location",
+			query: "id=123456&timestamp=1377177267&cell=257,02,16,2224&cell=257,02,16,2223,-90&wifi=00-14-22-01-23-45,-80&wifi=00-1C-B3-09-85-15,-70",
+			id:    "123456",
+			want: want{time: utc("2013-08-22 13:14:27"), valid: true, outdated: true, attrs: app.Attributes{},
+				network: map[string]any{"radioType": "gsm", "considerIp": false,
+					"cellTowers": []any{
+						map[string]any{"mobileCountryCode": int64(257), "mobileNetworkCode": int64(2), "locationAreaCode": int64(16), "cellId": int64(2224)},
+						map[string]any{"mobileCountryCode": int64(257), "mobileNetworkCode": int64(2), "locationAreaCode": int64(16), "cellId": int64(2223), "signalStrength": int64(-90)},
+					},
+					"wifiAccessPoints": []any{
+						map[string]any{"macAddress": "00:14:22:01:23:45", "signalStrength": int64(-80)},
+						map[string]any{"macAddress": "00:1C:B3:09:85:15", "signalStrength": int64(-70)},
+					}}},
+		},
+		{
+			name:  "deviceid, no time, batt, accuracy, valid=0, driver",
+			query: "deviceid=abc&lat=1.5&lon=2.5&batt=87.5&accuracy=12&valid=0&driverUniqueId=007&heading=90",
+			id:    "abc",
+			want: want{time: fixedNow, lat: 1.5, lon: 2.5, course: 90, accuracy: 12,
+				attrs: app.Attributes{"batteryLevel": 87.5, "driverUniqueId": "007"}},
+		},
+		{
+			name:  "timestamp 2^31-1 is milliseconds",
+			query: "id=1&lat=1&lon=1&timestamp=2147483647&valid=true",
+			id:    "1",
+			want:  want{time: time.UnixMilli(math.MaxInt32).UTC(), valid: true, lat: 1, lon: 1, attrs: app.Attributes{}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, positions, err := Decode("GET", "", query(t, tt.query), nil, fixedNow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if id != tt.id || len(positions) != 1 {
+				t.Fatalf("id %q, %d positions", id, len(positions))
+			}
+			checkPosition(t, positions[0], tt.want)
+		})
+	}
+}
+
+func TestDecodeFormBody(t *testing.T) {
+	body := []byte("id=123456&timestamp=1377177267&lat=60.0&lon=30.0")
+	for _, ct := range []string{"application/x-www-form-urlencoded", "text/plain", ""} {
+		id, positions, err := Decode("POST", ct, url.Values{}, body, fixedNow)
+		if err != nil || id != "123456" || len(positions) != 1 || positions[0].Latitude != 60 {
+			t.Fatalf("%q: %q %v %v", ct, id, positions, err)
+		}
+	}
+	// A GET body is ignored.
+	if _, _, err := Decode("GET", "", nil, body, fixedNow); !errors.Is(err, app.ErrInvalid) {
+		t.Fatalf("GET body used: %v", err)
+	}
+}
+
+const transistorsoft = `{"location":{"event":"motionchange","is_moving":false,"uuid":"0e9a2473-a9a7-4c00-997b-fb97d2154e75","timestamp":"2021-07-21T08:06:34.444Z","odometer":0,"coords":{"latitude":-6.1148096,"longitude":106.6837015,"accuracy":3.8,"speed":18.67,"speed_accuracy":0.26,"heading":63,"heading_accuracy":0.28,"altitude":35.7,"altitude_accuracy":3.8},"activity":{"type":"still","confidence":100},"battery":{"is_charging":false,"level":0.79},"extras":{}},"device_id":"8737767034"}`
+
+func TestDecodeJSON(t *testing.T) {
+	sample := want{time: time.Date(2021, 7, 21, 8, 6, 34, 444e6, time.UTC), valid: true,
+		lat: -6.1148096, lon: 106.6837015, speed: 36.29, course: 63, altitude: 35.7, accuracy: 3.8,
+		attrs: app.Attributes{"event": "motionchange", "motion": false, "odometer": 0.0,
+			"activity": "still", "batteryLevel": int64(79), "charge": false}}
+	withExtras := sample
+	withExtras.attrs = app.Attributes{"device_integer_twelve_test": int64(12), "ratio": 0.5, "flag": true,
+		"name": "van", "big": 1e20}
+	for k, v := range sample.attrs {
+		withExtras.attrs[k] = v
+	}
+	second := want{time: fixedNow, valid: true, lat: 1, lon: 2, attrs: app.Attributes{}}
+	tests := []struct {
+		name, body, query, id string
+		want                  []want
+	}{
+		{"sample", transistorsoft, "", "8737767034", []want{sample}},
+		{"extras keep integers", strings.Replace(transistorsoft, `"extras":{}`,
+			`"extras":{"device_integer_twelve_test":12,"ratio":0.5,"flag":true,"name":"van","big":100000000000000000000,"nested":{"a":1},"none":null}`, 1),
+			"", "8737767034", []want{withExtras}},
+		{"batched array, id from query",
+			`{"location":[` + locationOf(transistorsoft) + `,{"coords":{"latitude":1,"longitude":2,"speed":-1,"heading":-1}}]}`,
+			"id=42", "42", []want{sample, second}},
+		{"numeric device_id", `{"location":{"coords":{"latitude":1,"longitude":2}},"device_id":77}`, "", "77", []want{second}},
+		{"no coords is outdated", `{"location":{"timestamp":"2021-07-21T08:06:34Z"},"device_id":"x"}`, "", "x",
+			[]want{{time: utc("2021-07-21 08:06:34"), valid: true, outdated: true, attrs: app.Attributes{}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, positions, err := Decode("POST", "application/json; charset=utf-8", query(t, tt.query), []byte(tt.body), fixedNow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if id != tt.id || len(positions) != len(tt.want) {
+				t.Fatalf("id %q, %d positions", id, len(positions))
+			}
+			for i, w := range tt.want {
+				checkPosition(t, positions[i], w)
+			}
+		})
+	}
+}
+
+// locationOf extracts the location object of a single-location body.
+func locationOf(body string) string {
+	s := strings.TrimPrefix(body, `{"location":`)
+	return s[:strings.LastIndex(s, `,"device_id"`)]
+}
+
+func checkPosition(t *testing.T, p *app.Position, w want) {
+	t.Helper()
+	if p.Protocol != "osmand" || !p.FixTime.Equal(w.time) || !p.DeviceTime.Equal(w.time) {
+		t.Errorf("protocol %q fix %v device %v, want %v", p.Protocol, p.FixTime, p.DeviceTime, w.time)
+	}
+	if p.Valid != w.valid || p.Outdated != w.outdated {
+		t.Errorf("valid %v outdated %v, want %v %v", p.Valid, p.Outdated, w.valid, w.outdated)
+	}
+	if math.Abs(p.Latitude-w.lat) > 1e-5 || math.Abs(p.Longitude-w.lon) > 1e-5 {
+		t.Errorf("lat/lon %v %v, want %v %v", p.Latitude, p.Longitude, w.lat, w.lon)
+	}
+	if math.Abs(p.Speed-w.speed) > 0.005 || p.Course != w.course || p.Altitude != w.altitude || p.Accuracy != w.accuracy {
+		t.Errorf("speed %v course %v altitude %v accuracy %v", p.Speed, p.Course, p.Altitude, p.Accuracy)
+	}
+	if !reflect.DeepEqual(p.Attributes, w.attrs) {
+		t.Errorf("attributes %#v\nwant %#v", p.Attributes, w.attrs)
+	}
+	if !reflect.DeepEqual(p.Network, w.network) {
+		t.Errorf("network %#v\nwant %#v", p.Network, w.network)
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	queries := []string{
+		"timestamp=1377177267&lat=60.0&lon=30.0",
+		"id=&lat=1&lon=1",
+		"id=1&lat=abc&lon=1",
+		"id=1&lat=NaN&lon=1",
+		"id=1&lat=91&lon=1",
+		"id=1&lat=1&lon=-181",
+		"id=1&location=60.0",
+		"id=1&location=60.0,x",
+		"id=1&timestamp=yesterday",
+		"id=1&timestamp=2014-13-04+09:10:11",
+		"id=1&cell=257,02,16",
+		"id=1&cell=257,02,16,x",
+		"id=1&wifi=00-14-22-01-23-45",
+		"id=1&speed=Inf",
+		"id=1&batt=full",
+	}
+	for _, q := range queries {
+		if _, _, err := Decode("GET", "", query(t, q), nil, fixedNow); !errors.Is(err, app.ErrInvalid) {
+			t.Errorf("%q: err %v, want invalid", q, err)
+		}
+	}
+	bodies := []string{
+		`{`,
+		`[]`,
+		`{"location":{"coords":{"latitude":1,"longitude":2}}}`,
+		`{"location":{"coords":{"latitude":100,"longitude":2}},"device_id":"x"}`,
+		`{"location":{"timestamp":"noon"},"device_id":"x"}`,
+		`{"location":[],"device_id":"x"}`,
+		`{"location":"here","device_id":"x"}`,
+		`{"device_id":"x"}`,
+		`{"location":{"coords":{"latitude":"1"}},"device_id":"x"}`,
+	}
+	for _, b := range bodies {
+		if _, _, err := Decode("POST", "application/json", nil, []byte(b), fixedNow); !errors.Is(err, app.ErrInvalid) {
+			t.Errorf("%s: err %v, want invalid", b, err)
+		}
+	}
+	if _, _, err := Decode("POST", "", nil, []byte("id=%zz"), fixedNow); !errors.Is(err, app.ErrInvalid) {
+		t.Errorf("bad form body: %v", err)
+	}
+}
+
+func TestEncodeCommand(t *testing.T) {
+	got, err := EncodeCommand(&app.Command{Type: "custom", Attributes: app.Attributes{"data": "reboot"}})
+	if err != nil || got != "reboot" {
+		t.Fatalf("got %q %v", got, err)
+	}
+	for _, cmd := range []app.Command{{Type: "engineStop"}, {Type: "custom"}, {Type: "custom", Attributes: app.Attributes{"data": 5}}} {
+		if _, err := EncodeCommand(&cmd); !errors.Is(err, app.ErrInvalid) {
+			t.Errorf("%+v: err %v, want invalid", cmd, err)
+		}
+	}
+	if !reflect.DeepEqual(CommandTypes(), []string{"custom"}) {
+		t.Errorf("CommandTypes %v", CommandTypes())
+	}
+}
+
+func utc(s string) time.Time {
+	t, err := time.Parse(time.DateTime, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}

@@ -35,6 +35,7 @@ var (
 	groupsSpec    = tableSpec[app.Group]{bucket: bucketGroups, what: "group"}
 	commandsSpec  = tableSpec[app.Command]{bucket: bucketCommands, what: "command"}
 	geofencesSpec = tableSpec[app.Geofence]{bucket: bucketGeofences, what: "geofence"}
+	queueSpec     = tableSpec[app.QueuedCommand]{bucket: bucketQueue, what: "queued command"}
 )
 
 // storedUser is a user as written to disk: app.User hides PasswordHash

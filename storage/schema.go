@@ -26,6 +26,7 @@ var (
 	bucketLatest       = []byte("position_latest")
 	bucketEvents       = []byte("events")
 	bucketEventIDs     = []byte("event_ids")
+	bucketQueue        = []byte("command_queue")
 )
 
 // schemaV1Buckets are the buckets migration 1 creates.
@@ -36,6 +37,10 @@ var schemaV1Buckets = [][]byte{
 	bucketLatest, bucketEvents, bucketEventIDs,
 }
 
+// schemaV2Buckets are the buckets migration 2 adds: commands waiting for an
+// offline device.
+var schemaV2Buckets = [][]byte{bucketQueue}
+
 var (
 	metaSchema = []byte("schema")
 	metaServer = []byte("server")
@@ -45,6 +50,7 @@ var (
 // never edit or reorder a migration that has shipped.
 var migrations = [...]func(*bolt.Tx) error{
 	createBuckets(schemaV1Buckets),
+	createBuckets(schemaV2Buckets),
 }
 
 // CurrentSchema is the schema version this build writes.
@@ -114,7 +120,7 @@ func checkCurrent(tx *bolt.Tx) error {
 	if v != CurrentSchema {
 		return fmt.Errorf("store schema %d is older than %d; open it read-write once to upgrade", v, CurrentSchema)
 	}
-	for _, name := range schemaV1Buckets {
+	for _, name := range append(schemaV1Buckets, schemaV2Buckets...) {
 		if tx.Bucket(name) == nil {
 			return fmt.Errorf("store is damaged: bucket %s is missing", name)
 		}

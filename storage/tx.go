@@ -27,6 +27,9 @@ func (t *tx) Commands() app.Table[app.Command] {
 func (t *tx) Geofences() app.Table[app.Geofence] {
 	return table[app.Geofence, *app.Geofence]{&geofencesSpec, t.btx}
 }
+func (t *tx) QueuedCommands() app.Table[app.QueuedCommand] {
+	return table[app.QueuedCommand, *app.QueuedCommand]{&queueSpec, t.btx}
+}
 
 func (t *tx) users() table[app.User, *app.User] {
 	return table[app.User, *app.User]{&usersSpec, t.btx}

@@ -3,6 +3,7 @@ package h02
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -156,7 +157,7 @@ func (p *Protocol) decodeTail(pos *app.Position, f []string) {
 		return
 	}
 	for i, v := range f {
-		pos.Attributes[fmt.Sprintf("io%d", i+1)] = strings.TrimSpace(v)
+		pos.Attributes["io"+strconv.Itoa(i+1)] = strings.TrimSpace(v)
 	}
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 )
 
@@ -13,8 +14,12 @@ type Options struct {
 	// BcryptCost trades login latency for resistance to offline guessing.
 	BcryptCost int
 	Throttle   ThrottleOptions
-	Now        func() time.Time
-	Logger     *slog.Logger
+	Ingest     IngestOptions
+	// CommandTypes maps each protocol name to the command types its
+	// encoder supports (filled by the composition root from protocols/).
+	CommandTypes map[string][]string
+	Now          func() time.Time
+	Logger       *slog.Logger
 }
 
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;
@@ -26,6 +31,13 @@ type Core struct {
 	log      *slog.Logger
 	throttle *throttle
 	creds    *credCache
+	hub      *hub
+	unknown  unknownList
+	counters counters
+	shapes   sync.Map // geofence area -> geo.Shape
+
+	connsMu sync.Mutex
+	conns   map[int64]DeviceConn
 
 	Devices   *Objects[Device, *Device]
 	Groups    *Objects[Group, *Group]
@@ -47,7 +59,15 @@ func New(store Store, opts Options) *Core {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger}
+	if opts.Ingest.FutureLimit <= 0 {
+		opts.Ingest.FutureLimit = 24 * time.Hour
+	}
+	if opts.Ingest.MotionSpeed <= 0 {
+		opts.Ingest.MotionSpeed = 0.01
+	}
+	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
+	c.hub = &hub{subs: map[*Subscription]struct{}{}, core: c}
+	c.unknown.m = map[string]*UnknownDevice{}
 	c.throttle = newThrottle(opts.Throttle, c.now)
 	c.creds = newCredCache(c.now)
 	c.Devices = newDevices(c)

@@ -144,6 +144,7 @@ func (o *Objects[T, P]) Create(actor *User, apply func(*T) error) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.c.hub.invalidate()
 	return v, nil
 }
 
@@ -177,11 +178,13 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 	if err != nil {
 		return nil, err
 	}
+	o.c.hub.invalidate()
 	return after, nil
 }
 
 // Delete removes an object, what depends on it and every link to it.
 func (o *Objects[T, P]) Delete(actor *User, id int64) error {
+	defer o.c.hub.invalidate()
 	return o.c.store.Update(func(tx Tx) error {
 		a := access{tx: tx, actor: actor}
 		if err := a.mustSee(o.kind, id); err != nil {

@@ -21,6 +21,7 @@ var PermissionKinds = []string{KindUser, KindDevice, KindGroup, KindGeofence, Ki
 // objects of each and may edit; linking a device to a user counts against
 // that user's deviceLimit.
 func (c *Core) Link(actor *User, ps ...Permission) error {
+	defer c.hub.invalidate()
 	return c.store.Update(func(tx Tx) error {
 		for _, p := range ps {
 			if err := c.link(tx, actor, p); err != nil {
@@ -55,6 +56,7 @@ func (c *Core) link(tx Tx, actor *User, p Permission) error {
 
 // Unlink removes permissions (all or none) under the same checks as Link.
 func (c *Core) Unlink(actor *User, ps ...Permission) error {
+	defer c.hub.invalidate()
 	return c.store.Update(func(tx Tx) error {
 		for _, p := range ps {
 			if err := c.checkPermission(tx, actor, p); err != nil {

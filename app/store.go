@@ -46,6 +46,7 @@ type Tx interface {
 	Groups() Table[Group]
 	Commands() Table[Command]
 	Geofences() Table[Geofence]
+	QueuedCommands() Table[QueuedCommand]
 
 	// UserByEmail looks up by NormalizeEmail(email).
 	UserByEmail(email string) (*User, error)

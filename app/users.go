@@ -172,6 +172,7 @@ func (c *Core) UpdateUser(actor *User, id int64, apply func(*User) error) (*User
 
 // DeleteUser removes a user, its sessions and its links.
 func (c *Core) DeleteUser(actor *User, id int64) error {
+	defer c.hub.invalidate()
 	return c.store.Update(func(tx Tx) error {
 		if err := (access{tx: tx, actor: actor}).mustSee(KindUser, id); err != nil {
 			return err

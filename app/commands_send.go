@@ -1,0 +1,236 @@
+package app
+
+import (
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// QueuedCommand is a command waiting for its device to connect.
+type QueuedCommand struct {
+	Command
+	Queued time.Time `json:"queued"`
+}
+
+// CommandType is one entry of B7's answer.
+type CommandType struct {
+	Type string `json:"type"`
+}
+
+// deviceProtocol is the protocol of the device's live connection, or of its
+// latest position; "" when the device has never reported.
+func (c *Core) deviceProtocol(tx Tx, deviceID int64) string {
+	if conn := c.liveConn(deviceID); conn != nil {
+		return conn.Protocol()
+	}
+	if p, err := tx.LatestPosition(deviceID); err == nil {
+		return p.Protocol
+	}
+	return ""
+}
+
+// CommandTypes implements B7: the types the device's protocol (or the named
+// protocol, or any protocol) can encode. SMS delivery (textChannel) needs
+// an SMS gateway fleetd does not have yet, so that list is empty.
+func (c *Core) CommandTypes(actor *User, deviceID int64, protocol string, textChannel bool) ([]CommandType, error) {
+	if deviceID != 0 {
+		err := c.store.View(func(tx Tx) error {
+			if err := (access{tx: tx, actor: actor}).mustSee(KindDevice, deviceID); err != nil {
+				return err
+			}
+			protocol = c.deviceProtocol(tx, deviceID)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := []CommandType{}
+	if textChannel {
+		return out, nil
+	}
+	seen := map[string]bool{}
+	for name, types := range c.opts.CommandTypes {
+		if protocol != "" && name != protocol {
+			continue
+		}
+		for _, t := range types {
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, CommandType{Type: t})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Type < out[j].Type })
+	return out, nil
+}
+
+// SendableCommands implements B5: the saved commands the actor sees that
+// the device's protocol can encode.
+func (c *Core) SendableCommands(actor *User, deviceID int64) ([]*Command, error) {
+	types, err := c.CommandTypes(actor, deviceID, "", false)
+	if err != nil {
+		return nil, err
+	}
+	saved, err := c.Commands.List(actor, ListQuery{})
+	if err != nil {
+		return nil, err
+	}
+	out := []*Command{}
+	for _, cmd := range saved {
+		if slices.Contains(types, CommandType{Type: cmd.Type}) && !cmd.TextChannel {
+			out = append(out, cmd)
+		}
+	}
+	return out, nil
+}
+
+// SendCommand implements B6. A saved command (cmd.ID > 0) is sent by id to
+// cmd.DeviceID. It is written to the live connection (queued false) or, with
+// the device offline, queued until it connects (queued true). Permission and
+// type problems are 400s, as the spec's Errors table says for B6.
+func (c *Core) SendCommand(actor *User, cmd *Command) (sent *Command, queued bool, err error) {
+	var protocol string
+	err = c.store.View(func(tx Tx) error {
+		a := access{tx: tx, actor: actor}
+		if err := a.checkEdit(KindCommand); err != nil {
+			return &Error{Kind: KindInvalid, Message: "Command not allowed", Description: err.(*Error).Description}
+		}
+		if cmd.ID > 0 {
+			if err := a.mustSee(KindCommand, cmd.ID); err != nil {
+				return err
+			}
+			saved, err := tx.Commands().Get(cmd.ID)
+			if err != nil {
+				return err
+			}
+			deviceID := cmd.DeviceID
+			cmd = saved
+			cmd.DeviceID = deviceID
+		}
+		if cmd.DeviceID == 0 {
+			return Invalid("deviceId is required")
+		}
+		if err := a.mustSee(KindDevice, cmd.DeviceID); err != nil {
+			return err
+		}
+		protocol = c.deviceProtocol(tx, cmd.DeviceID)
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	cmd.Type = strings.TrimSpace(cmd.Type)
+	if cmd.TextChannel {
+		return nil, false, Invalid("sending commands by SMS is not configured on this server")
+	}
+	if cmd.Type == "" {
+		return nil, false, Invalid("type is required")
+	}
+	if protocol != "" && !slices.Contains(c.opts.CommandTypes[protocol], cmd.Type) {
+		return nil, false, Invalid("command type %q is not supported by the %s protocol", cmd.Type, protocol)
+	}
+	if cmd.Attributes == nil {
+		cmd.Attributes = Attributes{}
+	}
+	if conn := c.liveConn(cmd.DeviceID); conn != nil {
+		err := conn.Send(cmd)
+		if err == nil || KindOf(err) == KindInvalid {
+			return cmd, false, err
+		}
+		c.log.Info("command write failed, queueing", "deviceId", cmd.DeviceID, "err", err)
+	}
+	q := &QueuedCommand{Command: *cmd, Queued: c.now().UTC()}
+	q.ID = 0
+	if err := c.store.Update(func(tx Tx) error { return tx.QueuedCommands().Create(q) }); err != nil {
+		return nil, false, err
+	}
+	return cmd, true, nil
+}
+
+// takeQueued removes and returns a device's queued commands, oldest first.
+func (c *Core) takeQueued(deviceID int64) ([]*QueuedCommand, error) {
+	var out []*QueuedCommand
+	err := c.store.Update(func(tx Tx) error {
+		out = out[:0]
+		err := tx.QueuedCommands().List(func(q *QueuedCommand) bool {
+			if q.DeviceID == deviceID {
+				out = append(out, q)
+			}
+			return true
+		})
+		for _, q := range out {
+			if err == nil {
+				err = tx.QueuedCommands().Delete(q.ID)
+			}
+		}
+		return err
+	})
+	return out, err
+}
+
+// TakeQueued hands a connectionless protocol (OsmAnd replies over HTTP) the
+// device's queued commands and records them as sent.
+func (c *Core) TakeQueued(deviceID int64) ([]*Command, error) {
+	queued, err := c.takeQueued(deviceID)
+	out := make([]*Command, 0, len(queued))
+	for _, q := range queued {
+		out = append(out, &q.Command)
+		c.record(deviceID, EventQueuedCommandSent, Attributes{"type": q.Type})
+	}
+	return out, err
+}
+
+// deliverQueued writes queued commands to a fresh connection; a command the
+// connection refuses goes back to the queue.
+func (c *Core) deliverQueued(deviceID int64, conn DeviceConn) {
+	queued, err := c.takeQueued(deviceID)
+	if err != nil {
+		c.log.Warn("reading queued commands failed", "deviceId", deviceID, "err", err)
+	}
+	for i, q := range queued {
+		if err := conn.Send(&q.Command); err != nil {
+			c.log.Warn("queued command not delivered", "deviceId", deviceID, "type", q.Type, "err", err)
+			if KindOf(err) == KindInvalid {
+				continue // the protocol can never encode it: drop, do not retry forever
+			}
+			c.requeue(queued[i:])
+			return
+		}
+		c.record(deviceID, EventQueuedCommandSent, Attributes{"type": q.Type})
+	}
+}
+
+func (c *Core) requeue(qs []*QueuedCommand) {
+	err := c.store.Update(func(tx Tx) error {
+		for _, q := range qs {
+			q.ID = 0
+			if err := tx.QueuedCommands().Create(q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		c.log.Error("requeueing commands failed", "err", err)
+	}
+}
+
+// CommandResult records a device's answer to a command.
+func (c *Core) CommandResult(deviceID int64, result string) error {
+	return c.record(deviceID, EventCommandResult, Attributes{"result": result})
+}
+
+// record stores and broadcasts one event not tied to a position.
+func (c *Core) record(deviceID int64, typ string, attrs Attributes) error {
+	e := &Event{Type: typ, EventTime: c.now().UTC(), DeviceID: deviceID, Attributes: attrs}
+	err := c.store.Batch(func(tx Tx) error { e.ID = 0; return tx.AddEvent(e) })
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		c.log.Warn("event not stored", "type", typ, "deviceId", deviceID, "err", err)
+		return err
+	}
+	c.hub.publish(deviceID, Update{Events: []*Event{e}})
+	return nil
+}

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"slices"
+	"strings"
+)
+
+// Event types (Traccar's names).
+const (
+	EventDeviceOnline      = "deviceOnline"
+	EventDeviceOffline     = "deviceOffline"
+	EventDeviceUnknown     = "deviceUnknown"
+	EventDeviceMoving      = "deviceMoving"
+	EventDeviceStopped     = "deviceStopped"
+	EventDeviceOverspeed   = "deviceOverspeed"
+	EventIgnitionOn        = "ignitionOn"
+	EventIgnitionOff       = "ignitionOff"
+	EventAlarm             = "alarm"
+	EventGeofenceEnter     = "geofenceEnter"
+	EventGeofenceExit      = "geofenceExit"
+	EventCommandResult     = "commandResult"
+	EventQueuedCommandSent = "queuedCommandSent"
+)
+
+// deriveEvents compares a new position with the device's previous latest
+// one. State-change events (ignition, motion, overspeed, geofences) come
+// only from a position that becomes the latest; a late, older fix cannot
+// change the current state. Alarms are reported whatever the order.
+func (c *Core) deriveEvents(d *Device, prev, p *Position, latest bool) []*Event {
+	var out []*Event
+	add := func(typ string, attrs Attributes, geofenceID int64) {
+		if attrs == nil {
+			attrs = Attributes{}
+		}
+		out = append(out, &Event{Type: typ, EventTime: p.FixTime, DeviceID: d.ID, PositionID: p.ID,
+			GeofenceID: geofenceID, Attributes: attrs})
+	}
+	if alarm, _ := p.Attributes["alarm"].(string); alarm != "" {
+		for _, a := range strings.Split(alarm, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				add(EventAlarm, Attributes{"alarm": a}, 0)
+			}
+		}
+	}
+	if !latest || prev == nil {
+		return out
+	}
+	if on, ok := p.Attributes["ignition"].(bool); ok {
+		if was, ok := prev.Attributes["ignition"].(bool); ok && was != on {
+			add(map[bool]string{true: EventIgnitionOn, false: EventIgnitionOff}[on], nil, 0)
+		}
+	}
+	if moving, ok := p.Attributes["motion"].(bool); ok {
+		if was, ok := prev.Attributes["motion"].(bool); ok && was != moving {
+			add(map[bool]string{true: EventDeviceMoving, false: EventDeviceStopped}[moving], nil, 0)
+		}
+	}
+	if limit := number(d.Attributes["speedLimit"]); limit > 0 && p.Speed > limit && prev.Speed <= limit {
+		add(EventDeviceOverspeed, Attributes{"speed": p.Speed, "speedLimit": limit}, 0)
+	}
+	for _, id := range p.GeofenceIDs {
+		if !slices.Contains(prev.GeofenceIDs, id) {
+			add(EventGeofenceEnter, nil, id)
+		}
+	}
+	for _, id := range prev.GeofenceIDs {
+		if !slices.Contains(p.GeofenceIDs, id) {
+			add(EventGeofenceExit, nil, id)
+		}
+	}
+	return out
+}

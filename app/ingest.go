@@ -1,0 +1,266 @@
+package app
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/fleetd/fleetd/app/geo"
+)
+
+// IngestOptions tune the position pipeline.
+type IngestOptions struct {
+	// AutoRegister creates unknown devices instead of rejecting them.
+	AutoRegister bool
+	// FutureLimit drops fixes dated further than this past the server clock
+	// (a device with a broken clock would otherwise pin "latest" forever).
+	FutureLimit time.Duration
+	// MotionSpeed is the speed in knots above which a device is moving.
+	MotionSpeed float64
+}
+
+// earliestFix: GPS fixes before this are a device's reset clock, not data.
+var earliestFix = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// ErrUnknownDevice is returned for a uniqueId no device has (and
+// auto-registration is off); the id is listed in UnknownDevices.
+var ErrUnknownDevice = &Error{Kind: KindNotFound, Message: "Unknown device"}
+
+// Identify resolves a device by uniqueId for a listener. Unknown ids are
+// remembered for the administrator, or registered when AutoRegister is on.
+func (c *Core) Identify(protocol, uniqueID, remote string) (*Device, error) {
+	uniqueID = strings.TrimSpace(uniqueID)
+	if uniqueID == "" {
+		return nil, Invalid("empty device id")
+	}
+	var d *Device
+	err := c.store.View(func(tx Tx) (err error) {
+		d, err = tx.DeviceByUniqueID(uniqueID)
+		return err
+	})
+	if errors.Is(err, ErrNotFound) {
+		if !c.opts.Ingest.AutoRegister {
+			c.unknown.seen(uniqueID, protocol, remote, c.now())
+			return nil, ErrUnknownDevice
+		}
+		d, err = c.Devices.Create(System(), func(d *Device) error {
+			d.Name, d.UniqueID = uniqueID, uniqueID
+			return nil
+		})
+		if KindOf(err) == KindConflict { // registered concurrently by another connection
+			return c.Identify(protocol, uniqueID, remote)
+		}
+		if err == nil {
+			c.log.Info("device auto-registered", "uniqueId", uniqueID, "protocol", protocol, "remote", remote)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if d.Disabled {
+		return nil, Forbidden("device %s is disabled", uniqueID)
+	}
+	return d, nil
+}
+
+// Ingest is the one protocol-neutral path of positions: filter, distance
+// and motion, events, store, device state, broadcast. It returns only once
+// everything is durable, so the caller may then acknowledge the device.
+// Positions it drops as invalid are not an error: the device must not
+// resend them.
+func (c *Core) Ingest(deviceID int64, positions []*Position) error {
+	var (
+		dev    *Device
+		stored []*Position
+		events []*Event
+	)
+	now := c.now().UTC()
+	err := c.store.Batch(func(tx Tx) error {
+		// Batch may run this more than once: start from scratch each time.
+		stored, events = stored[:0], events[:0]
+		d, err := tx.Devices().Get(deviceID)
+		if err != nil {
+			return err
+		}
+		prev, err := tx.LatestPosition(deviceID)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		fences, err := c.deviceGeofences(tx, d)
+		if err != nil {
+			return err
+		}
+		for _, p := range positions {
+			if !c.acceptable(p, now) {
+				c.counters.dropped.Add(1)
+				continue
+			}
+			p.DeviceID, p.ServerTime = deviceID, now
+			c.enrich(p, prev, fences)
+			latest, err := tx.AddPosition(p)
+			if err != nil {
+				return err
+			}
+			for _, e := range c.deriveEvents(d, prev, p, latest) {
+				if err := tx.AddEvent(e); err != nil {
+					return err
+				}
+				events = append(events, e)
+			}
+			if latest {
+				prev, d.PositionID = p, p.ID
+			}
+			stored = append(stored, p)
+		}
+		d.LastUpdate = &now
+		if d.Status != StatusOnline {
+			d.Status = StatusOnline
+			e := &Event{Type: EventDeviceOnline, EventTime: now, DeviceID: d.ID, Attributes: Attributes{}}
+			if err := tx.AddEvent(e); err != nil {
+				return err
+			}
+			events = append(events, e)
+		}
+		dev = d
+		return tx.Devices().Put(d)
+	})
+	if err != nil {
+		return err
+	}
+	c.counters.stored.Add(uint64(len(stored)))
+	c.hub.publish(deviceID, Update{Devices: []*Device{dev}, Positions: stored, Events: events})
+	return nil
+}
+
+// acceptable applies the documented drop rules: coordinates outside the
+// globe, non-finite numbers, fixes before 2000 or too far in the future.
+func (c *Core) acceptable(p *Position, now time.Time) bool {
+	for _, v := range []float64{p.Latitude, p.Longitude, p.Altitude, p.Speed, p.Course, p.Accuracy} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	if math.Abs(p.Latitude) > 90 || math.Abs(p.Longitude) > 180 || p.Speed < 0 {
+		return false
+	}
+	if p.Outdated && p.FixTime.IsZero() {
+		return true // location and time come from the last known position
+	}
+	return !p.FixTime.Before(earliestFix) && !p.FixTime.After(now.Add(c.opts.Ingest.FutureLimit))
+}
+
+// enrich fills what the device did not send: the last known location for
+// frames without one, distance and totalDistance (meters), motion and the
+// geofences the position is in.
+func (c *Core) enrich(p, prev *Position, fences []*fence) {
+	if p.Attributes == nil {
+		p.Attributes = Attributes{}
+	}
+	if p.Outdated {
+		if prev != nil {
+			p.Latitude, p.Longitude, p.Altitude = prev.Latitude, prev.Longitude, prev.Altitude
+			p.Valid, p.Accuracy = prev.Valid, prev.Accuracy
+			if p.FixTime.IsZero() {
+				p.FixTime = prev.FixTime
+			}
+		} else if p.FixTime.IsZero() {
+			p.FixTime = p.ServerTime
+		}
+	}
+	if p.DeviceTime.IsZero() {
+		p.DeviceTime = p.FixTime
+	}
+	distance, total := 0.0, 0.0
+	if prev != nil {
+		total = number(prev.Attributes["totalDistance"])
+		if !p.FixTime.Before(prev.FixTime) && !p.Outdated {
+			distance = geo.Distance(prev.Latitude, prev.Longitude, p.Latitude, p.Longitude)
+		}
+	}
+	p.Attributes["distance"] = round2(distance)
+	p.Attributes["totalDistance"] = round2(total + distance)
+	if _, ok := p.Attributes["motion"]; !ok {
+		p.Attributes["motion"] = p.Speed > c.opts.Ingest.MotionSpeed
+	}
+	p.GeofenceIDs = nil
+	for _, f := range fences {
+		if f.shape.Contains(p.Latitude, p.Longitude) {
+			p.GeofenceIDs = append(p.GeofenceIDs, f.id)
+		}
+	}
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// number reads a numeric attribute whatever JSON or a decoder made of it.
+func number(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case float32:
+		return float64(x)
+	case int:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case uint64:
+		return float64(x)
+	}
+	return 0
+}
+
+type fence struct {
+	id    int64
+	shape geo.Shape
+}
+
+// deviceGeofences are the geofences linked to the device or to its group
+// and the group's ancestors.
+func (c *Core) deviceGeofences(tx Tx, d *Device) ([]*fence, error) {
+	ids, err := tx.Linked(KindDevice, d.ID, KindGeofence)
+	if err != nil {
+		return nil, err
+	}
+	for g, hops := d.GroupID, 0; g != 0 && hops < 100; hops++ {
+		more, err := tx.Linked(KindGroup, g, KindGeofence)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, more...)
+		group, err := tx.Groups().Get(g)
+		if err != nil {
+			break
+		}
+		g = group.GroupID
+	}
+	var out []*fence
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		g, err := tx.Geofences().Get(id)
+		if err != nil {
+			continue
+		}
+		if shape, err := c.shape(g.Area); err == nil {
+			out = append(out, &fence{id: id, shape: shape})
+		}
+	}
+	return out, nil
+}
+
+// shape parses a geofence area once; areas are few and change rarely, and
+// the ingest checks them for every position.
+func (c *Core) shape(area string) (geo.Shape, error) {
+	if s, ok := c.shapes.Load(area); ok {
+		return s.(geo.Shape), nil
+	}
+	s, err := geo.Parse(area)
+	if err == nil {
+		c.shapes.Store(area, s)
+	}
+	return s, err
+}

@@ -1,0 +1,173 @@
+package app
+
+import (
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DeviceConn is a live device connection a listener registers, through
+// which commands reach the device.
+type DeviceConn interface {
+	Protocol() string
+	// Send encodes cmd for the device and writes it.
+	Send(cmd *Command) error
+}
+
+// UnknownDevice is a uniqueId that reported without being registered.
+type UnknownDevice struct {
+	UniqueID  string    `json:"uniqueId"`
+	Protocol  string    `json:"protocol"`
+	Remote    string    `json:"remoteAddress"`
+	FirstSeen time.Time `json:"firstSeen"`
+	LastSeen  time.Time `json:"lastSeen"`
+	Count     int       `json:"count"`
+}
+
+// maxUnknown bounds the list so a scan of random ids cannot grow memory.
+const maxUnknown = 1000
+
+type unknownList struct {
+	mu sync.Mutex
+	m  map[string]*UnknownDevice
+}
+
+func (l *unknownList) seen(uniqueID, protocol, remote string, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	u := l.m[uniqueID]
+	if u == nil {
+		if len(l.m) >= maxUnknown {
+			l.evictOldest()
+		}
+		u = &UnknownDevice{UniqueID: uniqueID, FirstSeen: now}
+		l.m[uniqueID] = u
+	}
+	u.Protocol, u.Remote, u.LastSeen = protocol, remote, now
+	u.Count++
+}
+
+func (l *unknownList) evictOldest() {
+	var oldest *UnknownDevice
+	for _, u := range l.m {
+		if oldest == nil || u.LastSeen.Before(oldest.LastSeen) {
+			oldest = u
+		}
+	}
+	delete(l.m, oldest.UniqueID)
+}
+
+// UnknownDevices lists devices that tried to report without being
+// registered, most recent first; administrators only.
+func (c *Core) UnknownDevices(actor *User) ([]UnknownDevice, error) {
+	if !actor.Administrator {
+		return nil, Forbidden("Only administrators may list unknown devices")
+	}
+	c.unknown.mu.Lock()
+	out := make([]UnknownDevice, 0, len(c.unknown.m))
+	for _, u := range c.unknown.m {
+		out = append(out, *u)
+	}
+	c.unknown.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
+	return out, nil
+}
+
+// counters are the ingest's health numbers, exported through Stats.
+type counters struct {
+	stored, dropped atomic.Uint64
+}
+
+// Stats is a snapshot of the ingest counters.
+type Stats struct {
+	PositionsStored  uint64 `json:"positionsStored"`
+	PositionsDropped uint64 `json:"positionsDropped"`
+	Connections      int    `json:"connections"`
+}
+
+func (c *Core) Stats() Stats {
+	c.connsMu.Lock()
+	n := len(c.conns)
+	c.connsMu.Unlock()
+	return Stats{PositionsStored: c.counters.stored.Load(), PositionsDropped: c.counters.dropped.Load(), Connections: n}
+}
+
+// Connected registers a device's live connection: the device goes online
+// and its queued commands are sent. The returned release, called when the
+// connection ends, takes the device offline unless a newer connection of
+// the same device has replaced this one.
+func (c *Core) Connected(deviceID int64, conn DeviceConn) (release func()) {
+	c.connsMu.Lock()
+	c.conns[deviceID] = conn
+	c.connsMu.Unlock()
+	c.setStatus(deviceID, StatusOnline)
+	c.deliverQueued(deviceID, conn)
+	return func() {
+		c.connsMu.Lock()
+		current := c.conns[deviceID] == conn
+		if current {
+			delete(c.conns, deviceID)
+		}
+		c.connsMu.Unlock()
+		if current {
+			c.setStatus(deviceID, StatusOffline)
+		}
+	}
+}
+
+func (c *Core) liveConn(deviceID int64) DeviceConn {
+	c.connsMu.Lock()
+	defer c.connsMu.Unlock()
+	return c.conns[deviceID]
+}
+
+var statusEvents = map[string]string{
+	StatusOnline: EventDeviceOnline, StatusOffline: EventDeviceOffline, StatusUnknown: EventDeviceUnknown,
+}
+
+// setStatus changes a device's status and records the matching event.
+func (c *Core) setStatus(deviceID int64, status string) {
+	var dev *Device
+	var ev *Event
+	err := c.store.Batch(func(tx Tx) error {
+		dev, ev = nil, nil
+		d, err := tx.Devices().Get(deviceID)
+		if err != nil || d.Status == status {
+			return err
+		}
+		d.Status = status
+		e := &Event{Type: statusEvents[status], EventTime: c.now().UTC(), DeviceID: deviceID, Attributes: Attributes{}}
+		if err := tx.AddEvent(e); err != nil {
+			return err
+		}
+		dev, ev = d, e
+		return tx.Devices().Put(d)
+	})
+	if err != nil {
+		c.log.Warn("device status not saved", "deviceId", deviceID, "status", status, "err", err)
+		return
+	}
+	if dev != nil {
+		c.hub.publish(deviceID, Update{Devices: []*Device{dev}, Events: []*Event{ev}})
+	}
+}
+
+// SweepStatus marks devices "unknown" that report without a connection
+// (HTTP protocols, UDP) and have been silent for longer than timeout.
+func (c *Core) SweepStatus(timeout time.Duration) error {
+	cutoff := c.now().Add(-timeout)
+	var stale []int64
+	err := c.store.View(func(tx Tx) error {
+		return tx.Devices().List(func(d *Device) bool {
+			if d.Status == StatusOnline && d.LastUpdate != nil && d.LastUpdate.Before(cutoff) && c.liveConn(d.ID) == nil {
+				stale = append(stale, d.ID)
+			}
+			return true
+		})
+	})
+	for _, id := range stale {
+		c.setStatus(id, StatusUnknown)
+	}
+	return err
+}

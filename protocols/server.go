@@ -1,0 +1,406 @@
+package protocols
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+// Sink is what the listeners need from the core (app.Core implements it).
+type Sink interface {
+	Identify(protocol, uniqueID, remote string) (*app.Device, error)
+	// Ingest returns once the positions are durable.
+	Ingest(deviceID int64, positions []*app.Position) error
+	Connected(deviceID int64, conn app.DeviceConn) (release func())
+	CommandResult(deviceID int64, result string) error
+}
+
+// Options bound what one device connection may cost.
+type Options struct {
+	IdleTimeout   time.Duration // a silent connection is closed after this
+	WriteTimeout  time.Duration
+	MaxFrame      int // bytes; a longer frame drops the connection
+	MaxConnsPerIP int // carriers put many devices behind one NAT address, so keep it generous
+	UDPWorkers    int
+	Logger        *slog.Logger
+}
+
+func (o *Options) defaults() {
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = 10 * time.Minute
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = 10 * time.Second
+	}
+	if o.MaxFrame <= 0 {
+		o.MaxFrame = 64 << 10
+	}
+	if o.MaxConnsPerIP <= 0 {
+		o.MaxConnsPerIP = 1000
+	}
+	if o.UDPWorkers <= 0 {
+		o.UDPWorkers = 32
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+}
+
+// Counters are a listener's health numbers.
+type Counters struct {
+	Connections, Rejected, Frames, ChecksumErrors, DecodeErrors, Panics, Oversized, Unknown atomic.Uint64
+}
+
+// Server is one protocol's TCP listener (plus UDP for Datagram protocols).
+type Server struct {
+	proto Stream
+	sink  Sink
+	opts  Options
+	log   *slog.Logger
+	Stats Counters
+
+	ln  net.Listener
+	udp net.PacketConn
+
+	mu    sync.Mutex
+	perIP map[string]int
+	conns map[*conn]struct{}
+	wg    sync.WaitGroup
+	done  chan struct{}
+
+	closeOnce sync.Once
+}
+
+// Listen starts serving proto on addr ("host:port"; port 0 picks one).
+func Listen(proto Stream, addr string, sink Sink, opts Options) (*Server, error) {
+	opts.defaults()
+	s := &Server{proto: proto, sink: sink, opts: opts, perIP: map[string]int{}, conns: map[*conn]struct{}{},
+		done: make(chan struct{}), log: opts.Logger.With("protocol", proto.Name())}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", proto.Name(), err)
+	}
+	s.ln = ln
+	if dg, ok := proto.(Datagram); ok {
+		udp, err := net.ListenPacket("udp", ln.Addr().String())
+		if err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("%s udp: %w", proto.Name(), err)
+		}
+		s.udp = udp
+		for i := 0; i < opts.UDPWorkers; i++ {
+			s.wg.Add(1)
+			go s.serveUDP(dg)
+		}
+	}
+	s.wg.Add(1)
+	go s.accept()
+	return s, nil
+}
+
+// Addr is the TCP address listened on.
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Close stops accepting, closes every connection and waits for them. It
+// may be called more than once.
+func (s *Server) Close() error {
+	var err error
+	s.closeOnce.Do(func() { err = s.shutdown() })
+	return err
+}
+
+func (s *Server) shutdown() error {
+	close(s.done)
+	err := s.ln.Close()
+	if s.udp != nil {
+		s.udp.Close()
+	}
+	s.mu.Lock()
+	for c := range s.conns {
+		c.nc.Close()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	return err
+}
+
+func (s *Server) accept() {
+	defer s.wg.Done()
+	for {
+		nc, err := s.ln.Accept()
+		if err != nil {
+			select {
+			case <-s.done:
+				return
+			default:
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			s.log.Error("accept failed", "err", err)
+			time.Sleep(100 * time.Millisecond) // e.g. out of file descriptors: do not spin
+			continue
+		}
+		c := s.admit(nc)
+		if c == nil {
+			s.Stats.Rejected.Add(1)
+			nc.Close()
+			continue
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer s.release(c)
+			c.serve()
+		}()
+	}
+}
+
+func hostOf(addr net.Addr) string {
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return addr.String()
+	}
+	return host
+}
+
+// admit applies the per-IP cap and registers the connection.
+func (s *Server) admit(nc net.Conn) *conn {
+	host := hostOf(nc.RemoteAddr())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.perIP[host] >= s.opts.MaxConnsPerIP {
+		return nil
+	}
+	s.perIP[host]++
+	s.Stats.Connections.Add(1)
+	c := &conn{srv: s, nc: nc, host: host, state: &Conn{Remote: nc.RemoteAddr().String()}}
+	s.conns[c] = struct{}{}
+	return c
+}
+
+func (s *Server) release(c *conn) {
+	c.nc.Close()
+	if c.releaseDevice != nil {
+		c.releaseDevice()
+	}
+	s.mu.Lock()
+	delete(s.conns, c)
+	if s.perIP[c.host]--; s.perIP[c.host] <= 0 {
+		delete(s.perIP, c.host)
+	}
+	s.mu.Unlock()
+}
+
+// conn is one device connection; it is also the app.DeviceConn commands
+// are sent through.
+type conn struct {
+	srv  *Server
+	nc   net.Conn
+	host string
+
+	mu            sync.Mutex // guards state and writes (commands arrive from other goroutines)
+	state         *Conn
+	device        *app.Device
+	releaseDevice func()
+}
+
+func (c *conn) Protocol() string { return c.srv.proto.Name() }
+
+func (c *conn) Send(cmd *app.Command) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	data, err := c.srv.proto.Encode(c.state, cmd)
+	if err != nil {
+		return err
+	}
+	return c.writeLocked(data)
+}
+
+func (c *conn) write(data []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.writeLocked(data)
+}
+
+func (c *conn) writeLocked(data []byte) error {
+	if len(data) == 0 {
+		return nil
+	}
+	c.nc.SetWriteDeadline(time.Now().Add(c.srv.opts.WriteTimeout))
+	_, err := c.nc.Write(data)
+	return err
+}
+
+// deadlineReader re-arms the idle timeout before every read.
+type deadlineReader struct {
+	nc   net.Conn
+	idle time.Duration
+}
+
+func (r deadlineReader) Read(p []byte) (int, error) {
+	r.nc.SetReadDeadline(time.Now().Add(r.idle))
+	return r.nc.Read(p)
+}
+
+func (c *conn) serve() {
+	sc := bufio.NewScanner(deadlineReader{c.nc, c.srv.opts.IdleTimeout})
+	// The initial buffer must not exceed MaxFrame: Scanner's limit is the
+	// larger of the two.
+	sc.Buffer(make([]byte, 0, min(2048, c.srv.opts.MaxFrame)), c.srv.opts.MaxFrame)
+	sc.Split(c.srv.proto.Split)
+	for sc.Scan() {
+		c.srv.Stats.Frames.Add(1)
+		if !c.frame(sc.Bytes()) {
+			return
+		}
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		c.srv.Stats.Oversized.Add(1)
+		c.srv.log.Warn("frame too long, connection dropped", "remote", c.state.Remote, "max", c.srv.opts.MaxFrame)
+	}
+}
+
+// decode runs the protocol decoder, turning a panic into an error so one
+// bad frame closes one connection, never the listener.
+func (c *conn) decode(frame []byte) (res Result, err error, panicked bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			c.srv.Stats.Panics.Add(1)
+			c.srv.log.Error("decoder panic, connection closed", "remote", c.state.Remote,
+				"frame", fmt.Sprintf("%x", frame), "panic", r, "stack", string(debug.Stack()))
+			panicked = true
+		}
+	}()
+	res, err = c.srv.proto.Decode(c.state, frame)
+	return res, err, false
+}
+
+// frame handles one frame; false closes the connection.
+func (c *conn) frame(frame []byte) bool {
+	res, err, panicked := c.decode(frame)
+	if panicked {
+		return false
+	}
+	if err != nil {
+		c.srv.Stats.DecodeErrors.Add(1)
+		c.srv.log.Debug("frame not decoded", "remote", c.state.Remote, "err", err)
+		return true
+	}
+	if res.ChecksumError {
+		c.srv.Stats.ChecksumErrors.Add(1)
+		c.srv.log.Debug("checksum mismatch", "remote", c.state.Remote, "frame", fmt.Sprintf("%x", frame))
+	}
+	if res.UniqueID != "" && (c.device == nil || c.device.UniqueID != res.UniqueID) {
+		c.identify(res.UniqueID)
+	}
+	if c.device == nil {
+		return true // unknown device: no reply, nothing stored, nothing acknowledged
+	}
+	if c.write(res.Reply) != nil {
+		return false
+	}
+	if len(res.Positions) > 0 {
+		if err := c.srv.ingest(c.device.ID, res.Positions); err != nil {
+			return true // not stored: no ACK, the device will resend
+		}
+	}
+	if res.CommandResult != "" {
+		c.srv.sink.CommandResult(c.device.ID, res.CommandResult)
+	}
+	return c.write(res.Ack) == nil
+}
+
+func (c *conn) identify(uniqueID string) {
+	d, err := c.srv.sink.Identify(c.srv.proto.Name(), uniqueID, c.state.Remote)
+	if c.releaseDevice != nil {
+		c.releaseDevice()
+		c.releaseDevice = nil
+	}
+	c.device = d
+	if err != nil {
+		c.srv.Stats.Unknown.Add(1)
+		c.srv.log.Info("device rejected", "uniqueId", uniqueID, "remote", c.state.Remote, "err", err)
+		return
+	}
+	c.mu.Lock()
+	c.state.UniqueID = d.UniqueID
+	c.mu.Unlock()
+	c.releaseDevice = c.srv.sink.Connected(d.ID, c)
+}
+
+func (s *Server) ingest(deviceID int64, positions []*app.Position) error {
+	for _, p := range positions {
+		if p.Protocol == "" {
+			p.Protocol = s.proto.Name()
+		}
+	}
+	err := s.sink.Ingest(deviceID, positions)
+	if err != nil {
+		s.log.Error("positions not stored", "deviceId", deviceID, "err", err)
+	}
+	return err
+}
+
+func (s *Server) serveUDP(dg Datagram) {
+	defer s.wg.Done()
+	buf := make([]byte, 64<<10)
+	for {
+		n, addr, err := s.udp.ReadFrom(buf)
+		if err != nil {
+			select {
+			case <-s.done:
+				return
+			default:
+				continue
+			}
+		}
+		s.Stats.Frames.Add(1)
+		s.packet(dg, buf[:n], addr)
+	}
+}
+
+// packet handles one self-contained UDP packet.
+func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
+	state := &Conn{Remote: addr.String()}
+	var res Result
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.Stats.Panics.Add(1)
+				err = fmt.Errorf("decoder panic: %v", r)
+				s.log.Error("decoder panic on udp packet", "remote", addr, "packet", fmt.Sprintf("%x", data), "panic", r)
+			}
+		}()
+		res, err = dg.DecodeDatagram(state, data)
+	}()
+	if err != nil || res.UniqueID == "" {
+		s.Stats.DecodeErrors.Add(1)
+		return
+	}
+	d, err := s.sink.Identify(s.proto.Name(), res.UniqueID, addr.String())
+	if err != nil {
+		s.Stats.Unknown.Add(1)
+		return
+	}
+	if len(res.Positions) > 0 && s.ingest(d.ID, res.Positions) != nil {
+		return
+	}
+	for _, out := range [][]byte{res.Reply, res.Ack} {
+		if len(out) > 0 {
+			s.udp.WriteTo(out, addr)
+		}
+	}
+}

@@ -21,10 +21,10 @@ func TestEvents(t *testing.T) {
 	db := openTestDB(t)
 	mustUpdate(t, db, func(tx app.Tx) error {
 		for _, e := range []app.Event{
-			{DeviceID: 1, EventTime: at(10), Type: "deviceOnline"}, // 1
-			{DeviceID: 2, EventTime: at(10), Type: "deviceOnline"}, // 2
+			{DeviceID: 1, EventTime: at(10), Type: "deviceOnline"},                                                   // 1
+			{DeviceID: 2, EventTime: at(10), Type: "deviceOnline"},                                                   // 2
 			{DeviceID: 1, EventTime: at(5), Type: "ignitionOn", PositionID: 7, Attributes: app.Attributes{"a": "b"}}, // 3
-			{DeviceID: 1, EventTime: at(30), Type: "deviceOffline"}, // 4
+			{DeviceID: 1, EventTime: at(30), Type: "deviceOffline"},                                                  // 4
 		} {
 			if err := tx.AddEvent(&e); err != nil {
 				return err
@@ -32,24 +32,12 @@ func TestEvents(t *testing.T) {
 		}
 		return nil
 	})
-	ranges := []struct {
-		name     string
-		device   int64
-		from, to time.Time
-		want     []int64
-	}{
+	runRanges(t, db, eventIDs, []rangeCase{
 		{"device 1 in time order", 1, time.Time{}, at(100), []int64{3, 1, 4}},
 		{"device 2", 2, time.Time{}, at(100), []int64{2}},
 		{"inclusive bounds", 1, at(5), at(10), []int64{3, 1}},
 		{"empty", 1, at(11), at(29), nil},
-	}
-	for _, r := range ranges {
-		t.Run(r.name, func(t *testing.T) {
-			if got := eventIDs(t, db, r.device, r.from, r.to); !reflect.DeepEqual(got, r.want) {
-				t.Errorf("Events = %v, want %v", got, r.want)
-			}
-		})
-	}
+	})
 	mustView(t, db, func(tx app.Tx) error {
 		e, err := tx.Event(3)
 		if err != nil || e.Type != "ignitionOn" || e.PositionID != 7 || !e.EventTime.Equal(at(5)) || e.Attributes["a"] != "b" {

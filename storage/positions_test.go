@@ -60,17 +60,36 @@ func latestID(t *testing.T, db *DB, device int64) int64 {
 	return id
 }
 
+// rangeCase is one time-range query of a device's series and the ids it
+// must return in order.
+type rangeCase struct {
+	name     string
+	device   int64
+	from, to time.Time
+	want     []int64
+}
+
+func runRanges(t *testing.T, db *DB, ids func(*testing.T, *DB, int64, time.Time, time.Time) []int64, cases []rangeCase) {
+	for _, r := range cases {
+		t.Run(r.name, func(t *testing.T) {
+			if got := ids(t, db, r.device, r.from, r.to); !reflect.DeepEqual(got, r.want) {
+				t.Errorf("ids = %v, want %v", got, r.want)
+			}
+		})
+	}
+}
+
 func TestPositions(t *testing.T) {
 	db := openTestDB(t)
 	addr := "Main St"
 	ids, latest := addPositions(t, db, []app.Position{
 		{DeviceID: 1, FixTime: at(10), Latitude: 1, Address: &addr, Attributes: app.Attributes{"ignition": true}}, // id 1
-		{DeviceID: 2, FixTime: at(10)},  // 2
-		{DeviceID: 1, FixTime: at(20)},  // 3
-		{DeviceID: 1, FixTime: at(5)},   // 4: late fix, older than latest
-		{DeviceID: 2, FixTime: at(-60)}, // 5
-		{DeviceID: 1, FixTime: at(20)},  // 6: same time as latest: becomes latest
-		{DeviceID: 256, FixTime: at(0)}, // 7: id with a zero byte in the key
+		{DeviceID: 2, FixTime: at(10)},                                         // 2
+		{DeviceID: 1, FixTime: at(20)},                                         // 3
+		{DeviceID: 1, FixTime: at(5)},                                          // 4: late fix, older than latest
+		{DeviceID: 2, FixTime: at(-60)},                                        // 5
+		{DeviceID: 1, FixTime: at(20)},                                         // 6: same time as latest: becomes latest
+		{DeviceID: 256, FixTime: at(0)},                                        // 7: id with a zero byte in the key
 		{DeviceID: 1, FixTime: time.Date(1969, 7, 20, 20, 17, 0, 0, time.UTC)}, // 8: before 1970
 	})
 	if want := []int64{1, 2, 3, 4, 5, 6, 7, 8}; !reflect.DeepEqual(ids, want) {
@@ -87,12 +106,7 @@ func TestPositions(t *testing.T) {
 
 	var never time.Time
 	forever := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-	ranges := []struct {
-		name     string
-		device   int64
-		from, to time.Time
-		want     []int64
-	}{
+	runRanges(t, db, positionIDs, []rangeCase{
 		{"all of device 1 in time order", 1, never, forever, []int64{8, 4, 1, 3, 6}},
 		{"all of device 2", 2, never, forever, []int64{5, 2}},
 		{"device 256", 256, never, forever, []int64{7}},
@@ -104,14 +118,7 @@ func TestPositions(t *testing.T) {
 		{"unknown device", 3, never, forever, nil},
 		{"device 0", 0, never, forever, nil},
 		{"before 1970 only", 1, never, time.Unix(0, 0), []int64{8}},
-	}
-	for _, r := range ranges {
-		t.Run(r.name, func(t *testing.T) {
-			if got := positionIDs(t, db, r.device, r.from, r.to); !reflect.DeepEqual(got, r.want) {
-				t.Errorf("Positions = %v, want %v", got, r.want)
-			}
-		})
-	}
+	})
 
 	mustView(t, db, func(tx app.Tx) error {
 		p, err := tx.Position(1)

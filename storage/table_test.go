@@ -124,13 +124,13 @@ func TestTableCRUD(t *testing.T) {
 	}.run)
 	t.Run("groups", crudCase[app.Group, *app.Group]{
 		table: app.Tx.Groups, what: "group",
-		make:  func(i int) *app.Group { return &app.Group{Name: fmt.Sprint("g", i), Attributes: attrs(i)} },
-		edit:  func(g *app.Group) { g.GroupID = 1 },
+		make: func(i int) *app.Group { return &app.Group{Name: fmt.Sprint("g", i), Attributes: attrs(i)} },
+		edit: func(g *app.Group) { g.GroupID = 1 },
 	}.run)
 	t.Run("commands", crudCase[app.Command, *app.Command]{
 		table: app.Tx.Commands, what: "command",
-		make:  func(i int) *app.Command { return &app.Command{Description: fmt.Sprint("c", i), Type: "custom"} },
-		edit:  func(c *app.Command) { c.TextChannel = true },
+		make: func(i int) *app.Command { return &app.Command{Description: fmt.Sprint("c", i), Type: "custom"} },
+		edit: func(c *app.Command) { c.TextChannel = true },
 	}.run)
 	t.Run("geofences", crudCase[app.Geofence, *app.Geofence]{
 		table: app.Tx.Geofences, what: "geofence",

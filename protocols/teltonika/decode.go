@@ -1,0 +1,75 @@
+package teltonika
+
+import (
+	"encoding/binary"
+	"errors"
+
+	"github.com/fleetd/fleetd/protocols"
+)
+
+var errBadFrame = errors.New("teltonika: not an IMEI, ping or AVL frame")
+
+// acceptIMEI is the handshake answer for a device the server accepts.
+var acceptIMEI = []byte{0x01}
+
+// Decode implements protocols.Stream for frames returned by Split: the IMEI
+// handshake, the 0xFF keep-alive and AVL packets. AVL positions are
+// acknowledged with the record count through Result.Ack; codec 12/13
+// messages yield CommandResult and are not acknowledged.
+func (*Protocol) Decode(_ *protocols.Conn, frame []byte) (protocols.Result, error) {
+	switch {
+	case len(frame) == 1 && frame[0] == ping:
+		return protocols.Result{}, nil
+	case len(frame) >= 2 && (frame[0] != 0 || frame[1] != 0):
+		imei, ok := parseIMEI(frame)
+		if !ok {
+			return protocols.Result{}, errBadFrame
+		}
+		return protocols.Result{UniqueID: imei, Reply: acceptIMEI}, nil
+	case len(frame) < avlOverhead+minCodec:
+		return protocols.Result{}, errBadFrame
+	}
+	// The data length field is not trusted: the codec data runs from after
+	// it to the 4-byte CRC at the end of the frame.
+	data := frame[8 : len(frame)-4]
+	res := protocols.Result{
+		ChecksumError: uint32(crc16IBM(data)) != binary.BigEndian.Uint32(frame[len(frame)-4:]),
+	}
+	avl, err := decodeAVL(&cursor{buf: data})
+	if err != nil {
+		return protocols.Result{}, err
+	}
+	res.Positions, res.CommandResult = avl.positions, avl.command
+	if !avl.message {
+		res.Ack = binary.BigEndian.AppendUint32(nil, uint32(avl.count))
+	}
+	return res, nil
+}
+
+// DecodeDatagram implements protocols.Datagram. A UDP packet is: length (2),
+// packet id (2), unused byte 0x01, AVL packet id (1), IMEI length (2), IMEI,
+// then codec data without CRC. The answer echoes the packet id and the AVL
+// packet id with the number of records accepted, as Teltonika specifies.
+func (*Protocol) DecodeDatagram(_ *protocols.Conn, packet []byte) (protocols.Result, error) {
+	c := &cursor{buf: packet}
+	c.short() // length
+	packetID := c.take(2)
+	c.byte() // unused
+	avlID := c.byte()
+	imei := string(c.take(c.short()))
+	if err := c.err(); err != nil {
+		return protocols.Result{}, err
+	}
+	if !isIMEI(imei) {
+		return protocols.Result{}, errBadFrame
+	}
+	avl, err := decodeAVL(c)
+	if err != nil {
+		return protocols.Result{}, err
+	}
+	res := protocols.Result{UniqueID: imei, Positions: avl.positions, CommandResult: avl.command}
+	if !avl.message {
+		res.Ack = []byte{0x00, 0x05, packetID[0], packetID[1], 0x01, byte(avlID), byte(avl.count)}
+	}
+	return res, nil
+}

@@ -65,7 +65,7 @@ func TestDecodePositions(t *testing.T) {
 			name:  "tracker, UTC field corrects local time",
 			frame: "imei:359710045559474,tracker,151030080103,,F,000101.000,A,5443.3834,N,02512.9071,E,0.00,0;",
 			id:    "359710045559474",
-			want: want{time: utc("2015-10-30 00:01:01"), valid: true, lat: 54.72306, lon: 25.21512,
+			want: want{time: time.Date(2015, 10, 30, 0, 1, 1, 0, time.UTC), valid: true, lat: 54.72306, lon: 25.21512,
 				attrs: app.Attributes{}},
 		},
 		{
@@ -88,14 +88,14 @@ func TestDecodePositions(t *testing.T) {
 			name:  "extended tail, west longitude, signed temperature",
 			frame: "imei:868683026321020,tracker,181217080106,,F,080102.000,A,3227.3057,N,11649.4754,W,0.00,0,,0,0,0.00%,0,+11;",
 			id:    "868683026321020",
-			want: want{time: utc("2018-12-17 08:01:02"), valid: true, lat: 32.455095, lon: -116.82459167,
+			want: want{time: time.Date(2018, 12, 17, 8, 1, 2, 0, time.UTC), valid: true, lat: 32.455095, lon: -116.82459167,
 				attrs: app.Attributes{"ignition": false, "door": false, "fuel1": 0.0, "temp1": int64(11)}},
 		},
 		{
 			name:  "event code, fuel, offset across midnight",
 			frame: "imei:353451044508750,001,0809231929,13554900601,F,055403.000,A,2233.1870,N,11354.3067,E,0.00,30.1,65.43,1,0,10.5%,0.0%,28;",
 			id:    "353451044508750",
-			want: want{time: utc("2008-09-24 05:54:03"), valid: true, lat: 22.553117, lon: 113.905112,
+			want: want{time: time.Date(2008, 9, 24, 5, 54, 3, 0, time.UTC), valid: true, lat: 22.553117, lon: 113.905112,
 				course: 30.1, altitude: 65.43,
 				attrs: app.Attributes{"event": "001", "ignition": true, "door": false,
 					"fuel1": 10.5, "fuel2": 0.0, "temp1": int64(28)}},
@@ -104,35 +104,35 @@ func TestDecodePositions(t *testing.T) {
 			name:  "acc on sets ignition, south, invalid fix, speed in knots",
 			frame: "imei:359710045559474,acc on,151030080103,,F,000101.000,V,5443.3834,S,02512.9071,E,12.5,270.5;",
 			id:    "359710045559474",
-			want: want{time: utc("2015-10-30 00:01:01"), lat: -54.72306, lon: 25.21512, speed: 12.5, course: 270.5,
+			want: want{time: time.Date(2015, 10, 30, 0, 1, 1, 0, time.UTC), lat: -54.72306, lon: 25.21512, speed: 12.5, course: 270.5,
 				attrs: app.Attributes{"ignition": true}},
 		},
 		{
 			name:  "local behind UTC, previous day",
 			frame: "imei:359710045559474,ac alarm,1510300001,,F,230045.000,A,5443.3834,N,02512.9071,E,0,0;",
 			id:    "359710045559474",
-			want: want{time: utc("2015-10-29 23:00:45"), valid: true, lat: 54.72306, lon: 25.21512,
+			want: want{time: time.Date(2015, 10, 29, 23, 0, 45, 0, time.UTC), valid: true, lat: 54.72306, lon: 25.21512,
 				attrs: app.Attributes{"alarm": "powerCut"}},
 		},
 		{
 			name:  "temperature alarm carries the value",
 			frame: "imei:359710045559474,T:-12.5,151030080103,,F,080101.000,A,5443.3834,N,02512.9071,E,0,0;",
 			id:    "359710045559474",
-			want: want{time: utc("2015-10-30 08:01:01"), valid: true, lat: 54.72306, lon: 25.21512,
+			want: want{time: time.Date(2015, 10, 30, 8, 1, 1, 0, time.UTC), valid: true, lat: 54.72306, lon: 25.21512,
 				attrs: app.Attributes{"alarm": "temperature", "temp1": -12.5}},
 		},
 		{
 			name:  "rfid keyword names the driver",
 			frame: "imei:359710045559474,rfid,151030080103,0012345678,F,080101.000,A,5443.3834,N,02512.9071,E,0,0;",
 			id:    "359710045559474",
-			want: want{time: utc("2015-10-30 08:01:01"), valid: true, lat: 54.72306, lon: 25.21512,
+			want: want{time: time.Date(2015, 10, 30, 8, 1, 1, 0, time.UTC), valid: true, lat: 54.72306, lon: 25.21512,
 				attrs: app.Attributes{"event": "rfid", "driverUniqueId": "0012345678"}},
 		},
 		{
 			name:  "heartbeat prefix before imei frame",
 			frame: "359710045559474imei:359710045559474,move,151030080103,,F,080101.000,A,5443.3834,N,02512.9071,E,0,0;",
 			id:    "359710045559474",
-			want: want{time: utc("2015-10-30 08:01:01"), valid: true, lat: 54.72306, lon: 25.21512,
+			want: want{time: time.Date(2015, 10, 30, 8, 1, 1, 0, time.UTC), valid: true, lat: 54.72306, lon: 25.21512,
 				attrs: app.Attributes{"alarm": "movement"}, reply: "ON"},
 		},
 	}
@@ -204,12 +204,4 @@ func TestDecodeRejects(t *testing.T) {
 			t.Errorf("%q: err %v, want invalid", frame, err)
 		}
 	}
-}
-
-func utc(s string) time.Time {
-	t, err := time.Parse(time.DateTime, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
 }

@@ -3,6 +3,7 @@ package gps103
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/fleetd/fleetd/protocols"
@@ -35,6 +36,9 @@ func FuzzSplitDecode(f *testing.F) {
 			for _, pos := range res.Positions {
 				if pos.Latitude < -90 || pos.Latitude > 90 || pos.Longitude < -180 || pos.Longitude > 180 || pos.Attributes == nil {
 					t.Fatalf("bad position %+v from %q", pos, frame)
+				}
+				if _, err := json.Marshal(pos); err != nil {
+					t.Fatalf("position from %q does not marshal: %v", frame, err)
 				}
 			}
 		}

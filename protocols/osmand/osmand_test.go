@@ -42,14 +42,14 @@ func TestDecodeQuery(t *testing.T) {
 			name:  "unix seconds, speed in knots",
 			query: "id=123456&timestamp=1377177267&lat=60.0&lon=30.0&speed=0.0&bearing=0.0&altitude=0&hdop=0.0",
 			id:    "123456",
-			want: want{time: utc("2013-08-22 13:14:27"), valid: true, lat: 60, lon: 30,
+			want: want{time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), valid: true, lat: 60, lon: 30,
 				attrs: app.Attributes{"hdop": 0.0}},
 		},
 		{
 			name:  "ISO 8601",
 			query: "id=902064&lat=42.06288&lon=-88.23412&timestamp=2016-01-27T18%3A55%3A47Z&hdop=6.0&altitude=224.0&speed=0.0",
 			id:    "902064",
-			want: want{time: utc("2016-01-27 18:55:47"), valid: true, lat: 42.06288, lon: -88.23412,
+			want: want{time: time.Date(2016, 1, 27, 18, 55, 47, 0, time.UTC), valid: true, lat: 42.06288, lon: -88.23412,
 				altitude: 224, attrs: app.Attributes{"hdop": 6.0}},
 		},
 		{
@@ -63,14 +63,14 @@ func TestDecodeQuery(t *testing.T) {
 			name:  "date time with space, UTC",
 			query: "lat=49.60688&lon=6.15788&timestamp=2014-06-04+09%3A10%3A11&altitude=384.7&speed=0.0&id=353861053849681",
 			id:    "353861053849681",
-			want: want{time: utc("2014-06-04 09:10:11"), valid: true, lat: 49.60688, lon: 6.15788,
+			want: want{time: time.Date(2014, 6, 4, 9, 10, 11, 0, time.UTC), valid: true, lat: 49.60688, lon: 6.15788,
 				altitude: 384.7, attrs: app.Attributes{}},
 		},
 		{
 			name:  "location pair",
 			query: "id=123456&timestamp=1377177267&location=60.0,30.0",
 			id:    "123456",
-			want:  want{time: utc("2013-08-22 13:14:27"), valid: true, lat: 60, lon: 30, attrs: app.Attributes{}},
+			want:  want{time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), valid: true, lat: 60, lon: 30, attrs: app.Attributes{}},
 		},
 		{
 			name:  "free parameters become typed attributes",
@@ -84,7 +84,7 @@ func TestDecodeQuery(t *testing.T) {
 			name:  "cells and wifi without location",
 			query: "id=123456&timestamp=1377177267&cell=257,02,16,2224&cell=257,02,16,2223,-90&wifi=00-14-22-01-23-45,-80&wifi=00-1C-B3-09-85-15,-70",
 			id:    "123456",
-			want: want{time: utc("2013-08-22 13:14:27"), valid: true, outdated: true, attrs: app.Attributes{},
+			want: want{time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), valid: true, outdated: true, attrs: app.Attributes{},
 				network: map[string]any{"radioType": "gsm", "considerIp": false,
 					"cellTowers": []any{
 						map[string]any{"mobileCountryCode": int64(257), "mobileNetworkCode": int64(2), "locationAreaCode": int64(16), "cellId": int64(2224)},
@@ -164,7 +164,7 @@ func TestDecodeJSON(t *testing.T) {
 			"id=42", "42", []want{sample, second}},
 		{"numeric device_id", `{"location":{"coords":{"latitude":1,"longitude":2}},"device_id":77}`, "", "77", []want{second}},
 		{"no coords is outdated", `{"location":{"timestamp":"2021-07-21T08:06:34Z"},"device_id":"x"}`, "", "x",
-			[]want{{time: utc("2021-07-21 08:06:34"), valid: true, outdated: true, attrs: app.Attributes{}}}},
+			[]want{{time: time.Date(2021, 7, 21, 8, 6, 34, 0, time.UTC), valid: true, outdated: true, attrs: app.Attributes{}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -267,12 +267,4 @@ func TestEncodeCommand(t *testing.T) {
 	if !reflect.DeepEqual(CommandTypes(), []string{"custom"}) {
 		t.Errorf("CommandTypes %v", CommandTypes())
 	}
-}
-
-func utc(s string) time.Time {
-	t, err := time.Parse(time.DateTime, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
 }

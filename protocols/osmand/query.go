@@ -59,9 +59,23 @@ func deviceID(params url.Values) string {
 	return ""
 }
 
+// numericFields are the numeric parameters stored in position fields.
+var numericFields = map[string]func(*app.Position) *float64{
+	"lat":      func(p *app.Position) *float64 { return &p.Latitude },
+	"lon":      func(p *app.Position) *float64 { return &p.Longitude },
+	"speed":    func(p *app.Position) *float64 { return &p.Speed },
+	"bearing":  func(p *app.Position) *float64 { return &p.Course },
+	"heading":  func(p *app.Position) *float64 { return &p.Course },
+	"altitude": func(p *app.Position) *float64 { return &p.Altitude },
+	"accuracy": func(p *app.Position) *float64 { return &p.Accuracy },
+}
+
+// numericAttributes are the numeric parameters stored as attributes, with
+// the attribute name Traccar gives them.
+var numericAttributes = map[string]string{"hdop": "hdop", "batt": "batteryLevel"}
+
 // applyParam stores one parameter; unknown ones become attributes.
 func applyParam(pos *app.Position, net *network, key, value string) (err error) {
-	var dst *float64
 	switch key {
 	case "valid":
 		pos.Valid = strings.EqualFold(value, "true") || value == "1"
@@ -80,31 +94,17 @@ func applyParam(pos *app.Position, net *network, key, value string) (err error) 
 	case "wifi":
 		err = net.addWifi(value)
 	case "driverUniqueId":
-		pos.Attributes["driverUniqueId"] = value
-	case "lat":
-		dst = &pos.Latitude
-	case "lon":
-		dst = &pos.Longitude
-	case "speed":
-		dst = &pos.Speed
-	case "bearing", "heading":
-		dst = &pos.Course
-	case "altitude":
-		dst = &pos.Altitude
-	case "accuracy":
-		dst = &pos.Accuracy
-	case "hdop", "batt":
-		v, err := number(key, value)
-		if err != nil {
-			return err
-		}
-		attrKey := map[string]string{"hdop": "hdop", "batt": "batteryLevel"}[key]
-		pos.Attributes[attrKey] = v
+		pos.Attributes[key] = value
 	default:
-		pos.Attributes[key] = attributeValue(value)
-	}
-	if dst != nil {
-		*dst, err = number(key, value)
+		if field, ok := numericFields[key]; ok {
+			*field(pos), err = number(key, value)
+		} else if attr, ok := numericAttributes[key]; ok {
+			var v float64
+			v, err = number(key, value)
+			pos.Attributes[attr] = v
+		} else {
+			pos.Attributes[key] = attributeValue(value)
+		}
 	}
 	return err
 }

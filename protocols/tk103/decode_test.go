@@ -49,7 +49,7 @@ func TestDecodePositions(t *testing.T) {
 			name:  "BR00 with status block and odometer",
 			frame: "(088047365460BR00151024A2555.3531S02855.3329E004.7055148276.1701000000L00009AA3)",
 			id:    "088047365460",
-			want: want{time: utc("2015-10-24 05:51:48"), valid: true, lat: -25.92255, lon: 28.92222,
+			want: want{time: time.Date(2015, 10, 24, 5, 51, 48, 0, time.UTC), valid: true, lat: -25.92255, lon: 28.92222,
 				speed: 4.7 / 1.852, course: 276.17,
 				attrs: app.Attributes{"charge": true, "ignition": true, "in2": int64(0), "panic": int64(0),
 					"out2": int64(0), "fuelLevel": int64(0), "odometer": int64(0x9AA3)}},
@@ -58,7 +58,7 @@ func TestDecodePositions(t *testing.T) {
 			name:  "BP05 login carries IMEI and a position",
 			frame: "(088048003342BP05354188048003342150917A1352.9801N10030.9050E000.0103115265.5600010000L000003F9)",
 			id:    "088048003342", reply: "(088048003342AP05)",
-			want: want{time: utc("2015-09-17 10:31:15"), valid: true, lat: 13.88300, lon: 100.51508,
+			want: want{time: time.Date(2015, 9, 17, 10, 31, 15, 0, time.UTC), valid: true, lat: 13.88300, lon: 100.51508,
 				course: 265.56,
 				attrs: app.Attributes{"charge": true, "ignition": false, "in2": int64(0), "panic": int64(0),
 					"out2": int64(0), "hs3": int64(1), "fuelLevel": int64(0), "odometer": int64(0x3F9)}},
@@ -67,21 +67,21 @@ func TestDecodePositions(t *testing.T) {
 			name:  "BQ81 alarm form",
 			frame: "(044027395704BQ81,ALARM,1,164,151101A2238.5237N11349.4571E0.7031241010.0000,00000000)",
 			id:    "044027395704",
-			want: want{time: utc("2015-11-01 12:41:01"), valid: true, lat: 22.642062, lon: 113.824285,
+			want: want{time: time.Date(2015, 11, 1, 12, 41, 1, 0, time.UTC), valid: true, lat: 22.642062, lon: 113.824285,
 				speed: 0.703 / 1.852, attrs: app.Attributes{"alarm": "overspeed"}},
 		},
 		{
 			name:  "comma form with IMEI, ddMMyy date",
 			frame: "(864768011069660,ZC17,250517,A,3211.7118N,03452.8086E,0.68,115525,208.19,64.50,9)",
 			id:    "864768011069660",
-			want: want{time: utc("2017-05-25 11:55:25"), valid: true, lat: 32.19520, lon: 34.88014,
+			want: want{time: time.Date(2017, 5, 25, 11, 55, 25, 0, time.UTC), valid: true, lat: 32.19520, lon: 34.88014,
 				speed: 0.68 / 1.852, course: 208.19, attrs: app.Attributes{"alarm": "removing"}},
 		},
 		{
 			name:  "BO01 alarm, acked with its code; month 18 rolls over",
 			frame: "(013612345678BO012061830A2934.0133N10627.2544E040.0080331309.6200000000L000770AD)",
 			id:    "013612345678", ack: "(013612345678AS012)",
-			want: want{time: utc("2007-06-30 08:03:31"), valid: true, lat: 29.566888, lon: 106.454240,
+			want: want{time: time.Date(2007, 6, 30, 8, 3, 31, 0, time.UTC), valid: true, lat: 29.566888, lon: 106.454240,
 				speed: 40 / 1.852, course: 309.62,
 				attrs: app.Attributes{"alarm": "sos", "charge": true, "ignition": false, "in2": int64(0),
 					"panic": int64(0), "out2": int64(0), "fuelLevel": int64(0), "odometer": int64(0x770AD)}},
@@ -90,7 +90,7 @@ func TestDecodePositions(t *testing.T) {
 			name:  "invalid fix, west, active io lines",
 			frame: "(088047365460BR01151024V2555.3531N02855.3329W100.0235959001.0011BFE21AL1)",
 			id:    "088047365460",
-			want: want{time: utc("2015-10-24 23:59:59"), lat: 25.92255, lon: -28.92222,
+			want: want{time: time.Date(2015, 10, 24, 23, 59, 59, 0, time.UTC), lat: 25.92255, lon: -28.92222,
 				speed: 100 / 1.852, course: 1,
 				attrs: app.Attributes{"charge": false, "ignition": true, "in2": int64(1), "panic": int64(1),
 					"out2": int64(0), "blocked": int64(1), "hs3": int64(1), "hs2": int64(1), "hs1": int64(1),
@@ -100,7 +100,7 @@ func TestDecodePositions(t *testing.T) {
 			name:  "ignition on type",
 			frame: "(864768011069660,ZC15,250517,A,3211.7118N,03452.8086E,12.5,115525,90.5)",
 			id:    "864768011069660",
-			want: want{time: utc("2017-05-25 11:55:25"), valid: true, lat: 32.19520, lon: 34.88014,
+			want: want{time: time.Date(2017, 5, 25, 11, 55, 25, 0, time.UTC), valid: true, lat: 32.19520, lon: 34.88014,
 				speed: 12.5 / 1.852, course: 90.5, attrs: app.Attributes{"ignition": true}},
 		},
 		{
@@ -122,7 +122,7 @@ func TestDecodePositions(t *testing.T) {
 			name:  "ZC20 battery report",
 			frame: "(864768011069660,ZC20,131117,223706,6,394,65535,255)",
 			id:    "864768011069660",
-			want: want{time: utc("2017-11-13 22:37:06"), outdated: true,
+			want: want{time: time.Date(2017, 11, 13, 22, 37, 6, 0, time.UTC), outdated: true,
 				attrs: app.Attributes{"batteryLevel": int64(100), "battery": 3.94}},
 		},
 	}
@@ -199,12 +199,4 @@ func TestDecodeRejects(t *testing.T) {
 			t.Errorf("%q: err %v, want invalid", frame, err)
 		}
 	}
-}
-
-func utc(s string) time.Time {
-	t, err := time.Parse(time.DateTime, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
 }

@@ -43,6 +43,10 @@ func BackupFile(db *DB, dst string) error {
 // An older schema is fine: the next Open migrates it. Restore fails with
 // ErrLocked while a process (fleetd serve) has dst open, and holds dst's
 // lock while replacing it. dst may be missing or damaged.
+//
+// One window is left: a fleetd started during the restore that is waiting
+// for dst's lock gets it on the replaced (unlinked) file once Restore is
+// done. Restore is meant to run with the server stopped.
 func Restore(src, dst string) error {
 	sdb, err := bolt.Open(src, 0o600, &bolt.Options{Timeout: restoreLockTimeout, ReadOnly: true})
 	if errors.Is(err, bolt.ErrTimeout) {

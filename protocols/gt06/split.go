@@ -5,8 +5,9 @@ import (
 	"errors"
 )
 
-// MaxFrame bounds a frame, header to trailer; the listener's buffer must hold it. The largest frames real devices
-// send (0x7979 photo and Wi-Fi chunks) stay well below it.
+// MaxFrame bounds a frame, header to trailer; the listener's buffer must
+// hold it. The largest frames real devices send (0x7979 photo and Wi-Fi
+// chunks) stay well below it.
 const MaxFrame = 4096
 
 // minFrame is the smallest frame: header, length, type, serial, CRC, trailer
@@ -67,8 +68,13 @@ func splitOnce(data []byte, atEOF bool) (int, []byte, error) {
 	if total > MaxFrame {
 		return 0, nil, errFrameTooLong
 	}
-	if len(data) >= total && total >= minFrame && bytes.Equal(data[total-2:total], trailer) {
+	if endsFrame(data, total) {
 		return total, data[:total], nil
+	}
+	// "78 78 78 len": a stray 0x78 before a real header, when the frame read
+	// from the next byte is complete.
+	if data[0] == 0x78 && data[2] == 0x78 && len(data) > 3 && endsFrame(data, 1+2+1+int(data[3])+2) {
+		return 1, nil, nil
 	}
 	if len(data) < total && !atEOF {
 		return 0, nil, nil
@@ -95,6 +101,11 @@ func fallback(data []byte, bodyStart int, atEOF bool) (int, []byte, error) {
 		return 2, nil, nil
 	}
 	return n, data[:n], nil
+}
+
+// endsFrame reports whether a frame of size total is complete in data.
+func endsFrame(data []byte, total int) bool {
+	return total >= minFrame && len(data) >= total && bytes.Equal(data[total-2:total], trailer)
 }
 
 // needMore asks for more input, or drops the unfinished tail at EOF.

@@ -71,6 +71,8 @@ func TestSplitStreams(t *testing.T) {
 			[]string{"78780013440604000201baaf540d0a", loginFrame}},
 		// Length claims more bytes than arrive before EOF.
 		{"short frame at eof", iotest.OneByteReader(bytes.NewReader(unhex(t, login2Frame))), []string{login2Frame}},
+		{"stray 0x78 before a header", iotest.OneByteReader(bytes.NewReader(joinHex(t, "78", loginFrame))),
+			[]string{loginFrame}},
 		// A stray header with no trailer in front of a real frame is skipped.
 		{"stray header", bytes.NewReader(joinHex(t, "7878ff01", loginFrame)), []string{loginFrame}},
 	}

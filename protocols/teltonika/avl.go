@@ -90,7 +90,8 @@ func decodeAVL(c *cursor) (avlData, error) {
 // latitude (1e-7 degrees, signed), altitude, angle, satellites, speed (km/h),
 // then the IO section.
 func readRecord(c *cursor, l layout) *app.Position {
-	p := &app.Position{Protocol: Name, Attributes: app.Attributes{}}
+	// Sized for a typical record: GNSS attributes plus a dozen IO elements.
+	p := &app.Position{Protocol: Name, Attributes: make(app.Attributes, 16)}
 	t := time.UnixMilli(int64(c.value(8))).UTC()
 	p.DeviceTime, p.FixTime = t, t
 	p.Attributes["priority"] = c.byte()

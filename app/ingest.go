@@ -157,13 +157,10 @@ func (c *Core) enrich(p, prev *Position, fences []*fence) {
 	if p.Attributes == nil {
 		p.Attributes = Attributes{}
 	}
-	if p.Outdated {
+	if p.Outdated { // as Traccar: the last fix stands in, with its time
 		if prev != nil {
 			p.Latitude, p.Longitude, p.Altitude = prev.Latitude, prev.Longitude, prev.Altitude
-			p.Valid, p.Accuracy = prev.Valid, prev.Accuracy
-			if p.FixTime.IsZero() {
-				p.FixTime = prev.FixTime
-			}
+			p.Valid, p.Accuracy, p.FixTime = prev.Valid, prev.Accuracy, prev.FixTime
 		} else if p.FixTime.IsZero() {
 			p.FixTime = p.ServerTime
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -79,8 +80,9 @@ func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env
 		t.Fatal(err)
 	}
 	e.db = db
-	e.core = app.New(db, app.Options{Ingest: ingest, BcryptCost: 4,
-		CommandTypes: map[string][]string{"line": lineProto{}.CommandTypes()}})
+	types := catalog.CommandTypes()
+	types["line"] = lineProto{}.CommandTypes()
+	e.core = app.New(db, app.Options{Ingest: ingest, BcryptCost: 4, CommandTypes: types})
 	if e.admin, _, err = e.core.Bootstrap("admin@example.com", "secret"); err != nil {
 		t.Fatal(err)
 	}

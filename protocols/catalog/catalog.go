@@ -1,0 +1,78 @@
+// Package catalog lists the device protocols fleetd ships, with Traccar's
+// default ports, so the composition root and the docs have one source.
+package catalog
+
+import (
+	"net/url"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/gps103"
+	"github.com/fleetd/fleetd/protocols/gt06"
+	"github.com/fleetd/fleetd/protocols/h02"
+	"github.com/fleetd/fleetd/protocols/osmand"
+	"github.com/fleetd/fleetd/protocols/teltonika"
+	"github.com/fleetd/fleetd/protocols/tk103"
+	"github.com/fleetd/fleetd/protocols/watch"
+)
+
+// Entry is one protocol: exactly one of Stream and HTTP is set.
+type Entry struct {
+	Name        string
+	DefaultPort int
+	Stream      protocols.Stream
+	HTTP        protocols.HTTPProtocol
+	// UDP reports whether the protocol also listens on UDP (same port).
+	UDP bool
+}
+
+// All returns every protocol, in port order.
+func All() []Entry {
+	entries := []Entry{
+		{DefaultPort: 5001, Stream: gps103.New()},
+		{DefaultPort: 5002, Stream: tk103.New()},
+		{DefaultPort: 5013, Stream: h02.New()},
+		{DefaultPort: 5023, Stream: gt06.New()},
+		{DefaultPort: 5027, Stream: teltonika.New()},
+		{DefaultPort: 5055, HTTP: osmandHTTP{}},
+		{DefaultPort: 5093, Stream: watch.New()},
+	}
+	for i := range entries {
+		e := &entries[i]
+		if e.Stream != nil {
+			e.Name = e.Stream.Name()
+			_, e.UDP = e.Stream.(protocols.Datagram)
+		} else {
+			e.Name = e.HTTP.Name()
+		}
+	}
+	return entries
+}
+
+// CommandTypes maps each protocol to the command types it encodes, for
+// app.Options.CommandTypes.
+func CommandTypes() map[string][]string {
+	out := map[string][]string{}
+	for _, e := range All() {
+		if e.Stream != nil {
+			out[e.Name] = e.Stream.CommandTypes()
+		} else {
+			out[e.Name] = e.HTTP.CommandTypes()
+		}
+	}
+	return out
+}
+
+// osmandHTTP adapts the osmand package's functions to HTTPProtocol.
+type osmandHTTP struct{}
+
+func (osmandHTTP) Name() string { return osmand.Name }
+
+func (osmandHTTP) Decode(method, contentType string, query url.Values, body []byte, now time.Time) (string, []*app.Position, error) {
+	return osmand.Decode(method, contentType, query, body, now)
+}
+
+func (osmandHTTP) CommandTypes() []string { return osmand.CommandTypes() }
+
+func (osmandHTTP) EncodeCommand(cmd *app.Command) (string, error) { return osmand.EncodeCommand(cmd) }

@@ -1,0 +1,132 @@
+package watch
+
+import (
+	"math"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
+)
+
+var now = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func testProtocol() *Protocol { return &Protocol{now: func() time.Time { return now }} }
+
+const (
+	frameUD  = "[SG*8800000015*0087*UD,220414,134652,A,22.571707,N,113.8613968,E,0.1,0.0,100,7,60,90,1000,50,0000,4,1,460,0,9360,4082,131,9360,4092,148,9360,4091,143,9360,4153,141]"
+	frameLK  = "[SG*8800000015*0002*LK]"
+	frameLK3 = "[3G*4700186508*000B*LK,0,10,100]"
+	frameAL  = "[3G*6907919734*003e*AL_LTE,170525,214118,V,0,N,0,E,0,0,0,0,0,22,0,0,00010000,0,0,0]"
+	frameTKQ = "[3G*8800000015*0003*TKQ]"
+	frameZJ  = "[ZJ*014111001350304*0033*0064*UD,070318,020827,V,00.000000,N,000.000000,E,0,0,0,0,100,19,1000,50,00000000,1,255,460,0,9346,5223,42]"
+	framePLS = "[CS*8800000015*0008*PULSE,72]"
+)
+
+// want describes the expected result of one frame.
+type want struct {
+	id         string
+	reply, ack string
+	time       time.Time // fix time; zero for outdated positions (server time)
+	valid      bool
+	lat, lon   float64
+	speed      float64
+	course     float64
+	altitude   float64
+	noPos      bool
+	attrs      app.Attributes // exact, all of them
+	network    any
+	state      session
+}
+
+func cellTower(mcc, mnc, lac, cid, rssi int) map[string]any {
+	return map[string]any{"mobileCountryCode": mcc, "mobileNetworkCode": mnc,
+		"locationAreaCode": lac, "cellId": cid, "signalStrength": rssi}
+}
+
+func gsm(cells ...map[string]any) map[string]any {
+	return map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": cells}
+}
+
+// TestDecodeSamples covers every Watch frame of samples.md.
+func TestDecodeSamples(t *testing.T) {
+	cases := map[string]want{
+		frameUD: {
+			id: "8800000015", time: time.Date(2014, 4, 22, 13, 46, 52, 0, time.UTC), valid: true,
+			lat: 22.57171, lon: 113.86140, speed: 0.1 / 1.852, altitude: 100,
+			attrs: app.Attributes{"sat": 7, "rssi": 60, "batteryLevel": 90, "steps": 1000},
+			network: gsm(cellTower(460, 0, 9360, 4082, 131), cellTower(460, 0, 9360, 4092, 148),
+				cellTower(460, 0, 9360, 4091, 143), cellTower(460, 0, 9360, 4153, 141)),
+			state: session{"SG", false},
+		},
+		frameLK: {id: "8800000015", reply: "[SG*8800000015*0002*LK]", noPos: true, state: session{"SG", false}},
+		frameLK3: {
+			id: "4700186508", reply: "[3G*4700186508*0002*LK]",
+			attrs: app.Attributes{"steps": 0, "batteryLevel": 100}, state: session{"3G", false},
+		},
+		frameAL: {
+			id: "6907919734", ack: "[3G*6907919734*0002*AL]", time: time.Date(2025, 5, 17, 21, 41, 18, 0, time.UTC),
+			attrs: app.Attributes{"sat": 0, "rssi": 0, "batteryLevel": 22, "steps": 0, "alarm": "sos"},
+			state: session{"3G", false},
+		},
+		frameTKQ: {id: "8800000015", reply: "[3G*8800000015*0003*TKQ]", noPos: true, state: session{"3G", false}},
+		frameZJ: {
+			id: "014111001350304", time: time.Date(2018, 3, 7, 2, 8, 27, 0, time.UTC),
+			attrs:   app.Attributes{"sat": 0, "rssi": 100, "batteryLevel": 19, "steps": 1000},
+			network: gsm(cellTower(460, 0, 9346, 5223, 42)), state: session{"ZJ", true},
+		},
+		"[ZJ*014111001350304*0033*0002*LK]": {
+			id: "014111001350304", reply: "[ZJ*014111001350304*0033*0002*LK]", noPos: true, state: session{"ZJ", true},
+		},
+		framePLS: {id: "8800000015", attrs: app.Attributes{"heartRate": 72}, state: session{"CS", false}},
+	}
+	for frame, w := range cases {
+		t.Run(frame[:min(len(frame), 24)], func(t *testing.T) { checkDecode(t, frame, w) })
+	}
+}
+
+func checkDecode(t *testing.T, frame string, w want) {
+	t.Helper()
+	conn := &protocols.Conn{}
+	res, err := testProtocol().Decode(conn, []byte(frame))
+	if err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	if res.UniqueID != w.id || string(res.Reply) != w.reply || string(res.Ack) != w.ack {
+		t.Errorf("id %q reply %q ack %q, want %q %q %q", res.UniqueID, res.Reply, res.Ack, w.id, w.reply, w.ack)
+	}
+	if conn.State != w.state {
+		t.Errorf("state = %#v, want %#v", conn.State, w.state)
+	}
+	if w.noPos {
+		if len(res.Positions) != 0 {
+			t.Errorf("got %d positions, want none", len(res.Positions))
+		}
+		return
+	}
+	if len(res.Positions) != 1 {
+		t.Fatalf("got %d positions, want 1", len(res.Positions))
+	}
+	pos := res.Positions[0]
+	if w.time.IsZero() {
+		if !pos.Outdated || !pos.DeviceTime.Equal(now) {
+			t.Errorf("outdated %v at %v, want an outdated position at %v", pos.Outdated, pos.DeviceTime, now)
+		}
+	} else if pos.Outdated || !pos.FixTime.Equal(w.time) || !pos.DeviceTime.Equal(w.time) || pos.Valid != w.valid {
+		t.Errorf("outdated %v time %v valid %v, want %v %v", pos.Outdated, pos.FixTime, pos.Valid, w.time, w.valid)
+	}
+	if math.Abs(pos.Latitude-w.lat) > 1e-5 || math.Abs(pos.Longitude-w.lon) > 1e-5 ||
+		math.Abs(pos.Speed-w.speed) > 1e-9 || pos.Altitude != w.altitude || pos.Course != w.course {
+		t.Errorf("location %v,%v speed %v alt %v course %v", pos.Latitude, pos.Longitude, pos.Speed, pos.Altitude, pos.Course)
+	}
+	if !reflect.DeepEqual(pos.Attributes, w.attrs) {
+		t.Errorf("attributes = %#v\nwant %#v", pos.Attributes, w.attrs)
+	}
+	if w.network == nil && pos.Network != nil || w.network != nil && !reflect.DeepEqual(pos.Network, w.network) {
+		t.Errorf("network = %#v\nwant %#v", pos.Network, w.network)
+	}
+	if pos.Protocol != "watch" {
+		t.Errorf("protocol = %q", pos.Protocol)
+	}
+}

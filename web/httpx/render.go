@@ -57,5 +57,11 @@ func normalize(v reflect.Value) {
 		if v.IsNil() && v.CanSet() {
 			v.Set(reflect.MakeMap(v.Type()))
 		}
+		// Map values are not addressable; what they point to is.
+		if k := v.Type().Elem().Kind(); k == reflect.Pointer || k == reflect.Interface {
+			for it := v.MapRange(); it.Next(); {
+				normalize(it.Value())
+			}
+		}
 	}
 }

@@ -1,0 +1,229 @@
+package app_test
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/storage"
+)
+
+var t0 = time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+
+type fixture struct {
+	t     *testing.T
+	core  *app.Core
+	db    *storage.DB
+	admin *app.User
+	dev   *app.Device
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	f := &fixture{t: t, db: db}
+	f.core = app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return t0.Add(time.Hour) }})
+	if f.admin, _, err = f.core.Bootstrap("admin@example.com", "pw"); err != nil {
+		t.Fatal(err)
+	}
+	f.dev, err = f.core.Devices.Create(f.admin, func(d *app.Device) error {
+		d.Name, d.UniqueID, d.Attributes = "truck", "T1", app.Attributes{"speedLimit": 50.0}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// pos builds a fix m minutes after t0 at (lat, lon).
+func pos(m int, lat, lon, speed float64, attrs app.Attributes) *app.Position {
+	if attrs == nil {
+		attrs = app.Attributes{}
+	}
+	return &app.Position{FixTime: t0.Add(time.Duration(m) * time.Minute), Valid: true, Latitude: lat, Longitude: lon,
+		Speed: speed, Attributes: attrs}
+}
+
+func (f *fixture) events() []string {
+	var out []string
+	f.db.View(func(tx app.Tx) error {
+		return tx.Events(f.dev.ID, time.Time{}, t0.Add(48*time.Hour), func(e *app.Event) bool {
+			out = append(out, e.Type)
+			return true
+		})
+	})
+	return out
+}
+
+func TestIngestEvents(t *testing.T) {
+	tests := []struct {
+		name      string
+		fence     string
+		positions [][]*app.Position // one Ingest call each
+		want      []string          // event types after the device-online event
+	}{
+		{"ignition on then off",
+			"", [][]*app.Position{
+				{pos(0, 54.9, 24.0, 0, app.Attributes{"ignition": false})},
+				{pos(1, 54.9, 24.0, 0, app.Attributes{"ignition": true})},
+				{pos(2, 54.9, 24.0, 0, app.Attributes{"ignition": false})},
+			}, []string{"ignitionOn", "ignitionOff"}},
+		{"moving then stopped",
+			"", [][]*app.Position{
+				{pos(0, 54.9, 24.0, 0, nil)}, {pos(1, 54.91, 24.0, 20, nil)}, {pos(2, 54.92, 24.0, 0, nil)},
+			}, []string{"deviceMoving", "deviceStopped"}},
+		{"overspeed once when crossing the limit",
+			"", [][]*app.Position{
+				{pos(0, 54.9, 24.0, 40, nil)}, {pos(1, 54.91, 24.0, 60, nil)}, {pos(2, 54.92, 24.0, 70, nil)},
+			}, []string{"deviceOverspeed"}},
+		{"alarms, several in one attribute",
+			"", [][]*app.Position{
+				{pos(0, 54.9, 24.0, 0, app.Attributes{"alarm": "sos"})},
+				{pos(1, 54.9, 24.0, 0, app.Attributes{"alarm": "powerCut,vibration"})},
+			}, []string{"alarm", "alarm", "alarm"}},
+		{"geofence enter and exit",
+			"CIRCLE (54.9 24.0, 500)", [][]*app.Position{
+				{pos(0, 55.0, 24.0, 0, nil)}, {pos(1, 54.9, 24.0, 0, nil)}, {pos(2, 55.0, 24.0, 0, nil)},
+			}, []string{"geofenceEnter", "geofenceExit"}},
+		{"a late fix changes no state",
+			"", [][]*app.Position{
+				{pos(5, 54.9, 24.0, 0, app.Attributes{"ignition": false})},
+				{pos(1, 54.9, 24.0, 0, app.Attributes{"ignition": true})},
+			}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			if tt.fence != "" {
+				g, err := f.core.Geofences.Create(f.admin, func(g *app.Geofence) error { g.Name, g.Area = "depot", tt.fence; return nil })
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := f.core.Link(f.admin, app.Permission{OwnerKind: app.KindDevice, OwnerID: f.dev.ID, PropKind: app.KindGeofence, PropID: g.ID}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, batch := range tt.positions {
+				if err := f.core.Ingest(f.dev.ID, batch); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The device went online once (at server time, so last in order).
+			got := f.events()
+			if len(got) == 0 || got[len(got)-1] != "deviceOnline" {
+				t.Fatalf("events = %v, want one deviceOnline last", got)
+			}
+			if !slices.Equal(got[:len(got)-1], tt.want) {
+				t.Fatalf("events = %v, want %v", got[:len(got)-1], tt.want)
+			}
+		})
+	}
+}
+
+func TestIngestDistanceLatestAndDrops(t *testing.T) {
+	f := newFixture(t)
+	batch := []*app.Position{
+		pos(0, 0, 0, 0, nil),
+		pos(1, 0.001, 0, 0, nil), // ~111 m north
+		pos(-30, 1, 1, 0, nil),   // late fix: stored, not latest
+		pos(2, 95, 0, 0, nil),    // impossible latitude: dropped
+		{FixTime: t0.Add(48 * time.Hour), Valid: true, Attributes: app.Attributes{}}, // future: dropped
+		{FixTime: time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), Attributes: app.Attributes{}},
+		{Outdated: true, Attributes: app.Attributes{"batteryLevel": 80.0}}, // status frame: last location
+	}
+	if err := f.core.Ingest(f.dev.ID, batch); err != nil {
+		t.Fatal(err)
+	}
+	var stored []*app.Position
+	f.db.View(func(tx app.Tx) error {
+		return tx.Positions(f.dev.ID, time.Time{}, t0.Add(48*time.Hour), func(p *app.Position) bool {
+			stored = append(stored, p)
+			return true
+		})
+	})
+	if len(stored) != 4 {
+		t.Fatalf("stored %d positions, want 4 (3 dropped)", len(stored))
+	}
+	second := stored[2]
+	if d := second.Attributes["distance"].(float64); d < 111 || d > 111.3 {
+		t.Fatalf("distance = %v, want ~111.2", d)
+	}
+	if second.Attributes["totalDistance"].(float64) != second.Attributes["distance"].(float64) {
+		t.Fatalf("totalDistance = %v", second.Attributes["totalDistance"])
+	}
+	status := stored[3]
+	if !status.Outdated || status.Latitude != 0.001 || !status.FixTime.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("status frame = %+v, want last location and fix time", status)
+	}
+	d, _ := f.core.Devices.Get(f.admin, f.dev.ID)
+	if d.PositionID != status.ID || d.Status != app.StatusOnline {
+		t.Fatalf("device positionId %d status %s, want %d online", d.PositionID, d.Status, status.ID)
+	}
+	if s := f.core.Stats(); s.PositionsDropped != 3 || s.PositionsStored != 4 {
+		t.Fatalf("stats = %+v", s)
+	}
+}
+
+func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
+	f := newFixture(t)
+	user, err := f.core.CreateUser(f.admin, func(u *app.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	adminSub, userSub := f.core.Subscribe(f.admin), f.core.Subscribe(user)
+	defer adminSub.Close()
+	defer userSub.Close()
+	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case u := <-adminSub.C:
+		if len(u.Positions) != 1 || len(u.Devices) != 1 {
+			t.Fatalf("admin update = %+v", u)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("admin got no update")
+	}
+	select {
+	case u := <-userSub.C:
+		t.Fatalf("user without permission got %+v", u)
+	default:
+	}
+	// Once linked, the user sees the device's updates.
+	if err := f.core.Link(f.admin, app.Permission{OwnerKind: app.KindUser, OwnerID: user.ID, PropKind: app.KindDevice, PropID: f.dev.ID}); err != nil {
+		t.Fatal(err)
+	}
+	f.core.Ingest(f.dev.ID, []*app.Position{pos(1, 1, 1, 0, nil)})
+	select {
+	case u := <-userSub.C:
+		if len(u.Positions) != 1 {
+			t.Fatalf("user update = %+v", u)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("linked user got no update")
+	}
+}
+
+func TestSlowSubscriberIsDropped(t *testing.T) {
+	f := newFixture(t)
+	sub := f.core.Subscribe(f.admin)
+	for i := 0; i < 300; i++ { // more than the queue holds; nobody reads
+		if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(i, 1, 1, 0, nil)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	for range sub.C { // drains, then sees the channel closed
+		n++
+	}
+	if n == 0 || n > 256 {
+		t.Fatalf("slow subscriber received %d updates before being dropped", n)
+	}
+}

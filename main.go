@@ -1,0 +1,583 @@
+// Command fleetd is a self-hosted GPS fleet tracking server in one binary.
+//
+// This file is the composition root: the command tree, and the wiring of
+// config, storage, the core and the web adapter. Rules live in app/,
+// configuration in app/config, persistence in storage/.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/config"
+	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/web"
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time: go build -ldflags "-X main.version=v1.2.3".
+var version string
+
+const (
+	// cliLockTimeout is how long CLI commands wait for the store's lock
+	// before concluding that fleetd serve holds it.
+	cliLockTimeout = 300 * time.Millisecond
+	// shutdownTimeout bounds how long open requests may finish on stop.
+	shutdownTimeout = 10 * time.Second
+	pruneInterval   = time.Hour
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run executes one fleetd command and returns the process exit code.
+// SIGINT and SIGTERM stop it gracefully.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runContext(ctx, args, &cli{stdin: os.Stdin, stdout: stdout, stderr: stderr})
+}
+
+// runContext is run with the context, streams and hooks given: cancelling
+// ctx stops serve as a signal would.
+func runContext(ctx context.Context, args []string, c *cli) int {
+	root := c.commands()
+	root.SetArgs(args)
+	root.SetIn(c.stdin)
+	root.SetOut(c.stdout)
+	root.SetErr(c.stderr)
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintf(c.stderr, "fleetd: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// cli is one invocation: its streams, flags and test hooks.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	configPath     string
+	// started, when set, is called once serve accepts requests (tests).
+	started func(s *server)
+	// bcryptCost overrides the core's password hashing cost when non-zero
+	// (tests: the default is deliberately slow).
+	bcryptCost int
+}
+
+func (c *cli) commands() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "fleetd",
+		Short:         "Self-hosted GPS fleet tracking server",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&c.configPath, "config", os.Getenv(config.EnvConfigFile),
+		"config file (YAML); also "+config.EnvConfigFile+"; none: built-in defaults")
+	root.AddCommand(
+		&cobra.Command{Use: "serve", Short: "Run the server (web UI and API)", Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error { return withConfig(c, cmd.Context(), c.serve) }},
+		c.userCommands(),
+		&cobra.Command{Use: "backup FILE", Short: "Write a consistent copy of the store to FILE, also while serve runs",
+			Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return withConfig(c, cmd.Context(), func(ctx context.Context, cfg *config.Config) error { return c.backup(ctx, cfg, args[0]) })
+			}},
+		&cobra.Command{Use: "restore FILE", Short: "Replace the store with the backup FILE (fleetd serve must be stopped)",
+			Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return withConfig(c, cmd.Context(), func(_ context.Context, cfg *config.Config) error { return c.restore(cfg, args[0]) })
+			}},
+		&cobra.Command{Use: "version", Short: "Print the version", Args: cobra.NoArgs,
+			Run: func(*cobra.Command, []string) {
+				fmt.Fprintf(c.stdout, "fleetd %s (%s %s/%s)\n", versionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			}},
+		&cobra.Command{Use: "config", Short: "Print the effective configuration (secrets as ***)", Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				return withConfig(c, cmd.Context(), func(_ context.Context, cfg *config.Config) error {
+					out, err := cfg.YAML()
+					if err == nil {
+						_, err = c.stdout.Write(out)
+					}
+					return err
+				})
+			}},
+	)
+	return root
+}
+
+// withConfig loads the configuration, then runs fn with it.
+func withConfig(c *cli, ctx context.Context, fn func(context.Context, *config.Config) error) error {
+	cfg, err := config.Load(c.configPath)
+	if err != nil {
+		return err
+	}
+	return fn(ctx, cfg)
+}
+
+// versionString is the -ldflags version, or "dev" with the VCS state the
+// Go toolchain stamped into the binary.
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	var parts []string
+	for _, s := range info.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			parts = append(parts, s.Value[:min(12, len(s.Value))])
+		case s.Key == "vcs.time":
+			parts = append(parts, s.Value)
+		case s.Key == "vcs.modified" && s.Value == "true":
+			parts = append(parts, "modified")
+		}
+	}
+	if len(parts) == 0 {
+		return "dev"
+	}
+	return "dev (" + strings.Join(parts, ", ") + ")"
+}
+
+func newLogger(l config.Log, w io.Writer) *slog.Logger {
+	o := &slog.HandlerOptions{Level: l.Level}
+	if l.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, o))
+	}
+	return slog.New(slog.NewTextHandler(w, o))
+}
+
+func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
+	return app.Options{
+		Version:    versionString(),
+		SessionTTL: cfg.Web.SessionTTL,
+		BcryptCost: c.bcryptCost,
+		Throttle: app.ThrottleOptions{
+			MaxPerIP:      cfg.Security.LoginMaxPerIP,
+			MaxPerAccount: cfg.Security.LoginMaxPerAccount,
+			Window:        cfg.Security.LoginWindow,
+		},
+		Logger: log,
+	}
+}
+
+// ---- serve ----
+
+// server is a running fleetd serve.
+type server struct {
+	Core    *app.Core
+	WebAddr net.Addr
+}
+
+func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
+	began := time.Now()
+	log := newLogger(cfg.Log, c.stderr)
+	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{})
+	if errors.Is(err, storage.ErrLocked) {
+		return fmt.Errorf("another fleetd serve is using %s: %w", cfg.Data.Dir, err)
+	}
+	if err != nil {
+		return err
+	}
+	defer closeLogged(log, "store", db)
+	core := app.New(db, c.coreOptions(cfg, log))
+	if err := bootstrap(core, cfg.Admin, log); err != nil {
+		return err
+	}
+	ctl, err := listenControl(cfg.Data.SocketPath(), db, log)
+	if err != nil {
+		return err
+	}
+	defer closeLogged(log, "control socket", ctl)
+	webLn, err := net.Listen("tcp", cfg.Web.Address)
+	if err != nil {
+		return fmt.Errorf("web.address: %w", err)
+	}
+	f := web.New(core, web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies})
+	webErr := make(chan error, 1)
+	go func() { webErr <- f.Listener(webLn) }()
+
+	ctx, cancel := context.WithCancel(ctx)
+	var background sync.WaitGroup
+	background.Go(func() { pruneSessions(ctx, core, log) })
+	defer background.Wait() // before the store closes
+	defer cancel()
+
+	log.Info("fleetd started", "version", versionString(), "web", webLn.Addr().String(),
+		"data", cfg.Data.Dir, "startupMs", time.Since(began).Milliseconds())
+	if c.started != nil {
+		c.started(&server{Core: core, WebAddr: webLn.Addr()})
+	}
+	select {
+	case <-ctx.Done():
+		log.Info("stopping")
+	case err = <-webErr:
+		err = fmt.Errorf("web server: %w", err)
+	}
+	if serr := f.ShutdownWithTimeout(shutdownTimeout); serr != nil {
+		log.Error("web shutdown", "err", serr)
+	}
+	return err
+}
+
+// bootstrap prepares an empty store and shows a generated administrator
+// password once.
+func bootstrap(core *app.Core, a config.Admin, log *slog.Logger) error {
+	admin, generated, err := core.Bootstrap(a.Email, a.Password)
+	switch {
+	case err != nil:
+		return fmt.Errorf("first start: %w", err)
+	case generated != "":
+		log.Warn("first start: created administrator; log in and change its password",
+			"email", admin.Email, "password", generated)
+	case admin != nil:
+		log.Info("first start: created administrator", "email", admin.Email)
+	}
+	return nil
+}
+
+func pruneSessions(ctx context.Context, core *app.Core, log *slog.Logger) {
+	t := time.NewTicker(pruneInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := core.PruneSessions(); err != nil {
+				log.Error("prune sessions", "err", err)
+			} else if n > 0 {
+				log.Info("pruned expired sessions", "count", n)
+			}
+		}
+	}
+}
+
+func closeLogged(log *slog.Logger, what string, c io.Closer) {
+	if err := c.Close(); err != nil {
+		log.Error("close "+what, "err", err)
+	}
+}
+
+// ---- control socket ----
+
+// maxSocketPath is the portable limit of a Unix socket path (sun_path).
+const maxSocketPath = 104
+
+// control is the Unix socket serve listens on so CLI commands can reach
+// the store that bbolt's lock keeps them from opening: GET /backup streams
+// a consistent copy. Access is by file permission (0600).
+type control struct {
+	srv *http.Server
+	log *slog.Logger
+}
+
+func listenControl(path string, db app.Store, log *slog.Logger) (*control, error) {
+	if len(path) > maxSocketPath {
+		return nil, fmt.Errorf("control socket path %s is too long (%d bytes, at most %d): choose a shorter data.dir", path, len(path), maxSocketPath)
+	}
+	if err := removeStaleSocket(path); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("control socket: %w", err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("control socket: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		n, err := db.Backup(w)
+		if err != nil {
+			log.Error("backup over the control socket failed", "bytes", n, "err", err)
+			// Cut the connection without the closing chunk, so the
+			// client cannot take a partial copy for a whole one.
+			panic(http.ErrAbortHandler)
+		}
+		log.Info("backup sent", "bytes", n)
+	})
+	ctl := &control{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, log: log}
+	go func() {
+		if err := ctl.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			log.Error("control socket", "err", err)
+		}
+	}()
+	return ctl, nil
+}
+
+// Close lets running backups finish (bounded) and removes the socket file
+// (the listener unlinks it on close).
+func (ctl *control) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := ctl.srv.Shutdown(ctx); err != nil {
+		return errors.Join(err, ctl.srv.Close())
+	}
+	return nil
+}
+
+// removeStaleSocket deletes a socket file left by a server that crashed.
+// The caller holds the store's lock, so no live server owns it.
+func removeStaleSocket(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode().Type() != fs.ModeSocket:
+		return fmt.Errorf("%s exists and is not a socket; move it away", path)
+	}
+	return os.Remove(path)
+}
+
+// fetchBackup streams a backup from the running server's control socket.
+func fetchBackup(ctx context.Context, socket string, w io.Writer) (int64, error) {
+	client := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", socket)
+		},
+	}}
+	defer client.CloseIdleConnections()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://fleetd/backup", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("the store is locked by a running fleetd serve, but its control socket does not answer: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("control socket answered %s", resp.Status)
+	}
+	n, err := io.Copy(w, resp.Body)
+	if err != nil {
+		return n, fmt.Errorf("backup stream broke off after %d bytes (see the fleetd serve log): %w", n, err)
+	}
+	return n, nil
+}
+
+// ---- backup and restore ----
+
+func (c *cli) backup(ctx context.Context, cfg *config.Config, dst string) error {
+	from := "store " + cfg.Data.StorePath()
+	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{Timeout: cliLockTimeout, ReadOnly: true})
+	var source func(io.Writer) (int64, error)
+	switch {
+	case err == nil:
+		defer db.Close()
+		source = db.Backup
+	case errors.Is(err, storage.ErrLocked):
+		from = "running fleetd serve"
+		source = func(w io.Writer) (int64, error) { return fetchBackup(ctx, cfg.Data.SocketPath(), w) }
+	default:
+		return storeError(cfg, err)
+	}
+	n, schema, err := writeVerified(dst, source)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	fmt.Fprintf(c.stdout, "backup %s: %d bytes, schema %d, from the %s\n", dst, n, schema, from)
+	return nil
+}
+
+// writeVerified writes source to dst.tmp, fsyncs it, checks that it opens
+// as a fleetd store, and only then renames it over dst: a failed backup
+// never replaces a good one.
+func writeVerified(dst string, source func(io.Writer) (int64, error)) (n int64, schema int, err error) {
+	tmp := dst + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	n, err = source(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, 0, err
+	}
+	if schema, err = verifyStore(tmp); err != nil {
+		return n, 0, fmt.Errorf("the copy is not a valid store: %w", err)
+	}
+	if err = os.Rename(tmp, dst); err != nil {
+		return n, 0, err
+	}
+	return n, schema, syncDir(filepath.Dir(dst))
+}
+
+func verifyStore(path string) (int, error) {
+	db, err := storage.Open(path, storage.Options{Timeout: cliLockTimeout, ReadOnly: true})
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	return storage.SchemaVersion(db)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+func (c *cli) restore(cfg *config.Config, src string) error {
+	dst := cfg.Data.StorePath()
+	if err := storage.Restore(src, dst); errors.Is(err, storage.ErrLocked) {
+		return fmt.Errorf("refusing to restore: %s is in use by a running fleetd serve; stop it first", dst)
+	} else if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	schema, err := verifyStore(dst)
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	fmt.Fprintf(c.stdout, "restored %s into %s (schema %d)\n", src, dst, schema)
+	return nil
+}
+
+// ---- user administration ----
+
+func (c *cli) userCommands() *cobra.Command {
+	user := &cobra.Command{Use: "user", Short: "Manage users in the store (fleetd serve must be stopped)"}
+	var email, password, name string
+	var admin bool
+	add := &cobra.Command{Use: "add", Short: "Add a user (password from --password or one line on stdin)", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return c.withCore(cmd.Context(), false, func(core *app.Core) error {
+				pw, err := c.password(password)
+				if err != nil {
+					return err
+				}
+				u, err := core.CreateUser(app.System(), func(u *app.User) error {
+					u.Email, u.Name, u.Password, u.Administrator = email, name, pw, admin
+					return nil
+				})
+				if err == nil {
+					fmt.Fprintf(c.stdout, "created user %d %s (administrator: %v)\n", u.ID, u.Email, u.Administrator)
+				}
+				return err
+			})
+		}}
+	add.Flags().StringVar(&email, "email", "", "e-mail (the login)")
+	add.Flags().StringVar(&password, "password", "", "password; read from stdin when not given")
+	add.Flags().StringVar(&name, "name", "", "display name (default: the e-mail)")
+	add.Flags().BoolVar(&admin, "admin", false, "make the user an administrator")
+	list := &cobra.Command{Use: "list", Short: "List users", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return c.withCore(cmd.Context(), true, c.listUsers)
+		}}
+	passwd := &cobra.Command{Use: "passwd", Short: "Set a user's password and end its sessions", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return c.withCore(cmd.Context(), false, func(core *app.Core) error {
+				pw, err := c.password(password)
+				if err == nil {
+					err = core.SetPassword(email, pw)
+				}
+				if errors.Is(err, app.ErrNotFound) {
+					return fmt.Errorf("no user with e-mail %q", email)
+				}
+				if err == nil {
+					fmt.Fprintf(c.stdout, "password of %s changed\n", email)
+				}
+				return err
+			})
+		}}
+	passwd.Flags().StringVar(&email, "email", "", "e-mail of the user")
+	passwd.Flags().StringVar(&password, "password", "", "new password; read from stdin when not given")
+	for _, cmd := range []*cobra.Command{add, passwd} {
+		_ = cmd.MarkFlagRequired("email") // cannot fail: the flag exists
+	}
+	user.AddCommand(add, list, passwd)
+	return user
+}
+
+func (c *cli) listUsers(core *app.Core) error {
+	users, err := core.Users(app.System(), 0)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tADMIN\tDISABLED")
+	for _, u := range users {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%v\t%v\n", u.ID, u.Email, u.Name, u.Administrator, u.Disabled)
+	}
+	return tw.Flush()
+}
+
+// password is the flag's value, or else one line read from stdin, so a
+// password need not appear in the process list or the shell history.
+func (c *cli) password(flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	line, err := bufio.NewReader(c.stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	line = strings.TrimRight(line, "\r\n")
+	if line == "" {
+		return "", errors.New("no password: give --password or write it as one line on stdin")
+	}
+	return line, nil
+}
+
+// withCore opens the store for a CLI command and runs fn on a core over it.
+func (c *cli) withCore(ctx context.Context, readOnly bool, fn func(*app.Core) error) error {
+	return withConfig(c, ctx, func(_ context.Context, cfg *config.Config) error {
+		db, err := storage.Open(cfg.Data.StorePath(), storage.Options{Timeout: cliLockTimeout, ReadOnly: readOnly})
+		if err != nil {
+			return storeError(cfg, err)
+		}
+		defer db.Close()
+		return fn(app.New(db, c.coreOptions(cfg, newLogger(cfg.Log, c.stderr))))
+	})
+}
+
+// storeError explains the two ways opening the store commonly fails.
+func storeError(cfg *config.Config, err error) error {
+	switch {
+	case errors.Is(err, storage.ErrLocked):
+		return fmt.Errorf("the store %s is in use by a running fleetd serve: stop fleetd serve or "+
+			"use the web UI / API instead (backups work while it runs: fleetd backup FILE)", cfg.Data.StorePath())
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("no store at %s yet (data.dir %q): start fleetd serve once or add a user with fleetd user add", cfg.Data.StorePath(), cfg.Data.Dir)
+	}
+	return err
+}

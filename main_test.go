@@ -1,0 +1,456 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/storage"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// syncBuffer is a bytes.Buffer safe to write from serve's goroutines while
+// the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// env is a data directory with a config file pointing at it.
+type env struct {
+	t      *testing.T
+	dir    string
+	config string
+}
+
+func newEnv(t *testing.T, extraYAML string) *env {
+	t.Helper()
+	dir := t.TempDir()
+	e := &env{t: t, dir: filepath.Join(dir, "data"), config: filepath.Join(dir, "fleetd.yaml")}
+	yaml := fmt.Sprintf("data:\n  dir: %q\n%s", e.dir, extraYAML)
+	if err := os.WriteFile(e.config, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// run runs one fleetd command against e's config with stdin.
+func (e *env) run(stdin string, args ...string) result {
+	var out, errOut syncBuffer
+	c := &cli{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, bcryptCost: bcrypt.MinCost}
+	code := runContext(context.Background(), append(args, "--config", e.config), c)
+	return result{code, out.String(), errOut.String()}
+}
+
+// expect checks a result: exit code and substrings of stdout+stderr.
+func (r result) expect(t *testing.T, what string, code int, contains ...string) {
+	t.Helper()
+	all := r.stdout + r.stderr
+	if r.code != code {
+		t.Errorf("%s: exit %d, want %d\n%s", what, r.code, code, all)
+	}
+	for _, s := range contains {
+		if !strings.Contains(all, s) {
+			t.Errorf("%s: output lacks %q:\n%s", what, s, all)
+		}
+	}
+}
+
+// openStore opens a store file read-only for inspection.
+func openStore(t *testing.T, path string) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(path, storage.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestRunEntry(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"version"}, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "fleetd ") {
+		t.Errorf("run(version) = %d, %q %q", code, out.String(), errOut.String())
+	}
+	if code := run([]string{"no-such-command"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "unknown command") {
+		t.Errorf("run(no-such-command) = %d, %q", code, errOut.String())
+	}
+}
+
+func TestVersion(t *testing.T) {
+	defer func(v string) { version = v }(version)
+	for _, tt := range []struct{ ldflags, want string }{
+		{"", "fleetd dev"},
+		{"v1.2.3", "fleetd v1.2.3 (" + runtime.Version()},
+	} {
+		version = tt.ldflags
+		newEnv(t, "").run("", "version").expect(t, "version "+tt.ldflags, 0, tt.want)
+	}
+}
+
+func TestConfigCommand(t *testing.T) {
+	t.Setenv("FLEETD_ADMIN_PASSWORD", "Sup3r-secret")
+	t.Setenv("FLEETD_WEB_ADDRESS", "127.0.0.1:9999")
+	e := newEnv(t, "log: {format: json}\nadmin: {email: boss@example.com}\n")
+	r := e.run("", "config")
+	r.expect(t, "config", 0, "password: '***'", "email: boss@example.com", "address: 127.0.0.1:9999",
+		"format: json", "dir: "+e.dir, "sessionTtl: 720h")
+	if strings.Contains(r.stdout, "Sup3r-secret") {
+		t.Errorf("config prints the secret:\n%s", r.stdout)
+	}
+
+	bad := newEnv(t, "web: {adress: x}\nprotocols: {gt06: {port: 0}}\n")
+	for _, cmd := range [][]string{{"config"}, {"serve"}, {"user", "list"}} {
+		bad.run("", cmd...).expect(t, "bad config "+cmd[0], 1, "invalid configuration",
+			"web.adress: unknown key", "protocols.gt06.port: 0 is not a port")
+	}
+}
+
+func TestUserCommands(t *testing.T) {
+	e := newEnv(t, "")
+	steps := []struct {
+		stdin    string
+		args     []string
+		code     int
+		contains []string
+	}{
+		{"", []string{"user", "list"}, 1, []string{"no store at " + filepath.Join(e.dir, "fleetd.db")}},
+		{"", []string{"user", "add", "--email", "alice@example.com", "--password", "pw-alice", "--name", "Alice"}, 0,
+			[]string{"created user 1 alice@example.com (administrator: true)"}}, // the first user is an administrator
+		{"pw-bob\n", []string{"user", "add", "--email", "bob@example.com"}, 0,
+			[]string{"created user 2 bob@example.com (administrator: false)"}},
+		{"", []string{"user", "add", "--email", "carol@example.com", "--password", "pw", "--admin"}, 0,
+			[]string{"created user 3 carol@example.com (administrator: true)"}},
+		{"", []string{"user", "add", "--email", "BOB@example.com", "--password", "x"}, 1, []string{"Duplicate"}},
+		{"", []string{"user", "add", "--email", "not-an-email", "--password", "x"}, 1, []string{"not a valid address"}},
+		{"", []string{"user", "add", "--email", "dave@example.com"}, 1, []string{"no password"}},
+		{"", []string{"user", "add", "--password", "x"}, 1, []string{`required flag(s) "email" not set`}},
+		{"new-bob\r\n", []string{"user", "passwd", "--email", "bob@example.com"}, 0, []string{"password of bob@example.com changed"}},
+		{"", []string{"user", "passwd", "--email", "nobody@example.com", "--password", "x"}, 1, []string{`no user with e-mail "nobody@example.com"`}},
+	}
+	for i, s := range steps {
+		e.run(s.stdin, s.args...).expect(t, fmt.Sprintf("step %d %v", i, s.args), s.code, s.contains...)
+	}
+
+	r := e.run("", "user", "list")
+	r.expect(t, "user list", 0)
+	var rows [][]string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		rows = append(rows, strings.Fields(line))
+	}
+	want := [][]string{
+		{"ID", "EMAIL", "NAME", "ADMIN", "DISABLED"},
+		{"1", "alice@example.com", "Alice", "true", "false"},
+		{"2", "bob@example.com", "bob@example.com", "false", "false"},
+		{"3", "carol@example.com", "carol@example.com", "true", "false"},
+	}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("user list:\n got %v\nwant %v", rows, want)
+	}
+
+	db, err := storage.Open(filepath.Join(e.dir, "fleetd.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost})
+	if _, err := core.Login("bob@example.com", "new-bob", ""); err != nil {
+		t.Errorf("login with the new password: %v", err)
+	}
+	if _, err := core.Login("bob@example.com", "pw-bob", ""); err == nil {
+		t.Error("the old password still works")
+	}
+}
+
+func TestBackupRestoreStopped(t *testing.T) {
+	e := newEnv(t, "")
+	e.run("", "user", "add", "--email", "a@example.com", "--password", "pw").expect(t, "add", 0)
+	backup := filepath.Join(t.TempDir(), "backup.db")
+	e.run("", "backup", backup).expect(t, "backup", 0, "from the store", "schema ")
+	if n := countUsers(t, openStore(t, backup)); n != 1 {
+		t.Errorf("backup holds %d users, want 1", n)
+	}
+
+	e.run("", "backup", filepath.Join(t.TempDir(), "missing-dir", "b.db")).expect(t, "backup into a missing dir", 1, "no such file")
+
+	junk := filepath.Join(t.TempDir(), "junk.db")
+	if err := os.WriteFile(junk, bytes.Repeat([]byte("x"), 8192), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.run("", "restore", junk).expect(t, "restore junk", 1, "not a fleetd store")
+	e.run("", "user", "add", "--email", "b@example.com", "--password", "pw").expect(t, "store intact after a refused restore", 0)
+
+	e.run("", "restore", backup).expect(t, "restore", 0, "restored "+backup)
+	if n := countUsers(t, openStore(t, filepath.Join(e.dir, "fleetd.db"))); n != 1 {
+		t.Errorf("restored store holds %d users, want 1", n)
+	}
+}
+
+func countUsers(t *testing.T, db *storage.DB) int {
+	t.Helper()
+	var n int
+	if err := db.View(func(tx app.Tx) (err error) { n, err = tx.Users().Count(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// serving is a fleetd serve running in a goroutine.
+type serving struct {
+	*server
+	log  *syncBuffer
+	stop context.CancelFunc
+	done chan int
+}
+
+func (e *env) serve(t *testing.T) *serving {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan *server, 1)
+	s := &serving{log: &syncBuffer{}, stop: cancel, done: make(chan int, 1)}
+	c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: s.log, bcryptCost: bcrypt.MinCost,
+		started: func(srv *server) { ready <- srv }}
+	go func() { s.done <- runContext(ctx, []string{"serve", "--config", e.config}, c) }()
+	select {
+	case s.server = <-ready:
+	case code := <-s.done:
+		t.Fatalf("serve exited with %d:\n%s", code, s.log)
+	case <-time.After(60 * time.Second):
+		t.Fatalf("serve did not start:\n%s", s.log)
+	}
+	t.Cleanup(func() {
+		cancel()
+		<-s.done
+	})
+	return s
+}
+
+// logLines decodes serve's JSON log.
+func (s *serving) logLines(t *testing.T) []map[string]any {
+	t.Helper()
+	var lines []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(s.log.String()), "\n") {
+		m := map[string]any{}
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		lines = append(lines, m)
+	}
+	return lines
+}
+
+func (s *serving) logged(t *testing.T, msg string) map[string]any {
+	t.Helper()
+	for _, l := range s.logLines(t) {
+		if l["msg"] == msg {
+			return l
+		}
+	}
+	t.Fatalf("no log line %q in:\n%s", msg, s.log)
+	return nil
+}
+
+func (s *serving) get(t *testing.T, path string) map[string]any {
+	t.Helper()
+	resp, err := http.Get("http://" + s.WebAddr.String() + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body := map[string]any{}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s, %v", path, resp.Status, err)
+	}
+	return body
+}
+
+// writer creates devices (and every tenth time a user) through the running
+// server's core until stopped, remembering what has been committed.
+type writer struct {
+	mu        sync.Mutex
+	committed []string // device uniqueIds and user e-mails, in commit order
+	err       error
+	stop      chan struct{}
+	done      chan struct{}
+}
+
+func startWriter(core *app.Core) *writer {
+	w := &writer{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		for i := 0; ; i++ {
+			select {
+			case <-w.stop:
+				return
+			default:
+			}
+			id, err := fmt.Sprintf("dev-%d", i), error(nil)
+			if i%10 == 9 {
+				id = fmt.Sprintf("user-%d@example.com", i)
+				_, err = core.CreateUser(app.System(), func(u *app.User) error { u.Email, u.Password = id, "pw"; return nil })
+			} else {
+				_, err = core.Devices.Create(app.System(), func(d *app.Device) error { d.Name, d.UniqueID = id, id; return nil })
+			}
+			w.mu.Lock()
+			if err != nil {
+				w.err = err
+			} else {
+				w.committed = append(w.committed, id)
+			}
+			w.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return w
+}
+
+func (w *writer) snapshot() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.committed...)
+}
+
+func (w *writer) halt(t *testing.T) []string {
+	close(w.stop)
+	<-w.done
+	if w.err != nil {
+		t.Fatalf("writer: %v", w.err)
+	}
+	return w.snapshot()
+}
+
+func TestServe(t *testing.T) {
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\nlog: {format: json}\n")
+	// A socket file left by a crashed server must not stop the next start.
+	if err := os.MkdirAll(e.dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stale, err := net.Listen("unix", filepath.Join(e.dir, "fleetd.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.(*net.UnixListener).SetUnlinkOnClose(false)
+	stale.Close()
+
+	s := e.serve(t)
+	started := s.logged(t, "fleetd started")
+	if started["web"] != s.WebAddr.String() || started["startupMs"] == nil {
+		t.Errorf("start-up line = %v", started)
+	}
+	if got := s.get(t, "/api/health"); got["status"] != "ok" {
+		t.Errorf("/api/health = %v", got)
+	}
+	if got := s.get(t, "/api/server"); got["version"] != versionString() {
+		t.Errorf("/api/server = %v", got)
+	}
+	sock, err := os.Stat(filepath.Join(e.dir, "fleetd.sock"))
+	if err != nil || sock.Mode().Type() != fs.ModeSocket || sock.Mode().Perm() != 0o600 {
+		t.Errorf("control socket: %v, %v", sock, err)
+	}
+
+	// The generated administrator password is logged once and logs in.
+	first := s.logged(t, "first start: created administrator; log in and change its password")
+	if first["level"] != "WARN" || first["email"] != "admin@localhost.localdomain" {
+		t.Errorf("first start line = %v", first)
+	}
+	resp, err := http.PostForm("http://"+s.WebAddr.String()+"/api/session",
+		url.Values{"email": {"admin@localhost.localdomain"}, "password": {fmt.Sprint(first["password"])}})
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("login with the logged password: %v %v", resp, err)
+	}
+	resp.Body.Close()
+
+	// While the server runs, the CLI is told why it cannot open the store.
+	e.run("", "user", "list").expect(t, "user list while serving", 1, "in use by a running fleetd serve: stop fleetd serve or")
+	e.run("", "serve").expect(t, "second serve", 1, "another fleetd serve is using "+e.dir)
+
+	// A hot backup while writers go on holds everything committed before it.
+	w := startWriter(s.Core)
+	for len(w.snapshot()) < 20 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	before := w.snapshot()
+	backup := filepath.Join(t.TempDir(), "hot.db")
+	e.run("", "backup", backup).expect(t, "hot backup", 0, "from the running fleetd serve", "schema ")
+	all := w.halt(t)
+	e.run("", "restore", backup).expect(t, "restore while serving", 1, "refusing to restore", "stop it first")
+	if _, err := os.Stat(backup + ".tmp"); !os.IsNotExist(err) {
+		t.Errorf("temporary file left behind: %v", err)
+	}
+	db := openStore(t, backup)
+	err = db.View(func(tx app.Tx) error {
+		for _, id := range before {
+			var err error
+			if strings.Contains(id, "@") {
+				_, err = tx.UserByEmail(id)
+			} else {
+				_, err = tx.DeviceByUniqueID(id)
+			}
+			if err != nil {
+				return fmt.Errorf("%s committed before the backup is missing: %w", id, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	t.Logf("backup taken after %d commits; %d commits by the end", len(before), len(all))
+
+	// Cancelling the context stops serve cleanly.
+	s.stop()
+	if code := <-s.done; code != 0 {
+		t.Fatalf("serve exit = %d:\n%s", code, s.log)
+	}
+	s.done <- 0 // for the cleanup
+	s.logged(t, "stopping")
+	if _, err := os.Stat(filepath.Join(e.dir, "fleetd.sock")); !os.IsNotExist(err) {
+		t.Errorf("socket not removed on shutdown: %v", err)
+	}
+
+	// Now restore works and the store is the backup.
+	e.run("", "restore", backup).expect(t, "restore after stop", 0, "restored")
+	countDevices := func(db *storage.DB) (n int) {
+		if err := db.View(func(tx app.Tx) (err error) { n, err = tx.Devices().Count(); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	restored := openStore(t, filepath.Join(e.dir, "fleetd.db"))
+	if got, want := countDevices(restored), countDevices(db); got != want {
+		t.Errorf("restored store has %d devices, the backup %d", got, want)
+	}
+}

@@ -1,7 +1,7 @@
 package api_test
 
 import (
-		"encoding/json"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"

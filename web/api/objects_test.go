@@ -42,7 +42,7 @@ func TestDevices(t *testing.T) {
 			status: 404, check: deviceNamed("d2", "Truck 2")},
 
 		{name: "create links to the creator", as: "user1", method: "POST", path: "/api/devices",
-			body: `{"name":" Car ","uniqueId":"200000000000001","status":"online","positionId":77,"attributes":{"speedLimit":80}}`,
+			body:   `{"name":" Car ","uniqueId":"200000000000001","status":"online","positionId":77,"attributes":{"speedLimit":80}}`,
 			status: 200, want: []string{`"name":"Car"`, `"status":"offline"`, `"positionId":0`, `"speedLimit":80`},
 			check: func(t *testing.T, e *env, _ *response) {
 				list, err := e.core.Devices.List(e.caller(t, "user1"), app.ListQuery{})

@@ -35,9 +35,12 @@ func normalize(v reflect.Value) {
 			normalize(v.Elem())
 		}
 	case reflect.Struct:
+		if !v.CanAddr() {
+			return
+		}
 		if v.Type() == timeType {
-			if t := v.Interface().(time.Time); !t.IsZero() {
-				v.Set(reflect.ValueOf(t.UTC()))
+			if t, ok := v.Addr().Interface().(*time.Time); ok && !t.IsZero() {
+				*t = t.UTC()
 			}
 			return
 		}

@@ -92,7 +92,7 @@ func (c *cli) commands() *cobra.Command {
 	root.PersistentFlags().StringVar(&c.configPath, "config", os.Getenv(config.EnvConfigFile),
 		"config file (YAML); also "+config.EnvConfigFile+"; none: built-in defaults")
 	root.AddCommand(
-		&cobra.Command{Use: "serve", Short: "Run the server (web UI and API)", Args: cobra.NoArgs,
+		&cobra.Command{Use: "serve", Short: "Run the server", Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error { return withConfig(c, cmd.Context(), c.serve) }},
 		c.userCommands(),
 		&cobra.Command{Use: "backup FILE", Short: "Write a consistent copy of the store to FILE, also while serve runs",

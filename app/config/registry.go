@@ -59,7 +59,7 @@ var protocolPorts = []struct {
 var registry = append([]Key{
 	field("data.dir", "./data", "Directory for the store (fleetd.db) and the control socket (fleetd.sock).",
 		parseNonEmpty, func(c *Config) *string { return &c.Data.Dir }, asIs[string]),
-	field("web.address", ":8082", "Listen address of the web UI and API (host:port; port 0 picks a free one).",
+	field("web.address", ":8082", "Listen address of the HTTP API (host:port; port 0 picks a free one).",
 		parseAddress, func(c *Config) *string { return &c.Web.Address }, asIs[string]),
 	field("web.secureCookies", false, "Mark session cookies Secure; turn on when serving behind HTTPS.",
 		parseBool, func(c *Config) *bool { return &c.Web.SecureCookies }, asIs[bool]),

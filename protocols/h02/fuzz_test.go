@@ -27,6 +27,7 @@ func FuzzSplitDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, p := range []*Protocol{testProtocol(), {MessageLength: 42, now: testProtocol().now}} {
 			splitDecode(t, p, data)
+			_, _ = p.DecodeDatagram(nil, data)
 		}
 	})
 }

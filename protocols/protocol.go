@@ -62,3 +62,9 @@ type Stream interface {
 type Datagram interface {
 	DecodeDatagram(c *Conn, packet []byte) (Result, error)
 }
+
+// FrameLimiter is implemented by protocols whose frames may be longer than
+// the listener's default bound (watch voice and picture messages).
+type FrameLimiter interface {
+	MaxFrameSize() int
+}

@@ -82,6 +82,9 @@ type Server struct {
 // Listen starts serving proto on addr ("host:port"; port 0 picks one).
 func Listen(proto Stream, addr string, sink Sink, opts Options) (*Server, error) {
 	opts.defaults()
+	if fl, ok := proto.(FrameLimiter); ok {
+		opts.MaxFrame = max(opts.MaxFrame, fl.MaxFrameSize())
+	}
 	s := &Server{proto: proto, sink: sink, opts: opts, perIP: map[string]int{}, conns: map[*conn]struct{}{},
 		done: make(chan struct{}), log: opts.Logger.With("protocol", proto.Name())}
 	ln, err := net.Listen("tcp", addr)

@@ -25,7 +25,7 @@ func TestDefaultPorts(t *testing.T) {
 		}
 	}
 	for _, e := range All() {
-		if e.UDP != (e.Name == "teltonika") {
+		if e.UDP != (e.Name == "teltonika" || e.Name == "h02") {
 			t.Errorf("%s UDP = %v", e.Name, e.UDP)
 		}
 	}

@@ -113,3 +113,6 @@ func (p *Protocol) Decode(c *protocols.Conn, raw []byte) (protocols.Result, erro
 	}
 	return res, nil
 }
+
+// MaxFrameSize lets the listener accept the longest legal frame.
+func (*Protocol) MaxFrameSize() int { return MaxFrameSize }

@@ -24,13 +24,7 @@ func TestPermissions(t *testing.T) {
 			body: `{"userId":{limited},"deviceId":{d1}}`, status: 400, want: []string{"Device limit reached"}},
 		{name: "managed user", as: "admin", method: "POST", path: "/api/permissions",
 			body: `{"userId":{manager2},"managedUserId":{user1}}`, status: 204,
-			check: func(t *testing.T, e *env, _ *response) {
-				users, err := e.core.Users(e.caller(t, "manager2"), 0)
-				must(t, err)
-				if len(users) != 2 {
-					t.Errorf("manager2 manages %d users, want 2", len(users))
-				}
-			}},
+			check: manages("manager2", "user1@example.com", "user2@example.com")},
 		{name: "geofence to a group", as: "user2", method: "POST", path: "/api/permissions",
 			prepare: func(t *testing.T, e *env) { e.link(t, "user", "user2", "geofence", "gf1") },
 			body:    `{"groupId":{g1},"geofenceId":{gf1}}`, status: 204},
@@ -65,6 +59,23 @@ func TestPermissions(t *testing.T) {
 		{name: "anonymous", method: "POST", path: "/api/permissions",
 			body: `{"userId":{user1},"deviceId":{d2}}`, status: 401, check: sees("user1", "d1")},
 	})
+}
+
+// manages checks that manager manages exactly the users with these e-mails.
+func manages(manager string, emails ...string) func(*testing.T, *env, *response) {
+	return func(t *testing.T, e *env, _ *response) {
+		t.Helper()
+		users, err := e.core.Users(e.caller(t, manager), 0)
+		must(t, err)
+		var got []string
+		for _, u := range users {
+			got = append(got, u.Email)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, emails) {
+			t.Errorf("%s manages %v, want %v", manager, got, emails)
+		}
+	}
 }
 
 // sees checks that user sees exactly the named devices afterwards.

@@ -43,14 +43,8 @@ func TestUsers(t *testing.T) {
 			body: `{"email":"new@example.com","password":"pw","administrator":true}`, status: 403},
 		{name: "manager creates a managed user", as: "manager2", method: "POST", path: "/api/users",
 			body: `{"name":"Driver","email":"driver@example.com","password":"pw"}`, status: 200,
-			want: []string{`"email":"driver@example.com"`},
-			check: func(t *testing.T, e *env, _ *response) {
-				users, err := e.core.Users(e.caller(t, "manager2"), 0)
-				must(t, err)
-				if len(users) != 2 {
-					t.Errorf("manager2 manages %d users, want user2 and the new one", len(users))
-				}
-			}},
+			want:  []string{`"email":"driver@example.com"`},
+			check: manages("manager2", "driver@example.com", "user2@example.com")},
 		{name: "manager user limit", as: "manager1", method: "POST", path: "/api/users",
 			body: `{"email":"driver@example.com","password":"pw"}`, status: 400, want: []string{"User limit reached"}},
 		{name: "plain user cannot create users", as: "user1", method: "POST", path: "/api/users",

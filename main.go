@@ -52,6 +52,9 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// After the first signal, restore the default handling: a second one
+	// ends a shutdown that hangs.
+	context.AfterFunc(ctx, stop)
 	return runContext(ctx, args, &cli{stdin: os.Stdin, stdout: stdout, stderr: stderr})
 }
 
@@ -93,17 +96,17 @@ func (c *cli) commands() *cobra.Command {
 		"config file (YAML); also "+config.EnvConfigFile+"; none: built-in defaults")
 	root.AddCommand(
 		&cobra.Command{Use: "serve", Short: "Run the server", Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error { return withConfig(c, cmd.Context(), c.serve) }},
+			RunE: func(cmd *cobra.Command, _ []string) error { return c.withConfig(cmd.Context(), c.serve) }},
 		c.userCommands(),
 		&cobra.Command{Use: "backup FILE", Short: "Write a consistent copy of the store to FILE, also while serve runs",
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return withConfig(c, cmd.Context(), func(ctx context.Context, cfg *config.Config) error { return c.backup(ctx, cfg, args[0]) })
+				return c.withConfig(cmd.Context(), func(ctx context.Context, cfg *config.Config) error { return c.backup(ctx, cfg, args[0]) })
 			}},
 		&cobra.Command{Use: "restore FILE", Short: "Replace the store with the backup FILE (fleetd serve must be stopped)",
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return withConfig(c, cmd.Context(), func(_ context.Context, cfg *config.Config) error { return c.restore(cfg, args[0]) })
+				return c.withConfig(cmd.Context(), func(_ context.Context, cfg *config.Config) error { return c.restore(cfg, args[0]) })
 			}},
 		&cobra.Command{Use: "version", Short: "Print the version", Args: cobra.NoArgs,
 			Run: func(*cobra.Command, []string) {
@@ -111,7 +114,7 @@ func (c *cli) commands() *cobra.Command {
 			}},
 		&cobra.Command{Use: "config", Short: "Print the effective configuration (secrets as ***)", Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				return withConfig(c, cmd.Context(), func(_ context.Context, cfg *config.Config) error {
+				return c.withConfig(cmd.Context(), func(_ context.Context, cfg *config.Config) error {
 					out, err := cfg.YAML()
 					if err == nil {
 						_, err = c.stdout.Write(out)
@@ -124,7 +127,7 @@ func (c *cli) commands() *cobra.Command {
 }
 
 // withConfig loads the configuration, then runs fn with it.
-func withConfig(c *cli, ctx context.Context, fn func(context.Context, *config.Config) error) error {
+func (c *cli) withConfig(ctx context.Context, fn func(context.Context, *config.Config) error) error {
 	cfg, err := config.Load(c.configPath)
 	if err != nil {
 		return err
@@ -260,15 +263,15 @@ func pruneSessions(ctx context.Context, core *app.Core, log *slog.Logger) {
 	t := time.NewTicker(pruneInterval)
 	defer t.Stop()
 	for {
+		if n, err := core.PruneSessions(); err != nil {
+			log.Error("prune sessions", "err", err)
+		} else if n > 0 {
+			log.Info("pruned expired sessions", "count", n)
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if n, err := core.PruneSessions(); err != nil {
-				log.Error("prune sessions", "err", err)
-			} else if n > 0 {
-				log.Info("pruned expired sessions", "count", n)
-			}
 		}
 	}
 }
@@ -480,7 +483,7 @@ func (c *cli) userCommands() *cobra.Command {
 	var admin bool
 	add := &cobra.Command{Use: "add", Short: "Add a user (password from --password or one line on stdin)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return c.withCore(cmd.Context(), false, func(core *app.Core) error {
+			return c.withCore(cmd.Context(), createStore, func(core *app.Core) error {
 				pw, err := c.password(password)
 				if err != nil {
 					return err
@@ -501,11 +504,11 @@ func (c *cli) userCommands() *cobra.Command {
 	add.Flags().BoolVar(&admin, "admin", false, "make the user an administrator")
 	list := &cobra.Command{Use: "list", Short: "List users", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return c.withCore(cmd.Context(), true, c.listUsers)
+			return c.withCore(cmd.Context(), readStore, c.listUsers)
 		}}
 	passwd := &cobra.Command{Use: "passwd", Short: "Set a user's password and end its sessions", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return c.withCore(cmd.Context(), false, func(core *app.Core) error {
+			return c.withCore(cmd.Context(), writeStore, func(core *app.Core) error {
 				pw, err := c.password(password)
 				if err == nil {
 					err = core.SetPassword(email, pw)
@@ -558,10 +561,24 @@ func (c *cli) password(flag string) (string, error) {
 	return line, nil
 }
 
+// storeUse says how a CLI command opens the store.
+type storeUse int
+
+const (
+	readStore   storeUse = iota // shared lock, no changes
+	writeStore                  // the store must exist
+	createStore                 // a missing store is created
+)
+
 // withCore opens the store for a CLI command and runs fn on a core over it.
-func (c *cli) withCore(ctx context.Context, readOnly bool, fn func(*app.Core) error) error {
-	return withConfig(c, ctx, func(_ context.Context, cfg *config.Config) error {
-		db, err := storage.Open(cfg.Data.StorePath(), storage.Options{Timeout: cliLockTimeout, ReadOnly: readOnly})
+func (c *cli) withCore(ctx context.Context, use storeUse, fn func(*app.Core) error) error {
+	return c.withConfig(ctx, func(_ context.Context, cfg *config.Config) error {
+		if use == writeStore {
+			if _, err := os.Stat(cfg.Data.StorePath()); err != nil {
+				return storeError(cfg, err)
+			}
+		}
+		db, err := storage.Open(cfg.Data.StorePath(), storage.Options{Timeout: cliLockTimeout, ReadOnly: use == readStore})
 		if err != nil {
 			return storeError(cfg, err)
 		}

@@ -137,6 +137,15 @@ func TestConfigCommand(t *testing.T) {
 	}
 }
 
+// Without a config file or flags fleetd runs on the embedded defaults.
+func TestDefaultsWithoutConfig(t *testing.T) {
+	t.Setenv("FLEETD_CONFIG", "")
+	t.Chdir(t.TempDir())
+	var out, errOut syncBuffer
+	code := runContext(context.Background(), []string{"config"}, &cli{stdout: &out, stderr: &errOut})
+	result{code, out.String(), errOut.String()}.expect(t, "config", 0, "dir: ./data\n", "address: :8082\n", "port: 5023\n")
+}
+
 func TestUserCommands(t *testing.T) {
 	e := newEnv(t, "")
 	steps := []struct {
@@ -145,7 +154,8 @@ func TestUserCommands(t *testing.T) {
 		code     int
 		contains []string
 	}{
-		{"", []string{"user", "list"}, 1, []string{"no store at " + filepath.Join(e.dir, "fleetd.db")}},
+		{"", []string{"user", "passwd", "--email", "a@example.com", "--password", "x"}, 1, []string{"no store at"}},
+		{"", []string{"user", "list"}, 1, []string{"no store at " + filepath.Join(e.dir, "fleetd.db")}}, // passwd created none
 		{"", []string{"user", "add", "--email", "alice@example.com", "--password", "pw-alice", "--name", "Alice"}, 0,
 			[]string{"created user 1 alice@example.com (administrator: true)"}}, // the first user is an administrator
 		{"pw-bob\n", []string{"user", "add", "--email", "bob@example.com"}, 0,
@@ -218,9 +228,17 @@ func TestBackupRestoreStopped(t *testing.T) {
 }
 
 func countUsers(t *testing.T, db *storage.DB) int {
+	return count(t, db, func(tx app.Tx) (int, error) { return tx.Users().Count() })
+}
+
+func countDevices(t *testing.T, db *storage.DB) int {
+	return count(t, db, func(tx app.Tx) (int, error) { return tx.Devices().Count() })
+}
+
+func count(t *testing.T, db *storage.DB, fn func(app.Tx) (int, error)) int {
 	t.Helper()
 	var n int
-	if err := db.View(func(tx app.Tx) (err error) { n, err = tx.Users().Count(); return err }); err != nil {
+	if err := db.View(func(tx app.Tx) (err error) { n, err = fn(tx); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -443,14 +461,8 @@ func TestServe(t *testing.T) {
 
 	// Now restore works and the store is the backup.
 	e.run("", "restore", backup).expect(t, "restore after stop", 0, "restored")
-	countDevices := func(db *storage.DB) (n int) {
-		if err := db.View(func(tx app.Tx) (err error) { n, err = tx.Devices().Count(); return err }); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
 	restored := openStore(t, filepath.Join(e.dir, "fleetd.db"))
-	if got, want := countDevices(restored), countDevices(db); got != want {
+	if got, want := countDevices(t, restored), countDevices(t, db); got != want {
 		t.Errorf("restored store has %d devices, the backup %d", got, want)
 	}
 }

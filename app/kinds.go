@@ -116,16 +116,12 @@ func newGroups(c *Core) *Objects[Group, *Group] {
 	}
 }
 
-// checkParent accepts no group or a group the actor can see.
+// checkParent accepts no group or an existing group the actor can see.
 func checkParent(a access, groupID int64) error {
 	if groupID == 0 {
 		return nil
 	}
-	ok, err := a.canSee(KindGroup, groupID)
-	if err == nil && !ok {
-		return Invalid("group %d not found", groupID)
-	}
-	return err
+	return a.reference(KindGroup, groupID)
 }
 
 func newCommands(c *Core) *Objects[Command, *Command] {
@@ -141,9 +137,7 @@ func newCommands(c *Core) *Objects[Command, *Command] {
 				cmd.Attributes = Attributes{}
 			}
 			if cmd.DeviceID != 0 {
-				if ok, err := a.canSee(KindDevice, cmd.DeviceID); err != nil || !ok {
-					return firstErr(err, Invalid("device %d not found", cmd.DeviceID))
-				}
+				return a.reference(KindDevice, cmd.DeviceID)
 			}
 			return nil
 		},

@@ -1,6 +1,9 @@
 package app
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // permissionPairs lists the owner -> property links fleetd supports, as
 // Traccar's "<owner>Id"/"<property>Id" pairs. Kinds fleetd has no objects
@@ -93,26 +96,41 @@ func (c *Core) checkPermission(tx Tx, actor *User, p Permission) error {
 		if err := a.mustSee(obj.kind, obj.id); err != nil {
 			return err
 		}
-		if err := c.exists(tx, obj.kind, obj.id); err != nil {
+		if err := a.exists(obj.kind, obj.id); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (c *Core) exists(tx Tx, kind string, id int64) error {
+// exists returns a not-found error for an id with no object behind it:
+// canSee is true for administrators whatever the id.
+func (a access) exists(kind string, id int64) error {
 	var err error
 	switch kind {
 	case KindUser, KindManagedUser:
-		_, err = tx.Users().Get(id)
+		_, err = a.tx.Users().Get(id)
 	case KindDevice:
-		_, err = tx.Devices().Get(id)
+		_, err = a.tx.Devices().Get(id)
 	case KindGroup:
-		_, err = tx.Groups().Get(id)
+		_, err = a.tx.Groups().Get(id)
 	case KindGeofence:
-		_, err = tx.Geofences().Get(id)
+		_, err = a.tx.Geofences().Get(id)
 	case KindCommand:
-		_, err = tx.Commands().Get(id)
+		_, err = a.tx.Commands().Get(id)
+	}
+	return err
+}
+
+// reference checks an id a request points at (a parent group, a target
+// device): it must exist and be visible, else the request is invalid.
+func (a access) reference(kind string, id int64) error {
+	ok, err := a.canSee(kind, id)
+	if err == nil && ok {
+		err = a.exists(kind, id)
+	}
+	if KindOf(err) == KindNotFound || (err == nil && !ok) {
+		return Invalid("%s %d not found", strings.ToLower(kindNames[kind]), id)
 	}
 	return err
 }

@@ -119,6 +119,10 @@ func TestGroups(t *testing.T) {
 		{name: "user without groups", as: "user1", method: "GET", path: "/api/groups", status: 200, want: []string{"[]"}},
 		{name: "unknown parent", as: "user2", method: "POST", path: "/api/groups",
 			body: `{"name":"Sub","groupId":9999}`, status: 400},
+		{name: "unknown parent, even for an admin", as: "admin", method: "POST", path: "/api/groups",
+			body: `{"name":"Sub","groupId":9999}`, status: 400, want: []string{"group 9999 not found"}},
+		{name: "device in an unknown group", as: "admin", method: "POST", path: "/api/devices",
+			body: `{"name":"X","uniqueId":"X1","groupId":9999}`, status: 400, want: []string{"group 9999 not found"}},
 		{name: "not inside itself", as: "user2", method: "PUT", path: "/api/groups/{g1}",
 			body: `{"groupId":{g1}}`, status: 400, want: []string{"inside itself"}},
 		{name: "delete moves members up", as: "admin", method: "DELETE", path: "/api/groups/{g1}", status: 204,
@@ -147,6 +151,8 @@ func TestCommands(t *testing.T) {
 		{name: "command for an invisible device", as: "user1", method: "POST", path: "/api/commands",
 			body: `{"type":"engineStop","deviceId":{d2}}`, status: 400},
 		{name: "type required", as: "admin", method: "POST", path: "/api/commands", body: `{"description":"x"}`, status: 400},
+		{name: "command for a missing device", as: "admin", method: "POST", path: "/api/commands",
+			body: `{"type":"custom","deviceId":9999}`, status: 400, want: []string{"device 9999 not found"}},
 		{name: "limitCommands server", as: "user1", method: "POST", path: "/api/commands",
 			prepare: func(t *testing.T, e *env) {
 				_, err := e.core.UpdateServer(app.System(), func(s *app.Server) error { s.LimitCommands = true; return nil })

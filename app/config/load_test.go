@@ -139,7 +139,7 @@ func TestLoad(t *testing.T) {
 		{
 			name:     "two enabled listeners on one port",
 			file:     "web: {address: ':5001'}\nprotocols:\n  h02: {port: 5023}\n  tk103: {port: 5023, enabled: false}\n",
-			problems: []string{"protocols.h02.port: port 5023 is also used by protocols.gt06.port", "protocols.gps103.port: port 5001 is also used by web.address"},
+			problems: []string{"protocols.gt06.port: port 5023 is also used by protocols.h02.port", "protocols.gps103.port: port 5001 is also used by web.address"},
 		},
 		{
 			name:  "a disabled protocol may share a port",

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/protocols/catalog"
 )
 
 // EnvPrefix starts every environment variable fleetd reads.
@@ -41,21 +43,6 @@ func Keys() []Key { return append([]Key(nil), registry...) }
 // Redacted is what secret values print as.
 const Redacted = "***"
 
-// protocolPorts are Traccar's default ports, so devices already pointed at
-// a Traccar server need no change.
-var protocolPorts = []struct {
-	name string
-	port int
-}{
-	{"osmand", 5055},
-	{"gt06", 5023},
-	{"teltonika", 5027},
-	{"h02", 5013},
-	{"watch", 5093},
-	{"gps103", 5001},
-	{"tk103", 5002},
-}
-
 var registry = append([]Key{
 	field("data.dir", "./data", "Directory for the store (fleetd.db) and the control socket (fleetd.sock).",
 		parseNonEmpty, func(c *Config) *string { return &c.Data.Dir }, asIs[string]),
@@ -83,14 +70,16 @@ var registry = append([]Key{
 		parseDurationAtLeast(time.Second), func(c *Config) *time.Duration { return &c.Security.LoginWindow }, formatDuration),
 }, protocolKeys()...)
 
+// protocolKeys has two keys per protocol of the catalog, which holds the
+// default ports (Traccar's, so devices set up for Traccar need no change).
 func protocolKeys() []Key {
 	var keys []Key
-	for _, p := range protocolPorts {
-		name := p.name
+	for _, p := range catalog.All() {
+		name := p.Name
 		keys = append(keys,
 			field("protocols."+name+".enabled", true, "Listen for "+name+" devices.",
 				parseBool, func(c *Config) *bool { return &c.protocol(name).Enabled }, asIs[bool]),
-			field("protocols."+name+".port", p.port, "Port (TCP, and UDP where the protocol has it) for "+name+" devices.",
+			field("protocols."+name+".port", p.DefaultPort, "Port (TCP, and UDP where the protocol has it) for "+name+" devices.",
 				parsePort, func(c *Config) *int { return &c.protocol(name).Port }, asIs[int]))
 	}
 	return keys

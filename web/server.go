@@ -4,6 +4,7 @@ package web
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web/api"
@@ -19,6 +20,8 @@ type Options struct {
 	SecureCookies bool
 	// BodyLimit caps request bodies in bytes; zero means 4 MiB.
 	BodyLimit int
+	// KeepAlive is how often the live socket sends {} (default 30 s).
+	KeepAlive time.Duration
 }
 
 // New builds the Fiber app serving core.
@@ -34,6 +37,7 @@ func New(core *app.Core, opts Options) *fiber.App {
 		JSONEncoder:           httpx.JSONEncoder,
 	})
 	f.Use(recover.New())
-	api.Register(f.Group("/api"), core, api.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies})
+	api.Register(f.Group("/api"), core, api.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
+		KeepAlive: opts.KeepAlive})
 	return f
 }

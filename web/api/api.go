@@ -7,6 +7,7 @@ package api
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web/httpx"
@@ -18,6 +19,8 @@ type Options struct {
 	Logger *slog.Logger
 	// SecureCookies marks the session cookie Secure (served behind HTTPS).
 	SecureCookies bool
+	// KeepAlive is how often the live socket sends {} (default 30 s).
+	KeepAlive time.Duration
 }
 
 // access says who may call a route.
@@ -46,6 +49,9 @@ type handlers struct {
 func Register(r fiber.Router, core *app.Core, opts Options) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.KeepAlive <= 0 {
+		opts.KeepAlive = 30 * time.Second
 	}
 	h := &handlers{core: core, opts: opts}
 	auth := httpx.Authenticator{Core: core}
@@ -84,6 +90,12 @@ func (h *handlers) routes() []route {
 		{fiber.MethodGet, "/positions", required, h.listPositions},
 		{fiber.MethodDelete, "/positions", required, h.deletePositions},
 		{fiber.MethodGet, "/events/:id<int>", required, h.getEvent},
+
+		{fiber.MethodGet, "/commands/send", required, h.listSendable},
+		{fiber.MethodPost, "/commands/send", required, h.sendCommand},
+		{fiber.MethodGet, "/commands/types", required, h.commandTypes},
+		{fiber.MethodGet, "/devices/unknown", required, h.unknownDevices},
+		{fiber.MethodGet, "/socket", required, h.socket()},
 	}
 	rs = append(rs, objectRoutes("/devices", h.core.Devices, filterIDs)...)
 	rs = append(rs, objectRoutes("/groups", h.core.Groups, 0)...)

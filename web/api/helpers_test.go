@@ -68,6 +68,8 @@ func newEnv(t *testing.T) *env {
 		Version:    "test",
 		BcryptCost: bcrypt.MinCost,
 		Throttle:   app.ThrottleOptions{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
+		// The fixture's positions come from the "test" protocol.
+		CommandTypes: map[string][]string{"test": {"custom", "engineStop"}},
 	})
 	e := &env{db: db, core: core, ids: map[string]int64{}}
 	e.app = web.New(core, web.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})

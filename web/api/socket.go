@@ -1,0 +1,87 @@
+package api
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/contrib/websocket"
+	"github.com/gofiber/fiber/v2"
+)
+
+const socketWriteTimeout = 10 * time.Second
+
+// socket is GET /api/socket, Traccar's live updates: the latest position of
+// every visible device on open, then {"devices"}, {"positions"} and
+// {"events"} messages as they happen, and {} as keep-alive.
+func (h *handlers) socket() fiber.Handler {
+	ws := websocket.New(h.serveSocket)
+	return func(c *fiber.Ctx) error {
+		if !websocket.IsWebSocketUpgrade(c) {
+			return &app.Error{Kind: app.KindInvalid, Message: "WebSocket required",
+				Description: "GET /api/socket must be a WebSocket upgrade request"}
+		}
+		c.Locals(socketUserKey, httpx.User(c))
+		return ws(c)
+	}
+}
+
+const socketUserKey = "fleetd.socket.user"
+
+func (h *handlers) serveSocket(conn *websocket.Conn) {
+	user, _ := conn.Locals(socketUserKey).(*app.User)
+	if user == nil {
+		return
+	}
+	// Subscribe before reading the latest positions, so nothing that
+	// happens in between is missed.
+	sub := h.core.Subscribe(user)
+	defer sub.Close()
+	latest, err := h.core.Positions(user, app.PositionQuery{})
+	if err != nil || writeJSON(conn, app.Update{Positions: latest}) != nil {
+		return
+	}
+	closed := make(chan struct{})
+	go func() { // clients send nothing we need; reading notices the close
+		defer close(closed)
+		for {
+			if _, _, err := conn.ReadMessage(); err != nil {
+				return
+			}
+		}
+	}()
+	keepAlive := time.NewTicker(h.opts.KeepAlive)
+	defer keepAlive.Stop()
+	for {
+		select {
+		case u, ok := <-sub.C:
+			if !ok { // fell too far behind: the hub dropped this client
+				conn.WriteControl(websocket.CloseMessage,
+					websocket.FormatCloseMessage(websocket.CloseTryAgainLater, "too slow"), time.Now().Add(time.Second))
+				return
+			}
+			if writeJSON(conn, u) != nil {
+				return
+			}
+		case <-keepAlive.C:
+			if writeJSON(conn, app.Update{}) != nil {
+				return
+			}
+		case <-closed:
+			return
+		}
+	}
+}
+
+// writeJSON encodes without httpx's normalising pass: updates are shared by
+// every subscriber and must not be modified, and the ingest already hands
+// them over in normal form (UTC times, attributes never nil).
+func writeJSON(conn *websocket.Conn, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	conn.SetWriteDeadline(time.Now().Add(socketWriteTimeout))
+	return conn.WriteMessage(websocket.TextMessage, data)
+}

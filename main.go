@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -28,6 +29,8 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
+	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
 	"github.com/spf13/cobra"
@@ -180,7 +183,9 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 			MaxPerAccount: cfg.Security.LoginMaxPerAccount,
 			Window:        cfg.Security.LoginWindow,
 		},
-		Logger: log,
+		Ingest:       app.IngestOptions{AutoRegister: cfg.Devices.AutoRegister},
+		CommandTypes: catalog.CommandTypes(),
+		Logger:       log,
 	}
 }
 
@@ -190,6 +195,7 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 type server struct {
 	Core    *app.Core
 	WebAddr net.Addr
+	Devices map[string]net.Addr // device listeners by protocol
 }
 
 func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
@@ -212,6 +218,11 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	defer closeLogged(log, "control socket", ctl)
+	devices, err := startDevices(cfg, core, log)
+	if err != nil {
+		return err
+	}
+	defer closeLogged(log, "device listeners", devices)
 	webLn, err := net.Listen("tcp", cfg.Web.Address)
 	if err != nil {
 		return fmt.Errorf("web.address: %w", err)
@@ -223,13 +234,14 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var background sync.WaitGroup
 	background.Go(func() { pruneSessions(ctx, core, log) })
+	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	defer background.Wait() // before the store closes
 	defer cancel()
 
-	log.Info("fleetd started", "version", versionString(), "web", webLn.Addr().String(),
+	log.Info("fleetd started", "version", versionString(), "web", webLn.Addr().String(), "devices", listening(devices),
 		"data", cfg.Data.Dir, "startupMs", time.Since(began).Milliseconds())
 	if c.started != nil {
-		c.started(&server{Core: core, WebAddr: webLn.Addr()})
+		c.started(&server{Core: core, WebAddr: webLn.Addr(), Devices: devices.Addrs})
 	}
 	select {
 	case <-ctx.Done():
@@ -241,6 +253,47 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		log.Error("web shutdown", "err", serr)
 	}
 	return err
+}
+
+// startDevices opens a listener for every enabled protocol.
+func startDevices(cfg *config.Config, core *app.Core, log *slog.Logger) (*catalog.Listening, error) {
+	ports := map[string]int{}
+	for _, p := range cfg.Protocols {
+		if p.Enabled {
+			ports[p.Name] = p.Port
+		}
+	}
+	return catalog.Start("", ports, core, protocols.Options{
+		IdleTimeout:   cfg.Devices.IdleTimeout,
+		MaxConnsPerIP: cfg.Devices.MaxConnectionsPerIP,
+		Logger:        log,
+	})
+}
+
+// listening renders the device listeners for the start-up log line.
+func listening(l *catalog.Listening) string {
+	var parts []string
+	for name, addr := range l.Addrs {
+		parts = append(parts, name+"="+addr.String())
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}
+
+// sweepStatus marks connectionless devices unknown once silent too long.
+func sweepStatus(ctx context.Context, core *app.Core, timeout time.Duration, log *slog.Logger) {
+	tick := time.NewTicker(time.Minute)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if err := core.SweepStatus(timeout); err != nil {
+				log.Warn("device status sweep failed", "err", err)
+			}
+		}
+	}
 }
 
 // bootstrap prepares an empty store and shows a generated administrator

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -19,6 +21,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -130,10 +133,10 @@ func TestConfigCommand(t *testing.T) {
 		t.Errorf("config prints the secret:\n%s", r.stdout)
 	}
 
-	bad := newEnv(t, "web: {adress: x}\nprotocols: {gt06: {port: 0}}\n")
+	bad := newEnv(t, "web: {adress: x}\nprotocols: {gt06: {port: 70000}}\n")
 	for _, cmd := range [][]string{{"config"}, {"serve"}, {"user", "list"}} {
 		bad.run("", cmd...).expect(t, "bad config "+cmd[0], 1, "invalid configuration",
-			"web.adress: unknown key", "protocols.gt06.port: 0 is not a port")
+			"web.adress: unknown key", "protocols.gt06.port: 70000 is not a port")
 	}
 }
 
@@ -370,8 +373,18 @@ func (w *writer) halt(t *testing.T) []string {
 	return w.snapshot()
 }
 
+// anyPorts puts every device listener on a free port, so tests never
+// collide with each other or with a real server.
+var anyPorts = func() string {
+	s := "protocols:\n"
+	for _, e := range catalog.All() {
+		s += "  " + e.Name + ": {port: 0}\n"
+	}
+	return s
+}()
+
 func TestServe(t *testing.T) {
-	e := newEnv(t, "web: {address: '127.0.0.1:0'}\nlog: {format: json}\n")
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\nlog: {format: json}\n"+anyPorts)
 	// A socket file left by a crashed server must not stop the next start.
 	if err := os.MkdirAll(e.dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -410,6 +423,9 @@ func TestServe(t *testing.T) {
 		t.Fatalf("login with the logged password: %v %v", resp, err)
 	}
 	resp.Body.Close()
+
+	// A device reports through its protocol listener and shows up in the API.
+	s.deviceReports(t, fmt.Sprint(first["password"]))
 
 	// While the server runs, the CLI is told why it cannot open the store.
 	e.run("", "user", "list").expect(t, "user list while serving", 1, "in use by a running fleetd serve: stop fleetd serve or")
@@ -464,5 +480,51 @@ func TestServe(t *testing.T) {
 	restored := openStore(t, filepath.Join(e.dir, "fleetd.db"))
 	if got, want := countDevices(t, restored), countDevices(t, db); got != want {
 		t.Errorf("restored store has %d devices, the backup %d", got, want)
+	}
+}
+
+// deviceReports registers a GT06 tracker through the API, sends a real
+// login and location frame (samples.md) to the gt06 listener, and expects
+// the ACK and the position behind /api/positions.
+func (s *serving) deviceReports(t *testing.T, password string) {
+	t.Helper()
+	api := "http://" + s.WebAddr.String()
+	req, _ := http.NewRequest("POST", api+"/api/devices", strings.NewReader(`{"name":"Truck","uniqueId":"864717003283581"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.SetBasicAuth("admin@localhost.localdomain", password)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("create device: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	conn, err := net.Dial("tcp", s.Devices["gt06"].String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	for _, step := range []struct{ frame, ack string }{
+		{"78780D01086471700328358100093F040D0A", "787805010009559 40d0a"},
+		{"78781f120f0a140e150bc505e51e780293a9e800540000f601006e0055da00035f240d0a", "787805120003903f0d0a"},
+	} {
+		frame, _ := hex.DecodeString(step.frame)
+		conn.Write(frame)
+		want, _ := hex.DecodeString(strings.ReplaceAll(step.ack, " ", ""))
+		got := make([]byte, len(want))
+		if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("reply to %s = %x (%v), want %x", step.frame, got, err, want)
+		}
+	}
+	req, _ = http.NewRequest("GET", api+"/api/positions", nil)
+	req.SetBasicAuth("admin@localhost.localdomain", password)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var positions []app.Position
+	json.NewDecoder(resp.Body).Decode(&positions)
+	if len(positions) != 1 || positions[0].Protocol != "gt06" || math.Abs(positions[0].Latitude-54.94535) > 1e-5 {
+		t.Fatalf("positions = %+v, want the GT06 fix at 54.94535", positions)
 	}
 }

@@ -54,7 +54,10 @@ type Log struct {
 
 // Devices configures how unknown devices are treated.
 type Devices struct {
-	AutoRegister bool
+	AutoRegister        bool
+	StatusTimeout       time.Duration
+	IdleTimeout         time.Duration
+	MaxConnectionsPerIP int
 }
 
 // Security bounds failed logins.

@@ -172,7 +172,7 @@ func (c *Config) conflicts() []string {
 		used[p] = "web.address"
 	}
 	for _, p := range c.Protocols {
-		if !p.Enabled {
+		if !p.Enabled || p.Port == 0 { // 0 picks a free port: never a clash
 			continue
 		}
 		key := "protocols." + p.Name + ".port"

@@ -132,7 +132,7 @@ func TestLoad(t *testing.T) {
 				`log.format: "xml" is not one of text, json`,
 				`security.loginMaxPerIp: 0 is out of range 1..1000000`,
 				`security.loginWindow: "forever" is not a duration`,
-				`protocols.h02.port: 70000 is not a port (1..65535) (from FLEETD_PROTOCOLS_H02_PORT)`,
+				`protocols.h02.port: 70000 is not a port (0..65535; 0 picks a free one) (from FLEETD_PROTOCOLS_H02_PORT)`,
 				`protocols.watch.port: "abc" is not a whole number (from FLEETD_PROTOCOLS_WATCH_PORT)`,
 			},
 		},

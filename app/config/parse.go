@@ -72,8 +72,8 @@ func parseIntIn(lo, hi int) func(any) (int, error) {
 
 func parsePort(v any) (int, error) {
 	n, err := parseInt(v)
-	if err == nil && (n < 1 || n > 65535) {
-		err = fmt.Errorf("%d is not a port (1..65535)", n)
+	if err == nil && (n < 0 || n > 65535) {
+		err = fmt.Errorf("%d is not a port (0..65535; 0 picks a free one)", n)
 	}
 	return n, err
 }

@@ -62,6 +62,12 @@ var registry = append([]Key{
 		parseOneOf("text", "json"), func(c *Config) *string { return &c.Log.Format }, asIs[string]),
 	field("devices.autoRegister", false, "Create a device automatically when an unknown one reports.",
 		parseBool, func(c *Config) *bool { return &c.Devices.AutoRegister }, asIs[bool]),
+	field("devices.statusTimeout", 10*time.Minute, "A device reporting without a connection (HTTP, UDP) becomes unknown after this silence.",
+		parseDurationAtLeast(time.Minute), func(c *Config) *time.Duration { return &c.Devices.StatusTimeout }, formatDuration),
+	field("devices.idleTimeout", 10*time.Minute, "A device connection that sends nothing for this long is closed.",
+		parseDurationAtLeast(10*time.Second), func(c *Config) *time.Duration { return &c.Devices.IdleTimeout }, formatDuration),
+	field("devices.maxConnectionsPerIp", 1000, "Device connections accepted from one IP address (carriers put many devices behind one NAT address).",
+		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Devices.MaxConnectionsPerIP }, asIs[int]),
 	field("security.loginMaxPerIp", 20, "Failed logins from one IP address within loginWindow before it is locked out.",
 		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.LoginMaxPerIP }, asIs[int]),
 	field("security.loginMaxPerAccount", 5, "Failed logins for one account within loginWindow before it is locked out.",
@@ -79,7 +85,7 @@ func protocolKeys() []Key {
 		keys = append(keys,
 			field("protocols."+name+".enabled", true, "Listen for "+name+" devices.",
 				parseBool, func(c *Config) *bool { return &c.protocol(name).Enabled }, asIs[bool]),
-			field("protocols."+name+".port", p.DefaultPort, "Port (TCP, and UDP where the protocol has it) for "+name+" devices.",
+			field("protocols."+name+".port", p.DefaultPort, "Port (TCP, and UDP where the protocol has it) for "+name+" devices; 0 picks a free one.",
 				parsePort, func(c *Config) *int { return &c.protocol(name).Port }, asIs[int]))
 	}
 	return keys

@@ -1,6 +1,12 @@
 package catalog
 
-import "testing"
+import (
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/fleetd/fleetd/protocols"
+)
 
 // Traccar's default ports: devices configured for Traccar must reach fleetd
 // unchanged.
@@ -28,5 +34,29 @@ func TestDefaultPorts(t *testing.T) {
 		if e.UDP != (e.Name == "teltonika" || e.Name == "h02") {
 			t.Errorf("%s UDP = %v", e.Name, e.UDP)
 		}
+	}
+}
+
+func TestStartAndClose(t *testing.T) {
+	ports := map[string]int{"gt06": 0, "osmand": 0, "teltonika": 0}
+	l, err := Start("127.0.0.1", ports, nil, protocols.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Addrs) != 3 {
+		t.Fatalf("listening on %v, want gt06, osmand, teltonika", l.Addrs)
+	}
+	// A clash on a taken port fails the whole start and leaves nothing open.
+	taken := l.Addrs["gt06"].(*net.TCPAddr).Port
+	if _, err := Start("127.0.0.1", map[string]int{"h02": 0, "gt06": taken}, nil, protocols.Options{}); err == nil ||
+		!strings.Contains(err.Error(), "protocols.gt06.port") {
+		t.Fatalf("clash err = %v, want it to name protocols.gt06.port", err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := net.Dial("tcp", l.Addrs["gt06"].String()); err == nil {
+		c.Close()
+		t.Fatal("gt06 still listening after Close")
 	}
 }

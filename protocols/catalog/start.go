@@ -1,0 +1,58 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/fleetd/fleetd/protocols"
+)
+
+// Listening is the set of started protocol listeners.
+type Listening struct {
+	closers []io.Closer
+	// Addrs are the bound addresses by protocol name (useful with port 0).
+	Addrs map[string]net.Addr
+}
+
+// Start listens on host:port for every protocol in ports (name -> port;
+// protocols not in it stay off). On any failure the ones already started
+// are closed, so a port clash at start-up leaves nothing half running.
+func Start(host string, ports map[string]int, sink protocols.HTTPSink, opts protocols.Options) (*Listening, error) {
+	l := &Listening{Addrs: map[string]net.Addr{}}
+	for _, e := range All() {
+		port, on := ports[e.Name]
+		if !on {
+			continue
+		}
+		addr := net.JoinHostPort(host, fmt.Sprint(port))
+		var err error
+		switch {
+		case e.Stream != nil:
+			var s *protocols.Server
+			if s, err = protocols.Listen(e.Stream, addr, sink, opts); err == nil {
+				l.closers, l.Addrs[e.Name] = append(l.closers, s), s.Addr()
+			}
+		default:
+			var s *protocols.HTTPServer
+			if s, err = protocols.ListenHTTP(e.HTTP, addr, sink, opts); err == nil {
+				l.closers, l.Addrs[e.Name] = append(l.closers, s), s.Addr()
+			}
+		}
+		if err != nil {
+			l.Close()
+			return nil, fmt.Errorf("protocols.%s.port: %w", e.Name, err)
+		}
+	}
+	return l, nil
+}
+
+// Close stops every listener.
+func (l *Listening) Close() error {
+	var errs []error
+	for _, c := range l.closers {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}

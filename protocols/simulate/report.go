@@ -1,0 +1,79 @@
+package simulate
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Report is the outcome of a run.
+type Report struct {
+	Protocol  string
+	Devices   int
+	Elapsed   time.Duration // from start until sending stopped
+	Connected int           // devices logged in when sending stopped
+
+	Sent       uint64 // position frames sent
+	Acked      uint64 // positions acknowledged as stored
+	Unacked    uint64 // sent on connections that ended before their ACK
+	Errors     uint64 // failed connects, logins, writes, requests; dropped connections
+	Reconnects uint64
+
+	// NoAck says why frame->ACK latency is not measured (the protocol does
+	// not acknowledge stored positions); empty when it is.
+	NoAck string
+	// Frame->ACK latency quantiles, within 6.25% (log-linear buckets).
+	P50, P90, P99, Max time.Duration
+	// PositionsPerSec is Acked (or Sent, without ACKs) per second of Elapsed.
+	PositionsPerSec float64
+	// SentPerSec is the load offered.
+	SentPerSec float64
+}
+
+func (r *runner) report(elapsed time.Duration, connected int) Report {
+	s := &r.stats
+	rep := Report{
+		Protocol: r.opts.Protocol, Devices: r.opts.Devices, Elapsed: elapsed, Connected: connected,
+		Sent: s.sent.Load(), Acked: s.acked.Load(), Unacked: s.unacked.Load(),
+		Errors: s.errors.Load(), Reconnects: s.reconnects.Load(),
+		P50: r.lat.quantile(0.50), P90: r.lat.quantile(0.90), P99: r.lat.quantile(0.99), Max: r.lat.maximum(),
+	}
+	if r.codec != nil {
+		rep.NoAck = r.codec.noAck()
+	}
+	if secs := elapsed.Seconds(); secs > 0 {
+		rep.SentPerSec = float64(rep.Sent) / secs
+		rep.PositionsPerSec = float64(rep.Acked) / secs
+		if rep.NoAck != "" {
+			rep.PositionsPerSec = rep.SentPerSec
+		}
+	}
+	return rep
+}
+
+// String formats the report for a terminal.
+func (r Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d devices, %d connected at the end, %.1fs\n", r.Protocol, r.Devices, r.Connected, r.Elapsed.Seconds())
+	fmt.Fprintf(&b, "  sent        %d (%.1f/s)\n", r.Sent, r.SentPerSec)
+	if r.NoAck != "" {
+		fmt.Fprintf(&b, "  acked       not measured: %s; counted sent only\n", r.NoAck)
+	} else {
+		fmt.Fprintf(&b, "  acked       %d (%.1f/s), %d unacknowledged\n", r.Acked, r.PositionsPerSec, r.Unacked)
+		fmt.Fprintf(&b, "  frame->ACK  p50 %s  p90 %s  p99 %s  max %s\n",
+			roundDuration(r.P50), roundDuration(r.P90), roundDuration(r.P99), roundDuration(r.Max))
+	}
+	fmt.Fprintf(&b, "  errors      %d (%d reconnects)", r.Errors, r.Reconnects)
+	return b.String()
+}
+
+// roundDuration keeps three significant digits or so.
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/assets"
 	"github.com/fleetd/fleetd/web/api"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -37,7 +38,18 @@ func New(core *app.Core, opts Options) *fiber.App {
 		JSONEncoder:           httpx.JSONEncoder,
 	})
 	f.Use(recover.New())
+	f.Get("/", startPage)
 	api.Register(f.Group("/api"), core, api.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
 		KeepAlive: opts.KeepAlive})
 	return f
+}
+
+// startPage is served at / until the dashboard takes its place.
+func startPage(c *fiber.Ctx) error {
+	page, err := assets.Static.ReadFile("static/index.html")
+	if err != nil {
+		return err
+	}
+	c.Type("html", "utf-8")
+	return c.Send(page)
 }

@@ -92,4 +92,31 @@ type Tx interface {
 	// Events calls fn in eventTime order for from <= eventTime <= to.
 	Events(deviceID int64, from, to time.Time, fn func(*Event) bool) error
 	DeleteEvents(deviceID int64) (int, error)
+
+	// Records is the named collection of an extended (v2) entity kind and
+	// Keys a named string -> id map (its unique indexes and lookups): new
+	// kinds need no change to the store. Use them through RecordTable.
+	Records(name string) RecordSet
+	Keys(name string) KeySet
+}
+
+// RecordSet is a collection of encoded records under int64 ids with its own
+// sequence. Reading a collection that was never written finds nothing.
+type RecordSet interface {
+	Get(id int64) (data []byte, ok bool, err error)
+	NextID() (int64, error)
+	Put(id int64, data []byte) error
+	Delete(id int64) (ok bool, err error)
+	// List calls fn in id order (descending when reverse) until it returns false.
+	List(reverse bool, fn func(id int64, data []byte) bool) error
+	Count() (int, error)
+}
+
+// KeySet maps string keys to ids.
+type KeySet interface {
+	Get(key string) (id int64, ok bool, err error)
+	Put(key string, id int64) error
+	Delete(key string) error
+	// Scan calls fn for every key with prefix, in key order, until it returns false.
+	Scan(prefix string, fn func(key string, id int64) bool) error
 }

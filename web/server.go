@@ -9,6 +9,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/assets"
 	"github.com/fleetd/fleetd/web/api"
+	"github.com/fleetd/fleetd/web/api2"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
@@ -39,6 +40,7 @@ func New(core *app.Core, opts Options) *fiber.App {
 	})
 	f.Use(recover.New())
 	f.Get("/", startPage)
+	api2.Register(f.Group("/api2"), core, api2.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies})
 	api.Register(f.Group("/api"), core, api.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
 		KeepAlive: opts.KeepAlive})
 	return f

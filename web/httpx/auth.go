@@ -51,6 +51,19 @@ func (a Authenticator) Optional() fiber.Handler {
 	}
 }
 
+// Session is middleware that admits only callers with a live session
+// cookie: the extended API (/api2) is documented as cookie-only.
+func (a Authenticator) Session() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		u, err := a.Core.SessionUser(c.Cookies(SessionCookie))
+		if err != nil {
+			return err
+		}
+		c.Locals(userKey, u)
+		return c.Next()
+	}
+}
+
 // User is the caller stored by Required or Optional; nil when anonymous.
 func User(c *fiber.Ctx) *app.User {
 	u, _ := c.Locals(userKey).(*app.User)

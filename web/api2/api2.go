@@ -1,0 +1,68 @@
+// Package api2 serves fleetd's extended API under /api2 (spec sections A
+// and E2..M): account access, support tickets, documents, maintenance,
+// devices with installation records, analytics. Every endpoint outside the
+// account-access group needs the JSESSIONID cookie that /api and the
+// dashboard share. Handlers parse, call the core and render.
+//
+// Each area keeps its routes in its own file (accounts.go, office.go,
+// fleet.go) and its OpenAPI paths in openapi/<area>.json.
+package api2
+
+import (
+	"log/slog"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+// Options configures the extended API.
+type Options struct {
+	Logger *slog.Logger
+	// SecureCookies marks the session cookie Secure (served behind HTTPS).
+	SecureCookies bool
+}
+
+// access says who may call a route.
+type access int
+
+const (
+	public  access = iota // anyone (the account-access group A)
+	session               // callers with a live JSESSIONID cookie
+)
+
+// route is one endpoint.
+type route struct {
+	method string
+	path   string // relative to /api2
+	access access
+	handle fiber.Handler
+}
+
+type handlers struct {
+	core *app.Core
+	opts Options
+}
+
+// Register adds the extended endpoints to r, which is mounted at /api2.
+func Register(r fiber.Router, core *app.Core, opts Options) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	h := &handlers{core: core, opts: opts}
+	guards := map[access][]fiber.Handler{
+		public:  nil,
+		session: {httpx.Authenticator{Core: core}.Session()},
+	}
+	for _, rt := range h.routes() {
+		r.Add(rt.method, rt.path, append(guards[rt.access], rt.handle)...)
+	}
+}
+
+func (h *handlers) routes() []route {
+	rs := []route{{fiber.MethodGet, "/openapi.json", public, serveOpenAPI}}
+	rs = append(rs, h.accountRoutes()...)
+	rs = append(rs, h.officeRoutes()...)
+	rs = append(rs, h.fleetRoutes()...)
+	return rs
+}

@@ -17,10 +17,12 @@ type Update struct {
 // client is dropped, never the ingest slowed.
 const subscriberQueue = 256
 
-// hub fans live updates out to subscribers that may see the device.
+// hub fans live updates out to subscribers that may see the device, and
+// to observers (push notifications, metrics) that see everything.
 type hub struct {
-	mu   sync.RWMutex
-	subs map[*Subscription]struct{}
+	mu        sync.RWMutex
+	subs      map[*Subscription]struct{}
+	observers []func(deviceID int64, u Update)
 	gen  atomic.Uint64 // bumped when visibility may have changed
 	core *Core
 }
@@ -84,10 +86,22 @@ func (s *Subscription) sees(deviceID int64) bool {
 // invalidate makes every subscriber recompute what it may see.
 func (h *hub) invalidate() { h.gen.Add(1) }
 
+// Observe registers fn to be called with every update after it is stored.
+// fn runs on the ingest path: it must only hand the update over (to a
+// bounded queue) and never block. Register observers before serving.
+func (c *Core) Observe(fn func(deviceID int64, u Update)) {
+	c.hub.mu.Lock()
+	c.hub.observers = append(c.hub.observers, fn)
+	c.hub.mu.Unlock()
+}
+
 // publish sends the update about one device to every subscriber that may
 // see it, without ever blocking.
 func (h *hub) publish(deviceID int64, u Update) {
 	h.mu.RLock()
+	for _, fn := range h.observers {
+		fn(deviceID, u)
+	}
 	var slow []*Subscription
 	for s := range h.subs {
 		if !s.sees(deviceID) {

@@ -43,6 +43,7 @@ type Core struct {
 	Groups    *Objects[Group, *Group]
 	Commands  *Objects[Command, *Command]
 	Geofences *Objects[Geofence, *Geofence]
+	Drivers   *Objects[Driver, *Driver]
 }
 
 // New builds the core on store.
@@ -74,6 +75,7 @@ func New(store Store, opts Options) *Core {
 	c.Groups = newGroups(c)
 	c.Commands = newCommands(c)
 	c.Geofences = newGeofences(c)
+	c.Drivers = newDrivers(c)
 	return c
 }
 

@@ -173,3 +173,38 @@ func firstErr(errs ...error) error {
 	}
 	return nil
 }
+
+func driversTable(tx Tx) Table[Driver] { return RecordTable[Driver](tx, "drivers", "driver") }
+
+// driverKeys indexes drivers by uniqueId, which must be unique like a
+// device's.
+const driverKeys = "drivers_by_unique_id"
+
+func newDrivers(c *Core) *Objects[Driver, *Driver] {
+	return &Objects[Driver, *Driver]{
+		c: c, kind: KindDriver,
+		table: driversTable,
+		prepare: func(a access, before, d *Driver) error {
+			d.Name, d.UniqueID = strings.TrimSpace(d.Name), strings.TrimSpace(d.UniqueID)
+			if d.Name == "" || d.UniqueID == "" {
+				return Invalid("name and uniqueId are required")
+			}
+			if d.Attributes == nil {
+				d.Attributes = Attributes{}
+			}
+			keys := a.tx.Keys(driverKeys)
+			if id, taken, err := keys.Get(d.UniqueID); err != nil || (taken && id != d.ID) {
+				return firstErr(err, Conflict("driver with uniqueId %q already exists", d.UniqueID))
+			}
+			if before != nil && before.UniqueID != d.UniqueID {
+				if err := keys.Delete(before.UniqueID); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		// The index entry is written after Create assigned the id.
+		created: func(tx Tx, d *Driver) error { return tx.Keys(driverKeys).Put(d.UniqueID, d.ID) },
+		remove:  func(tx Tx, d *Driver) error { return tx.Keys(driverKeys).Delete(d.UniqueID) },
+	}
+}

@@ -30,8 +30,10 @@ type Objects[T any, P interface {
 	// prepare validates a create (before == nil) or an update and restores
 	// server-managed fields the caller may not set.
 	prepare func(a access, before, after *T) error
-	// remove deletes what depends on the object before it goes.
-	remove func(tx Tx, v *T) error
+	// created and remove maintain what depends on the object (indexes,
+	// positions) after it is stored and before it goes.
+	created func(tx Tx, v *T) error
+	remove  func(tx Tx, v *T) error
 	// match applies kind-specific list filters (devices: ids, uniqueIds).
 	match func(q ListQuery, v *T) bool
 }
@@ -136,6 +138,11 @@ func (o *Objects[T, P]) Create(actor *User, apply func(*T) error) (*T, error) {
 		if err := o.table(tx).Create(v); err != nil {
 			return err
 		}
+		if o.created != nil {
+			if err := o.created(tx, v); err != nil {
+				return err
+			}
+		}
 		if actor.ID == 0 { // the CLI's system actor owns nothing
 			return nil
 		}
@@ -173,7 +180,13 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 		if err := o.prepare(a, before, after); err != nil {
 			return err
 		}
-		return o.table(tx).Put(after)
+		if err := o.table(tx).Put(after); err != nil {
+			return err
+		}
+		if o.created != nil {
+			return o.created(tx, after)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -220,6 +233,8 @@ func cloneAttributes(v any) {
 	case *Command:
 		x.Attributes = maps.Clone(x.Attributes)
 	case *Geofence:
+		x.Attributes = maps.Clone(x.Attributes)
+	case *Driver:
 		x.Attributes = maps.Clone(x.Attributes)
 	}
 }

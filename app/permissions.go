@@ -7,12 +7,12 @@ import (
 
 // permissionPairs lists the owner -> property links fleetd supports, as
 // Traccar's "<owner>Id"/"<property>Id" pairs. Kinds fleetd has no objects
-// for yet (notifications, calendars, computed attributes, drivers,
-// maintenance) are refused with a clear 400 rather than stored dangling.
+// for yet (notifications, calendars, computed attributes, maintenance) are
+// refused with a clear 400 rather than stored dangling.
 var permissionPairs = map[string][]string{
-	KindUser:   {KindDevice, KindGroup, KindGeofence, KindCommand, KindManagedUser},
-	KindDevice: {KindGeofence, KindCommand},
-	KindGroup:  {KindGeofence, KindCommand},
+	KindUser:   {KindDevice, KindGroup, KindGeofence, KindCommand, KindDriver, KindManagedUser},
+	KindDevice: {KindGeofence, KindCommand, KindDriver},
+	KindGroup:  {KindGeofence, KindCommand, KindDriver},
 }
 
 // PermissionKinds lists every kind that can appear in a permission, for the
@@ -118,6 +118,8 @@ func (a access) exists(kind string, id int64) error {
 		_, err = a.tx.Geofences().Get(id)
 	case KindCommand:
 		_, err = a.tx.Commands().Get(id)
+	case KindDriver:
+		_, err = driversTable(a.tx).Get(id)
 	}
 	return err
 }

@@ -156,6 +156,15 @@ type Geofence struct {
 	Attributes  Attributes `json:"attributes"`
 }
 
+// Driver follows Traccar's Driver model: a person identified by uniqueId
+// (an RFID tag or iButton the device reports as driverUniqueId).
+type Driver struct {
+	Base
+	Name       string     `json:"name"`
+	UniqueID   string     `json:"uniqueId"`
+	Attributes Attributes `json:"attributes"`
+}
+
 // Server follows Traccar's Server model: the server-wide settings singleton.
 type Server struct {
 	Base

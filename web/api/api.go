@@ -101,6 +101,7 @@ func (h *handlers) routes() []route {
 	rs = append(rs, objectRoutes("/groups", h.core.Groups, 0)...)
 	rs = append(rs, objectRoutes("/commands", h.core.Commands, filterLinks)...)
 	rs = append(rs, objectRoutes("/geofences", h.core.Geofences, filterLinks)...)
+	rs = append(rs, objectRoutes("/drivers", h.core.Drivers, filterLinks)...)
 	return rs
 }
 

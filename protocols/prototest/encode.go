@@ -1,0 +1,65 @@
+package prototest
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
+)
+
+// EncodeCase is a command and the exact bytes Encode must produce for it.
+type EncodeCase struct {
+	Type       string
+	Attributes app.Attributes
+	Want       string
+	Conn       *protocols.Conn // nil: the table's connection
+}
+
+// Encodes checks p.Encode on every case, on conn unless the case has its own.
+func Encodes(t testing.TB, p protocols.Stream, conn *protocols.Conn, cases []EncodeCase) {
+	t.Helper()
+	for _, tc := range cases {
+		c := conn
+		if tc.Conn != nil {
+			c = tc.Conn
+		}
+		got, err := p.Encode(c, &app.Command{Type: tc.Type, Attributes: tc.Attributes})
+		if err != nil || string(got) != tc.Want {
+			t.Errorf("%s %v: got %q, %v; want %q", tc.Type, tc.Attributes, got, err, tc.Want)
+		}
+	}
+}
+
+// RejectCase is a command Encode must refuse.
+type RejectCase struct {
+	Name    string
+	Command app.Command
+	Conn    *protocols.Conn // nil: the table's connection
+}
+
+// EncodeRejects checks that p.Encode refuses every case with an error
+// matching app.ErrInvalid and no bytes, on conn unless the case has its own.
+func EncodeRejects(t testing.TB, p protocols.Stream, conn *protocols.Conn, cases []RejectCase) {
+	t.Helper()
+	for _, tc := range cases {
+		c := conn
+		if tc.Conn != nil {
+			c = tc.Conn
+		}
+		if got, err := p.Encode(c, &tc.Command); !errors.Is(err, app.ErrInvalid) || got != nil {
+			t.Errorf("%s: got %q, %v; want an invalid-request error", tc.Name, got, err)
+		}
+	}
+}
+
+// ListedCommandsEncode checks that every type p.CommandTypes lists encodes
+// on conn given attrs (which should hold what those commands need).
+func ListedCommandsEncode(t testing.TB, p protocols.Stream, conn *protocols.Conn, attrs app.Attributes) {
+	t.Helper()
+	for _, typ := range p.CommandTypes() {
+		if _, err := p.Encode(conn, &app.Command{Type: typ, Attributes: attrs}); err != nil {
+			t.Errorf("CommandTypes lists %q, which does not encode: %v", typ, err)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package prototest
+
+import (
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
+)
+
+func TestEncodes(t *testing.T) {
+	conn := &protocols.Conn{UniqueID: "7"}
+	tests := []struct {
+		name  string
+		cases []EncodeCase
+		fail  bool
+	}{
+		{"right bytes", []EncodeCase{
+			{Type: "engineStop", Want: "7:stop\n"},
+			{Type: "custom", Attributes: app.Attributes{"data": "x"}, Want: "7:x\n"},
+			{Type: "engineStop", Conn: &protocols.Conn{UniqueID: "8"}, Want: "8:stop\n"},
+		}, false},
+		{"wrong bytes", []EncodeCase{{Type: "engineStop", Want: "7:stop"}}, true},
+		{"case connection ignored", []EncodeCase{{Type: "engineStop", Conn: &protocols.Conn{UniqueID: "8"}, Want: "7:stop\n"}}, true},
+		{"encode error", []EncodeCase{{Type: "custom", Want: ""}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			expectFailures(t, tt.fail, func(tb testing.TB) { Encodes(tb, lineStream{}, conn, tt.cases) })
+		})
+	}
+}
+
+func TestEncodeRejects(t *testing.T) {
+	conn := &protocols.Conn{UniqueID: "7"}
+	expectFailures(t, false, func(tb testing.TB) {
+		EncodeRejects(tb, lineStream{}, conn, []RejectCase{
+			{Name: "unsupported", Command: app.Command{Type: "rebootDevice"}},
+			{Name: "custom without data", Command: app.Command{Type: "custom"}},
+			{Name: "unknown device", Conn: &protocols.Conn{}, Command: app.Command{Type: "engineStop"}},
+		})
+	})
+	expectFailures(t, true, func(tb testing.TB) {
+		EncodeRejects(tb, lineStream{}, conn, []RejectCase{{Name: "accepted", Command: app.Command{Type: "engineStop"}}})
+	})
+	expectFailures(t, true, func(tb testing.TB) {
+		EncodeRejects(tb, lineStream{encodeErr: app.NotFound("device")}, conn,
+			[]RejectCase{{Name: "wrong kind", Command: app.Command{Type: "rebootDevice"}}})
+	})
+}
+
+func TestListedCommandsEncode(t *testing.T) {
+	conn := &protocols.Conn{UniqueID: "7"}
+	expectFailures(t, false, func(tb testing.TB) {
+		ListedCommandsEncode(tb, lineStream{}, conn, app.Attributes{"data": "x"})
+	})
+	// custom is listed but cannot encode without its data.
+	expectFailures(t, true, func(tb testing.TB) { ListedCommandsEncode(tb, lineStream{}, conn, nil) })
+}

@@ -1,0 +1,80 @@
+package prototest
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
+)
+
+func TestSplitDecode(t *testing.T) {
+	var frames [][]byte
+	expectFailures(t, false, func(tb testing.TB) { frames = SplitDecode(tb, lineStream{}, []byte("id:7\n1,2\nx\n3,4")) })
+	// The partial pass stops before the unterminated line; the EOF pass cuts it.
+	if want := []string{"id:7", "1,2", "x", "id:7", "1,2", "x", "3,4"}; !slices.Equal(Strings(frames), want) {
+		t.Errorf("frames %q, want %q", Strings(frames), want)
+	}
+	tests := []struct {
+		name   string
+		stream lineStream
+		data   string
+	}{
+		{"no progress at EOF", lineStream{split: func(data []byte, atEOF bool) (int, []byte, error) {
+			return 0, nil, nil
+		}}, "abc"},
+		{"token without advance", lineStream{split: func(data []byte, atEOF bool) (int, []byte, error) {
+			return 0, []byte{}, nil
+		}}, "abc"},
+		{"advance beyond the data", lineStream{split: func(data []byte, atEOF bool) (int, []byte, error) {
+			return len(data) + 1, nil, nil
+		}}, "abc"},
+		{"token longer than the advance", lineStream{split: func(data []byte, atEOF bool) (int, []byte, error) {
+			return 1, data, nil
+		}}, "abc"},
+		{"latitude off the globe", lineStream{}, "91,0\n"},
+		{"unsplit input off the globe", lineStream{split: func(data []byte, atEOF bool) (int, []byte, error) {
+			return len(data), nil, nil // skips everything: only the unsplit decode sees a frame
+		}}, "91,0"},
+		{"NaN speed does not marshal", lineStream{}, "1,2,NaN\n"},
+		{"encode fails unexpectedly", lineStream{encodeErr: errors.New("boom")}, "1,2\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			expectFailures(t, true, func(tb testing.TB) { SplitDecode(tb, tt.stream, []byte(tt.data)) })
+		})
+	}
+	// Invalid commands are fine; so is a split error, which ends the stream.
+	expectFailures(t, false, func(tb testing.TB) {
+		SplitDecode(tb, lineStream{encodeErr: app.Invalid("no")}, []byte("1,2\n"))
+		SplitDecode(tb, lineStream{split: bangLines}, []byte("1,2\n!\n"))
+	})
+}
+
+func TestStorable(t *testing.T) {
+	good := func() *app.Position {
+		return &app.Position{Protocol: "line", Latitude: -90, Longitude: 180, Attributes: app.Attributes{}}
+	}
+	tests := []struct {
+		name   string
+		change func(p *app.Position) *app.Position
+		fail   bool
+	}{
+		{"storable", func(p *app.Position) *app.Position { return p }, false},
+		{"nil", func(*app.Position) *app.Position { return nil }, true},
+		{"protocol", func(p *app.Position) *app.Position { p.Protocol = "gt06"; return p }, true},
+		{"no attributes", func(p *app.Position) *app.Position { p.Attributes = nil; return p }, true},
+		{"latitude", func(p *app.Position) *app.Position { p.Latitude = -90.5; return p }, true},
+		{"longitude NaN", func(p *app.Position) *app.Position { p.Longitude = math.NaN(); return p }, true},
+		{"infinite course", func(p *app.Position) *app.Position { p.Course = math.Inf(1); return p }, true},
+		{"attribute NaN", func(p *app.Position) *app.Position { p.Attributes["x"] = math.NaN(); return p }, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := protocols.Result{Positions: []*app.Position{good(), tt.change(good())}}
+			expectFailures(t, tt.fail, func(tb testing.TB) { Storable(tb, "line", res, nil) })
+		})
+	}
+}

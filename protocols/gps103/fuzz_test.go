@@ -1,12 +1,9 @@
 package gps103
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"testing"
 
-	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 func FuzzSplitDecode(f *testing.F) {
@@ -21,38 +18,14 @@ func FuzzSplitDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := New()
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Split(p.Split)
-		for sc.Scan() {
-			frame := sc.Bytes()
+		for _, frame := range prototest.SplitDecode(t, New(), data) {
 			if len(frame) == 0 || len(frame) > maxFrame {
 				t.Fatalf("bad frame length %d", len(frame))
-			}
-			res, err := p.Decode(&protocols.Conn{}, frame)
-			if err != nil {
-				continue
-			}
-			for _, pos := range res.Positions {
-				if pos.Latitude < -90 || pos.Latitude > 90 || pos.Longitude < -180 || pos.Longitude > 180 || pos.Attributes == nil {
-					t.Fatalf("bad position %+v from %q", pos, frame)
-				}
-				if _, err := json.Marshal(pos); err != nil {
-					t.Fatalf("position from %q does not marshal: %v", frame, err)
-				}
 			}
 		}
 	})
 }
 
 func BenchmarkDecode(b *testing.B) {
-	p := New()
-	frame := []byte(frameTracker)
-	conn := &protocols.Conn{}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.Decode(conn, frame); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.BenchDecode(b, New().Decode, []byte(frameTracker))
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // commands maps Traccar command types to the body after the device id;
-// positionPeriodic, outputControl and custom are built separately.
+// positionPeriodic and outputControl are built separately; custom sends
+// attributes.data.
 var commands = map[string]string{
 	"positionSingle": "AP00",
 	"positionStop":   "AR0000000000",
@@ -22,8 +23,7 @@ var commands = map[string]string{
 
 // CommandTypes implements protocols.Stream.
 func (p *Protocol) CommandTypes() []string {
-	return []string{"custom", "positionSingle", "positionPeriodic", "positionStop", "engineStop",
-		"engineResume", "outputControl", "getVersion", "rebootDevice", "setOdometer"}
+	return protocols.CommandTypes(commands, "positionPeriodic", "outputControl")
 }
 
 // Encode implements protocols.Stream: `(<id><body>)`.
@@ -32,47 +32,32 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 		return nil, app.Invalid("tk103: device id unknown")
 	}
 	var body string
+	var err error
 	switch cmd.Type {
-	case "custom", "outputControl":
-		data, ok := cmd.Attributes["data"].(string)
-		if !ok || data == "" {
-			return nil, app.Invalid("tk103: %s command needs attributes.data", cmd.Type)
-		}
-		if cmd.Type == "outputControl" {
-			data = "AV00" + data
-		}
-		body = data
+	case "outputControl":
+		body, err = protocols.CommandData(cmd)
+		body = "AV00" + body
 	case "positionPeriodic":
-		interval, err := frequency(cmd.Attributes["frequency"])
-		if err != nil {
-			return nil, err
-		}
-		// Interval in seconds as 4 hex digits, then a 0000 duration (no limit).
-		body = fmt.Sprintf("AR00%04X0000", interval)
+		body, err = periodic(cmd)
 	default:
-		var ok bool
-		if body, ok = commands[cmd.Type]; !ok {
-			return nil, app.Invalid("tk103: unsupported command %q", cmd.Type)
-		}
+		body, err = protocols.CommandText(cmd, commands)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return []byte("(" + c.UniqueID + body + ")"), nil
 }
 
-// frequency reads the interval in seconds; the device field holds 16 bits.
-func frequency(v any) (int64, error) {
-	var s float64
-	switch x := v.(type) {
-	case float64:
-		s = x
-	case int:
-		s = float64(x)
-	case int64:
-		s = float64(x)
-	default:
-		return 0, app.Invalid("tk103: positionPeriodic needs a numeric attributes.frequency")
+// periodic builds the body of positionPeriodic: attributes.frequency, the
+// interval in seconds, as 4 hex digits (the device field holds 16 bits),
+// then a 0000 duration (no limit).
+func periodic(cmd *app.Command) (string, error) {
+	n, err := protocols.IntAttribute(cmd, "frequency")
+	if err != nil {
+		return "", err
 	}
-	if s < 1 || s > math.MaxUint16 || s != math.Trunc(s) {
-		return 0, app.Invalid("tk103: frequency %v s out of range", v)
+	if n < 1 || n > math.MaxUint16 {
+		return "", app.Invalid("tk103: frequency %d s out of range", n)
 	}
-	return int64(s), nil
+	return fmt.Sprintf("AR00%04X0000", n), nil
 }

@@ -1,12 +1,9 @@
 package tk103
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"testing"
 
-	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 func FuzzSplitDecode(f *testing.F) {
@@ -22,38 +19,14 @@ func FuzzSplitDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := New()
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Split(p.Split)
-		for sc.Scan() {
-			frame := sc.Bytes()
+		for _, frame := range prototest.SplitDecode(t, New(), data) {
 			if len(frame) < 2 || len(frame) > maxFrame || frame[0] != '(' || frame[len(frame)-1] != ')' {
 				t.Fatalf("bad frame %q", frame)
-			}
-			res, err := p.Decode(&protocols.Conn{}, frame)
-			if err != nil {
-				continue
-			}
-			for _, pos := range res.Positions {
-				if pos.Latitude < -90 || pos.Latitude > 90 || pos.Longitude < -180 || pos.Longitude > 180 || pos.Attributes == nil {
-					t.Fatalf("bad position %+v from %q", pos, frame)
-				}
-				if _, err := json.Marshal(pos); err != nil {
-					t.Fatalf("position from %q does not marshal: %v", frame, err)
-				}
 			}
 		}
 	})
 }
 
 func BenchmarkDecode(b *testing.B) {
-	p := New()
-	frame := []byte(framePosition)
-	conn := &protocols.Conn{}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.Decode(conn, frame); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.BenchDecode(b, New().Decode, []byte(framePosition))
 }

@@ -1,22 +1,19 @@
 package gt06
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fleetd/fleetd/protocols/prototest"
+)
 
 // BenchmarkDecode decodes the common 0x12 GPS+LBS position frame.
 func BenchmarkDecode(b *testing.B) {
-	frame := unhexNoT(gpsLBSFrame)
-	p := New()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.Decode(nil, frame); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.BenchDecode(b, New().Decode, prototest.Unhex(b, gpsLBSFrame))
 }
 
 // BenchmarkSplitDecode is the listener's per-frame work: split, then decode.
 func BenchmarkSplitDecode(b *testing.B) {
-	frame := unhexNoT(gpsLBSFrame)
+	frame := prototest.Unhex(b, gpsLBSFrame)
 	p := New()
 	b.ReportAllocs()
 	for b.Loop() {

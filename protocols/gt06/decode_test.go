@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 // Frames and expected values are from the GT06 section of
@@ -26,15 +27,6 @@ const (
 	// 3 bytes more than the frame has.
 	login2Frame = "78780d0103563140414198583c0d0a"
 )
-
-func unhex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 type cell struct{ mcc, mnc, lac int }
 
@@ -89,7 +81,7 @@ func TestDecodeSamples(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := New().Decode(&protocols.Conn{}, unhex(t, tt.frame))
+			res, err := New().Decode(&protocols.Conn{}, prototest.Unhex(t, tt.frame))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +172,7 @@ func TestCRCX25(t *testing.T) {
 }
 
 func TestSpeedConversion(t *testing.T) {
-	frame := unhex(t, gpsLBSFrame)
+	frame := prototest.Unhex(t, gpsLBSFrame)
 	frame[19] = 100 // speed byte: 100 km/h
 	res, err := New().Decode(nil, frame)
 	if err != nil {
@@ -204,7 +196,7 @@ func TestDecodeRejectsBadInput(t *testing.T) {
 	}
 	for name, frame := range tests {
 		t.Run(name, func(t *testing.T) {
-			res, err := New().Decode(nil, unhex(t, frame))
+			res, err := New().Decode(nil, prototest.Unhex(t, frame))
 			if err == nil {
 				t.Fatalf("want error, got %+v", res)
 			}

@@ -16,21 +16,15 @@ const maxCommandText = 255 - 10
 
 // CommandTypes implements protocols.Stream.
 func (*Protocol) CommandTypes() []string {
-	return []string{"custom", "engineResume", "engineStop"}
+	return protocols.CommandTypes(commandTexts)
 }
 
 // Encode implements protocols.Stream: an online command packet (0x80) with
 // command length, server flag 0, ASCII text and serial number 0.
 func (*Protocol) Encode(_ *protocols.Conn, cmd *app.Command) ([]byte, error) {
-	text, ok := commandTexts[cmd.Type]
-	if cmd.Type == "custom" {
-		text, ok = cmd.Attributes["data"].(string)
-		if !ok || text == "" {
-			return nil, app.Invalid("custom command needs a data attribute")
-		}
-	}
-	if !ok {
-		return nil, app.Invalid("command %q is not supported by %s", cmd.Type, Name)
+	text, err := protocols.CommandText(cmd, commandTexts)
+	if err != nil {
+		return nil, err
 	}
 	if len(text) > maxCommandText {
 		return nil, app.Invalid("command text longer than %d bytes", maxCommandText)

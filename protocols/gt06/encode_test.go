@@ -2,10 +2,11 @@ package gt06
 
 import (
 	"encoding/hex"
-	"errors"
+	"strings"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 func TestEncode(t *testing.T) {
@@ -31,10 +32,7 @@ func TestEncode(t *testing.T) {
 				t.Fatalf("Encode = %x, want %s", got, tt.want)
 			}
 			// The device side must read our frame back as one valid frame.
-			adv, tok, err := New().Split(got, false)
-			if err != nil || adv != len(got) || len(tok) != len(got) {
-				t.Fatalf("Split(own frame) = %d, %x, %v", adv, tok, err)
-			}
+			prototest.OneFrame(t, New().Split, got)
 			if f, err := parseFrame(got); err != nil || f.crcBad {
 				t.Fatalf("parseFrame(own frame) = %+v, %v", f, err)
 			}
@@ -43,31 +41,16 @@ func TestEncode(t *testing.T) {
 }
 
 func TestEncodeRejects(t *testing.T) {
-	long := make([]byte, maxCommandText+1)
-	for i := range long {
-		long[i] = 'a'
-	}
-	for name, cmd := range map[string]app.Command{
-		"unsupported":    {Type: "rebootDevice"},
-		"custom no data": {Type: "custom"},
-		"custom number":  {Type: "custom", Attributes: app.Attributes{"data": 5}},
-		"custom too big": {Type: "custom", Attributes: app.Attributes{"data": string(long)}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			if _, err := New().Encode(nil, &cmd); !errors.Is(err, app.ErrInvalid) {
-				t.Fatalf("err = %v, want app.ErrInvalid", err)
-			}
-		})
-	}
+	prototest.EncodeRejects(t, New(), nil, []prototest.RejectCase{
+		{Name: "unsupported", Command: app.Command{Type: "rebootDevice"}},
+		{Name: "custom no data", Command: app.Command{Type: "custom"}},
+		{Name: "custom number", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": 5}}},
+		{Name: "custom too big", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": strings.Repeat("a", maxCommandText+1)}}},
+	})
 }
 
 func TestCommandTypesAreEncodable(t *testing.T) {
-	for _, typ := range New().CommandTypes() {
-		cmd := app.Command{Type: typ, Attributes: app.Attributes{"data": "STATUS#"}}
-		if _, err := New().Encode(nil, &cmd); err != nil {
-			t.Errorf("%s: %v", typ, err)
-		}
-	}
+	prototest.ListedCommandsEncode(t, New(), nil, app.Attributes{"data": "STATUS#"})
 }
 
 func TestCommandResult(t *testing.T) {
@@ -86,7 +69,7 @@ func TestCommandResult(t *testing.T) {
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			frame := response(tt.long, tt.typ, unhex(t, tt.content), []byte{0, 5})
+			frame := response(tt.long, tt.typ, prototest.Unhex(t, tt.content), []byte{0, 5})
 			res, err := New().Decode(nil, frame)
 			if err != nil || res.CommandResult != tt.want || len(res.Positions) != 0 || res.Reply != nil || res.Ack != nil {
 				t.Fatalf("result %+v, err %v; want %q", res, err, tt.want)

@@ -3,6 +3,8 @@ package gt06
 import (
 	"math"
 	"testing"
+
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 // Packet types without a Traccar sample, built from the documented layouts.
@@ -47,7 +49,7 @@ func TestDecodeBuiltPackets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			frame := response(tt.long, tt.typ, unhex(t, tt.content), []byte{0, 9})
+			frame := response(tt.long, tt.typ, prototest.Unhex(t, tt.content), []byte{0, 9})
 			res, err := New().Decode(nil, frame)
 			if err != nil {
 				t.Fatal(err)

@@ -3,6 +3,8 @@ package teltonika
 import (
 	"encoding/hex"
 	"testing"
+
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 // Records built from Teltonika's codec layouts, for the codec features the
@@ -31,7 +33,7 @@ func avlHex(t *testing.T, codec string, count int, records ...string) string {
 	for _, r := range records {
 		data += r
 	}
-	return hex.EncodeToString(wrapAVL(unhex(t, data+n)))
+	return hex.EncodeToString(wrapAVL(prototest.Unhex(t, data+n)))
 }
 
 func TestDecodeCodecs(t *testing.T) {
@@ -60,7 +62,7 @@ func TestDecodeCodecs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := New().Decode(nil, unhex(t, tt.frame))
+			res, err := New().Decode(nil, prototest.Unhex(t, tt.frame))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +72,7 @@ func TestDecodeCodecs(t *testing.T) {
 }
 
 func TestNetworkFromOperator(t *testing.T) {
-	res, err := New().Decode(nil, unhex(t, avlHex(t, "10", 1, codec16Record)))
+	res, err := New().Decode(nil, prototest.Unhex(t, avlHex(t, "10", 1, codec16Record)))
 	if err != nil {
 		t.Fatal(err)
 	}

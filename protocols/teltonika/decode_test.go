@@ -8,6 +8,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 // Frames and expected values are from the Teltonika section of
@@ -22,15 +23,6 @@ const (
 	pingFrame    = "ff"
 	udpPacket    = "0049cafe0122000f33353734353430373237313339373508010000015d3766f6a800003eef961ec6215e0063006d09003100070401000200f001c8000242381c18003201c7000000e10001"
 )
-
-func unhex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 type wantRecord struct {
 	time          string // RFC 3339 with milliseconds
@@ -79,7 +71,7 @@ func TestDecodeSamples(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := New().Decode(&protocols.Conn{}, unhex(t, tt.frame))
+			res, err := New().Decode(&protocols.Conn{}, prototest.Unhex(t, tt.frame))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +142,7 @@ func checkRecord(t *testing.T, p *app.Position, w wantRecord) {
 }
 
 func TestChecksumMismatchStillDecodes(t *testing.T) {
-	frame := unhex(t, codec8Frame)
+	frame := prototest.Unhex(t, codec8Frame)
 	frame[len(frame)-1] ^= 0xFF
 	res, err := New().Decode(nil, frame)
 	if err != nil || !res.ChecksumError || len(res.Positions) != 1 || string(res.Ack) != "\x00\x00\x00\x01" {
@@ -166,7 +158,7 @@ func TestCRC16IBM(t *testing.T) {
 }
 
 func TestDecodeDatagram(t *testing.T) {
-	res, err := New().DecodeDatagram(&protocols.Conn{}, unhex(t, udpPacket))
+	res, err := New().DecodeDatagram(&protocols.Conn{}, prototest.Unhex(t, udpPacket))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +174,7 @@ func TestDecodeRejectsBadInput(t *testing.T) {
 	for name, frame := range map[string]string{
 		"imei not digits":   "000f" + hex.EncodeToString([]byte("12345678901234A")),
 		"imei length wrong": "000f3132",
-		"unknown codec":     hex.EncodeToString(wrapAVL(unhex(t, "990100"))),
+		"unknown codec":     hex.EncodeToString(wrapAVL(prototest.Unhex(t, "990100"))),
 		"truncated record":  codec8Frame[:60] + "00007a5d",
 		"short avl":         "00000000000000020801",
 	} {
@@ -202,7 +194,7 @@ func TestDecodeRejectsBadInput(t *testing.T) {
 		"udp short record":   udpPacket[:80],
 	} {
 		t.Run(name, func(t *testing.T) {
-			if res, err := New().DecodeDatagram(nil, unhex(t, packet)); err == nil {
+			if res, err := New().DecodeDatagram(nil, prototest.Unhex(t, packet)); err == nil {
 				t.Fatalf("want error, got %+v", res)
 			}
 		})

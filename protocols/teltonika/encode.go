@@ -22,22 +22,16 @@ var hexData = regexp.MustCompile(`^([0-9A-Fa-f]{2})+$`)
 
 // CommandTypes implements protocols.Stream.
 func (*Protocol) CommandTypes() []string {
-	return []string{"custom", "engineResume", "engineStop"}
+	return protocols.CommandTypes(commandTexts)
 }
 
 // Encode implements protocols.Stream: a codec 12 command packet. A custom
 // command's data that is entirely hex digit pairs is sent as those bytes
 // (as Traccar does); any other text is sent as ASCII.
 func (*Protocol) Encode(_ *protocols.Conn, cmd *app.Command) ([]byte, error) {
-	text, ok := commandTexts[cmd.Type]
-	if cmd.Type == "custom" {
-		text, ok = cmd.Attributes["data"].(string)
-		if !ok || text == "" {
-			return nil, app.Invalid("custom command needs a data attribute")
-		}
-	}
-	if !ok {
-		return nil, app.Invalid("command %q is not supported by %s", cmd.Type, Name)
+	text, err := protocols.CommandText(cmd, commandTexts)
+	if err != nil {
+		return nil, err
 	}
 	payload := []byte(text)
 	if hexData.MatchString(text) {

@@ -2,10 +2,10 @@ package teltonika
 
 import (
 	"encoding/hex"
-	"errors"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 func TestEncode(t *testing.T) {
@@ -30,10 +30,7 @@ func TestEncode(t *testing.T) {
 				t.Fatalf("Encode = %x, want %s", got, tt.want)
 			}
 			// Our own packet must split as one frame and pass its CRC.
-			adv, tok, err := New().Split(got, false)
-			if err != nil || adv != len(got) || len(tok) != len(got) {
-				t.Fatalf("Split(own frame) = %d, %x, %v", adv, tok, err)
-			}
+			prototest.OneFrame(t, New().Split, got)
 			if res, err := New().Decode(nil, got); err != nil || res.ChecksumError || res.CommandResult == "" {
 				t.Fatalf("Decode(own frame) = %+v, %v", res, err)
 			}
@@ -51,25 +48,14 @@ func mustEncode(t *testing.T, cmd app.Command) []byte {
 }
 
 func TestEncodeRejects(t *testing.T) {
-	for name, cmd := range map[string]app.Command{
-		"unsupported":    {Type: "positionPeriodic"},
-		"custom no data": {Type: "custom"},
-		"custom number":  {Type: "custom", Attributes: app.Attributes{"data": 1}},
-		"custom too big": {Type: "custom", Attributes: app.Attributes{"data": string(make([]byte, MaxFrame))}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			if _, err := New().Encode(nil, &cmd); !errors.Is(err, app.ErrInvalid) {
-				t.Fatalf("err = %v, want app.ErrInvalid", err)
-			}
-		})
-	}
+	prototest.EncodeRejects(t, New(), nil, []prototest.RejectCase{
+		{Name: "unsupported", Command: app.Command{Type: "positionPeriodic"}},
+		{Name: "custom no data", Command: app.Command{Type: "custom"}},
+		{Name: "custom number", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": 1}}},
+		{Name: "custom too big", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": string(make([]byte, MaxFrame))}}},
+	})
 }
 
 func TestCommandTypesAreEncodable(t *testing.T) {
-	for _, typ := range New().CommandTypes() {
-		cmd := app.Command{Type: typ, Attributes: app.Attributes{"data": "getinfo"}}
-		if _, err := New().Encode(nil, &cmd); err != nil {
-			t.Errorf("%s: %v", typ, err)
-		}
-	}
+	prototest.ListedCommandsEncode(t, New(), nil, app.Attributes{"data": "getinfo"})
 }

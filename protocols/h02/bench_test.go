@@ -1,6 +1,10 @@
 package h02
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fleetd/fleetd/protocols/prototest"
+)
 
 // BenchmarkDecode reports the cost of decoding one frame of each kind.
 func BenchmarkDecode(b *testing.B) {
@@ -10,16 +14,8 @@ func BenchmarkDecode(b *testing.B) {
 	}{
 		{"V1", []byte(textV1)},
 		{"NBR", []byte("*HQ,4109179024,NBR,103732,722,310,0,6,8106,32010,23,8101,22007,25,8106,12010,23,8106,22105,22,8101,22012,16,8106,42010,5,100217,FFFFFBFF,5#")},
-		{"binary", unhex(b, bin45)},
+		{"binary", prototest.Unhex(b, bin45)},
 	} {
-		b.Run(bc.name, func(b *testing.B) {
-			p := New()
-			b.ReportAllocs()
-			for b.Loop() {
-				if res, err := p.Decode(nil, bc.frame); err != nil || len(res.Positions) != 1 {
-					b.Fatal(res, err)
-				}
-			}
-		})
+		b.Run(bc.name, func(b *testing.B) { prototest.BenchDecode(b, New().Decode, bc.frame) })
 	}
 }

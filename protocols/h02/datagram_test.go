@@ -2,6 +2,8 @@ package h02
 
 import (
 	"testing"
+
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 func TestDecodeDatagram(t *testing.T) {
@@ -11,7 +13,7 @@ func TestDecodeDatagram(t *testing.T) {
 		string(res.Reply) != "*HQ,4210051415,V4,V1,20240102030405#" {
 		t.Errorf("V1 packet = %+v, %v", res, err)
 	}
-	res, err = p.DecodeDatagram(nil, append(unhex(t, bin32), textHTBT...))
+	res, err = p.DecodeDatagram(nil, append(prototest.Unhex(t, bin32), textHTBT...))
 	if err != nil || res.UniqueID != "135790246811220" || len(res.Positions) != 2 ||
 		string(res.Reply) != "*HQ,135790246811220,HTBT#" {
 		t.Errorf("two-frame packet = %+v, %v", res, err)

@@ -1,7 +1,6 @@
 package h02
 
 import (
-	"encoding/hex"
 	"math"
 	"reflect"
 	"testing"
@@ -9,21 +8,13 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 // now is the fixed server clock of the tests.
 var now = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 
 func testProtocol() *Protocol { return &Protocol{now: func() time.Time { return now }} }
-
-func unhex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // fix is the expected location of a position; nil for outdated positions.
 type fix struct {
@@ -139,13 +130,13 @@ func TestDecodeSamples(t *testing.T) {
 		reply: "*HQ,2705171109,V4,V1,20240102030405#",
 	}, {
 		name:  "binary 45 bytes",
-		frame: unhex(t, "24410600082621532131081504419390060740418306000000fffffbfdff0015060000002c02dc0c000000001f"),
+		frame: prototest.Unhex(t, "24410600082621532131081504419390060740418306000000fffffbfdff0015060000002c02dc0c000000001f"),
 		id:    "4106000826",
 		fix:   &fix{time: "2015-08-31 21:53:21", valid: true, lat: 4.69898, lon: -74.06971},
 		attrs: app.Attributes{"batteryLevel": 100, "status": int64(0xFFFFFBFD), "alarm": "sos", "ignition": false},
 	}, {
 		name:  "binary 32 bytes",
-		frame: unhex(t, "2441060116601245431311165035313006004318210e000000fffffbffff0024"),
+		frame: prototest.Unhex(t, "2441060116601245431311165035313006004318210e000000fffffbffff0024"),
 		id:    "4106011660",
 		fix:   &fix{time: "2016-11-13 12:45:43", valid: true, lat: 50.58855, lon: 4.53035},
 		attrs: app.Attributes{"batteryLevel": 100, "status": int64(0xFFFFFBFF)},

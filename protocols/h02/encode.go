@@ -1,7 +1,6 @@
 package h02
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/fleetd/fleetd/app"
@@ -52,9 +51,9 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 		return nil, app.Invalid("h02 does not support command %q", cmd.Type)
 	}
 	if cmd.Type == "custom" {
-		data, _ := cmd.Attributes["data"].(string)
-		if data == "" {
-			return nil, app.Invalid("custom command needs attributes.data")
+		data, err := protocols.CommandData(cmd)
+		if err != nil {
+			return nil, err
 		}
 		return []byte(data), nil
 	}
@@ -63,11 +62,14 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 	}
 	params := command.params
 	if cmd.Type == "positionPeriodic" {
-		freq, ok := seconds(cmd.Attributes["frequency"])
-		if !ok {
-			return nil, app.Invalid("frequency must be a positive number of seconds, got %v", cmd.Attributes["frequency"])
+		freq, err := protocols.IntAttribute(cmd, "frequency")
+		if err != nil {
+			return nil, err
 		}
-		params = append(params[:len(params):len(params)], freq)
+		if freq < 1 || freq >= 1e9 {
+			return nil, app.Invalid("frequency must be a positive number of seconds, got %d", freq)
+		}
+		params = append(params[:len(params):len(params)], strconv.Itoa(freq))
 	}
 	out := []byte("*HQ," + c.UniqueID + "," + params[0] + "," + p.clock().Format("150405"))
 	for _, v := range params[1:] {
@@ -75,23 +77,4 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 		out = append(out, v...)
 	}
 	return append(out, '#'), nil
-}
-
-// seconds formats a positive whole number given as a JSON number or a string.
-func seconds(v any) (string, bool) {
-	switch n := v.(type) {
-	case float64:
-		if n >= 1 && n < 1e9 && n == math.Trunc(n) {
-			return strconv.Itoa(int(n)), true
-		}
-	case int:
-		if n > 0 {
-			return strconv.Itoa(n), true
-		}
-	case string:
-		if i, err := strconv.Atoi(n); err == nil && i > 0 {
-			return strconv.Itoa(i), true
-		}
-	}
-	return "", false
 }

@@ -1,8 +1,10 @@
 package h02
 
 import (
-	"encoding/hex"
 	"testing"
+
+	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 // FuzzSplitDecode runs arbitrary bytes through the Split loop the listener
@@ -21,33 +23,14 @@ func FuzzSplitDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	for _, h := range []string{bin32, bin45, "2435248308419329301047591808172627335900074412294E024138FEFFFFFFFF01120064BA73005ECC"} {
-		b, _ := hex.DecodeString(h)
-		f.Add(b)
+		f.Add(prototest.Unhex(f, h))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, p := range []*Protocol{testProtocol(), {MessageLength: 42, now: testProtocol().now}} {
-			splitDecode(t, p, data)
-			_, _ = p.DecodeDatagram(nil, data)
+			prototest.SplitDecode(t, p, data)
+			if res, err := p.DecodeDatagram(&protocols.Conn{}, data); err == nil {
+				prototest.Storable(t, p.Name(), res, data)
+			}
 		}
 	})
-}
-
-func splitDecode(t *testing.T, p *Protocol, data []byte) {
-	// A partial buffer must never yield more than it holds.
-	if adv, tok, err := p.Split(data, false); err == nil && (adv < 0 || adv > len(data) || len(tok) > adv) {
-		t.Fatalf("Split(partial) = %d, %d-byte token of %d bytes", adv, len(tok), len(data))
-	}
-	for rest := data; len(rest) > 0; {
-		adv, tok, err := p.Split(rest, true)
-		if err != nil {
-			return
-		}
-		if adv <= 0 || adv > len(rest) {
-			t.Fatalf("Split at EOF advanced %d of %d bytes", adv, len(rest))
-		}
-		if tok != nil {
-			_, _ = p.Decode(nil, tok)
-		}
-		rest = rest[adv:]
-	}
 }

@@ -1,14 +1,14 @@
 package h02
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 const (
@@ -20,17 +20,12 @@ const (
 
 // scan splits everything r yields with p.Split, as the listener does.
 func scan(p *Protocol, r io.Reader) ([]string, error) {
-	s := bufio.NewScanner(r)
-	s.Split(p.Split)
-	var frames []string
-	for s.Scan() {
-		frames = append(frames, string(s.Bytes()))
-	}
-	return frames, s.Err()
+	frames, err := prototest.ScanFrames(p.Split, r, 0)
+	return prototest.Strings(frames), err
 }
 
 func TestSplit(t *testing.T) {
-	b32, b45 := string(unhex(t, bin32)), string(unhex(t, bin45))
+	b32, b45 := string(prototest.Unhex(t, bin32)), string(prototest.Unhex(t, bin45))
 	cases := []struct {
 		name   string
 		stream string
@@ -62,7 +57,7 @@ func TestSplit(t *testing.T) {
 // TestSplitByteByByte feeds the stream one byte per read, so every frame
 // arrives in pieces.
 func TestSplitByteByByte(t *testing.T) {
-	b32, b45 := string(unhex(t, bin32)), string(unhex(t, bin45))
+	b32, b45 := string(prototest.Unhex(t, bin32)), string(prototest.Unhex(t, bin45))
 	for _, tc := range []struct {
 		name   string
 		stream string
@@ -87,8 +82,8 @@ func TestSplitByteByByte(t *testing.T) {
 
 func TestSplitLongFrameCutStillDecodes(t *testing.T) {
 	p := testProtocol()
-	whole, err1 := p.Decode(nil, unhex(t, bin45))
-	cut, err2 := p.Decode(nil, unhex(t, bin45)[:32])
+	whole, err1 := p.Decode(nil, prototest.Unhex(t, bin45))
+	cut, err2 := p.Decode(nil, prototest.Unhex(t, bin45)[:32])
 	if err1 != nil || err2 != nil || len(cut.Positions) != 1 {
 		t.Fatalf("Decode: %v, %v", err1, err2)
 	}
@@ -100,18 +95,12 @@ func TestSplitLongFrameCutStillDecodes(t *testing.T) {
 
 func TestSplitOversize(t *testing.T) {
 	stream := textHTBT + "*HQ," + strings.Repeat("1", MaxTextFrame)
-	got, err := scan(New(), iotest.HalfReader(strings.NewReader(stream)))
-	if !errors.Is(err, ErrFrameTooLong) {
-		t.Fatalf("err = %v, want ErrFrameTooLong", err)
-	}
-	if !slices.Equal(got, []string{textHTBT}) {
-		t.Errorf("frames before the error = %q", got)
-	}
+	prototest.SplitFails(t, New().Split, 0, stream, ErrFrameTooLong, []string{textHTBT})
 }
 
 func TestSplitNeedsMore(t *testing.T) {
 	p := New()
-	for _, prefix := range []string{"*HQ,1", string(unhex(t, bin32))[:31], string(unhex(t, bin45))[:40]} {
+	for _, prefix := range []string{"*HQ,1", string(prototest.Unhex(t, bin32))[:31], string(prototest.Unhex(t, bin45))[:40]} {
 		adv, tok, err := p.Split([]byte(prefix), false)
 		if adv != 0 || tok != nil || err != nil {
 			t.Errorf("Split(%q) = %d, %q, %v; want a request for more", prefix, adv, tok, err)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 // TestDecodeVariants covers the other frame types of Traccar's H02 decoder
@@ -99,7 +100,7 @@ func TestDecodeVariants(t *testing.T) {
 		}),
 	}, {
 		name:  "binary with an 8-byte id",
-		frame: unhex(t, "2435248308419329301047591808172627335900074412294E024138FEFFFFFFFF01120064BA73005ECC"),
+		frame: prototest.Unhex(t, "2435248308419329301047591808172627335900074412294E024138FEFFFFFFFF01120064BA73005ECC"),
 		id:    "352483084193293",
 		fix:   &fix{time: "2017-08-18 10:47:59", valid: true, lat: 26.455598, lon: 74.687157, speed: 24, course: 138},
 		attrs: app.Attributes{"status": int64(0xFEFFFFFF), "ignition": true},
@@ -118,17 +119,13 @@ func TestDecodeVariants(t *testing.T) {
 }
 
 func TestDecodeErrors(t *testing.T) {
-	for name, frame := range map[string][]byte{
-		"short binary":   unhex(t, "2441060116601245431311165035"),
-		"binary bad BCD": unhex(t, "24410601166012454313111650353130060043182a0e000000fffffbffff0024"),
-		"binary month":   unhex(t, "2441060116601245431313165035313006004318210e000000fffffbffff0024"),
-		"NBR count":      []byte("*HQ,4109179024,NBR,103732,722,310,0,9,8106,32010,23,100217,FFFFFBFF#"),
-		"LINK value":     []byte("*HQ,1700086468,LINK,180902,x,0,84,0,0,240517,FFFFFBFF#"),
-		"V1 date":        []byte("*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,991399,FFFFFBFF#"),
-		"empty":          {},
-	} {
-		if res, err := testProtocol().Decode(nil, frame); err == nil {
-			t.Errorf("%s: Decode = %+v, want an error", name, res)
-		}
-	}
+	prototest.DecodeRejects(t, testProtocol().Decode, nil,
+		string(prototest.Unhex(t, "2441060116601245431311165035")),                                     // short binary
+		string(prototest.Unhex(t, "24410601166012454313111650353130060043182a0e000000fffffbffff0024")), // binary bad BCD
+		string(prototest.Unhex(t, "2441060116601245431313165035313006004318210e000000fffffbffff0024")), // binary month
+		"*HQ,4109179024,NBR,103732,722,310,0,9,8106,32010,23,100217,FFFFFBFF#",                         // NBR count
+		"*HQ,1700086468,LINK,180902,x,0,84,0,0,240517,FFFFFBFF#",                                       // LINK value
+		"*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,991399,FFFFFBFF#",              // V1 date
+		"", // empty
+	)
 }

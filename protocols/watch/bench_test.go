@@ -1,6 +1,10 @@
 package watch
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fleetd/fleetd/protocols/prototest"
+)
 
 // BenchmarkDecode reports the cost of decoding one frame of each kind.
 func BenchmarkDecode(b *testing.B) {
@@ -9,14 +13,6 @@ func BenchmarkDecode(b *testing.B) {
 		{"LK", frameLK3},
 		{"UD_LTE_wifi", "[3G*2104326058*00E9*UD_LTE,300621,135101,A,32.162652,N,34.888748,E,30.84,265.158,65.621,18,100,83,0,0,00000000,1,1,425,01,10223,8012811,100,3,ES4104,22:74:1d:39:64:ff,-46,metropoline-wifi,a8:3f:a1:e0:66:ba,-89,Egged.co.il,00:0c:42:51:cf:cd,-81,1.7055488]"},
 	} {
-		b.Run(bc.name, func(b *testing.B) {
-			p, frame := New(), []byte(bc.frame)
-			b.ReportAllocs()
-			for b.Loop() {
-				if res, err := p.Decode(nil, frame); err != nil || len(res.Positions) != 1 {
-					b.Fatal(res, err)
-				}
-			}
-		})
+		b.Run(bc.name, func(b *testing.B) { prototest.BenchDecode(b, New().Decode, []byte(bc.frame)) })
 	}
 }

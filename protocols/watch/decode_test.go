@@ -1,13 +1,12 @@
 package watch
 
 import (
-	"math"
-	"reflect"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 var now = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -28,7 +27,7 @@ const (
 type want struct {
 	id         string
 	reply, ack string
-	time       time.Time // fix time; zero for outdated positions (server time)
+	time       time.Time // fix time; zero for an outdated position at the server time
 	valid      bool
 	lat, lon   float64
 	speed      float64
@@ -86,6 +85,10 @@ func TestDecodeSamples(t *testing.T) {
 	}
 }
 
+// check compares decoded results with expectations; speeds are converted
+// from km/h.
+var check = prototest.Checker{Protocol: "watch", SpeedTolerance: 1e-9}
+
 func checkDecode(t *testing.T, frame string, w want) {
 	t.Helper()
 	conn := &protocols.Conn{}
@@ -93,40 +96,17 @@ func checkDecode(t *testing.T, frame string, w want) {
 	if err != nil {
 		t.Fatalf("Decode: %v", err)
 	}
-	if res.UniqueID != w.id || string(res.Reply) != w.reply || string(res.Ack) != w.ack {
-		t.Errorf("id %q reply %q ack %q, want %q %q %q", res.UniqueID, res.Reply, res.Ack, w.id, w.reply, w.ack)
-	}
 	if conn.State != w.state {
 		t.Errorf("state = %#v, want %#v", conn.State, w.state)
 	}
-	if w.noPos {
-		if len(res.Positions) != 0 {
-			t.Errorf("got %d positions, want none", len(res.Positions))
+	result := prototest.Result{UniqueID: w.id, Reply: w.reply, Ack: w.ack}
+	if !w.noPos {
+		pos := prototest.Position{Time: w.time, Valid: w.valid, Lat: w.lat, Lon: w.lon, Speed: w.speed,
+			Course: w.course, Altitude: w.altitude, Attributes: w.attrs, Network: w.network}
+		if w.time.IsZero() {
+			pos.Time, pos.Outdated = now, true
 		}
-		return
+		result.Positions = []prototest.Position{pos}
 	}
-	if len(res.Positions) != 1 {
-		t.Fatalf("got %d positions, want 1", len(res.Positions))
-	}
-	pos := res.Positions[0]
-	if w.time.IsZero() {
-		if !pos.Outdated || !pos.DeviceTime.Equal(now) {
-			t.Errorf("outdated %v at %v, want an outdated position at %v", pos.Outdated, pos.DeviceTime, now)
-		}
-	} else if pos.Outdated || !pos.FixTime.Equal(w.time) || !pos.DeviceTime.Equal(w.time) || pos.Valid != w.valid {
-		t.Errorf("outdated %v time %v valid %v, want %v %v", pos.Outdated, pos.FixTime, pos.Valid, w.time, w.valid)
-	}
-	if math.Abs(pos.Latitude-w.lat) > 1e-5 || math.Abs(pos.Longitude-w.lon) > 1e-5 ||
-		math.Abs(pos.Speed-w.speed) > 1e-9 || pos.Altitude != w.altitude || pos.Course != w.course {
-		t.Errorf("location %v,%v speed %v alt %v course %v", pos.Latitude, pos.Longitude, pos.Speed, pos.Altitude, pos.Course)
-	}
-	if !reflect.DeepEqual(pos.Attributes, w.attrs) {
-		t.Errorf("attributes = %#v\nwant %#v", pos.Attributes, w.attrs)
-	}
-	if w.network == nil && pos.Network != nil || w.network != nil && !reflect.DeepEqual(pos.Network, w.network) {
-		t.Errorf("network = %#v\nwant %#v", pos.Network, w.network)
-	}
-	if pos.Protocol != "watch" {
-		t.Errorf("protocol = %q", pos.Protocol)
-	}
+	check.Result(t, res, result)
 }

@@ -1,46 +1,35 @@
 package watch
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 const imei = "123456789012345"
 
 func TestEncode(t *testing.T) {
-	fresh := &protocols.Conn{UniqueID: imei}
 	sg := &protocols.Conn{UniqueID: imei, State: session{"SG", false}}
 	zj := &protocols.Conn{UniqueID: imei, State: session{"ZJ", true}}
-	for _, tc := range []struct {
-		conn  *protocols.Conn
-		typ   string
-		attrs app.Attributes
-		want  string
-	}{
+	prototest.Encodes(t, New(), &protocols.Conn{UniqueID: imei}, []prototest.EncodeCase{
 		// samples.md (no frame seen yet: Traccar's default maker "CS")
-		{fresh, "rebootDevice", nil, "[CS*123456789012345*0005*RESET]"},
-		{fresh, "sosNumber", app.Attributes{"index": 1.0, "phone": "123456789"}, "[CS*123456789012345*000e*SOS1,123456789]"},
-		{fresh, "message", app.Attributes{"message": "text"}, "[CS*123456789012345*0018*MESSAGE,0074006500780074]"},
-		{fresh, "custom", app.Attributes{"data": "WORK,6-9,11-13,13-15,17-19"}, "[CS*123456789012345*001a*WORK,6-9,11-13,13-15,17-19]"},
+		{Type: "rebootDevice", Want: "[CS*123456789012345*0005*RESET]"},
+		{Type: "sosNumber", Attributes: app.Attributes{"index": 1.0, "phone": "123456789"}, Want: "[CS*123456789012345*000e*SOS1,123456789]"},
+		{Type: "message", Attributes: app.Attributes{"message": "text"}, Want: "[CS*123456789012345*0018*MESSAGE,0074006500780074]"},
+		{Type: "custom", Attributes: app.Attributes{"data": "WORK,6-9,11-13,13-15,17-19"}, Want: "[CS*123456789012345*001a*WORK,6-9,11-13,13-15,17-19]"},
 		// the maker and index variant of the connection
-		{sg, "positionSingle", nil, "[SG*123456789012345*0002*CR]"},
-		{sg, "positionPeriodic", app.Attributes{"frequency": 60.0}, "[SG*123456789012345*0009*UPLOAD,60]"},
-		{sg, "powerOff", nil, "[SG*123456789012345*0008*POWEROFF]"},
-		{sg, "alarmSos", app.Attributes{"enable": true}, "[SG*123456789012345*0008*SOSSMS,1]"},
-		{sg, "alarmBattery", app.Attributes{"enable": false}, "[SG*123456789012345*0008*LOWBAT,0]"},
-		{zj, "rebootDevice", nil, "[ZJ*123456789012345*0001*0005*RESET]"},
-		{zj, "sosNumber", app.Attributes{"index": "2", "phone": "+4412345"}, "[ZJ*123456789012345*0001*000d*SOS2,+4412345]"},
-	} {
-		got, err := New().Encode(tc.conn, &app.Command{Type: tc.typ, Attributes: tc.attrs})
-		if err != nil || string(got) != tc.want {
-			t.Errorf("%s %v: got %q, %v; want %q", tc.typ, tc.attrs, got, err, tc.want)
-		}
-	}
+		{Conn: sg, Type: "positionSingle", Want: "[SG*123456789012345*0002*CR]"},
+		{Conn: sg, Type: "positionPeriodic", Attributes: app.Attributes{"frequency": 60.0}, Want: "[SG*123456789012345*0009*UPLOAD,60]"},
+		{Conn: sg, Type: "powerOff", Want: "[SG*123456789012345*0008*POWEROFF]"},
+		{Conn: sg, Type: "alarmSos", Attributes: app.Attributes{"enable": true}, Want: "[SG*123456789012345*0008*SOSSMS,1]"},
+		{Conn: sg, Type: "alarmBattery", Attributes: app.Attributes{"enable": false}, Want: "[SG*123456789012345*0008*LOWBAT,0]"},
+		{Conn: zj, Type: "rebootDevice", Want: "[ZJ*123456789012345*0001*0005*RESET]"},
+		{Conn: zj, Type: "sosNumber", Attributes: app.Attributes{"index": "2", "phone": "+4412345"}, Want: "[ZJ*123456789012345*0001*000d*SOS2,+4412345]"},
+	})
 }
 
 // TestEncodeAfterDecode checks that a decoded frame sets the maker used by
@@ -58,23 +47,14 @@ func TestEncodeAfterDecode(t *testing.T) {
 }
 
 func TestEncodeInvalid(t *testing.T) {
-	conn := &protocols.Conn{UniqueID: imei}
-	for _, tc := range []struct {
-		name string
-		conn *protocols.Conn
-		cmd  app.Command
-	}{
-		{"unsupported", conn, app.Command{Type: "engineStop"}},
-		{"missing attribute", conn, app.Command{Type: "sosNumber", Attributes: app.Attributes{"index": 1.0}}},
-		{"empty data", conn, app.Command{Type: "custom", Attributes: app.Attributes{"data": ""}}},
-		{"brackets", conn, app.Command{Type: "custom", Attributes: app.Attributes{"data": "CR][x"}}},
-		{"too long", conn, app.Command{Type: "custom", Attributes: app.Attributes{"data": strings.Repeat("x", 0x10000)}}},
-		{"unknown device", &protocols.Conn{}, app.Command{Type: "positionSingle"}},
-	} {
-		if got, err := New().Encode(tc.conn, &tc.cmd); !errors.Is(err, app.ErrInvalid) {
-			t.Errorf("%s: got %q, %v; want an invalid-request error", tc.name, got, err)
-		}
-	}
+	prototest.EncodeRejects(t, New(), &protocols.Conn{UniqueID: imei}, []prototest.RejectCase{
+		{Name: "unsupported", Command: app.Command{Type: "engineStop"}},
+		{Name: "missing attribute", Command: app.Command{Type: "sosNumber", Attributes: app.Attributes{"index": 1.0}}},
+		{Name: "empty data", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": ""}}},
+		{Name: "brackets", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": "CR][x"}}},
+		{Name: "too long", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": strings.Repeat("x", 0x10000)}}},
+		{Name: "unknown device", Conn: &protocols.Conn{}, Command: app.Command{Type: "positionSingle"}},
+	})
 }
 
 func TestCommandTypes(t *testing.T) {

@@ -3,8 +3,7 @@ package watch
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 // FuzzSplitDecode runs arbitrary bytes through the Split loop the listener
@@ -17,26 +16,6 @@ func FuzzSplitDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := testProtocol()
-		if adv, tok, err := p.Split(data, false); err == nil && (adv < 0 || adv > len(data) || len(tok) > adv) {
-			t.Fatalf("Split(partial) = %d, %d-byte token of %d bytes", adv, len(tok), len(data))
-		}
-		conn := &protocols.Conn{}
-		for rest := data; len(rest) > 0; {
-			adv, tok, err := p.Split(rest, true)
-			if err != nil {
-				return
-			}
-			if adv <= 0 || adv > len(rest) {
-				t.Fatalf("Split at EOF advanced %d of %d bytes", adv, len(rest))
-			}
-			if tok != nil {
-				if _, err := p.Decode(conn, tok); err == nil {
-					conn.UniqueID = "1"
-					_, _ = p.Encode(conn, &app.Command{Type: "positionSingle"})
-				}
-			}
-			rest = rest[adv:]
-		}
+		prototest.SplitDecode(t, testProtocol(), data)
 	})
 }

@@ -1,26 +1,11 @@
 package watch
 
 import (
-	"bufio"
-	"errors"
-	"io"
-	"slices"
 	"strings"
 	"testing"
-	"testing/iotest"
-)
 
-// scan splits everything r yields with p.Split, as the listener does.
-func scan(r io.Reader) ([]string, error) {
-	s := bufio.NewScanner(r)
-	s.Buffer(nil, MaxFrameSize)
-	s.Split(New().Split)
-	var frames []string
-	for s.Scan() {
-		frames = append(frames, string(s.Bytes()))
-	}
-	return frames, s.Err()
-}
+	"github.com/fleetd/fleetd/protocols/prototest"
+)
 
 // Binary content with a raw ']' (declared length 6) and with escapes
 // (declared length 0x0e counts unescaped bytes).
@@ -46,41 +31,26 @@ func TestSplit(t *testing.T) {
 		{"declared length too long", "[SG*8800000015*0010*LK]" + frameLK, []string{"[SG*8800000015*0010*LK]", frameLK}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, r := range []io.Reader{strings.NewReader(tc.stream), iotest.OneByteReader(strings.NewReader(tc.stream))} {
-				got, err := scan(r)
-				if err != nil || !slices.Equal(got, tc.want) {
-					t.Errorf("%T: got %q, %v\nwant %q", r, got, err, tc.want)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { prototest.SplitStream(t, New().Split, MaxFrameSize, tc.stream, tc.want) })
 	}
 }
 
 // TestSplitWaitsForBinary checks that a binary frame cut after a raw ']'
 // is not returned early.
 func TestSplitWaitsForBinary(t *testing.T) {
-	for i := 1; i < len(rawBracket); i++ {
-		adv, tok, err := New().Split([]byte(rawBracket[:i]), false)
-		if adv != 0 || tok != nil || err != nil {
-			t.Errorf("Split(%q) = %d, %q, %v; want a request for more", rawBracket[:i], adv, tok, err)
-		}
-	}
+	prototest.AsksForMore(t, New().Split, []byte(rawBracket))
 }
 
 func TestSplitOversize(t *testing.T) {
 	stream := frameLK + "[SG*8800000015*0002*" + strings.Repeat("x", MaxFrameSize)
-	got, err := scan(iotest.HalfReader(strings.NewReader(stream)))
-	if !errors.Is(err, ErrFrameTooLong) || !slices.Equal(got, []string{frameLK}) {
-		t.Errorf("got %q, %v; want one frame and ErrFrameTooLong", got, err)
-	}
+	prototest.SplitFails(t, New().Split, MaxFrameSize, stream, ErrFrameTooLong, []string{frameLK})
 }
 
 // TestSplitLongestFrame accepts the longest frame the length field allows.
 func TestSplitLongestFrame(t *testing.T) {
 	frame := "[3G*358839237678820*ffff*TK," + strings.Repeat("}\x03", 0xffff-3) + "]"
-	got, err := scan(strings.NewReader(frame + frameLK))
-	if err != nil || len(got) != 2 || got[0] != frame {
+	frames, err := prototest.ScanFrames(New().Split, strings.NewReader(frame+frameLK), MaxFrameSize)
+	if got := prototest.Strings(frames); err != nil || len(got) != 2 || got[0] != frame {
 		t.Errorf("got %d frames, %v", len(got), err)
 	}
 }

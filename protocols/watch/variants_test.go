@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 func wifi(mac string, rssi int) map[string]any {
@@ -92,7 +92,7 @@ func TestUnescape(t *testing.T) {
 }
 
 func TestDecodeErrors(t *testing.T) {
-	for _, frame := range []string{
+	prototest.DecodeRejects(t, testProtocol().Decode, nil,
 		"",
 		"[SG*8800000015*0002*LK",
 		"[S*8800000015*0002*LK]",
@@ -102,12 +102,7 @@ func TestDecodeErrors(t *testing.T) {
 		"[SG*8800000015*0087*UD,220414,134652,A,95.0,N,113.8613968,E,0.1,0.0,100,7,60,90,1000,50,0000]",
 		"[SG*8800000015*0087*UD,220414,134652,A,22.5,N,113.8,E,1e3,0.0,100,7,60,90,1000,50,0000]",
 		"[SG*8800000015*0087*UD,220414,134652,A,22.5,N,113.8,E,1,0.0,100,7,60,90,1000,50,zz]",
-	} {
-		res, err := testProtocol().Decode(&protocols.Conn{}, []byte(frame))
-		if err == nil || len(res.Positions) != 0 {
-			t.Errorf("Decode(%q) = %+v, %v; want an error", frame, res, err)
-		}
-	}
+	)
 	// A malformed alarm is still answered, or the watch repeats it forever.
 	res, err := testProtocol().Decode(nil, []byte("[3G*8800000015*0005*AL,xx]"))
 	if err != nil || string(res.Ack) != "[3G*8800000015*0002*AL]" || len(res.Positions) != 0 {

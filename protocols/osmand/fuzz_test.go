@@ -1,9 +1,11 @@
 package osmand
 
 import (
-	"encoding/json"
 	"net/url"
 	"testing"
+
+	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 func FuzzDecode(f *testing.F) {
@@ -26,15 +28,7 @@ func FuzzDecode(f *testing.F) {
 		if id == "" || len(positions) == 0 {
 			t.Fatalf("success without id or positions: %q %d", id, len(positions))
 		}
-		for _, p := range positions {
-			if p.Latitude < -90 || p.Latitude > 90 || p.Longitude < -180 || p.Longitude > 180 {
-				t.Fatalf("bad coordinates %v %v", p.Latitude, p.Longitude)
-			}
-			// What is decoded must be storable.
-			if _, err := json.Marshal(p); err != nil {
-				t.Fatalf("position does not marshal: %v", err)
-			}
-		}
+		prototest.Storable(t, Name, protocols.Result{Positions: positions}, []byte(rawQuery+" "+body))
 	})
 }
 

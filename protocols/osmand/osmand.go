@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // Name is the protocol name stored in positions.
@@ -45,19 +46,12 @@ func Decode(method, contentType string, query url.Values, body []byte, now time.
 }
 
 // CommandTypes lists the commands EncodeCommand supports.
-func CommandTypes() []string { return []string{"custom"} }
+func CommandTypes() []string { return protocols.CommandTypes(nil) }
 
 // EncodeCommand returns the body of the HTTP reply that delivers a queued
 // command: the app runs the text of a custom command.
 func EncodeCommand(cmd *app.Command) (string, error) {
-	if cmd.Type != "custom" {
-		return "", app.Invalid("osmand: unsupported command %q", cmd.Type)
-	}
-	data, ok := cmd.Attributes["data"].(string)
-	if !ok || data == "" {
-		return "", app.Invalid("osmand: custom command needs attributes.data")
-	}
-	return data, nil
+	return protocols.CommandText(cmd, nil)
 }
 
 // newPosition returns a position with the defaults both forms share.

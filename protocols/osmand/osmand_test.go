@@ -10,19 +10,11 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
-var fixedNow = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-
-type want struct {
-	time                    time.Time
-	valid, outdated         bool
-	lat, lon                float64
-	speed, course, altitude float64
-	accuracy                float64
-	attrs                   app.Attributes
-	network                 any
-}
+// fixedNow is the server clock of the tests.
+var fixedNow = prototest.Now
 
 func query(t *testing.T, raw string) url.Values {
 	t.Helper()
@@ -36,56 +28,56 @@ func query(t *testing.T, raw string) url.Values {
 func TestDecodeQuery(t *testing.T) {
 	tests := []struct {
 		name, query, id string
-		want            want
+		want            prototest.Position
 	}{
 		{
 			name:  "unix seconds, speed in knots",
 			query: "id=123456&timestamp=1377177267&lat=60.0&lon=30.0&speed=0.0&bearing=0.0&altitude=0&hdop=0.0",
 			id:    "123456",
-			want: want{time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), valid: true, lat: 60, lon: 30,
-				attrs: app.Attributes{"hdop": 0.0}},
+			want: prototest.Position{Time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), Valid: true, Lat: 60, Lon: 30,
+				Attributes: app.Attributes{"hdop": 0.0}},
 		},
 		{
 			name:  "ISO 8601",
 			query: "id=902064&lat=42.06288&lon=-88.23412&timestamp=2016-01-27T18%3A55%3A47Z&hdop=6.0&altitude=224.0&speed=0.0",
 			id:    "902064",
-			want: want{time: time.Date(2016, 1, 27, 18, 55, 47, 0, time.UTC), valid: true, lat: 42.06288, lon: -88.23412,
-				altitude: 224, attrs: app.Attributes{"hdop": 6.0}},
+			want: prototest.Position{Time: time.Date(2016, 1, 27, 18, 55, 47, 0, time.UTC), Valid: true, Lat: 42.06288, Lon: -88.23412,
+				Altitude: 224, Attributes: app.Attributes{"hdop": 6.0}},
 		},
 		{
 			name:  "unix milliseconds",
 			query: "id=902064&lat=42.06288&lon=-88.23412&timestamp=1442068686579&hdop=6.0&altitude=224.0&speed=0.0",
 			id:    "902064",
-			want: want{time: time.UnixMilli(1442068686579).UTC(), valid: true, lat: 42.06288, lon: -88.23412,
-				altitude: 224, attrs: app.Attributes{"hdop": 6.0}},
+			want: prototest.Position{Time: time.UnixMilli(1442068686579).UTC(), Valid: true, Lat: 42.06288, Lon: -88.23412,
+				Altitude: 224, Attributes: app.Attributes{"hdop": 6.0}},
 		},
 		{
 			name:  "date time with space, UTC",
 			query: "lat=49.60688&lon=6.15788&timestamp=2014-06-04+09%3A10%3A11&altitude=384.7&speed=0.0&id=353861053849681",
 			id:    "353861053849681",
-			want: want{time: time.Date(2014, 6, 4, 9, 10, 11, 0, time.UTC), valid: true, lat: 49.60688, lon: 6.15788,
-				altitude: 384.7, attrs: app.Attributes{}},
+			want: prototest.Position{Time: time.Date(2014, 6, 4, 9, 10, 11, 0, time.UTC), Valid: true, Lat: 49.60688, Lon: 6.15788,
+				Altitude: 384.7, Attributes: app.Attributes{}},
 		},
 		{
 			name:  "location pair",
 			query: "id=123456&timestamp=1377177267&location=60.0,30.0",
 			id:    "123456",
-			want:  want{time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), valid: true, lat: 60, lon: 30, attrs: app.Attributes{}},
+			want:  prototest.Position{Time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), Valid: true, Lat: 60, Lon: 30, Attributes: app.Attributes{}},
 		},
 		{
 			name:  "free parameters become typed attributes",
 			query: "id=123456789012345&timestamp=1504763810&lat=40.7232948571&lon=-74.0061408571&bearing=7.19889788244&speed=40&ignition=true&rpm=933&fuel=24&alarm=sos&door=false",
 			id:    "123456789012345",
-			want: want{time: time.Unix(1504763810, 0).UTC(), valid: true, lat: 40.7232948571, lon: -74.0061408571,
-				speed: 40, course: 7.19889788244,
-				attrs: app.Attributes{"ignition": true, "rpm": 933.0, "fuel": 24.0, "alarm": "sos", "door": false}},
+			want: prototest.Position{Time: time.Unix(1504763810, 0).UTC(), Valid: true, Lat: 40.7232948571, Lon: -74.0061408571,
+				Speed: 40, Course: 7.19889788244,
+				Attributes: app.Attributes{"ignition": true, "rpm": 933.0, "fuel": 24.0, "alarm": "sos", "door": false}},
 		},
 		{
 			name:  "cells and wifi without location",
 			query: "id=123456&timestamp=1377177267&cell=257,02,16,2224&cell=257,02,16,2223,-90&wifi=00-14-22-01-23-45,-80&wifi=00-1C-B3-09-85-15,-70",
 			id:    "123456",
-			want: want{time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), valid: true, outdated: true, attrs: app.Attributes{},
-				network: map[string]any{"radioType": "gsm", "considerIp": false,
+			want: prototest.Position{Time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), Valid: true, Outdated: true, Attributes: app.Attributes{},
+				Network: map[string]any{"radioType": "gsm", "considerIp": false,
 					"cellTowers": []any{
 						map[string]any{"mobileCountryCode": int64(257), "mobileNetworkCode": int64(2), "locationAreaCode": int64(16), "cellId": int64(2224)},
 						map[string]any{"mobileCountryCode": int64(257), "mobileNetworkCode": int64(2), "locationAreaCode": int64(16), "cellId": int64(2223), "signalStrength": int64(-90)},
@@ -99,14 +91,14 @@ func TestDecodeQuery(t *testing.T) {
 			name:  "deviceid, no time, batt, accuracy, valid=0, driver",
 			query: "deviceid=abc&lat=1.5&lon=2.5&batt=87.5&accuracy=12&valid=0&driverUniqueId=007&heading=90",
 			id:    "abc",
-			want: want{time: fixedNow, lat: 1.5, lon: 2.5, course: 90, accuracy: 12,
-				attrs: app.Attributes{"batteryLevel": 87.5, "driverUniqueId": "007"}},
+			want: prototest.Position{Time: fixedNow, Lat: 1.5, Lon: 2.5, Course: 90, Accuracy: 12,
+				Attributes: app.Attributes{"batteryLevel": 87.5, "driverUniqueId": "007"}},
 		},
 		{
 			name:  "timestamp 2^31-1 is milliseconds",
 			query: "id=1&lat=1&lon=1&timestamp=2147483647&valid=true",
 			id:    "1",
-			want:  want{time: time.UnixMilli(math.MaxInt32).UTC(), valid: true, lat: 1, lon: 1, attrs: app.Attributes{}},
+			want:  prototest.Position{Time: time.UnixMilli(math.MaxInt32).UTC(), Valid: true, Lat: 1, Lon: 1, Attributes: app.Attributes{}},
 		},
 	}
 	for _, tt := range tests {
@@ -140,31 +132,31 @@ func TestDecodeFormBody(t *testing.T) {
 const transistorsoft = `{"location":{"event":"motionchange","is_moving":false,"uuid":"0e9a2473-a9a7-4c00-997b-fb97d2154e75","timestamp":"2021-07-21T08:06:34.444Z","odometer":0,"coords":{"latitude":-6.1148096,"longitude":106.6837015,"accuracy":3.8,"speed":18.67,"speed_accuracy":0.26,"heading":63,"heading_accuracy":0.28,"altitude":35.7,"altitude_accuracy":3.8},"activity":{"type":"still","confidence":100},"battery":{"is_charging":false,"level":0.79},"extras":{}},"device_id":"8737767034"}`
 
 func TestDecodeJSON(t *testing.T) {
-	sample := want{time: time.Date(2021, 7, 21, 8, 6, 34, 444e6, time.UTC), valid: true,
-		lat: -6.1148096, lon: 106.6837015, speed: 36.29, course: 63, altitude: 35.7, accuracy: 3.8,
-		attrs: app.Attributes{"event": "motionchange", "motion": false, "odometer": 0.0,
+	sample := prototest.Position{Time: time.Date(2021, 7, 21, 8, 6, 34, 444e6, time.UTC), Valid: true,
+		Lat: -6.1148096, Lon: 106.6837015, Speed: 36.29, Course: 63, Altitude: 35.7, Accuracy: 3.8,
+		Attributes: app.Attributes{"event": "motionchange", "motion": false, "odometer": 0.0,
 			"activity": "still", "batteryLevel": int64(79), "charge": false}}
 	withExtras := sample
-	withExtras.attrs = app.Attributes{"device_integer_twelve_test": int64(12), "ratio": 0.5, "flag": true,
+	withExtras.Attributes = app.Attributes{"device_integer_twelve_test": int64(12), "ratio": 0.5, "flag": true,
 		"name": "van", "big": 1e20}
-	for k, v := range sample.attrs {
-		withExtras.attrs[k] = v
+	for k, v := range sample.Attributes {
+		withExtras.Attributes[k] = v
 	}
-	second := want{time: fixedNow, valid: true, lat: 1, lon: 2, attrs: app.Attributes{}}
+	second := prototest.Position{Time: fixedNow, Valid: true, Lat: 1, Lon: 2, Attributes: app.Attributes{}}
 	tests := []struct {
 		name, body, query, id string
-		want                  []want
+		want                  []prototest.Position
 	}{
-		{"sample", transistorsoft, "", "8737767034", []want{sample}},
+		{"sample", transistorsoft, "", "8737767034", []prototest.Position{sample}},
 		{"extras keep integers", strings.Replace(transistorsoft, `"extras":{}`,
 			`"extras":{"device_integer_twelve_test":12,"ratio":0.5,"flag":true,"name":"van","big":100000000000000000000,"nested":{"a":1},"none":null}`, 1),
-			"", "8737767034", []want{withExtras}},
+			"", "8737767034", []prototest.Position{withExtras}},
 		{"batched array, id from query",
 			`{"location":[` + locationOf(transistorsoft) + `,{"coords":{"latitude":1,"longitude":2,"speed":-1,"heading":-1}}]}`,
-			"id=42", "42", []want{sample, second}},
-		{"numeric device_id", `{"location":{"coords":{"latitude":1,"longitude":2}},"device_id":77}`, "", "77", []want{second}},
+			"id=42", "42", []prototest.Position{sample, second}},
+		{"numeric device_id", `{"location":{"coords":{"latitude":1,"longitude":2}},"device_id":77}`, "", "77", []prototest.Position{second}},
 		{"no coords is outdated", `{"location":{"timestamp":"2021-07-21T08:06:34Z"},"device_id":"x"}`, "", "x",
-			[]want{{time: time.Date(2021, 7, 21, 8, 6, 34, 0, time.UTC), valid: true, outdated: true, attrs: app.Attributes{}}}},
+			[]prototest.Position{{Time: time.Date(2021, 7, 21, 8, 6, 34, 0, time.UTC), Valid: true, Outdated: true, Attributes: app.Attributes{}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,26 +180,11 @@ func locationOf(body string) string {
 	return s[:strings.LastIndex(s, `,"device_id"`)]
 }
 
-func checkPosition(t *testing.T, p *app.Position, w want) {
+// checkPosition compares a decoded position; speeds are converted from
+// m/s or km/h to knots and written to 2 decimals.
+func checkPosition(t *testing.T, p *app.Position, w prototest.Position) {
 	t.Helper()
-	if p.Protocol != "osmand" || !p.FixTime.Equal(w.time) || !p.DeviceTime.Equal(w.time) {
-		t.Errorf("protocol %q fix %v device %v, want %v", p.Protocol, p.FixTime, p.DeviceTime, w.time)
-	}
-	if p.Valid != w.valid || p.Outdated != w.outdated {
-		t.Errorf("valid %v outdated %v, want %v %v", p.Valid, p.Outdated, w.valid, w.outdated)
-	}
-	if math.Abs(p.Latitude-w.lat) > 1e-5 || math.Abs(p.Longitude-w.lon) > 1e-5 {
-		t.Errorf("lat/lon %v %v, want %v %v", p.Latitude, p.Longitude, w.lat, w.lon)
-	}
-	if math.Abs(p.Speed-w.speed) > 0.005 || p.Course != w.course || p.Altitude != w.altitude || p.Accuracy != w.accuracy {
-		t.Errorf("speed %v course %v altitude %v accuracy %v", p.Speed, p.Course, p.Altitude, p.Accuracy)
-	}
-	if !reflect.DeepEqual(p.Attributes, w.attrs) {
-		t.Errorf("attributes %#v\nwant %#v", p.Attributes, w.attrs)
-	}
-	if !reflect.DeepEqual(p.Network, w.network) {
-		t.Errorf("network %#v\nwant %#v", p.Network, w.network)
-	}
+	prototest.Checker{Protocol: "osmand", SpeedTolerance: 0.005}.Position(t, p, w)
 }
 
 func TestDecodeRejects(t *testing.T) {

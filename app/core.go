@@ -18,8 +18,12 @@ type Options struct {
 	// CommandTypes maps each protocol name to the command types its
 	// encoder supports (filled by the composition root from protocols/).
 	CommandTypes map[string][]string
-	Now          func() time.Time
-	Logger       *slog.Logger
+	// Accounts configures OTP delivery and account access (spec A, H);
+	// Push the push notifications (spec K).
+	Accounts AccountOptions
+	Push     PushOptions
+	Now      func() time.Time
+	Logger   *slog.Logger
 }
 
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;
@@ -35,6 +39,7 @@ type Core struct {
 	unknown  unknownList
 	counters counters
 	shapes   sync.Map // geofence area -> geo.Shape
+	push     *pusher
 
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn
@@ -76,6 +81,7 @@ func New(store Store, opts Options) *Core {
 	c.Commands = newCommands(c)
 	c.Geofences = newGeofences(c)
 	c.Drivers = newDrivers(c)
+	c.initAccounts()
 	return c
 }
 

@@ -62,13 +62,5 @@ func (h *handlers) deleteSession(c *fiber.Ctx) error {
 }
 
 func (h *handlers) setCookie(c *fiber.Ctx, value string, expires time.Time) {
-	c.Cookie(&fiber.Cookie{
-		Name:     httpx.SessionCookie,
-		Value:    value,
-		Path:     "/",
-		Expires:  expires,
-		HTTPOnly: true,
-		Secure:   h.opts.SecureCookies,
-		SameSite: fiber.CookieSameSiteLaxMode,
-	})
+	httpx.SetSessionCookie(c, value, expires, h.opts.SecureCookies)
 }

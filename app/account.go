@@ -1,0 +1,93 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// OTP purposes (the spec's closed set of OTP types).
+const (
+	PurposeRegistration = "registration"
+	PurposeReset        = "reset"
+	PurposeDemo         = "demo_auth"
+	PurposeUpdateEmail  = "update_email"
+	PurposeUpdatePhone  = "update_phone"
+)
+
+// MessageSender delivers one short text (an OTP) to an address: an e-mail
+// address or a phone number. Adapters live in app/delivery.
+type MessageSender interface {
+	Send(ctx context.Context, to, subject, text string) error
+}
+
+// AccountOptions tune account access (spec A and H). Zero values get the
+// defaults documented in docs/accounts.md.
+type AccountOptions struct {
+	// Mail sends OTPs to e-mail addresses and SMS to phone numbers; a nil
+	// sender writes the message to the server log instead (development).
+	Mail MessageSender
+	SMS  MessageSender
+	// SendTimeout bounds one delivery, so a hung mail server cannot hold
+	// a request (default 10 s).
+	SendTimeout time.Duration
+	// OTPTTL is an OTP's lifetime (default 10 minutes, the spec's).
+	OTPTTL time.Duration
+	// TokenTTL is the lifetime of the token A1 returns (default 10 minutes).
+	TokenTTL time.Duration
+	// OTPMaxTries wrong answers end an OTP (default 5).
+	OTPMaxTries int
+	// ResendCooldown is the least time between two OTPs for one purpose
+	// and identifier (default 60 s).
+	ResendCooldown time.Duration
+	// DemoTTL is how long a demo account lives (default 7 days).
+	DemoTTL time.Duration
+	// Maintenance forces maintenance mode on (config server.maintenance),
+	// whatever the stored switch says.
+	Maintenance bool
+}
+
+func (o *AccountOptions) defaults() {
+	setDefault(&o.SendTimeout, 10*time.Second)
+	setDefault(&o.OTPTTL, 10*time.Minute)
+	setDefault(&o.TokenTTL, 10*time.Minute)
+	setDefault(&o.ResendCooldown, time.Minute)
+	setDefault(&o.DemoTTL, 7*24*time.Hour)
+	setDefault(&o.OTPMaxTries, 5)
+}
+
+func setDefault[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
+// logSender is the development fallback: the message goes to the server
+// log, clearly marked, so an operator without mail or SMS can still
+// complete a registration.
+type logSender struct {
+	log     *slog.Logger
+	channel string
+}
+
+func (s logSender) Send(_ context.Context, to, subject, text string) error {
+	s.log.Warn("OTP NOT DELIVERED ("+s.channel+" not configured): message written to this log instead",
+		"to", to, "subject", subject, "text", text)
+	return nil
+}
+
+// initAccounts applies the account and push defaults and hooks push
+// delivery onto the hub.
+func (c *Core) initAccounts() {
+	c.opts.Accounts.defaults()
+	if c.opts.Accounts.Mail == nil {
+		c.opts.Accounts.Mail = logSender{log: c.log, channel: "mail.smtp"}
+	}
+	if c.opts.Accounts.SMS == nil {
+		c.opts.Accounts.SMS = logSender{log: c.log, channel: "sms.http"}
+	}
+	c.push = newPusher(c.opts.Push)
+	if c.opts.Push.Sender != nil {
+		c.Observe(c.push.observe)
+	}
+}

@@ -1,0 +1,198 @@
+package app
+
+import (
+	"errors"
+	"strings"
+)
+
+// VerifyOTP is A1: it checks the OTP sent for purpose to identifier and
+// returns a single-use token for the flow's last step. A verified
+// demo_auth OTP also creates (or finds) the phone's demo account.
+func (c *Core) VerifyOTP(code, identifier, purpose string) (string, error) {
+	code = strings.TrimSpace(code)
+	if code == "" || strings.TrimSpace(identifier) == "" {
+		return "", ErrOTPRequired
+	}
+	switch purpose {
+	case PurposeRegistration, PurposeReset, PurposeDemo:
+	case PurposeUpdateEmail, PurposeUpdatePhone:
+		return "", Invalid("type %s is verified by POST /api2/security/update/init with otp", purpose)
+	default:
+		return "", Invalid("type must be one of registration, reset or demo_auth")
+	}
+	id, err := ParseIdentifier(identifier)
+	if err != nil {
+		return "", ErrOTPInvalid // no OTP was ever sent there
+	}
+	rec, err := c.checkOTP(otpKey(purpose, id.Value), code)
+	if err != nil {
+		return "", err
+	}
+	if purpose == PurposeDemo {
+		if rec.UserID, err = c.demoUser(rec); err != nil {
+			return "", err
+		}
+	}
+	return c.issueToken(rec)
+}
+
+// StartReset is A3: it sends a reset OTP to the one user the e-mail or
+// phone names.
+func (c *Core) StartReset(email, phone string) error {
+	id, err := identifierOf(email, phone)
+	if err != nil {
+		return err
+	}
+	var users []*User
+	if err := c.store.View(func(tx Tx) (err error) { users, err = usersBy(tx, id); return err }); err != nil {
+		return err
+	}
+	switch {
+	case len(users) == 0:
+		return ErrUserNotFound
+	case len(users) > 1:
+		return ErrResetAmbiguous
+	}
+	return c.issueOTP(otpRecord{Key: otpKey(PurposeReset, id.Value), Purpose: PurposeReset,
+		Identifier: id.Value, UserID: users[0].ID}, id)
+}
+
+// ResetPassword is A4: a reset token sets the password of the user it was
+// issued for and ends that user's sessions, in one transaction.
+func (c *Core) ResetPassword(token, newPassword string) error {
+	if strings.TrimSpace(token) == "" || newPassword == "" {
+		return ErrResetMissing
+	}
+	hash, err := c.HashPassword(newPassword)
+	if err != nil {
+		return err
+	}
+	return c.store.Update(func(tx Tx) error {
+		t, err := c.takeToken(tx, token, PurposeReset)
+		if err != nil {
+			return err
+		}
+		u, err := tx.Users().Get(t.UserID)
+		if KindOf(err) == KindNotFound {
+			return ErrUserNotFound
+		}
+		if err != nil {
+			return err
+		}
+		u.PasswordHash = hash
+		if err := tx.Users().Put(u); err != nil {
+			return err
+		}
+		_, err = tx.DeleteSessions(u.ID, c.now())
+		return err
+	})
+}
+
+// registrationOpen is the server setting registration (off by default):
+// an operator decides whether strangers may sign up.
+func (c *Core) registrationOpen() error {
+	s, err := c.Server()
+	if err != nil {
+		return err
+	}
+	if !s.Registration {
+		return ErrRegistrationClosed
+	}
+	return nil
+}
+
+// StartRegistration is A5: it sends a registration OTP to an e-mail or
+// phone no account uses yet.
+func (c *Core) StartRegistration(email, phone string) error {
+	id, err := identifierOf(email, phone)
+	if err != nil {
+		return err
+	}
+	if err := c.registrationOpen(); err != nil {
+		return err
+	}
+	if err := c.mustBeFree(id); err != nil {
+		return err
+	}
+	return c.issueOTP(otpRecord{Key: otpKey(PurposeRegistration, id.Value), Purpose: PurposeRegistration,
+		Identifier: id.Value}, id)
+}
+
+// mustBeFree answers ErrAccountExists when any user has the identifier.
+func (c *Core) mustBeFree(id Identifier) error {
+	var users []*User
+	if err := c.store.View(func(tx Tx) (err error) { users, err = usersBy(tx, id); return err }); err != nil {
+		return err
+	}
+	if len(users) > 0 {
+		return ErrAccountExists
+	}
+	return nil
+}
+
+// ErrCreateFailed wraps an unexpected failure of A6; the web layer
+// answers it with the spec's 500 "Failed to create user account.".
+var ErrCreateFailed = errors.New("Failed to create user account.")
+
+// CompleteRegistration is A6: a registration token creates the account.
+// The token is consumed first, so it cannot create two accounts.
+func (c *Core) CompleteRegistration(token, fullName, password string) (*User, error) {
+	fullName = strings.TrimSpace(fullName)
+	if strings.TrimSpace(token) == "" || fullName == "" || password == "" {
+		return nil, ErrRegistrationMissing
+	}
+	if len(password) > 72 {
+		return nil, Invalid("password must be at most 72 bytes")
+	}
+	if err := c.registrationOpen(); err != nil {
+		return nil, err
+	}
+	var t *otpToken
+	if err := c.store.Update(func(tx Tx) (err error) { t, err = c.takeToken(tx, token, PurposeRegistration); return err }); err != nil {
+		return nil, err
+	}
+	id := Identifier{Value: t.Identifier, Phone: !strings.Contains(t.Identifier, "@")}
+	if err := c.mustBeFree(id); err != nil {
+		return nil, err
+	}
+	u, err := c.CreateUser(System(), func(u *User) error {
+		u.Name, u.Password = fullName, password
+		if id.Phone {
+			u.Phone, u.Email = id.Value, placeholderEmail("", id.Value)
+		} else {
+			u.Email = id.Value
+		}
+		return nil
+	})
+	switch KindOf(err) {
+	case 0:
+		if err != nil {
+			return nil, errors.Join(ErrCreateFailed, err)
+		}
+		c.log.Info("account registered", "userId", u.ID, "email", u.Email)
+		return u, nil
+	case KindConflict:
+		return nil, ErrAccountExists
+	default:
+		return nil, err
+	}
+}
+
+// StartDemo is A7: it sends a demo_auth OTP to the phone; the account is
+// made only once the OTP is verified (A1), so unverified phones create
+// nothing.
+func (c *Core) StartDemo(phone, fullName string) error {
+	fullName = strings.TrimSpace(fullName)
+	if strings.TrimSpace(phone) == "" || fullName == "" {
+		return ErrDemoMissing
+	}
+	id, err := ParseIdentifier(phone)
+	if err == nil && !id.Phone {
+		err = Invalid("%q is not a valid phone number", phone)
+	}
+	if err != nil {
+		return err
+	}
+	return c.issueOTP(otpRecord{Key: otpKey(PurposeDemo, id.Value), Purpose: PurposeDemo,
+		Identifier: id.Value, Name: fullName}, id)
+}

@@ -1,0 +1,44 @@
+package app
+
+import "strings"
+
+// LoginIdentifier is A2: login by e-mail or phone. It shares Login's
+// throttle (per IP and per identifier) and answers the spec's messages:
+// unknown identifier 404, several users with that phone 400, wrong
+// password 401.
+func (c *Core) LoginIdentifier(identifier, password, ip string) (*User, error) {
+	if strings.TrimSpace(identifier) == "" || password == "" {
+		return nil, ErrLoginMissing
+	}
+	id, err := ParseIdentifier(identifier)
+	account := id.Value
+	if err != nil {
+		account = strings.TrimSpace(identifier)
+	}
+	if err := c.throttle.check(ip, account); err != nil {
+		return nil, err
+	}
+	var users []*User
+	if err == nil {
+		if err := c.store.View(func(tx Tx) (err error) { users, err = usersBy(tx, id); return err }); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case len(users) == 0:
+		c.throttle.fail(ip, account) // guessing identifiers counts too
+		return nil, ErrLoginUnknown
+	case len(users) > 1:
+		return nil, ErrLoginAmbiguous
+	}
+	u := users[0]
+	if !c.verify(NormalizeEmail(u.Email), password, u) {
+		c.throttle.fail(ip, account)
+		return nil, ErrLoginFailed
+	}
+	if err := c.loginAllowed(u); err != nil {
+		return nil, err
+	}
+	c.throttle.succeed(account)
+	return u, nil
+}

@@ -1,0 +1,50 @@
+package app
+
+import "encoding/json"
+
+// The maintenance switch is one record in the "serverState" collection,
+// so it survives restarts and the CLI can set it while serve is stopped.
+const (
+	stateRecords = "serverState"
+	stateID      = 1
+)
+
+type serverState struct {
+	Maintenance bool `json:"maintenance"`
+}
+
+// Maintenance reports whether the server is in maintenance mode: the
+// stored switch, or config server.maintenance. Account access (spec A)
+// then answers "Server not running!".
+func (c *Core) Maintenance() (bool, error) {
+	if c.opts.Accounts.Maintenance {
+		return true, nil
+	}
+	var st serverState
+	err := c.store.View(func(tx Tx) error {
+		data, ok, err := tx.Records(stateRecords).Get(stateID)
+		if err != nil || !ok {
+			return err
+		}
+		return json.Unmarshal(data, &st)
+	})
+	return st.Maintenance, err
+}
+
+// SetMaintenance stores the switch (operators: fleetd maintenance on|off).
+func (c *Core) SetMaintenance(on bool) error {
+	data, err := json.Marshal(serverState{Maintenance: on})
+	if err != nil {
+		return err
+	}
+	return c.store.Update(func(tx Tx) error { return tx.Records(stateRecords).Put(stateID, data) })
+}
+
+// Running answers ErrServerNotRunning in maintenance mode.
+func (c *Core) Running() error {
+	on, err := c.Maintenance()
+	if err == nil && on {
+		err = ErrServerNotRunning
+	}
+	return err
+}

@@ -1,0 +1,139 @@
+package app
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// MaxPushTokens is the spec's limit of push tokens per user (K3); a new
+// token beyond it evicts the least recently registered one.
+const MaxPushTokens = 20
+
+// maxTokenLen bounds a push token (FCM's are about 160 bytes).
+const maxTokenLen = 4096
+
+// PushToken is one registered device token.
+type PushToken struct {
+	Token string    `json:"token"`
+	Added time.Time `json:"added"`
+}
+
+type pushTokens struct {
+	Tokens []PushToken `json:"tokens"`
+}
+
+// The K3/K4 answers the spec gives.
+var (
+	ErrNoToken     = &Error{Kind: KindInvalid, Message: "No token provided"}
+	ErrTokenExists = &Error{Kind: KindConflict, Message: "Token already exists"}
+	ErrTokenAbsent = &Error{Kind: KindNotFound, Message: "Token not found"}
+)
+
+func tokensOf(tx Tx, userID int64) (pushTokens, error) {
+	var t pushTokens
+	err := getJSON(tx, tokenRecords, userID, &t)
+	return t, err
+}
+
+func checkToken(token string) error {
+	if strings.TrimSpace(token) == "" {
+		return ErrNoToken
+	}
+	if len(token) > maxTokenLen {
+		return Invalid("token must be at most %d bytes", maxTokenLen)
+	}
+	return nil
+}
+
+// AddPushToken is K3. A token the caller already has is refreshed (it
+// moves to the end of the eviction order) and answers ErrTokenExists; a
+// token another user had moves to the caller, since one app install
+// serves one account at a time.
+func (c *Core) AddPushToken(actor *User, token string) error {
+	if err := checkToken(token); err != nil {
+		return err
+	}
+	var exists bool
+	err := c.store.Update(func(tx Tx) error {
+		owner, ok, err := tx.Keys(tokenOwners).Get(token)
+		if err != nil {
+			return err
+		}
+		if ok && owner != actor.ID {
+			if err := removeToken(tx, owner, token); err != nil {
+				return err
+			}
+		}
+		t, err := tokensOf(tx, actor.ID)
+		if err != nil {
+			return err
+		}
+		t.Tokens = slices.DeleteFunc(t.Tokens, func(p PushToken) bool {
+			if p.Token == token {
+				exists = true
+			}
+			return p.Token == token
+		})
+		t.Tokens = append(t.Tokens, PushToken{Token: token, Added: c.now().UTC()})
+		for len(t.Tokens) > MaxPushTokens {
+			if err := tx.Keys(tokenOwners).Delete(t.Tokens[0].Token); err != nil {
+				return err
+			}
+			t.Tokens = t.Tokens[1:]
+		}
+		if err := tx.Keys(tokenOwners).Put(token, actor.ID); err != nil {
+			return err
+		}
+		return putJSON(tx, tokenRecords, actor.ID, t)
+	})
+	if err == nil && exists {
+		err = ErrTokenExists
+	}
+	return err
+}
+
+// RemovePushToken is K4.
+func (c *Core) RemovePushToken(actor *User, token string) error {
+	if strings.TrimSpace(token) == "" {
+		return ErrNoToken
+	}
+	return c.store.Update(func(tx Tx) error {
+		t, err := tokensOf(tx, actor.ID)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(t.Tokens, func(p PushToken) bool { return p.Token == token }) {
+			return ErrTokenAbsent
+		}
+		return removeToken(tx, actor.ID, token)
+	})
+}
+
+// PushTokens lists the caller's tokens, oldest first.
+func (c *Core) PushTokens(actor *User) ([]PushToken, error) {
+	var t pushTokens
+	err := c.store.View(func(tx Tx) (err error) { t, err = tokensOf(tx, actor.ID); return err })
+	return t.Tokens, err
+}
+
+// removeToken drops token from userID's list and the owner index.
+func removeToken(tx Tx, userID int64, token string) error {
+	t, err := tokensOf(tx, userID)
+	if err != nil {
+		return err
+	}
+	t.Tokens = slices.DeleteFunc(t.Tokens, func(p PushToken) bool { return p.Token == token })
+	if owner, ok, err := tx.Keys(tokenOwners).Get(token); err != nil {
+		return err
+	} else if ok && owner == userID {
+		if err := tx.Keys(tokenOwners).Delete(token); err != nil {
+			return err
+		}
+	}
+	if len(t.Tokens) == 0 {
+		_, err = tx.Records(tokenRecords).Delete(userID)
+		return err
+	}
+	return putJSON(tx, tokenRecords, userID, t)
+}

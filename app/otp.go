@@ -1,0 +1,206 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"math/big"
+	"strconv"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// otpRecord is one pending OTP. Only its bcrypt hash is stored: six
+// digits are a million guesses, which a plain hash of a copied database
+// would give away in a second.
+type otpRecord struct {
+	Base
+	Key        string    `json:"key"`
+	Purpose    string    `json:"purpose"`
+	Identifier string    `json:"identifier"`
+	UserID     int64     `json:"userId,omitempty"`
+	Name       string    `json:"name,omitempty"` // demo_auth: the full name given to A7
+	Hash       string    `json:"hash"`
+	Sent       time.Time `json:"sent"`
+	Expires    time.Time `json:"expires"`
+	Tries      int       `json:"tries"`
+}
+
+const (
+	otpTable = "otps"
+	otpKeys  = "otpKeys" // otpKey(purpose, subject) -> otp id
+)
+
+func otps(tx Tx) Table[otpRecord] { return RecordTable[otpRecord](tx, otpTable, "OTP") }
+
+// otpKey binds an OTP to its purpose and subject (the identifier, or for
+// the update purposes the user and the new value).
+func otpKey(purpose, subject string) string { return purpose + "\x00" + subject }
+
+// newOTP returns six random digits.
+func newOTP() (string, error) {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%06d", n.Int64()), nil
+}
+
+// issueOTP stores a fresh OTP for rec's purpose and subject (replacing a
+// pending one unless it was sent within the cool-down) and delivers it to
+// to. A failed delivery removes the OTP again so the caller may retry.
+func (c *Core) issueOTP(rec otpRecord, to Identifier) error {
+	code, err := newOTP()
+	if err != nil {
+		return err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(code), c.opts.BcryptCost)
+	if err != nil {
+		return err
+	}
+	now := c.now().UTC()
+	rec.Hash, rec.Sent, rec.Expires = string(hash), now, now.Add(c.opts.Accounts.OTPTTL)
+	err = c.store.Update(func(tx Tx) error {
+		keys := tx.Keys(otpKeys)
+		if id, ok, err := keys.Get(rec.Key); err != nil {
+			return err
+		} else if ok {
+			old, err := otps(tx).Get(id)
+			if err != nil && KindOf(err) != KindNotFound {
+				return err
+			}
+			if old != nil && now.Sub(old.Sent) < c.opts.Accounts.ResendCooldown {
+				wait := c.opts.Accounts.ResendCooldown - now.Sub(old.Sent)
+				return errCooldown(int(wait.Seconds()) + 1)
+			}
+			if old != nil {
+				if err := otps(tx).Delete(id); err != nil {
+					return err
+				}
+			}
+		}
+		if err := pruneOTPs(tx, now); err != nil {
+			return err
+		}
+		if err := otps(tx).Create(&rec); err != nil {
+			return err
+		}
+		return keys.Put(rec.Key, rec.ID)
+	})
+	if err != nil {
+		return err
+	}
+	if err := c.deliver(to, "Your fleetd code", "Your fleetd verification code is "+code+
+		". It expires in "+strconv.Itoa(int(c.opts.Accounts.OTPTTL.Minutes()))+" minutes."); err != nil {
+		c.log.Error("OTP delivery failed", "purpose", rec.Purpose, "to", to.Value, "err", err)
+		if derr := c.store.Update(func(tx Tx) error { return dropOTP(tx, rec.Key, rec.ID) }); derr != nil {
+			c.log.Error("removing an undelivered OTP", "err", derr)
+		}
+		return ErrOTPNotSent
+	}
+	return nil
+}
+
+// deliver sends text over the channel the identifier belongs to, bounded
+// by the send timeout.
+func (c *Core) deliver(to Identifier, subject, text string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), c.opts.Accounts.SendTimeout)
+	defer cancel()
+	s := c.opts.Accounts.Mail
+	if to.Phone {
+		s = c.opts.Accounts.SMS
+	}
+	return s.Send(ctx, to.Value, subject, text)
+}
+
+// dropOTP removes the OTP under key when it is still the one with id.
+func dropOTP(tx Tx, key string, id int64) error {
+	keys := tx.Keys(otpKeys)
+	cur, ok, err := keys.Get(key)
+	if err != nil || !ok || cur != id {
+		return err
+	}
+	if err := keys.Delete(key); err != nil {
+		return err
+	}
+	err = otps(tx).Delete(id)
+	if KindOf(err) == KindNotFound {
+		err = nil
+	}
+	return err
+}
+
+// pruneOTPs removes expired OTPs and tokens, so abandoned flows leave
+// nothing behind. Both collections hold only minutes' worth of records.
+func pruneOTPs(tx Tx, now time.Time) error {
+	var stale []otpRecord
+	err := otps(tx).List(func(r *otpRecord) bool {
+		if now.After(r.Expires) {
+			stale = append(stale, *r)
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	for _, r := range stale {
+		if err := dropOTP(tx, r.Key, r.ID); err != nil {
+			return err
+		}
+	}
+	return pruneTokens(tx, now)
+}
+
+// checkOTP verifies code against the OTP under key and consumes it on
+// success. A wrong code counts a try; after OTPMaxTries the OTP is gone.
+// bcrypt runs outside the write transaction, so a slow hash holds no lock.
+func (c *Core) checkOTP(key, code string) (*otpRecord, error) {
+	var rec *otpRecord
+	err := c.store.View(func(tx Tx) error {
+		id, ok, err := tx.Keys(otpKeys).Get(key)
+		if err != nil || !ok {
+			return firstErr(err, ErrOTPInvalid)
+		}
+		rec, err = otps(tx).Get(id)
+		if KindOf(err) == KindNotFound {
+			return ErrOTPInvalid
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	now := c.now()
+	if now.After(rec.Expires) {
+		return nil, firstErr(c.store.Update(func(tx Tx) error { return dropOTP(tx, key, rec.ID) }), ErrOTPExpired)
+	}
+	right := bcrypt.CompareHashAndPassword([]byte(rec.Hash), []byte(code)) == nil
+	// A wrong code's try must be committed, so its answer is returned
+	// after the transaction, not from it (which would roll it back).
+	var answer error
+	err = c.store.Update(func(tx Tx) error {
+		cur, err := otps(tx).Get(rec.ID)
+		if KindOf(err) == KindNotFound {
+			answer = ErrOTPInvalid // used or replaced meanwhile
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if right {
+			return dropOTP(tx, key, rec.ID)
+		}
+		answer = ErrOTPInvalid
+		if cur.Tries++; cur.Tries >= c.opts.Accounts.OTPMaxTries {
+			answer = &Error{Kind: KindInvalid, Message: ErrOTPInvalid.Message,
+				Description: "Too many wrong codes: request a new one"}
+			return dropOTP(tx, key, rec.ID)
+		}
+		return otps(tx).Put(cur)
+	})
+	if err = firstErr(err, answer); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}

@@ -1,0 +1,116 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+)
+
+// updatePurpose maps H1/H2's field to its OTP purpose.
+func updatePurpose(field string) (string, error) {
+	switch field {
+	case "email":
+		return PurposeUpdateEmail, nil
+	case "phone":
+		return PurposeUpdatePhone, nil
+	case "":
+		return "", Invalid("field and value are required")
+	}
+	return "", Invalid("field must be email or phone")
+}
+
+// parseUpdate validates H1/H2's field and value for actor and returns the
+// OTP purpose, the new value and the OTP's key (bound to the user).
+func (c *Core) parseUpdate(actor *User, field, value string) (purpose string, id Identifier, key string, err error) {
+	if purpose, err = updatePurpose(field); err != nil {
+		return "", id, "", err
+	}
+	if strings.TrimSpace(value) == "" {
+		return "", id, "", Invalid("field and value are required")
+	}
+	if id, err = ParseIdentifier(value); err != nil {
+		return "", id, "", err
+	}
+	if id.Phone != (purpose == PurposeUpdatePhone) {
+		return "", id, "", Invalid("%q is not a valid %s", value, map[bool]string{true: "phone number", false: "e-mail address"}[purpose == PurposeUpdatePhone])
+	}
+	if !actor.Administrator && actor.Readonly {
+		return "", id, "", Forbidden("Account is read-only")
+	}
+	if purpose == PurposeUpdateEmail && actor.FixedEmail && !actor.Administrator {
+		return "", id, "", Forbidden("The e-mail of this account is fixed")
+	}
+	return purpose, id, otpKey(purpose, strconv.FormatInt(actor.ID, 10)+"\x00"+id.Value), nil
+}
+
+// takenByOther answers ErrAccountExists when another user has id.
+func (c *Core) takenByOther(actor *User, id Identifier) error {
+	var users []*User
+	if err := c.store.View(func(tx Tx) (err error) { users, err = usersBy(tx, id); return err }); err != nil {
+		return err
+	}
+	for _, u := range users {
+		if u.ID != actor.ID {
+			return ErrAccountExists
+		}
+	}
+	return nil
+}
+
+// StartContactUpdate is H1: it sends an OTP to the new e-mail or phone,
+// which no other account may use.
+func (c *Core) StartContactUpdate(actor *User, field, value string) error {
+	purpose, id, key, err := c.parseUpdate(actor, field, value)
+	if err != nil {
+		return err
+	}
+	if err := c.takenByOther(actor, id); err != nil {
+		return err
+	}
+	return c.issueOTP(otpRecord{Key: key, Purpose: purpose, Identifier: id.Value, UserID: actor.ID}, id)
+}
+
+// FinishContactUpdate is H2: the OTP sent by H1 applies the change.
+func (c *Core) FinishContactUpdate(actor *User, field, value, code string) (*User, error) {
+	_, id, key, err := c.parseUpdate(actor, field, value)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(code) == "" {
+		return nil, ErrOTPRequired
+	}
+	if err := c.takenByOther(actor, id); err != nil {
+		return nil, err
+	}
+	if _, err := c.checkOTP(key, strings.TrimSpace(code)); err != nil {
+		return nil, err
+	}
+	u, err := c.UpdateUser(System(), actor.ID, func(u *User) error {
+		if id.Phone {
+			u.Phone = id.Value
+		} else {
+			u.Email = id.Value
+		}
+		return nil
+	})
+	if KindOf(err) == KindConflict {
+		return nil, ErrAccountExists
+	}
+	return u, err
+}
+
+// VerifyPassword is H3: it checks the caller's password, throttled like a
+// login, and returns the caller.
+func (c *Core) VerifyPassword(actor *User, password, ip string) (*User, error) {
+	if password == "" {
+		return nil, Invalid("password is required")
+	}
+	account := NormalizeEmail(actor.Email)
+	if err := c.throttle.check(ip, account); err != nil {
+		return nil, err
+	}
+	if !c.verify(account, password, actor) {
+		c.throttle.fail(ip, account)
+		return nil, ErrPasswordMismatch
+	}
+	return actor, nil
+}

@@ -31,8 +31,6 @@ func TestEncodeRejects(t *testing.T) {
 	prototest.EncodeRejects(t, New(), &protocols.Conn{UniqueID: "1"}, []prototest.RejectCase{
 		{Name: "unsupported", Command: app.Command{Type: "rebootDevice"}},
 		{Name: "unknown device", Conn: &protocols.Conn{}, Command: app.Command{Type: "positionSingle"}},
-		{Name: "custom without data", Command: app.Command{Type: "custom"}},
-		{Name: "periodic without frequency", Command: app.Command{Type: "positionPeriodic"}},
 		{Name: "periodic zero", Command: app.Command{Type: "positionPeriodic", Attributes: app.Attributes{"frequency": 0.0}}},
 		{Name: "periodic fraction", Command: app.Command{Type: "positionPeriodic", Attributes: app.Attributes{"frequency": 1.5}}},
 	})

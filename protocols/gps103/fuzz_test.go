@@ -7,16 +7,14 @@ import (
 )
 
 func FuzzSplitDecode(f *testing.F) {
-	for _, s := range []string{
+	prototest.AddSeeds(f,
 		frameLogon, frameBeat, frameTracker,
 		"imei:865456055519122,sensor alarm,2208011920,,L,;",
 		"imei:359710049075097,help me,,,L,,,113b,,558f,,,,,0,0,,,",
 		"imei:868683026321020,tracker,181217080106,,F,080102.000,A,3227.3057,N,11649.4754,W,0.00,0,,0,0,0.00%,0,+11;",
 		"imei:353451044508750,001,0809231929,13554900601,F,055403.000,A,2233.1870,N,11354.3067,E,0.00,30.1,65.43,1,0,10.5%,0.0%,28;",
 		"imei:1,T:,1,,F,,A,,,,,;oil x;",
-	} {
-		f.Add([]byte(s))
-	}
+	)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, frame := range prototest.SplitDecode(t, New(), data) {
 			if len(frame) == 0 || len(frame) > maxFrame {

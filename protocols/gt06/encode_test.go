@@ -43,7 +43,6 @@ func TestEncode(t *testing.T) {
 func TestEncodeRejects(t *testing.T) {
 	prototest.EncodeRejects(t, New(), nil, []prototest.RejectCase{
 		{Name: "unsupported", Command: app.Command{Type: "rebootDevice"}},
-		{Name: "custom no data", Command: app.Command{Type: "custom"}},
 		{Name: "custom number", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": 5}}},
 		{Name: "custom too big", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": strings.Repeat("a", maxCommandText+1)}}},
 	})

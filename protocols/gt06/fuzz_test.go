@@ -10,9 +10,7 @@ import (
 // runs and decodes every frame: nothing may panic, and Split must always
 // advance or ask for more.
 func FuzzSplitDecode(f *testing.F) {
-	for _, s := range append(streamFrames, login2Frame) {
-		f.Add(prototest.Unhex(f, s))
-	}
+	prototest.AddHexSeeds(f, append(streamFrames, login2Frame)...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		prototest.SplitDecode(t, New(), data)
 	})

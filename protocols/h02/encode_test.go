@@ -31,8 +31,6 @@ func TestEncode(t *testing.T) {
 func TestEncodeInvalid(t *testing.T) {
 	prototest.EncodeRejects(t, New(), &protocols.Conn{UniqueID: "123456789012345"}, []prototest.RejectCase{
 		{Name: "unsupported type", Command: app.Command{Type: "rebootDevice"}},
-		{Name: "custom without data", Command: app.Command{Type: "custom"}},
-		{Name: "no frequency", Command: app.Command{Type: "positionPeriodic"}},
 		{Name: "fractional frequency", Command: app.Command{Type: "positionPeriodic", Attributes: app.Attributes{"frequency": 1.5}}},
 		{Name: "negative frequency", Command: app.Command{Type: "positionPeriodic", Attributes: app.Attributes{"frequency": "-5"}}},
 		{Name: "unknown device", Conn: &protocols.Conn{}, Command: app.Command{Type: "engineStop"}},

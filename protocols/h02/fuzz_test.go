@@ -10,7 +10,7 @@ import (
 // FuzzSplitDecode runs arbitrary bytes through the Split loop the listener
 // uses and decodes every frame: nothing may panic or stop making progress.
 func FuzzSplitDecode(f *testing.F) {
-	seeds := []string{textV1, textHTBT,
+	prototest.AddSeeds(f, textV1, textHTBT,
 		"*HQ,1451316409,V1,030149,A,-23-29.0095,S,-46-51.5852,W,2.4,065,070315,FFFFFFFF#",
 		"*HQ,4109179024,NBR,103732,722,310,0,6,8106,32010,23,8101,22007,25,8106,12010,23,8106,22105,22,8101,22012,16,8106,42010,5,100217,FFFFFBFF,5#",
 		"*HQ,353505510948929,V1,,V,,N,,E,0.00,0,,FFFFF7FF,f0,a,11a0,c0c6#",
@@ -18,13 +18,8 @@ func FuzzSplitDecode(f *testing.F) {
 		"*hq,356327081001239,VP1,V,470,002,92,3565,0Y92,19433,30Y92,1340,29#",
 		"*HQ,355488020882405,V3,095426,74001,01,010278,045142,128,-92,02DE,0,X,090517,FFFFFBFF#",
 		"*HQ,1700086468,LINK,180902,15,0,84,0,0,240517,FFFFFBFF#",
-	}
-	for _, s := range seeds {
-		f.Add([]byte(s))
-	}
-	for _, h := range []string{bin32, bin45, "2435248308419329301047591808172627335900074412294E024138FEFFFFFFFF01120064BA73005ECC"} {
-		f.Add(prototest.Unhex(f, h))
-	}
+	)
+	prototest.AddHexSeeds(f, bin32, bin45, "2435248308419329301047591808172627335900074412294E024138FEFFFFFFFF01120064BA73005ECC")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, p := range []*Protocol{testProtocol(), {MessageLength: 42, now: testProtocol().now}} {
 			prototest.SplitDecode(t, p, data)

@@ -2,6 +2,7 @@ package prototest
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
@@ -20,11 +21,7 @@ type EncodeCase struct {
 func Encodes(t testing.TB, p protocols.Stream, conn *protocols.Conn, cases []EncodeCase) {
 	t.Helper()
 	for _, tc := range cases {
-		c := conn
-		if tc.Conn != nil {
-			c = tc.Conn
-		}
-		got, err := p.Encode(c, &app.Command{Type: tc.Type, Attributes: tc.Attributes})
+		got, err := p.Encode(or(tc.Conn, conn), &app.Command{Type: tc.Type, Attributes: tc.Attributes})
 		if err != nil || string(got) != tc.Want {
 			t.Errorf("%s %v: got %q, %v; want %q", tc.Type, tc.Attributes, got, err, tc.Want)
 		}
@@ -40,17 +37,30 @@ type RejectCase struct {
 
 // EncodeRejects checks that p.Encode refuses every case with an error
 // matching app.ErrInvalid and no bytes, on conn unless the case has its own.
+// Every protocol must also refuse a type it does not list and, when listed,
+// "custom" without attributes.data and "positionPeriodic" without
+// attributes.frequency: those cases are added.
 func EncodeRejects(t testing.TB, p protocols.Stream, conn *protocols.Conn, cases []RejectCase) {
 	t.Helper()
-	for _, tc := range cases {
-		c := conn
-		if tc.Conn != nil {
-			c = tc.Conn
+	cases = append(cases, RejectCase{Name: "type not listed", Command: app.Command{Type: "noSuchCommand"}})
+	for _, typ := range []string{"custom", "positionPeriodic"} {
+		if slices.Contains(p.CommandTypes(), typ) {
+			cases = append(cases, RejectCase{Name: typ + " without its attribute", Command: app.Command{Type: typ}})
 		}
-		if got, err := p.Encode(c, &tc.Command); !errors.Is(err, app.ErrInvalid) || got != nil {
+	}
+	for _, tc := range cases {
+		if got, err := p.Encode(or(tc.Conn, conn), &tc.Command); !errors.Is(err, app.ErrInvalid) || got != nil {
 			t.Errorf("%s: got %q, %v; want an invalid-request error", tc.Name, got, err)
 		}
 	}
+}
+
+// or returns own, or table when own is nil.
+func or(own, table *protocols.Conn) *protocols.Conn {
+	if own != nil {
+		return own
+	}
+	return table
 }
 
 // ListedCommandsEncode checks that every type p.CommandTypes lists encodes

@@ -1,6 +1,7 @@
 package prototest
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
@@ -46,13 +47,27 @@ func TestEncodeRejects(t *testing.T) {
 		EncodeRejects(tb, lineStream{encodeErr: app.NotFound("device")}, conn,
 			[]RejectCase{{Name: "wrong kind", Command: app.Command{Type: "rebootDevice"}}})
 	})
+	// The cases every protocol must refuse are checked without being listed.
+	expectFailures(t, false, func(tb testing.TB) { EncodeRejects(tb, lineStream{}, conn, nil) })
+	expectFailures(t, true, func(tb testing.TB) { EncodeRejects(tb, lenient{}, conn, nil) })
+	expectFailures(t, true, func(tb testing.TB) { EncodeRejects(tb, lenient{refuse: []string{"noSuchCommand"}}, conn, nil) })
+	expectFailures(t, true, func(tb testing.TB) {
+		EncodeRejects(tb, lenient{refuse: []string{"noSuchCommand", "custom"}}, conn, nil)
+	})
+	expectFailures(t, false, func(tb testing.TB) {
+		EncodeRejects(tb, lenient{refuse: []string{"noSuchCommand", "custom", "positionPeriodic"}}, conn, nil)
+	})
 }
 
-func TestListedCommandsEncode(t *testing.T) {
-	conn := &protocols.Conn{UniqueID: "7"}
-	expectFailures(t, false, func(tb testing.TB) {
-		ListedCommandsEncode(tb, lineStream{}, conn, app.Attributes{"data": "x"})
-	})
-	// custom is listed but cannot encode without its data.
-	expectFailures(t, true, func(tb testing.TB) { ListedCommandsEncode(tb, lineStream{}, conn, nil) })
+// lenient encodes every command but those it refuses.
+type lenient struct {
+	lineStream
+	refuse []string
+}
+
+func (l lenient) Encode(_ *protocols.Conn, cmd *app.Command) ([]byte, error) {
+	if slices.Contains(l.refuse, cmd.Type) {
+		return nil, app.Invalid("not supported")
+	}
+	return []byte(cmd.Type), nil
 }

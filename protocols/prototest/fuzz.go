@@ -9,6 +9,21 @@ import (
 	"github.com/fleetd/fleetd/protocols"
 )
 
+// AddSeeds adds text frames to a fuzz target's corpus.
+func AddSeeds(f *testing.F, frames ...string) {
+	for _, s := range frames {
+		f.Add([]byte(s))
+	}
+}
+
+// AddHexSeeds adds hex-written frames to a fuzz target's corpus.
+func AddHexSeeds(f *testing.F, hexFrames ...string) {
+	f.Helper()
+	for _, s := range hexFrames {
+		f.Add(Unhex(f, s))
+	}
+}
+
 // SplitDecode is the body of a protocol's split-and-decode fuzz target. It
 // runs data through p.Split as a partial buffer and then at EOF, decoding
 // every frame on one connection as the listener does, then decodes data

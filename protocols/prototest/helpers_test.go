@@ -98,7 +98,9 @@ func (lineStream) Decode(_ *protocols.Conn, frame []byte) (protocols.Result, err
 	return protocols.Result{Positions: []*app.Position{pos}}, nil
 }
 
-func (lineStream) CommandTypes() []string { return []string{"custom", "engineStop"} }
+func (lineStream) CommandTypes() []string {
+	return []string{"custom", "engineStop", "positionPeriodic"}
+}
 
 func (s lineStream) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 	if s.encodeErr != nil {
@@ -106,6 +108,13 @@ func (s lineStream) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) 
 	}
 	if c == nil || c.UniqueID == "" {
 		return nil, app.Invalid("device unknown")
+	}
+	if cmd.Type == "positionPeriodic" {
+		n, err := protocols.IntAttribute(cmd, "frequency")
+		if err != nil {
+			return nil, err
+		}
+		return []byte(c.UniqueID + ":every " + strconv.Itoa(n) + "\n"), nil
 	}
 	text, err := protocols.CommandText(cmd, map[string]string{"engineStop": "stop"})
 	if err != nil {

@@ -50,7 +50,6 @@ func mustEncode(t *testing.T, cmd app.Command) []byte {
 func TestEncodeRejects(t *testing.T) {
 	prototest.EncodeRejects(t, New(), nil, []prototest.RejectCase{
 		{Name: "unsupported", Command: app.Command{Type: "positionPeriodic"}},
-		{Name: "custom no data", Command: app.Command{Type: "custom"}},
 		{Name: "custom number", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": 1}}},
 		{Name: "custom too big", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": string(make([]byte, MaxFrame))}}},
 	})

@@ -11,9 +11,7 @@ import (
 // runs and decodes every frame: nothing may panic, and Split must always
 // advance or ask for more.
 func FuzzSplitDecode(f *testing.F) {
-	for _, s := range append(streamFrames, "FF000F313233343536373839303132333435") {
-		f.Add(prototest.Unhex(f, s))
-	}
+	prototest.AddHexSeeds(f, append(streamFrames, "FF000F313233343536373839303132333435")...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		prototest.SplitDecode(t, New(), data)
 	})
@@ -21,9 +19,7 @@ func FuzzSplitDecode(f *testing.F) {
 
 // FuzzDatagram decodes random UDP packets.
 func FuzzDatagram(f *testing.F) {
-	for _, s := range []string{udpPacket, "000ecafe01220002414208010000"} {
-		f.Add(prototest.Unhex(f, s))
-	}
+	prototest.AddHexSeeds(f, udpPacket, "000ecafe01220002414208010000")
 	f.Fuzz(func(t *testing.T, packet []byte) {
 		if res, err := New().DecodeDatagram(&protocols.Conn{}, packet); err == nil {
 			prototest.Storable(t, Name, res, packet)

@@ -30,9 +30,7 @@ func TestEncodeRejects(t *testing.T) {
 	prototest.EncodeRejects(t, New(), &protocols.Conn{UniqueID: "123456789012"}, []prototest.RejectCase{
 		{Name: "unsupported", Command: app.Command{Type: "alarmArm"}},
 		{Name: "unknown device", Conn: &protocols.Conn{}, Command: app.Command{Type: "positionSingle"}},
-		{Name: "custom without data", Command: app.Command{Type: "custom"}},
 		{Name: "output without data", Command: app.Command{Type: "outputControl", Attributes: app.Attributes{"data": 1}}},
-		{Name: "periodic without frequency", Command: app.Command{Type: "positionPeriodic"}},
 		{Name: "periodic too long", Command: app.Command{Type: "positionPeriodic", Attributes: app.Attributes{"frequency": 65536.0}}},
 		{Name: "periodic fraction", Command: app.Command{Type: "positionPeriodic", Attributes: app.Attributes{"frequency": 1.5}}},
 	})

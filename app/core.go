@@ -22,8 +22,10 @@ type Options struct {
 	// Push the push notifications (spec K).
 	Accounts AccountOptions
 	Push     PushOptions
-	Now      func() time.Time
-	Logger   *slog.Logger
+	// Office configures uploads and document expiry (tickets, documents, maintenance).
+	Office OfficeOptions
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;

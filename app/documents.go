@@ -1,0 +1,251 @@
+package app
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Document kinds: what a document's entityId refers to.
+const (
+	DocumentOfVehicle = "vehicle" // a device
+	DocumentOfDriver  = "driver"
+)
+
+// Computed document statuses. The spec leaves the status a free string; a
+// document whose caller set none (or one of these) shows the one its
+// expiryDate gives, recomputed on every read.
+const (
+	DocumentValid    = "valid"
+	DocumentExpiring = "expiring"
+	DocumentExpired  = "expired"
+)
+
+// Document is a vehicle or driver document (spec section G).
+type Document struct {
+	ID               TextID   `json:"$id"`
+	DocumentOf       string   `json:"documentOf"`
+	EntityID         TextID   `json:"entityId"`
+	DocumentType     string   `json:"documentType"`
+	IdentifiedBy     string   `json:"identifiedBy"`
+	IdentificationNo string   `json:"identificationNo"`
+	VIN              string   `json:"VIN"`
+	Description      string   `json:"description"`
+	Status           string   `json:"status"`
+	Amount           *float64 `json:"amount"`
+	Address          string   `json:"address"`
+	IssuedBy         string   `json:"issuedBy"`
+	IssuedDate       Date     `json:"issuedDate"`
+	ExpiryDate       Date     `json:"expiryDate"`
+	RenewalDate      Date     `json:"renewalDate"`
+	Notes            string   `json:"notes"`
+	FileIDs          []TextID `json:"fileIds"`
+	// ExpiryNotices are the reminders already sent for ExpiryDate, in days
+	// before it (0: on the day); a new expiryDate starts them afresh.
+	ExpiryNotices []int `json:"expiryNotices"`
+	Stamp
+}
+
+func (d *Document) GetID() int64   { return int64(d.ID) }
+func (d *Document) SetID(id int64) { d.ID = TextID(id) }
+
+var documents = cabinet[Document, *Document]{name: "documents", what: "Document"}
+
+// Documents lists the actor's documents, newest first.
+func (c *Core) Documents(actor *User) ([]*Document, error) {
+	var list []*Document
+	err := c.store.View(func(tx Tx) (err error) {
+		list, err = documents.grouped(tx, actor.ID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Reverse(list)
+	for _, d := range list {
+		c.presentDocument(d)
+	}
+	return list, nil
+}
+
+// ExpiringDocuments lists the actor's documents that have an expiry date,
+// soonest first (G5).
+func (c *Core) ExpiringDocuments(actor *User) ([]*Document, error) {
+	list, err := c.Documents(actor)
+	if err != nil {
+		return nil, err
+	}
+	list = slices.DeleteFunc(list, func(d *Document) bool { return d.ExpiryDate.IsZero() })
+	slices.SortStableFunc(list, func(a, b *Document) int {
+		return cmp.Or(a.ExpiryDate.Compare(b.ExpiryDate.Time), cmp.Compare(a.ID, b.ID))
+	})
+	return list, nil
+}
+
+// Document returns one of the actor's documents.
+func (c *Core) Document(actor *User, id int64) (*Document, error) {
+	var d *Document
+	err := c.store.View(func(tx Tx) (err error) {
+		d, err = documents.get(tx, id, ownerOnly(actor))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c.presentDocument(d), nil
+}
+
+// CreateDocument stores a document apply fills from the request.
+func (c *Core) CreateDocument(actor *User, apply func(*Document) error) (*Document, error) {
+	d := &Document{}
+	if err := apply(d); err != nil {
+		return nil, err
+	}
+	err := c.store.Update(func(tx Tx) error {
+		if err := c.prepareDocument(tx, actor, nil, d); err != nil {
+			return err
+		}
+		if err := documents.create(tx, actor.ID, c.now(), d); err != nil {
+			return err
+		}
+		return attachFiles(tx, actor, ref(refDocument, d.GetID()), nil, d.FileIDs)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c.presentDocument(d), nil
+}
+
+// UpdateDocument changes one of the actor's documents; apply fills a copy
+// from the request (G3).
+func (c *Core) UpdateDocument(actor *User, id int64, apply func(*Document) error) (*Document, error) {
+	var after *Document
+	err := c.store.Update(func(tx Tx) error {
+		before, err := documents.get(tx, id, ownerOnly(actor))
+		if err != nil {
+			return err
+		}
+		after = &Document{}
+		*after = *before
+		after.FileIDs = slices.Clone(before.FileIDs)
+		if err := apply(after); err != nil {
+			return err
+		}
+		if err := c.prepareDocument(tx, actor, before, after); err != nil {
+			return err
+		}
+		if err := attachFiles(tx, actor, ref(refDocument, id), before.FileIDs, after.FileIDs); err != nil {
+			return err
+		}
+		return documents.update(tx, before, after, c.now())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c.presentDocument(after), nil
+}
+
+// DeleteDocument removes one of the actor's documents and its files (G4).
+func (c *Core) DeleteDocument(actor *User, id int64) error {
+	var dropped []TextID
+	err := c.store.Update(func(tx Tx) error {
+		d, err := documents.get(tx, id, ownerOnly(actor))
+		if err != nil {
+			return err
+		}
+		dropped = d.FileIDs
+		return firstErr(dropFiles(tx, dropped), documents.remove(tx, d))
+	})
+	if err == nil {
+		c.removeFileContent(dropped)
+	}
+	return err
+}
+
+// prepareDocument validates a new (before == nil) or changed document and
+// restores what callers may not set.
+func (c *Core) prepareDocument(tx Tx, actor *User, before, d *Document) error {
+	if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
+		return err
+	}
+	d.DocumentOf = strings.ToLower(strings.TrimSpace(d.DocumentOf))
+	if err := requireText(map[string]*string{"documentOf": &d.DocumentOf, "documentType": &d.DocumentType}); err != nil {
+		return err
+	}
+	if d.EntityID == 0 {
+		return Invalid("entityId is required")
+	}
+	if err := checkEntity(tx, actor, "entityId", d.DocumentOf, int64(d.EntityID)); err != nil {
+		return err
+	}
+	var err error
+	if d.FileIDs, err = uniqueFileIDs(d.FileIDs); err != nil {
+		return err
+	}
+	for _, s := range []*string{&d.IdentifiedBy, &d.IdentificationNo, &d.VIN, &d.Description, &d.Status, &d.Address, &d.IssuedBy} {
+		*s = strings.TrimSpace(*s)
+		if err := maxLength("a document field", *s, maxTitle); err != nil {
+			return err
+		}
+	}
+	if err := maxLength("notes", d.Notes, maxMessage); err != nil {
+		return err
+	}
+	switch strings.ToLower(d.Status) {
+	case DocumentValid, DocumentExpiring, DocumentExpired:
+		d.Status = "" // computed, never frozen by a client echoing it back
+	}
+	d.ExpiryNotices = nil
+	if before != nil && before.ExpiryDate.Equal(d.ExpiryDate.Time) {
+		d.ExpiryNotices = before.ExpiryNotices
+	}
+	return nil
+}
+
+// checkEntity makes sure the vehicle or driver a request's field refers to
+// exists and the actor sees it; a bad reference is the request's fault (400).
+func checkEntity(tx Tx, actor *User, field, of string, id int64) error {
+	var kind string
+	var err error
+	switch of {
+	case DocumentOfVehicle:
+		kind = KindDevice
+		_, err = tx.Devices().Get(id)
+	case DocumentOfDriver:
+		kind = KindDriver
+		_, err = driversTable(tx).Get(id)
+	default:
+		return Invalid("documentOf must be %s or %s", DocumentOfVehicle, DocumentOfDriver)
+	}
+	if err == nil {
+		err = access{tx: tx, actor: actor}.mustSee(kind, id)
+	}
+	if KindOf(err) == KindNotFound {
+		return Invalid("%s %d is not a %s you can see", field, id, of)
+	}
+	return err
+}
+
+// presentDocument fills a computed status in.
+func (c *Core) presentDocument(d *Document) *Document {
+	if d.Status == "" {
+		d.Status = documentStatus(d.ExpiryDate, c.now(), c.office().ExpiringDays)
+	}
+	return d
+}
+
+// documentStatus: expired after the expiry day, expiring from expiringDays
+// before it through the day itself, valid otherwise (or without a date).
+func documentStatus(expiry Date, now time.Time, expiringDays int) string {
+	if expiry.IsZero() {
+		return DocumentValid
+	}
+	switch days := daysUntil(now, expiry); {
+	case days < 0:
+		return DocumentExpired
+	case days <= expiringDays:
+		return DocumentExpiring
+	}
+	return DocumentValid
+}

@@ -1,0 +1,342 @@
+package app
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// OfficeOptions configures the fleet office: uploads and document expiry.
+type OfficeOptions struct {
+	// FilesDir holds uploaded files, one per id; empty refuses uploads.
+	FilesDir string
+	// MaxFileSize bounds one upload in bytes (default 10 MiB).
+	MaxFileSize int64
+	// FileTypes are the MIME types uploads may have (default DefaultFileTypes).
+	FileTypes []string
+	// ExpiringDays is how close to its expiry a document is "expiring" (default 30).
+	ExpiringDays int
+}
+
+// DefaultFileTypes are photos, scans and PDFs: what support tickets,
+// vehicle documents and service receipts carry.
+var DefaultFileTypes = []string{"image/jpeg", "image/png", "image/webp", "image/heic", "application/pdf"}
+
+// DefaultMaxFileSize is the upload limit when none is configured.
+const DefaultMaxFileSize = 10 << 20
+
+// maxFileIDs bounds the attachments of one record.
+const maxFileIDs = 20
+
+func (c *Core) office() OfficeOptions {
+	o := c.opts.Office
+	if o.MaxFileSize <= 0 {
+		o.MaxFileSize = DefaultMaxFileSize
+	}
+	if len(o.FileTypes) == 0 {
+		o.FileTypes = DefaultFileTypes
+	}
+	if o.ExpiringDays <= 0 {
+		o.ExpiringDays = 30
+	}
+	return o
+}
+
+// ErrFileTooLarge refuses an upload over OfficeOptions.MaxFileSize (HTTP 413).
+var ErrFileTooLarge = &Error{Kind: KindInvalid, Message: "File too large"}
+
+// File is an uploaded attachment: its metadata in the store, its content on
+// disk at <FilesDir>/<id>.
+type File struct {
+	ID   TextID `json:"$id"`
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	Type string `json:"type"`
+	// AttachedTo names the record using the file ("ticket:12",
+	// "response:3", "document:5", "service:7"); empty while unused.
+	AttachedTo string `json:"attachedTo"`
+	Stamp
+}
+
+func (f *File) GetID() int64   { return int64(f.ID) }
+func (f *File) SetID(id int64) { f.ID = TextID(id) }
+
+var files = cabinet[File, *File]{name: "files", what: "File"}
+
+// UploadFile stores the content of r as a new file of actor. declaredType
+// is the client's Content-Type for it (may be empty).
+func (c *Core) UploadFile(actor *User, name, declaredType string, r io.Reader) (*File, error) {
+	o := c.office()
+	if o.FilesDir == "" {
+		return nil, &Error{Kind: KindUnavailable, Message: "Uploads disabled", Description: "no files directory is configured"}
+	}
+	br := bufio.NewReaderSize(r, 512)
+	head, _ := br.Peek(512)
+	f := &File{Name: cleanFileName(name), Type: fileType(declaredType, name, head)}
+	if !slices.Contains(o.FileTypes, f.Type) {
+		return nil, Invalid("files of type %s are not accepted (allowed: %s)", f.Type, strings.Join(o.FileTypes, ", "))
+	}
+	if err := os.MkdirAll(o.FilesDir, 0o750); err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(o.FilesDir, ".upload-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	f.Size, err = io.Copy(tmp, io.LimitReader(br, o.MaxFileSize+1))
+	err = firstErr(err, tmp.Sync(), tmp.Close())
+	switch {
+	case err != nil:
+		return nil, err
+	case f.Size > o.MaxFileSize:
+		return nil, &Error{Kind: KindInvalid, Message: ErrFileTooLarge.Message,
+			Description: fmt.Sprintf("files may have at most %d bytes", o.MaxFileSize)}
+	}
+	err = c.store.Update(func(tx Tx) error {
+		if err := files.create(tx, actor.ID, c.now(), f); err != nil {
+			return err
+		}
+		// A rolled-back transaction hands the same id out again, so a file
+		// renamed here but never committed is overwritten, not leaked.
+		return os.Rename(tmp.Name(), c.filePath(f.ID))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (c *Core) filePath(id TextID) string {
+	return filepath.Join(c.opts.Office.FilesDir, id.String())
+}
+
+// cleanFileName keeps the base name of what a client sent, without control
+// characters, at most 255 bytes.
+func cleanFileName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, filepath.Base(strings.ReplaceAll(name, `\`, "/")))
+	name = strings.TrimSpace(name)
+	if name == "" || name == "." || name == "/" {
+		return "file"
+	}
+	for len(name) > 255 {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	return name
+}
+
+// fileType is the declared MIME type without parameters; for an absent or
+// generic one, the type of the name's extension, else the sniffed type.
+func fileType(declared, name string, head []byte) string {
+	typ, _, err := mime.ParseMediaType(declared)
+	if err != nil || typ == "" || typ == "application/octet-stream" {
+		typ, _, _ = mime.ParseMediaType(mime.TypeByExtension(strings.ToLower(filepath.Ext(name))))
+	}
+	if typ == "" {
+		typ, _, _ = mime.ParseMediaType(http.DetectContentType(head))
+	}
+	return strings.ToLower(typ)
+}
+
+// File returns the metadata of a file the actor may read.
+func (c *Core) File(actor *User, id int64) (*File, error) {
+	var f *File
+	err := c.store.View(func(tx Tx) (err error) {
+		f, err = c.readableFile(tx, actor, id)
+		return err
+	})
+	return f, err
+}
+
+// OpenFile returns a readable file's metadata and content.
+func (c *Core) OpenFile(actor *User, id int64) (*File, *os.File, error) {
+	f, err := c.File(actor, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	content, err := os.Open(c.filePath(f.ID))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, NotFound("File content")
+	}
+	return f, content, err
+}
+
+// readableFile: a file is read by its owner, administrators, and whoever
+// may read the ticket it is attached to (directly or through a response),
+// so both sides of a support conversation see its attachments.
+func (c *Core) readableFile(tx Tx, actor *User, id int64) (*File, error) {
+	f, err := files.table(tx).Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if ownerOrAdmin(actor)(f.Owner()) {
+		return f, nil
+	}
+	if ticketID, ok := c.attachedTicket(tx, f.AttachedTo); ok {
+		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err == nil {
+			return f, nil
+		}
+	}
+	return nil, NotFound(files.what)
+}
+
+// attachedTicket is the ticket a file reference belongs to, if any.
+func (c *Core) attachedTicket(tx Tx, ref string) (int64, bool) {
+	kind, id, ok := parseRef(ref)
+	switch {
+	case !ok:
+		return 0, false
+	case kind == refTicket:
+		return id, true
+	case kind == refResponse:
+		r, err := responses.table(tx).Get(id)
+		if err != nil {
+			return 0, false
+		}
+		return int64(r.TicketID), true
+	}
+	return 0, false
+}
+
+// DeleteFile removes a file of the actor (an administrator: anyone's) that
+// no record uses.
+func (c *Core) DeleteFile(actor *User, id int64) error {
+	err := c.store.Update(func(tx Tx) error {
+		f, err := files.get(tx, id, ownerOrAdmin(actor))
+		if err != nil {
+			return err
+		}
+		if f.AttachedTo != "" {
+			return Invalid("the file is attached to %s; remove it from there first", f.AttachedTo)
+		}
+		return files.remove(tx, f)
+	})
+	if err == nil {
+		c.removeFileContent([]TextID{TextID(id)})
+	}
+	return err
+}
+
+// Record kinds files are attached to.
+const (
+	refTicket   = "ticket"
+	refResponse = "response"
+	refDocument = "document"
+	refService  = "service"
+)
+
+func ref(kind string, id int64) string { return fmt.Sprintf("%s:%d", kind, id) }
+
+func parseRef(s string) (kind string, id int64, ok bool) {
+	kind, rest, found := strings.Cut(s, ":")
+	if !found {
+		return "", 0, false
+	}
+	n, err := ParseTextID(rest)
+	return kind, int64(n), err == nil
+}
+
+// uniqueFileIDs drops repeats, keeping order, and bounds the count.
+func uniqueFileIDs(ids []TextID) ([]TextID, error) {
+	out := make([]TextID, 0, len(ids))
+	for _, id := range ids {
+		if id <= 0 {
+			return nil, Invalid("fileIds must be file ids")
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	if len(out) > maxFileIDs {
+		return nil, Invalid("at most %d files may be attached", maxFileIDs)
+	}
+	return out, nil
+}
+
+// attachFiles moves the files of a record from before to after: new ones
+// must be unused files of the actor and become attached to ref; dropped
+// ones become unused (the owner may attach or delete them).
+func attachFiles(tx Tx, actor *User, ref string, before, after []TextID) error {
+	for _, id := range after {
+		if slices.Contains(before, id) {
+			continue
+		}
+		f, err := files.get(tx, int64(id), ownerOnly(actor))
+		if KindOf(err) == KindNotFound {
+			return Invalid("file %s is not one of your files", id)
+		}
+		if err != nil {
+			return err
+		}
+		if f.AttachedTo != "" && f.AttachedTo != ref {
+			return Invalid("file %s is already attached to %s", id, f.AttachedTo)
+		}
+		f.AttachedTo = ref
+		if err := files.table(tx).Put(f); err != nil {
+			return err
+		}
+	}
+	for _, id := range before {
+		if slices.Contains(after, id) {
+			continue
+		}
+		f, err := files.table(tx).Get(int64(id))
+		if KindOf(err) == KindNotFound {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		f.AttachedTo = ""
+		if err := files.table(tx).Put(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropFiles deletes the metadata of a deleted record's files; their content
+// goes with removeFileContent once the transaction committed.
+func dropFiles(tx Tx, ids []TextID) error {
+	for _, id := range ids {
+		f, err := files.table(tx).Get(int64(id))
+		if KindOf(err) == KindNotFound {
+			continue
+		}
+		if err == nil {
+			err = files.remove(tx, f)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeFileContent deletes content from disk after its metadata went; a
+// failure leaves an orphan on disk, which is logged, never a dangling record.
+func (c *Core) removeFileContent(ids []TextID) {
+	for _, id := range ids {
+		if err := os.Remove(c.filePath(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			c.log.Warn("file content not removed", "file", id, "err", err)
+		}
+	}
+}
+
+// MaxFileSize is the upload limit in bytes.
+func (c *Core) MaxFileSize() int64 { return c.office().MaxFileSize }

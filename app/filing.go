@@ -1,0 +1,247 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The "fleet office" (support tickets, documents, files, maintenance) keeps
+// records that belong to one user. This file holds what they share: string
+// ids, flexible dates, the owner and time stamps, and the cabinet that
+// stores them with an index by owner.
+
+// TextID is an id that JSON carries as a string, as the extended API's ids
+// are ("v1 ids are integers; the same entities appear in v2 with string
+// ids"). It also accepts a JSON number, and an empty string or null as
+// none. Zero is written as null (a public service task has no owner).
+type TextID int64
+
+func (id TextID) MarshalJSON() ([]byte, error) {
+	if id == 0 {
+		return []byte("null"), nil
+	}
+	return []byte(`"` + strconv.FormatInt(int64(id), 10) + `"`), nil
+}
+
+func (id *TextID) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(bytes.TrimSpace(b)), `"`)
+	if s == "" || s == "null" {
+		*id = 0
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("%s is not an id", b)
+	}
+	*id = TextID(n)
+	return nil
+}
+
+// ParseTextID reads a positive decimal id.
+func ParseTextID(s string) (TextID, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, Invalid("%q is not an id", s)
+	}
+	return TextID(n), nil
+}
+
+func (id TextID) String() string { return strconv.FormatInt(int64(id), 10) }
+
+// Date is an ISO 8601 date ("2025-03-01", midnight UTC) or timestamp
+// ("2025-03-01T10:00:00+02:00"), kept in UTC. The zero Date is "not set":
+// it is written as null, and "" or null read as it.
+type Date struct{ time.Time }
+
+var dateLayouts = []string{time.RFC3339, "2006-01-02T15:04:05.999999999Z0700", "2006-01-02T15:04:05", time.DateOnly}
+
+// ParseDate reads the forms Date accepts.
+func ParseDate(s string) (Date, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range dateLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return Date{t.UTC()}, nil
+		}
+	}
+	return Date{}, Invalid("%q is not an ISO 8601 date (like 2025-03-01 or 2025-03-01T10:00:00Z)", s)
+}
+
+func (d Date) MarshalJSON() ([]byte, error) {
+	if d.IsZero() {
+		return []byte("null"), nil
+	}
+	return json.Marshal(d.UTC().Format(time.RFC3339))
+}
+
+func (d *Date) UnmarshalJSON(b []byte) error {
+	var s *string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("dates must be ISO 8601 strings, not %s", b)
+	}
+	if s == nil || strings.TrimSpace(*s) == "" {
+		*d = Date{}
+		return nil
+	}
+	parsed, err := ParseDate(*s)
+	if err != nil {
+		return fmt.Errorf("%q is not an ISO 8601 date (like 2025-03-01 or 2025-03-01T10:00:00Z)", *s)
+	}
+	*d = parsed
+	return nil
+}
+
+// Stamp is the bookkeeping of an office record: its owner and the times the
+// service sets. Callers can never change it.
+type Stamp struct {
+	UserID    TextID    `json:"userId"`
+	CreatedAt time.Time `json:"$createdAt"`
+	UpdatedAt time.Time `json:"$updatedAt"`
+}
+
+func (s *Stamp) stamp() *Stamp { return s }
+
+// Owner is the owning user's id.
+func (s *Stamp) Owner() int64 { return int64(s.UserID) }
+
+// filed is an office record: an Entity with a Stamp.
+type filed interface {
+	Entity
+	stamp() *Stamp
+}
+
+// cabinet stores one office record kind as a RecordTable, with a key index
+// "<group>/<id>" so one group's records (a user's, or a ticket's
+// responses) are found without reading the whole collection.
+type cabinet[T any, P interface {
+	*T
+	filed
+}] struct {
+	name, what string
+	// group is the index's grouping; the owner when nil.
+	group func(*T) int64
+}
+
+func (k cabinet[T, P]) table(tx Tx) Table[T] { return RecordTable[T, P](tx, k.name, k.what) }
+
+func (k cabinet[T, P]) keys(tx Tx) KeySet { return tx.Keys(k.name + "_by_group") }
+
+func (k cabinet[T, P]) groupOf(v *T) int64 {
+	if k.group != nil {
+		return k.group(v)
+	}
+	return P(v).stamp().Owner()
+}
+
+func groupPrefix(group int64) string { return fmt.Sprintf("%016x/", group) }
+
+func (k cabinet[T, P]) key(v *T) string {
+	return groupPrefix(k.groupOf(v)) + fmt.Sprintf("%016x", P(v).GetID())
+}
+
+// create stamps v for owner at now and stores it.
+func (k cabinet[T, P]) create(tx Tx, owner int64, now time.Time, v *T) error {
+	s := P(v).stamp()
+	s.UserID, s.CreatedAt, s.UpdatedAt = TextID(owner), now.UTC(), now.UTC()
+	P(v).SetID(0)
+	if err := k.table(tx).Create(v); err != nil {
+		return err
+	}
+	return k.keys(tx).Put(k.key(v), P(v).GetID())
+}
+
+// update stores after over before, keeping the stamp and moving the index
+// entry when the group changed.
+func (k cabinet[T, P]) update(tx Tx, before, after *T, now time.Time) error {
+	*P(after).stamp() = *P(before).stamp()
+	P(after).stamp().UpdatedAt = now.UTC()
+	P(after).SetID(P(before).GetID())
+	if k.key(before) != k.key(after) {
+		if err := k.keys(tx).Delete(k.key(before)); err != nil {
+			return err
+		}
+		if err := k.keys(tx).Put(k.key(after), P(after).GetID()); err != nil {
+			return err
+		}
+	}
+	return k.table(tx).Put(after)
+}
+
+func (k cabinet[T, P]) remove(tx Tx, v *T) error {
+	if err := k.keys(tx).Delete(k.key(v)); err != nil {
+		return err
+	}
+	return k.table(tx).Delete(P(v).GetID())
+}
+
+// get returns record id when reach allows its owner; otherwise the record
+// is "not found", so callers cannot probe for other users' ids.
+func (k cabinet[T, P]) get(tx Tx, id int64, reach func(owner int64) bool) (*T, error) {
+	v, err := k.table(tx).Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if !reach(P(v).stamp().Owner()) {
+		return nil, NotFound(k.what)
+	}
+	return v, nil
+}
+
+// grouped returns one group's records in id (creation) order.
+func (k cabinet[T, P]) grouped(tx Tx, group int64) ([]*T, error) {
+	var ids []int64
+	if err := k.keys(tx).Scan(groupPrefix(group), func(_ string, id int64) bool {
+		ids = append(ids, id)
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	out := make([]*T, 0, len(ids))
+	for _, id := range ids {
+		v, err := k.table(tx).Get(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// all returns every record in id order.
+func (k cabinet[T, P]) all(tx Tx) ([]*T, error) {
+	out := []*T{}
+	err := k.table(tx).List(func(v *T) bool { out = append(out, v); return true })
+	return out, err
+}
+
+// ownerOnly reaches the actor's own records.
+func ownerOnly(actor *User) func(int64) bool {
+	return func(owner int64) bool { return owner == actor.ID }
+}
+
+// ownerOrAdmin also lets administrators reach everyone's records.
+func ownerOrAdmin(actor *User) func(int64) bool {
+	return func(owner int64) bool { return actor.Administrator || owner == actor.ID }
+}
+
+// requireText trims the named fields in place and refuses empty ones.
+func requireText(fields map[string]*string) error {
+	var missing []string
+	for name, p := range fields {
+		if *p = strings.TrimSpace(*p); *p == "" {
+			missing = append(missing, name)
+		}
+	}
+	slices.Sort(missing)
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return Invalid("%s is required", missing[0])
+	}
+	return Invalid("%s are required", strings.Join(missing, ", "))
+}

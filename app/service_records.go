@@ -1,0 +1,197 @@
+package app
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ServiceRecord is one entry of a vehicle's maintenance history (spec
+// section L), owned by its creator.
+type ServiceRecord struct {
+	ID           TextID   `json:"id"`
+	Title        string   `json:"title"`
+	VehicleID    TextID   `json:"vehicleId"`
+	ServiceDate  Date     `json:"serviceDate"`
+	Odometer     *float64 `json:"odometer"`
+	ProviderName string   `json:"providerName"`
+	Location     string   `json:"location"`
+	Expenditure  *float64 `json:"expenditure"`
+	Notes        string   `json:"notes"`
+	FileIDs      []TextID `json:"fileIds"`
+	ServiceTasks []string `json:"serviceTasks"`
+	Stamp
+}
+
+func (r *ServiceRecord) GetID() int64   { return int64(r.ID) }
+func (r *ServiceRecord) SetID(id int64) { r.ID = TextID(id) }
+
+var serviceRecords = cabinet[ServiceRecord, *ServiceRecord]{name: "service_records", what: "Service record"}
+
+// maxServiceTasks bounds the task labels of one record.
+const maxServiceTasks = 50
+
+// ServiceQuery filters L1's list; zero fields do not filter. From and To
+// bound serviceDate, both inclusive.
+type ServiceQuery struct {
+	VehicleID int64
+	From, To  time.Time
+}
+
+// ServiceRecords lists the actor's records, latest service first.
+func (c *Core) ServiceRecords(actor *User, q ServiceQuery) ([]*ServiceRecord, error) {
+	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
+		return nil, Invalid("from must not be after to")
+	}
+	var list []*ServiceRecord
+	err := c.store.View(func(tx Tx) (err error) {
+		list, err = serviceRecords.grouped(tx, actor.ID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	list = slices.DeleteFunc(list, func(r *ServiceRecord) bool {
+		return (q.VehicleID != 0 && int64(r.VehicleID) != q.VehicleID) ||
+			(!q.From.IsZero() && r.ServiceDate.Before(q.From)) ||
+			(!q.To.IsZero() && r.ServiceDate.After(q.To))
+	})
+	slices.SortStableFunc(list, func(a, b *ServiceRecord) int {
+		return cmp.Or(b.ServiceDate.Compare(a.ServiceDate.Time), cmp.Compare(b.ID, a.ID))
+	})
+	return list, nil
+}
+
+// ServiceRecord returns one of the actor's records.
+func (c *Core) ServiceRecord(actor *User, id int64) (*ServiceRecord, error) {
+	var r *ServiceRecord
+	err := c.store.View(func(tx Tx) (err error) {
+		r, err = serviceRecords.get(tx, id, ownerOnly(actor))
+		return err
+	})
+	return r, err
+}
+
+// CreateServiceRecord stores a record apply fills from the request.
+func (c *Core) CreateServiceRecord(actor *User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
+	r := &ServiceRecord{}
+	if err := apply(r); err != nil {
+		return nil, err
+	}
+	err := c.store.Update(func(tx Tx) error {
+		if err := prepareServiceRecord(tx, actor, r); err != nil {
+			return err
+		}
+		if err := serviceRecords.create(tx, actor.ID, c.now(), r); err != nil {
+			return err
+		}
+		return attachFiles(tx, actor, ref(refService, r.GetID()), nil, r.FileIDs)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// UpdateServiceRecord changes one of the actor's records; apply fills a
+// copy from the request (L4: any of the fields).
+func (c *Core) UpdateServiceRecord(actor *User, id int64, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
+	var after *ServiceRecord
+	err := c.store.Update(func(tx Tx) error {
+		before, err := serviceRecords.get(tx, id, ownerOnly(actor))
+		if err != nil {
+			return err
+		}
+		after = &ServiceRecord{}
+		*after = *before
+		after.FileIDs, after.ServiceTasks = slices.Clone(before.FileIDs), slices.Clone(before.ServiceTasks)
+		if err := apply(after); err != nil {
+			return err
+		}
+		if err := prepareServiceRecord(tx, actor, after); err != nil {
+			return err
+		}
+		if err := attachFiles(tx, actor, ref(refService, id), before.FileIDs, after.FileIDs); err != nil {
+			return err
+		}
+		return serviceRecords.update(tx, before, after, c.now())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return after, nil
+}
+
+// DeleteServiceRecord removes one of the actor's records and its files.
+func (c *Core) DeleteServiceRecord(actor *User, id int64) error {
+	var dropped []TextID
+	err := c.store.Update(func(tx Tx) error {
+		r, err := serviceRecords.get(tx, id, ownerOnly(actor))
+		if err != nil {
+			return err
+		}
+		dropped = r.FileIDs
+		return firstErr(dropFiles(tx, dropped), serviceRecords.remove(tx, r))
+	})
+	if err == nil {
+		c.removeFileContent(dropped)
+	}
+	return err
+}
+
+// prepareServiceRecord validates a record: title, a vehicle the actor
+// sees, serviceDate and a non-negative odometer are required.
+func prepareServiceRecord(tx Tx, actor *User, r *ServiceRecord) error {
+	a := access{tx: tx, actor: actor}
+	if err := a.checkEdit(""); err != nil {
+		return err
+	}
+	if err := requireText(map[string]*string{"title": &r.Title}); err != nil {
+		return err
+	}
+	switch {
+	case r.VehicleID == 0:
+		return Invalid("vehicleId is required")
+	case r.ServiceDate.IsZero():
+		return Invalid("serviceDate is required")
+	case r.Odometer == nil:
+		return Invalid("odometer is required")
+	case *r.Odometer < 0 || (r.Expenditure != nil && *r.Expenditure < 0):
+		return Invalid("odometer and expenditure must not be negative")
+	}
+	if err := checkEntity(tx, actor, "vehicleId", DocumentOfVehicle, int64(r.VehicleID)); err != nil {
+		return err
+	}
+	for _, s := range []*string{&r.Title, &r.ProviderName, &r.Location} {
+		*s = strings.TrimSpace(*s)
+	}
+	if err := firstErr(maxLength("title", r.Title, maxTitle), maxLength("providerName", r.ProviderName, maxTitle),
+		maxLength("location", r.Location, maxTitle), maxLength("notes", r.Notes, maxMessage)); err != nil {
+		return err
+	}
+	var err error
+	if r.FileIDs, err = uniqueFileIDs(r.FileIDs); err != nil {
+		return err
+	}
+	r.ServiceTasks, err = cleanLabels(r.ServiceTasks)
+	return err
+}
+
+// cleanLabels trims task labels and drops empty and repeated ones.
+func cleanLabels(labels []string) ([]string, error) {
+	out := make([]string, 0, len(labels))
+	for _, l := range labels {
+		l = strings.TrimSpace(l)
+		if err := maxLength("a service task label", l, maxLabel); err != nil {
+			return nil, err
+		}
+		if l != "" && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, l) }) {
+			out = append(out, l)
+		}
+	}
+	if len(out) > maxServiceTasks {
+		return nil, Invalid("at most %d service tasks per record", maxServiceTasks)
+	}
+	return out, nil
+}

@@ -1,0 +1,157 @@
+package app
+
+import "strings"
+
+// TicketResponse is one message on a support ticket (F5..F8).
+type TicketResponse struct {
+	ID         TextID     `json:"id"`
+	TicketID   TextID     `json:"ticket_id"`
+	Message    string     `json:"message"`
+	FileIDs    []TextID   `json:"fileIds"`
+	SenderInfo SenderInfo `json:"senderInfo"`
+	Stamp
+}
+
+// SenderInfo names a response's author as they were when writing it.
+type SenderInfo struct {
+	Name string `json:"name"`
+	ID   TextID `json:"id"`
+}
+
+func (r *TicketResponse) GetID() int64   { return int64(r.ID) }
+func (r *TicketResponse) SetID(id int64) { r.ID = TextID(id) }
+
+// Responses are indexed by ticket, so a conversation reads without a scan.
+var responses = cabinet[TicketResponse, *TicketResponse]{name: "ticket_responses", what: "Response",
+	group: func(r *TicketResponse) int64 { return int64(r.TicketID) }}
+
+// TicketResponses lists a readable ticket's responses, oldest first.
+func (c *Core) TicketResponses(actor *User, ticketID int64) ([]*TicketResponse, error) {
+	var list []*TicketResponse
+	err := c.store.View(func(tx Tx) error {
+		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err != nil {
+			return err
+		}
+		var err error
+		list, err = responses.grouped(tx, ticketID)
+		return err
+	})
+	return list, err
+}
+
+// Respond adds a response to a ticket the actor created (administrators:
+// any ticket). A closed ticket takes no responses; the creator's answer to
+// a pending or resolved ticket reopens it.
+func (c *Core) Respond(actor *User, ticketID int64, message string, fileIDs []TextID) (*TicketResponse, error) {
+	r := &TicketResponse{TicketID: TextID(ticketID), Message: strings.TrimSpace(message),
+		SenderInfo: SenderInfo{Name: senderName(actor), ID: TextID(actor.ID)}}
+	if err := checkResponse(r, fileIDs); err != nil {
+		return nil, err
+	}
+	err := c.store.Update(func(tx Tx) error {
+		t, err := tickets.get(tx, ticketID, ownerOrAdmin(actor))
+		if err != nil {
+			return err
+		}
+		if t.Status == TicketClosed {
+			return Invalid("the ticket is closed; reopen it to respond")
+		}
+		if err := responses.create(tx, actor.ID, c.now(), r); err != nil {
+			return err
+		}
+		if err := attachFiles(tx, actor, ref(refResponse, r.GetID()), nil, r.FileIDs); err != nil {
+			return err
+		}
+		if t.Owner() == actor.ID && (t.Status == TicketPending || t.Status == TicketResolved) {
+			after := *t
+			after.Status = TicketOpen
+			return tickets.update(tx, t, &after, c.now())
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// checkResponse validates a response's message and files (set on r).
+func checkResponse(r *TicketResponse, fileIDs []TextID) error {
+	var err error
+	if r.FileIDs, err = uniqueFileIDs(fileIDs); err != nil {
+		return err
+	}
+	if r.Message == "" && len(r.FileIDs) == 0 {
+		return Invalid("a response needs content or files")
+	}
+	return maxLength("message", r.Message, maxMessage)
+}
+
+func senderName(u *User) string {
+	if name := strings.TrimSpace(u.Name); name != "" {
+		return name
+	}
+	return u.Email
+}
+
+// authoredResponse finds a response only its author may change: to whom may
+// read the ticket it is forbidden, to everyone else it does not exist.
+func (c *Core) authoredResponse(tx Tx, actor *User, id int64) (*TicketResponse, error) {
+	r, err := responses.table(tx).Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if r.Owner() == actor.ID {
+		return r, nil
+	}
+	if _, err := tickets.get(tx, int64(r.TicketID), ownerOrAdmin(actor)); err != nil {
+		return nil, NotFound(responses.what)
+	}
+	return nil, Forbidden("only the author may change a response")
+}
+
+// UpdateResponse changes the message (and files) of the actor's response;
+// apply fills a copy from the request.
+func (c *Core) UpdateResponse(actor *User, id int64, apply func(*TicketResponse) error) (*TicketResponse, error) {
+	var after *TicketResponse
+	err := c.store.Update(func(tx Tx) error {
+		before, err := c.authoredResponse(tx, actor, id)
+		if err != nil {
+			return err
+		}
+		after = &TicketResponse{}
+		*after = *before
+		if err := apply(after); err != nil {
+			return err
+		}
+		after.TicketID, after.SenderInfo, after.Message = before.TicketID, before.SenderInfo, strings.TrimSpace(after.Message)
+		if err := checkResponse(after, after.FileIDs); err != nil {
+			return err
+		}
+		if err := attachFiles(tx, actor, ref(refResponse, id), before.FileIDs, after.FileIDs); err != nil {
+			return err
+		}
+		return responses.update(tx, before, after, c.now())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return after, nil
+}
+
+// DeleteResponse removes the actor's response and its files.
+func (c *Core) DeleteResponse(actor *User, id int64) error {
+	var dropped []TextID
+	err := c.store.Update(func(tx Tx) error {
+		r, err := c.authoredResponse(tx, actor, id)
+		if err != nil {
+			return err
+		}
+		dropped = r.FileIDs
+		return firstErr(dropFiles(tx, dropped), responses.remove(tx, r))
+	})
+	if err == nil {
+		c.removeFileContent(dropped)
+	}
+	return err
+}

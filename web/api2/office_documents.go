@@ -1,0 +1,96 @@
+package api2
+
+import (
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+// G1: the caller's documents, newest first.
+func (h *handlers) listDocuments(c *fiber.Ctx) error {
+	list, err := h.core.Documents(httpx.User(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"total": len(list), "documents": list})
+}
+
+// Creating a document is "not shown" in the spec: POST /documents takes
+// G3's fields and answers 201 with the document.
+func (h *handlers) createDocument(c *fiber.Ctx) error {
+	d, err := h.core.CreateDocument(httpx.User(c), func(d *app.Document) error { return httpx.Decode(c.Body(), d) })
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(d)
+}
+
+// expiry is one entry of G5: the spec's fields plus entityId, status and
+// daysLeft (whole UTC days; negative once expired).
+type expiry struct {
+	ID           app.TextID `json:"$id"`
+	CreatedAt    time.Time  `json:"$createdAt"`
+	UpdatedAt    time.Time  `json:"$updatedAt"`
+	DocumentOf   string     `json:"documentOf"`
+	EntityID     app.TextID `json:"entityId"`
+	DocumentType string     `json:"documentType"`
+	ExpiryDate   app.Date   `json:"expiryDate"`
+	IssuedDate   app.Date   `json:"issuedDate"`
+	Status       string     `json:"status"`
+	DaysLeft     int        `json:"daysLeft"`
+}
+
+// G5: documents with an expiry date, soonest first.
+func (h *handlers) expiryInfo(c *fiber.Ctx) error {
+	list, err := h.core.ExpiringDocuments(httpx.User(c))
+	if err != nil {
+		return err
+	}
+	out := make([]expiry, len(list))
+	for i, d := range list {
+		out[i] = expiry{ID: d.ID, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt, DocumentOf: d.DocumentOf,
+			EntityID: d.EntityID, DocumentType: d.DocumentType, ExpiryDate: d.ExpiryDate, IssuedDate: d.IssuedDate,
+			Status: d.Status, DaysLeft: h.core.DaysUntil(d.ExpiryDate)}
+	}
+	return c.JSON(fiber.Map{"total": len(out), "documents": out})
+}
+
+// G2
+func (h *handlers) getDocument(c *fiber.Ctx) error {
+	id, err := pathID(c, "docId", "Document")
+	if err != nil {
+		return err
+	}
+	d, err := h.core.Document(httpx.User(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(d)
+}
+
+// G3: fields absent from the body keep their value.
+func (h *handlers) updateDocument(c *fiber.Ctx) error {
+	id, err := pathID(c, "docId", "Document")
+	if err != nil {
+		return err
+	}
+	d, err := h.core.UpdateDocument(httpx.User(c), id, func(d *app.Document) error { return httpx.Decode(c.Body(), d) })
+	if err != nil {
+		return err
+	}
+	return c.JSON(d)
+}
+
+// G4: the document's files go with it.
+func (h *handlers) deleteDocument(c *fiber.Ctx) error {
+	id, err := pathID(c, "docId", "Document")
+	if err != nil {
+		return err
+	}
+	if err := h.core.DeleteDocument(httpx.User(c), id); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"message": msgDocumentDeleted, "documentId": app.TextID(id)})
+}

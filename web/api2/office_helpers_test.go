@@ -1,0 +1,404 @@
+package api2_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/textproto"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/web"
+	"github.com/gofiber/fiber/v2"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// The office tests (tickets, documents, files, maintenance) share this
+// fixture; names carry an "office" prefix because the package's other
+// areas keep helpers of their own.
+
+// officeNow is the fixture's clock at start: documents' expiry and the
+// reminder job are computed against it.
+var officeNow = time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC)
+
+// officeMaxFile is the fixture's upload limit, small so tests can exceed it.
+const officeMaxFile = 1024
+
+// officeEnv is one scenario's world: a fresh store, core, app and files
+// directory, and the fixture's ids by name.
+type officeEnv struct {
+	t     *testing.T
+	db    *storage.DB
+	core  *app.Core
+	app   *fiber.App
+	files string
+	ids   map[string]int64
+
+	mu      sync.Mutex
+	now     time.Time
+	cookies map[string]*http.Cookie
+}
+
+var officeLogins = map[string][2]string{
+	"admin": {"admin@example.com", "admin-secret"},
+	"alice": {"alice@example.com", "alice-secret"},
+	"bob":   {"bob@example.com", "bob-secret"},
+}
+
+// newOfficeEnv builds:
+//
+//	admin              administrator
+//	alice              sees device car and driver drv
+//	bob                sees device van
+func newOfficeEnv(t *testing.T) *officeEnv {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	e := &officeEnv{t: t, db: db, files: filepath.Join(t.TempDir(), "files"), ids: map[string]int64{},
+		now: officeNow, cookies: map[string]*http.Cookie{}}
+	e.core = app.New(db, app.Options{
+		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock,
+		Office: app.OfficeOptions{FilesDir: e.files, MaxFileSize: officeMaxFile},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	e.app = web.New(e.core, web.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+
+	admin, _, err := e.core.Bootstrap(officeLogins["admin"][0], officeLogins["admin"][1])
+	e.must(err)
+	e.ids["admin"] = admin.ID
+	for _, name := range []string{"alice", "bob"} {
+		u, err := e.core.CreateUser(admin, func(u *app.User) error {
+			u.Name, u.Email, u.Password = strings.ToUpper(name[:1])+name[1:], officeLogins[name][0], officeLogins[name][1]
+			return nil
+		})
+		e.must(err)
+		e.ids[name] = u.ID
+	}
+	for name, owner := range map[string]string{"car": "alice", "van": "bob"} {
+		d, err := e.core.Devices.Create(app.System(), func(d *app.Device) error {
+			d.Name, d.UniqueID = name, "imei-"+name
+			return nil
+		})
+		e.must(err)
+		e.ids[name] = d.ID
+		e.link(owner, app.KindDevice, d.ID)
+	}
+	drv, err := e.core.Drivers.Create(app.System(), func(d *app.Driver) error {
+		d.Name, d.UniqueID = "Dana", "drv-1"
+		return nil
+	})
+	e.must(err)
+	e.ids["drv"] = drv.ID
+	e.link("alice", app.KindDriver, drv.ID)
+	return e
+}
+
+func (e *officeEnv) clock() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.now
+}
+
+func (e *officeEnv) setNow(t time.Time) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.now = t
+}
+
+func (e *officeEnv) must(err error) {
+	e.t.Helper()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *officeEnv) link(user, kind string, id int64) {
+	e.t.Helper()
+	e.must(e.core.Link(app.System(), app.Permission{OwnerKind: app.KindUser, OwnerID: e.ids[user], PropKind: kind, PropID: id}))
+}
+
+// user is the stored fixture user, as the core sees it.
+func (e *officeEnv) user(name string) *app.User {
+	e.t.Helper()
+	u, err := e.core.User(app.System(), e.ids[name])
+	e.must(err)
+	return u
+}
+
+var officePlaceholder = regexp.MustCompile(`\{([a-z0-9]+)\}`)
+
+// expand replaces {name} with the fixture id of name.
+func (e *officeEnv) expand(s string) string {
+	e.t.Helper()
+	return officePlaceholder.ReplaceAllStringFunc(s, func(m string) string {
+		id, ok := e.ids[m[1:len(m)-1]]
+		if !ok {
+			e.t.Fatalf("unknown fixture name in %q", m)
+		}
+		return strconv.FormatInt(id, 10)
+	})
+}
+
+// officeResponse is what a check sees.
+type officeResponse struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func (r *officeResponse) decode(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(r.body), v); err != nil {
+		t.Fatalf("response is not JSON (%v): %s", err, r.body)
+	}
+}
+
+// call sends a JSON request as the fixture user as ("" anonymous), with
+// the session cookie from POST /api/session.
+func (e *officeEnv) call(as, method, path, body string) *officeResponse {
+	e.t.Helper()
+	req := httptest.NewRequest(method, e.expand(path), strings.NewReader(e.expand(body)))
+	if body != "" {
+		req.Header.Set("Content-Type", fiber.MIMEApplicationJSON)
+	}
+	return e.send(as, req)
+}
+
+func (e *officeEnv) send(as string, req *http.Request) *officeResponse {
+	e.t.Helper()
+	if as != "" {
+		req.AddCookie(e.cookie(as))
+	}
+	res, err := e.app.Test(req, -1)
+	e.must(err)
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	e.must(err)
+	return &officeResponse{status: res.StatusCode, header: res.Header, body: string(data)}
+}
+
+func (e *officeEnv) cookie(name string) *http.Cookie {
+	e.t.Helper()
+	if c, ok := e.cookies[name]; ok {
+		return c
+	}
+	form := "email=" + officeLogins[name][0] + "&password=" + officeLogins[name][1]
+	req := httptest.NewRequest("POST", "/api/session", strings.NewReader(form))
+	req.Header.Set("Content-Type", fiber.MIMEApplicationForm)
+	res, err := e.app.Test(req, -1)
+	e.must(err)
+	res.Body.Close()
+	for _, c := range res.Cookies() {
+		if c.Name == "JSESSIONID" {
+			e.cookies[name] = &http.Cookie{Name: c.Name, Value: c.Value}
+			return e.cookies[name]
+		}
+	}
+	e.t.Fatalf("login %s: %d, no JSESSIONID cookie", name, res.StatusCode)
+	return nil
+}
+
+// upload posts content as the multipart field "file" (fileType sets the
+// part's Content-Type when not empty).
+func (e *officeEnv) upload(as, name, fileType string, content []byte) *officeResponse {
+	e.t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename=%q`, name))
+	if fileType != "" {
+		h.Set("Content-Type", fileType)
+	}
+	part, err := w.CreatePart(h)
+	e.must(err)
+	_, err = part.Write(content)
+	e.must(err)
+	e.must(w.Close())
+	req := httptest.NewRequest("POST", "/api2/files", &buf)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	return e.send(as, req)
+}
+
+// pdf is a small valid upload.
+var pdf = []byte("%PDF-1.4\n%fixture\n")
+
+// file uploads a fixture file of owner and names its id.
+func (e *officeEnv) file(name, owner string) {
+	e.t.Helper()
+	f, err := e.core.UploadFile(e.user(owner), name+".pdf", "application/pdf", bytes.NewReader(pdf))
+	e.must(err)
+	e.ids[name] = int64(f.ID)
+}
+
+// ticket opens a fixture ticket of owner.
+func (e *officeEnv) ticket(name, owner, title string, files ...string) {
+	e.t.Helper()
+	t, err := e.core.CreateTicket(e.user(owner), func(t *app.Ticket) error {
+		t.Title, t.FileIDs = title, e.textIDs(files)
+		return nil
+	})
+	e.must(err)
+	e.ids[name] = int64(t.ID)
+}
+
+// respond adds a fixture response of author to ticket.
+func (e *officeEnv) respond(name, author, ticket, message string, files ...string) {
+	e.t.Helper()
+	r, err := e.core.Respond(e.user(author), e.ids[ticket], message, e.textIDs(files))
+	e.must(err)
+	e.ids[name] = int64(r.ID)
+}
+
+// document stores a fixture document of owner about device car (alice)
+// or van (bob), expiring on expiry (zero: none).
+func (e *officeEnv) document(name, owner, docType string, expiry time.Time, files ...string) {
+	e.t.Helper()
+	entity := map[string]string{"alice": "car", "bob": "van"}[owner]
+	d, err := e.core.CreateDocument(e.user(owner), func(d *app.Document) error {
+		d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, app.TextID(e.ids[entity]), docType
+		d.ExpiryDate, d.FileIDs = app.Date{Time: expiry}, e.textIDs(files)
+		return nil
+	})
+	e.must(err)
+	e.ids[name] = int64(d.ID)
+}
+
+// record stores a fixture service record of owner for its device.
+func (e *officeEnv) record(name, owner, title string, serviceDate time.Time, files ...string) {
+	e.t.Helper()
+	vehicle := map[string]string{"alice": "car", "bob": "van"}[owner]
+	odometer := 1000.0
+	r, err := e.core.CreateServiceRecord(e.user(owner), func(r *app.ServiceRecord) error {
+		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = title, app.TextID(e.ids[vehicle]), app.Date{Time: serviceDate}, &odometer
+		r.FileIDs = e.textIDs(files)
+		return nil
+	})
+	e.must(err)
+	e.ids[name] = int64(r.ID)
+}
+
+func (e *officeEnv) textIDs(names []string) []app.TextID {
+	out := make([]app.TextID, len(names))
+	for i, n := range names {
+		out[i] = app.TextID(e.ids[n])
+	}
+	return out
+}
+
+// officeSets are the record collections of the office area.
+var officeSets = []string{"tickets", "ticket_responses", "documents", "files", "service_records", "service_tasks"}
+
+// snapshot is every office record as stored plus the files on disk, to
+// prove a refused request changed nothing.
+func (e *officeEnv) snapshot() string {
+	e.t.Helper()
+	var b strings.Builder
+	e.must(e.db.View(func(tx app.Tx) error {
+		for _, name := range officeSets {
+			err := tx.Records(name).List(false, func(id int64, data []byte) bool {
+				fmt.Fprintf(&b, "%s %d %s\n", name, id, data)
+				return true
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	fmt.Fprintf(&b, "disk %v\n", e.onDisk())
+	return b.String()
+}
+
+// onDisk lists the files directory (nothing when it does not exist yet).
+func (e *officeEnv) onDisk() []string {
+	e.t.Helper()
+	entries, err := os.ReadDir(e.files)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	e.must(err)
+	var names []string
+	for _, d := range entries {
+		names = append(names, d.Name())
+	}
+	return names
+}
+
+// officeScenario is one API call on a fresh fixture and what must come of it.
+type officeScenario struct {
+	name    string
+	as      string // fixture user; "" anonymous
+	method  string
+	path    string // {name} expands to a fixture id
+	body    string // JSON; {name} expands too
+	prepare func(e *officeEnv)
+	status  int
+	want    []string // fragments the body must contain ({name} expands)
+	absent  []string // fragments it must not contain
+	// unchanged asserts the store and the files directory are as before.
+	unchanged bool
+	check     func(t *testing.T, e *officeEnv, r *officeResponse)
+}
+
+func runOfficeScenarios(t *testing.T, scenarios []officeScenario) {
+	t.Helper()
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			e := newOfficeEnv(t)
+			if s.prepare != nil {
+				s.prepare(e)
+			}
+			before := ""
+			if s.unchanged {
+				if s.as != "" {
+					e.cookie(s.as) // log in first: sessions are not office data
+				}
+				before = e.snapshot()
+			}
+			r := e.call(s.as, s.method, s.path, s.body)
+			if r.status != s.status {
+				t.Fatalf("%s %s: status %d, want %d; body %s", s.method, s.path, r.status, s.status, r.body)
+			}
+			for _, w := range s.want {
+				if w = e.expand(w); !strings.Contains(r.body, w) {
+					t.Errorf("body lacks %s: %s", w, r.body)
+				}
+			}
+			for _, a := range s.absent {
+				if a = e.expand(a); strings.Contains(r.body, a) {
+					t.Errorf("body contains %s: %s", a, r.body)
+				}
+			}
+			if r.status >= 400 {
+				var body struct{ Message string }
+				if r.decode(t, &body); body.Message == "" {
+					t.Errorf("error body without message: %s", r.body)
+				}
+			}
+			if s.unchanged {
+				if after := e.snapshot(); after != before {
+					t.Errorf("store changed:\nbefore %s\nafter  %s", before, after)
+				}
+			}
+			if s.check != nil {
+				s.check(t, e, r)
+			}
+		})
+	}
+}

@@ -221,7 +221,7 @@ func TestAccountAccess(t *testing.T) {
 		{name: "A6 success by phone", setup: func(t *testing.T, e *acctEnv) map[string]string {
 			return values("token", registrationToken(t, e, "+4930123456"))
 		}, method: "POST", path: "/api2/auth/registration/complete",
-			body: `{"token":"{token}","fullName":"Neu","password":"neu-secret"}`,
+			body:   `{"token":"{token}","fullName":"Neu","password":"neu-secret"}`,
 			status: 200, want: []string{`"message":"Account registered successfully"`, `"success":true`},
 			check: func(t *testing.T, e *acctEnv, r response) {
 				loginWorks(t, e, "+49 30 123456", "neu-secret")

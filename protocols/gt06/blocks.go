@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 var errBadTime = errors.New("gt06: impossible date/time")
@@ -61,7 +62,10 @@ func readGPS(r *reader, p *app.Position, l gpsLayout) error {
 	if flags&(1<<14) != 0 {
 		p.Attributes["ignition"] = flags&(1<<15) != 0
 	}
-	return r.err
+	if r.err != nil {
+		return r.err
+	}
+	return protocols.CheckFix(p)
 }
 
 // cellLayout is the width of the cell fields, which differs between models.

@@ -98,6 +98,9 @@ func (p *Protocol) decodeBinary(frame []byte) (protocols.Result, error) {
 		pos.Attributes["batteryLevel"] = level
 	}
 	setStatus(pos, binary.BigEndian.Uint32(b[19:23]))
+	if err := protocols.CheckFix(pos); err != nil {
+		return protocols.Result{}, err
+	}
 	return protocols.Result{UniqueID: id, Positions: []*app.Position{pos}}, nil
 }
 

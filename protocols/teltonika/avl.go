@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // Codec ids.
@@ -79,6 +80,9 @@ func decodeAVL(c *cursor) (avlData, error) {
 	for range count {
 		p := readRecord(c, l)
 		if err := c.err(); err != nil {
+			return out, err
+		}
+		if err := protocols.CheckFix(p); err != nil {
 			return out, err
 		}
 		out.positions = append(out.positions, p)

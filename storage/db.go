@@ -43,7 +43,9 @@ type Options struct {
 
 // DB is the bbolt-backed app.Store.
 type DB struct {
-	bolt *bolt.DB
+	bolt     *bolt.DB
+	path     string
+	upgraded Upgrade
 }
 
 var _ app.Store = (*DB)(nil)
@@ -66,11 +68,12 @@ func Open(path string, opts Options) (*DB, error) {
 	bdb.NoSync = opts.NoSync
 	bdb.MaxBatchSize = orDefault(opts.MaxBatchSize, DefaultMaxBatchSize)
 	bdb.MaxBatchDelay = orDefault(opts.MaxBatchDelay, DefaultMaxBatchDelay)
-	if err := prepare(bdb, opts.ReadOnly); err != nil {
+	up, err := prepare(bdb, path, opts.ReadOnly)
+	if err != nil {
 		bdb.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	return &DB{bolt: bdb}, nil
+	return &DB{bolt: bdb, path: path, upgraded: up}, nil
 }
 
 // openBolt opens a bbolt file, mapping a lock timeout to ErrLocked.
@@ -86,18 +89,24 @@ func openBolt(path string, timeout time.Duration, readOnly bool) (*bolt.DB, erro
 }
 
 // prepare migrates a writable store, then checks it is at CurrentSchema.
-// A store that is already current costs no write transaction.
-func prepare(bdb *bolt.DB, readOnly bool) error {
+// A store that is already current costs no write transaction. Before
+// migrating a store that holds data, it copies the file (see Upgrade).
+func prepare(bdb *bolt.DB, path string, readOnly bool) (Upgrade, error) {
+	up := Upgrade{From: CurrentSchema, To: CurrentSchema}
 	if !readOnly && bdb.View(checkCurrent) != nil {
-		err := bdb.Update(func(tx *bolt.Tx) error {
+		var err error
+		if up, err = backupBeforeMigration(bdb, path); err != nil {
+			return up, err
+		}
+		err = bdb.Update(func(tx *bolt.Tx) error {
 			_, err := migrate(tx)
 			return err
 		})
 		if err != nil {
-			return err
+			return up, err
 		}
 	}
-	return bdb.View(checkCurrent)
+	return up, bdb.View(checkCurrent)
 }
 
 func orDefault[T comparable](v, def T) T {

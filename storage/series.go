@@ -116,6 +116,12 @@ func (s *series[T, P]) deleteRange(tx *bolt.Tx, device int64, from, to time.Time
 		keys = append(keys, bytes.Clone(k))
 		return true
 	})
+	return s.deleteKeys(tx, keys)
+}
+
+// deleteKeys removes the records at keys with their id index entries.
+// Keys are collected first: a bbolt cursor must not walk what is deleted.
+func (s *series[T, P]) deleteKeys(tx *bolt.Tx, keys [][]byte) (int, error) {
 	data, ids := tx.Bucket(s.data), tx.Bucket(s.ids)
 	for _, k := range keys {
 		if err := data.Delete(k); err != nil {

@@ -1,0 +1,124 @@
+package storage
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+// minutesFixes are fixes of device at the given minutes after t0.
+func minutesFixes(device int64, minutes ...int) []app.Position {
+	var out []app.Position
+	for _, m := range minutes {
+		out = append(out, app.Position{DeviceID: device, FixTime: at(m)})
+	}
+	return out
+}
+
+func TestPrunePositions(t *testing.T) {
+	db := openTestDB(t)
+	ids1, _ := addPositions(t, db, minutesFixes(1, 0, 1, 2, 3, 4, 5, 6))
+	ids2, _ := addPositions(t, db, minutesFixes(2, 0, 1, 2))
+	all := time.Time{}
+	end := at(1000)
+	for _, step := range []struct {
+		name   string
+		device int64
+		cutoff time.Time
+		limit  int
+		want   int     // deleted
+		left1  []int64 // device 1's remaining positions
+		left2  []int64
+	}{
+		{"limit bounds one call", 1, at(4), 2, 2, ids1[2:], ids2},
+		{"strictly before the cutoff", 1, at(4), 100, 2, ids1[4:], ids2},
+		{"nothing left to prune", 1, at(4), 100, 0, ids1[4:], ids2},
+		{"latest position is kept", 2, end, 100, 2, ids1[4:], ids2[2:]},
+		{"zero limit deletes nothing", 1, end, 0, 0, ids1[4:], ids2[2:]},
+		{"unknown device", 9, end, 100, 0, ids1[4:], ids2[2:]},
+		{"invalid device", -1, end, 100, 0, ids1[4:], ids2[2:]},
+		{"far future cutoff", 1, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), 100, 2, ids1[6:], ids2[2:]},
+	} {
+		n, err := db.PrunePositions(step.device, step.cutoff, step.limit)
+		if err != nil || n != step.want {
+			t.Fatalf("%s: PrunePositions = %d, %v; want %d", step.name, n, err, step.want)
+		}
+		if got := positionIDs(t, db, 1, all, end); !reflect.DeepEqual(got, step.left1) {
+			t.Fatalf("%s: device 1 keeps %v, want %v", step.name, got, step.left1)
+		}
+		if got := positionIDs(t, db, 2, all, end); !reflect.DeepEqual(got, step.left2) {
+			t.Fatalf("%s: device 2 keeps %v, want %v", step.name, got, step.left2)
+		}
+	}
+	if latestID(t, db, 1) != ids1[6] || latestID(t, db, 2) != ids2[2] {
+		t.Errorf("latest = %d, %d; want %d, %d", latestID(t, db, 1), latestID(t, db, 2), ids1[6], ids2[2])
+	}
+	mustView(t, db, func(tx app.Tx) error {
+		_, err := tx.Position(ids1[0])
+		wantKind(t, err, app.ErrNotFound)
+		return nil
+	})
+}
+
+func TestPruneEvents(t *testing.T) {
+	db := openTestDB(t)
+	var ids []int64
+	mustUpdate(t, db, func(tx app.Tx) error {
+		for _, m := range []int{0, 1, 2, 3} {
+			e := &app.Event{DeviceID: 1, Type: "alarm", EventTime: at(m)}
+			if err := tx.AddEvent(e); err != nil {
+				return err
+			}
+			ids = append(ids, e.ID)
+		}
+		return tx.AddEvent(&app.Event{DeviceID: 2, Type: "alarm", EventTime: at(0)})
+	})
+	// Unlike positions, the newest event is not kept.
+	for _, step := range []struct {
+		cutoff time.Time
+		limit  int
+		want   int
+		left   []int64
+	}{
+		{at(2), 1, 1, ids[1:]},
+		{at(2), 10, 1, ids[2:]},
+		{at(10), 10, 2, nil},
+	} {
+		n, err := db.PruneEvents(1, step.cutoff, step.limit)
+		if err != nil || n != step.want {
+			t.Fatalf("PruneEvents(%v, %d) = %d, %v; want %d", step.cutoff, step.limit, n, err, step.want)
+		}
+		var left []int64
+		mustView(t, db, func(tx app.Tx) error {
+			return tx.Events(1, time.Time{}, at(1000), func(e *app.Event) bool { left = append(left, e.ID); return true })
+		})
+		if !reflect.DeepEqual(left, step.left) {
+			t.Fatalf("events left %v, want %v", left, step.left)
+		}
+	}
+	var other int
+	mustView(t, db, func(tx app.Tx) error {
+		return tx.Events(2, time.Time{}, at(1000), func(*app.Event) bool { other++; return true })
+	})
+	if other != 1 {
+		t.Errorf("device 2 has %d events, want its 1 untouched", other)
+	}
+}
+
+func TestSize(t *testing.T) {
+	db := openTestDB(t)
+	before, err := db.Size()
+	if err != nil || before <= 0 {
+		t.Fatalf("Size = %d, %v", before, err)
+	}
+	var fixes []app.Position
+	for i := range 5000 {
+		fixes = append(fixes, app.Position{DeviceID: 1, FixTime: at(i), Attributes: app.Attributes{"pad": "0123456789abcdef"}})
+	}
+	addPositions(t, db, fixes)
+	if after, _ := db.Size(); after <= before {
+		t.Errorf("Size after 5000 positions = %d, before %d", after, before)
+	}
+}

@@ -30,7 +30,12 @@ func newHTTPClient(devices int, timeout time.Duration) *http.Client {
 }
 
 func (d *httpDevice) loop(ctx context.Context) {
-	defer d.setUp(false)
+	defer func() {
+		if d.up {
+			d.r.stats.atEnd.Add(1)
+		}
+		d.setUp(false)
+	}()
 	if !sleep(ctx, d.startDelay()) {
 		return
 	}

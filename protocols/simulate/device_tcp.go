@@ -97,7 +97,7 @@ func (d *tcpDevice) session(ctx context.Context) error {
 		timer.Reset(time.Until(next))
 		select {
 		case <-ctx.Done():
-			d.drain(l)
+			d.finish(l)
 			return nil
 		case <-l.exited:
 			return fmt.Errorf("connection lost: %w", l.err)
@@ -109,7 +109,7 @@ func (d *tcpDevice) session(ctx context.Context) error {
 			select {
 			case l.inflight <- inFlight{d.serial, time.Now()}:
 			case <-ctx.Done():
-				d.drain(l)
+				d.finish(l)
 				return nil
 			case <-l.exited:
 				return fmt.Errorf("connection lost: %w", l.err)
@@ -145,11 +145,12 @@ func (d *tcpDevice) awaitLogin(ctx context.Context, l *link) error {
 	}
 }
 
-// drain ends a connection cleanly: half-closing makes the server read to
-// the end, store and answer every frame, then close, which stops the
-// reader. Closing outright could reset the connection and lose frames the
-// server has not read yet.
-func (d *tcpDevice) drain(l *link) {
+// finish ends a connection at the end of the run: half-closing makes the
+// server read to the end, store and answer every frame, then close, which
+// stops the reader. Closing outright could reset the connection and lose
+// frames the server has not read yet.
+func (d *tcpDevice) finish(l *link) {
+	d.r.stats.atEnd.Add(1)
 	if tc, ok := l.conn.(*net.TCPConn); ok {
 		tc.CloseWrite()
 	}

@@ -30,10 +30,10 @@ type Report struct {
 	SentPerSec float64
 }
 
-func (r *runner) report(elapsed time.Duration, connected int) Report {
+func (r *runner) report(elapsed time.Duration) Report {
 	s := &r.stats
 	rep := Report{
-		Protocol: r.opts.Protocol, Devices: r.opts.Devices, Elapsed: elapsed, Connected: connected,
+		Protocol: r.opts.Protocol, Devices: r.opts.Devices, Elapsed: elapsed, Connected: int(s.atEnd.Load()),
 		Sent: s.sent.Load(), Acked: s.acked.Load(), Unacked: s.unacked.Load(),
 		Errors: s.errors.Load(), Reconnects: s.reconnects.Load(),
 		P50: r.lat.quantile(0.50), P90: r.lat.quantile(0.90), P99: r.lat.quantile(0.99), Max: r.lat.maximum(),

@@ -88,10 +88,9 @@ func run(ctx context.Context, opts Options, tm timing) (Report, error) {
 	stopProgress := r.progress(start)
 	<-runCtx.Done()
 	elapsed := time.Since(start)
-	connected := r.stats.connected.Load()
 	wg.Wait()
 	stopProgress()
-	rep := r.report(elapsed, int(connected))
+	rep := r.report(elapsed)
 	r.logf("%s", rep)
 	return rep, nil
 }

@@ -16,6 +16,7 @@ type stats struct {
 	errors     atomic.Uint64 // failed connects, logins, writes, requests; dropped connections
 	reconnects atomic.Uint64
 	connected  atomic.Int64 // devices logged in now
+	atEnd      atomic.Int64 // devices still logged in when the run ended
 }
 
 // maxLoggedErrors bounds the error lines a run writes; the rest are counted.

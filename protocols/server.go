@@ -31,6 +31,9 @@ type Options struct {
 	MaxConnsPerIP int // carriers put many devices behind one NAT address, so keep it generous
 	UDPWorkers    int
 	Logger        *slog.Logger
+	// AckLatency, when set, is told how long each acknowledged frame took
+	// from its arrival to its ACK being written (metrics). It must not block.
+	AckLatency func(protocol string, d time.Duration)
 }
 
 func (o *Options) defaults() {
@@ -57,6 +60,8 @@ func (o *Options) defaults() {
 // Counters are a listener's health numbers.
 type Counters struct {
 	Connections, Rejected, Frames, ChecksumErrors, DecodeErrors, Panics, Oversized, Unknown atomic.Uint64
+	// Open is the number of connections open now.
+	Open atomic.Int64
 }
 
 // Server is one protocol's TCP listener (plus UDP for Datagram protocols).
@@ -186,6 +191,7 @@ func (s *Server) admit(nc net.Conn) *conn {
 	}
 	s.perIP[host]++
 	s.Stats.Connections.Add(1)
+	s.Stats.Open.Add(1)
 	c := &conn{srv: s, nc: nc, host: host, state: &Conn{Remote: nc.RemoteAddr().String()}}
 	s.conns[c] = struct{}{}
 	return c
@@ -196,6 +202,7 @@ func (s *Server) release(c *conn) {
 	if c.releaseDevice != nil {
 		c.releaseDevice()
 	}
+	s.Stats.Open.Add(-1)
 	s.mu.Lock()
 	delete(s.conns, c)
 	if s.perIP[c.host]--; s.perIP[c.host] <= 0 {
@@ -292,6 +299,7 @@ func (c *conn) decode(frame []byte) (res Result, err error, panicked bool) {
 
 // frame handles one frame; false closes the connection.
 func (c *conn) frame(frame []byte) bool {
+	arrived := time.Now()
 	res, err, panicked := c.decode(frame)
 	if panicked {
 		return false
@@ -322,7 +330,18 @@ func (c *conn) frame(frame []byte) bool {
 	if res.CommandResult != "" {
 		c.srv.sink.CommandResult(c.device.ID, res.CommandResult)
 	}
-	return c.write(res.Ack) == nil
+	if c.write(res.Ack) != nil {
+		return false
+	}
+	c.srv.acked(res.Ack, arrived)
+	return true
+}
+
+// acked reports an ACK's latency to the AckLatency hook.
+func (s *Server) acked(ack []byte, arrived time.Time) {
+	if len(ack) > 0 && s.opts.AckLatency != nil {
+		s.opts.AckLatency(s.proto.Name(), time.Since(arrived))
+	}
 }
 
 func (c *conn) identify(uniqueID string) {
@@ -376,6 +395,7 @@ func (s *Server) serveUDP(dg Datagram) {
 
 // packet handles one self-contained UDP packet.
 func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
+	arrived := time.Now()
 	state := &Conn{Remote: addr.String()}
 	var res Result
 	var err error
@@ -406,4 +426,5 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 			s.udp.WriteTo(out, addr)
 		}
 	}
+	s.acked(res.Ack, arrived)
 }

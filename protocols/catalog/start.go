@@ -14,13 +14,15 @@ type Listening struct {
 	closers []io.Closer
 	// Addrs are the bound addresses by protocol name (useful with port 0).
 	Addrs map[string]net.Addr
+	// Stats are the listeners' counters by protocol name (metrics).
+	Stats map[string]*protocols.Counters
 }
 
 // Start listens on host:port for every protocol in ports (name -> port;
 // protocols not in it stay off). On any failure the ones already started
 // are closed, so a port clash at start-up leaves nothing half running.
 func Start(host string, ports map[string]int, sink protocols.HTTPSink, opts protocols.Options) (*Listening, error) {
-	l := &Listening{Addrs: map[string]net.Addr{}}
+	l := &Listening{Addrs: map[string]net.Addr{}, Stats: map[string]*protocols.Counters{}}
 	for _, e := range All() {
 		port, on := ports[e.Name]
 		if !on {
@@ -32,12 +34,12 @@ func Start(host string, ports map[string]int, sink protocols.HTTPSink, opts prot
 		case e.Stream != nil:
 			var s *protocols.Server
 			if s, err = protocols.Listen(e.Stream, addr, sink, opts); err == nil {
-				l.closers, l.Addrs[e.Name] = append(l.closers, s), s.Addr()
+				l.closers, l.Addrs[e.Name], l.Stats[e.Name] = append(l.closers, s), s.Addr(), &s.Stats
 			}
 		default:
 			var s *protocols.HTTPServer
 			if s, err = protocols.ListenHTTP(e.HTTP, addr, sink, opts); err == nil {
-				l.closers, l.Addrs[e.Name] = append(l.closers, s), s.Addr()
+				l.closers, l.Addrs[e.Name], l.Stats[e.Name] = append(l.closers, s), s.Addr(), &s.Stats
 			}
 		}
 		if err != nil {

@@ -130,7 +130,7 @@ func cleanFileName(name string) string {
 		return r
 	}, filepath.Base(strings.ReplaceAll(name, `\`, "/")))
 	name = strings.TrimSpace(name)
-	if name == "" || name == "." || name == "/" {
+	if name == "" || name == "." || name == ".." || name == "/" {
 		return "file"
 	}
 	for len(name) > 255 {

@@ -218,6 +218,15 @@ func (e *officeEnv) cookie(name string) *http.Cookie {
 // part's Content-Type when not empty).
 func (e *officeEnv) upload(as, name, fileType string, content []byte) *officeResponse {
 	e.t.Helper()
+	body, contentType := multipartBody(e.t, name, fileType, content)
+	req := httptest.NewRequest("POST", "/api2/files", body)
+	req.Header.Set("Content-Type", contentType)
+	return e.send(as, req)
+}
+
+// multipartBody is a form with content in the field "file".
+func multipartBody(t *testing.T, name, fileType string, content []byte) (*bytes.Buffer, string) {
+	t.Helper()
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	h := textproto.MIMEHeader{}
@@ -226,13 +235,16 @@ func (e *officeEnv) upload(as, name, fileType string, content []byte) *officeRes
 		h.Set("Content-Type", fileType)
 	}
 	part, err := w.CreatePart(h)
-	e.must(err)
-	_, err = part.Write(content)
-	e.must(err)
-	e.must(w.Close())
-	req := httptest.NewRequest("POST", "/api2/files", &buf)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	return e.send(as, req)
+	if err == nil {
+		_, err = part.Write(content)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &buf, w.FormDataContentType()
 }
 
 // pdf is a small valid upload.

@@ -1,0 +1,92 @@
+package app
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+func TestTextIDJSON(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		want    TextID
+		wantErr bool
+	}{
+		{`"12"`, 12, false}, {`12`, 12, false}, {`""`, 0, false}, {`null`, 0, false},
+		{`"abc"`, 0, true}, {`"-3"`, 0, true}, {`1.5`, 0, true}, {`"99999999999999999999"`, 0, true},
+	} {
+		var got TextID
+		err := json.Unmarshal([]byte(c.in), &got)
+		if (err != nil) != c.wantErr || got != c.want {
+			t.Errorf("%s: %d, %v", c.in, got, err)
+		}
+	}
+	out, _ := json.Marshal(struct{ A, B TextID }{7, 0})
+	if string(out) != `{"A":"7","B":null}` {
+		t.Errorf("marshal %s", out)
+	}
+}
+
+func TestDateJSON(t *testing.T) {
+	for _, c := range []struct {
+		in, want string // want: the value written back
+		wantErr  bool
+	}{
+		{`"2025-03-01"`, `"2025-03-01T00:00:00Z"`, false},
+		{`"2025-03-01T10:00:00+02:00"`, `"2025-03-01T08:00:00Z"`, false},
+		{`"2025-03-01T10:00:00.123Z"`, `"2025-03-01T10:00:00Z"`, false},
+		{`"2025-03-01T10:00:00+0200"`, `"2025-03-01T08:00:00Z"`, false},
+		{`"2025-03-01T10:00:00"`, `"2025-03-01T10:00:00Z"`, false},
+		{`""`, `null`, false}, {`null`, `null`, false},
+		{`"01/03/2025"`, ``, true}, {`20250301`, ``, true}, {`"2025-02-30"`, ``, true},
+	} {
+		var d Date
+		err := json.Unmarshal([]byte(c.in), &d)
+		if (err != nil) != c.wantErr {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if out, _ := json.Marshal(d); err == nil && string(out) != c.want {
+			t.Errorf("%s: written back as %s, want %s", c.in, out, c.want)
+		}
+	}
+}
+
+func TestDaysAndNotices(t *testing.T) {
+	now := time.Date(2025, 6, 1, 23, 30, 0, 0, time.UTC)
+	for _, c := range []struct {
+		expiry       string
+		days         int
+		status       string
+		stage        int
+		sent         []int
+		due          bool
+		expiringDays int
+	}{
+		{"2025-07-02", 31, DocumentValid, -1, nil, false, 30},
+		{"2025-07-01", 30, DocumentExpiring, 30, nil, true, 30},
+		{"2025-07-01", 30, DocumentExpiring, 30, []int{30}, false, 30},
+		{"2025-06-08", 7, DocumentExpiring, 7, []int{30}, true, 30},
+		{"2025-06-05", 4, DocumentExpiring, 7, []int{30, 7}, false, 30},
+		{"2025-06-02T00:10:00Z", 1, DocumentExpiring, 1, []int{30, 7}, true, 30},
+		{"2025-06-01", 0, DocumentExpiring, 0, []int{30, 7, 1}, true, 30},
+		{"2025-05-20", -12, DocumentExpired, 0, nil, true, 30},
+		{"2025-05-20", -12, DocumentExpired, 0, []int{30, 7, 1, 0}, false, 30},
+		{"2025-06-20", 19, DocumentValid, 30, nil, true, 10}, // the status threshold is configurable
+	} {
+		d, err := ParseDate(c.expiry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		days := daysUntil(now, d)
+		status := documentStatus(d, now, c.expiringDays)
+		stage, due := dueNotice(days, c.sent)
+		if days != c.days || status != c.status || stage != c.stage || due != c.due {
+			t.Errorf("%s: days %d status %s stage %d due %v; want %d %s %d %v",
+				c.expiry, days, status, stage, due, c.days, c.status, c.stage, c.due)
+		}
+	}
+	if documentStatus(Date{}, now, 30) != DocumentValid {
+		t.Error("a document without expiry date should be valid")
+	}
+}

@@ -1,0 +1,158 @@
+package api2_test
+
+import (
+	"bytes"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web"
+)
+
+func TestFileUpload(t *testing.T) {
+	over := bytes.Repeat([]byte("x"), officeMaxFile+1)
+	for _, c := range []struct {
+		name, file, fileType string
+		content              []byte
+		bodyLimit            int
+		status               int
+		want                 string
+	}{
+		{name: "pdf", file: "scan.pdf", fileType: "application/pdf", content: pdf, status: 201, want: "application/pdf"},
+		{name: "type with parameters", file: "a.pdf", fileType: "Application/PDF; x=1", content: pdf, status: 201, want: "application/pdf"},
+		{name: "type from the extension", file: "photo.png", content: []byte("not really a png"), status: 201, want: "image/png"},
+		{name: "type sniffed", file: "noext", fileType: "application/octet-stream", content: pdf, status: 201, want: "application/pdf"},
+		{name: "exactly the limit", file: "big.pdf", fileType: "application/pdf", content: bytes.Repeat([]byte("y"), officeMaxFile), status: 201},
+		{name: "type not allowed", file: "notes.txt", fileType: "text/plain", content: []byte("hello"), status: 400,
+			want: "files of type text/plain are not accepted"},
+		{name: "over the size limit", file: "big.pdf", fileType: "application/pdf", content: over, status: 413,
+			want: "files may have at most 1024 bytes"},
+		{name: "over the server's body limit", file: "huge.pdf", fileType: "application/pdf",
+			content: bytes.Repeat([]byte("z"), 8192), bodyLimit: 4096, status: 413},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newOfficeEnv(t)
+			e.cookie("alice")
+			before := e.snapshot()
+			var r *officeResponse
+			if c.bodyLimit > 0 {
+				r = overTCP(t, e, c.bodyLimit, c.file, c.content)
+			} else {
+				r = e.upload("alice", c.file, c.fileType, c.content)
+			}
+			if r.status != c.status || !bytes.Contains([]byte(r.body), []byte(c.want)) {
+				t.Fatalf("status %d body %s; want %d with %q", r.status, r.body, c.status, c.want)
+			}
+			if c.status != 201 {
+				if after := e.snapshot(); after != before {
+					t.Fatalf("a refused upload left something:\n%s", after)
+				}
+				return
+			}
+			var f app.File
+			r.decode(t, &f)
+			if f.ID == 0 || f.Name != c.file || f.Size != int64(len(c.content)) || f.Owner() != e.ids["alice"] {
+				t.Errorf("answer %+v", f)
+			}
+			stored, err := os.ReadFile(filepath.Join(e.files, f.ID.String()))
+			e.must(err)
+			if !bytes.Equal(stored, c.content) {
+				t.Errorf("stored %d bytes, sent %d", len(stored), len(c.content))
+			}
+			if disk := e.onDisk(); len(disk) != 1 {
+				t.Errorf("files dir holds %v, want the one file only", disk)
+			}
+		})
+	}
+}
+
+func TestFileUploadNeedsTheField(t *testing.T) {
+	e := newOfficeEnv(t)
+	r := e.call("alice", "POST", "/api2/files", `{"file":"abc"}`)
+	if r.status != 400 {
+		t.Fatalf("status %d body %s", r.status, r.body)
+	}
+	if r = e.upload("", "a.pdf", "application/pdf", pdf); r.status != 401 {
+		t.Fatalf("anonymous upload: %d", r.status)
+	}
+}
+
+func TestFiles(t *testing.T) {
+	// bobTicket: bob's ticket tb, answered by the admin with the admin's file fa.
+	bobTicket := func(e *officeEnv) {
+		e.file("fa", "admin")
+		e.ticket("tb", "bob", "Van offline")
+		e.respond("rb", "admin", "tb", "see the manual", "fa")
+	}
+	content := func(t *testing.T, _ *officeEnv, r *officeResponse) {
+		if r.body != string(pdf) || r.header.Get("Content-Type") != "application/pdf" ||
+			r.header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("download: %v %q", r.header, r.body)
+		}
+	}
+	runOfficeScenarios(t, []officeScenario{
+		{name: "owner downloads", as: "alice", method: "GET", path: "/api2/files/{f1}",
+			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 200, check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+				content(t, e, r)
+				if got := r.header.Get("Content-Disposition"); got != `attachment; filename=f1.pdf` {
+					t.Errorf("disposition %q", got)
+				}
+			}},
+		{name: "admin downloads", as: "admin", method: "GET", path: "/api2/files/{f1}",
+			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 200, check: content},
+		{name: "another user's file", as: "bob", method: "GET", path: "/api2/files/{f1}",
+			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 404, absent: []string{"%PDF"}},
+		{name: "ticket owner reads support's attachment", as: "bob", method: "GET", path: "/api2/files/{fa}",
+			prepare: bobTicket, status: 200, check: content},
+		{name: "others do not", as: "alice", method: "GET", path: "/api2/files/{fa}",
+			prepare: bobTicket, status: 404},
+		{name: "missing content is not found", as: "alice", method: "GET", path: "/api2/files/{f1}",
+			prepare: func(e *officeEnv) {
+				e.file("f1", "alice")
+				e.must(os.Remove(filepath.Join(e.files, strconv.FormatInt(e.ids["f1"], 10))))
+			}, status: 404},
+
+		{name: "owner deletes an unused file", as: "alice", method: "DELETE", path: "/api2/files/{f1}",
+			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 200,
+			want: []string{`"message":"File deleted successfully"`, `"fileId":"{f1}"`},
+			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+				if snap := e.snapshot(); snap != "disk []\n" {
+					t.Errorf("left behind:\n%s", snap)
+				}
+			}},
+		{name: "another user cannot delete", as: "bob", method: "DELETE", path: "/api2/files/{f1}",
+			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 404, unchanged: true},
+		{name: "the ticket owner cannot delete support's attachment", as: "bob", method: "DELETE", path: "/api2/files/{fa}",
+			prepare: bobTicket, status: 404, unchanged: true},
+		{name: "a file in use is kept", as: "alice", method: "DELETE", path: "/api2/files/{f1}",
+			prepare: aliceTicket, status: 400, want: []string{"attached to ticket:{t1}"}, unchanged: true},
+	})
+}
+
+// overTCP uploads through a real listener of an app with bodyLimit: Fiber
+// refuses the body before any handler runs, which app.Test cannot show.
+func overTCP(t *testing.T, e *officeEnv, bodyLimit int, name string, content []byte) *officeResponse {
+	t.Helper()
+	f := web.New(e.core, web.Options{BodyLimit: bodyLimit, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	e.must(err)
+	go f.Listener(ln)
+	defer f.Shutdown()
+	body, contentType := multipartBody(t, name, "application/pdf", content)
+	req, err := http.NewRequest("POST", "http://"+ln.Addr().String()+"/api2/files", body)
+	e.must(err)
+	req.Header.Set("Content-Type", contentType)
+	req.AddCookie(e.cookie("alice"))
+	res, err := http.DefaultClient.Do(req)
+	e.must(err)
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	e.must(err)
+	return &officeResponse{status: res.StatusCode, header: res.Header, body: string(data)}
+}

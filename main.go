@@ -101,6 +101,7 @@ func (c *cli) commands() *cobra.Command {
 		&cobra.Command{Use: "serve", Short: "Run the server", Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error { return c.withConfig(cmd.Context(), c.serve) }},
 		c.userCommands(),
+		c.maintenanceCommand(),
 		&cobra.Command{Use: "backup FILE", Short: "Write a consistent copy of the store to FILE, also while serve runs",
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -209,11 +210,15 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	defer closeLogged(log, "store", db)
-	core := app.New(db, c.coreOptions(cfg, log))
+	opts := c.coreOptions(cfg, log)
+	if err := withDelivery(&opts, cfg); err != nil {
+		return err
+	}
+	core := app.New(db, opts)
 	if err := bootstrap(core, cfg.Admin, log); err != nil {
 		return err
 	}
-	ctl, err := listenControl(cfg.Data.SocketPath(), db, log)
+	ctl, err := listenControl(cfg.Data.SocketPath(), core, log)
 	if err != nil {
 		return err
 	}
@@ -234,6 +239,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var background sync.WaitGroup
 	background.Go(func() { pruneSessions(ctx, core, log) })
+	background.Go(func() { core.RunPush(ctx) })
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	defer background.Wait() // before the store closes
 	defer cancel()
@@ -348,7 +354,8 @@ type control struct {
 	log *slog.Logger
 }
 
-func listenControl(path string, db app.Store, log *slog.Logger) (*control, error) {
+func listenControl(path string, core *app.Core, log *slog.Logger) (*control, error) {
+	db := core.Store()
 	if len(path) > maxSocketPath {
 		return nil, fmt.Errorf("control socket path %s is too long (%d bytes, at most %d): choose a shorter data.dir", path, len(path), maxSocketPath)
 	}
@@ -375,6 +382,7 @@ func listenControl(path string, db app.Store, log *slog.Logger) (*control, error
 		}
 		log.Info("backup sent", "bytes", n)
 	})
+	handleMaintenance(mux, core)
 	ctl := &control{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, log: log}
 	go func() {
 		if err := ctl.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -412,12 +420,7 @@ func removeStaleSocket(path string) error {
 
 // fetchBackup streams a backup from the running server's control socket.
 func fetchBackup(ctx context.Context, socket string, w io.Writer) (int64, error) {
-	client := &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", socket)
-		},
-	}}
+	client := controlClient(socket)
 	defer client.CloseIdleConnections()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://fleetd/backup", nil)
 	if err != nil {

@@ -17,6 +17,11 @@ type Config struct {
 	Log      Log
 	Devices  Devices
 	Security Security
+	// Account access, OTP delivery and push (spec A, H, K).
+	Server Server
+	Mail   Mail
+	SMS    SMS
+	Push   Push
 	// Protocols lists every known device protocol in registry order.
 	Protocols []Protocol
 }

@@ -90,6 +90,13 @@ func New(store Store, opts Options) *Core {
 // Store exposes the store to adapters that need raw access (backup).
 func (c *Core) Store() Store { return c.store }
 
+// LiveClients is the number of live update subscribers (WebSocket clients).
+func (c *Core) LiveClients() int {
+	c.hub.mu.RLock()
+	defer c.hub.mu.RUnlock()
+	return len(c.hub.subs)
+}
+
 // Health reports whether the store answers.
 func (c *Core) Health() error {
 	return c.store.View(func(tx Tx) error {

@@ -1,0 +1,68 @@
+package metrics
+
+import (
+	"crypto/subtle"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// unmatchedRoute labels requests no route answered (scanners probing
+// random paths must not create a series each).
+const unmatchedRoute = "unmatched"
+
+// Middleware records each request's latency under its route pattern
+// ("/api/devices/:id"), never the raw path. Live socket sessions last for
+// hours and are left out.
+func (m *Metrics) Middleware() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if strings.EqualFold(c.Get(fiber.HeaderUpgrade), "websocket") {
+			return c.Next()
+		}
+		own, began := c.Route(), time.Now()
+		err := c.Next()
+		route := c.Route()
+		path := route.Path
+		if route == own {
+			path = unmatchedRoute
+		}
+		m.http.with(strings.Clone(c.Method()), path).observe(time.Since(began).Seconds())
+		return err
+	}
+}
+
+// Handler serves the metrics to loopback clients, and to others only with
+// "Authorization: Bearer <token>" when a token is configured. A request
+// that came through a reverse proxy (forwarding headers) is not taken for
+// a local one.
+func (m *Metrics) Handler(token string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if !allowed(c, token) {
+			if token != "" {
+				c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="fleetd metrics"`)
+				return fiber.NewError(fiber.StatusUnauthorized, "metrics need the metrics.token bearer token")
+			}
+			return fiber.NewError(fiber.StatusForbidden, "metrics are served to loopback clients only (set metrics.token to allow others)")
+		}
+		c.Set(fiber.HeaderContentType, "text/plain; version=0.0.4; charset=utf-8")
+		_, err := m.WriteTo(c)
+		return err
+	}
+}
+
+func allowed(c *fiber.Ctx, token string) bool {
+	if token != "" {
+		got, ok := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
+		if ok && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1 {
+			return true
+		}
+	}
+	for _, h := range []string{fiber.HeaderXForwardedFor, "Forwarded", "X-Real-Ip"} {
+		if c.Get(h) != "" {
+			return false
+		}
+	}
+	ip := c.Context().RemoteIP()
+	return ip != nil && ip.IsLoopback()
+}

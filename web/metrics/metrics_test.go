@@ -1,0 +1,222 @@
+package metrics_test
+
+import (
+	"bytes"
+	"encoding/hex"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/catalog"
+	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/fleetd/fleetd/web/metrics"
+	"github.com/gofiber/fiber/v2"
+)
+
+type fixture struct {
+	core *app.Core
+	m    *metrics.Metrics
+	f    *fiber.App
+	gt06 string // the gt06 listener's address
+}
+
+// newFixture runs a core on a real store with a gt06 listener and an HTTP
+// app wired as fleetd serve wires them.
+func newFixture(t *testing.T, token string) *fixture {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	core := app.New(db, app.Options{BcryptCost: 4})
+	m := metrics.New(core, db, "v9.9.9")
+	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, m.Sink(core), protocols.Options{AckLatency: m.ObserveAck})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	m.Listeners(l.Stats)
+	f := fiber.New(fiber.Config{DisableStartupMessage: true, ErrorHandler: httpx.ErrorHandler(slog.Default())})
+	f.Use(m.Middleware())
+	f.Get("/metrics", m.Handler(token))
+	f.Get("/things/:id", func(c *fiber.Ctx) error { return c.SendString("thing") })
+	return &fixture{core: core, m: m, f: f, gt06: l.Addrs["gt06"].String()}
+}
+
+// serveLoopback serves the app on 127.0.0.1 and returns its base URL.
+func (fx *fixture) serveLoopback(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go fx.f.Listener(ln)
+	t.Cleanup(func() { fx.f.Shutdown() })
+	return "http://" + ln.Addr().String()
+}
+
+// report sends a real GT06 login and location frame and waits for the ACK.
+func (fx *fixture) report(t *testing.T) {
+	t.Helper()
+	if _, err := fx.core.Devices.Create(app.System(), func(d *app.Device) error {
+		d.Name, d.UniqueID = "truck", "864717003283581"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", fx.gt06)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	for _, step := range []struct{ frame, reply string }{
+		{"78780D01086471700328358100093F040D0A", "78780501000955940d0a"},
+		{"78781f120f0a140e150bc505e51e780293a9e800540000f601006e0055da00035f240d0a", "787805120003903f0d0a"},
+	} {
+		frame, _ := hex.DecodeString(step.frame)
+		conn.Write(frame)
+		want, _ := hex.DecodeString(step.reply)
+		got := make([]byte, len(want))
+		if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("reply = %x (%v), want %x", got, err, want)
+		}
+	}
+}
+
+func get(t *testing.T, url string, header ...string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// sampleLine is one sample of the text format: name, optional labels, value.
+var sampleLine = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? (-?[0-9.e+-]+|\+Inf|-Inf|NaN)$`)
+
+func TestMetricsSeries(t *testing.T) {
+	fx := newFixture(t, "")
+	base := fx.serveLoopback(t)
+	fx.report(t)
+	get(t, base+"/things/42")
+	get(t, base+"/things/43")
+	get(t, base+"/no/such/path")
+	status, body := get(t, base+"/metrics")
+	if status != http.StatusOK {
+		t.Fatalf("GET /metrics = %d %s", status, body)
+	}
+	typed := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+		if name, ok := strings.CutPrefix(line, "# TYPE "); ok {
+			typed[strings.Fields(name)[0]] = true
+			continue
+		}
+		if strings.HasPrefix(line, "# HELP ") {
+			continue
+		}
+		if !sampleLine.MatchString(line) {
+			t.Errorf("malformed sample line %q", line)
+		}
+	}
+	for _, want := range []string{
+		`fleetd_device_connections_open{protocol="gt06"} 1`,
+		`fleetd_device_connections_total{protocol="gt06"} 1`,
+		`fleetd_frames_received_total{protocol="gt06"} 2`,
+		`fleetd_frames_failed_total{protocol="gt06",reason="decode"} 0`,
+		`fleetd_positions_stored_total 1`,
+		`fleetd_ingest_batch_positions_count 1`,
+		`fleetd_ingest_batch_positions_bucket{le="1"} 1`,
+		`fleetd_ingest_commit_seconds_count 1`,
+		`fleetd_ack_latency_seconds_count{protocol="gt06"} 1`,
+		`fleetd_ack_latency_seconds_bucket{protocol="gt06",le="+Inf"} 1`,
+		`fleetd_websocket_clients 0`,
+		`fleetd_http_request_duration_seconds_count{method="GET",route="/things/:id"} 2`,
+		`fleetd_http_request_duration_seconds_count{method="GET",route="unmatched"} 1`,
+		`fleetd_build_info{version="v9.9.9",`,
+		`fleetd_store_size_bytes `,
+	} {
+		if !strings.Contains(body, "\n"+want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	for _, family := range []string{"fleetd_ack_latency_seconds", "fleetd_http_request_duration_seconds", "fleetd_store_size_bytes", "fleetd_frames_failed_total"} {
+		if !typed[family] {
+			t.Errorf("family %s has no TYPE line", family)
+		}
+	}
+	sub := fx.core.Subscribe(app.System())
+	defer sub.Close()
+	if _, body := get(t, base+"/metrics"); !strings.Contains(body, "\nfleetd_websocket_clients 1\n") {
+		t.Error("a live subscriber is not counted")
+	}
+}
+
+// Only loopback clients get the metrics without a token; a request that
+// came through a proxy is not local; a configured token opens them to all.
+func TestMetricsAccess(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		token    string
+		loopback bool
+		header   []string
+		want     int
+	}{
+		{"loopback", "", true, nil, http.StatusOK},
+		{"loopback through a proxy", "", true, []string{"X-Forwarded-For", "203.0.113.7"}, http.StatusForbidden},
+		{"loopback, Forwarded header", "", true, []string{"Forwarded", "for=203.0.113.7"}, http.StatusForbidden},
+		{"remote without token configured", "", false, nil, http.StatusForbidden},
+		{"remote guessing when none configured", "", false, []string{"Authorization", "Bearer "}, http.StatusForbidden},
+		{"remote without token", "s3cret", false, nil, http.StatusUnauthorized},
+		{"remote with wrong token", "s3cret", false, []string{"Authorization", "Bearer nope"}, http.StatusUnauthorized},
+		{"remote with token", "s3cret", false, []string{"Authorization", "Bearer s3cret"}, http.StatusOK},
+		{"remote with token as basic", "s3cret", false, []string{"Authorization", "Basic s3cret"}, http.StatusUnauthorized},
+		{"proxied with token", "s3cret", true, []string{"Authorization", "Bearer s3cret", "X-Forwarded-For", "203.0.113.7"}, http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fx := newFixture(t, tc.token)
+			var status int
+			var body string
+			if tc.loopback {
+				status, body = get(t, fx.serveLoopback(t)+"/metrics", tc.header...)
+			} else {
+				// fiber's in-memory test connection comes from 0.0.0.0,
+				// which is not a loopback address.
+				req := httptest.NewRequest("GET", "/metrics", nil)
+				for i := 0; i+1 < len(tc.header); i += 2 {
+					req.Header.Set(tc.header[i], tc.header[i+1])
+				}
+				resp, err := fx.f.Test(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(resp.Body)
+				status, body = resp.StatusCode, string(b)
+			}
+			if status != tc.want {
+				t.Fatalf("status = %d, want %d: %s", status, tc.want, body)
+			}
+			if (status == http.StatusOK) != strings.Contains(body, "fleetd_positions_stored_total") {
+				t.Errorf("body does not match the status: %.200s", body)
+			}
+		})
+	}
+}

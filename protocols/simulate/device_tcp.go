@@ -25,8 +25,9 @@ type inFlight struct {
 
 // maxInFlight bounds the frames awaiting an ACK on one connection; when it
 // is reached the device holds its next fix until an ACK arrives, as a
-// tracker buffering fixes would.
-const maxInFlight = 256
+// tracker buffering fixes would. The queue is allocated per connection, so
+// it is kept small: 5,000 devices hold 5 MB.
+const maxInFlight = 32
 
 // link is one connection, shared by the sender and its reader.
 type link struct {

@@ -149,6 +149,7 @@ func TestOptionsCheck(t *testing.T) {
 		{"no devices", func(o *Options) { o.Devices = 0 }, "device"},
 		{"no interval", func(o *Options) { o.Interval = 0 }, "interval"},
 		{"negative duration", func(o *Options) { o.Duration = -time.Second }, "duration"},
+		{"negative ramp", func(o *Options) { o.Ramp = -time.Second }, "ramp"},
 		{"bad port", func(o *Options) { o.Port = 70000 }, "port"},
 		{"unknown protocol", func(o *Options) { o.Protocol = "nmea" }, "unknown protocol"},
 		{"ids overflow", func(o *Options) { o.FirstID, o.Devices = MaxIMEI, 2 }, "15 digits"},

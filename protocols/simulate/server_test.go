@@ -26,10 +26,16 @@ type testServer struct {
 }
 
 // startServer starts protocol's listener with devices first..first+n-1
-// registered under the ids the simulated devices report.
+// registered under the ids the simulated devices report, on a store with
+// default options.
 func startServer(t testing.TB, protocol string, first int64, n int) *testServer {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{})
+	return startServerWith(t, protocol, first, n, storage.Options{})
+}
+
+func startServerWith(t testing.TB, protocol string, first int64, n int, so storage.Options) *testServer {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), so)
 	if err != nil {
 		t.Fatal(err)
 	}

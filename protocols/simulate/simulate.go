@@ -34,6 +34,11 @@ type Options struct {
 	Port   int // 0: the protocol's default port
 	// Duration bounds the run; 0 runs until ctx is done.
 	Duration time.Duration
+	// Ramp spreads the first connections over this long; 0 means one
+	// Interval, and at least 0.5 ms per device. Every login costs the
+	// server durable writes before it answers, so thousands of devices
+	// connecting at once can time their logins out.
+	Ramp time.Duration
 	// FirstID is the first device's IMEI; devices are FirstID,
 	// FirstID+1, ... (see UniqueID for the ids each protocol reports).
 	FirstID int64
@@ -101,8 +106,8 @@ func (o *Options) check() error {
 		return errors.New("simulate: at least one device is needed")
 	case o.Interval <= 0:
 		return errors.New("simulate: the interval must be positive")
-	case o.Duration < 0:
-		return errors.New("simulate: the duration cannot be negative")
+	case o.Duration < 0 || o.Ramp < 0:
+		return errors.New("simulate: the duration and ramp cannot be negative")
 	case o.Port < 0 || o.Port > 65535:
 		return fmt.Errorf("simulate: bad port %d", o.Port)
 	}
@@ -190,10 +195,13 @@ type deviceBase struct {
 	rng   *rand.Rand
 }
 
-// rampUp is how long the first connections are spread over: one interval,
-// and at least half a millisecond per device so that thousands of devices
-// do not overflow the server's accept queue at once.
+// rampUp is how long the first connections are spread over (Options.Ramp).
+// By default one interval, and at least half a millisecond per device so
+// that thousands of devices do not overflow the server's accept queue.
 func (d *deviceBase) rampUp() time.Duration {
+	if d.r.opts.Ramp > 0 {
+		return d.r.opts.Ramp
+	}
 	return max(d.r.opts.Interval, time.Duration(d.r.opts.Devices)*500*time.Microsecond)
 }
 

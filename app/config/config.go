@@ -22,6 +22,9 @@ type Config struct {
 	Mail   Mail
 	SMS    SMS
 	Push   Push
+	// Operations: GET /metrics access and data retention.
+	Metrics   Metrics
+	Retention Retention
 	// Protocols lists every known device protocol in registry order.
 	Protocols []Protocol
 }

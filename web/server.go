@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/assets"
 	"github.com/fleetd/fleetd/web/api"
 	"github.com/fleetd/fleetd/web/api2"
+	"github.com/fleetd/fleetd/web/dashboard"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
@@ -24,6 +24,9 @@ type Options struct {
 	BodyLimit int
 	// KeepAlive is how often the live socket sends {} (default 30 s).
 	KeepAlive time.Duration
+	// TileURL is the dashboard map's tile URL template; empty: the server's
+	// mapUrl setting, else OpenStreetMap.
+	TileURL string
 }
 
 // New builds the Fiber app serving core.
@@ -39,19 +42,10 @@ func New(core *app.Core, opts Options) *fiber.App {
 		JSONEncoder:           httpx.JSONEncoder,
 	})
 	f.Use(recover.New())
-	f.Get("/", startPage)
 	api2.Register(f.Group("/api2"), core, api2.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies})
 	api.Register(f.Group("/api"), core, api.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
 		KeepAlive: opts.KeepAlive})
+	dashboard.Register(f, core, dashboard.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
+		TileURL: opts.TileURL, Static: dashboard.EmbeddedStatic(opts.Logger)})
 	return f
-}
-
-// startPage is served at / until the dashboard takes its place.
-func startPage(c *fiber.Ctx) error {
-	page, err := assets.Static.ReadFile("static/index.html")
-	if err != nil {
-		return err
-	}
-	c.Type("html", "utf-8")
-	return c.Send(page)
 }

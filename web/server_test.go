@@ -1,10 +1,8 @@
 package web_test
 
 import (
-	"io"
 	"net/http/httptest"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
@@ -12,7 +10,8 @@ import (
 	"github.com/fleetd/fleetd/web"
 )
 
-func TestStartPage(t *testing.T) {
+// The dashboard takes "/" over: a browser opening the server lands on it.
+func TestRootRedirectsToDashboard(t *testing.T) {
 	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -23,9 +22,7 @@ func TestStartPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
-		!strings.Contains(string(body), `href="/api/openapi.json"`) {
-		t.Fatalf("GET / = %d %s %q", res.StatusCode, res.Header.Get("Content-Type"), body)
+	if res.StatusCode != 302 || res.Header.Get("Location") != "/dashboard/" {
+		t.Fatalf("GET / = %d Location %q", res.StatusCode, res.Header.Get("Location"))
 	}
 }

@@ -1,0 +1,83 @@
+// Package dashboard is fleetd's admin dashboard: server-rendered templ
+// pages with htmx for partial updates, served by the same binary under
+// Prefix. It shares the JSESSIONID session with /api and /api2, admits
+// administrators and managers (each sees what the core lets them see), and
+// checks a per-session CSRF token on every state-changing request.
+//
+// Handlers parse, call the core and render; rendering goes to a buffer
+// first so a failing component never leaves half a page.
+package dashboard
+
+import (
+	"log/slog"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/gofiber/fiber/v2"
+)
+
+// Prefix is where the dashboard lives; "/" redirects here.
+const Prefix = "/dashboard"
+
+// DefaultTileURL is OpenStreetMap's tile server, used when neither the
+// options nor the server settings (mapUrl) name one.
+const DefaultTileURL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+
+// Options configures the dashboard.
+type Options struct {
+	Logger *slog.Logger
+	// SecureCookies marks cookies Secure (served behind HTTPS).
+	SecureCookies bool
+	// TileURL is the map tile URL template ({z}/{x}/{y}); empty: the
+	// server's mapUrl setting, else DefaultTileURL.
+	TileURL string
+	// Static is the embedded file tree served under AssetPrefix.
+	Static *Static
+}
+
+// Dashboard holds what the handlers share.
+type Dashboard struct {
+	core *app.Core
+	opts Options
+	log  *slog.Logger
+}
+
+// Register mounts the dashboard on f: its pages under Prefix, the static
+// files under AssetPrefix and a redirect from "/".
+func Register(f *fiber.App, core *app.Core, opts Options) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	d := &Dashboard{core: core, opts: opts, log: opts.Logger}
+	f.Get(AssetPrefix+"*", opts.Static.Handler)
+	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect(Prefix+"/", fiber.StatusFound) })
+
+	r := f.Group(Prefix, d.htmlErrors)
+	r.Get("/login", d.loginPage)
+	r.Post("/login", d.checkLoginCSRF, d.login)
+	r.Post("/logout", d.session, d.checkCSRF, d.logout)
+
+	for _, rt := range d.routes() {
+		r.Add(rt.method, rt.path, d.session, d.checkCSRF, rt.handler)
+	}
+	r.Use(d.session, func(c *fiber.Ctx) error { return d.fail(c, fiber.ErrNotFound) })
+}
+
+// route is one page or action of the dashboard.
+type route struct {
+	method, path string
+	handler      fiber.Handler
+}
+
+// routes is the dashboard's route table, one line per page or action.
+func (d *Dashboard) routes() []route {
+	rs := []route{
+		{"GET", "/", d.overview},
+	}
+	rs = append(rs, d.ticketRoutes()...)
+	rs = append(rs, d.documentRoutes()...)
+	rs = append(rs, d.maintenanceRoutes()...)
+	rs = append(rs, d.fleetRoutes()...)
+	rs = append(rs, d.userRoutes()...)
+	rs = append(rs, d.fileRoutes()...)
+	return rs
+}

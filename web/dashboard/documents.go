@@ -1,0 +1,239 @@
+package dashboard
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+func (d *Dashboard) documentRoutes() []route {
+	return []route{
+		{"GET", "/documents", d.documents},
+		{"GET", "/documents/new", d.documentNew},
+		{"POST", "/documents", d.documentCreate},
+		{"GET", "/documents/:id", d.documentEdit},
+		{"POST", "/documents/:id", d.documentUpdate},
+		{"POST", "/documents/:id/delete", d.documentDelete},
+	}
+}
+
+// documentStates are the computed expiry states, the filter's choices.
+var documentStates = []string{app.DocumentValid, app.DocumentExpiring, app.DocumentExpired}
+
+// documentList is the filtered document list.
+type documentList struct {
+	Entity, Type, State string
+	Docs                []docDue
+	Entities            entityNames
+	Types               []string
+}
+
+func (d *Dashboard) documents(c *fiber.Ctx) error {
+	actor := user(c)
+	v := documentList{Entity: c.Query("entity"), Type: c.Query("type"), State: c.Query("state")}
+	if v.State != "" && !slices.Contains(documentStates, v.State) {
+		return app.Invalid("state must be one of %s", strings.Join(documentStates, ", "))
+	}
+	docs, err := d.core.Documents(actor)
+	if err != nil {
+		return err
+	}
+	if v.Entities, err = d.entityNames(actor); err != nil {
+		return err
+	}
+	for _, doc := range docs {
+		if !slices.Contains(v.Types, doc.DocumentType) {
+			v.Types = append(v.Types, doc.DocumentType)
+		}
+		if (v.Entity != "" && v.Entity != entityKey(doc.DocumentOf, doc.EntityID)) ||
+			(v.Type != "" && v.Type != doc.DocumentType) || (v.State != "" && v.State != doc.Status) {
+			continue
+		}
+		due := docDue{Doc: doc, Entity: v.Entities.of(doc.DocumentOf, int64(doc.EntityID))}
+		if !doc.ExpiryDate.IsZero() {
+			due.Days = d.core.DaysUntil(doc.ExpiryDate)
+		}
+		v.Docs = append(v.Docs, due)
+	}
+	slices.SortFunc(v.Types, compareFold)
+	if hxTarget(c, "document-list") {
+		return render(c, fiber.StatusOK, documentListBody(v))
+	}
+	return render(c, fiber.StatusOK, documentsPage(d.page(c, "Documents", "documents"), v))
+}
+
+// entityKey names a vehicle or driver in one form field: "vehicle:12".
+func entityKey(of string, id app.TextID) string { return of + ":" + id.String() }
+
+func parseEntityKey(s string) (of string, id app.TextID, err error) {
+	of, num, ok := strings.Cut(s, ":")
+	n, perr := strconv.ParseInt(num, 10, 64)
+	if !ok || perr != nil || n <= 0 {
+		return "", 0, app.Invalid("choose the vehicle or driver the document belongs to")
+	}
+	return of, app.TextID(n), nil
+}
+
+// documentForm is the document create/edit form.
+type documentForm struct {
+	Doc      *app.Document
+	Files    []*app.File
+	Entities entityNames
+	Problem  string
+}
+
+func (d *Dashboard) documentNew(c *fiber.Ctx) error {
+	doc := &app.Document{DocumentOf: app.DocumentOfVehicle}
+	if of, id, err := parseEntityKey(c.Query("entity")); err == nil {
+		doc.DocumentOf, doc.EntityID = of, id
+	}
+	return d.renderDocumentForm(c, fiber.StatusOK, doc, nil)
+}
+
+func (d *Dashboard) documentEdit(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	doc, err := d.core.Document(user(c), id)
+	if err != nil {
+		return err
+	}
+	return d.renderDocumentForm(c, fiber.StatusOK, doc, nil)
+}
+
+func (d *Dashboard) renderDocumentForm(c *fiber.Ctx, status int, doc *app.Document, problem error) error {
+	actor := user(c)
+	names, err := d.entityNames(actor)
+	if err != nil {
+		return err
+	}
+	files, err := d.files(actor, doc.FileIDs)
+	if err != nil {
+		return err
+	}
+	title := "New document"
+	if doc.ID != 0 {
+		title = doc.DocumentType + " · " + names.of(doc.DocumentOf, int64(doc.EntityID))
+	}
+	f := documentForm{Doc: doc, Files: files, Entities: names, Problem: problemText(problem)}
+	return render(c, status, documentPage(d.page(c, title, "documents"), f))
+}
+
+func (d *Dashboard) documentCreate(c *fiber.Ctx) error {
+	return d.saveDocument(c, 0)
+}
+
+func (d *Dashboard) documentUpdate(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	return d.saveDocument(c, id)
+}
+
+// saveDocument creates (id 0) or updates a document from the form, with
+// the files uploaded along.
+func (d *Dashboard) saveDocument(c *fiber.Ctx, id int64) error {
+	actor := user(c)
+	uploaded, err := d.uploadAll(c, actor, "files")
+	var submitted app.Document
+	apply := func(doc *app.Document) error {
+		err := readDocument(c, doc)
+		doc.FileIDs = append(doc.FileIDs, uploaded...)
+		submitted = *doc
+		return err
+	}
+	if err == nil {
+		if id == 0 {
+			_, err = d.core.CreateDocument(actor, apply)
+		} else {
+			_, err = d.core.UpdateDocument(actor, id, apply)
+		}
+	}
+	if err != nil {
+		d.discardUploads(actor, uploaded)
+		submitted.ID = app.TextID(id)
+		submitted.FileIDs = slices.DeleteFunc(submitted.FileIDs, func(f app.TextID) bool { return slices.Contains(uploaded, f) })
+		return d.formFailed(c, err, func(status int) error { return d.renderDocumentForm(c, status, &submitted, err) })
+	}
+	return redirect(c, Prefix+"/documents")
+}
+
+// readDocument applies the document form's fields to doc.
+func readDocument(c *fiber.Ctx, doc *app.Document) error {
+	r := &formReader{c: c}
+	of, entity, err := parseEntityKey(c.FormValue("entity"))
+	r.fail(err)
+	doc.DocumentOf, doc.EntityID = of, entity
+	doc.DocumentType = r.text("documentType")
+	doc.IdentificationNo = r.text("identificationNo")
+	doc.IssuedBy = r.text("issuedBy")
+	doc.Description = r.text("description")
+	doc.Notes = c.FormValue("notes")
+	doc.Amount = r.float("amount", "Amount")
+	doc.IssuedDate = r.date("issuedDate", "Issued on")
+	doc.ExpiryDate = r.date("expiryDate", "Expires on")
+	doc.RenewalDate = r.date("renewalDate", "Renewal due")
+	doc.FileIDs = r.keptFiles(doc.FileIDs)
+	return r.err
+}
+
+func (d *Dashboard) documentDelete(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	if err := d.core.DeleteDocument(user(c), id); err != nil {
+		return err
+	}
+	return redirect(c, Prefix+"/documents")
+}
+
+func documentURL(doc *app.Document) string { return Prefix + "/documents/" + doc.ID.String() }
+
+func documentAction(doc *app.Document) string {
+	if doc.ID == 0 {
+		return Prefix + "/documents"
+	}
+	return documentURL(doc)
+}
+
+// entityOptions are the vehicles and drivers a document can belong to.
+func entityOptions(n entityNames) []option {
+	out := []option{{"", "Choose a vehicle or driver"}}
+	for _, kind := range []string{app.DocumentOfVehicle, app.DocumentOfDriver} {
+		for _, o := range n.options(kind, "")[1:] {
+			out = append(out, option{kind + ":" + o.Value, kind + ": " + o.Label})
+		}
+	}
+	return out
+}
+
+func documentStateOptions() []option {
+	return []option{{"", "Any state"}, {app.DocumentValid, "Valid"}, {app.DocumentExpiring, "Expiring"}, {app.DocumentExpired, "Expired"}}
+}
+
+func documentTypeOptions(types []string) []option {
+	out := []option{{"", "Any type"}}
+	for _, t := range types {
+		out = append(out, option{t, t})
+	}
+	return out
+}
+
+// documentTypeSuggestions are offered while typing a document's type.
+var documentTypeSuggestions = []string{"Registration", "Insurance", "Inspection", "Road tax", "Permit",
+	"Driving licence", "Medical certificate", "Lease contract", "Warranty"}
+
+// dateValue is a date for a date input.
+func dateValue(d app.Date) string {
+	if d.IsZero() {
+		return ""
+	}
+	return d.UTC().Format("2006-01-02")
+}

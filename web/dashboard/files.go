@@ -1,0 +1,110 @@
+package dashboard
+
+import (
+	"fmt"
+	"mime"
+	"mime/multipart"
+	"strings"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+func (d *Dashboard) fileRoutes() []route {
+	return []route{{"GET", "/files/:id", d.download}}
+}
+
+// download sends an attachment the caller may read.
+func (d *Dashboard) download(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	f, content, err := d.core.OpenFile(user(c), id)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, f.Type)
+	c.Set(fiber.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": f.Name}))
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	return c.SendStream(content, int(f.Size)) // fasthttp closes content once sent
+}
+
+func fileURL(f *app.File) string { return Prefix + "/files/" + f.ID.String() }
+
+// fileSize is a size as people read it.
+func fileSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// files resolves attachment ids to their metadata, skipping any the actor
+// may no longer read.
+func (d *Dashboard) files(actor *app.User, ids []app.TextID) ([]*app.File, error) {
+	out := make([]*app.File, 0, len(ids))
+	for _, id := range ids {
+		f, err := d.core.File(actor, int64(id))
+		if app.KindOf(err) == app.KindNotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// uploadAll stores the files of a multipart form field and returns their
+// ids; a form that is not multipart has none. On error the files stored so
+// far are removed again.
+func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *app.User, field string) ([]app.TextID, error) {
+	if !strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEMultipartForm) {
+		return nil, nil
+	}
+	form, err := c.MultipartForm()
+	if err != nil {
+		return nil, app.Invalid("the form could not be read: %v", err)
+	}
+	var ids []app.TextID
+	for _, fh := range form.File[field] {
+		if fh.Size == 0 && fh.Filename == "" { // an empty file input
+			continue
+		}
+		f, err := d.uploadOne(actor, fh)
+		if err != nil {
+			d.discardUploads(actor, ids)
+			return nil, err
+		}
+		ids = append(ids, f.ID)
+	}
+	return ids, nil
+}
+
+func (d *Dashboard) uploadOne(actor *app.User, fh *multipart.FileHeader) (*app.File, error) {
+	if limit := d.core.MaxFileSize(); fh.Size > limit {
+		return nil, app.Invalid("%s is too large: files may have at most %s", fh.Filename, fileSize(limit))
+	}
+	r, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return d.core.UploadFile(actor, fh.Filename, fh.Header.Get(fiber.HeaderContentType), r)
+}
+
+// discardUploads removes files uploaded for a form the core then refused.
+func (d *Dashboard) discardUploads(actor *app.User, ids []app.TextID) {
+	for _, id := range ids {
+		if err := d.core.DeleteFile(actor, int64(id)); err != nil {
+			d.log.Warn("uploaded file not removed", "fileId", id, "err", err)
+		}
+	}
+}

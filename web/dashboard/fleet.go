@@ -1,0 +1,280 @@
+package dashboard
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+func (d *Dashboard) fleetRoutes() []route {
+	return []route{
+		{"GET", "/fleet", d.fleet},
+		{"GET", "/fleet/devices/new", d.deviceNew},
+		{"POST", "/fleet/devices", d.deviceCreate},
+		{"GET", "/fleet/devices/:id", d.deviceEdit},
+		{"POST", "/fleet/devices/:id", d.deviceUpdate},
+		{"POST", "/fleet/devices/:id/delete", d.deviceDelete},
+		{"GET", "/fleet/unknown", d.unknown},
+		{"POST", "/fleet/unknown", d.unknownAdd},
+	}
+}
+
+// fleetRow is one device of the fleet list with its last position.
+type fleetRow struct {
+	Device   *app.Device
+	Group    string
+	Position *app.Position
+}
+
+// mapPoint is what the map script needs of a device with a position.
+type mapPoint struct {
+	ID     int64   `json:"id"`
+	Name   string  `json:"name"`
+	Status string  `json:"status"`
+	Lat    float64 `json:"lat"`
+	Lon    float64 `json:"lon"`
+	Speed  string  `json:"speed"`
+	Time   string  `json:"time"`
+}
+
+// fleetView is the fleet page: the filtered devices, their positions for
+// the map and the status counts over the whole fleet.
+type fleetView struct {
+	Query, Status string
+	Rows          []fleetRow
+	Points        []mapPoint
+	Counts        map[string]int
+	Total         int
+	TileURL       string
+	Now           time.Time
+}
+
+func (d *Dashboard) fleet(c *fiber.Ctx) error {
+	v, err := d.loadFleet(user(c), c.Query("q"), c.Query("status"))
+	if err != nil {
+		return err
+	}
+	if hxTarget(c, "fleet-list") {
+		return render(c, fiber.StatusOK, fleetList(v))
+	}
+	v.TileURL = d.tileURL()
+	return render(c, fiber.StatusOK, fleetPage(d.page(c, "Fleet", "fleet"), v))
+}
+
+func (d *Dashboard) loadFleet(actor *app.User, query, status string) (fleetView, error) {
+	v := fleetView{Query: strings.TrimSpace(query), Status: status, Counts: map[string]int{}, Now: time.Now()}
+	devices, err := d.core.Devices.List(actor, app.ListQuery{})
+	if err != nil {
+		return v, err
+	}
+	positions, err := d.core.Positions(actor, app.PositionQuery{})
+	if err != nil {
+		return v, err
+	}
+	groups, err := d.core.Groups.List(actor, app.ListQuery{})
+	if err != nil {
+		return v, err
+	}
+	byDevice := make(map[int64]*app.Position, len(positions))
+	for _, p := range positions {
+		byDevice[p.DeviceID] = p
+	}
+	groupName := make(map[int64]string, len(groups))
+	for _, g := range groups {
+		groupName[g.ID] = g.Name
+	}
+	needle := strings.ToLower(v.Query)
+	for _, dev := range devices {
+		v.Counts[dev.Status]++
+		v.Total++
+		text := strings.ToLower(dev.Name + "\n" + dev.UniqueID + "\n" + dev.Phone + "\n" + dev.Model)
+		if !strings.Contains(text, needle) || (status != "" && dev.Status != status) {
+			continue
+		}
+		row := fleetRow{Device: dev, Group: groupName[dev.GroupID], Position: byDevice[dev.ID]}
+		v.Rows = append(v.Rows, row)
+		if p := row.Position; p != nil {
+			v.Points = append(v.Points, mapPoint{ID: dev.ID, Name: dev.Name, Status: dev.Status,
+				Lat: p.Latitude, Lon: p.Longitude, Speed: knotsToKmh(p.Speed), Time: stamp(p.FixTime)})
+		}
+	}
+	return v, nil
+}
+
+// tileURL is the map's tile URL template: the option, else the server's
+// mapUrl setting, else OpenStreetMap.
+func (d *Dashboard) tileURL() string {
+	if d.opts.TileURL != "" {
+		return d.opts.TileURL
+	}
+	if s, err := d.core.Server(); err == nil && strings.Contains(s.MapURL, "{z}") {
+		return s.MapURL
+	}
+	return DefaultTileURL
+}
+
+// deviceForm is the device create/edit form with its choices.
+type deviceForm struct {
+	Device  *app.Device
+	Groups  []*app.Group
+	Problem string
+}
+
+func (d *Dashboard) deviceNew(c *fiber.Ctx) error {
+	dev := &app.Device{UniqueID: c.Query("uniqueId"), Name: c.Query("name")}
+	return d.renderDeviceForm(c, fiber.StatusOK, dev, nil)
+}
+
+func (d *Dashboard) deviceEdit(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	dev, err := d.core.Devices.Get(user(c), id)
+	if err != nil {
+		return err
+	}
+	return d.renderDeviceForm(c, fiber.StatusOK, dev, nil)
+}
+
+func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, dev *app.Device, problem error) error {
+	groups, err := d.core.Groups.List(user(c), app.ListQuery{})
+	if err != nil {
+		return err
+	}
+	title := "New device"
+	if dev.ID != 0 {
+		title = dev.Name
+	}
+	f := deviceForm{Device: dev, Groups: groups, Problem: problemText(problem)}
+	return render(c, status, devicePage(d.page(c, title, "fleet"), f))
+}
+
+func (d *Dashboard) deviceCreate(c *fiber.Ctx) error {
+	var submitted app.Device
+	dev, err := d.core.Devices.Create(user(c), func(dev *app.Device) error {
+		err := readDevice(c, dev)
+		submitted = *dev
+		return err
+	})
+	if err != nil {
+		return d.formFailed(c, err, func(status int) error { return d.renderDeviceForm(c, status, &submitted, err) })
+	}
+	return redirect(c, Prefix+"/fleet?q="+dev.UniqueID)
+}
+
+func (d *Dashboard) deviceUpdate(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	var submitted app.Device
+	_, err = d.core.Devices.Update(user(c), id, func(dev *app.Device) error {
+		err := readDevice(c, dev)
+		submitted = *dev
+		return err
+	})
+	if err != nil {
+		return d.formFailed(c, err, func(status int) error { return d.renderDeviceForm(c, status, &submitted, err) })
+	}
+	return redirect(c, Prefix+"/fleet")
+}
+
+func (d *Dashboard) deviceDelete(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	if err := d.core.Devices.Delete(user(c), id); err != nil {
+		return err
+	}
+	return redirect(c, Prefix+"/fleet")
+}
+
+// readDevice applies the device form's fields to dev.
+func readDevice(c *fiber.Ctx, dev *app.Device) error {
+	r := &formReader{c: c}
+	dev.Name = r.text("name")
+	dev.UniqueID = r.text("uniqueId")
+	dev.Phone = r.text("phone")
+	dev.Model = r.text("model")
+	dev.Contact = r.text("contact")
+	dev.Category = r.text("category")
+	dev.Disabled = c.FormValue("disabled") == "on"
+	dev.GroupID = r.id("groupId")
+	return r.err
+}
+
+// formFailed re-renders a form with the problem when the core refused the
+// input (400, 403, 404 are the caller's); anything else is an error page.
+func (d *Dashboard) formFailed(c *fiber.Ctx, err error, again func(status int) error) error {
+	switch app.KindOf(err) {
+	case app.KindInvalid, app.KindConflict:
+		return again(fiber.StatusUnprocessableEntity)
+	case app.KindForbidden:
+		return again(fiber.StatusForbidden)
+	}
+	return err
+}
+
+// problemText is what a form shows for the core's refusal.
+func problemText(err error) string {
+	if err == nil {
+		return ""
+	}
+	_, body := httpx.Classify(err)
+	if body.Description != "" {
+		return body.Description
+	}
+	return body.Message
+}
+
+// unknownView lists the devices that reported without being registered.
+type unknownView struct {
+	Devices []app.UnknownDevice
+	Now     time.Time
+}
+
+func (d *Dashboard) unknown(c *fiber.Ctx) error {
+	list, err := d.waitingDevices(user(c))
+	if err != nil {
+		return err
+	}
+	return render(c, fiber.StatusOK, unknownPage(d.page(c, "Unknown devices", "fleet"), unknownView{Devices: list, Now: time.Now()}))
+}
+
+// waitingDevices are the unknown devices not registered since they reported
+// (the core keeps reporting them until they age out).
+func (d *Dashboard) waitingDevices(actor *app.User) ([]app.UnknownDevice, error) {
+	list, err := d.core.UnknownDevices(actor)
+	if err != nil {
+		return nil, err
+	}
+	devices, err := d.core.Devices.List(actor, app.ListQuery{})
+	if err != nil {
+		return nil, err
+	}
+	known := make(map[string]bool, len(devices))
+	for _, dev := range devices {
+		known[dev.UniqueID] = true
+	}
+	return slices.DeleteFunc(list, func(u app.UnknownDevice) bool { return known[u.UniqueID] }), nil
+}
+
+// unknownAdd registers an unknown device under the name given.
+func (d *Dashboard) unknownAdd(c *fiber.Ctx) error {
+	uniqueID := strings.TrimSpace(c.FormValue("uniqueId"))
+	list, err := d.waitingDevices(user(c))
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(list, func(u app.UnknownDevice) bool { return u.UniqueID == uniqueID }) {
+		return app.NotFound("Unknown device " + strconv.Quote(uniqueID))
+	}
+	return d.deviceCreate(c)
+}

@@ -1,0 +1,154 @@
+package dashboard_test
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+func TestFleetPage(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		who, query  string
+		want, avoid []string
+	}{
+		{"admin", "", []string{"Truck One", "Van Two", "Van Three", `"name":"Truck One"`, `"lat":52.52`,
+			`"status":"online"`, "no position yet", "50 km/h", "Unknown devices"}, nil},
+		{"admin", "?q=van", []string{"Van Two</a>", "Van Three</a>"}, []string{"Truck One</a>"}},
+		{"admin", "?q=356938035643809", []string{"Truck One</a>"}, []string{"Van Two</a>"}},
+		{"admin", "?status=offline", []string{"Van Two</a>"}, []string{"Truck One</a>", "Van Three</a>"}},
+		// A manager sees what it manages, and no unknown devices (administrators only).
+		{"manager", "", []string{"Van Three</a>", `"lat":53.55`}, []string{"Truck One", "Van Two", "Unknown devices"}},
+	}
+	for _, tc := range cases {
+		res := e.as(tc.who).get("/dashboard/fleet" + tc.query)
+		if res.status != 200 {
+			t.Fatalf("%s %s: %d", tc.who, tc.query, res.status)
+		}
+		what := tc.who + " fleet" + tc.query
+		contains(t, what, res.body, tc.want...)
+		lacks(t, what, res.body, tc.avoid...)
+		contains(t, what, res.body, `data-tiles="https://tile.openstreetmap.org/{z}/{x}/{y}.png"`, `<nav`)
+	}
+}
+
+// The filters and the 15 s refresh ask for the list only.
+func TestFleetListFragment(t *testing.T) {
+	e := newEnv(t)
+	res := e.as("admin").get("/dashboard/fleet?q=truck", "HX-Request", "true", "HX-Target", "fleet-list")
+	if res.status != 200 {
+		t.Fatal(res.status)
+	}
+	contains(t, "fragment", res.body, "Truck One</a>", `id="fleet-data"`)
+	lacks(t, "fragment", res.body, "<html", "<nav", "Van Two")
+}
+
+// The tile URL comes from the server's mapUrl when it is a tile template.
+func TestFleetTileURLFromServerSettings(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.core.UpdateServer(e.users["admin"], func(s *app.Server) error {
+		s.MapURL = "https://tiles.example.com/{z}/{x}/{y}.png"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "fleet", e.as("admin").get("/dashboard/fleet").body, `data-tiles="https://tiles.example.com/{z}/{x}/{y}.png"`)
+}
+
+func TestDeviceCreateEditDelete(t *testing.T) {
+	e := newEnv(t)
+	admin := e.as("admin")
+	form := url.Values{"name": {"Bus Four"}, "uniqueId": {"868000000000004"}, "phone": {"+49 170 1234567"},
+		"model": {"GT06N"}, "groupId": {"0"}}
+	res := admin.post("/dashboard/fleet/devices", form)
+	if res.status != 303 {
+		t.Fatalf("create: %d %.400s", res.status, res.body)
+	}
+	list, err := e.core.Devices.List(e.users["admin"], app.ListQuery{UniqueIDs: []string{"868000000000004"}})
+	if err != nil || len(list) != 1 || list[0].Name != "Bus Four" || list[0].Model != "GT06N" || list[0].Phone != "+49 170 1234567" {
+		t.Fatalf("created device: %+v %v", list, err)
+	}
+	id := itoa(list[0].ID)
+
+	// Refusals re-render the form with the problem and the input kept.
+	for _, bad := range []url.Values{
+		{"name": {""}, "uniqueId": {"868000000000005"}},
+		{"name": {"Duplicate"}, "uniqueId": {"356938035643809"}},
+		{"name": {"Bad group"}, "uniqueId": {"868000000000006"}, "groupId": {"x"}},
+	} {
+		res := admin.post("/dashboard/fleet/devices", bad)
+		if res.status != 422 || !strings.Contains(res.body, `class="alert"`) || !strings.Contains(res.body, bad.Get("uniqueId")) {
+			t.Errorf("create %v: %d %.300s", bad, res.status, res.body)
+		}
+	}
+
+	res = admin.get("/dashboard/fleet/devices/" + id)
+	contains(t, "edit form", res.body, `value="Bus Four"`, `value="GT06N"`, `action="/dashboard/fleet/devices/`+id+`"`, "Delete device")
+	form.Set("name", "Bus Four (blue)")
+	if res := admin.post("/dashboard/fleet/devices/"+id, form); res.status != 303 {
+		t.Fatalf("update: %d %.300s", res.status, res.body)
+	}
+	if d, _ := e.core.Devices.Get(e.users["admin"], list[0].ID); d == nil || d.Name != "Bus Four (blue)" {
+		t.Fatalf("updated device: %+v", d)
+	}
+	// A manager cannot see, hence not edit, the administrator's device.
+	if res := e.as("manager").get("/dashboard/fleet/devices/" + id); res.status != 404 {
+		t.Errorf("manager GET other's device: %d", res.status)
+	}
+	if res := admin.post("/dashboard/fleet/devices/"+id+"/delete", nil); res.status != 303 {
+		t.Fatalf("delete: %d", res.status)
+	}
+	if _, err := e.core.Devices.Get(e.users["admin"], list[0].ID); app.KindOf(err) != app.KindNotFound {
+		t.Fatalf("deleted device still there: %v", err)
+	}
+	if res := admin.get("/dashboard/fleet/devices/abc"); res.status != 400 {
+		t.Errorf("bad id: %d", res.status)
+	}
+}
+
+func TestUnknownDevices(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err == nil {
+		t.Fatal("unknown device identified")
+	}
+	admin := e.as("admin")
+	res := admin.get("/dashboard/fleet/unknown")
+	contains(t, "unknown list", res.body, "862000000000077", "gt06", "203.0.113.9:4711")
+	if res := e.as("manager").get("/dashboard/fleet/unknown"); res.status != 403 {
+		t.Errorf("manager: %d", res.status)
+	}
+	// Only a device that did report can be added from here.
+	if res := admin.post("/dashboard/fleet/unknown", url.Values{"uniqueId": {"111"}, "name": {"X"}}); res.status != 404 {
+		t.Errorf("add a never seen id: %d", res.status)
+	}
+	res = admin.post("/dashboard/fleet/unknown", url.Values{"uniqueId": {"862000000000077"}, "name": {"Trailer 7"}})
+	if res.status != 303 {
+		t.Fatalf("add: %d %.300s", res.status, res.body)
+	}
+	if d, err := e.core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err != nil || d.Name != "Trailer 7" {
+		t.Fatalf("added device: %+v %v", d, err)
+	}
+	lacks(t, "unknown list after adding", admin.get("/dashboard/fleet/unknown").body, "862000000000077")
+}
+
+func TestUsersPage(t *testing.T) {
+	e := newEnv(t)
+	all := e.as("admin").get("/dashboard/users").body
+	contains(t, "admin's users", all, "Ada Admin", "Max Manager", "Dora Driver", "administrator", "manager")
+	managed := e.as("manager").get("/dashboard/users").body
+	contains(t, "manager's users", managed, "Dora Driver", "The users you manage")
+	lacks(t, "manager's users", managed, "Ada Admin")
+}
+
+func TestNotFoundPage(t *testing.T) {
+	e := newEnv(t)
+	res := e.as("admin").get("/dashboard/no-such-page")
+	if res.status != 404 || !strings.Contains(res.body, "<nav") {
+		t.Fatalf("404 page: %d %.200s", res.status, res.body)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,191 @@
+package dashboard_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+// env is one test's world: a fresh store with seeded data, the core and the
+// whole HTTP app (API and dashboard), and the seeded objects by name.
+type env struct {
+	t       *testing.T
+	core    *app.Core
+	app     *fiber.App
+	users   map[string]*app.User
+	devices map[string]*app.Device
+	// now is the clock of the core, fixed so expiry states are stable.
+	now time.Time
+}
+
+const password = "secret-pass"
+
+// newEnv seeds:
+//
+//	admin (administrator), manager (userLimit 5) managing driver1, driver1 (plain user)
+//	truck1 online with a position in Berlin, van2 offline without a position,
+//	van3 (linked to manager) offline with a position in Hamburg
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	now := time.Now().UTC().Truncate(time.Second)
+	core := app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return now },
+		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files")}})
+	e := &env{t: t, core: core, app: web.New(core, web.Options{}), users: map[string]*app.User{},
+		devices: map[string]*app.Device{}, now: now}
+	e.users["admin"] = e.must(core.CreateUser(app.System(), func(u *app.User) error {
+		u.Name, u.Email, u.Password, u.Administrator = "Ada Admin", "admin@example.com", password, true
+		return nil
+	}))
+	e.users["manager"] = e.must(core.CreateUser(app.System(), func(u *app.User) error {
+		u.Name, u.Email, u.Password, u.UserLimit = "Max Manager", "manager@example.com", password, 5
+		return nil
+	}))
+	e.users["driver1"] = e.must(core.CreateUser(e.users["manager"], func(u *app.User) error {
+		u.Name, u.Email, u.Password = "Dora Driver", "driver1@example.com", password
+		return nil
+	}))
+	e.addDevice("admin", "truck1", "Truck One", "356938035643809", &app.Position{Latitude: 52.52, Longitude: 13.405, Speed: 27})
+	e.addDevice("admin", "van2", "Van Two", "356938035643810", nil)
+	e.addDevice("manager", "van3", "Van Three", "356938035643811", &app.Position{Latitude: 53.55, Longitude: 9.99})
+	release := core.Connected(e.devices["truck1"].ID, fakeConn{})
+	t.Cleanup(release)
+	return e
+}
+
+func (e *env) must(u *app.User, err error) *app.User {
+	e.t.Helper()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return u
+}
+
+func (e *env) addDevice(owner, key, name, uniqueID string, p *app.Position) {
+	e.t.Helper()
+	d, err := e.core.Devices.Create(e.users[owner], func(d *app.Device) error {
+		d.Name, d.UniqueID = name, uniqueID
+		return nil
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if p != nil {
+		p.DeviceID, p.Valid, p.Protocol = d.ID, true, "gt06"
+		p.FixTime, p.DeviceTime = e.now.Add(-time.Minute), e.now.Add(-time.Minute)
+		if err := e.core.Ingest(d.ID, []*app.Position{p}); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	e.devices[key] = d
+}
+
+// fakeConn stands in for a device's live connection (it makes the device online).
+type fakeConn struct{}
+
+func (fakeConn) Protocol() string            { return "gt06" }
+func (fakeConn) Send(cmd *app.Command) error { return nil }
+
+// client is a browser-like caller: its session cookie and CSRF token.
+type client struct {
+	e       *env
+	session string
+	csrf    string
+}
+
+// as signs in as a seeded user through the core and picks the CSRF token
+// up from a page, as a browser would.
+func (e *env) as(name string) *client {
+	e.t.Helper()
+	token, _, err := e.core.CreateSession(e.users[name])
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	c := &client{e: e, session: token}
+	res := c.get("/dashboard/fleet")
+	m := regexp.MustCompile(`name="_csrf" value="([^"]+)"`).FindStringSubmatch(res.body)
+	if m == nil {
+		e.t.Fatalf("no CSRF token on the fleet page (%d): %.300s", res.status, res.body)
+	}
+	c.csrf = m[1]
+	return c
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func (c *client) do(req *http.Request) response {
+	c.e.t.Helper()
+	if c.session != "" {
+		req.AddCookie(&http.Cookie{Name: httpx.SessionCookie, Value: c.session})
+	}
+	res, err := c.e.app.Test(req, -1)
+	if err != nil {
+		c.e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		c.e.t.Fatal(err)
+	}
+	return response{status: res.StatusCode, header: res.Header, body: string(body)}
+}
+
+func (c *client) get(path string, headers ...string) response {
+	req := httptest.NewRequest("GET", path, nil)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	return c.do(req)
+}
+
+// post sends a form with the client's CSRF token (unless form sets _csrf).
+func (c *client) post(path string, form url.Values) response {
+	if form == nil {
+		form = url.Values{}
+	}
+	if _, set := form["_csrf"]; !set {
+		form.Set("_csrf", c.csrf)
+	}
+	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return c.do(req)
+}
+
+// contains fails the test unless body has every fragment.
+func contains(t *testing.T, what, body string, fragments ...string) {
+	t.Helper()
+	for _, f := range fragments {
+		if !strings.Contains(body, f) {
+			t.Errorf("%s lacks %q", what, f)
+		}
+	}
+}
+
+func lacks(t *testing.T, what, body string, fragments ...string) {
+	t.Helper()
+	for _, f := range fragments {
+		if strings.Contains(body, f) {
+			t.Errorf("%s has %q", what, f)
+		}
+	}
+}

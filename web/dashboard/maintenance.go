@@ -1,0 +1,274 @@
+package dashboard
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+func (d *Dashboard) maintenanceRoutes() []route {
+	return []route{
+		{"GET", "/maintenance", d.maintenance},
+		{"GET", "/maintenance/tasks", d.serviceTasks},
+		{"POST", "/maintenance/tasks", d.serviceTaskCreate},
+		{"POST", "/maintenance/tasks/delete", d.serviceTaskDelete},
+		{"GET", "/maintenance/new", d.serviceNew},
+		{"POST", "/maintenance", d.serviceCreate},
+		{"GET", "/maintenance/:id", d.serviceEdit},
+		{"POST", "/maintenance/:id", d.serviceUpdate},
+		{"POST", "/maintenance/:id/delete", d.serviceDelete},
+	}
+}
+
+// serviceRow is a service record with its vehicle's name.
+type serviceRow struct {
+	Record  *app.ServiceRecord
+	Vehicle string
+}
+
+// vehicleSpend sums one vehicle's service history.
+type vehicleSpend struct {
+	ID, Name string
+	Services int
+	Total    float64
+	Last     app.Date
+}
+
+// maintenanceView is the service history, optionally of one vehicle, with
+// the totals per vehicle.
+type maintenanceView struct {
+	Vehicle  string
+	Vehicles []option
+	Rows     []serviceRow
+	Total    float64
+	Spend    []vehicleSpend
+}
+
+func (d *Dashboard) maintenance(c *fiber.Ctx) error {
+	actor := user(c)
+	v := maintenanceView{Vehicle: c.Query("vehicle")}
+	r := &formReader{c: c}
+	vehicle := r.queryID("vehicle")
+	if r.err != nil {
+		return r.err
+	}
+	records, err := d.core.ServiceRecords(actor, app.ServiceQuery{}) // latest first
+	if err != nil {
+		return err
+	}
+	names, err := d.entityNames(actor)
+	if err != nil {
+		return err
+	}
+	v.Vehicles = names.options(app.DocumentOfVehicle, "All vehicles")
+	spend := map[app.TextID]*vehicleSpend{}
+	for _, rec := range records {
+		s := spend[rec.VehicleID]
+		if s == nil {
+			s = &vehicleSpend{ID: rec.VehicleID.String(), Name: names.of(app.DocumentOfVehicle, int64(rec.VehicleID)), Last: rec.ServiceDate}
+			spend[rec.VehicleID] = s
+		}
+		s.Services++
+		s.Total += deref(rec.Expenditure)
+		if vehicle != 0 && int64(rec.VehicleID) != vehicle {
+			continue
+		}
+		v.Rows = append(v.Rows, serviceRow{Record: rec, Vehicle: s.Name})
+		v.Total += deref(rec.Expenditure)
+	}
+	for _, s := range spend {
+		v.Spend = append(v.Spend, *s)
+	}
+	slices.SortFunc(v.Spend, func(a, b vehicleSpend) int { return cmp.Or(cmp.Compare(b.Total, a.Total), compareFold(a.Name, b.Name)) })
+	if hxTarget(c, "service-list") {
+		return render(c, fiber.StatusOK, serviceListBody(v))
+	}
+	return render(c, fiber.StatusOK, maintenancePage(d.page(c, "Maintenance", "maintenance"), v))
+}
+
+func deref(v *float64) float64 {
+	if v == nil {
+		return 0
+	}
+	return *v
+}
+
+// serviceForm is the service record create/edit form.
+type serviceForm struct {
+	Record   *app.ServiceRecord
+	Files    []*app.File
+	Vehicles []option
+	Tasks    []string
+	Problem  string
+}
+
+func (d *Dashboard) serviceNew(c *fiber.Ctx) error {
+	r := &formReader{c: c}
+	rec := &app.ServiceRecord{VehicleID: app.TextID(r.queryID("vehicle"))}
+	if r.err != nil {
+		return r.err
+	}
+	return d.renderServiceForm(c, fiber.StatusOK, rec, nil)
+}
+
+func (d *Dashboard) serviceEdit(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	rec, err := d.core.ServiceRecord(user(c), id)
+	if err != nil {
+		return err
+	}
+	return d.renderServiceForm(c, fiber.StatusOK, rec, nil)
+}
+
+func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *app.ServiceRecord, problem error) error {
+	actor := user(c)
+	names, err := d.entityNames(actor)
+	if err != nil {
+		return err
+	}
+	files, err := d.files(actor, rec.FileIDs)
+	if err != nil {
+		return err
+	}
+	tasks, err := d.core.ServiceTasks(actor)
+	if err != nil {
+		return err
+	}
+	f := serviceForm{Record: rec, Files: files, Vehicles: names.options(app.DocumentOfVehicle, "Choose a vehicle"),
+		Problem: problemText(problem)}
+	for _, t := range tasks {
+		f.Tasks = append(f.Tasks, t.Label)
+	}
+	for _, l := range rec.ServiceTasks { // a task since deleted stays choosable on its record
+		if !slices.Contains(f.Tasks, l) {
+			f.Tasks = append(f.Tasks, l)
+		}
+	}
+	title := "New service record"
+	if rec.ID != 0 {
+		title = rec.Title
+	}
+	return render(c, status, servicePage(d.page(c, title, "maintenance"), f))
+}
+
+func (d *Dashboard) serviceCreate(c *fiber.Ctx) error { return d.saveService(c, 0) }
+
+func (d *Dashboard) serviceUpdate(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	return d.saveService(c, id)
+}
+
+// saveService creates (id 0) or updates a service record from the form.
+func (d *Dashboard) saveService(c *fiber.Ctx, id int64) error {
+	actor := user(c)
+	uploaded, err := d.uploadAll(c, actor, "files")
+	var submitted app.ServiceRecord
+	var saved *app.ServiceRecord
+	apply := func(rec *app.ServiceRecord) error {
+		err := readService(c, rec)
+		rec.FileIDs = append(rec.FileIDs, uploaded...)
+		submitted = *rec
+		return err
+	}
+	if err == nil {
+		if id == 0 {
+			saved, err = d.core.CreateServiceRecord(actor, apply)
+		} else {
+			saved, err = d.core.UpdateServiceRecord(actor, id, apply)
+		}
+	}
+	if err != nil {
+		d.discardUploads(actor, uploaded)
+		submitted.ID = app.TextID(id)
+		submitted.FileIDs = slices.DeleteFunc(submitted.FileIDs, func(f app.TextID) bool { return slices.Contains(uploaded, f) })
+		return d.formFailed(c, err, func(status int) error { return d.renderServiceForm(c, status, &submitted, err) })
+	}
+	return redirect(c, Prefix+"/maintenance?vehicle="+saved.VehicleID.String())
+}
+
+// readService applies the service form's fields to rec.
+func readService(c *fiber.Ctx, rec *app.ServiceRecord) error {
+	r := &formReader{c: c}
+	rec.Title = r.text("title")
+	rec.VehicleID = app.TextID(r.id("vehicleId"))
+	rec.ServiceDate = r.date("serviceDate", "Service date")
+	rec.Odometer = r.float("odometer", "Odometer")
+	rec.Expenditure = r.float("expenditure", "Cost")
+	rec.ProviderName = r.text("providerName")
+	rec.Location = r.text("location")
+	rec.Notes = c.FormValue("notes")
+	rec.ServiceTasks = r.values("serviceTasks")
+	if extra := r.text("newTask"); extra != "" {
+		rec.ServiceTasks = append(rec.ServiceTasks, extra)
+	}
+	rec.FileIDs = r.keptFiles(rec.FileIDs)
+	return r.err
+}
+
+func (d *Dashboard) serviceDelete(c *fiber.Ctx) error {
+	id, err := httpx.ParamID(c)
+	if err != nil {
+		return err
+	}
+	if err := d.core.DeleteServiceRecord(user(c), id); err != nil {
+		return err
+	}
+	return redirect(c, Prefix+"/maintenance")
+}
+
+// taskView is the service task list: public tasks and the viewer's own.
+type taskView struct {
+	Tasks   []*app.ServiceTask
+	Problem string
+	Label   string
+}
+
+func (d *Dashboard) serviceTasks(c *fiber.Ctx) error {
+	return d.renderTasks(c, fiber.StatusOK, "", nil)
+}
+
+func (d *Dashboard) renderTasks(c *fiber.Ctx, status int, label string, problem error) error {
+	tasks, err := d.core.ServiceTasks(user(c))
+	if err != nil {
+		return err
+	}
+	return render(c, status, tasksPage(d.page(c, "Service tasks", "maintenance"), taskView{Tasks: tasks, Problem: problemText(problem), Label: label}))
+}
+
+func (d *Dashboard) serviceTaskCreate(c *fiber.Ctx) error {
+	label := c.FormValue("label")
+	if _, err := d.core.CreateServiceTask(user(c), label); err != nil {
+		return d.formFailed(c, err, func(status int) error { return d.renderTasks(c, status, label, err) })
+	}
+	return redirect(c, Prefix+"/maintenance/tasks")
+}
+
+func (d *Dashboard) serviceTaskDelete(c *fiber.Ctx) error {
+	if err := d.core.DeleteServiceTask(user(c), c.FormValue("label")); err != nil {
+		return err
+	}
+	return redirect(c, Prefix+"/maintenance/tasks")
+}
+
+func serviceURL(rec *app.ServiceRecord) string { return Prefix + "/maintenance/" + rec.ID.String() }
+
+func serviceAction(rec *app.ServiceRecord) string {
+	if rec.ID == 0 {
+		return Prefix + "/maintenance"
+	}
+	return serviceURL(rec)
+}
+
+func hasTask(rec *app.ServiceRecord, label string) bool { return slices.Contains(rec.ServiceTasks, label) }
+
+func joinTasks(tasks []string) string { return strings.Join(tasks, ", ") }

@@ -1,0 +1,147 @@
+package dashboard
+
+import (
+	"slices"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/gofiber/fiber/v2"
+)
+
+// overviewSoon is how far ahead the overview looks for expiring documents.
+const overviewSoon = 30
+
+// overviewListLen bounds the overview's short lists.
+const overviewListLen = 5
+
+// overviewView is the overview page's numbers and short lists.
+type overviewView struct {
+	Fleet       fleetView
+	OpenTickets int
+	Tickets     []*app.Ticket
+	Expiring    []docDue
+	Expired     int
+	Services    []serviceRow
+	YearSpend   float64
+	Year        int
+}
+
+// docDue is a document with the days left until it expires.
+type docDue struct {
+	Doc    *app.Document
+	Days   int
+	Entity string
+}
+
+// openTicket reports whether a ticket still needs support's attention.
+func openTicket(t *app.Ticket) bool {
+	return t.Status == app.TicketOpen || t.Status == app.TicketPending || t.Status == app.TicketInProgress
+}
+
+func (d *Dashboard) overview(c *fiber.Ctx) error {
+	actor := user(c)
+	fleet, err := d.loadFleet(actor, "", "")
+	if err != nil {
+		return err
+	}
+	v := overviewView{Fleet: fleet, Year: time.Now().UTC().Year()}
+	tickets, err := d.core.Tickets(actor, app.TicketQuery{})
+	if err != nil {
+		return err
+	}
+	for _, t := range tickets {
+		if openTicket(t) {
+			v.OpenTickets++
+			if len(v.Tickets) < overviewListLen {
+				v.Tickets = append(v.Tickets, t)
+			}
+		}
+	}
+	if err := d.overviewDocuments(actor, &v); err != nil {
+		return err
+	}
+	if err := d.overviewServices(actor, &v); err != nil {
+		return err
+	}
+	return render(c, fiber.StatusOK, overviewPage(d.page(c, "Overview", "overview"), v))
+}
+
+func (d *Dashboard) overviewDocuments(actor *app.User, v *overviewView) error {
+	docs, err := d.core.ExpiringDocuments(actor) // soonest first
+	if err != nil {
+		return err
+	}
+	names, err := d.entityNames(actor)
+	if err != nil {
+		return err
+	}
+	for _, doc := range docs {
+		switch days := d.core.DaysUntil(doc.ExpiryDate); {
+		case days < 0:
+			v.Expired++
+		case days <= overviewSoon:
+			v.Expiring = append(v.Expiring, docDue{Doc: doc, Days: days, Entity: names.of(doc.DocumentOf, int64(doc.EntityID))})
+		}
+	}
+	return nil
+}
+
+func (d *Dashboard) overviewServices(actor *app.User, v *overviewView) error {
+	records, err := d.core.ServiceRecords(actor, app.ServiceQuery{}) // latest first
+	if err != nil {
+		return err
+	}
+	names, err := d.entityNames(actor)
+	if err != nil {
+		return err
+	}
+	for _, r := range records {
+		if r.ServiceDate.Year() == v.Year && r.Expenditure != nil {
+			v.YearSpend += *r.Expenditure
+		}
+	}
+	for _, r := range records[:min(len(records), overviewListLen)] {
+		v.Services = append(v.Services, serviceRow{Record: r, Vehicle: names.of(app.DocumentOfVehicle, int64(r.VehicleID))})
+	}
+	return nil
+}
+
+// entityNames are the names of the vehicles and drivers the actor sees,
+// which documents and service records refer to by id.
+type entityNames map[string]map[int64]string
+
+func (n entityNames) of(kind string, id int64) string {
+	if name, ok := n[kind][id]; ok {
+		return name
+	}
+	return "#" + itoa(id)
+}
+
+func (d *Dashboard) entityNames(actor *app.User) (entityNames, error) {
+	devices, err := d.core.Devices.List(actor, app.ListQuery{})
+	if err != nil {
+		return nil, err
+	}
+	drivers, err := d.core.Drivers.List(actor, app.ListQuery{})
+	if err != nil {
+		return nil, err
+	}
+	n := entityNames{app.DocumentOfVehicle: {}, app.DocumentOfDriver: {}}
+	for _, dev := range devices {
+		n[app.DocumentOfVehicle][dev.ID] = dev.Name
+	}
+	for _, dr := range drivers {
+		n[app.DocumentOfDriver][dr.ID] = dr.Name
+	}
+	return n, nil
+}
+
+// sortedEntities lists one kind's entities by name for a select box.
+func (n entityNames) options(kind, none string) []option {
+	out := []option{{"", none}}
+	for id, name := range n[kind] {
+		out = append(out, option{itoa(id), name})
+	}
+	slices.SortFunc(out[1:], func(a, b option) int { return compareFold(a.Label, b.Label) })
+	return out
+}

@@ -1,0 +1,115 @@
+package dashboard
+
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+const (
+	userKey  = "dashboard.user"
+	tokenKey = "dashboard.csrf"
+)
+
+// session admits callers whose JSESSIONID names a live session of an
+// administrator or a manager. Others go to the login page (htmx requests
+// via HX-Redirect, so a whole page replaces the fragment).
+func (d *Dashboard) session(c *fiber.Ctx) error {
+	token := c.Cookies(httpx.SessionCookie)
+	u, err := d.core.SessionUser(token)
+	if app.KindOf(err) == app.KindUnauthorized {
+		return d.toLogin(c)
+	}
+	if err != nil {
+		return d.fail(c, err)
+	}
+	c.Locals(userKey, u)
+	c.Locals(tokenKey, csrfToken("session", token))
+	if !u.Administrator && !u.Manager() && c.Path() != Prefix+"/logout" {
+		return d.fail(c, app.Forbidden("The dashboard is for administrators and managers; use the app or the API."))
+	}
+	return c.Next()
+}
+
+func (d *Dashboard) toLogin(c *fiber.Ctx) error {
+	target := Prefix + "/login"
+	if c.Method() == fiber.MethodGet && c.Path() != Prefix+"/" {
+		target += "?next=" + url.QueryEscape(c.OriginalURL())
+	}
+	return redirect(c, target)
+}
+
+// user is the caller admitted by session.
+func user(c *fiber.Ctx) *app.User {
+	u, _ := c.Locals(userKey).(*app.User)
+	return u
+}
+
+// loginNonceCookie carries the random value the login form's CSRF token is
+// derived from, before there is a session to derive it from.
+const loginNonceCookie = "fleetd_login"
+
+func (d *Dashboard) loginPage(c *fiber.Ctx) error {
+	if u, err := d.core.SessionUser(c.Cookies(httpx.SessionCookie)); err == nil && (u.Administrator || u.Manager()) {
+		return redirect(c, safeNext(c.Query("next")))
+	}
+	return d.renderLogin(c, fiber.StatusOK, "", "")
+}
+
+func (d *Dashboard) renderLogin(c *fiber.Ctx, status int, email, problem string) error {
+	nonce := c.Cookies(loginNonceCookie)
+	if len(nonce) < 16 {
+		nonce = randomToken()
+		c.Cookie(&fiber.Cookie{Name: loginNonceCookie, Value: nonce, Path: Prefix + "/login",
+			HTTPOnly: true, Secure: d.opts.SecureCookies, SameSite: fiber.CookieSameSiteStrictMode})
+	}
+	form := loginForm{Email: email, Next: safeNext(c.Query("next", c.FormValue("next"))),
+		Problem: problem, CSRF: csrfToken("login", nonce)}
+	return render(c, status, loginPage(d.page(c, "Sign in", ""), form))
+}
+
+func (d *Dashboard) login(c *fiber.Ctx) error {
+	email := strings.TrimSpace(c.FormValue("email"))
+	u, err := d.core.Login(email, c.FormValue("password"), c.IP())
+	if err == nil && !u.Administrator && !u.Manager() {
+		err = app.Forbidden("The dashboard is for administrators and managers.")
+	}
+	if err != nil {
+		status, body := httpx.Classify(err)
+		if status == fiber.StatusInternalServerError {
+			return err
+		}
+		msg := body.Description
+		if msg == "" {
+			msg = body.Message
+		}
+		return d.renderLogin(c, status, email, msg)
+	}
+	token, expires, err := d.core.CreateSession(u)
+	if err != nil {
+		return err
+	}
+	httpx.SetSessionCookie(c, token, expires, d.opts.SecureCookies)
+	return redirect(c, safeNext(c.FormValue("next")))
+}
+
+func (d *Dashboard) logout(c *fiber.Ctx) error {
+	if err := d.core.Logout(c.Cookies(httpx.SessionCookie)); err != nil {
+		return err
+	}
+	httpx.SetSessionCookie(c, "", time.Unix(0, 0), d.opts.SecureCookies)
+	return redirect(c, Prefix+"/login")
+}
+
+// safeNext keeps a post-login redirect inside the dashboard, so the login
+// form cannot be used to send someone elsewhere.
+func safeNext(next string) string {
+	if strings.HasPrefix(next, Prefix+"/") && !strings.HasPrefix(next, "//") && !strings.Contains(next, `\`) {
+		return next
+	}
+	return Prefix + "/"
+}

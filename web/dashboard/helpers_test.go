@@ -21,7 +21,7 @@ import (
 // env is one test's world: a fresh store with seeded data, the core and the
 // whole HTTP app (API and dashboard), and the seeded objects by name.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	core    *app.Core
 	app     *fiber.App
 	users   map[string]*app.User
@@ -37,7 +37,7 @@ const password = "secret-pass"
 //	admin (administrator), manager (userLimit 5) managing driver1, driver1 (plain user)
 //	truck1 online with a position in Berlin, van2 offline without a position,
 //	van3 (linked to manager) offline with a position in Hamburg
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
 	if err != nil {

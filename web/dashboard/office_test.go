@@ -1,0 +1,326 @@
+package dashboard_test
+
+import (
+	"bytes"
+	"mime/multipart"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+// addTicket opens a ticket as the seeded user who.
+func (e *env) addTicket(who, title, category string) *app.Ticket {
+	e.t.Helper()
+	t, err := e.core.CreateTicket(e.users[who], func(t *app.Ticket) error {
+		t.Title, t.Category, t.Description = title, category, "Details of "+title
+		return nil
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return t
+}
+
+// postMultipart sends a multipart form with files (field name -> file name -> content).
+func (c *client) postMultipart(path string, fields url.Values, files map[string]map[string]string) response {
+	c.e.t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	if _, set := fields["_csrf"]; !set {
+		fields.Set("_csrf", c.csrf)
+	}
+	for k, vs := range fields {
+		for _, v := range vs {
+			if err := w.WriteField(k, v); err != nil {
+				c.e.t.Fatal(err)
+			}
+		}
+	}
+	for field, named := range files {
+		for name, content := range named {
+			part, err := w.CreateFormFile(field, name)
+			if err == nil {
+				_, err = part.Write([]byte(content))
+			}
+			if err != nil {
+				c.e.t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		c.e.t.Fatal(err)
+	}
+	req := httptest.NewRequest("POST", path, &body)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	return c.do(req)
+}
+
+// pdf is the start of a PDF, enough for the upload's type sniffing.
+const pdf = "%PDF-1.4\n% test document\n"
+
+func TestTicketList(t *testing.T) {
+	e := newEnv(t)
+	for i := range 30 {
+		e.addTicket("driver1", "GPS drops "+itoa(int64(i)), "tracking")
+	}
+	login := e.addTicket("driver1", "Cannot log in", "login")
+	if _, err := e.core.SetTicketStatus(e.users["admin"], int64(login.ID), app.TicketInProgress); err != nil {
+		t.Fatal(err)
+	}
+	admin := e.as("admin")
+	cases := []struct {
+		query       string
+		want, avoid []string
+	}{
+		// Newest first, 25 a page.
+		{"", []string{"Cannot log in", "GPS drops 29", "GPS drops 6<", "Page 1 of 2 · 31 tickets", "page=2"}, []string{"GPS drops 5<"}},
+		{"?page=2", []string{"GPS drops 5<", "GPS drops 0<", "Page 2 of 2", "Previous"}, []string{"Cannot log in"}},
+		{"?page=99", []string{"Page 2 of 2"}, nil},
+		{"?q=log+in", []string{"Cannot log in", "Page 1 of 1 · 1 tickets"}, []string{"GPS drops"}},
+		{"?status=in_progress", []string{"Cannot log in", "in progress"}, []string{"GPS drops"}},
+		{"?status=closed", []string{"No tickets match."}, []string{"GPS drops", "Cannot log in"}},
+	}
+	for _, tc := range cases {
+		res := admin.get("/dashboard/tickets" + tc.query)
+		if res.status != 200 {
+			t.Fatalf("%s: %d", tc.query, res.status)
+		}
+		contains(t, "tickets"+tc.query, res.body, tc.want...)
+		lacks(t, "tickets"+tc.query, res.body, tc.avoid...)
+	}
+	if res := admin.get("/dashboard/tickets?status=lost"); res.status != 400 {
+		t.Errorf("bad status filter: %d", res.status)
+	}
+	frag := admin.get("/dashboard/tickets?q=log", "HX-Request", "true", "HX-Target", "ticket-list")
+	contains(t, "list fragment", frag.body, "Cannot log in")
+	lacks(t, "list fragment", frag.body, "<nav class=\"nav\"")
+}
+
+func TestTicketThread(t *testing.T) {
+	e := newEnv(t)
+	ticket := e.addTicket("driver1", "Map is blank", "dashboard")
+	path := "/dashboard/tickets/" + ticket.ID.String()
+	admin := e.as("admin")
+
+	res := admin.get(path)
+	contains(t, "thread", res.body, "Map is blank", "Details of Map is blank", "Dora Driver", "Change status", "Close ticket")
+
+	// Respond with an attachment.
+	res = admin.postMultipart(path+"/responses", url.Values{"message": {"Please clear the cache."}},
+		map[string]map[string]string{"files": {"steps.pdf": pdf}})
+	if res.status != 303 {
+		t.Fatalf("respond: %d %.400s", res.status, res.body)
+	}
+	res = admin.get(path)
+	contains(t, "thread after response", res.body, "Please clear the cache.", "steps.pdf", `class="message mine"`)
+	responses, err := e.core.TicketResponses(e.users["admin"], int64(ticket.ID))
+	if err != nil || len(responses) != 1 || len(responses[0].FileIDs) != 1 {
+		t.Fatalf("responses: %+v %v", responses, err)
+	}
+	// The attachment downloads, to the ticket's creator too.
+	file := "/dashboard/files/" + responses[0].FileIDs[0].String()
+	dl := admin.get(file)
+	if dl.status != 200 || dl.body != pdf || !strings.Contains(dl.header.Get("Content-Disposition"), "steps.pdf") {
+		t.Fatalf("download: %d %q %q", dl.status, dl.header.Get("Content-Disposition"), dl.body)
+	}
+	if res := admin.get("/dashboard/files/999"); res.status != 404 {
+		t.Errorf("missing file: %d", res.status)
+	}
+
+	// An empty response is refused with the form kept.
+	res = admin.post(path+"/responses", url.Values{"message": {"  "}})
+	if res.status != 422 || !strings.Contains(res.body, "a response needs content or files") {
+		t.Errorf("empty response: %d %.300s", res.status, res.body)
+	}
+
+	// Status changes follow the core's transitions.
+	if res := admin.post(path+"/status", url.Values{"status": {"in_progress"}}); res.status != 303 {
+		t.Fatalf("to in_progress: %d", res.status)
+	}
+	contains(t, "thread in progress", admin.get(path).body, `class="badge ticket-in_progress">in progress`)
+	res = admin.post(path+"/status", url.Values{"status": {"open"}})
+	if res.status != 422 || !strings.Contains(res.body, "cannot go from in_progress to open") {
+		t.Errorf("forbidden transition: %d %.300s", res.status, res.body)
+	}
+	if res := admin.post(path+"/status", url.Values{"status": {"closed"}}); res.status != 303 {
+		t.Fatalf("close: %d", res.status)
+	}
+	res = admin.get(path)
+	contains(t, "closed thread", res.body, "The ticket is closed")
+	lacks(t, "closed thread", res.body, "Send response")
+
+	// A manager sees only its own tickets: this one does not exist for it.
+	if res := e.as("manager").get(path); res.status != 404 {
+		t.Errorf("manager: %d", res.status)
+	}
+}
+
+func TestDocuments(t *testing.T) {
+	e := newEnv(t)
+	admin := e.as("admin")
+	truck := "vehicle:" + itoa(e.devices["truck1"].ID)
+	van := "vehicle:" + itoa(e.devices["van2"].ID)
+	date := func(days int) string { return e.now.AddDate(0, 0, days).Format(time.DateOnly) }
+	add := func(entity, typ, expiry string) response {
+		return admin.postMultipart("/dashboard/documents", url.Values{"entity": {entity}, "documentType": {typ},
+			"identificationNo": {"NO-" + typ}, "expiryDate": {expiry}, "amount": {"1,250.50"}},
+			map[string]map[string]string{"files": {typ + ".pdf": pdf}})
+	}
+	for _, d := range []struct{ entity, typ, expiry string }{
+		{truck, "Insurance", date(10)}, {truck, "Registration", date(400)}, {van, "Inspection", date(-3)},
+	} {
+		if res := add(d.entity, d.typ, d.expiry); res.status != 303 {
+			t.Fatalf("add %s: %d %.400s", d.typ, res.status, res.body)
+		}
+	}
+	cases := []struct {
+		query       string
+		want, avoid []string
+	}{
+		{"", []string{`class="row-expiring"`, `class="row-valid"`, `class="row-expired"`, "in 10 days", "3 days ago", "Truck One", "Van Two"}, nil},
+		{"?state=expired", []string{"Inspection</a>"}, []string{"Insurance</a>", "Registration</a>"}},
+		{"?entity=" + url.QueryEscape(truck), []string{"Insurance</a>", "Registration</a>"}, []string{"Inspection</a>"}},
+		{"?type=Insurance", []string{"Insurance</a>"}, []string{"Registration</a>", "Inspection</a>"}},
+	}
+	for _, tc := range cases {
+		res := admin.get("/dashboard/documents" + tc.query)
+		contains(t, "documents"+tc.query, res.body, tc.want...)
+		lacks(t, "documents"+tc.query, res.body, tc.avoid...)
+	}
+	docs, err := e.core.Documents(e.users["admin"])
+	if err != nil || len(docs) != 3 {
+		t.Fatalf("documents: %d %v", len(docs), err)
+	}
+	ins := docs[2] // newest first: Insurance was added first
+	if ins.DocumentType != "Insurance" || ins.Amount == nil || *ins.Amount != 1250.5 || len(ins.FileIDs) != 1 {
+		t.Fatalf("insurance: %+v", ins)
+	}
+	path := "/dashboard/documents/" + ins.ID.String()
+	contains(t, "edit form", admin.get(path).body, `value="NO-Insurance"`, "Insurance.pdf", `name="keepFile"`, "Delete document")
+
+	// Edit: new expiry, and the file unticked is removed.
+	res := admin.post(path, url.Values{"entity": {truck}, "documentType": {"Insurance"}, "expiryDate": {date(200)}, "editingFiles": {"1"}})
+	if res.status != 303 {
+		t.Fatalf("update: %d %.300s", res.status, res.body)
+	}
+	if d, _ := e.core.Document(e.users["admin"], int64(ins.ID)); d == nil || d.Status != app.DocumentValid || len(d.FileIDs) != 0 {
+		t.Fatalf("updated: %+v", d)
+	}
+	// Refusals keep the form.
+	for _, bad := range []url.Values{
+		{"entity": {""}, "documentType": {"Permit"}},
+		{"entity": {truck}, "documentType": {"Permit"}, "expiryDate": {"next week"}},
+		{"entity": {truck}, "documentType": {"Permit"}, "amount": {"lots"}},
+		{"entity": {"vehicle:9999"}, "documentType": {"Permit"}},
+	} {
+		res := admin.post("/dashboard/documents", bad)
+		if res.status != 422 || !strings.Contains(res.body, `class="alert"`) || !strings.Contains(res.body, `value="Permit"`) {
+			t.Errorf("create %v: %d %.300s", bad, res.status, res.body)
+		}
+	}
+	if res := admin.post(path+"/delete", nil); res.status != 303 {
+		t.Fatalf("delete: %d", res.status)
+	}
+	if _, err := e.core.Document(e.users["admin"], int64(ins.ID)); app.KindOf(err) != app.KindNotFound {
+		t.Fatalf("deleted document: %v", err)
+	}
+}
+
+func TestMaintenance(t *testing.T) {
+	e := newEnv(t)
+	admin := e.as("admin")
+	truck, van := itoa(e.devices["truck1"].ID), itoa(e.devices["van2"].ID)
+	for _, r := range []url.Values{
+		{"title": {"Annual service"}, "vehicleId": {truck}, "serviceDate": {"2026-03-01"}, "odometer": {"120500"},
+			"expenditure": {"480.20"}, "serviceTasks": {"Oil change", "Air filter replacement"}, "newTask": {"Mirror glued"}},
+		{"title": {"Tyres"}, "vehicleId": {truck}, "serviceDate": {"2026-05-10"}, "odometer": {"131000"}, "expenditure": {"900"}},
+		{"title": {"Brakes"}, "vehicleId": {van}, "serviceDate": {"2026-04-01"}, "odometer": {"80000"}, "expenditure": {"300"}},
+	} {
+		if res := admin.postMultipart("/dashboard/maintenance", r, nil); res.status != 303 {
+			t.Fatalf("add %s: %d %.400s", r.Get("title"), res.status, res.body)
+		}
+	}
+	all := admin.get("/dashboard/maintenance").body
+	contains(t, "history", all, "Annual service", "Tyres", "Brakes", "1,680.20", "Truck One", "1,380.20", "Oil change, Air filter replacement, Mirror glued")
+	one := admin.get("/dashboard/maintenance?vehicle=" + van).body
+	contains(t, "van history", one, "Brakes</a>", "300.00")
+	lacks(t, "van history", one, "Tyres</a>")
+
+	recs, err := e.core.ServiceRecords(e.users["admin"], app.ServiceQuery{})
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("records: %v %v", recs, err)
+	}
+	tyres := recs[0]
+	path := "/dashboard/maintenance/" + tyres.ID.String()
+	contains(t, "edit form", admin.get(path).body, `value="Tyres"`, `value="131000"`, "Oil change", "Delete service record")
+	bad := url.Values{"title": {"Tyres"}, "vehicleId": {truck}, "serviceDate": {"2026-05-10"}, "odometer": {"-5"}}
+	if res := admin.post(path, bad); res.status != 422 || !strings.Contains(res.body, "must not be negative") {
+		t.Errorf("negative odometer: %d %.300s", res.status, res.body)
+	}
+	if res := admin.post(path+"/delete", nil); res.status != 303 {
+		t.Fatalf("delete: %d", res.status)
+	}
+	lacks(t, "history after delete", admin.get("/dashboard/maintenance").body, "Tyres</a>")
+}
+
+func TestServiceTasks(t *testing.T) {
+	e := newEnv(t)
+	admin := e.as("admin")
+	contains(t, "tasks", admin.get("/dashboard/maintenance/tasks").body, "Oil change", "built in")
+	if res := admin.post("/dashboard/maintenance/tasks", url.Values{"label": {"Tachograph calibration"}}); res.status != 303 {
+		t.Fatalf("add: %d", res.status)
+	}
+	if res := admin.post("/dashboard/maintenance/tasks", url.Values{"label": {"oil change"}}); res.status != 422 {
+		t.Errorf("duplicate: %d", res.status)
+	}
+	contains(t, "tasks", admin.get("/dashboard/maintenance/tasks").body, "Tachograph calibration", `value="Tachograph calibration"`)
+	if res := admin.post("/dashboard/maintenance/tasks/delete", url.Values{"label": {"Tachograph calibration"}}); res.status != 303 {
+		t.Fatalf("delete: %d", res.status)
+	}
+	if res := admin.post("/dashboard/maintenance/tasks/delete", url.Values{"label": {"Oil change"}}); res.status != 404 {
+		t.Errorf("delete a built-in task: %d", res.status)
+	}
+}
+
+func TestOverview(t *testing.T) {
+	e := newEnv(t)
+	e.addTicket("driver1", "Wrong speed", "tracking")
+	closed := e.addTicket("driver1", "Old problem", "other")
+	if _, err := e.core.SetTicketStatus(e.users["admin"], int64(closed.ID), app.TicketClosed); err != nil {
+		t.Fatal(err)
+	}
+	for i, days := range []int{5, 45, -1} {
+		_, err := e.core.CreateDocument(e.users["admin"], func(d *app.Document) error {
+			d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, app.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
+			d.ExpiryDate = app.Date{Time: e.now.AddDate(0, 0, days)}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	spent := 250.0
+	odo := 1000.0
+	if _, err := e.core.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
+		r.Title, r.VehicleID, r.ServiceDate = "Oil", app.TextID(e.devices["van2"].ID), app.Date{Time: e.now}
+		r.Odometer, r.Expenditure = &odo, &spent
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	body := e.as("admin").get("/dashboard/").body
+	for label, want := range map[string]string{"Devices online": "2", "Devices offline": "1", "Open tickets": "1",
+		"Documents expiring in 30 days": "1"} {
+		m := regexp.MustCompile(`stat-value">(\d+)</span>\s*<span class="stat-label">` + label).FindStringSubmatch(body)
+		if m == nil || m[1] != want {
+			t.Errorf("overview %s = %v, want %s", label, m, want)
+		}
+	}
+	contains(t, "overview", body, "Wrong speed", "Doc0 · Truck One", "in 5 days", "1 expired", "250.00", "Oil · Van Two")
+	lacks(t, "overview", body, "Old problem", "Doc1")
+}

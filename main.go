@@ -186,9 +186,15 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		},
 		Ingest:       app.IngestOptions{AutoRegister: cfg.Devices.AutoRegister},
 		CommandTypes: catalog.CommandTypes(),
-		Logger:       log,
+		Office: app.OfficeOptions{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
+			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
+		Logger: log,
 	}
 }
+
+// bodyLimit lets an upload of files.maxSize through with room for the
+// multipart framing, and never goes below Fiber's usual 4 MiB.
+func bodyLimit(cfg *config.Config) int { return max(4<<20, cfg.Files.MaxSize+1<<20) }
 
 // ---- serve ----
 
@@ -232,13 +238,14 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	if err != nil {
 		return fmt.Errorf("web.address: %w", err)
 	}
-	f := web.New(core, web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies})
+	f := web.New(core, web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies, BodyLimit: bodyLimit(cfg)})
 	webErr := make(chan error, 1)
 	go func() { webErr <- f.Listener(webLn) }()
 
 	ctx, cancel := context.WithCancel(ctx)
 	var background sync.WaitGroup
 	background.Go(func() { pruneSessions(ctx, core, log) })
+	background.Go(func() { remindExpiry(ctx, core, log) })
 	background.Go(func() { core.RunPush(ctx) })
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	defer background.Wait() // before the store closes
@@ -326,6 +333,29 @@ func pruneSessions(ctx context.Context, core *app.Core, log *slog.Logger) {
 			log.Error("prune sessions", "err", err)
 		} else if n > 0 {
 			log.Info("pruned expired sessions", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// remindExpiry sends document expiry reminders (30, 7, 1 days before and
+// on the day) at start and then hourly: each goes out once, so the short
+// interval only makes them timely after a restart or a failed delivery.
+func remindExpiry(ctx context.Context, core *app.Core, log *slog.Logger) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	notify := func(userID int64, title, body string) error {
+		return core.NotifyUser(userID, app.Notification{Title: title, Body: body})
+	}
+	for {
+		if n, err := core.NotifyDocumentExpiry(notify); err != nil {
+			log.Warn("document expiry reminders", "sent", n, "err", err)
+		} else if n > 0 {
+			log.Info("document expiry reminders", "sent", n)
 		}
 		select {
 		case <-ctx.Done():

@@ -25,6 +25,9 @@ type Config struct {
 	// Operations: GET /metrics access and data retention.
 	Metrics   Metrics
 	Retention Retention
+	// The fleet office: uploads and documents (spec F, G, L).
+	Files     Files
+	Documents Documents
 	// Protocols lists every known device protocol in registry order.
 	Protocols []Protocol
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,7 +75,7 @@ var registry = append([]Key{
 		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.LoginMaxPerAccount }, asIs[int]),
 	field("security.loginWindow", 15*time.Minute, "How long failed logins are counted and a lockout lasts.",
 		parseDurationAtLeast(time.Second), func(c *Config) *time.Duration { return &c.Security.LoginWindow }, formatDuration),
-}, append(accountKeys(), append(operationsKeys(), protocolKeys()...)...)...)
+}, slices.Concat(accountKeys(), officeKeys(), operationsKeys(), protocolKeys())...)
 
 // protocolKeys has two keys per protocol of the catalog, which holds the
 // default ports (Traccar's, so devices set up for Traccar need no change).

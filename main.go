@@ -245,7 +245,6 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var background sync.WaitGroup
 	background.Go(func() { pruneSessions(ctx, core, log) })
-	background.Go(func() { core.RunPush(ctx) })
 	background.Go(func() { remindExpiry(ctx, core, log) })
 	background.Go(func() { core.RunPush(ctx) })
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })

@@ -33,6 +33,7 @@ import (
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/metrics"
 	"github.com/spf13/cobra"
 )
 
@@ -101,6 +102,7 @@ func (c *cli) commands() *cobra.Command {
 		&cobra.Command{Use: "serve", Short: "Run the server", Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error { return c.withConfig(cmd.Context(), c.serve) }},
 		c.userCommands(),
+		c.healthCommand(),
 		c.maintenanceCommand(),
 		&cobra.Command{Use: "backup FILE", Short: "Write a consistent copy of the store to FILE, also while serve runs",
 			Args: cobra.ExactArgs(1),
@@ -216,6 +218,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	defer closeLogged(log, "store", db)
+	logUpgrade(log, db)
 	opts := c.coreOptions(cfg, log)
 	if err := withDelivery(&opts, cfg); err != nil {
 		return err
@@ -229,16 +232,21 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	defer closeLogged(log, "control socket", ctl)
-	devices, err := startDevices(cfg, core, log)
+	m := metrics.New(core, db, versionString())
+	devices, err := startDevices(cfg, m.Sink(core), m.ObserveAck, log)
 	if err != nil {
 		return err
 	}
+	// Closing the listeners stops accepting and waits for the ingest calls
+	// in flight: every ACKed position is committed before the store closes.
 	defer closeLogged(log, "device listeners", devices)
+	m.Listeners(devices.Stats)
 	webLn, err := net.Listen("tcp", cfg.Web.Address)
 	if err != nil {
 		return fmt.Errorf("web.address: %w", err)
 	}
-	f := web.New(core, web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies, BodyLimit: bodyLimit(cfg)})
+	f := web.New(core, web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies, BodyLimit: bodyLimit(cfg),
+		Metrics: m, MetricsToken: cfg.Metrics.Token})
 	webErr := make(chan error, 1)
 	go func() { webErr <- f.Listener(webLn) }()
 
@@ -248,17 +256,21 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	background.Go(func() { remindExpiry(ctx, core, log) })
 	background.Go(func() { core.RunPush(ctx) })
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
+	background.Go(func() { runRetention(ctx, core, db, cfg) })
+	background.Go(func() { watchStoreSize(ctx, db, log) })
 	defer background.Wait() // before the store closes
 	defer cancel()
 
 	log.Info("fleetd started", "version", versionString(), "web", webLn.Addr().String(), "devices", listening(devices),
 		"data", cfg.Data.Dir, "startupMs", time.Since(began).Milliseconds())
+	notifySystemd(log, "READY=1")
 	if c.started != nil {
 		c.started(&server{Core: core, WebAddr: webLn.Addr(), Devices: devices.Addrs})
 	}
 	select {
 	case <-ctx.Done():
 		log.Info("stopping")
+		notifySystemd(log, "STOPPING=1")
 	case err = <-webErr:
 		err = fmt.Errorf("web server: %w", err)
 	}
@@ -269,14 +281,15 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 }
 
 // startDevices opens a listener for every enabled protocol.
-func startDevices(cfg *config.Config, core *app.Core, log *slog.Logger) (*catalog.Listening, error) {
+func startDevices(cfg *config.Config, sink protocols.HTTPSink, ackLatency func(string, time.Duration), log *slog.Logger) (*catalog.Listening, error) {
 	ports := map[string]int{}
 	for _, p := range cfg.Protocols {
 		if p.Enabled {
 			ports[p.Name] = p.Port
 		}
 	}
-	return catalog.Start("", ports, core, protocols.Options{
+	return catalog.Start("", ports, sink, protocols.Options{
+		AckLatency:    ackLatency,
 		IdleTimeout:   cfg.Devices.IdleTimeout,
 		MaxConnsPerIP: cfg.Devices.MaxConnectionsPerIP,
 		Logger:        log,

@@ -11,6 +11,7 @@ import (
 	"github.com/fleetd/fleetd/web/api2"
 	"github.com/fleetd/fleetd/web/dashboard"
 	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/fleetd/fleetd/web/metrics"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 )
@@ -22,6 +23,10 @@ type Options struct {
 	SecureCookies bool
 	// BodyLimit caps request bodies in bytes; zero means 4 MiB.
 	BodyLimit int
+	// Metrics, when set, times every request and is served at GET /metrics
+	// to loopback clients, and to others with MetricsToken as bearer token.
+	Metrics      *metrics.Metrics
+	MetricsToken string
 	// KeepAlive is how often the live socket sends {} (default 30 s).
 	KeepAlive time.Duration
 	// TileURL is the dashboard map's tile URL template; empty: the server's
@@ -42,6 +47,10 @@ func New(core *app.Core, opts Options) *fiber.App {
 		JSONEncoder:           httpx.JSONEncoder,
 	})
 	f.Use(recover.New())
+	if opts.Metrics != nil {
+		f.Use(opts.Metrics.Middleware())
+		f.Get("/metrics", opts.Metrics.Handler(opts.MetricsToken))
+	}
 	api2.Register(f.Group("/api2"), core, api2.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies})
 	api.Register(f.Group("/api"), core, api.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
 		KeepAlive: opts.KeepAlive})

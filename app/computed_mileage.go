@@ -1,0 +1,122 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// MileageAttribute is the position attribute J1 connects a vehicle to: a
+// constant fuel efficiency such as "12 km/l".
+const MileageAttribute = "mileage"
+
+const maxMileage = 50
+
+// ConnectMileage answers J1: it gives the vehicle a computed "mileage"
+// attribute with value (the vehicle's own "mileage" attribute when value
+// is empty), reusing a computed attribute with that value the actor sees
+// or creating one, and links it to the vehicle and the actor. A vehicle has
+// one mileage: others linked to it directly are unlinked. created reports
+// whether a computed attribute was created.
+func (c *Core) ConnectMileage(actor *User, deviceID int64, value string) (created bool, err error) {
+	defer c.hub.invalidate()
+	err = c.store.Update(func(tx Tx) error {
+		a := access{tx: tx, actor: actor}
+		if err := a.mustSee(KindDevice, deviceID); err != nil {
+			return err
+		}
+		if err := a.checkEdit(KindAttribute); err != nil {
+			return err
+		}
+		d, err := tx.Devices().Get(deviceID)
+		if err != nil {
+			return err
+		}
+		if value = strings.TrimSpace(value); value == "" {
+			if v, ok := d.Attributes[MileageAttribute]; ok && v != nil {
+				value = strings.TrimSpace(fmt.Sprint(v))
+			}
+		}
+		if err := checkMileage(value); err != nil {
+			return err
+		}
+		want := &ComputedAttribute{Description: "Mileage", Attribute: MileageAttribute,
+			Expression: strconv.Quote(value), Type: ComputedString}
+		id, err := findComputed(a, want)
+		if err != nil {
+			return err
+		}
+		if created = id == 0; created {
+			if err := want.check(); err != nil {
+				return err
+			}
+			if err := computedTable(tx).Create(want); err != nil {
+				return err
+			}
+			id = want.ID
+		}
+		if err := unlinkMileage(tx, deviceID, id); err != nil {
+			return err
+		}
+		if actor.ID != 0 { // the attribute is the actor's already or was just made by it
+			err := tx.Link(Permission{OwnerKind: KindUser, OwnerID: actor.ID, PropKind: KindAttribute, PropID: id})
+			if err != nil {
+				return err
+			}
+		}
+		return c.link(tx, actor, Permission{OwnerKind: KindDevice, OwnerID: deviceID, PropKind: KindAttribute, PropID: id})
+	})
+	return created, err
+}
+
+func checkMileage(v string) error {
+	switch {
+	case v == "":
+		return Invalid("mileage is required: the vehicle has no mileage attribute")
+	case len(v) > maxMileage || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsPrint(r) }):
+		return Invalid("mileage must be printable text of at most %d characters, such as 12 km/l", maxMileage)
+	}
+	return nil
+}
+
+// findComputed is the id of a computed attribute like want the actor sees
+// (the lowest), 0 when there is none.
+func findComputed(a access, want *ComputedAttribute) (int64, error) {
+	var visible map[int64]bool
+	if !a.actor.Administrator {
+		var err error
+		if visible, err = a.visible(KindAttribute); err != nil {
+			return 0, err
+		}
+	}
+	var id int64
+	err := computedTable(a.tx).List(func(v *ComputedAttribute) bool {
+		if (visible == nil || visible[v.ID]) && v.Attribute == want.Attribute && v.Expression == want.Expression && v.Type == want.Type {
+			id = v.ID
+			return false
+		}
+		return true
+	})
+	return id, err
+}
+
+// unlinkMileage removes the device's direct links to mileage attributes
+// other than keep.
+func unlinkMileage(tx Tx, deviceID, keep int64) error {
+	linked, err := tx.Linked(KindDevice, deviceID, KindAttribute)
+	if err != nil {
+		return err
+	}
+	for _, id := range slices.DeleteFunc(linked, func(id int64) bool { return id == keep }) {
+		v, err := computedTable(tx).Get(id)
+		if err != nil || v.Attribute != MileageAttribute {
+			continue
+		}
+		if err := tx.Unlink(Permission{OwnerKind: KindDevice, OwnerID: deviceID, PropKind: KindAttribute, PropID: id}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,233 @@
+package app
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// ExtendedEvent is the extended API's form of an event (E2, M7): lowercase
+// names, attributes as a string of serialized JSON, and null instead of 0
+// for a missing geofence or maintenance.
+type ExtendedEvent struct {
+	ID            int64  `json:"id"`
+	Type          string `json:"type"`
+	EventTime     string `json:"eventtime"`
+	DeviceID      int64  `json:"deviceid"`
+	PositionID    int64  `json:"positionid"`
+	GeofenceID    *int64 `json:"geofenceid"`
+	Attributes    string `json:"attributes"`
+	MaintenanceID *int64 `json:"maintenanceid"`
+}
+
+// ExtendedTimeLayout is ISO 8601 with milliseconds and an explicit offset
+// (+00:00 rather than Z), in the server's time zone.
+const ExtendedTimeLayout = "2006-01-02T15:04:05.000-07:00"
+
+func extendEvent(e *Event, zone *time.Location) ExtendedEvent {
+	attrs := e.Attributes
+	if attrs == nil {
+		attrs = Attributes{}
+	}
+	data, err := json.Marshal(attrs)
+	if err != nil { // an attribute JSON cannot hold (NaN): keep the event readable
+		data = []byte("{}")
+	}
+	optional := func(id int64) *int64 {
+		if id == 0 {
+			return nil
+		}
+		return &id
+	}
+	return ExtendedEvent{ID: e.ID, Type: e.Type, EventTime: e.EventTime.In(zone).Format(ExtendedTimeLayout),
+		DeviceID: e.DeviceID, PositionID: e.PositionID, GeofenceID: optional(e.GeofenceID),
+		Attributes: string(data), MaintenanceID: optional(e.MaintenanceID)}
+}
+
+// EventQuery is E2's filter.
+type EventQuery struct {
+	// Types keeps events of these types; empty (or "allEvents") keeps all.
+	Types []string
+	// DeviceIDs are the devices to read; empty means every device the
+	// actor sees. An id the actor cannot see is refused as not found.
+	DeviceIDs []int64
+	From, To  time.Time
+	Desc      bool
+	// Page counts from 1; Limit is 1..MaxEventLimit.
+	Page, Limit int
+}
+
+// Paging defaults and bounds of E2.
+const (
+	DefaultEventLimit = 20
+	MaxEventLimit     = 100
+)
+
+// ExtendedEvents answers E2: one page of the matching events of the
+// devices, merged in event time order (ties by id).
+func (c *Core) ExtendedEvents(actor *User, q EventQuery) ([]ExtendedEvent, error) {
+	switch {
+	case q.From.IsZero() || q.To.IsZero():
+		return nil, Invalid("from and to are required")
+	case q.To.Before(q.From):
+		return nil, Invalid("to must not be before from")
+	case q.Page < 1 || q.Limit < 1 || q.Limit > MaxEventLimit:
+		return nil, Invalid("page must be at least 1 and limit between 1 and %d", MaxEventLimit)
+	}
+	match := typeFilter(q.Types)
+	// Each device contributes at most the events up to the end of the page.
+	need := q.Page * q.Limit
+	var found []*Event
+	var zone *time.Location
+	err := c.store.View(func(tx Tx) error {
+		devices, err := visibleDevices(access{tx: tx, actor: actor}, q.DeviceIDs)
+		if err != nil {
+			return err
+		}
+		zone = serverZone(tx)
+		for _, id := range devices {
+			var some []*Event
+			if q.Desc {
+				some, err = newestEvents(tx, id, q.From, q.To, need, match)
+			} else {
+				some, err = oldestEvents(tx, id, q.From, q.To, need, match)
+			}
+			if err != nil {
+				return err
+			}
+			found = append(found, some...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(found, func(a, b *Event) int {
+		order := cmp.Or(a.EventTime.Compare(b.EventTime), cmp.Compare(a.ID, b.ID))
+		if q.Desc {
+			return -order
+		}
+		return order
+	})
+	start := min((q.Page-1)*q.Limit, len(found))
+	page := found[start:min(start+q.Limit, len(found))]
+	out := make([]ExtendedEvent, len(page))
+	for i, e := range page {
+		out[i] = extendEvent(e, zone)
+	}
+	return out, nil
+}
+
+// typeFilter matches events of the given types (all when none).
+func typeFilter(types []string) func(*Event) bool {
+	if len(types) == 0 || slices.Contains(types, "allEvents") {
+		return func(*Event) bool { return true }
+	}
+	return func(e *Event) bool { return slices.Contains(types, e.Type) }
+}
+
+// visibleDevices resolves a request's device list: the ids given, each of
+// which the actor must see (not found otherwise), or every device the
+// actor sees. The result is sorted and without repeats.
+func visibleDevices(a access, ids []int64) ([]int64, error) {
+	var out []int64
+	if len(ids) > 0 {
+		for _, id := range ids {
+			if err := a.mustSee(KindDevice, id); err != nil {
+				return nil, err
+			}
+			if err := a.exists(KindDevice, id); err != nil {
+				return nil, err
+			}
+		}
+		out = slices.Clone(ids)
+	} else if a.actor.Administrator {
+		err := a.tx.Devices().List(func(d *Device) bool { out = append(out, d.ID); return true })
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		set, err := a.visible(KindDevice)
+		if err != nil {
+			return nil, err
+		}
+		for id := range set {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// oldestEvents returns up to n of the device's matching events in
+// [from, to], oldest first, reading no further than needed.
+func oldestEvents(tx Tx, device int64, from, to time.Time, n int, match func(*Event) bool) ([]*Event, error) {
+	var out []*Event
+	err := tx.Events(device, from, to, func(e *Event) bool {
+		if match(e) {
+			out = append(out, e)
+		}
+		return len(out) < n
+	})
+	return out, err
+}
+
+// firstWindow is the span newestEvents reads first.
+const firstWindow = time.Hour
+
+// newestEvents returns up to n of the device's matching events in
+// [from, to], newest first. The store scans forward only, so it reads
+// windows back from to, each twice as long as the last, until it has n or
+// reaches from: recent events cost a short scan, not the whole range.
+func newestEvents(tx Tx, device int64, from, to time.Time, n int, match func(*Event) bool) ([]*Event, error) {
+	var out []*Event
+	width := firstWindow
+	for end := to; len(out) < n && !end.Before(from); width *= 2 {
+		start := end.Add(-width)
+		if start.Before(from) || start.After(end) { // from reached, or the span overflowed
+			start = from
+		}
+		var window []*Event
+		err := tx.Events(device, start, end, func(e *Event) bool {
+			if match(e) {
+				window = append(window, e)
+			}
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i := len(window) - 1; i >= 0 && len(out) < n; i-- {
+			out = append(out, window[i])
+		}
+		end = start.Add(-time.Nanosecond) // bounds are inclusive
+	}
+	return out, nil
+}
+
+// Stop event types, newest of which is a device's last stop (M7).
+var stopTypes = []string{EventIgnitionOff, EventDeviceStopped}
+
+// LastStop answers M7: the device's newest ignitionOff or deviceStopped
+// event, not found when it has none.
+func (c *Core) LastStop(actor *User, deviceID int64) (*ExtendedEvent, error) {
+	var out *ExtendedEvent
+	err := c.store.View(func(tx Tx) error {
+		a := access{tx: tx, actor: actor}
+		if err := firstErr(a.mustSee(KindDevice, deviceID), a.exists(KindDevice, deviceID)); err != nil {
+			return err
+		}
+		stops, err := newestEvents(tx, deviceID, earliestFix, endOfTime, 1, typeFilter(stopTypes))
+		if err != nil {
+			return err
+		}
+		if len(stops) == 0 {
+			return &Error{Kind: KindNotFound, Message: "Not found", Description: "The device has no recorded stop"}
+		}
+		e := extendEvent(stops[0], serverZone(tx))
+		out = &e
+		return nil
+	})
+	return out, err
+}

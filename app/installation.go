@@ -1,0 +1,174 @@
+package app
+
+import (
+	"errors"
+	"strings"
+	"time"
+)
+
+// Installation is a device's installation record (spec M3, M5), kept in
+// the extended part of the store under the device's id. Removing it (M5)
+// leaves the device; removing the device removes it.
+type Installation struct {
+	DeviceID    int64     `json:"deviceId"`
+	InstalledAt time.Time `json:"installedAt"`
+	// InstalledBy is the user who registered the device through M3.
+	InstalledBy   int64  `json:"installedBy"`
+	InstallerName string `json:"installerName"`
+	Location      string `json:"location,omitempty"`
+	Notes         string `json:"notes,omitempty"`
+}
+
+func (i *Installation) GetID() int64   { return i.DeviceID }
+func (i *Installation) SetID(id int64) { i.DeviceID = id }
+
+// InstallationDetails are the optional details a caller gives with M3.
+type InstallationDetails struct {
+	Location string
+	Notes    string
+}
+
+// DeviceLifetime is how long after registration through M3 a device
+// expires; the device endpoints never change it.
+const DeviceLifetime = 1 // year
+
+// maxInstallationText bounds location and notes.
+const maxInstallationText = 1000
+
+func installations(tx Tx) recordTable[Installation, *Installation] {
+	return recordTable[Installation, *Installation]{set: tx.Records("installations"), what: "Installation"}
+}
+
+// deleteInstallation removes a device's installation record if it has one.
+func deleteInstallation(tx Tx, deviceID int64) error {
+	_, err := tx.Records("installations").Delete(deviceID)
+	return err
+}
+
+// InstalledDevice is a device with its installation record (nil when it
+// was registered another way, e.g. through /api/devices).
+type InstalledDevice struct {
+	Device       *Device
+	Installation *Installation
+}
+
+// requireDeviceContact is the extended API's rule: name, uniqueId, phone
+// and contact are required on create and update.
+func requireDeviceContact(d *Device) error {
+	return requireText(map[string]*string{"name": &d.Name, "uniqueId": &d.UniqueID, "phone": &d.Phone, "contact": &d.Contact})
+}
+
+// InstallDevice registers a device (the same one /api/devices shows, under
+// the same rules: uniqueId, deviceLimit, link to the actor) and its
+// installation record in one transaction. The device expires
+// DeviceLifetime after now whatever apply set.
+func (c *Core) InstallDevice(actor *User, apply func(*Device) error, details InstallationDetails) (*InstalledDevice, error) {
+	details.Location, details.Notes = strings.TrimSpace(details.Location), strings.TrimSpace(details.Notes)
+	if len(details.Location) > maxInstallationText || len(details.Notes) > maxInstallationText {
+		return nil, Invalid("location and notes are at most %d characters", maxInstallationText)
+	}
+	now := c.now().UTC()
+	out := &InstalledDevice{}
+	d, err := c.Devices.CreateWith(actor, func(d *Device) error {
+		if err := apply(d); err != nil {
+			return err
+		}
+		return requireDeviceContact(d)
+	}, func(tx Tx, d *Device) error {
+		expires := now.AddDate(DeviceLifetime, 0, 0)
+		d.ExpirationTime = &expires
+		if err := tx.Devices().Put(d); err != nil {
+			return err
+		}
+		out.Installation = &Installation{DeviceID: d.ID, InstalledAt: now, InstalledBy: actor.ID,
+			InstallerName: actor.Name, Location: details.Location, Notes: details.Notes}
+		return installations(tx).put(out.Installation)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Device = d
+	return out, nil
+}
+
+// UpdateInstalledDevice changes a device through the extended API: apply
+// may change anything but the expiration time, and the result must keep
+// name, uniqueId, phone and contact.
+func (c *Core) UpdateInstalledDevice(actor *User, id int64, apply func(*Device) error) (*InstalledDevice, error) {
+	d, err := c.Devices.Update(actor, id, func(d *Device) error {
+		expires := d.ExpirationTime
+		if err := apply(d); err != nil {
+			return err
+		}
+		d.ExpirationTime = expires
+		return requireDeviceContact(d)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &InstalledDevice{Device: d}
+	return out, c.store.View(func(tx Tx) (err error) {
+		out.Installation, err = installationOf(tx, id)
+		return err
+	})
+}
+
+// installationOf is the device's installation record, nil when it has none.
+func installationOf(tx Tx, deviceID int64) (*Installation, error) {
+	inst, err := installations(tx).Get(deviceID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	return inst, err
+}
+
+// InstalledDevices lists the devices the actor sees with their
+// installation records, in id order.
+func (c *Core) InstalledDevices(actor *User) ([]InstalledDevice, error) {
+	devices, err := c.Devices.List(actor, ListQuery{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]InstalledDevice, len(devices))
+	return out, c.store.View(func(tx Tx) error {
+		for i, d := range devices {
+			inst, err := installationOf(tx, d.ID)
+			if err != nil {
+				return err
+			}
+			out[i] = InstalledDevice{Device: d, Installation: inst}
+		}
+		return nil
+	})
+}
+
+// DeleteInstallation removes only the device's installation record (M5);
+// the device stays. A device without one is not found.
+func (c *Core) DeleteInstallation(actor *User, deviceID int64) error {
+	return c.store.Update(func(tx Tx) error {
+		a := access{tx: tx, actor: actor}
+		if err := firstErr(a.mustSee(KindDevice, deviceID), a.checkEdit(KindDevice)); err != nil {
+			return err
+		}
+		return installations(tx).Delete(deviceID)
+	})
+}
+
+// UniqueIDTaken reports whether any device, whoever owns it, has uniqueID
+// (M6). It says nothing about the owner.
+func (c *Core) UniqueIDTaken(uniqueID string) (bool, error) {
+	uniqueID = strings.TrimSpace(uniqueID)
+	if uniqueID == "" {
+		return false, Invalid("an IMEI is required")
+	}
+	var taken bool
+	err := c.store.View(func(tx Tx) error {
+		_, err := tx.DeviceByUniqueID(uniqueID)
+		taken = err == nil
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+	return taken, err
+}

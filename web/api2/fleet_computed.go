@@ -1,0 +1,55 @@
+package api2
+
+import (
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+// mileageFailure is J1's error shape.
+type mileageFailure struct {
+	Message string `json:"message"`
+	Error   string `json:"error"`
+}
+
+// J1
+func (h *handlers) connectMileage(c *fiber.Ctx) error {
+	var body struct {
+		VehicleID string `json:"vehicleId"`
+		Mileage   string `json:"mileage"`
+	}
+	created, err := func() (bool, error) {
+		if err := httpx.DecodeJSON(c.Body(), &body); err != nil {
+			return false, err
+		}
+		if body.VehicleID == "" {
+			return false, app.Invalid("vehicleId is required")
+		}
+		id, err := app.ParseTextID(body.VehicleID)
+		if err != nil {
+			return false, app.Invalid("vehicle %s not found", body.VehicleID)
+		}
+		return h.core.ConnectMileage(httpx.User(c), int64(id), body.Mileage)
+	}()
+	switch kind := app.KindOf(err); {
+	case err == nil && created:
+		return c.Status(fiber.StatusCreated).JSON(httpx.ErrorBody{Message: msgMileage})
+	case err == nil:
+		return c.JSON(httpx.ErrorBody{Message: msgMileage})
+	case kind == app.KindForbidden || kind == app.KindUnauthorized:
+		return c.Status(fiber.StatusUnauthorized).JSON(mileageFailure{msgRequestsFailed, detail(err)})
+	case kind == 0:
+		return err // internal: the one error handler logs it
+	default:
+		return c.Status(fiber.StatusBadRequest).JSON(mileageFailure{msgRequestsFailed, detail(err)})
+	}
+}
+
+// detail is an expected error's explanation for a person.
+func detail(err error) string {
+	_, body := httpx.Classify(err)
+	if body.Description != "" {
+		return body.Description
+	}
+	return body.Message
+}

@@ -1,0 +1,325 @@
+package api2_test
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+// installed is M3's and M4's answer.
+type installed struct {
+	ID             string         `json:"id"`
+	Name           string         `json:"name"`
+	Installation   *time.Time     `json:"installation"`
+	UniqueID       string         `json:"uniqueId"`
+	Phone          string         `json:"phone"`
+	Contact        string         `json:"contact"`
+	Model          string         `json:"model"`
+	GroupID        *string        `json:"groupId"`
+	Attributes     app.Attributes `json:"attributes"`
+	ExpirationTime *time.Time     `json:"expirationTime"`
+	InstalledBy    *string        `json:"installedBy"`
+	Location       string         `json:"location"`
+	Notes          string         `json:"notes"`
+	Message        string         `json:"message"`
+}
+
+const newDevice = `{"name":"Truck","uniqueId":"356307042441013","phone":"+37060000000","contact":"Ann",
+	"model":"FMB920","attributes":{"mileage":"12 km/l"},"location":"Depot 2","notes":"under the dash",
+	"expirationTime":"2040-01-01T00:00:00Z"}`
+
+// wantExpiry is the one-year rule at the fixture's clock.
+var wantExpiry = officeNow.AddDate(1, 0, 0)
+
+// stored is the device as the core (and /api/devices) has it.
+func (e *officeEnv) stored(id string) *app.Device {
+	e.t.Helper()
+	n, err := strconv.ParseInt(id, 10, 64)
+	e.must(err)
+	d, err := e.core.Devices.Get(app.System(), n)
+	e.must(err)
+	return d
+}
+
+func TestFleetDeviceCreate(t *testing.T) {
+	runOfficeScenarios(t, []officeScenario{
+		{name: "M3 creates the core device and its installation record; expirationTime in the body is ignored",
+			as: "alice", method: "POST", path: "/api2/devices", body: newDevice, status: 201,
+			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+				var got installed
+				r.decode(t, &got)
+				if got.Message != "Device added successfully." || got.Name != "Truck" || got.Phone != "+37060000000" ||
+					got.Contact != "Ann" || got.Location != "Depot 2" || got.Notes != "under the dash" {
+					t.Errorf("answer %+v", got)
+				}
+				if got.Installation == nil || !got.Installation.Equal(officeNow) {
+					t.Errorf("installation %v, want %v", got.Installation, officeNow)
+				}
+				if got.InstalledBy == nil || *got.InstalledBy != strconv.FormatInt(e.ids["alice"], 10) {
+					t.Errorf("installedBy %v, want alice", got.InstalledBy)
+				}
+				if got.ExpirationTime == nil || !got.ExpirationTime.Equal(wantExpiry) {
+					t.Errorf("expirationTime %v, want %v", got.ExpirationTime, wantExpiry)
+				}
+				d := e.stored(got.ID)
+				if d.ExpirationTime == nil || !d.ExpirationTime.Equal(wantExpiry) || d.Attributes["mileage"] != "12 km/l" {
+					t.Errorf("stored device %+v", d)
+				}
+				// The same device, linked to alice, on the core API.
+				v1 := e.call("alice", "GET", "/api/devices?uniqueId=356307042441013", "")
+				if v1.status != 200 || !strings.Contains(v1.body, `"id":`+got.ID+`,`) {
+					t.Errorf("/api/devices: %d %s", v1.status, v1.body)
+				}
+			}},
+		{name: "an administrator cannot set expirationTime through M3 either",
+			as: "admin", method: "POST", path: "/api2/devices", body: newDevice, status: 201,
+			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+				var got installed
+				r.decode(t, &got)
+				if d := e.stored(got.ID); !d.ExpirationTime.Equal(wantExpiry) {
+					t.Errorf("expirationTime %v, want %v", d.ExpirationTime, wantExpiry)
+				}
+			}},
+		{name: "groupId is a string id", as: "alice", method: "POST", path: "/api2/devices",
+			prepare: func(e *officeEnv) {
+				g, err := e.core.Groups.Create(e.user("alice"), func(g *app.Group) error { g.Name = "fleet"; return nil })
+				e.must(err)
+				e.ids["fleet"] = g.ID
+			},
+			body: `{"name":"T","uniqueId":"u-1","phone":"1","contact":"c","groupId":"{fleet}"}`, status: 201,
+			want: []string{`"groupId":"{fleet}"`}},
+		{name: "missing required fields are named", as: "alice", method: "POST", path: "/api2/devices",
+			body: `{"name":"T","uniqueId":"u-1","phone":"  "}`, status: 400, want: []string{"contact, phone are required"},
+			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+				if n := e.deviceCount(); n != 2 {
+					t.Errorf("%d devices stored, want the fixture's 2", n)
+				}
+			}},
+		{name: "a duplicate uniqueId is refused", as: "alice", method: "POST", path: "/api2/devices",
+			body: `{"name":"T","uniqueId":"imei-van","phone":"1","contact":"c"}`, status: 400,
+			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+				if n := e.deviceCount(); n != 2 {
+					t.Errorf("%d devices stored, want 2", n)
+				}
+			}},
+		{name: "the device limit applies", as: "alice", method: "POST", path: "/api2/devices",
+			prepare: func(e *officeEnv) {
+				_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.DeviceLimit = 1; return nil })
+				e.must(err)
+			},
+			body: `{"name":"T","uniqueId":"u-1","phone":"1","contact":"c"}`, status: 400, want: []string{"Device limit reached"}},
+		{name: "a read-only account cannot add devices", as: "alice", method: "POST", path: "/api2/devices",
+			prepare: func(e *officeEnv) {
+				_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.DeviceReadonly = true; return nil })
+				e.must(err)
+			},
+			body: `{"name":"T","uniqueId":"u-1","phone":"1","contact":"c"}`, status: 403},
+		{name: "malformed JSON", as: "alice", method: "POST", path: "/api2/devices", body: `{"name":`, status: 400},
+		{name: "no session", method: "POST", path: "/api2/devices", body: newDevice, status: 401},
+	})
+}
+
+// install registers a device through M3 as user and names it.
+func (e *officeEnv) install(name, as string) installed {
+	e.t.Helper()
+	r := e.call(as, "POST", "/api2/devices", `{"name":"`+name+`","uniqueId":"imei-`+name+`","phone":"1","contact":"c"}`)
+	if r.status != 201 {
+		e.t.Fatalf("install %s: %d %s", name, r.status, r.body)
+	}
+	var got installed
+	r.decode(e.t, &got)
+	n, err := strconv.ParseInt(got.ID, 10, 64)
+	e.must(err)
+	e.ids[name] = n
+	return got
+}
+
+func TestFleetDeviceList(t *testing.T) {
+	e := newOfficeEnv(t)
+	truck := e.install("truck", "alice")
+	var list []map[string]any
+	r := e.call("alice", "GET", "/api2/devices", "")
+	r.decode(t, &list)
+	want := []map[string]any{
+		{"id": strconv.FormatInt(e.ids["car"], 10), "name": "car", "installation": nil},
+		{"id": truck.ID, "name": "truck", "installation": officeNow.Format(time.RFC3339)},
+	}
+	if r.status != 200 || !sameJSON(t, list, want) {
+		t.Fatalf("alice's list %d %s, want %v", r.status, r.body, want)
+	}
+	r = e.call("bob", "GET", "/api2/devices", "")
+	r.decode(t, &list)
+	if len(list) != 1 || list[0]["name"] != "van" {
+		t.Fatalf("bob's list %s", r.body)
+	}
+}
+
+func sameJSON(t *testing.T, a, b any) bool {
+	t.Helper()
+	return string(mustJSON(t, a)) == string(mustJSON(t, b))
+}
+
+func TestFleetDeviceUpdate(t *testing.T) {
+	runOfficeScenarios(t, []officeScenario{
+		{name: "M4 updates the given fields and never the expiration", as: "alice", method: "PUT", path: "/api2/devices/{truck}",
+			prepare: func(e *officeEnv) { e.install("truck", "alice"); e.setNow(officeNow.Add(48 * time.Hour)) },
+			body:    `{"name":"Big truck","phone":"2","expirationTime":"2040-01-01T00:00:00Z","model":"X"}`, status: 200,
+			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+				var got installed
+				r.decode(t, &got)
+				if got.Name != "Big truck" || got.Phone != "2" || got.Contact != "c" || got.Model != "X" || got.Message != "" {
+					t.Errorf("answer %+v", got)
+				}
+				if !got.ExpirationTime.Equal(wantExpiry) || !e.stored(got.ID).ExpirationTime.Equal(wantExpiry) {
+					t.Errorf("expirationTime %v changed, want %v", got.ExpirationTime, wantExpiry)
+				}
+				if got.Installation == nil || !got.Installation.Equal(officeNow) {
+					t.Errorf("installation %v", got.Installation)
+				}
+			}},
+		{name: "an administrator cannot change the expiration through M4", as: "admin", method: "PUT", path: "/api2/devices/{truck}",
+			prepare: func(e *officeEnv) { e.install("truck", "alice") },
+			body:    `{"expirationTime":"2040-01-01T00:00:00Z"}`, status: 200,
+			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+				if d := e.stored(strconv.FormatInt(e.ids["truck"], 10)); !d.ExpirationTime.Equal(wantExpiry) {
+					t.Errorf("expirationTime %v", d.ExpirationTime)
+				}
+			}},
+		{name: "a device without phone and contact must get them", as: "alice", method: "PUT", path: "/api2/devices/{car}",
+			body: `{"name":"car 2"}`, status: 400, want: []string{"contact, phone are required"},
+			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+				if d := e.stored(strconv.FormatInt(e.ids["car"], 10)); d.Name != "car" {
+					t.Errorf("name changed to %q", d.Name)
+				}
+			}},
+		{name: "another user's device is not found", as: "bob", method: "PUT", path: "/api2/devices/{car}",
+			body: `{"name":"mine","phone":"1","contact":"c"}`, status: 404},
+		{name: "a taken uniqueId is refused", as: "alice", method: "PUT", path: "/api2/devices/{car}",
+			body: `{"uniqueId":"imei-van","phone":"1","contact":"c"}`, status: 400},
+		{name: "a non-id is not found", as: "alice", method: "PUT", path: "/api2/devices/abc", body: `{}`, status: 404},
+	})
+}
+
+func TestFleetDeviceDeleteInstallation(t *testing.T) {
+	e := newOfficeEnv(t)
+	e.install("truck", "alice")
+	for _, step := range []struct {
+		as     string
+		path   string
+		status int
+	}{
+		{"bob", "/api2/devices/{truck}", 404},
+		{"alice", "/api2/devices/{truck}", 204},
+		{"alice", "/api2/devices/{truck}", 404}, // nothing left to remove
+		{"alice", "/api2/devices/{car}", 404},   // never had a record
+	} {
+		if r := e.call(step.as, "DELETE", step.path, ""); r.status != step.status {
+			t.Fatalf("%s DELETE %s: %d, want %d: %s", step.as, step.path, r.status, step.status, r.body)
+		}
+	}
+	// The device stays, without installation.
+	d := e.stored(strconv.FormatInt(e.ids["truck"], 10))
+	if d.Name != "truck" || !d.ExpirationTime.Equal(wantExpiry) {
+		t.Fatalf("device after M5: %+v", d)
+	}
+	if r := e.call("alice", "GET", "/api2/devices", ""); !strings.Contains(r.body, `"name":"truck","installation":null`) {
+		t.Fatalf("M1 after M5: %s", r.body)
+	}
+	// Removing the device through v1 also removes a record it still has.
+	e.install("bus", "alice")
+	if r := e.call("alice", "DELETE", e.expand("/api/devices/{bus}"), ""); r.status != 204 {
+		t.Fatalf("v1 delete: %d", r.status)
+	}
+	e.must(e.db.View(func(tx app.Tx) error {
+		if _, ok, err := tx.Records("installations").Get(e.ids["bus"]); ok || err != nil {
+			t.Errorf("installation of a deleted device left behind (%v)", err)
+		}
+		return nil
+	}))
+}
+
+func TestFleetCheckIMEI(t *testing.T) {
+	runOfficeScenarios(t, []officeScenario{
+		{name: "unused", as: "alice", method: "GET", path: "/api2/devices/check-imei/356307042441013", status: 200,
+			want: []string{`{"message":"IMEI not used."}`}},
+		{name: "used by another user, without saying whose", as: "alice", method: "GET", path: "/api2/devices/check-imei/imei-van",
+			status: 400, want: []string{`{"message":"IMEI already used"}`}, absent: []string{"bob", "van\""}},
+		{name: "no session", method: "GET", path: "/api2/devices/check-imei/imei-van", status: 401},
+	})
+}
+
+func TestFleetDrivers(t *testing.T) {
+	e := newOfficeEnv(t)
+	type answer struct {
+		DriverID int64
+		Drivers  []map[string]any
+	}
+	get := func(as string) answer {
+		t.Helper()
+		r := e.call(as, "GET", "/api2/devices/drivers", "")
+		if r.status != 200 {
+			t.Fatalf("%d %s", r.status, r.body)
+		}
+		var a answer
+		r.decode(t, &a)
+		return a
+	}
+	a := get("alice")
+	wantDrivers := []map[string]any{{"id": strconv.FormatInt(e.ids["drv"], 10), "name": "Dana", "attributes": map[string]any{}}}
+	if a.DriverID != 0 || !sameJSON(t, a.Drivers, wantDrivers) {
+		t.Fatalf("before any position: %+v", a)
+	}
+	// The car reports the driver's tag: it is the current driver.
+	e.ingest("car", e.fix(0, 0, app.Attributes{"driverUniqueId": "drv-1"}))
+	if a = get("alice"); a.DriverID != e.ids["drv"] {
+		t.Fatalf("driverId %d, want %d", a.DriverID, e.ids["drv"])
+	}
+	// bob sees neither the driver nor alice's car.
+	if b := get("bob"); b.DriverID != 0 || len(b.Drivers) != 0 {
+		t.Fatalf("bob: %+v", b)
+	}
+	// A tag of nobody falls back to the driver linked to the device.
+	e.ingest("car", e.fix(1, 0, app.Attributes{"driverUniqueId": "unknown"}))
+	if a = get("alice"); a.DriverID != 0 {
+		t.Fatalf("unknown tag, no link: driverId %d", a.DriverID)
+	}
+	e.must(e.core.Link(app.System(), app.Permission{OwnerKind: app.KindDevice, OwnerID: e.ids["car"], PropKind: app.KindDriver, PropID: e.ids["drv"]}))
+	if a = get("alice"); a.DriverID != e.ids["drv"] {
+		t.Fatalf("linked driver: driverId %d", a.DriverID)
+	}
+}
+
+func TestFleetLastStop(t *testing.T) {
+	e := newOfficeEnv(t)
+	if r := e.call("alice", "GET", "/api2/devices/last-stop/{car}", ""); r.status != http.StatusNotFound {
+		t.Fatalf("no stop yet: %d %s", r.status, r.body)
+	}
+	e.ingest("car", e.fix(0, 0, app.Attributes{"ignition": true}))
+	e.ingest("car", e.fix(1, 30, app.Attributes{"ignition": true}))
+	e.ingest("car", e.fix(2, 0, app.Attributes{"ignition": true}))  // deviceStopped
+	e.ingest("car", e.fix(3, 0, app.Attributes{"ignition": false})) // ignitionOff: the last stop
+	e.ingest("car", e.fix(4, 0, app.Attributes{"ignition": true}))  // ignitionOn does not count
+	r := e.call("alice", "GET", "/api2/devices/last-stop/{car}", "")
+	if r.status != 200 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	got := decodeExtended(t, r.body)[0]
+	want := officeNow.Add(3 * time.Minute).Format("2006-01-02T15:04:05.000-07:00")
+	if got.Type != "ignitionOff" || got.DeviceID != e.ids["car"] || got.EventTime != want || got.PositionID == 0 ||
+		got.GeofenceID != nil || got.MaintenanceID != nil || got.Attributes != "{}" {
+		t.Fatalf("last stop %+v, want ignitionOff at %s", got, want)
+	}
+	for _, as := range []string{"bob", "admin"} {
+		status := map[string]int{"bob": 404, "admin": 200}[as]
+		if r := e.call(as, "GET", "/api2/devices/last-stop/{car}", ""); r.status != status {
+			t.Errorf("%s: %d, want %d", as, r.status, status)
+		}
+	}
+	if r := e.call("admin", "GET", "/api2/devices/last-stop/999999", ""); r.status != 404 {
+		t.Errorf("missing device: %d", r.status)
+	}
+}

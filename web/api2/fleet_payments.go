@@ -1,0 +1,80 @@
+package api2
+
+import (
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+// applyPayment decodes the body onto a new payment or a stored one's copy.
+func applyPayment(c *fiber.Ctx) func(*app.Payment) error {
+	return func(p *app.Payment) error { return httpx.Decode(c.Body(), p) }
+}
+
+func (h *handlers) listPayments(c *fiber.Ctx) error {
+	user, err := httpx.QueryID(c, "userId")
+	if err != nil {
+		return err
+	}
+	all, err := httpx.QueryBool(c, "all")
+	if err != nil {
+		return err
+	}
+	list, err := h.core.Payments(httpx.User(c), user, all)
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+func (h *handlers) createPayment(c *fiber.Ctx) error {
+	p, err := h.core.CreatePayment(httpx.User(c), applyPayment(c))
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(p)
+}
+
+func (h *handlers) getPayment(c *fiber.Ctx) error {
+	id, err := pathID(c, "paymentId", "Payment")
+	if err != nil {
+		return err
+	}
+	p, err := h.core.Payment(httpx.User(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(p)
+}
+
+func (h *handlers) updatePayment(c *fiber.Ctx) error {
+	id, err := pathID(c, "paymentId", "Payment")
+	if err != nil {
+		return err
+	}
+	p, err := h.core.UpdatePayment(httpx.User(c), id, applyPayment(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(p)
+}
+
+func (h *handlers) deletePayment(c *fiber.Ctx) error {
+	id, err := pathID(c, "paymentId", "Payment")
+	if err != nil {
+		return err
+	}
+	if err := h.core.DeletePayment(httpx.User(c), id); err != nil {
+		return err
+	}
+	return c.JSON(httpx.ErrorBody{Message: msgPaymentDeleted})
+}
+
+// I2
+func (h *handlers) paymentOverview(c *fiber.Ctx) error {
+	out, err := h.core.PaymentOverview(httpx.User(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}

@@ -147,7 +147,7 @@ func (a access) mustSee(kind string, id int64) error {
 
 var kindNames = map[string]string{
 	KindUser: "User", KindManagedUser: "User", KindDevice: "Device", KindGroup: "Group",
-	KindGeofence: "Geofence", KindCommand: "Command", KindDriver: "Driver",
+	KindGeofence: "Geofence", KindCommand: "Command", KindDriver: "Driver", KindAttribute: "Attribute",
 }
 
 // checkEdit enforces the read-only flags of the server and the user.

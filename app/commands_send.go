@@ -151,9 +151,22 @@ func (c *Core) SendCommand(actor *User, cmd *Command) (sent *Command, queued boo
 }
 
 // takeQueued removes and returns a device's queued commands, oldest first.
+// It looks in a read transaction first: it runs for every OsmAnd request
+// and every connection, and almost always finds nothing, which must not
+// cost a write and an fsync.
 func (c *Core) takeQueued(deviceID int64) ([]*QueuedCommand, error) {
+	var any bool
+	err := c.store.View(func(tx Tx) error {
+		return tx.QueuedCommands().List(func(q *QueuedCommand) bool {
+			any = q.DeviceID == deviceID
+			return !any
+		})
+	})
+	if err != nil || !any {
+		return nil, err
+	}
 	var out []*QueuedCommand
-	err := c.store.Update(func(tx Tx) error {
+	err = c.store.Update(func(tx Tx) error {
 		out = out[:0]
 		err := tx.QueuedCommands().List(func(q *QueuedCommand) bool {
 			if q.DeviceID == deviceID {

@@ -51,6 +51,9 @@ type Core struct {
 	Commands  *Objects[Command, *Command]
 	Geofences *Objects[Geofence, *Geofence]
 	Drivers   *Objects[Driver, *Driver]
+	// ComputedAttributes are Traccar's /api/attributes/computed.
+	ComputedAttributes *Objects[ComputedAttribute, *ComputedAttribute]
+	computedErrs       sync.Map // failures already logged
 }
 
 // New builds the core on store.
@@ -83,6 +86,7 @@ func New(store Store, opts Options) *Core {
 	c.Commands = newCommands(c)
 	c.Geofences = newGeofences(c)
 	c.Drivers = newDrivers(c)
+	c.ComputedAttributes = newComputedAttributes(c)
 	c.initAccounts()
 	return c
 }

@@ -98,6 +98,7 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 			}
 			p.DeviceID, p.ServerTime = deviceID, now
 			c.enrich(p, prev, fences)
+			c.applyComputed(tx, d, p)
 			latest, err := tx.AddPosition(p)
 			if err != nil {
 				return err
@@ -215,29 +216,12 @@ type fence struct {
 // deviceGeofences are the geofences linked to the device or to its group
 // and the group's ancestors.
 func (c *Core) deviceGeofences(tx Tx, d *Device) ([]*fence, error) {
-	ids, err := tx.Linked(KindDevice, d.ID, KindGeofence)
+	ids, err := linkedToDevice(tx, d, KindGeofence)
 	if err != nil {
 		return nil, err
 	}
-	for g, hops := d.GroupID, 0; g != 0 && hops < 100; hops++ {
-		more, err := tx.Linked(KindGroup, g, KindGeofence)
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, more...)
-		group, err := tx.Groups().Get(g)
-		if err != nil {
-			break
-		}
-		g = group.GroupID
-	}
 	var out []*fence
-	seen := map[int64]bool{}
 	for _, id := range ids {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
 		g, err := tx.Geofences().Get(id)
 		if err != nil {
 			continue

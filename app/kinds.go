@@ -45,6 +45,9 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 			if _, err := tx.DeletePositions(d.ID, time.Time{}, endOfTime); err != nil {
 				return err
 			}
+			if err := deleteInstallation(tx, d.ID); err != nil {
+				return err
+			}
 			_, err := tx.DeleteEvents(d.ID)
 			return err
 		},

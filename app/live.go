@@ -94,15 +94,21 @@ func (c *Core) Stats() Stats {
 }
 
 // Connected registers a device's live connection: the device goes online
-// and its queued commands are sent. The returned release, called when the
-// connection ends, takes the device offline unless a newer connection of
-// the same device has replaced this one.
+// and its queued commands are sent. Both cost store writes, so they run off
+// the connection's path and the device gets its login answer at once. The
+// returned release, called when the connection ends, takes the device
+// offline unless a newer connection of the same device replaced this one.
 func (c *Core) Connected(deviceID int64, conn DeviceConn) (release func()) {
 	c.connsMu.Lock()
 	c.conns[deviceID] = conn
 	c.connsMu.Unlock()
-	c.setStatus(deviceID, StatusOnline)
-	c.deliverQueued(deviceID, conn)
+	current := func() bool { return c.liveConn(deviceID) == conn }
+	go func() {
+		c.setStatus(deviceID, StatusOnline, current)
+		if current() {
+			c.deliverQueued(deviceID, conn)
+		}
+	}()
 	return func() {
 		c.connsMu.Lock()
 		current := c.conns[deviceID] == conn
@@ -111,7 +117,7 @@ func (c *Core) Connected(deviceID int64, conn DeviceConn) (release func()) {
 		}
 		c.connsMu.Unlock()
 		if current {
-			c.setStatus(deviceID, StatusOffline)
+			c.setStatus(deviceID, StatusOffline, nil)
 		}
 	}
 }
@@ -127,11 +133,17 @@ var statusEvents = map[string]string{
 }
 
 // setStatus changes a device's status and records the matching event.
-func (c *Core) setStatus(deviceID int64, status string) {
+// still, when given, is checked inside the transaction: a status decided
+// earlier must not overwrite one written since (a connection that closed
+// before its "online" was stored).
+func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
 	var dev *Device
 	var ev *Event
 	err := c.store.Batch(func(tx Tx) error {
 		dev, ev = nil, nil
+		if still != nil && !still() {
+			return nil
+		}
 		d, err := tx.Devices().Get(deviceID)
 		if err != nil || d.Status == status {
 			return err
@@ -167,7 +179,7 @@ func (c *Core) SweepStatus(timeout time.Duration) error {
 		})
 	})
 	for _, id := range stale {
-		c.setStatus(id, StatusUnknown)
+		c.setStatus(id, StatusUnknown, func() bool { return c.liveConn(id) == nil })
 	}
 	return err
 }

@@ -121,6 +121,13 @@ func (o *Objects[T, P]) Get(actor *User, id int64) (*T, error) {
 // Create builds a new object with apply (which fills it from the request),
 // stores it and links it to the actor, in one transaction.
 func (o *Objects[T, P]) Create(actor *User, apply func(*T) error) (*T, error) {
+	return o.CreateWith(actor, apply, nil)
+}
+
+// CreateWith is Create with also run in the same transaction once the
+// object is stored and linked, for records that must commit with it (a
+// device's installation record).
+func (o *Objects[T, P]) CreateWith(actor *User, apply func(*T) error, also func(Tx, *T) error) (*T, error) {
 	v := new(T)
 	err := o.c.store.Update(func(tx Tx) error {
 		a := access{tx: tx, actor: actor}
@@ -143,10 +150,16 @@ func (o *Objects[T, P]) Create(actor *User, apply func(*T) error) (*T, error) {
 				return err
 			}
 		}
-		if actor.ID == 0 { // the CLI's system actor owns nothing
-			return nil
+		if actor.ID != 0 { // the CLI's system actor owns nothing
+			err := tx.Link(Permission{OwnerKind: KindUser, OwnerID: actor.ID, PropKind: o.kind, PropID: P(v).GetID()})
+			if err != nil {
+				return err
+			}
 		}
-		return tx.Link(Permission{OwnerKind: KindUser, OwnerID: actor.ID, PropKind: o.kind, PropID: P(v).GetID()})
+		if also != nil {
+			return also(tx, v)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -7,12 +7,12 @@ import (
 
 // permissionPairs lists the owner -> property links fleetd supports, as
 // Traccar's "<owner>Id"/"<property>Id" pairs. Kinds fleetd has no objects
-// for yet (notifications, calendars, computed attributes, maintenance) are
+// for yet (notifications, calendars, maintenance) are
 // refused with a clear 400 rather than stored dangling.
 var permissionPairs = map[string][]string{
-	KindUser:   {KindDevice, KindGroup, KindGeofence, KindCommand, KindDriver, KindManagedUser},
-	KindDevice: {KindGeofence, KindCommand, KindDriver},
-	KindGroup:  {KindGeofence, KindCommand, KindDriver},
+	KindUser:   {KindDevice, KindGroup, KindGeofence, KindCommand, KindDriver, KindAttribute, KindManagedUser},
+	KindDevice: {KindGeofence, KindCommand, KindDriver, KindAttribute},
+	KindGroup:  {KindGeofence, KindCommand, KindDriver, KindAttribute},
 }
 
 // PermissionKinds lists every kind that can appear in a permission, for the
@@ -120,6 +120,8 @@ func (a access) exists(kind string, id int64) error {
 		_, err = a.tx.Commands().Get(id)
 	case KindDriver:
 		_, err = driversTable(a.tx).Get(id)
+	case KindAttribute:
+		_, err = computedTable(a.tx).Get(id)
 	}
 	return err
 }

@@ -14,12 +14,8 @@ import (
 // Defaults for zero Options fields.
 const (
 	DefaultTimeout = time.Second
-	// DefaultMaxBatchSize and DefaultMaxBatchDelay bound how many Batch
-	// calls share one commit and how long the first caller waits for
-	// company. 2ms is below a typical fsync, so latency grows by at most
-	// about one fsync while throughput grows with the number of callers.
-	DefaultMaxBatchSize  = 1000
-	DefaultMaxBatchDelay = 2 * time.Millisecond
+	// DefaultMaxBatchSize bounds how many Batch calls share one commit.
+	DefaultMaxBatchSize = 2000
 )
 
 // ErrLocked means another process (or another Open in this process) holds
@@ -36,7 +32,9 @@ type Options struct {
 	// NoSync skips fsync on commit. Only for tests and benchmarks: a crash
 	// can corrupt the file.
 	NoSync bool
-	// MaxBatchSize and MaxBatchDelay tune Batch; zero means the default.
+	// MaxBatchSize bounds a Batch group (zero: DefaultMaxBatchSize).
+	// MaxBatchDelay makes a small group wait that long for more callers;
+	// zero (the default) commits at once, as groups grow with load anyway.
 	MaxBatchSize  int
 	MaxBatchDelay time.Duration
 }
@@ -44,6 +42,7 @@ type Options struct {
 // DB is the bbolt-backed app.Store.
 type DB struct {
 	bolt     *bolt.DB
+	batch    *batcher
 	path     string
 	upgraded Upgrade
 }
@@ -66,19 +65,22 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, err
 	}
 	bdb.NoSync = opts.NoSync
-	bdb.MaxBatchSize = orDefault(opts.MaxBatchSize, DefaultMaxBatchSize)
-	bdb.MaxBatchDelay = orDefault(opts.MaxBatchDelay, DefaultMaxBatchDelay)
 	up, err := prepare(bdb, path, opts.ReadOnly)
 	if err != nil {
 		bdb.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	return &DB{bolt: bdb, path: path, upgraded: up}, nil
+	batch := newBatcher(bdb, orDefault(opts.MaxBatchSize, DefaultMaxBatchSize), opts.MaxBatchDelay)
+	return &DB{bolt: bdb, batch: batch, path: path, upgraded: up}, nil
 }
 
 // openBolt opens a bbolt file, mapping a lock timeout to ErrLocked.
 func openBolt(path string, timeout time.Duration, readOnly bool) (*bolt.DB, error) {
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: readOnly})
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: readOnly,
+		// The freelist is rebuilt from the pages at open instead of being
+		// written on every commit: ingest commits often and the store grows
+		// large, where writing the freelist would dominate a commit.
+		NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if errors.Is(err, bolt.ErrTimeout) {
 		return nil, fmt.Errorf("%s: %w", path, ErrLocked)
 	}
@@ -128,14 +130,14 @@ func (db *DB) Update(fn func(app.Tx) error) error {
 }
 
 // Batch runs fn in a transaction shared with other concurrent Batch callers
-// (bbolt group commit): one commit and one fsync for up to MaxBatchSize
-// callers. If any fn in the group fails, the group is rolled back and the
-// others are run again, and the failing fn is re-run alone to get its
-// error: fn may run more than once and must only touch the store through
-// its Tx.
-func (db *DB) Batch(fn func(app.Tx) error) error {
-	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
-}
+// (group commit, see batcher): one commit and one fsync for the group. If
+// any fn in the group fails, the group is rolled back, the failing fn gets
+// its error and the others run again: fn may run more than once and must
+// only touch the store through its Tx.
+func (db *DB) Batch(fn func(app.Tx) error) error { return db.batch.do(fn) }
 
 // Close releases the file and its lock. Open transactions finish first.
-func (db *DB) Close() error { return db.bolt.Close() }
+func (db *DB) Close() error {
+	db.batch.close()
+	return db.bolt.Close()
+}

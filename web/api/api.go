@@ -102,6 +102,7 @@ func (h *handlers) routes() []route {
 	rs = append(rs, objectRoutes("/commands", h.core.Commands, filterLinks)...)
 	rs = append(rs, objectRoutes("/geofences", h.core.Geofences, filterLinks)...)
 	rs = append(rs, objectRoutes("/drivers", h.core.Drivers, filterLinks)...)
+	rs = append(rs, h.attributeRoutes()...)
 	return rs
 }
 

@@ -24,7 +24,7 @@ var openapiPaths []byte
 // names and types cannot drift from what the handlers render.
 var schemaTypes = map[string]any{
 	"User": app.User{}, "Device": app.Device{}, "Group": app.Group{}, "Command": app.Command{},
-	"Geofence": app.Geofence{}, "Driver": app.Driver{}, "Position": app.Position{}, "Event": app.Event{}, "Server": app.Server{},
+	"Geofence": app.Geofence{}, "Driver": app.Driver{}, "Attribute": app.ComputedAttribute{}, "Position": app.Position{}, "Event": app.Event{}, "Server": app.Server{},
 }
 
 // openapiDoc is the served document, built on first use.

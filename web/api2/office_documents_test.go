@@ -50,7 +50,7 @@ func TestDocuments(t *testing.T) {
 		{name: "entityId required", as: "alice", method: "POST", path: "/api2/documents",
 			body: `{"documentOf":"vehicle","documentType":"insurance"}`, status: 400, want: []string{"entityId is required"}},
 		{name: "bad date", as: "alice", method: "POST", path: "/api2/documents",
-			body: `{"documentOf":"vehicle","entityId":"{car}","documentType":"insurance","expiryDate":"20/06/2025"}`,
+			body:   `{"documentOf":"vehicle","entityId":"{car}","documentType":"insurance","expiryDate":"20/06/2025"}`,
 			status: 400, want: []string{"is not an ISO 8601 date"}, unchanged: true},
 		{name: "bad entityId", as: "alice", method: "POST", path: "/api2/documents",
 			body: `{"documentOf":"vehicle","entityId":"car","documentType":"insurance"}`, status: 400, unchanged: true},

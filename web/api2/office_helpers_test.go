@@ -414,3 +414,22 @@ func runOfficeScenarios(t *testing.T, scenarios []officeScenario) {
 		})
 	}
 }
+
+// listTitles checks the titles of the list under key, in order.
+func listTitles(key string, want ...string) func(*testing.T, *officeEnv, *officeResponse) {
+	return func(t *testing.T, _ *officeEnv, r *officeResponse) {
+		var out map[string]json.RawMessage
+		r.decode(t, &out)
+		var items []struct{ Title string }
+		if err := json.Unmarshal(out[key], &items); err != nil {
+			t.Fatalf("%s: %v in %s", key, err, r.body)
+		}
+		got := make([]string, len(items))
+		for i, item := range items {
+			got[i] = item.Title
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("titles %v, want %v", got, want)
+		}
+	}
+}

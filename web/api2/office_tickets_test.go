@@ -19,7 +19,7 @@ func TestTickets(t *testing.T) {
 	runOfficeScenarios(t, []officeScenario{
 		{name: "create", as: "alice", method: "POST", path: "/api2/support/tickets",
 			prepare: func(e *officeEnv) { e.file("f1", "alice") },
-			body:    `{"title":" Map blank ","description":"since today","category":"Tracking","fileIds":["{f1}"],"device":{"value":"imei-car","name":"car"}}`,
+			body:    `{"title":" Map blank ","description":"since today","category":"Tracking","fileIds":["{f1}"],"device":{"value":"imei-car","name":"car"},"status":"closed","ticket_no":5,"userId":"{bob}"}`,
 			status:  200, want: []string{`"success":true`, `"ticket_no":1001`, `"title":"Map blank"`},
 			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
 				var out struct{ Data struct{ ID app.TextID } }
@@ -92,19 +92,7 @@ func TestTicketList(t *testing.T) {
 		})
 		e.must(err)
 	}
-	titles := func(want ...string) func(t *testing.T, e *officeEnv, r *officeResponse) {
-		return func(t *testing.T, e *officeEnv, r *officeResponse) {
-			var out struct{ Data []app.Ticket }
-			r.decode(t, &out)
-			var got []string
-			for _, tk := range out.Data {
-				got = append(got, tk.Title)
-			}
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("titles %v, want %v", got, want)
-			}
-		}
-	}
+	titles := func(want ...string) func(*testing.T, *officeEnv, *officeResponse) { return listTitles("data", want...) }
 	runOfficeScenarios(t, []officeScenario{
 		{name: "defaults: page 1, limit 10, newest first, own only", as: "alice", method: "GET",
 			path: "/api2/support/tickets", prepare: many, status: 200,

@@ -115,3 +115,11 @@ func queryString(pairs ...string) string {
 	}
 	return q.Encode()
 }
+
+// plural is "1 service" or "3 services".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}

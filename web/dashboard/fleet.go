@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,16 +119,21 @@ func (d *Dashboard) tileURL() string {
 	return DefaultTileURL
 }
 
-// deviceForm is the device create/edit form with its choices.
+// deviceForm is the device create/edit form with its choices. A new
+// device can be registered with an installation record (the extended
+// API's M3: phone and contact then required); an existing one shows its.
 type deviceForm struct {
-	Device  *app.Device
-	Groups  []*app.Group
-	Problem string
+	Device       *app.Device
+	Groups       []*app.Group
+	Installation *app.Installation
+	Install      bool
+	Details      app.InstallationDetails
+	Problem      string
 }
 
 func (d *Dashboard) deviceNew(c *fiber.Ctx) error {
-	dev := &app.Device{UniqueID: c.Query("uniqueId"), Name: c.Query("name")}
-	return d.renderDeviceForm(c, fiber.StatusOK, dev, nil)
+	f := deviceForm{Device: &app.Device{UniqueID: c.Query("uniqueId"), Name: c.Query("name")}, Install: true}
+	return d.renderDeviceForm(c, fiber.StatusOK, f, nil)
 }
 
 func (d *Dashboard) deviceEdit(c *fiber.Ctx) error {
@@ -139,33 +145,58 @@ func (d *Dashboard) deviceEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return d.renderDeviceForm(c, fiber.StatusOK, dev, nil)
+	return d.renderDeviceForm(c, fiber.StatusOK, deviceForm{Device: dev}, nil)
 }
 
-func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, dev *app.Device, problem error) error {
-	groups, err := d.core.Groups.List(user(c), app.ListQuery{})
+func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, f deviceForm, problem error) error {
+	actor := user(c)
+	groups, err := d.core.Groups.List(actor, app.ListQuery{})
 	if err != nil {
 		return err
 	}
 	title := "New device"
-	if dev.ID != 0 {
-		title = dev.Name
+	if f.Device.ID != 0 {
+		title = f.Device.Name
+		if f.Installation, err = d.installation(actor, f.Device.ID); err != nil {
+			return err
+		}
 	}
-	f := deviceForm{Device: dev, Groups: groups, Problem: problemText(problem)}
+	f.Groups, f.Problem = groups, problemText(problem)
 	return render(c, status, devicePage(d.page(c, title, "fleet"), f))
 }
 
-func (d *Dashboard) deviceCreate(c *fiber.Ctx) error {
-	var submitted app.Device
-	dev, err := d.core.Devices.Create(user(c), func(dev *app.Device) error {
-		err := readDevice(c, dev)
-		submitted = *dev
-		return err
-	})
+// installation is a device's installation record, nil when it has none.
+func (d *Dashboard) installation(actor *app.User, deviceID int64) (*app.Installation, error) {
+	list, err := d.core.InstalledDevices(actor)
 	if err != nil {
-		return d.formFailed(c, err, func(status int) error { return d.renderDeviceForm(c, status, &submitted, err) })
+		return nil, err
 	}
-	return redirect(c, Prefix+"/fleet?q="+dev.UniqueID)
+	for _, in := range list {
+		if in.Device.ID == deviceID {
+			return in.Installation, nil
+		}
+	}
+	return nil, nil
+}
+
+func (d *Dashboard) deviceCreate(c *fiber.Ctx) error {
+	f := deviceForm{Device: &app.Device{}, Install: c.FormValue("install") == "on",
+		Details: app.InstallationDetails{Location: c.FormValue("installLocation"), Notes: c.FormValue("installNotes")}}
+	apply := func(dev *app.Device) error {
+		err := readDevice(c, dev)
+		*f.Device = *dev
+		return err
+	}
+	var err error
+	if f.Install {
+		_, err = d.core.InstallDevice(user(c), apply, f.Details)
+	} else {
+		_, err = d.core.Devices.Create(user(c), apply)
+	}
+	if err != nil {
+		return d.formFailed(c, err, func(status int) error { return d.renderDeviceForm(c, status, f, err) })
+	}
+	return redirect(c, Prefix+"/fleet?q="+url.QueryEscape(f.Device.UniqueID))
 }
 
 func (d *Dashboard) deviceUpdate(c *fiber.Ctx) error {
@@ -180,7 +211,9 @@ func (d *Dashboard) deviceUpdate(c *fiber.Ctx) error {
 		return err
 	})
 	if err != nil {
-		return d.formFailed(c, err, func(status int) error { return d.renderDeviceForm(c, status, &submitted, err) })
+		return d.formFailed(c, err, func(status int) error {
+			return d.renderDeviceForm(c, status, deviceForm{Device: &submitted}, err)
+		})
 	}
 	return redirect(c, Prefix+"/fleet")
 }

@@ -152,3 +152,28 @@ func TestNotFoundPage(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// A device registered with its installation record (the extended API's
+// M3) needs phone and contact, and its page shows the record.
+func TestDeviceInstallation(t *testing.T) {
+	e := newEnv(t)
+	admin := e.as("admin")
+	form := url.Values{"name": {"Tractor"}, "uniqueId": {"868000000000099"}, "install": {"on"},
+		"installLocation": {"Depot North"}, "installNotes": {"Under the dashboard"}}
+	res := admin.post("/dashboard/fleet/devices", form)
+	if res.status != 422 || !strings.Contains(res.body, "phone") || !strings.Contains(res.body, `value="Depot North"`) {
+		t.Fatalf("install without phone: %d %.400s", res.status, res.body)
+	}
+	form.Set("phone", "+49 171 555")
+	form.Set("contact", "Hans")
+	if res := admin.post("/dashboard/fleet/devices", form); res.status != 303 {
+		t.Fatalf("install: %d %.400s", res.status, res.body)
+	}
+	list, err := e.core.Devices.List(e.users["admin"], app.ListQuery{UniqueIDs: []string{"868000000000099"}})
+	if err != nil || len(list) != 1 || list[0].ExpirationTime == nil {
+		t.Fatalf("installed device: %+v %v", list, err)
+	}
+	page := admin.get("/dashboard/fleet/devices/" + itoa(list[0].ID)).body
+	contains(t, "device page", page, "Installation record", "by Ada Admin", "Where: Depot North", "Under the dashboard")
+	lacks(t, "device page", page, `name="install"`)
+}

@@ -313,6 +313,11 @@ func TestOverview(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	sos := &app.Position{DeviceID: e.devices["truck1"].ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
+		FixTime: e.now, DeviceTime: e.now, Attributes: app.Attributes{"alarm": "sos"}}
+	if err := e.core.Ingest(sos.DeviceID, []*app.Position{sos}); err != nil {
+		t.Fatal(err)
+	}
 	body := e.as("admin").get("/dashboard/").body
 	for label, want := range map[string]string{"Devices online": "2", "Devices offline": "1", "Open tickets": "1",
 		"Documents expiring in 30 days": "1"} {
@@ -321,6 +326,7 @@ func TestOverview(t *testing.T) {
 			t.Errorf("overview %s = %v, want %s", label, m, want)
 		}
 	}
-	contains(t, "overview", body, "Wrong speed", "Doc0 · Truck One", "in 5 days", "1 expired", "250.00", "Oil · Van Two")
+	contains(t, "overview", body, "Wrong speed", "Doc0 · Truck One", "in 5 days", "1 expired", "250.00", "Oil · Van Two",
+		`<span class="badge status-offline">sos</span> <a href="/dashboard/fleet/devices/`+itoa(e.devices["truck1"].ID)+`">Truck One</a>`)
 	lacks(t, "overview", body, "Old problem", "Doc1")
 }

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -24,7 +25,17 @@ type overviewView struct {
 	Services    []serviceRow
 	YearSpend   float64
 	Year        int
+	Alarms      []alarmRow
 }
+
+// alarmRow is one of the latest alarms with its device's name.
+type alarmRow struct {
+	Time, Device, Alarm string
+	DeviceID            int64
+}
+
+// alarmWindow is how far back the overview looks for alarms.
+const alarmWindow = 7 * 24 * time.Hour
 
 // docDue is a document with the days left until it expires.
 type docDue struct {
@@ -61,6 +72,9 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 		return err
 	}
 	if err := d.overviewServices(actor, &v); err != nil {
+		return err
+	}
+	if err := d.overviewAlarms(actor, &v); err != nil {
 		return err
 	}
 	return render(c, fiber.StatusOK, overviewPage(d.page(c, "Overview", "overview"), v))
@@ -144,4 +158,32 @@ func (n entityNames) options(kind, none string) []option {
 	}
 	slices.SortFunc(out[1:], func(a, b option) int { return compareFold(a.Label, b.Label) })
 	return out
+}
+
+func (d *Dashboard) overviewAlarms(actor *app.User, v *overviewView) error {
+	now := time.Now()
+	events, err := d.core.ExtendedEvents(actor, app.EventQuery{Types: []string{app.EventAlarm},
+		From: now.Add(-alarmWindow), To: now, Desc: true, Page: 1, Limit: overviewListLen})
+	if err != nil {
+		return err
+	}
+	names := map[int64]string{}
+	for _, r := range v.Fleet.Rows {
+		names[r.Device.ID] = r.Device.Name
+	}
+	for _, e := range events {
+		var attrs struct {
+			Alarm string `json:"alarm"`
+		}
+		_ = json.Unmarshal([]byte(e.Attributes), &attrs) // an unreadable kind shows as a plain "alarm"
+		row := alarmRow{Time: e.EventTime, Device: names[e.DeviceID], Alarm: attrs.Alarm, DeviceID: e.DeviceID}
+		if t, err := time.Parse(app.ExtendedTimeLayout, e.EventTime); err == nil {
+			row.Time = stamp(t)
+		}
+		if row.Alarm == "" {
+			row.Alarm = "alarm"
+		}
+		v.Alarms = append(v.Alarms, row)
+	}
+	return nil
 }

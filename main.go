@@ -31,6 +31,7 @@ import (
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
+	"github.com/fleetd/fleetd/protocols/simulate"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/metrics"
@@ -104,6 +105,7 @@ func (c *cli) commands() *cobra.Command {
 		c.userCommands(),
 		c.healthCommand(),
 		c.maintenanceCommand(),
+		c.simulateCommand(),
 		&cobra.Command{Use: "backup FILE", Short: "Write a consistent copy of the store to FILE, also while serve runs",
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -253,7 +255,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var background sync.WaitGroup
 	background.Go(func() { pruneSessions(ctx, core, log) })
-	background.Go(func() { remindExpiry(ctx, core, log) })
+	background.Go(func() { officeJobs(ctx, core, log) })
 	background.Go(func() { core.RunPush(ctx) })
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	background.Go(func() { runRetention(ctx, core, db, cfg) })
@@ -355,10 +357,11 @@ func pruneSessions(ctx context.Context, core *app.Core, log *slog.Logger) {
 	}
 }
 
-// remindExpiry sends document expiry reminders (30, 7, 1 days before and
-// on the day) at start and then hourly: each goes out once, so the short
-// interval only makes them timely after a restart or a failed delivery.
-func remindExpiry(ctx context.Context, core *app.Core, log *slog.Logger) {
+// officeJobs runs the fleet office's housekeeping at start and then
+// hourly: document expiry reminders (30, 7, 1 days before and on the day;
+// each goes out once, so the short interval only makes them timely after a
+// restart or a failed delivery) and the sweep of files a crash left behind.
+func officeJobs(ctx context.Context, core *app.Core, log *slog.Logger) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	notify := func(userID int64, title, body string) error {
@@ -369,6 +372,11 @@ func remindExpiry(ctx context.Context, core *app.Core, log *slog.Logger) {
 			log.Warn("document expiry reminders", "sent", n, "err", err)
 		} else if n > 0 {
 			log.Info("document expiry reminders", "sent", n)
+		}
+		if n, err := core.SweepFiles(); err != nil {
+			log.Warn("sweep files", "removed", n, "err", err)
+		} else if n > 0 {
+			log.Info("removed files left by interrupted uploads", "count", n)
 		}
 		select {
 		case <-ctx.Done():
@@ -696,4 +704,34 @@ func storeError(cfg *config.Config, err error) error {
 		return fmt.Errorf("no store at %s yet (data.dir %q): start fleetd serve once or add a user with fleetd user add", cfg.Data.StorePath(), cfg.Data.Dir)
 	}
 	return err
+}
+
+// simulateCommand drives simulated trackers against a server: demo data
+// for a new installation, and the load tool of docs/benchmarks.md.
+func (c *cli) simulateCommand() *cobra.Command {
+	o := simulate.Options{}
+	cmd := &cobra.Command{Use: "simulate", Short: "Drive simulated GPS trackers against a server (demo data, load tests)",
+		Long: "Connects --devices simulated trackers speaking --protocol to --server and sends a position every\n" +
+			"--interval along plausible routes. The devices must be registered (uniqueIds " +
+			"--first-id, --first-id+1, ...) or the server must have devices.autoRegister on.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Log = c.stderr
+			report, err := simulate.Run(cmd.Context(), o)
+			if err == nil {
+				fmt.Fprintln(c.stdout, report)
+			}
+			return err
+		}}
+	f := cmd.Flags()
+	f.IntVar(&o.Devices, "devices", 10, "number of simulated trackers")
+	f.StringVar(&o.Protocol, "protocol", "gt06", "protocol: "+strings.Join(simulate.Protocols(), ", "))
+	f.DurationVar(&o.Interval, "interval", 10*time.Second, "time between two positions of one tracker")
+	f.StringVar(&o.Server, "server", "localhost", "server host, or host:port")
+	f.IntVar(&o.Port, "port", 0, "server port (0: the protocol's default port)")
+	f.DurationVar(&o.Duration, "duration", 0, "how long to run (0: until interrupted)")
+	f.DurationVar(&o.Ramp, "ramp", 0, "spread the first connections over this long (0: one interval)")
+	f.Int64Var(&o.FirstID, "first-id", 860000000000000, "IMEI of the first tracker")
+	f.Int64Var(&o.Seed, "seed", 1, "seed for routes and timing (same seed, same run)")
+	return cmd
 }

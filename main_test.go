@@ -528,3 +528,24 @@ func (s *serving) deviceReports(t *testing.T, password string) {
 		t.Fatalf("positions = %+v, want the GT06 fix at 54.94535", positions)
 	}
 }
+
+// TestSimulate drives simulated GT06 trackers against a running serve that
+// registers unknown devices, and finds every acknowledged position stored.
+func TestSimulate(t *testing.T) {
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\ndevices: {autoRegister: true}\n"+anyPorts)
+	s := e.serve(t)
+	r := e.run("", "simulate", "--devices", "3", "--protocol", "gt06", "--server", s.Devices["gt06"].String(),
+		"--interval", "100ms", "--duration", "1500ms", "--ramp", "10ms")
+	r.expect(t, "simulate", 0, "acked")
+	var stored int
+	err := s.Core.Store().View(func(tx app.Tx) error {
+		return tx.Devices().List(func(d *app.Device) bool {
+			tx.Positions(d.ID, time.Time{}, time.Now().Add(time.Hour), func(*app.Position) bool { stored++; return true })
+			return true
+		})
+	})
+	if err != nil || stored < 3 {
+		t.Fatalf("stored %d positions (%v) after simulating:\n%s", stored, err, r.stdout)
+	}
+	t.Logf("%d positions stored\n%s", stored, r.stdout)
+}

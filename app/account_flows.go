@@ -43,8 +43,8 @@ func (c *Core) StartReset(email, phone string) error {
 	if err != nil {
 		return err
 	}
-	users, err := c.usersBy(id)
-	if err != nil {
+	var users []*User
+	if err := c.store.View(func(tx Tx) (err error) { users, err = usersBy(tx, id); return err }); err != nil {
 		return err
 	}
 	switch {
@@ -120,8 +120,8 @@ func (c *Core) StartRegistration(email, phone string) error {
 
 // mustBeFree answers ErrAccountExists when any user has the identifier.
 func (c *Core) mustBeFree(id Identifier) error {
-	users, err := c.usersBy(id)
-	if err != nil {
+	var users []*User
+	if err := c.store.View(func(tx Tx) (err error) { users, err = usersBy(tx, id); return err }); err != nil {
 		return err
 	}
 	if len(users) > 0 {

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -104,7 +103,7 @@ func (c *Core) NotifyUser(userID int64, n Notification) error {
 		return nil
 	}
 	if n.Type != "" && !validType(n.Type) {
-		return Invalid("type must be empty or one of %s", strings.Join(NotificationTypes, ", "))
+		return Invalid("type must be one of NotificationTypes")
 	}
 	if !c.push.enqueue(pushJob{userID: userID, note: n}) {
 		return errPushQueueFull

@@ -31,6 +31,7 @@ import (
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
+	"github.com/fleetd/fleetd/protocols/simulate"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/metrics"
@@ -104,6 +105,7 @@ func (c *cli) commands() *cobra.Command {
 		c.userCommands(),
 		c.healthCommand(),
 		c.maintenanceCommand(),
+		c.simulateCommand(),
 		&cobra.Command{Use: "backup FILE", Short: "Write a consistent copy of the store to FILE, also while serve runs",
 			Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -702,4 +704,34 @@ func storeError(cfg *config.Config, err error) error {
 		return fmt.Errorf("no store at %s yet (data.dir %q): start fleetd serve once or add a user with fleetd user add", cfg.Data.StorePath(), cfg.Data.Dir)
 	}
 	return err
+}
+
+// simulateCommand drives simulated trackers against a server: demo data
+// for a new installation, and the load tool of docs/benchmarks.md.
+func (c *cli) simulateCommand() *cobra.Command {
+	o := simulate.Options{}
+	cmd := &cobra.Command{Use: "simulate", Short: "Drive simulated GPS trackers against a server (demo data, load tests)",
+		Long: "Connects --devices simulated trackers speaking --protocol to --server and sends a position every\n" +
+			"--interval along plausible routes. The devices must be registered (uniqueIds " +
+			"--first-id, --first-id+1, ...) or the server must have devices.autoRegister on.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Log = c.stderr
+			report, err := simulate.Run(cmd.Context(), o)
+			if err == nil {
+				fmt.Fprintln(c.stdout, report)
+			}
+			return err
+		}}
+	f := cmd.Flags()
+	f.IntVar(&o.Devices, "devices", 10, "number of simulated trackers")
+	f.StringVar(&o.Protocol, "protocol", "gt06", "protocol: "+strings.Join(simulate.Protocols(), ", "))
+	f.DurationVar(&o.Interval, "interval", 10*time.Second, "time between two positions of one tracker")
+	f.StringVar(&o.Server, "server", "localhost", "server host, or host:port")
+	f.IntVar(&o.Port, "port", 0, "server port (0: the protocol's default port)")
+	f.DurationVar(&o.Duration, "duration", 0, "how long to run (0: until interrupted)")
+	f.DurationVar(&o.Ramp, "ramp", 0, "spread the first connections over this long (0: one interval)")
+	f.Int64Var(&o.FirstID, "first-id", 860000000000000, "IMEI of the first tracker")
+	f.Int64Var(&o.Seed, "seed", 1, "seed for routes and timing (same seed, same run)")
+	return cmd
 }

@@ -43,8 +43,8 @@ func (c *Core) StartReset(email, phone string) error {
 	if err != nil {
 		return err
 	}
-	var users []*User
-	if err := c.store.View(func(tx Tx) (err error) { users, err = usersBy(tx, id); return err }); err != nil {
+	users, err := c.usersBy(id)
+	if err != nil {
 		return err
 	}
 	switch {
@@ -120,8 +120,8 @@ func (c *Core) StartRegistration(email, phone string) error {
 
 // mustBeFree answers ErrAccountExists when any user has the identifier.
 func (c *Core) mustBeFree(id Identifier) error {
-	var users []*User
-	if err := c.store.View(func(tx Tx) (err error) { users, err = usersBy(tx, id); return err }); err != nil {
+	users, err := c.usersBy(id)
+	if err != nil {
 		return err
 	}
 	if len(users) > 0 {

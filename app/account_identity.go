@@ -98,6 +98,12 @@ func usersBy(tx Tx, id Identifier) ([]*User, error) {
 	return out, err
 }
 
+// usersBy is usersBy in a read transaction of its own.
+func (c *Core) usersBy(id Identifier) (users []*User, err error) {
+	err = c.store.View(func(tx Tx) error { users, err = usersBy(tx, id); return err })
+	return users, err
+}
+
 // placeholderEmail is the e-mail of an account known only by its phone.
 func placeholderEmail(prefix, phone string) string {
 	return prefix + strings.TrimPrefix(phone, "+") + "@" + placeholderDomain

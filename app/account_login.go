@@ -20,7 +20,7 @@ func (c *Core) LoginIdentifier(identifier, password, ip string) (*User, error) {
 	}
 	var users []*User
 	if err == nil {
-		if err := c.store.View(func(tx Tx) (err error) { users, err = usersBy(tx, id); return err }); err != nil {
+		if users, err = c.usersBy(id); err != nil {
 			return nil, err
 		}
 	}

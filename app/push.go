@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -103,7 +104,7 @@ func (c *Core) NotifyUser(userID int64, n Notification) error {
 		return nil
 	}
 	if n.Type != "" && !validType(n.Type) {
-		return Invalid("type must be one of NotificationTypes")
+		return Invalid("type must be empty or one of %s", strings.Join(NotificationTypes, ", "))
 	}
 	if !c.push.enqueue(pushJob{userID: userID, note: n}) {
 		return errPushQueueFull

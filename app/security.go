@@ -44,8 +44,8 @@ func (c *Core) parseUpdate(actor *User, field, value string) (purpose string, id
 
 // takenByOther answers ErrAccountExists when another user has id.
 func (c *Core) takenByOther(actor *User, id Identifier) error {
-	var users []*User
-	if err := c.store.View(func(tx Tx) (err error) { users, err = usersBy(tx, id); return err }); err != nil {
+	users, err := c.usersBy(id)
+	if err != nil {
 		return err
 	}
 	for _, u := range users {

@@ -16,9 +16,9 @@ func (h *handlers) accountRoutes() []route {
 	return []route{
 		{post, "/auth/otp/verify", public, h.whileRunning(h.verifyOTP)},
 		{post, "/auth/login", public, h.whileRunning(h.login)},
-		{post, "/auth/account/reset", public, h.whileRunning(h.startReset)},
+		{post, "/auth/account/reset", public, h.whileRunning(sendOTP(h.core.StartReset))},
 		{post, "/auth/password/reset", public, h.whileRunning(h.resetPassword)},
-		{post, "/auth/registration/init", public, h.whileRunning(h.startRegistration)},
+		{post, "/auth/registration/init", public, h.whileRunning(sendOTP(h.core.StartRegistration))},
 		{post, "/auth/registration/complete", public, h.whileRunning(h.completeRegistration)},
 		{post, "/auth/demo-login/init", public, h.whileRunning(h.startDemo)},
 
@@ -97,18 +97,18 @@ func (h *handlers) login(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"email": u.Email})
 }
 
-// contact is A3's and A5's body.
-type contact struct{ Email, Phone string }
-
-func (h *handlers) startReset(c *fiber.Ctx) error {
-	var in contact
-	if err := bind(c, &in); err != nil {
-		return err
+// sendOTP serves A3 and A5: body email or phone, an OTP sent by start.
+func sendOTP(start func(email, phone string) error) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		var in struct{ Email, Phone string }
+		if err := bind(c, &in); err != nil {
+			return err
+		}
+		if err := start(in.Email, in.Phone); err != nil {
+			return err
+		}
+		return done(c, msgOTPSent)
 	}
-	if err := h.core.StartReset(in.Email, in.Phone); err != nil {
-		return err
-	}
-	return done(c, msgOTPSent)
 }
 
 func (h *handlers) resetPassword(c *fiber.Ctx) error {
@@ -120,17 +120,6 @@ func (h *handlers) resetPassword(c *fiber.Ctx) error {
 		return err
 	}
 	return done(c, msgPasswordSet)
-}
-
-func (h *handlers) startRegistration(c *fiber.Ctx) error {
-	var in contact
-	if err := bind(c, &in); err != nil {
-		return err
-	}
-	if err := h.core.StartRegistration(in.Email, in.Phone); err != nil {
-		return err
-	}
-	return done(c, msgOTPSent)
 }
 
 func (h *handlers) completeRegistration(c *fiber.Ctx) error {

@@ -34,6 +34,12 @@ func TestAccountSecurity(t *testing.T) {
 			caller: "alice", status: 400, want: []string{"field must be email or phone"}},
 		{name: "H1 phone that is an e-mail", method: "POST", path: updatePath, body: `{"field":"phone","value":"a@b.example"}`,
 			caller: "alice", status: 400},
+		{name: "H1 read-only account", setup: func(t *testing.T, e *acctEnv) map[string]string {
+			_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.Readonly = true; return nil })
+			must(t, err)
+			return nil
+		}, method: "POST", path: updatePath, body: `{"field":"email","value":"alice@new.example"}`,
+			caller: "alice", status: 403},
 		{name: "H1 without session", method: "POST", path: updatePath, body: `{"field":"email","value":"alice@new.example"}`,
 			status: 401},
 		{name: "H2 success on H1's path", setup: newEmail, method: "POST", path: updatePath,

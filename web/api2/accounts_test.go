@@ -92,6 +92,9 @@ func TestAccountAccess(t *testing.T) {
 			status: 400, want: []string{`"message":"Invalid OTP!"`}},
 		{name: "A1 unknown type", method: "POST", path: a1, body: `{"otp":"123456","identifier":"alice@example.com","type":"x"}`,
 			status: 400, want: []string{"registration, reset or demo_auth"}},
+		{name: "A1 update types belong to H2", method: "POST", path: a1,
+			body: `{"otp":"123456","identifier":"alice@example.com","type":"update_email"}`, status: 400,
+			want: []string{"/api2/security/update/init"}},
 		{name: "A1 success, single use", setup: aliceReset, method: "POST", path: a1,
 			body: `{"otp":"{code}","identifier":"ALICE@example.com","type":"reset"}`, status: 200, want: []string{`"token":"`},
 			check: func(t *testing.T, e *acctEnv, r response) {

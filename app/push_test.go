@@ -1,0 +1,41 @@
+package app_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/storage"
+)
+
+type nopSender struct{}
+
+func (nopSender) Push(context.Context, app.PushMessage) error { return nil }
+
+// TestPushQueueNeverBlocks: with no worker running, a full queue drops
+// and counts instead of making the caller (the ingest) wait.
+func TestPushQueueNeverBlocks(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	core := app.New(db, app.Options{Push: app.PushOptions{Sender: nopSender{}, QueueSize: 2}})
+	for i, want := range []bool{true, true, false, false} {
+		err := core.NotifyUser(1, app.Notification{Title: "t"})
+		if (err == nil) != want {
+			t.Fatalf("notification %d: %v", i, err)
+		}
+	}
+	if s := core.PushStats(); s.Queued != 2 || s.Dropped != 2 {
+		t.Fatalf("stats %+v", s)
+	}
+	if err := core.NotifyUser(1, app.Notification{Type: "weather"}); app.KindOf(err) != app.KindInvalid {
+		t.Fatalf("unknown type: %v", err)
+	}
+	off := app.New(db, app.Options{})
+	if err := off.NotifyUser(1, app.Notification{Title: "t"}); err != nil || off.PushStats().Queued != 0 {
+		t.Fatalf("without a sender: %v %+v", err, off.PushStats())
+	}
+}

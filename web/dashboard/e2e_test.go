@@ -51,12 +51,13 @@ func newSession(t *testing.T, e *env) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Map tiles come from the test server, so the page needs no network.
+	// Routes must be added before the server starts.
+	e.app.Get("/test-tiles/*", func(c *fiber.Ctx) error { return c.SendStatus(fiber.StatusNoContent) })
 	go func() { _ = e.app.Listener(ln) }()
 	t.Cleanup(func() { _ = e.app.Shutdown() })
 	s := &session{t: t, base: "http://" + ln.Addr().String()}
 
-	// Map tiles come from the test server, so the page needs no network.
-	e.app.Get("/test-tiles/*", func(c *fiber.Ctx) error { return c.SendStatus(fiber.StatusNoContent) })
 	if _, err := e.core.UpdateServer(e.users["admin"], func(srv *app.Server) error {
 		srv.MapURL = s.base + "/test-tiles/{z}/{x}/{y}.png"
 		return nil

@@ -1,8 +1,8 @@
 package app
 
 import (
-	"cmp"
 	"encoding/json"
+	"iter"
 	"slices"
 	"time"
 )
@@ -76,9 +76,7 @@ func (c *Core) ExtendedEvents(actor *User, q EventQuery) ([]ExtendedEvent, error
 		return nil, Invalid("page must be at least 1 and limit between 1 and %d", MaxEventLimit)
 	}
 	match := typeFilter(q.Types)
-	// Each device contributes at most the events up to the end of the page.
-	need := q.Page * q.Limit
-	var found []*Event
+	var page []*Event
 	var zone *time.Location
 	err := c.store.View(func(tx Tx) error {
 		devices, err := visibleDevices(access{tx: tx, actor: actor}, q.DeviceIDs)
@@ -86,32 +84,17 @@ func (c *Core) ExtendedEvents(actor *User, q EventQuery) ([]ExtendedEvent, error
 			return err
 		}
 		zone = serverZone(tx)
-		for _, id := range devices {
-			var some []*Event
-			if q.Desc {
-				some, err = newestEvents(tx, id, q.From, q.To, need, match)
-			} else {
-				some, err = oldestEvents(tx, id, q.From, q.To, need, match)
-			}
-			if err != nil {
-				return err
-			}
-			found = append(found, some...)
+		streams := make([]iter.Seq[*Event], len(devices))
+		errs := make([]error, len(devices))
+		for i, id := range devices {
+			streams[i] = deviceEvents(tx, id, q.From, q.To, q.Desc, match, &errs[i])
 		}
-		return nil
+		page = mergeEvents(streams, q.Desc, (q.Page-1)*q.Limit, q.Limit)
+		return firstErr(errs...)
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(found, func(a, b *Event) int {
-		order := cmp.Or(a.EventTime.Compare(b.EventTime), cmp.Compare(a.ID, b.ID))
-		if q.Desc {
-			return -order
-		}
-		return order
-	})
-	start := min((q.Page-1)*q.Limit, len(found))
-	page := found[start:min(start+q.Limit, len(found))]
 	out := make([]ExtendedEvent, len(page))
 	for i, e := range page {
 		out[i] = extendEvent(e, zone)
@@ -160,52 +143,6 @@ func visibleDevices(a access, ids []int64) ([]int64, error) {
 	return slices.Compact(out), nil
 }
 
-// oldestEvents returns up to n of the device's matching events in
-// [from, to], oldest first, reading no further than needed.
-func oldestEvents(tx Tx, device int64, from, to time.Time, n int, match func(*Event) bool) ([]*Event, error) {
-	var out []*Event
-	err := tx.Events(device, from, to, func(e *Event) bool {
-		if match(e) {
-			out = append(out, e)
-		}
-		return len(out) < n
-	})
-	return out, err
-}
-
-// firstWindow is the span newestEvents reads first.
-const firstWindow = time.Hour
-
-// newestEvents returns up to n of the device's matching events in
-// [from, to], newest first. The store scans forward only, so it reads
-// windows back from to, each twice as long as the last, until it has n or
-// reaches from: recent events cost a short scan, not the whole range.
-func newestEvents(tx Tx, device int64, from, to time.Time, n int, match func(*Event) bool) ([]*Event, error) {
-	var out []*Event
-	width := firstWindow
-	for end := to; len(out) < n && !end.Before(from); width *= 2 {
-		start := end.Add(-width)
-		if start.Before(from) || start.After(end) { // from reached, or the span overflowed
-			start = from
-		}
-		var window []*Event
-		err := tx.Events(device, start, end, func(e *Event) bool {
-			if match(e) {
-				window = append(window, e)
-			}
-			return true
-		})
-		if err != nil {
-			return nil, err
-		}
-		for i := len(window) - 1; i >= 0 && len(out) < n; i-- {
-			out = append(out, window[i])
-		}
-		end = start.Add(-time.Nanosecond) // bounds are inclusive
-	}
-	return out, nil
-}
-
 // Stop event types, newest of which is a device's last stop (M7).
 var stopTypes = []string{EventIgnitionOff, EventDeviceStopped}
 
@@ -218,14 +155,19 @@ func (c *Core) LastStop(actor *User, deviceID int64) (*ExtendedEvent, error) {
 		if err := firstErr(a.mustSee(KindDevice, deviceID), a.exists(KindDevice, deviceID)); err != nil {
 			return err
 		}
-		stops, err := newestEvents(tx, deviceID, earliestFix, endOfTime, 1, typeFilter(stopTypes))
+		var stop *Event
+		var err error
+		for e := range deviceEvents(tx, deviceID, earliestFix, endOfTime, true, typeFilter(stopTypes), &err) {
+			stop = e
+			break
+		}
 		if err != nil {
 			return err
 		}
-		if len(stops) == 0 {
+		if stop == nil {
 			return &Error{Kind: KindNotFound, Message: "Not found", Description: "The device has no recorded stop"}
 		}
-		e := extendEvent(stops[0], serverZone(tx))
+		e := extendEvent(stop, serverZone(tx))
 		out = &e
 		return nil
 	})

@@ -1,0 +1,117 @@
+package app_test
+
+import (
+	"bytes"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/storage"
+)
+
+// TestComputedIngest runs each attribute through the real ingest on a
+// position with speed 20 and attributes fuel 7.5, ignition true and
+// name "x".
+func TestComputedIngest(t *testing.T) {
+	tests := []struct {
+		name       string
+		attrs      []app.ComputedAttribute
+		want       app.Attributes // attributes the position must have
+		absent     []string       // attributes it must not have
+		logsOnce   bool           // a failure is logged, once for two positions
+		positionOK bool
+	}{
+		{name: "number from fields", attrs: []app.ComputedAttribute{{Attribute: "kmh", Expression: "speed * 1.852", Type: "number"}},
+			want: app.Attributes{"kmh": 37.04}},
+		{name: "number from an integer result", attrs: []app.ComputedAttribute{{Attribute: "n", Expression: "len(name) + 1", Type: "number"}},
+			want: app.Attributes{"n": 2.0}},
+		{name: "number from a numeric string", attrs: []app.ComputedAttribute{{Attribute: "n", Expression: `"3.5"`, Type: "number"}},
+			want: app.Attributes{"n": 3.5}},
+		{name: "boolean from attributes", attrs: []app.ComputedAttribute{{Attribute: "low", Expression: "fuel < 10 && ignition", Type: "boolean"}},
+			want: app.Attributes{"low": true}},
+		{name: "string from a number", attrs: []app.ComputedAttribute{{Attribute: "s", Expression: "speed", Type: "string"}},
+			want: app.Attributes{"s": "20"}},
+		{name: "a computed value may drive events: overrides an attribute",
+			attrs: []app.ComputedAttribute{{Attribute: "ignition", Expression: "speed > 100", Type: "boolean"}},
+			want:  app.Attributes{"ignition": false}},
+		{name: "higher priority first, later ones read it", attrs: []app.ComputedAttribute{
+			{Attribute: "b", Expression: "a * 2", Type: "number", Priority: 1},
+			{Attribute: "a", Expression: "speed + 1", Type: "number", Priority: 5},
+		}, want: app.Attributes{"a": 21.0, "b": 42.0}},
+		{name: "an unknown variable gives no value", attrs: []app.ComputedAttribute{{Attribute: "u", Expression: "nothing", Type: "number"}},
+			absent: []string{"u"}},
+		{name: "a type mismatch is skipped and logged once", attrs: []app.ComputedAttribute{
+			{Attribute: "bad", Expression: "name", Type: "boolean"},
+			{Attribute: "good", Expression: "true", Type: "boolean"},
+		}, want: app.Attributes{"good": true}, absent: []string{"bad"}, logsOnce: true},
+		{name: "a run-time error is skipped and logged once", attrs: []app.ComputedAttribute{
+			{Attribute: "bad", Expression: "fuel / name", Type: "number"},
+		}, absent: []string{"bad"}, logsOnce: true},
+		{name: "work beyond the memory budget is refused, not run", attrs: []app.ComputedAttribute{
+			{Attribute: "big", Expression: "len(map(1..10000000, # * 2))", Type: "number"},
+		}, absent: []string{"big"}, logsOnce: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			core := app.New(db, app.Options{BcryptCost: 4, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			dev, err := core.Devices.Create(app.System(), func(d *app.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range tt.attrs {
+				stored, err := core.ComputedAttributes.Create(app.System(), func(v *app.ComputedAttribute) error { *v = a; return nil })
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = core.Link(app.System(), app.Permission{OwnerKind: app.KindDevice, OwnerID: dev.ID, PropKind: app.KindAttribute, PropID: stored.ID})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			var p *app.Position
+			for m := range 2 {
+				p = pos(m, 54.9, 24.0, 20, app.Attributes{"fuel": 7.5, "ignition": true, "name": "x"})
+				if err := core.Ingest(dev.ID, []*app.Position{p}); err != nil {
+					t.Fatalf("ingest failed: %v", err)
+				}
+			}
+			for k, v := range tt.want {
+				if p.Attributes[k] != v {
+					t.Errorf("%s = %#v, want %#v", k, p.Attributes[k], v)
+				}
+			}
+			for _, k := range tt.absent {
+				if v, ok := p.Attributes[k]; ok {
+					t.Errorf("%s = %#v, want none", k, v)
+				}
+			}
+			if n := strings.Count(logs.String(), "computed attribute skipped"); n != map[bool]int{true: 1}[tt.logsOnce] {
+				t.Errorf("logged %d times: %s", n, logs.String())
+			}
+		})
+	}
+}
+
+func TestComputedAttributeRefused(t *testing.T) {
+	f := newFixture(t)
+	for _, a := range []app.ComputedAttribute{
+		{Attribute: "x", Expression: "speed +", Type: "number"},
+		{Attribute: "x", Expression: strings.Repeat("1+", 600) + "1", Type: "number"},
+		{Attribute: "x", Expression: "1", Type: "integer"},
+		{Attribute: "has space", Expression: "1", Type: "number"},
+		{Attribute: "", Expression: "1", Type: "number"},
+	} {
+		_, err := f.core.ComputedAttributes.Create(f.admin, func(v *app.ComputedAttribute) error { *v = a; return nil })
+		if app.KindOf(err) != app.KindInvalid {
+			t.Errorf("%+v: %v, want invalid", a, err)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package api2_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+// mileageOf is the mileage attribute of the named device's latest
+// position after one more fix through the ingest.
+func (e *officeEnv) mileageOf(device string, minute int) any {
+	e.t.Helper()
+	e.ingest(device, e.fix(minute, 0, nil))
+	var p *app.Position
+	e.must(e.db.View(func(tx app.Tx) (err error) {
+		p, err = tx.LatestPosition(e.ids[device])
+		return err
+	}))
+	return p.Attributes["mileage"]
+}
+
+// computedCount is how many computed attributes are stored.
+func (e *officeEnv) computedCount() int {
+	e.t.Helper()
+	var n int
+	e.must(e.db.View(func(tx app.Tx) (err error) {
+		n, err = tx.Records("computed_attributes").Count()
+		return err
+	}))
+	return n
+}
+
+func TestFleetMileage(t *testing.T) {
+	e := newOfficeEnv(t)
+	connect := func(as, body string, status int, want string) {
+		t.Helper()
+		r := e.call(as, "POST", "/api2/computed/mileage", body)
+		if r.status != status || r.body != want {
+			t.Fatalf("%s %s: %d %s, want %d %s", as, body, r.status, r.body, status, want)
+		}
+	}
+	connected := `{"message":"Mileage Connected!"}`
+	connect("alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, 201, connected)
+	if got := e.mileageOf("car", 0); got != "12 km/l" {
+		t.Fatalf("car's positions carry mileage %v", got)
+	}
+	// The same value again reuses the attribute.
+	connect("alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, 200, connected)
+	if n := e.computedCount(); n != 1 {
+		t.Fatalf("%d computed attributes, want 1", n)
+	}
+	// A new value replaces the vehicle's mileage.
+	connect("alice", `{"vehicleId":"{car}","mileage":"15 \"km\"/l"}`, 201, connected)
+	if got := e.mileageOf("car", 1); got != `15 "km"/l` {
+		t.Fatalf("after a new value: %v", got)
+	}
+	// The attribute is linked to alice: she lists it on the core API.
+	if r := e.call("alice", "GET", "/api/attributes/computed?deviceId={car}", ""); r.status != 200 ||
+		!strings.Contains(r.body, `"attribute":"mileage"`) {
+		t.Fatalf("alice's attributes for car: %s", r.body)
+	}
+	// bob's van gets the value from its own mileage attribute.
+	_, err := e.core.Devices.Update(app.System(), e.ids["van"], func(d *app.Device) error {
+		d.Attributes = app.Attributes{"mileage": "9 km/l"}
+		return nil
+	})
+	e.must(err)
+	connect("bob", `{"vehicleId":"{van}"}`, 201, connected)
+	if got := e.mileageOf("van", 0); got != "9 km/l" {
+		t.Fatalf("van: %v", got)
+	}
+}
+
+func TestFleetMileageErrors(t *testing.T) {
+	failed := `{"message":"Some requests failed","error":`
+	readonly := func(e *officeEnv) {
+		_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.Readonly = true; return nil })
+		e.must(err)
+	}
+	var scenarios []officeScenario
+	for _, s := range []struct {
+		name, as, body string
+		prepare        func(*officeEnv)
+		status         int
+		detail         string
+	}{
+		{"another user's vehicle", "bob", `{"vehicleId":"{car}","mileage":"12 km/l"}`, nil, 400, "Device not found"},
+		{"a vehicle that does not exist", "alice", `{"vehicleId":"999999","mileage":"12 km/l"}`, nil, 400, "Device not found"},
+		{"vehicleId is required", "alice", `{"mileage":"12 km/l"}`, nil, 400, "vehicleId is required"},
+		{"vehicleId not an id", "alice", `{"vehicleId":"car","mileage":"12 km/l"}`, nil, 400, `vehicle car not found`},
+		{"no mileage anywhere", "alice", `{"vehicleId":"{car}"}`, nil, 400, "mileage is required"},
+		{"mileage too long", "alice", `{"vehicleId":"{car}","mileage":"` + strings.Repeat("x", 60) + `"}`, nil, 400, "at most 50"},
+		{"malformed body", "alice", `{"vehicleId":`, nil, 400, "malformed JSON"},
+		{"no permission: a read-only account", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, readonly, 401, "read-only"},
+	} {
+		scenarios = append(scenarios, officeScenario{name: s.name, as: s.as, method: "POST", path: "/api2/computed/mileage",
+			body: s.body, prepare: s.prepare, status: s.status, want: []string{failed, s.detail},
+			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+				if n := e.computedCount(); n != 0 {
+					t.Errorf("%d computed attributes stored by a failed request", n)
+				}
+			}})
+	}
+	scenarios = append(scenarios, officeScenario{name: "no session", method: "POST", path: "/api2/computed/mileage",
+		body: `{"vehicleId":"1"}`, status: 401})
+	runOfficeScenarios(t, scenarios)
+}

@@ -139,29 +139,14 @@ func (d *Dashboard) documentUpdate(c *fiber.Ctx) error {
 // saveDocument creates (id 0) or updates a document from the form, with
 // the files uploaded along.
 func (d *Dashboard) saveDocument(c *fiber.Ctx, id int64) error {
-	actor := user(c)
-	uploaded, err := d.uploadAll(c, actor, "files")
-	var submitted app.Document
-	apply := func(doc *app.Document) error {
-		err := readDocument(c, doc)
-		doc.FileIDs = append(doc.FileIDs, uploaded...)
-		submitted = *doc
-		return err
+	form := attachedForm[app.Document, *app.Document]{
+		read:   readDocument,
+		files:  func(doc *app.Document) *[]app.TextID { return &doc.FileIDs },
+		create: d.core.CreateDocument,
+		update: d.core.UpdateDocument,
+		again:  d.renderDocumentForm,
 	}
-	if err == nil {
-		if id == 0 {
-			_, err = d.core.CreateDocument(actor, apply)
-		} else {
-			_, err = d.core.UpdateDocument(actor, id, apply)
-		}
-	}
-	if err != nil {
-		d.discardUploads(actor, uploaded)
-		submitted.ID = app.TextID(id)
-		submitted.FileIDs = slices.DeleteFunc(submitted.FileIDs, func(f app.TextID) bool { return slices.Contains(uploaded, f) })
-		return d.formFailed(c, err, func(status int) error { return d.renderDocumentForm(c, status, &submitted, err) })
-	}
-	return redirect(c, Prefix+"/documents")
+	return form.save(d, c, id, func(*app.Document) error { return redirect(c, Prefix+"/documents") })
 }
 
 // readDocument applies the document form's fields to doc.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"mime"
 	"mime/multipart"
+	"slices"
 	"strings"
 
 	"github.com/fleetd/fleetd/app"
@@ -107,4 +108,51 @@ func (d *Dashboard) discardUploads(actor *app.User, ids []app.TextID) {
 			d.log.Warn("uploaded file not removed", "fileId", id, "err", err)
 		}
 	}
+}
+
+// attachedForm is how a form saves one kind of record with attachments
+// (documents, service records): read the fields, reach the file list, and
+// the core's create and update.
+type attachedForm[T any, P interface {
+	*T
+	SetID(int64)
+}] struct {
+	read   func(*fiber.Ctx, *T) error
+	files  func(*T) *[]app.TextID
+	create func(*app.User, func(*T) error) (*T, error)
+	update func(*app.User, int64, func(*T) error) (*T, error)
+	// again shows the form once more with what was submitted and why it
+	// was refused.
+	again func(c *fiber.Ctx, status int, submitted *T, problem error) error
+}
+
+// save creates (id 0) or updates a record from the form, with the files
+// uploaded along; done answers with the saved record. When the core
+// refuses, the uploads are removed again and the form comes back.
+func (f attachedForm[T, P]) save(d *Dashboard, c *fiber.Ctx, id int64, done func(*T) error) error {
+	actor := user(c)
+	uploaded, err := d.uploadAll(c, actor, "files")
+	var submitted T
+	apply := func(v *T) error {
+		err := f.read(c, v)
+		*f.files(v) = append(*f.files(v), uploaded...)
+		submitted = *v
+		return err
+	}
+	var saved *T
+	if err == nil {
+		if id == 0 {
+			saved, err = f.create(actor, apply)
+		} else {
+			saved, err = f.update(actor, id, apply)
+		}
+	}
+	if err == nil {
+		return done(saved)
+	}
+	d.discardUploads(actor, uploaded)
+	P(&submitted).SetID(id)
+	files := f.files(&submitted)
+	*files = slices.DeleteFunc(*files, func(id app.TextID) bool { return slices.Contains(uploaded, id) })
+	return d.formFailed(c, err, func(status int) error { return f.again(c, status, &submitted, err) })
 }

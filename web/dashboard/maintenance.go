@@ -168,32 +168,19 @@ func (d *Dashboard) serviceUpdate(c *fiber.Ctx) error {
 	return d.saveService(c, id)
 }
 
-// saveService creates (id 0) or updates a service record from the form.
+// saveService creates (id 0) or updates a service record from the form,
+// with the files uploaded along.
 func (d *Dashboard) saveService(c *fiber.Ctx, id int64) error {
-	actor := user(c)
-	uploaded, err := d.uploadAll(c, actor, "files")
-	var submitted app.ServiceRecord
-	var saved *app.ServiceRecord
-	apply := func(rec *app.ServiceRecord) error {
-		err := readService(c, rec)
-		rec.FileIDs = append(rec.FileIDs, uploaded...)
-		submitted = *rec
-		return err
+	form := attachedForm[app.ServiceRecord, *app.ServiceRecord]{
+		read:   readService,
+		files:  func(rec *app.ServiceRecord) *[]app.TextID { return &rec.FileIDs },
+		create: d.core.CreateServiceRecord,
+		update: d.core.UpdateServiceRecord,
+		again:  d.renderServiceForm,
 	}
-	if err == nil {
-		if id == 0 {
-			saved, err = d.core.CreateServiceRecord(actor, apply)
-		} else {
-			saved, err = d.core.UpdateServiceRecord(actor, id, apply)
-		}
-	}
-	if err != nil {
-		d.discardUploads(actor, uploaded)
-		submitted.ID = app.TextID(id)
-		submitted.FileIDs = slices.DeleteFunc(submitted.FileIDs, func(f app.TextID) bool { return slices.Contains(uploaded, f) })
-		return d.formFailed(c, err, func(status int) error { return d.renderServiceForm(c, status, &submitted, err) })
-	}
-	return redirect(c, Prefix+"/maintenance?vehicle="+saved.VehicleID.String())
+	return form.save(d, c, id, func(saved *app.ServiceRecord) error {
+		return redirect(c, Prefix+"/maintenance?vehicle="+saved.VehicleID.String())
+	})
 }
 
 // readService applies the service form's fields to rec.

@@ -1,0 +1,15 @@
+package app
+
+// DropUserOffice runs dropUserOffice as Core.DeleteUser is meant to: in
+// one transaction, file content removed after it committed.
+func (c *Core) DropUserOffice(userID int64) error {
+	var dropped []TextID
+	err := c.store.Update(func(tx Tx) (err error) {
+		dropped, err = dropUserOffice(tx, userID)
+		return err
+	})
+	if err == nil {
+		c.removeFileContent(dropped)
+	}
+	return err
+}

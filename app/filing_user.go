@@ -1,0 +1,86 @@
+package app
+
+// dropUserOffice removes what a user owns in the office, for the user's
+// deletion (Core.DeleteUser should call it in its transaction): tickets
+// with all their responses, the user's responses on other tickets,
+// documents, service records, own service tasks and files. It returns the
+// files whose content removeFileContent deletes once the transaction
+// committed.
+func dropUserOffice(tx Tx, userID int64) ([]TextID, error) {
+	var dropped []TextID
+	own, err := tickets.grouped(tx, userID)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range own {
+		rs, err := responses.grouped(tx, t.GetID())
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			dropped = append(dropped, r.FileIDs...)
+			if err := responses.remove(tx, r); err != nil {
+				return nil, err
+			}
+		}
+	}
+	err = firstErr(
+		dropOwned(tx, tickets, userID, func(t *Ticket) []TextID { return t.FileIDs }, &dropped),
+		dropEvery(tx, responses, userID, func(r *TicketResponse) []TextID { return r.FileIDs }, &dropped),
+		dropOwned(tx, documents, userID, func(d *Document) []TextID { return d.FileIDs }, &dropped),
+		dropOwned(tx, serviceRecords, userID, func(r *ServiceRecord) []TextID { return r.FileIDs }, &dropped),
+		dropOwned(tx, serviceTasks, userID, nil, &dropped),
+		dropOwned(tx, files, userID, func(f *File) []TextID { return []TextID{f.ID} }, &dropped),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return dropped, dropFiles(tx, dropped)
+}
+
+// dropOwned removes the records a cabinet indexes under owner, collecting
+// their files.
+func dropOwned[T any, P interface {
+	*T
+	filed
+}](tx Tx, k cabinet[T, P], owner int64, filesOf func(*T) []TextID, dropped *[]TextID) error {
+	list, err := k.grouped(tx, owner)
+	if err != nil {
+		return err
+	}
+	return dropAll(tx, k, list, filesOf, dropped)
+}
+
+// dropEvery removes the owner's records of a cabinet grouped otherwise
+// (responses, by ticket), reading the whole collection.
+func dropEvery[T any, P interface {
+	*T
+	filed
+}](tx Tx, k cabinet[T, P], owner int64, filesOf func(*T) []TextID, dropped *[]TextID) error {
+	all, err := k.all(tx)
+	if err != nil {
+		return err
+	}
+	var list []*T
+	for _, v := range all {
+		if P(v).stamp().Owner() == owner {
+			list = append(list, v)
+		}
+	}
+	return dropAll(tx, k, list, filesOf, dropped)
+}
+
+func dropAll[T any, P interface {
+	*T
+	filed
+}](tx Tx, k cabinet[T, P], list []*T, filesOf func(*T) []TextID, dropped *[]TextID) error {
+	for _, v := range list {
+		if filesOf != nil {
+			*dropped = append(*dropped, filesOf(v)...)
+		}
+		if err := k.remove(tx, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}

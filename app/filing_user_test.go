@@ -1,0 +1,104 @@
+package app_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/storage"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// TestDropUserOffice: deleting alice's office (she is a second
+// administrator) leaves bob's ticket, with bob's and the admin's
+// responses, and nothing of alice's.
+func TestDropUserOffice(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	dir := filepath.Join(t.TempDir(), "files")
+	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost, Office: app.OfficeOptions{FilesDir: dir}})
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	admin, _, err := core.Bootstrap("admin@example.com", "admin-secret")
+	must(err)
+	users := map[string]*app.User{"admin": admin}
+	for _, name := range []string{"alice", "bob"} {
+		users[name], err = core.CreateUser(admin, func(u *app.User) error {
+			u.Name, u.Email, u.Password = name, name+"@example.com", name+"-secret"
+			u.Administrator = name == "alice" // so she answers on bob's ticket too
+			return nil
+		})
+		must(err)
+	}
+	car, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = "car", "1"; return nil })
+	must(err)
+	must(core.Link(admin, app.Permission{OwnerKind: app.KindUser, OwnerID: users["alice"].ID, PropKind: app.KindDevice, PropID: car.ID}))
+	upload := func(who string) app.TextID {
+		f, err := core.UploadFile(users[who], "a.pdf", "application/pdf", strings.NewReader("%PDF"))
+		must(err)
+		return f.ID
+	}
+	ticket := func(who string, files ...app.TextID) int64 {
+		tk, err := core.CreateTicket(users[who], func(tk *app.Ticket) error { tk.Title, tk.FileIDs = who, files; return nil })
+		must(err)
+		return int64(tk.ID)
+	}
+	respond := func(who string, ticket int64, files ...app.TextID) {
+		_, err := core.Respond(users[who], ticket, "hi", files)
+		must(err)
+	}
+	aliceTicket := ticket("alice", upload("alice"))
+	respond("admin", aliceTicket, upload("admin"))
+	bobTicket := ticket("bob", upload("bob"))
+	respond("admin", bobTicket, upload("admin"))
+	respond("alice", bobTicket, upload("alice"))
+	respond("bob", bobTicket)
+	upload("alice") // unused
+	_, err = core.CreateDocument(users["alice"], func(d *app.Document) error {
+		d.DocumentOf, d.EntityID, d.DocumentType, d.FileIDs = "vehicle", app.TextID(car.ID), "insurance", []app.TextID{upload("alice")}
+		return nil
+	})
+	must(err)
+	odometer := 1.0
+	_, err = core.CreateServiceRecord(users["alice"], func(r *app.ServiceRecord) error {
+		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", app.TextID(car.ID), app.Date{Time: time.Now()}, &odometer
+		r.FileIDs = []app.TextID{upload("alice")}
+		return nil
+	})
+	must(err)
+	_, err = core.CreateServiceTask(users["alice"], "Hitch")
+	must(err)
+
+	must(core.DropUserOffice(users["alice"].ID))
+
+	if list, _ := core.Tickets(admin, app.TicketQuery{}); len(list) != 1 || list[0].Title != "bob" {
+		t.Errorf("tickets left: %v", list)
+	}
+	rs, err := core.TicketResponses(users["bob"], bobTicket)
+	must(err)
+	if len(rs) != 2 || rs[0].SenderInfo.Name != "Administrator" || rs[1].SenderInfo.Name != "bob" {
+		t.Errorf("responses on bob's ticket: %+v", rs)
+	}
+	docs, _ := core.Documents(users["alice"])
+	records, _ := core.ServiceRecords(users["alice"], app.ServiceQuery{})
+	tasks, _ := core.ServiceTasks(users["alice"])
+	if len(docs) != 0 || len(records) != 0 || len(tasks) != len(app.DefaultServiceTasks) {
+		t.Errorf("left: %d documents, %d records, %d tasks", len(docs), len(records), len(tasks))
+	}
+	// Left on disk: bob's ticket file and the admin's file on bob's ticket.
+	entries, err := os.ReadDir(dir)
+	must(err)
+	if len(entries) != 2 {
+		t.Errorf("%d files on disk, want 2", len(entries))
+	}
+}

@@ -226,6 +226,14 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	core := app.New(db, opts)
+	// Runs after the listeners and the web server have stopped (defers run
+	// last-in first-out): the devices' live positionId and lastUpdate the
+	// ingest has not written yet reach the store before it closes.
+	defer func() {
+		if err := core.FlushDevices(); err != nil {
+			log.Error("device state not flushed", "err", err)
+		}
+	}()
 	if err := bootstrap(core, cfg.Admin, log); err != nil {
 		return err
 	}

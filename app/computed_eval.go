@@ -103,15 +103,10 @@ func convertResult(typ string, v any) (any, error) {
 	return nil, fmt.Errorf("result %v (%T) is not a %s", v, v, typ)
 }
 
-// applyComputed sets the computed attributes linked to the device (or its
-// groups) on p. It never fails the ingest: a broken expression or a store
-// read error is logged once and skipped.
-func (c *Core) applyComputed(tx Tx, d *Device, p *Position) {
-	attrs, err := deviceComputed(tx, d)
-	if err != nil {
-		c.logComputedOnce(nil, err)
-		return
-	}
+// applyComputed sets attrs (those linked to the device or its groups,
+// loaded with the device's state) on p. It never fails the ingest: a broken
+// expression is logged once and skipped.
+func (c *Core) applyComputed(attrs []*ComputedAttribute, p *Position) {
 	if len(attrs) == 0 {
 		return
 	}

@@ -41,6 +41,7 @@ type Core struct {
 	unknown  unknownList
 	counters counters
 	shapes   sync.Map // geofence area -> geo.Shape
+	states   sync.Map // device id -> *deviceState (state.go)
 	push     *pusher
 
 	connsMu sync.Mutex

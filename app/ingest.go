@@ -65,57 +65,74 @@ func (c *Core) Identify(protocol, uniqueID, remote string) (*Device, error) {
 }
 
 // Ingest is the one protocol-neutral path of positions: filter, distance
-// and motion, events, store, device state, broadcast. It returns only once
-// everything is durable, so the caller may then acknowledge the device.
-// Positions it drops as invalid are not an error: the device must not
-// resend them.
+// and motion, computed attributes, events, store, device state, broadcast.
+// It returns only once everything is durable, so the caller may then
+// acknowledge the device. Positions it drops as invalid are not an error:
+// the device must not resend them.
+//
+// Everything but the writes happens before the store transaction, on the
+// device's cached state (see state.go): the store has one writer, and the
+// throughput of the whole server is what that writer can do.
 func (c *Core) Ingest(deviceID int64, positions []*Position) error {
-	var (
-		dev    *Device
-		stored []*Position
-		events []*Event
-	)
+	st := c.state(deviceID)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := c.loadState(st, deviceID); err != nil {
+		return err
+	}
 	now := c.now().UTC()
+	type planned struct {
+		p      *Position
+		events []*Event
+	}
+	var plan []planned
+	prev, dev := st.latest, st.device
+	for _, p := range positions {
+		if !c.acceptable(p, now) {
+			c.counters.dropped.Add(1)
+			continue
+		}
+		p.DeviceID, p.ServerTime = deviceID, now
+		c.enrich(p, prev, st.fences)
+		c.applyComputed(st.computed, p)
+		latest := prev == nil || !p.FixTime.Before(prev.FixTime) // the store's rule for its latest index
+		plan = append(plan, planned{p, c.deriveEvents(dev, prev, p, latest)})
+		if latest {
+			prev = p
+		}
+	}
+	goesOnline := dev.Status != StatusOnline
+	persist := goesOnline || now.Sub(st.persisted) >= devicePersistInterval
+	var (
+		events []*Event
+		record *Device
+	)
 	err := c.store.Batch(func(tx Tx) error {
 		// Batch may run this more than once: start from scratch each time.
-		stored, events = stored[:0], events[:0]
-		d, err := tx.Devices().Get(deviceID)
-		if err != nil {
-			return err
-		}
-		prev, err := tx.LatestPosition(deviceID)
-		if err != nil && !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		fences, err := c.deviceGeofences(tx, d)
-		if err != nil {
-			return err
-		}
-		for _, p := range positions {
-			if !c.acceptable(p, now) {
-				c.counters.dropped.Add(1)
-				continue
-			}
-			p.DeviceID, p.ServerTime = deviceID, now
-			c.enrich(p, prev, fences)
-			c.applyComputed(tx, d, p)
-			latest, err := tx.AddPosition(p)
-			if err != nil {
+		events, record = events[:0], nil
+		for _, pl := range plan {
+			if _, err := tx.AddPosition(pl.p); err != nil {
 				return err
 			}
-			for _, e := range c.deriveEvents(d, prev, p, latest) {
+			for _, e := range pl.events {
+				e.PositionID = pl.p.ID
 				if err := tx.AddEvent(e); err != nil {
 					return err
 				}
 				events = append(events, e)
 			}
-			if latest {
-				prev, d.PositionID = p, p.ID
-			}
-			stored = append(stored, p)
 		}
-		d.LastUpdate = &now
-		if d.Status != StatusOnline {
+		if !persist {
+			return nil
+		}
+		// The stored record is read again: the API may have changed the
+		// device since the state was cached; only ingest-owned fields move.
+		d, err := tx.Devices().Get(deviceID)
+		if err != nil {
+			return err
+		}
+		st.apply(d, prev, now)
+		if goesOnline {
 			d.Status = StatusOnline
 			e := &Event{Type: EventDeviceOnline, EventTime: now, DeviceID: d.ID, Attributes: Attributes{}}
 			if err := tx.AddEvent(e); err != nil {
@@ -123,14 +140,24 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 			}
 			events = append(events, e)
 		}
-		dev = d
+		record = d
 		return tx.Devices().Put(d)
 	})
 	if err != nil {
 		return err
 	}
+	st.latest = prev
+	if record != nil {
+		st.device, st.persisted, st.dirty = record, now, false
+	} else {
+		st.device, st.dirty = st.applied(prev, now), true
+	}
+	stored := make([]*Position, len(plan))
+	for i, pl := range plan {
+		stored[i] = pl.p
+	}
 	c.counters.stored.Add(uint64(len(stored)))
-	c.hub.publish(deviceID, Update{Devices: []*Device{dev}, Positions: stored, Events: events})
+	c.hub.publish(deviceID, Update{Devices: []*Device{st.device}, Positions: stored, Events: events})
 	return nil
 }
 

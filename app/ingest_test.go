@@ -227,3 +227,35 @@ func TestSlowSubscriberIsDropped(t *testing.T) {
 		t.Fatalf("slow subscriber received %d updates before being dropped", n)
 	}
 }
+
+// The ingest writes the device record only when its status changes (or
+// once a minute), yet readers see the live positionId and lastUpdate, and
+// FlushDevices stores them.
+func TestLiveDeviceStateAndFlush(t *testing.T) {
+	f := newFixture(t)
+	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	latest, _ := f.core.Positions(f.admin, app.PositionQuery{})
+	stored := func() *app.Device {
+		var d *app.Device
+		f.db.View(func(tx app.Tx) (err error) { d, err = tx.Devices().Get(f.dev.ID); return err })
+		return d
+	}
+	if s := stored(); s.PositionID == latest[0].ID {
+		t.Fatalf("stored positionId %d already current: the second position rewrote the device record", s.PositionID)
+	}
+	live, err := f.core.Devices.Get(f.admin, f.dev.ID)
+	if err != nil || live.PositionID != latest[0].ID || live.Status != app.StatusOnline {
+		t.Fatalf("live device = %+v, %v; want positionId %d online", live, err, latest[0].ID)
+	}
+	if err := f.core.FlushDevices(); err != nil {
+		t.Fatal(err)
+	}
+	if s := stored(); s.PositionID != latest[0].ID || s.LastUpdate == nil {
+		t.Fatalf("after flush stored = %+v, want positionId %d", s, latest[0].ID)
+	}
+}

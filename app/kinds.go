@@ -16,6 +16,7 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 		c: c, kind: KindDevice,
 		table: func(tx Tx) Table[Device] { return tx.Devices() },
 		match: matchIDs,
+		view:  c.liveDevice,
 		prepare: func(a access, before, d *Device) error {
 			d.Name = strings.TrimSpace(d.Name)
 			d.UniqueID = strings.TrimSpace(d.UniqueID)
@@ -42,6 +43,7 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 			return nil
 		},
 		remove: func(tx Tx, d *Device) error {
+			c.states.Delete(d.ID)
 			if _, err := tx.DeletePositions(d.ID, time.Time{}, endOfTime); err != nil {
 				return err
 			}

@@ -137,6 +137,9 @@ var statusEvents = map[string]string{
 // earlier must not overwrite one written since (a connection that closed
 // before its "online" was stored).
 func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
+	st := c.state(deviceID) // the device's ingest lock: status and cache move together
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	var dev *Device
 	var ev *Event
 	err := c.store.Batch(func(tx Tx) error {
@@ -160,9 +163,16 @@ func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
 		c.log.Warn("device status not saved", "deviceId", deviceID, "status", status, "err", err)
 		return
 	}
-	if dev != nil {
-		c.hub.publish(deviceID, Update{Devices: []*Device{dev}, Events: []*Event{ev}})
+	if dev == nil {
+		return
 	}
+	if st.loaded {
+		live := *st.device
+		live.Status = status
+		st.device = &live
+		dev = st.device
+	}
+	c.hub.publish(deviceID, Update{Devices: []*Device{dev}, Events: []*Event{ev}})
 }
 
 // SweepStatus marks devices "unknown" that report without a connection

@@ -36,6 +36,9 @@ type Objects[T any, P interface {
 	remove  func(tx Tx, v *T) error
 	// match applies kind-specific list filters (devices: ids, uniqueIds).
 	match func(q ListQuery, v *T) bool
+	// view completes a record read from the store for the caller (devices:
+	// the ingest's live status, positionId and lastUpdate).
+	view func(v *T)
 }
 
 // List returns the objects the actor may see, filtered by q, in id order.
@@ -49,6 +52,7 @@ func (o *Objects[T, P]) List(actor *User, q ListQuery) ([]*T, error) {
 		}
 		return o.table(tx).List(func(v *T) bool {
 			if (set == nil || set[P(v).GetID()]) && (o.match == nil || o.match(q, v)) {
+				o.complete(v)
 				out = append(out, v)
 			}
 			return true
@@ -112,10 +116,18 @@ func (o *Objects[T, P]) Get(actor *User, id int64) (*T, error) {
 		if err = (access{tx: tx, actor: actor}).mustSee(o.kind, id); err != nil {
 			return err
 		}
-		v, err = o.table(tx).Get(id)
+		if v, err = o.table(tx).Get(id); err == nil {
+			o.complete(v)
+		}
 		return err
 	})
 	return v, err
+}
+
+func (o *Objects[T, P]) complete(v *T) {
+	if o.view != nil {
+		o.view(v)
+	}
 }
 
 // Create builds a new object with apply (which fills it from the request),
@@ -205,6 +217,7 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 		return nil, err
 	}
 	o.c.hub.invalidate()
+	o.complete(after)
 	return after, nil
 }
 

@@ -67,6 +67,7 @@ func (c *Core) DeletePositions(actor *User, deviceID int64, from, to time.Time) 
 	if err := checkRange(from, to); err != nil {
 		return err
 	}
+	defer c.forgetState(deviceID) // its latest position may be gone
 	return c.store.Update(func(tx Tx) error {
 		a := access{tx: tx, actor: actor}
 		if err := a.mustSee(KindDevice, deviceID); err != nil {

@@ -1,0 +1,172 @@
+package app
+
+import (
+	"errors"
+	"sync"
+	"time"
+)
+
+// devicePersistInterval bounds how stale a device's stored positionId and
+// lastUpdate may be: the ingest writes the device record when its status
+// changes and otherwise at most this often, not for every position (a
+// record per position would double the pages each commit writes). Reads
+// through the core see the live values (liveDevice), and serve flushes
+// every device on shutdown (FlushDevices).
+const devicePersistInterval = time.Minute
+
+// deviceState is what the ingest keeps per device between positions, so
+// the store's single writer only writes: the device record, its latest
+// position, and the geofences and computed attributes that apply to it.
+type deviceState struct {
+	mu        sync.Mutex // serialises the device's ingest
+	loaded    bool
+	gen       uint64 // hub generation the configuration was read at
+	device    *Device
+	latest    *Position
+	fences    []*fence
+	computed  []*ComputedAttribute
+	persisted time.Time // when the ingest last wrote the device record
+	dirty     bool      // device holds positionId/lastUpdate not stored yet
+}
+
+// state returns the device's state entry, creating an empty one.
+func (c *Core) state(deviceID int64) *deviceState {
+	if st, ok := c.states.Load(deviceID); ok {
+		return st.(*deviceState)
+	}
+	st, _ := c.states.LoadOrStore(deviceID, &deviceState{})
+	return st.(*deviceState)
+}
+
+// loadState (re)reads the device's configuration and latest position when
+// the state is new or devices, groups, geofences, attributes or
+// permissions changed since (the hub's generation). Call with st.mu held.
+func (c *Core) loadState(st *deviceState, deviceID int64) error {
+	gen := c.hub.gen.Load()
+	if st.loaded && st.gen == gen {
+		return nil
+	}
+	err := c.store.View(func(tx Tx) error {
+		d, err := tx.Devices().Get(deviceID)
+		if err != nil {
+			return err
+		}
+		latest, err := tx.LatestPosition(deviceID)
+		if errors.Is(err, ErrNotFound) {
+			latest, err = nil, nil
+		}
+		if err != nil {
+			return err
+		}
+		fences, err := c.deviceGeofences(tx, d)
+		if err != nil {
+			return err
+		}
+		computed, err := deviceComputed(tx, d)
+		if err != nil {
+			return err
+		}
+		if !st.loaded || st.persisted.IsZero() {
+			st.persisted = c.now()
+		}
+		st.device, st.latest, st.fences, st.computed = d, latest, fences, computed
+		st.device = st.applied(latest, c.lastUpdate(d, latest))
+		return nil
+	})
+	if err != nil {
+		st.loaded = false
+		return err
+	}
+	st.loaded, st.gen = true, gen
+	return nil
+}
+
+// lastUpdate keeps a live state's lastUpdate across reloads.
+func (c *Core) lastUpdate(d *Device, latest *Position) time.Time {
+	if d.LastUpdate != nil {
+		return *d.LastUpdate
+	}
+	if latest != nil {
+		return latest.ServerTime
+	}
+	return time.Time{}
+}
+
+// apply sets the ingest-owned fields of d: positionId of the latest
+// position and lastUpdate.
+func (st *deviceState) apply(d *Device, latest *Position, at time.Time) {
+	if latest != nil {
+		d.PositionID = latest.ID
+	}
+	if !at.IsZero() {
+		t := at
+		d.LastUpdate = &t
+	}
+}
+
+// applied is a copy of the cached device with the ingest-owned fields set:
+// the cached device is shared with readers, so it is replaced, not changed.
+func (st *deviceState) applied(latest *Position, at time.Time) *Device {
+	d := *st.device
+	st.apply(&d, latest, at)
+	return &d
+}
+
+// forgetState drops a device's cached state (its positions were deleted,
+// or the device itself), so the next ingest reads it from the store.
+func (c *Core) forgetState(deviceID int64) {
+	st := c.state(deviceID)
+	st.mu.Lock()
+	st.loaded = false
+	st.mu.Unlock()
+}
+
+// liveDevice overlays the ingest's live fields (status, positionId,
+// lastUpdate) on a device read from the store.
+func (c *Core) liveDevice(d *Device) {
+	v, ok := c.states.Load(d.ID)
+	if !ok {
+		return
+	}
+	st := v.(*deviceState)
+	st.mu.Lock()
+	if st.loaded {
+		d.Status, d.PositionID, d.LastUpdate = st.device.Status, st.device.PositionID, st.device.LastUpdate
+	}
+	st.mu.Unlock()
+}
+
+// FlushDevices writes every device's live positionId and lastUpdate that
+// the ingest has not stored yet; serve calls it on shutdown.
+func (c *Core) FlushDevices() error {
+	var dirty []*Device
+	c.states.Range(func(_, v any) bool {
+		st := v.(*deviceState)
+		st.mu.Lock()
+		if st.loaded && st.dirty {
+			dirty = append(dirty, st.device)
+			st.dirty = false // a failed flush is logged; the next ingest writes again within a minute
+		}
+		st.mu.Unlock()
+		return true
+	})
+	if len(dirty) == 0 {
+		return nil
+	}
+	return c.store.Update(func(tx Tx) error {
+		for _, live := range dirty {
+			d, err := tx.Devices().Get(live.ID)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			d.PositionID, d.LastUpdate = live.PositionID, live.LastUpdate
+			if err := tx.Devices().Put(d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

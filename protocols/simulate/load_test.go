@@ -44,7 +44,7 @@ func TestLoad(t *testing.T) {
 	// Each device is two descriptors in this process: client and server end.
 	raiseFileLimit(t, uint64(2*devices+1024))
 
-	batchDelay := envDuration(t, "FLEETD_LOAD_BATCH_DELAY", storage.DefaultMaxBatchDelay)
+	batchDelay := envDuration(t, "FLEETD_LOAD_BATCH_DELAY", 0) // 0: the store's adaptive group commit
 	noSync := os.Getenv("FLEETD_LOAD_NOSYNC") == "1"
 	srv := startServerWith(t, protocol, DefaultFirstID, devices, storage.Options{MaxBatchDelay: batchDelay, NoSync: noSync})
 	interval := time.Duration(float64(devices) / float64(rate) * float64(time.Second))

@@ -201,6 +201,15 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("boosted navigation left the URL at %v", loc)
 	}
 	s.screenshot("fleet")
+	// Searching swaps the list in, and the map follows it.
+	s.do("search the fleet",
+		chromedp.SendKeys(chromedp.CSS(`#fleet-filters input[name=q]`), "truck"),
+		waitTrue(`!document.querySelector('#fleet-list').textContent.includes('Van Three')`),
+		waitTrue(`document.querySelectorAll('#map .dot').length === 1`),
+	)
+	if q := s.eval(`new URLSearchParams(location.search).get('q')`); q != "truck" {
+		t.Errorf("search pushed q=%v", q)
+	}
 
 	// Unknown devices: register the one that reported.
 	s.do("add unknown device",

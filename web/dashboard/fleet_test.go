@@ -31,7 +31,9 @@ func TestFleetPage(t *testing.T) {
 		what := tc.who + " fleet" + tc.query
 		contains(t, what, res.body, tc.want...)
 		lacks(t, what, res.body, tc.avoid...)
-		contains(t, what, res.body, `data-tiles="https://tile.openstreetmap.org/{z}/{x}/{y}.png"`, `<nav`)
+		contains(t, what, res.body, `data-tiles="https://tile.openstreetmap.org/{z}/{x}/{y}.png"`, `<nav`,
+			// The 15 s refresh keeps the filters the list shows.
+			`hx-include="#fleet-filters" hx-trigger="every 15s"`)
 	}
 }
 

@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"net/url"
 	"strconv"
 
 	"github.com/fleetd/fleetd/app"
@@ -12,21 +11,6 @@ func deviceAction(dev *app.Device) string {
 		return Prefix + "/fleet/devices"
 	}
 	return Prefix + "/fleet/devices/" + itoa(dev.ID)
-}
-
-// fleetListURL is what the fleet list polls: the same filters.
-func fleetListURL(v fleetView) string {
-	q := url.Values{}
-	if v.Query != "" {
-		q.Set("q", v.Query)
-	}
-	if v.Status != "" {
-		q.Set("status", v.Status)
-	}
-	if len(q) == 0 {
-		return Prefix + "/fleet"
-	}
-	return Prefix + "/fleet?" + q.Encode()
 }
 
 func coords(p *app.Position) string {

@@ -35,8 +35,9 @@ const password = "secret-pass"
 // newEnv seeds:
 //
 //	admin (administrator), manager (userLimit 5) managing driver1, driver1 (plain user)
-//	truck1 online with a position in Berlin, van2 offline without a position,
-//	van3 (linked to manager) offline with a position in Hamburg
+//	truck1 with a position in Berlin, van2 without a position,
+//	van3 (linked to manager) with a position in Hamburg; a report makes a
+//	device online, so truck1 and van3 are online and van2 offline
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
@@ -64,8 +65,6 @@ func newEnv(t testing.TB) *env {
 	e.addDevice("admin", "truck1", "Truck One", "356938035643809", &app.Position{Latitude: 52.52, Longitude: 13.405, Speed: 27})
 	e.addDevice("admin", "van2", "Van Two", "356938035643810", nil)
 	e.addDevice("manager", "van3", "Van Three", "356938035643811", &app.Position{Latitude: 53.55, Longitude: 9.99})
-	release := core.Connected(e.devices["truck1"].ID, fakeConn{})
-	t.Cleanup(release)
 	return e
 }
 

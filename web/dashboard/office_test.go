@@ -117,7 +117,7 @@ func TestTicketThread(t *testing.T) {
 		t.Fatalf("respond: %d %.400s", res.status, res.body)
 	}
 	res = admin.get(path)
-	contains(t, "thread after response", res.body, "Please clear the cache.", "steps.pdf", `class="message mine"`)
+	contains(t, "thread after response", res.body, "Please clear the cache.", "steps.pdf", `class="message mine" id="latest"`)
 	responses, err := e.core.TicketResponses(e.users["admin"], int64(ticket.ID))
 	if err != nil || len(responses) != 1 || len(responses[0].FileIDs) != 1 {
 		t.Fatalf("responses: %+v %v", responses, err)

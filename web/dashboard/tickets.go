@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -167,9 +168,9 @@ func ticketMoves(next []string) []option {
 
 // latestID marks the newest response, which a new response's redirect
 // scrolls to.
-func latestID(i, n int) string {
+func latestID(i, n int) templ.Attributes {
 	if i == n-1 {
-		return "latest"
+		return templ.Attributes{"id": "latest"}
 	}
-	return ""
+	return nil
 }

@@ -110,11 +110,17 @@ func typeFilter(types []string) func(*Event) bool {
 	return func(e *Event) bool { return slices.Contains(types, e.Type) }
 }
 
+// MaxQueryDevices bounds the device ids one E2 or I1 request may name.
+const MaxQueryDevices = 1000
+
 // visibleDevices resolves a request's device list: the ids given, each of
 // which the actor must see (not found otherwise), or every device the
 // actor sees. The result is sorted and without repeats.
 func visibleDevices(a access, ids []int64) ([]int64, error) {
 	var out []int64
+	if len(ids) > MaxQueryDevices {
+		return nil, Invalid("at most %d device ids", MaxQueryDevices)
+	}
 	if len(ids) > 0 {
 		for _, id := range ids {
 			if err := a.mustSee(KindDevice, id); err != nil {

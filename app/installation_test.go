@@ -1,0 +1,74 @@
+package app_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+// TestCreateWithIsOneTransaction: when the extra record cannot be written,
+// the device is not stored either (M3's device and installation record
+// commit together).
+func TestCreateWithIsOneTransaction(t *testing.T) {
+	f := newFixture(t)
+	before, err := f.core.Devices.List(f.admin, app.ListQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failure := errors.New("installation write failed")
+	_, err = f.core.Devices.CreateWith(f.admin, func(d *app.Device) error {
+		d.Name, d.UniqueID = "rolled back", "RB-1"
+		return nil
+	}, func(tx app.Tx, d *app.Device) error {
+		if d.ID == 0 {
+			t.Error("the extra step runs before the device has its id")
+		}
+		return failure
+	})
+	if !errors.Is(err, failure) {
+		t.Fatalf("err %v, want %v", err, failure)
+	}
+	after, err := f.core.Devices.List(f.admin, app.ListQuery{})
+	if err != nil || len(after) != len(before) {
+		t.Fatalf("%d devices after a failed create, want %d (%v)", len(after), len(before), err)
+	}
+	// The uniqueId is free: nothing of the failed create is left.
+	if _, err := f.core.InstallDevice(f.admin, func(d *app.Device) error {
+		d.Name, d.UniqueID, d.Phone, d.Contact = "kept", "RB-1", "1", "c"
+		return nil
+	}, app.InstallationDetails{Notes: "n"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInstallDeviceRules(t *testing.T) {
+	f := newFixture(t)
+	install := func(apply func(*app.Device), details app.InstallationDetails) error {
+		_, err := f.core.InstallDevice(f.admin, func(d *app.Device) error {
+			d.Name, d.UniqueID, d.Phone, d.Contact = "n", "U-1", "1", "c"
+			apply(d)
+			return nil
+		}, details)
+		return err
+	}
+	tests := []struct {
+		name    string
+		apply   func(*app.Device)
+		details app.InstallationDetails
+		kind    app.Kind
+	}{
+		{"phone required", func(d *app.Device) { d.Phone = " " }, app.InstallationDetails{}, app.KindInvalid},
+		{"contact required", func(d *app.Device) { d.Contact = "" }, app.InstallationDetails{}, app.KindInvalid},
+		{"uniqueId taken", func(d *app.Device) { d.UniqueID = f.dev.UniqueID }, app.InstallationDetails{}, app.KindConflict},
+		{"notes too long", func(*app.Device) {}, app.InstallationDetails{Notes: string(make([]byte, 1001))}, app.KindInvalid},
+		{"a missing group", func(d *app.Device) { d.GroupID = 999 }, app.InstallationDetails{}, app.KindInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := install(tt.apply, tt.details); app.KindOf(err) != tt.kind {
+				t.Fatalf("err %v, want kind %d", err, tt.kind)
+			}
+		})
+	}
+}

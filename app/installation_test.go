@@ -72,3 +72,17 @@ func TestInstallDeviceRules(t *testing.T) {
 		})
 	}
 }
+
+// TestQueryDeviceLimit: E2 and I1 refuse more device ids than they read.
+func TestQueryDeviceLimit(t *testing.T) {
+	f := newFixture(t)
+	ids := make([]int64, app.MaxQueryDevices+1)
+	for i := range ids {
+		ids[i] = f.dev.ID
+	}
+	_, err := f.core.ExtendedEvents(f.admin, app.EventQuery{DeviceIDs: ids, From: t0, To: t0, Page: 1, Limit: 1})
+	_, err2 := f.core.AlarmAnalytics(f.admin, ids, t0, t0)
+	if app.KindOf(err) != app.KindInvalid || app.KindOf(err2) != app.KindInvalid {
+		t.Fatalf("E2 %v, I1 %v: want invalid", err, err2)
+	}
+}

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -97,6 +99,11 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 		c.applyComputed(st.computed, p)
 		latest := prev == nil || !p.FixTime.Before(prev.FixTime) // the store's rule for its latest index
 		plan = append(plan, planned{p, c.deriveEvents(dev, prev, p, latest)})
+		encoded, err := json.Marshal(p)
+		if err != nil {
+			return fmt.Errorf("encode position: %w", err)
+		}
+		p.Encoded = encoded
 		if latest {
 			prev = p
 		}

@@ -14,6 +14,7 @@ var positions = series[app.Position, *app.Position]{
 	timeField: "fixTime",
 	deviceOf:  func(p *app.Position) int64 { return p.DeviceID },
 	timeOf:    func(p *app.Position) time.Time { return p.FixTime },
+	encoded:   func(p *app.Position) []byte { return p.Encoded },
 }
 
 // The latest index always points at the last key of the device's range:

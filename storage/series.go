@@ -19,6 +19,8 @@ type series[T any, P entity[T]] struct {
 	timeField string // "fixTime"
 	deviceOf  func(*T) int64
 	timeOf    func(*T) time.Time
+	// encoded returns a record's encoding made by the caller, if any.
+	encoded func(*T) []byte
 }
 
 // add assigns v's id from the data bucket's sequence, stores v and returns
@@ -40,9 +42,14 @@ func (s *series[T, P]) add(tx *bolt.Tx, v *T) ([]byte, error) {
 	}
 	id := int64(seq)
 	P(v).SetID(id)
-	value, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s: %w", s.what, err)
+	var value []byte
+	if s.encoded != nil {
+		value = s.encoded(v)
+	}
+	if value == nil {
+		if value, err = json.Marshal(v); err != nil {
+			return nil, fmt.Errorf("encode %s: %w", s.what, err)
+		}
 	}
 	key := seriesKey(device, at, id)
 	if err := data.Put(key, value); err != nil {

@@ -81,7 +81,7 @@ func TestTicketList(t *testing.T) {
 		{"", []string{"Cannot log in", "GPS drops 29", "GPS drops 6<", "Page 1 of 2 · 31 tickets", "page=2"}, []string{"GPS drops 5<"}},
 		{"?page=2", []string{"GPS drops 5<", "GPS drops 0<", "Page 2 of 2", "Previous"}, []string{"Cannot log in"}},
 		{"?page=99", []string{"Page 2 of 2"}, nil},
-		{"?q=log+in", []string{"Cannot log in", "Page 1 of 1 · 1 tickets"}, []string{"GPS drops"}},
+		{"?q=log+in", []string{"Cannot log in", "Page 1 of 1 · 1 ticket<"}, []string{"GPS drops"}},
 		{"?status=in_progress", []string{"Cannot log in", "in progress"}, []string{"GPS drops"}},
 		{"?status=closed", []string{"No tickets match."}, []string{"GPS drops", "Cannot log in"}},
 	}

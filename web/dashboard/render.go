@@ -56,6 +56,17 @@ func redirect(c *fiber.Ctx, url string) error {
 	return c.Redirect(url, fiber.StatusSeeOther)
 }
 
+// reload is redirect for a page outside the signed-in frame (the login
+// page): htmx requests get HX-Redirect, a full page load, since swapping
+// the body would keep the old body's attributes.
+func reload(c *fiber.Ctx, url string) error {
+	if c.Get("HX-Request") == "true" {
+		c.Set("HX-Redirect", url)
+		return c.SendStatus(fiber.StatusNoContent)
+	}
+	return c.Redirect(url, fiber.StatusSeeOther)
+}
+
 // htmlErrors turns an error a handler returns into the dashboard's error
 // page (the API's error handler would answer JSON).
 func (d *Dashboard) htmlErrors(c *fiber.Ctx) error {

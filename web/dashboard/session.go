@@ -40,7 +40,7 @@ func (d *Dashboard) toLogin(c *fiber.Ctx) error {
 	if c.Method() == fiber.MethodGet && c.Path() != Prefix+"/" {
 		target += "?next=" + url.QueryEscape(c.OriginalURL())
 	}
-	return redirect(c, target)
+	return reload(c, target)
 }
 
 // user is the caller admitted by session.
@@ -102,7 +102,7 @@ func (d *Dashboard) logout(c *fiber.Ctx) error {
 		return err
 	}
 	httpx.SetSessionCookie(c, "", time.Unix(0, 0), d.opts.SecureCookies)
-	return redirect(c, Prefix+"/login")
+	return reload(c, Prefix+"/login")
 }
 
 // safeNext keeps a post-login redirect inside the dashboard, so the login

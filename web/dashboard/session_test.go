@@ -109,7 +109,7 @@ func TestSignedOutGoesToLogin(t *testing.T) {
 	}{
 		{"/dashboard/", "", "Location", "/dashboard/login"},
 		{"/dashboard/fleet?q=x", "", "Location", "/dashboard/login?next=%2Fdashboard%2Ffleet%3Fq%3Dx"},
-		{"/dashboard/fleet", "true", "HX-Location", `"path":"/dashboard/login?next=%2Fdashboard%2Ffleet"`},
+		{"/dashboard/fleet", "true", "HX-Redirect", "/dashboard/login?next=%2Fdashboard%2Ffleet"},
 	}
 	for _, tc := range cases {
 		res := anon.get(tc.path, "HX-Request", tc.htmx)

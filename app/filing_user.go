@@ -1,7 +1,7 @@
 package app
 
 // dropUserOffice removes what a user owns in the office, for the user's
-// deletion (Core.DeleteUser should call it in its transaction): tickets
+// deletion (Core.DeleteUser calls it in its transaction): tickets
 // with all their responses, the user's responses on other tickets,
 // documents, service records, own service tasks and files. It returns the
 // files whose content removeFileContent deletes once the transaction

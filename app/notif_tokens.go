@@ -137,3 +137,19 @@ func removeToken(tx Tx, userID int64, token string) error {
 	}
 	return putJSON(tx, tokenRecords, userID, t)
 }
+
+// dropUserNotifications removes a deleted user's notification switches and
+// push tokens (with their owner index entries).
+func dropUserNotifications(tx Tx, userID int64) error {
+	t, err := tokensOf(tx, userID)
+	if err != nil {
+		return err
+	}
+	for _, p := range t.Tokens {
+		if err := removeToken(tx, userID, p.Token); err != nil {
+			return err
+		}
+	}
+	_, err = tx.Records(settingsRecords).Delete(userID)
+	return err
+}

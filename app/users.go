@@ -170,10 +170,13 @@ func (c *Core) UpdateUser(actor *User, id int64, apply func(*User) error) (*User
 	return after, nil
 }
 
-// DeleteUser removes a user, its sessions and its links.
+// DeleteUser removes a user with everything that is only the user's:
+// sessions, links, notification settings and push tokens, and the fleet
+// office records and files it owns.
 func (c *Core) DeleteUser(actor *User, id int64) error {
 	defer c.hub.invalidate()
-	return c.store.Update(func(tx Tx) error {
+	var dropped []TextID
+	err := c.store.Update(func(tx Tx) error {
 		if err := (access{tx: tx, actor: actor}).mustSee(KindUser, id); err != nil {
 			return err
 		}
@@ -196,8 +199,18 @@ func (c *Core) DeleteUser(actor *User, id int64) error {
 		if err := tx.UnlinkAll(KindManagedUser, id); err != nil {
 			return err
 		}
+		if err := dropUserNotifications(tx, id); err != nil {
+			return err
+		}
+		if dropped, err = dropUserOffice(tx, id); err != nil {
+			return err
+		}
 		return tx.Users().Delete(id)
 	})
+	if err == nil {
+		c.removeFileContent(dropped) // file content goes once the records are gone for good
+	}
+	return err
 }
 
 // keepAnAdmin refuses to remove or demote the last enabled administrator,

@@ -2,10 +2,13 @@ package app_test
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/storage"
@@ -113,5 +116,48 @@ func TestComputedAttributeRefused(t *testing.T) {
 		if app.KindOf(err) != app.KindInvalid {
 			t.Errorf("%+v: %v, want invalid", a, err)
 		}
+	}
+}
+
+// BenchmarkIngestComputed is the ingest of one position (NoSync store)
+// with no computed attribute and with three linked to the device.
+func BenchmarkIngestComputed(b *testing.B) {
+	for _, n := range []int{0, 3} {
+		b.Run(fmt.Sprint(n, "-attributes"), func(b *testing.B) {
+			db, err := storage.Open(filepath.Join(b.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			core := app.New(db, app.Options{BcryptCost: 4, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			dev, err := core.Devices.Create(app.System(), func(d *app.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
+			if err != nil {
+				b.Fatal(err)
+			}
+			exprs := []string{"speed * 1.852", "fuel < 10 && ignition", `"12 km/l"`}
+			types := []string{"number", "boolean", "string"}
+			for i := range n {
+				a, err := core.ComputedAttributes.Create(app.System(), func(v *app.ComputedAttribute) error {
+					v.Attribute, v.Expression, v.Type = fmt.Sprint("a", i), exprs[i], types[i]
+					return nil
+				})
+				if err == nil {
+					err = core.Link(app.System(), app.Permission{OwnerKind: app.KindDevice, OwnerID: dev.ID, PropKind: app.KindAttribute, PropID: a.ID})
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			at := time.Now().Add(-time.Hour)
+			i := 0
+			for b.Loop() {
+				p := &app.Position{FixTime: at.Add(time.Duration(i) * time.Millisecond), Valid: true, Latitude: 54.9, Longitude: 24,
+					Speed: 20, Attributes: app.Attributes{"fuel": 7.5, "ignition": true}}
+				i++
+				if err := core.Ingest(dev.ID, []*app.Position{p}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

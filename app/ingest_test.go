@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -257,5 +258,21 @@ func TestLiveDeviceStateAndFlush(t *testing.T) {
 	}
 	if s := stored(); s.PositionID != latest[0].ID || s.LastUpdate == nil {
 		t.Fatalf("after flush stored = %+v, want positionId %d", s, latest[0].ID)
+	}
+}
+
+func TestUnknownDeviceLeavesTheListWhenRegistered(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.core.Identify("gt06", "359000000000001", "10.0.0.1:1234"); !errors.Is(err, app.ErrUnknownDevice) {
+		t.Fatalf("Identify = %v, want unknown device", err)
+	}
+	if list, _ := f.core.UnknownDevices(f.admin); len(list) != 1 || list[0].UniqueID != "359000000000001" {
+		t.Fatalf("unknown = %+v", list)
+	}
+	if _, err := f.core.Devices.Create(f.admin, func(d *app.Device) error { d.Name, d.UniqueID = "new", "359000000000001"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := f.core.UnknownDevices(f.admin); len(list) != 0 {
+		t.Fatalf("registered device still listed as unknown: %+v", list)
 	}
 }

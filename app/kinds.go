@@ -17,6 +17,8 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 		table: func(tx Tx) Table[Device] { return tx.Devices() },
 		match: matchIDs,
 		view:  c.liveDevice,
+		// A registered id is no longer unknown.
+		created: func(_ Tx, d *Device) error { c.unknown.forget(d.UniqueID); return nil },
 		prepare: func(a access, before, d *Device) error {
 			d.Name = strings.TrimSpace(d.Name)
 			d.UniqueID = strings.TrimSpace(d.UniqueID)

@@ -48,6 +48,12 @@ func (l *unknownList) seen(uniqueID, protocol, remote string, now time.Time) {
 	u.Count++
 }
 
+func (l *unknownList) forget(uniqueID string) {
+	l.mu.Lock()
+	delete(l.m, uniqueID)
+	l.mu.Unlock()
+}
+
 func (l *unknownList) evictOldest() {
 	var oldest *UnknownDevice
 	for _, u := range l.m {

@@ -23,6 +23,8 @@ type batcher struct {
 	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
+	// onCommit observes each committed group (Options.OnCommit).
+	onCommit func(calls int, took time.Duration)
 }
 
 type batchCall struct {
@@ -103,6 +105,7 @@ func (b *batcher) gather(group []*batchCall) []*batchCall {
 // than once (as with bbolt's Batch).
 func (b *batcher) commit(group []*batchCall) {
 	for len(group) > 0 {
+		began := time.Now()
 		failed := -1
 		var failure error
 		err := b.db.Update(func(btx *bolt.Tx) error {
@@ -116,6 +119,9 @@ func (b *batcher) commit(group []*batchCall) {
 			return nil
 		})
 		if failed < 0 {
+			if b.onCommit != nil && err == nil {
+				b.onCommit(len(group), time.Since(began))
+			}
 			for _, call := range group {
 				call.err <- err
 			}

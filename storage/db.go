@@ -37,6 +37,9 @@ type Options struct {
 	// zero (the default) commits at once, as groups grow with load anyway.
 	MaxBatchSize  int
 	MaxBatchDelay time.Duration
+	// OnCommit, when set, is told each Batch group's size and how long its
+	// commit took (for metrics). It runs on the writer: it must be quick.
+	OnCommit func(calls int, took time.Duration)
 }
 
 // DB is the bbolt-backed app.Store.
@@ -71,6 +74,7 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	batch := newBatcher(bdb, orDefault(opts.MaxBatchSize, DefaultMaxBatchSize), opts.MaxBatchDelay)
+	batch.onCommit = opts.OnCommit
 	return &DB{bolt: bdb, batch: batch, path: path, upgraded: up}, nil
 }
 

@@ -57,17 +57,7 @@ func dropEvery[T any, P interface {
 	*T
 	filed
 }](tx Tx, k cabinet[T, P], owner int64, filesOf func(*T) []TextID, dropped *[]TextID) error {
-	all, err := k.all(tx)
-	if err != nil {
-		return err
-	}
-	var list []*T
-	for _, v := range all {
-		if P(v).stamp().Owner() == owner {
-			list = append(list, v)
-		}
-	}
-	return dropAll(tx, k, list, filesOf, dropped)
+	return dropWhere(tx, k, func(v *T) bool { return P(v).stamp().Owner() == owner }, filesOf, dropped)
 }
 
 func dropAll[T any, P interface {

@@ -44,16 +44,15 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 			}
 			return nil
 		},
-		remove: func(tx Tx, d *Device) error {
+		remove: func(tx Tx, d *Device) (func(), error) {
 			c.states.Delete(d.ID)
 			if _, err := tx.DeletePositions(d.ID, time.Time{}, endOfTime); err != nil {
-				return err
+				return nil, err
 			}
-			if err := deleteInstallation(tx, d.ID); err != nil {
-				return err
+			if _, err := tx.DeleteEvents(d.ID); err != nil {
+				return nil, err
 			}
-			_, err := tx.DeleteEvents(d.ID)
-			return err
+			return c.dropEntity(tx, DocumentOfVehicle, d.ID)
 		},
 	}
 }
@@ -86,7 +85,7 @@ func newGroups(c *Core) *Objects[Group, *Group] {
 			}
 			return nil
 		},
-		remove: func(tx Tx, g *Group) error {
+		remove: func(tx Tx, g *Group) (func(), error) {
 			// Members move up to the deleted group's parent.
 			var devices []*Device
 			var groups []*Group
@@ -118,7 +117,7 @@ func newGroups(c *Core) *Objects[Group, *Group] {
 				child.GroupID = g.GroupID
 				err = tx.Groups().Put(child)
 			}
-			return err
+			return nil, err
 		},
 	}
 }
@@ -212,6 +211,11 @@ func newDrivers(c *Core) *Objects[Driver, *Driver] {
 		},
 		// The index entry is written after Create assigned the id.
 		created: func(tx Tx, d *Driver) error { return tx.Keys(driverKeys).Put(d.UniqueID, d.ID) },
-		remove:  func(tx Tx, d *Driver) error { return tx.Keys(driverKeys).Delete(d.UniqueID) },
+		remove: func(tx Tx, d *Driver) (func(), error) {
+			if err := tx.Keys(driverKeys).Delete(d.UniqueID); err != nil {
+				return nil, err
+			}
+			return c.dropEntity(tx, DocumentOfDriver, d.ID)
+		},
 	}
 }

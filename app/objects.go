@@ -31,9 +31,10 @@ type Objects[T any, P interface {
 	// server-managed fields the caller may not set.
 	prepare func(a access, before, after *T) error
 	// created and remove maintain what depends on the object (indexes,
-	// positions) after it is stored and before it goes.
+	// positions) after it is stored and before it goes. remove may return
+	// work to do once the deletion is committed (removing files).
 	created func(tx Tx, v *T) error
-	remove  func(tx Tx, v *T) error
+	remove  func(tx Tx, v *T) (after func(), err error)
 	// match applies kind-specific list filters (devices: ids, uniqueIds).
 	match func(q ListQuery, v *T) bool
 	// view completes a record read from the store for the caller (devices:
@@ -224,7 +225,8 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 // Delete removes an object, what depends on it and every link to it.
 func (o *Objects[T, P]) Delete(actor *User, id int64) error {
 	defer o.c.hub.invalidate()
-	return o.c.store.Update(func(tx Tx) error {
+	var after func()
+	err := o.c.store.Update(func(tx Tx) error {
 		a := access{tx: tx, actor: actor}
 		if err := a.mustSee(o.kind, id); err != nil {
 			return err
@@ -237,7 +239,7 @@ func (o *Objects[T, P]) Delete(actor *User, id int64) error {
 			return err
 		}
 		if o.remove != nil {
-			if err := o.remove(tx, v); err != nil {
+			if after, err = o.remove(tx, v); err != nil {
 				return err
 			}
 		}
@@ -246,6 +248,10 @@ func (o *Objects[T, P]) Delete(actor *User, id int64) error {
 		}
 		return o.table(tx).Delete(id)
 	})
+	if err == nil && after != nil {
+		after()
+	}
+	return err
 }
 
 // cloneAttributes gives an update its own attributes map, so decoding the

@@ -1,0 +1,49 @@
+package app
+
+// dropEntityRecords removes the extended records about a device or driver
+// that is being deleted: its installation record, its documents and (for
+// a vehicle) its service history, whoever owns them. It returns the files
+// whose content removeFileContent deletes once the transaction committed.
+func dropEntityRecords(tx Tx, of string, id int64) ([]TextID, error) {
+	var dropped []TextID
+	if of == DocumentOfVehicle {
+		if err := deleteInstallation(tx, id); err != nil {
+			return nil, err
+		}
+		if err := dropWhere(tx, serviceRecords, func(r *ServiceRecord) bool { return int64(r.VehicleID) == id },
+			func(r *ServiceRecord) []TextID { return r.FileIDs }, &dropped); err != nil {
+			return nil, err
+		}
+	}
+	err := dropWhere(tx, documents, func(d *Document) bool { return d.DocumentOf == of && int64(d.EntityID) == id },
+		func(d *Document) []TextID { return d.FileIDs }, &dropped)
+	if err != nil {
+		return nil, err
+	}
+	return dropped, dropFiles(tx, dropped)
+}
+
+// dropWhere removes a cabinet's records that match, collecting their files.
+func dropWhere[T any, P interface {
+	*T
+	filed
+}](tx Tx, k cabinet[T, P], match func(*T) bool, filesOf func(*T) []TextID, dropped *[]TextID) error {
+	all, err := k.all(tx)
+	if err != nil {
+		return err
+	}
+	var list []*T
+	for _, v := range all {
+		if match(v) {
+			list = append(list, v)
+		}
+	}
+	return dropAll(tx, k, list, filesOf, dropped)
+}
+
+// dropEntity is dropEntityRecords as an Objects remove hook: the files'
+// content goes once the deletion is committed.
+func (c *Core) dropEntity(tx Tx, of string, id int64) (func(), error) {
+	dropped, err := dropEntityRecords(tx, of, id)
+	return func() { c.removeFileContent(dropped) }, err
+}

@@ -186,13 +186,7 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 	var after *T
 	err := o.c.store.Update(func(tx Tx) error {
 		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(o.kind, id); err != nil {
-			return err
-		}
-		if err := a.checkEdit(o.kind); err != nil {
-			return err
-		}
-		before, err := o.table(tx).Get(id)
+		before, err := o.editable(a, id)
 		if err != nil {
 			return err
 		}
@@ -227,14 +221,7 @@ func (o *Objects[T, P]) Delete(actor *User, id int64) error {
 	defer o.c.hub.invalidate()
 	var after func()
 	err := o.c.store.Update(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(o.kind, id); err != nil {
-			return err
-		}
-		if err := a.checkEdit(o.kind); err != nil {
-			return err
-		}
-		v, err := o.table(tx).Get(id)
+		v, err := o.editable(access{tx: tx, actor: actor}, id)
 		if err != nil {
 			return err
 		}
@@ -252,6 +239,19 @@ func (o *Objects[T, P]) Delete(actor *User, id int64) error {
 		after()
 	}
 	return err
+}
+
+// editable returns object id for a change by a.actor: it must be visible
+// (else not found) and the actor's and server's read-only flags must allow
+// editing this kind.
+func (o *Objects[T, P]) editable(a access, id int64) (*T, error) {
+	if err := a.mustSee(o.kind, id); err != nil {
+		return nil, err
+	}
+	if err := a.checkEdit(o.kind); err != nil {
+		return nil, err
+	}
+	return o.table(a.tx).Get(id)
 }
 
 // cloneAttributes gives an update its own attributes map, so decoding the

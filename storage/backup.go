@@ -141,10 +141,11 @@ func writeAtomic(dst string, write func(io.Writer) error) (err error) {
 	if err = os.Rename(tmp, dst); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(dst))
+	return SyncDir(filepath.Dir(dst))
 }
 
-func syncDir(dir string) error {
+// SyncDir flushes a directory, so a rename into it survives a crash.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

@@ -212,7 +212,8 @@ type server struct {
 func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	began := time.Now()
 	log := newLogger(cfg.Log, c.stderr)
-	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{})
+	m := metrics.New(versionString()) // before the store: it observes the store's commits
+	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{OnCommit: m.ObserveCommit})
 	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("another fleetd serve is using %s: %w", cfg.Data.Dir, err)
 	}
@@ -242,7 +243,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	defer closeLogged(log, "control socket", ctl)
-	m := metrics.New(core, db, versionString())
+	m.Watch(core, db)
 	devices, err := startDevices(cfg, m.Sink(core), m.ObserveAck, log)
 	if err != nil {
 		return err

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // unmatchedRoute labels requests no route answered (scanners probing
@@ -27,7 +29,7 @@ func (m *Metrics) Middleware() fiber.Handler {
 		if route == own {
 			path = unmatchedRoute
 		}
-		m.http.with(strings.Clone(c.Method()), path).observe(time.Since(began).Seconds())
+		m.http.WithLabelValues(strings.Clone(c.Method()), path).Observe(time.Since(began).Seconds())
 		return err
 	}
 }
@@ -37,6 +39,9 @@ func (m *Metrics) Middleware() fiber.Handler {
 // that came through a reverse proxy (forwarding headers) is not taken for
 // a local one.
 func (m *Metrics) Handler(token string) fiber.Handler {
+	// ContinueOnError: one failing sample must not hide all the others.
+	serve := adaptor.HTTPHandler(promhttp.HandlerFor(m.registry,
+		promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, Registry: m.registry}))
 	return func(c *fiber.Ctx) error {
 		if !allowed(c, token) {
 			if token != "" {
@@ -45,9 +50,7 @@ func (m *Metrics) Handler(token string) fiber.Handler {
 			}
 			return fiber.NewError(fiber.StatusForbidden, "metrics are served to loopback clients only (set metrics.token to allow others)")
 		}
-		c.Set(fiber.HeaderContentType, "text/plain; version=0.0.4; charset=utf-8")
-		_, err := m.WriteTo(c)
-		return err
+		return serve(c)
 	}
 }
 

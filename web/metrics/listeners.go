@@ -1,54 +1,74 @@
 package metrics
 
 import (
-	"sort"
+	"sync/atomic"
 
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
-// writeListeners renders the listeners' atomic counters, read at scrape
-// time so the device path pays nothing for them.
-func (m *Metrics) writeListeners(w writer) {
-	m.mu.Lock()
-	stats := m.listeners
-	m.mu.Unlock()
-	names := make([]string, 0, len(stats))
-	for name := range stats {
-		names = append(names, name)
+// listenerCollector reads the listeners' atomic counters at scrape time.
+type listenerCollector struct {
+	stats  atomic.Pointer[map[string]*protocols.Counters]
+	series []listenerSeries
+}
+
+// listenerSeries is one sample per protocol; reason, when set, is the
+// fleetd_frames_failed_total label the sample carries.
+type listenerSeries struct {
+	desc   *prometheus.Desc
+	typ    prometheus.ValueType
+	reason string
+	value  func(*protocols.Counters) float64
+}
+
+func newListenerCollector() *listenerCollector {
+	byProtocol := func(name, help string) *prometheus.Desc {
+		return prometheus.NewDesc(name, help, []string{"protocol"}, nil)
 	}
-	sort.Strings(names)
-	for _, f := range []struct {
-		name, typ, help, reason string
-		value                   func(*protocols.Counters) float64
-	}{
-		{"fleetd_device_connections_open", "gauge", "Device connections open now, by protocol.", "",
+	failed := prometheus.NewDesc("fleetd_frames_failed_total", "Device frames not decoded, by protocol and reason.",
+		[]string{"protocol", "reason"}, nil)
+	counter := prometheus.CounterValue
+	return &listenerCollector{series: []listenerSeries{
+		{byProtocol("fleetd_device_connections_open", "Device connections open now, by protocol."), prometheus.GaugeValue, "",
 			func(s *protocols.Counters) float64 { return float64(s.Open.Load()) }},
-		{"fleetd_device_connections_total", "counter", "Device connections accepted, by protocol.", "",
+		{byProtocol("fleetd_device_connections_total", "Device connections accepted, by protocol."), counter, "",
 			func(s *protocols.Counters) float64 { return float64(s.Connections.Load()) }},
-		{"fleetd_device_connections_rejected_total", "counter", "Device connections refused by the per-IP limit, by protocol.", "",
+		{byProtocol("fleetd_device_connections_rejected_total", "Device connections refused by the per-IP limit, by protocol."), counter, "",
 			func(s *protocols.Counters) float64 { return float64(s.Rejected.Load()) }},
-		{"fleetd_frames_received_total", "counter", "Device frames (messages) received, by protocol.", "",
+		{byProtocol("fleetd_frames_received_total", "Device frames (messages) received, by protocol."), counter, "",
 			func(s *protocols.Counters) float64 { return float64(s.Frames.Load()) }},
-		{"fleetd_frames_unknown_device_total", "counter", "Frames from devices not registered or disabled, by protocol.", "",
+		{byProtocol("fleetd_frames_unknown_device_total", "Frames from devices not registered or disabled, by protocol."), counter, "",
 			func(s *protocols.Counters) float64 { return float64(s.Unknown.Load()) }},
-		{"fleetd_frames_failed_total", "counter", "Device frames not decoded, by protocol and reason.", "decode",
-			func(s *protocols.Counters) float64 { return float64(s.DecodeErrors.Load()) }},
-		{"", "", "", "checksum", func(s *protocols.Counters) float64 { return float64(s.ChecksumErrors.Load()) }},
-		{"", "", "", "panic", func(s *protocols.Counters) float64 { return float64(s.Panics.Load()) }},
-		{"", "", "", "oversized", func(s *protocols.Counters) float64 { return float64(s.Oversized.Load()) }},
-	} {
-		name := f.name
-		if name != "" {
-			w.family(name, f.typ, f.help)
-		} else {
-			name = "fleetd_frames_failed_total" // further reasons of the family above
+		{failed, counter, "decode", func(s *protocols.Counters) float64 { return float64(s.DecodeErrors.Load()) }},
+		{failed, counter, "checksum", func(s *protocols.Counters) float64 { return float64(s.ChecksumErrors.Load()) }},
+		{failed, counter, "panic", func(s *protocols.Counters) float64 { return float64(s.Panics.Load()) }},
+		{failed, counter, "oversized", func(s *protocols.Counters) float64 { return float64(s.Oversized.Load()) }},
+	}}
+}
+
+func (c *listenerCollector) set(stats map[string]*protocols.Counters) { c.stats.Store(&stats) }
+
+func (c *listenerCollector) Describe(ch chan<- *prometheus.Desc) {
+	for i, s := range c.series {
+		if i == 0 || s.desc != c.series[i-1].desc {
+			ch <- s.desc
 		}
-		for _, p := range names {
-			labels := []string{"protocol", p}
-			if f.reason != "" {
-				labels = append(labels, "reason", f.reason)
+	}
+}
+
+func (c *listenerCollector) Collect(ch chan<- prometheus.Metric) {
+	stats := c.stats.Load()
+	if stats == nil {
+		return
+	}
+	for protocol, counters := range *stats {
+		for _, s := range c.series {
+			labels := []string{protocol}
+			if s.reason != "" {
+				labels = append(labels, s.reason)
 			}
-			w.sample(name, f.value(stats[p]), labels...)
+			ch <- constMetric(s.desc, s.typ, s.value(counters), labels...)
 		}
 	}
 }

@@ -1,24 +1,17 @@
-// Package metrics serves fleetd's metrics in Prometheus text format on
-// GET /metrics: device listeners, the ingest, live clients, HTTP latency
-// and the store.
+// Package metrics serves fleetd's metrics in Prometheus format on
+// GET /metrics: device listeners, the ingest, the store's group commits,
+// live clients, HTTP latency, and the Go runtime and process.
 package metrics
 
 import (
-	"bufio"
-	"io"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 )
-
-// Sizer reports the store's size (storage.DB).
-type Sizer interface {
-	Size() (int64, error)
-}
 
 // latencyBuckets span a fast ACK (sub-millisecond) to a commit stuck
 // behind a slow SD card (seconds).
@@ -27,48 +20,88 @@ var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25
 // batchBuckets: one fix per message is usual; Teltonika sends up to 255.
 var batchBuckets = []float64{1, 2, 5, 10, 25, 50, 100, 255}
 
-// Metrics holds one fleetd serve's recorders and reads the rest from its
-// sources at scrape time.
+// commitCallBuckets: idle, a group commit holds one call; under load it
+// holds what arrived during the previous commit, up to
+// storage.DefaultMaxBatchSize.
+var commitCallBuckets = []float64{1, 2, 5, 10, 25, 50, 100, 250, 500, 1000}
+
+// Metrics holds one fleetd serve's registry. Histograms are recorded as
+// things happen; counters and gauges are read from the core, the store and
+// the listeners at scrape time, so the device path pays nothing for them.
 type Metrics struct {
-	core    *app.Core
-	store   Sizer
-	version string
-	started time.Time
+	registry *prometheus.Registry
 
-	ack         *histogramVec // protocol
-	commit      *histogram
-	batch       *histogram
-	http        *histogramVec // method, route
-	ingestFails counter
+	ack         *prometheus.HistogramVec // protocol
+	ingest      prometheus.Histogram
+	batch       prometheus.Histogram
+	ingestFails prometheus.Counter
+	commitCalls prometheus.Histogram
+	commitTime  prometheus.Histogram
+	http        *prometheus.HistogramVec // method, route
 
-	mu        sync.Mutex
-	listeners map[string]*protocols.Counters
+	sources   *sourceCollector
+	listeners *listenerCollector
 }
 
-type counter struct{ n atomic.Uint64 }
-
-// New builds the metrics of core and store; version labels fleetd_build_info.
-func New(core *app.Core, store Sizer, version string) *Metrics {
-	return &Metrics{
-		core: core, store: store, version: version, started: time.Now(),
-		ack:    newHistogramVec(latencyBuckets, "protocol"),
-		commit: newHistogram(latencyBuckets),
-		batch:  newHistogram(batchBuckets),
-		http:   newHistogramVec(latencyBuckets, "method", "route"),
+// New builds the metrics on a registry of their own; version labels
+// fleetd_build_info. It comes before the store opens (ObserveCommit is the
+// store's OnCommit); Watch adds the core and the store once they exist.
+func New(version string) *Metrics {
+	m := &Metrics{
+		registry: prometheus.NewRegistry(),
+		ack: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "fleetd_ack_latency_seconds",
+			Help:    "Time from a device frame's arrival to its ACK being written (the position is durable by then).",
+			Buckets: latencyBuckets}, []string{"protocol"}),
+		ingest: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "fleetd_ingest_commit_seconds",
+			Help:    "Time an ingest call takes until its positions are committed and synced (group commit wait included).",
+			Buckets: latencyBuckets}),
+		batch: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "fleetd_ingest_batch_positions",
+			Help: "Positions per ingest call (one device message).", Buckets: batchBuckets}),
+		ingestFails: prometheus.NewCounter(prometheus.CounterOpts{Name: "fleetd_ingest_failures_total",
+			Help: "Ingest calls that failed to store (not acknowledged; the device resends)."}),
+		commitCalls: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "fleetd_store_commit_calls",
+			Help:    "Batch calls (mostly ingest calls) sharing one group commit of the store's writer.",
+			Buckets: commitCallBuckets}),
+		commitTime: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "fleetd_store_commit_seconds",
+			Help:    "Time one group commit of the store's writer takes, fsync included.",
+			Buckets: latencyBuckets}),
+		http: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "fleetd_http_request_duration_seconds",
+			Help:    "HTTP request latency by method and route pattern (live socket sessions excluded).",
+			Buckets: latencyBuckets}, []string{"method", "route"}),
+		sources:   newSourceCollector(),
+		listeners: newListenerCollector(),
 	}
+	build := prometheus.NewGauge(prometheus.GaugeOpts{Name: "fleetd_build_info",
+		Help:        "Always 1; the labels name the build.",
+		ConstLabels: prometheus.Labels{"version": version, "goarch": runtime.GOARCH, "goversion": runtime.Version()}})
+	build.Set(1)
+	started := prometheus.NewGauge(prometheus.GaugeOpts{Name: "fleetd_start_time_seconds",
+		Help: "When this fleetd serve started, in Unix seconds."})
+	started.Set(float64(time.Now().Unix()))
+	m.registry.MustRegister(m.ack, m.ingest, m.batch, m.ingestFails, m.commitCalls, m.commitTime, m.http,
+		m.sources, m.listeners, build, started,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
 }
 
-// ObserveAck records one ACK's latency; it is protocols.Options.AckLatency.
-func (m *Metrics) ObserveAck(protocol string, d time.Duration) {
-	m.ack.with(protocol).observe(d.Seconds())
-}
+// Watch makes the core's counters and the store's size part of every
+// scrape.
+func (m *Metrics) Watch(core *app.Core, store Sizer) { m.sources.watch(core, store) }
 
 // Listeners makes the listeners' counters (catalog.Listening.Stats) part
 // of every scrape.
-func (m *Metrics) Listeners(stats map[string]*protocols.Counters) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.listeners = stats
+func (m *Metrics) Listeners(stats map[string]*protocols.Counters) { m.listeners.set(stats) }
+
+// ObserveAck records one ACK's latency; it is protocols.Options.AckLatency.
+func (m *Metrics) ObserveAck(protocol string, d time.Duration) {
+	m.ack.WithLabelValues(protocol).Observe(d.Seconds())
+}
+
+// ObserveCommit records one group commit of the store; it is
+// storage.Options.OnCommit and runs on the store's writer.
+func (m *Metrics) ObserveCommit(calls int, took time.Duration) {
+	m.commitCalls.Observe(float64(calls))
+	m.commitTime.Observe(took.Seconds())
 }
 
 // Sink wraps the core as the listeners' sink, timing each ingest call.
@@ -83,70 +116,10 @@ func (s sink) Ingest(deviceID int64, positions []*app.Position) error {
 	began := time.Now()
 	err := s.HTTPSink.Ingest(deviceID, positions)
 	if err != nil {
-		s.m.ingestFails.n.Add(1)
+		s.m.ingestFails.Inc()
 		return err
 	}
-	s.m.commit.observe(time.Since(began).Seconds())
-	s.m.batch.observe(float64(len(positions)))
+	s.m.ingest.Observe(time.Since(began).Seconds())
+	s.m.batch.Observe(float64(len(positions)))
 	return nil
-}
-
-// WriteTo writes every metric in Prometheus text format.
-func (m *Metrics) WriteTo(out io.Writer) (int64, error) {
-	cw := &countingWriter{w: out}
-	w := writer{bufio.NewWriter(cw)}
-	m.writeCore(w)
-	m.writeListeners(w)
-	w.histogramVec("fleetd_ack_latency_seconds",
-		"Time from a device frame's arrival to its ACK being written (the position is durable by then).", m.ack)
-	w.family("fleetd_ingest_commit_seconds", "histogram",
-		"Time an ingest call takes until its positions are committed and synced (group commit wait included).")
-	w.histogram("fleetd_ingest_commit_seconds", m.commit)
-	w.family("fleetd_ingest_batch_positions", "histogram", "Positions per ingest call (one device message).")
-	w.histogram("fleetd_ingest_batch_positions", m.batch)
-	w.histogramVec("fleetd_http_request_duration_seconds",
-		"HTTP request latency by method and route pattern (live socket sessions excluded).", m.http)
-	err := w.Flush()
-	return cw.n, err
-}
-
-func (m *Metrics) writeCore(w writer) {
-	s := m.core.Stats()
-	size, err := m.store.Size()
-	if err != nil {
-		size = -1
-	}
-	var mem runtime.MemStats
-	runtime.ReadMemStats(&mem)
-	for _, g := range []struct {
-		name, typ, help string
-		v               float64
-	}{
-		{"fleetd_positions_stored_total", "counter", "Positions stored since start.", float64(s.PositionsStored)},
-		{"fleetd_positions_dropped_total", "counter", "Positions dropped as invalid (coordinates, time) since start.", float64(s.PositionsDropped)},
-		{"fleetd_ingest_failures_total", "counter", "Ingest calls that failed to store (not acknowledged; the device resends).", float64(m.ingestFails.n.Load())},
-		{"fleetd_devices_connected", "gauge", "Devices with a live connection.", float64(s.Connections)},
-		{"fleetd_websocket_clients", "gauge", "Live update (WebSocket) clients.", float64(m.core.LiveClients())},
-		{"fleetd_store_size_bytes", "gauge", "Size of the store file; it never shrinks, freed pages are reused (-1: unreadable).", float64(size)},
-		{"fleetd_start_time_seconds", "gauge", "When this fleetd serve started, in Unix seconds.", float64(m.started.Unix())},
-		{"go_goroutines", "gauge", "Goroutines that currently exist.", float64(runtime.NumGoroutine())},
-		{"go_memstats_heap_inuse_bytes", "gauge", "Heap bytes in use.", float64(mem.HeapInuse)},
-		{"go_memstats_sys_bytes", "gauge", "Bytes obtained from the system.", float64(mem.Sys)},
-	} {
-		w.family(g.name, g.typ, g.help)
-		w.sample(g.name, g.v)
-	}
-	w.family("fleetd_build_info", "gauge", "Always 1; the labels name the build.")
-	w.sample("fleetd_build_info", 1, "version", m.version, "goarch", runtime.GOARCH, "goversion", runtime.Version())
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }

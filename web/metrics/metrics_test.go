@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,7 @@ import (
 
 type fixture struct {
 	core *app.Core
+	db   *storage.DB
 	m    *metrics.Metrics
 	f    *fiber.App
 	gt06 string // the gt06 listener's address
@@ -34,13 +36,10 @@ type fixture struct {
 // app wired as fleetd serve wires them.
 func newFixture(t *testing.T, token string) *fixture {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	m := metrics.New("v9.9.9")
+	db := openStore(t, m)
 	core := app.New(db, app.Options{BcryptCost: 4})
-	m := metrics.New(core, db, "v9.9.9")
+	m.Watch(core, db)
 	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, m.Sink(core), protocols.Options{AckLatency: m.ObserveAck})
 	if err != nil {
 		t.Fatal(err)
@@ -51,18 +50,31 @@ func newFixture(t *testing.T, token string) *fixture {
 	f.Use(m.Middleware())
 	f.Get("/metrics", m.Handler(token))
 	f.Get("/things/:id", func(c *fiber.Ctx) error { return c.SendString("thing") })
-	return &fixture{core: core, m: m, f: f, gt06: l.Addrs["gt06"].String()}
+	return &fixture{core: core, db: db, m: m, f: f, gt06: l.Addrs["gt06"].String()}
+}
+
+// openStore opens a real store whose group commits m observes.
+func openStore(t *testing.T, m *metrics.Metrics) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true, OnCommit: m.ObserveCommit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 // serveLoopback serves the app on 127.0.0.1 and returns its base URL.
-func (fx *fixture) serveLoopback(t *testing.T) string {
+func (fx *fixture) serveLoopback(t *testing.T) string { return serveLoopback(t, fx.f) }
+
+func serveLoopback(t *testing.T, f *fiber.App) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	go fx.f.Listener(ln)
-	t.Cleanup(func() { fx.f.Shutdown() })
+	go f.Listener(ln)
+	t.Cleanup(func() { f.Shutdown() })
 	return "http://" + ln.Addr().String()
 }
 
@@ -151,8 +163,13 @@ func TestMetricsSeries(t *testing.T) {
 		`fleetd_websocket_clients 0`,
 		`fleetd_http_request_duration_seconds_count{method="GET",route="/things/:id"} 2`,
 		`fleetd_http_request_duration_seconds_count{method="GET",route="unmatched"} 1`,
-		`fleetd_build_info{version="v9.9.9",`,
+		`fleetd_build_info{goarch="` + runtime.GOARCH + `",goversion="` + runtime.Version() + `",version="v9.9.9"} 1`,
 		`fleetd_store_size_bytes `,
+		`fleetd_store_commit_calls_count `,
+		`fleetd_store_commit_seconds_count `,
+		`go_goroutines `,
+		`go_memstats_heap_inuse_bytes `,
+		`go_memstats_sys_bytes `,
 	} {
 		if !strings.Contains(body, "\n"+want) {
 			t.Errorf("metrics lack %q", want)

@@ -1,0 +1,86 @@
+package metrics
+
+import (
+	"sync/atomic"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Sizer reports the store's size (storage.DB).
+type Sizer interface {
+	Size() (int64, error)
+}
+
+// sourceCollector reads the core's counters and the store's size at
+// scrape time. Until Watch it reports nothing rather than zeros.
+type sourceCollector struct {
+	src   atomic.Pointer[sources]
+	descs []sourceDesc
+}
+
+type sources struct {
+	core  *app.Core
+	store Sizer
+}
+
+type sourceDesc struct {
+	desc  *prometheus.Desc
+	typ   prometheus.ValueType
+	value func(s *sources, stats app.Stats) float64
+}
+
+func newSourceCollector() *sourceCollector {
+	counter, gauge := prometheus.CounterValue, prometheus.GaugeValue
+	return &sourceCollector{descs: []sourceDesc{
+		{plain("fleetd_positions_stored_total", "Positions stored since start."), counter,
+			func(_ *sources, st app.Stats) float64 { return float64(st.PositionsStored) }},
+		{plain("fleetd_positions_dropped_total", "Positions dropped as invalid (coordinates, time) since start."), counter,
+			func(_ *sources, st app.Stats) float64 { return float64(st.PositionsDropped) }},
+		{plain("fleetd_devices_connected", "Devices with a live connection."), gauge,
+			func(_ *sources, st app.Stats) float64 { return float64(st.Connections) }},
+		{plain("fleetd_websocket_clients", "Live update (WebSocket) clients."), gauge,
+			func(s *sources, _ app.Stats) float64 { return float64(s.core.LiveClients()) }},
+		{plain("fleetd_store_size_bytes", "Size of the store file; it never shrinks, freed pages are reused (-1: unreadable)."), gauge,
+			func(s *sources, _ app.Stats) float64 {
+				size, err := s.store.Size()
+				if err != nil {
+					return -1
+				}
+				return float64(size)
+			}},
+	}}
+}
+
+func plain(name, help string) *prometheus.Desc { return prometheus.NewDesc(name, help, nil, nil) }
+
+func (c *sourceCollector) watch(core *app.Core, store Sizer) {
+	c.src.Store(&sources{core: core, store: store})
+}
+
+func (c *sourceCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range c.descs {
+		ch <- d.desc
+	}
+}
+
+func (c *sourceCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.src.Load()
+	if s == nil {
+		return
+	}
+	stats := s.core.Stats()
+	for _, d := range c.descs {
+		ch <- constMetric(d.desc, d.typ, d.value(s, stats))
+	}
+}
+
+// constMetric is a sample read at scrape time; a label value that is not
+// valid UTF-8 fails that sample (promhttp reports it), never the server.
+func constMetric(desc *prometheus.Desc, typ prometheus.ValueType, v float64, labels ...string) prometheus.Metric {
+	m, err := prometheus.NewConstMetric(desc, typ, v, labels...)
+	if err != nil {
+		return prometheus.NewInvalidMetric(desc, err)
+	}
+	return m
+}

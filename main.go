@@ -555,7 +555,7 @@ func writeVerified(dst string, source func(io.Writer) (int64, error)) (n int64, 
 	if err = os.Rename(tmp, dst); err != nil {
 		return n, 0, err
 	}
-	return n, schema, syncDir(filepath.Dir(dst))
+	return n, schema, storage.SyncDir(filepath.Dir(dst))
 }
 
 func verifyStore(path string) (int, error) {
@@ -565,15 +565,6 @@ func verifyStore(path string) (int, error) {
 	}
 	defer db.Close()
 	return storage.SchemaVersion(db)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 func (c *cli) restore(cfg *config.Config, src string) error {

@@ -23,8 +23,8 @@ type hub struct {
 	mu        sync.RWMutex
 	subs      map[*Subscription]struct{}
 	observers []func(deviceID int64, u Update)
-	gen  atomic.Uint64 // bumped when visibility may have changed
-	core *Core
+	gen       atomic.Uint64 // bumped when visibility may have changed
+	core      *Core
 }
 
 // Subscription receives the updates one user may see. C is closed when the

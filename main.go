@@ -192,7 +192,8 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		CommandTypes: catalog.CommandTypes(),
 		Office: app.OfficeOptions{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
 			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
-		Logger: log,
+		Maintenance: app.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
+		Logger:      log,
 	}
 }
 

@@ -24,8 +24,10 @@ type Options struct {
 	Push     PushOptions
 	// Office configures uploads and document expiry (tickets, documents, maintenance).
 	Office OfficeOptions
-	Now    func() time.Time
-	Logger *slog.Logger
+	// Maintenance sets the service interval behind MaintenanceDue.
+	Maintenance MaintenanceOptions
+	Now         func() time.Time
+	Logger      *slog.Logger
 }
 
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;

@@ -25,9 +25,10 @@ type Config struct {
 	// Operations: GET /metrics access and data retention.
 	Metrics   Metrics
 	Retention Retention
-	// The fleet office: uploads and documents (spec F, G, L).
-	Files     Files
-	Documents Documents
+	// The fleet office: uploads, documents and service intervals (spec F, G, L).
+	Files       Files
+	Documents   Documents
+	Maintenance Maintenance
 	// Protocols lists every known device protocol in registry order.
 	Protocols []Protocol
 }

@@ -18,6 +18,13 @@ type Documents struct {
 	ExpiringDays int
 }
 
+// Maintenance is the service interval: a vehicle is due IntervalDays
+// after its last service or IntervalKm beyond its odometer then.
+type Maintenance struct {
+	IntervalDays int
+	IntervalKm   int
+}
+
 // FilesDir is where uploaded files are stored.
 func (d Data) FilesDir() string { return filepath.Join(d.Dir, "files") }
 
@@ -32,6 +39,10 @@ func officeKeys() []Key {
 			parseMIMETypes, func(c *Config) *[]string { return &c.Files.Types }, joinComma),
 		field("documents.expiringDays", 30, "A document whose status is computed is \"expiring\" this many days before its expiry date.",
 			parseIntIn(1, 366), func(c *Config) *int { return &c.Documents.ExpiringDays }, asIs[int]),
+		field("maintenance.intervalDays", 180, "A vehicle is due for service this many days after its last service record.",
+			parseIntIn(1, 3660), func(c *Config) *int { return &c.Maintenance.IntervalDays }, asIs[int]),
+		field("maintenance.intervalKm", 10000, "A vehicle is due for service this many km beyond the odometer of its last service record.",
+			parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Maintenance.IntervalKm }, asIs[int]),
 	}
 }
 

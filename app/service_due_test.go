@@ -1,0 +1,197 @@
+package app_test
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+// dueNow is the "now" the maintenance tests ask about; positions are
+// dated before it, so the ingest (whose clock is t0+1h) accepts them.
+var dueNow = t0
+
+// serviced stores a service record of vehicle daysAgo days before dueNow.
+func (f *fixture) serviced(actor *app.User, vehicle int64, daysAgo int, odometer float64) {
+	f.t.Helper()
+	_, err := f.core.CreateServiceRecord(actor, func(r *app.ServiceRecord) error {
+		r.Title, r.VehicleID, r.Odometer = "service", app.TextID(vehicle), &odometer
+		r.ServiceDate = app.Date{Time: dueNow.AddDate(0, 0, -daysAgo)}
+		return nil
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// fix is a position daysAgo days before dueNow at latitude lat.
+type fix struct {
+	daysAgo int
+	lat     float64
+	attrs   app.Attributes
+}
+
+func km(v float64) *float64 { return &v }
+
+func TestMaintenanceDue(t *testing.T) {
+	type record struct {
+		daysAgo  int
+		odometer float64
+	}
+	tests := []struct {
+		name     string
+		records  []record
+		fixes    []fix
+		state    string
+		reason   string
+		daysLeft int
+		kmLeft   *float64 // nil: unknown
+	}{
+		{"never serviced", nil, nil, app.MaintenanceDueSoon, app.DueNoService, 0, nil},
+		{"overdue by date", []record{{200, 1000}}, nil, app.MaintenanceOverdue, app.DueByDate, -20, nil},
+		{"due soon by date", []record{{170, 1000}}, nil, app.MaintenanceDueSoon, app.DueByDate, 10, nil},
+		{"the latest record counts", []record{{300, 1000}, {10, 2000}}, nil, app.MaintenanceOK, app.DueByDate, 170, nil},
+		{"due soon by km", []record{{30, 50000}},
+			[]fix{{1, 54, app.Attributes{"odometer": 59_700_000.0}}}, app.MaintenanceDueSoon, app.DueByKm, 150, km(300)},
+		{"overdue by km before the date", []record{{30, 50000}},
+			[]fix{{1, 54, app.Attributes{"odometer": 61_000_000.0}}}, app.MaintenanceOverdue, app.DueByKm, 150, km(-1000)},
+		{"ok by both", []record{{30, 50000}},
+			[]fix{{1, 54, app.Attributes{"odometer": 52_000_000.0}}}, app.MaintenanceOK, app.DueByDate, 150, km(8000)},
+		// totalDistance starts at 0 when tracking begins: only the 0.1° (11.1
+		// km) driven after the service counts, not the 1° (111 km) before.
+		{"totalDistance counts from the service date", []record{{30, 50000}},
+			[]fix{{40, 54, nil}, {20, 55, nil}, {10, 55.1, nil}}, app.MaintenanceOK, app.DueByDate, 150, km(10000 - 11.12)},
+		{"no position since the service", []record{{5, 50000}},
+			[]fix{{40, 54, nil}, {20, 55, nil}}, app.MaintenanceOK, app.DueByDate, 175, km(10000)},
+	}
+	f := newFixture(t)
+	for _, tt := range tests {
+		d, err := f.core.Devices.Create(f.admin, func(d *app.Device) error { d.Name, d.UniqueID = tt.name, tt.name; return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range tt.records {
+			f.serviced(f.admin, d.ID, r.daysAgo, r.odometer)
+		}
+		for _, x := range tt.fixes {
+			p := &app.Position{FixTime: dueNow.AddDate(0, 0, -x.daysAgo), Valid: true, Latitude: x.lat, Longitude: 24, Attributes: x.attrs}
+			if p.Attributes == nil {
+				p.Attributes = app.Attributes{}
+			}
+			if err := f.core.Ingest(d.ID, []*app.Position{p}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	list, err := f.core.MaintenanceDue(f.admin, dueNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]app.MaintenanceDue{}
+	for _, due := range list {
+		byName[due.DeviceName] = due
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := byName[tt.name]
+			if !ok {
+				t.Fatalf("not listed: %+v", list)
+			}
+			if got.State != tt.state || got.Reason != tt.reason || got.DaysLeft != tt.daysLeft {
+				t.Errorf("state %s by %s, %d days left; want %s by %s, %d", got.State, got.Reason, got.DaysLeft, tt.state, tt.reason, tt.daysLeft)
+			}
+			if want := dueNow.AddDate(0, 0, tt.daysLeft); !got.DueDate.Equal(want) {
+				t.Errorf("due %s, want %s", got.DueDate, want)
+			}
+			if (got.KmLeft == nil) != (tt.kmLeft == nil) || (got.KmLeft != nil && math.Abs(*got.KmLeft-*tt.kmLeft) > 0.5) {
+				t.Errorf("km left %v, want %v", deref(got.KmLeft), deref(tt.kmLeft))
+			}
+			if (len(tt.records) == 0) != got.LastService.IsZero() {
+				t.Errorf("last service %s with %d records", got.LastService, len(tt.records))
+			}
+		})
+	}
+	// Overdue first, then by due date (the fixture's own truck, never
+	// serviced, is due now like the other one and was created first).
+	var order []string
+	for _, due := range list {
+		order = append(order, due.DeviceName)
+	}
+	want := []string{"overdue by date", "overdue by km before the date", f.dev.Name, "never serviced", "due soon by date",
+		"due soon by km", "ok by both", "totalDistance counts from the service date", "the latest record counts", "no position since the service"}
+	if !slices.Equal(order, want) {
+		t.Errorf("order\n%q\nwant\n%q", order, want)
+	}
+}
+
+func deref(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}
+
+// A user sees only the devices they may see, and only their own service
+// history: the administrator's record of the shared car does not count.
+func TestMaintenanceDueVisibility(t *testing.T) {
+	f := newFixture(t)
+	user, err := f.core.CreateUser(f.admin, func(u *app.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	car, err := f.core.Devices.Create(f.admin, func(d *app.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.core.Link(f.admin, app.Permission{OwnerKind: app.KindUser, OwnerID: user.ID, PropKind: app.KindDevice, PropID: car.ID}); err != nil {
+		t.Fatal(err)
+	}
+	f.serviced(f.admin, car.ID, 10, 100)
+	tests := []struct {
+		name   string
+		actor  *app.User
+		states map[string]string
+	}{
+		{"administrator", f.admin, map[string]string{"truck": app.MaintenanceDueSoon, "car": app.MaintenanceOK}},
+		{"user", user, map[string]string{"car": app.MaintenanceDueSoon}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			list, err := f.core.MaintenanceDue(tt.actor, dueNow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, due := range list {
+				got[due.DeviceName] = due.State
+			}
+			if len(got) != len(tt.states) {
+				t.Fatalf("listed %v, want %v", got, tt.states)
+			}
+			for name, state := range tt.states {
+				if got[name] != state {
+					t.Errorf("%s: %q, want %q", name, got[name], state)
+				}
+			}
+		})
+	}
+}
+
+// The configured interval replaces the defaults.
+func TestMaintenanceDueInterval(t *testing.T) {
+	f := newFixture(t)
+	f.serviced(f.admin, f.dev.ID, 40, 100)
+	if err := f.core.Ingest(f.dev.ID, []*app.Position{{FixTime: dueNow, Valid: true, Latitude: 54, Longitude: 24,
+		Attributes: app.Attributes{"odometer": 350_000.0}}}); err != nil {
+		t.Fatal(err)
+	}
+	core := app.New(f.db, app.Options{Maintenance: app.MaintenanceOptions{IntervalDays: 30, IntervalKm: 200}})
+	list, err := core.MaintenanceDue(f.admin, dueNow)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%+v, %v", list, err)
+	}
+	if got := list[0]; got.DaysLeft != -10 || got.KmLeft == nil || *got.KmLeft != -50 || got.State != app.MaintenanceOverdue {
+		t.Fatalf("%+v, want 10 days and 50 km overdue", got)
+	}
+}

@@ -26,6 +26,10 @@ type overviewView struct {
 	YearSpend   float64
 	Year        int
 	Alarms      []alarmRow
+	// Due are the first vehicles overdue or due soon for service, of
+	// DueCount, Overdue of them overdue.
+	Due               []app.MaintenanceDue
+	DueCount, Overdue int
 }
 
 // alarmRow is one of the latest alarms with its device's name.
@@ -75,6 +79,9 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 		return err
 	}
 	if err := d.overviewAlarms(actor, &v); err != nil {
+		return err
+	}
+	if err := d.overviewMaintenanceDue(actor, &v); err != nil {
 		return err
 	}
 	return render(c, fiber.StatusOK, overviewPage(d.page(c, "Overview", "overview"), v))

@@ -1,0 +1,57 @@
+package dashboard
+
+import (
+	"math"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+// overviewMaintenanceDue fills the vehicles that are overdue or due soon
+// for service (the core lists them most urgent first).
+func (d *Dashboard) overviewMaintenanceDue(actor *app.User, v *overviewView) error {
+	all, err := d.core.MaintenanceDue(actor, time.Now())
+	if err != nil {
+		return err
+	}
+	for _, due := range all {
+		if due.State == app.MaintenanceOK {
+			continue
+		}
+		v.DueCount++
+		if due.State == app.MaintenanceOverdue {
+			v.Overdue++
+		}
+		if len(v.Due) < overviewListLen {
+			v.Due = append(v.Due, due)
+		}
+	}
+	return nil
+}
+
+// dueTone colours the stat card red while any vehicle is overdue.
+func dueTone(v overviewView) string {
+	if v.Overdue > 0 {
+		return "bad"
+	}
+	return "warn"
+}
+
+// dueText says why a vehicle is due: never serviced, its date, or the
+// distance left (or driven past the interval).
+func dueText(due app.MaintenanceDue) string {
+	switch {
+	case due.Reason == app.DueNoService:
+		return "no service recorded"
+	case due.Reason == app.DueByKm && due.KmLeft != nil && *due.KmLeft < 0:
+		return itoa(int64(math.Round(-*due.KmLeft))) + " km over the interval"
+	case due.Reason == app.DueByKm && due.KmLeft != nil:
+		return itoa(int64(math.Round(*due.KmLeft))) + " km left"
+	}
+	return "due " + day(due.DueDate.Time) + " (" + daysText(due.DaysLeft) + ")"
+}
+
+// vehicleMaintenanceURL is the vehicle's service history.
+func vehicleMaintenanceURL(deviceID int64) string {
+	return Prefix + "/maintenance?" + queryString("vehicle", itoa(deviceID))
+}

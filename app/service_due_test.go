@@ -2,10 +2,13 @@ package app_test
 
 import (
 	"math"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/storage"
 )
 
 // dueNow is the "now" the maintenance tests ask about; positions are
@@ -13,15 +16,15 @@ import (
 var dueNow = t0
 
 // serviced stores a service record of vehicle daysAgo days before dueNow.
-func (f *fixture) serviced(actor *app.User, vehicle int64, daysAgo int, odometer float64) {
-	f.t.Helper()
-	_, err := f.core.CreateServiceRecord(actor, func(r *app.ServiceRecord) error {
+func serviced(tb testing.TB, core *app.Core, actor *app.User, vehicle int64, daysAgo int, odometer float64) {
+	tb.Helper()
+	_, err := core.CreateServiceRecord(actor, func(r *app.ServiceRecord) error {
 		r.Title, r.VehicleID, r.Odometer = "service", app.TextID(vehicle), &odometer
 		r.ServiceDate = app.Date{Time: dueNow.AddDate(0, 0, -daysAgo)}
 		return nil
 	})
 	if err != nil {
-		f.t.Fatal(err)
+		tb.Fatal(err)
 	}
 }
 
@@ -72,7 +75,7 @@ func TestMaintenanceDue(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range tt.records {
-			f.serviced(f.admin, d.ID, r.daysAgo, r.odometer)
+			serviced(t, f.core, f.admin, d.ID, r.daysAgo, r.odometer)
 		}
 		for _, x := range tt.fixes {
 			p := &app.Position{FixTime: dueNow.AddDate(0, 0, -x.daysAgo), Valid: true, Latitude: x.lat, Longitude: 24, Attributes: x.attrs}
@@ -147,7 +150,7 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 	if err := f.core.Link(f.admin, app.Permission{OwnerKind: app.KindUser, OwnerID: user.ID, PropKind: app.KindDevice, PropID: car.ID}); err != nil {
 		t.Fatal(err)
 	}
-	f.serviced(f.admin, car.ID, 10, 100)
+	serviced(t, f.core, f.admin, car.ID, 10, 100)
 	tests := []struct {
 		name   string
 		actor  *app.User
@@ -181,7 +184,7 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 // The configured interval replaces the defaults.
 func TestMaintenanceDueInterval(t *testing.T) {
 	f := newFixture(t)
-	f.serviced(f.admin, f.dev.ID, 40, 100)
+	serviced(t, f.core, f.admin, f.dev.ID, 40, 100)
 	if err := f.core.Ingest(f.dev.ID, []*app.Position{{FixTime: dueNow, Valid: true, Latitude: 54, Longitude: 24,
 		Attributes: app.Attributes{"odometer": 350_000.0}}}); err != nil {
 		t.Fatal(err)
@@ -193,5 +196,46 @@ func TestMaintenanceDueInterval(t *testing.T) {
 	}
 	if got := list[0]; got.DaysLeft != -10 || got.KmLeft == nil || *got.KmLeft != -50 || got.State != app.MaintenanceOverdue {
 		t.Fatalf("%+v, want 10 days and 50 km overdue", got)
+	}
+}
+
+// BenchmarkMaintenanceDue: the overview's cost with 1,000 vehicles, each
+// with a service record and a latest position without an odometer (the
+// slower path: one more position read per vehicle).
+func BenchmarkMaintenanceDue(b *testing.B) {
+	db, err := storage.Open(filepath.Join(b.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	core := app.New(db, app.Options{BcryptCost: 4})
+	admin, _, err := core.Bootstrap("admin@example.com", "pw")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 1000 {
+		name := "bench-" + strconv.Itoa(i)
+		d, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = name, name; return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+		serviced(b, core, admin, d.ID, 30, 1000)
+		err = db.Update(func(tx app.Tx) error {
+			for _, days := range []int{40, 20, 1} {
+				p := &app.Position{DeviceID: d.ID, FixTime: dueNow.AddDate(0, 0, -days), Attributes: app.Attributes{"totalDistance": float64(100_000 - days*1000)}}
+				if _, err := tx.AddPosition(p); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		if list, err := core.MaintenanceDue(admin, dueNow); err != nil || len(list) != 1000 {
+			b.Fatalf("%d listed, %v", len(list), err)
+		}
 	}
 }

@@ -256,6 +256,8 @@ func serviceAction(rec *app.ServiceRecord) string {
 	return serviceURL(rec)
 }
 
-func hasTask(rec *app.ServiceRecord, label string) bool { return slices.Contains(rec.ServiceTasks, label) }
+func hasTask(rec *app.ServiceRecord, label string) bool {
+	return slices.Contains(rec.ServiceTasks, label)
+}
 
 func joinTasks(tasks []string) string { return strings.Join(tasks, ", ") }

@@ -23,22 +23,14 @@ type Options struct {
 	KeepAlive time.Duration
 }
 
-// access says who may call a route.
-type access int
+// route is one endpoint; the table of them in routes is the API's index.
+type route httpx.Route
 
 const (
-	public   access = iota // anyone; credentials are not looked at
-	optional               // anyone; a caller that sends credentials is identified
-	required               // authenticated callers only
+	public   = httpx.Public   // anyone; credentials are not looked at
+	optional = httpx.Optional // anyone; a caller that sends credentials is identified
+	required = httpx.Required // authenticated callers only
 )
-
-// route is one endpoint; the table of them in routes is the API's index.
-type route struct {
-	method string
-	path   string // relative to /api
-	access access
-	handle fiber.Handler
-}
 
 type handlers struct {
 	core *app.Core
@@ -54,15 +46,7 @@ func Register(r fiber.Router, core *app.Core, opts Options) {
 		opts.KeepAlive = 30 * time.Second
 	}
 	h := &handlers{core: core, opts: opts}
-	auth := httpx.Authenticator{Core: core}
-	guards := map[access][]fiber.Handler{
-		public:   nil,
-		optional: {auth.Optional()},
-		required: {auth.Required()},
-	}
-	for _, rt := range h.routes() {
-		r.Add(rt.method, rt.path, append(guards[rt.access], rt.handle)...)
-	}
+	httpx.Mount(r, core, h.routes())
 }
 
 func (h *handlers) routes() []route {

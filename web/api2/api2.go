@@ -23,21 +23,13 @@ type Options struct {
 	SecureCookies bool
 }
 
-// access says who may call a route.
-type access int
+// route is one endpoint.
+type route httpx.Route
 
 const (
-	public  access = iota // anyone (the account-access group A)
-	session               // callers with a live JSESSIONID cookie
+	public  = httpx.Public  // anyone (the account-access group A)
+	session = httpx.Session // callers with a live JSESSIONID cookie
 )
-
-// route is one endpoint.
-type route struct {
-	method string
-	path   string // relative to /api2
-	access access
-	handle fiber.Handler
-}
 
 type handlers struct {
 	core *app.Core
@@ -50,13 +42,7 @@ func Register(r fiber.Router, core *app.Core, opts Options) {
 		opts.Logger = slog.Default()
 	}
 	h := &handlers{core: core, opts: opts}
-	guards := map[access][]fiber.Handler{
-		public:  nil,
-		session: {httpx.Authenticator{Core: core}.Session()},
-	}
-	for _, rt := range h.routes() {
-		r.Add(rt.method, rt.path, append(guards[rt.access], rt.handle)...)
-	}
+	httpx.Mount(r, core, h.routes())
 }
 
 func (h *handlers) routes() []route {

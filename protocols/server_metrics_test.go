@@ -34,11 +34,19 @@ func TestListenerMetricsHooks(t *testing.T) {
 			t.Fatalf("reply = %q, want %q", got, want)
 		}
 	}
-	mu.Lock()
-	if len(acks) != 2 || acks[0] != "line" || acks[1] != "line" {
-		t.Errorf("ACK latencies reported for %v, want [line line]", acks)
+	// The latency is reported once the ACK is written, which may be just
+	// after the device has read it.
+	reported := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), acks...)
 	}
-	mu.Unlock()
+	for deadline := time.Now().Add(10 * time.Second); len(reported()) < 2 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := reported(); len(got) != 2 || got[0] != "line" || got[1] != "line" {
+		t.Errorf("ACK latencies reported for %v, want [line line]", got)
+	}
 	if open := e.srv.Stats.Open.Load(); open != 1 {
 		t.Errorf("open connections = %d, want 1", open)
 	}

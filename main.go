@@ -8,6 +8,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
+	"github.com/fleetd/fleetd/app/delivery"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/simulate"
@@ -735,4 +737,264 @@ func (c *cli) simulateCommand() *cobra.Command {
 	f.Int64Var(&o.FirstID, "first-id", 860000000000000, "IMEI of the first tracker")
 	f.Int64Var(&o.Seed, "seed", 1, "seed for routes and timing (same seed, same run)")
 	return cmd
+}
+
+// ---- account access: OTP delivery, push, the maintenance switch ----
+
+// withDelivery adds the configured OTP and push senders to opts; a
+// channel left unconfigured stays nil, which the core logs instead.
+func withDelivery(opts *app.Options, cfg *config.Config) error {
+	opts.Accounts.Maintenance = cfg.Server.Maintenance
+	if m := cfg.Mail; m.Host != "" {
+		if m.From == "" {
+			return errors.New("mail.smtp.from is required with mail.smtp.host")
+		}
+		opts.Accounts.Mail = delivery.SMTP{Host: m.Host, Port: m.Port, Username: m.Username, Password: m.Password,
+			From: m.From, StartTLS: m.StartTLS}
+	}
+	if s := cfg.SMS; s.URL != "" {
+		opts.Accounts.SMS = delivery.SMS{URL: s.URL, Authorization: s.Authorization, Template: s.Template, ContentType: s.ContentType}
+	}
+	if p := cfg.Push; p.CredentialsFile != "" {
+		fcm, err := delivery.NewFCM(p.CredentialsFile, p.Endpoint, p.ProjectID, p.TokenURL, nil)
+		if err != nil {
+			return err
+		}
+		opts.Push.Sender = fcm
+	}
+	return nil
+}
+
+// handleMaintenance serves the switch on the control socket, for
+// `fleetd maintenance` while serve holds the store.
+func handleMaintenance(mux *http.ServeMux, core *app.Core) {
+	answer := func(w http.ResponseWriter) {
+		on, err := core.Maintenance()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]bool{"maintenance": on})
+	}
+	mux.HandleFunc("GET /maintenance", func(w http.ResponseWriter, _ *http.Request) { answer(w) })
+	mux.HandleFunc("PUT /maintenance", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 16))
+		on, ok := map[string]bool{"on": true, "off": false}[strings.TrimSpace(string(body))]
+		if !ok {
+			http.Error(w, "body must be on or off", http.StatusBadRequest)
+			return
+		}
+		if err := core.SetMaintenance(on); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		answer(w)
+	})
+}
+
+// controlClient talks HTTP to the control socket.
+func controlClient(socket string) *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", socket)
+		},
+	}}
+}
+
+func (c *cli) maintenanceCommand() *cobra.Command {
+	return &cobra.Command{Use: "maintenance on|off|status",
+		Short: "Switch maintenance mode (account access answers \"Server not running!\"), also while serve runs",
+		Args:  cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs), ValidArgs: []string{"on", "off", "status"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return c.withConfig(cmd.Context(), func(ctx context.Context, cfg *config.Config) error {
+				on, where, err := c.maintenance(ctx, cfg, args[0])
+				if err != nil {
+					return err
+				}
+				state := map[bool]string{true: "on", false: "off"}[on]
+				fmt.Fprintf(c.stdout, "maintenance mode %s (%s)\n", state, where)
+				if cfg.Server.Maintenance && !on {
+					fmt.Fprintln(c.stdout, "note: server.maintenance in the config forces it on while serve runs")
+				}
+				return nil
+			})
+		}}
+}
+
+// maintenance applies action to the store directly, or through the
+// control socket when serve holds it.
+func (c *cli) maintenance(ctx context.Context, cfg *config.Config, action string) (on bool, where string, err error) {
+	if _, err := os.Stat(cfg.Data.StorePath()); err != nil {
+		return false, "", storeError(cfg, err)
+	}
+	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{Timeout: cliLockTimeout, ReadOnly: action == "status"})
+	if errors.Is(err, storage.ErrLocked) {
+		on, err = remoteMaintenance(ctx, cfg.Data.SocketPath(), action)
+		return on, "running server", err
+	}
+	if err != nil {
+		return false, "", storeError(cfg, err)
+	}
+	defer db.Close()
+	core := app.New(db, c.coreOptions(cfg, newLogger(cfg.Log, c.stderr)))
+	if action != "status" {
+		if err := core.SetMaintenance(action == "on"); err != nil {
+			return false, "", err
+		}
+	}
+	on, err = core.Maintenance()
+	return on, "store " + cfg.Data.StorePath(), err
+}
+
+func remoteMaintenance(ctx context.Context, socket, action string) (bool, error) {
+	client := controlClient(socket)
+	defer client.CloseIdleConnections()
+	method, body := http.MethodGet, ""
+	if action != "status" {
+		method, body = http.MethodPut, action
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "http://fleetd/maintenance", strings.NewReader(body))
+	if err != nil {
+		return false, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return false, fmt.Errorf("the store is locked by a running fleetd serve, but its control socket does not answer: %w", err)
+	}
+	defer resp.Body.Close()
+	var st struct{ Maintenance bool }
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&st) != nil {
+		return false, fmt.Errorf("control socket answered %s", resp.Status)
+	}
+	return st.Maintenance, nil
+}
+
+const (
+	retentionInterval = time.Hour
+	sizeCheckInterval = 10 * time.Minute
+	// arm32StoreWarn: on 32-bit ARM bbolt maps the whole file into a
+	// process address space of which about 2 GB is usable, so the store
+	// cannot grow much past this.
+	arm32StoreWarn = 1536 << 20
+)
+
+// ---- operations: retention, 32-bit store size, systemd readiness, health ----
+
+// logUpgrade records a schema migration Open ran and the copy it took.
+func logUpgrade(log *slog.Logger, db *storage.DB) {
+	if up := db.Upgraded(); up.Backup != "" {
+		log.Warn("store migrated to a new schema; the previous file is kept for a downgrade",
+			"from", up.From, "to", up.To, "backup", up.Backup)
+	}
+}
+
+// runRetention deletes old positions and events hourly. It runs even with
+// no configured window: a device attribute may set one.
+func runRetention(ctx context.Context, core *app.Core, db *storage.DB, cfg *config.Config) {
+	core.RunRetention(ctx, db, app.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, retentionInterval)
+}
+
+// watchStoreSize warns on 32-bit ARM while the store nears what the
+// address space can map.
+func watchStoreSize(ctx context.Context, db *storage.DB, log *slog.Logger) {
+	if runtime.GOARCH != "arm" && runtime.GOARCH != "386" {
+		return
+	}
+	tick := time.NewTicker(sizeCheckInterval)
+	defer tick.Stop()
+	for {
+		if size, err := db.Size(); err == nil {
+			checkStoreSize(log, size, runtime.GOARCH)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// checkStoreSize logs a warning and reports true when a 32-bit build's
+// store is past arm32StoreWarn.
+func checkStoreSize(log *slog.Logger, size int64, goarch string) bool {
+	if (goarch != "arm" && goarch != "386") || size < arm32StoreWarn {
+		return false
+	}
+	log.Warn("the store nears the ~2 GB a 32-bit fleetd can map: set retention.positions, or move to a 64-bit OS (arm64)",
+		"sizeBytes", size, "goarch", goarch)
+	return true
+}
+
+// notifySystemd sends state ("READY=1", "STOPPING=1") to systemd's
+// notification socket when fleetd runs as a Type=notify service; without
+// NOTIFY_SOCKET it does nothing.
+func notifySystemd(log *slog.Logger, state string) {
+	if err := sdNotify(os.Getenv("NOTIFY_SOCKET"), state); err != nil {
+		log.Warn("systemd notification failed", "state", state, "err", err)
+	}
+}
+
+func sdNotify(socket, state string) error {
+	if socket == "" {
+		return nil
+	}
+	if strings.HasPrefix(socket, "@") { // abstract namespace
+		socket = "\x00" + socket[1:]
+	}
+	conn, err := net.DialUnix("unixgram", nil, &net.UnixAddr{Name: socket, Net: "unixgram"})
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_, err = conn.Write([]byte(state))
+	return err
+}
+
+// healthCommand checks a running server through GET /api/health, for
+// container HEALTHCHECKs and scripts (the image has no curl).
+func (c *cli) healthCommand() *cobra.Command {
+	var url string
+	cmd := &cobra.Command{Use: "health", Short: "Check that a running fleetd serve answers (exit 0) or not (exit 1)", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return c.withConfig(cmd.Context(), func(ctx context.Context, cfg *config.Config) error {
+				if url == "" {
+					url = healthURL(cfg.Web.Address)
+				}
+				return checkHealth(ctx, url)
+			})
+		}}
+	cmd.Flags().StringVar(&url, "url", "", "health URL (default: /api/health on web.address, via 127.0.0.1 for a wildcard address)")
+	return cmd
+}
+
+// healthURL is the health endpoint on this machine for a listen address.
+func healthURL(address string) string {
+	host, port, err := net.SplitHostPort(address)
+	if err != nil {
+		host, port = "", "8082"
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/api/health"
+}
+
+func checkHealth(ctx context.Context, url string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("health: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return errors.New("health: " + url + " answered " + resp.Status)
+	}
+	return nil
 }

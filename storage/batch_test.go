@@ -20,10 +20,18 @@ func TestBatchGroupsConcurrentCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	// The first call holds the writer until the other 199 are waiting, so
+	// they must be grouped however the goroutines are scheduled.
+	release := make(chan struct{})
+	var started atomic.Int64
 	var wg sync.WaitGroup
 	for i := range 200 {
 		wg.Go(func() {
+			started.Add(1)
 			err := db.Batch(func(tx app.Tx) error {
+				if i == 0 {
+					<-release
+				}
 				_, err := tx.AddPosition(&app.Position{DeviceID: int64(i%7 + 1), FixTime: time.Unix(1_700_000_000+int64(i), 0)})
 				return err
 			})
@@ -32,6 +40,11 @@ func TestBatchGroupsConcurrentCalls(t *testing.T) {
 			}
 		})
 	}
+	for started.Load() < 200 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	close(release)
 	wg.Wait()
 	if calls.Load() != 200 {
 		t.Fatalf("committed calls = %d, want 200", calls.Load())

@@ -1,6 +1,11 @@
 package h02
 
-import "errors"
+import (
+	"errors"
+	"strings"
+
+	"github.com/fleetd/fleetd/protocols"
+)
 
 const (
 	// Binary '$' frames come in a short and a long variant; 'X' frames are
@@ -16,33 +21,17 @@ const (
 // MaxTextFrame bytes: the stream is not H02 and the connection should close.
 var ErrFrameTooLong = errors.New("h02: frame too long")
 
-func isMarker(b byte) bool { return b == '*' || b == '$' || b == 'X' }
+// markers start a frame: text '*', binary '$' and 'X'.
+const markers = "*$X"
+
+func isMarker(b byte) bool { return strings.IndexByte(markers, b) >= 0 }
 
 // Split returns whole frames: text up to '#', binary frames by length.
 // Bytes before a frame marker (such as the "\r\n" after text frames) are
 // skipped together with the frame that follows them: bufio.Scanner stops at
 // EOF on an advance without a token, which would lose the frames after it.
 func (p *Protocol) Split(data []byte, atEOF bool) (int, []byte, error) {
-	skip := 0
-	for {
-		i := skip
-		for i < len(data) && !isMarker(data[i]) {
-			i++
-		}
-		if i == len(data) {
-			return len(data), nil, nil
-		}
-		n, token, err := p.frameAt(data[i:], atEOF)
-		switch {
-		case err != nil:
-			return 0, nil, err
-		case token != nil:
-			return i + n, token, nil
-		case n == 0:
-			return i, nil, nil // the frame at i needs more bytes
-		}
-		skip = i + n // a truncated frame
-	}
+	return protocols.SplitMarked(data, atEOF, markers, p.frameAt)
 }
 
 // frameAt cuts the frame at the start of data: (length, frame), or

@@ -3,6 +3,8 @@ package watch
 import (
 	"bytes"
 	"errors"
+
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // MaxFrameSize bounds a frame: the header plus 0xFFFF content bytes, each
@@ -20,24 +22,7 @@ var ErrFrameTooLong = errors.New("watch: frame too long")
 // do not start a frame are skipped together with the frame that follows:
 // bufio.Scanner stops at EOF on an advance without a token.
 func (p *Protocol) Split(data []byte, atEOF bool) (int, []byte, error) {
-	skip := 0
-	for {
-		i := bytes.IndexByte(data[skip:], '[')
-		if i < 0 {
-			return len(data), nil, nil
-		}
-		i += skip
-		n, token, err := frameAt(data[i:], atEOF)
-		switch {
-		case err != nil:
-			return 0, nil, err
-		case token != nil:
-			return i + n, token, nil
-		case n == 0:
-			return i, nil, nil // the frame at i needs more bytes
-		}
-		skip = i + n // not a frame
-	}
+	return protocols.SplitMarked(data, atEOF, "[", frameAt)
 }
 
 // frameAt cuts the frame at the start of data (which is '['): (length,

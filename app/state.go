@@ -66,11 +66,11 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 		if err != nil {
 			return err
 		}
-		if !st.loaded || st.persisted.IsZero() {
+		if st.persisted.IsZero() {
 			st.persisted = c.now()
 		}
 		st.device, st.latest, st.fences, st.computed = d, latest, fences, computed
-		st.device = st.applied(latest, c.lastUpdate(d, latest))
+		st.device = st.applied(latest, storedLastUpdate(d, latest))
 		return nil
 	})
 	if err != nil {
@@ -81,8 +81,10 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 	return nil
 }
 
-// lastUpdate keeps a live state's lastUpdate across reloads.
-func (c *Core) lastUpdate(d *Device, latest *Position) time.Time {
+// storedLastUpdate is the device's stored lastUpdate or, before the first
+// write of it, its latest position's arrival. (A reload happens inside an
+// ingest, which sets the live lastUpdate right after.)
+func storedLastUpdate(d *Device, latest *Position) time.Time {
 	if d.LastUpdate != nil {
 		return *d.LastUpdate
 	}

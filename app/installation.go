@@ -113,6 +113,20 @@ func (c *Core) UpdateInstalledDevice(actor *User, id int64, apply func(*Device) 
 	})
 }
 
+// Installation is the installation record of a device the actor sees,
+// nil when it has none.
+func (c *Core) Installation(actor *User, deviceID int64) (*Installation, error) {
+	var inst *Installation
+	err := c.store.View(func(tx Tx) (err error) {
+		if err = (access{tx: tx, actor: actor}).mustSee(KindDevice, deviceID); err != nil {
+			return err
+		}
+		inst, err = installationOf(tx, deviceID)
+		return err
+	})
+	return inst, err
+}
+
 // installationOf is the device's installation record, nil when it has none.
 func installationOf(tx Tx, deviceID int64) (*Installation, error) {
 	inst, err := installations(tx).Get(deviceID)

@@ -48,8 +48,5 @@ func (h *handlers) connectMileage(c *fiber.Ctx) error {
 // detail is an expected error's explanation for a person.
 func detail(err error) string {
 	_, body := httpx.Classify(err)
-	if body.Description != "" {
-		return body.Description
-	}
-	return body.Message
+	return body.Text()
 }

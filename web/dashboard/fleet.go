@@ -157,26 +157,12 @@ func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, f deviceForm, pro
 	title := "New device"
 	if f.Device.ID != 0 {
 		title = f.Device.Name
-		if f.Installation, err = d.installation(actor, f.Device.ID); err != nil {
+		if f.Installation, err = d.core.Installation(actor, f.Device.ID); err != nil {
 			return err
 		}
 	}
 	f.Groups, f.Problem = groups, problemText(problem)
 	return render(c, status, devicePage(d.page(c, title, "fleet"), f))
-}
-
-// installation is a device's installation record, nil when it has none.
-func (d *Dashboard) installation(actor *app.User, deviceID int64) (*app.Installation, error) {
-	list, err := d.core.InstalledDevices(actor)
-	if err != nil {
-		return nil, err
-	}
-	for _, in := range list {
-		if in.Device.ID == deviceID {
-			return in.Installation, nil
-		}
-	}
-	return nil, nil
 }
 
 func (d *Dashboard) deviceCreate(c *fiber.Ctx) error {
@@ -261,10 +247,7 @@ func problemText(err error) string {
 		return ""
 	}
 	_, body := httpx.Classify(err)
-	if body.Description != "" {
-		return body.Description
-	}
-	return body.Message
+	return body.Text()
 }
 
 // unknownView lists the devices that reported without being registered.
@@ -274,35 +257,17 @@ type unknownView struct {
 }
 
 func (d *Dashboard) unknown(c *fiber.Ctx) error {
-	list, err := d.waitingDevices(user(c))
+	list, err := d.core.UnknownDevices(user(c))
 	if err != nil {
 		return err
 	}
 	return render(c, fiber.StatusOK, unknownPage(d.page(c, "Unknown devices", "fleet"), unknownView{Devices: list, Now: time.Now()}))
 }
 
-// waitingDevices are the unknown devices not registered since they reported
-// (the core keeps reporting them until they age out).
-func (d *Dashboard) waitingDevices(actor *app.User) ([]app.UnknownDevice, error) {
-	list, err := d.core.UnknownDevices(actor)
-	if err != nil {
-		return nil, err
-	}
-	devices, err := d.core.Devices.List(actor, app.ListQuery{})
-	if err != nil {
-		return nil, err
-	}
-	known := make(map[string]bool, len(devices))
-	for _, dev := range devices {
-		known[dev.UniqueID] = true
-	}
-	return slices.DeleteFunc(list, func(u app.UnknownDevice) bool { return known[u.UniqueID] }), nil
-}
-
 // unknownAdd registers an unknown device under the name given.
 func (d *Dashboard) unknownAdd(c *fiber.Ctx) error {
 	uniqueID := strings.TrimSpace(c.FormValue("uniqueId"))
-	list, err := d.waitingDevices(user(c))
+	list, err := d.core.UnknownDevices(user(c)) // a registered id has left it
 	if err != nil {
 		return err
 	}

@@ -95,12 +95,6 @@ func (e *env) addDevice(owner, key, name, uniqueID string, p *app.Position) {
 	e.devices[key] = d
 }
 
-// fakeConn stands in for a device's live connection (it makes the device online).
-type fakeConn struct{}
-
-func (fakeConn) Protocol() string            { return "gt06" }
-func (fakeConn) Send(cmd *app.Command) error { return nil }
-
 // client is a browser-like caller: its session cookie and CSRF token.
 type client struct {
 	e       *env

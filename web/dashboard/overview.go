@@ -72,10 +72,14 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 			}
 		}
 	}
-	if err := d.overviewDocuments(actor, &v); err != nil {
+	names, err := d.entityNames(actor)
+	if err != nil {
 		return err
 	}
-	if err := d.overviewServices(actor, &v); err != nil {
+	if err := d.overviewDocuments(actor, names, &v); err != nil {
+		return err
+	}
+	if err := d.overviewServices(actor, names, &v); err != nil {
 		return err
 	}
 	if err := d.overviewAlarms(actor, &v); err != nil {
@@ -87,12 +91,8 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, overviewPage(d.page(c, "Overview", "overview"), v))
 }
 
-func (d *Dashboard) overviewDocuments(actor *app.User, v *overviewView) error {
+func (d *Dashboard) overviewDocuments(actor *app.User, names entityNames, v *overviewView) error {
 	docs, err := d.core.ExpiringDocuments(actor) // soonest first
-	if err != nil {
-		return err
-	}
-	names, err := d.entityNames(actor)
 	if err != nil {
 		return err
 	}
@@ -107,12 +107,8 @@ func (d *Dashboard) overviewDocuments(actor *app.User, v *overviewView) error {
 	return nil
 }
 
-func (d *Dashboard) overviewServices(actor *app.User, v *overviewView) error {
+func (d *Dashboard) overviewServices(actor *app.User, names entityNames, v *overviewView) error {
 	records, err := d.core.ServiceRecords(actor, app.ServiceQuery{}) // latest first
-	if err != nil {
-		return err
-	}
-	names, err := d.entityNames(actor)
 	if err != nil {
 		return err
 	}

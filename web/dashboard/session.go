@@ -29,11 +29,16 @@ func (d *Dashboard) session(c *fiber.Ctx) error {
 	}
 	c.Locals(userKey, u)
 	c.Locals(tokenKey, csrfToken("session", token))
-	if !u.Administrator && !u.Manager() && c.Path() != Prefix+"/logout" {
-		return d.fail(c, app.Forbidden("The dashboard is for administrators and managers; use the app or the API."))
+	if !mayUseDashboard(u) && c.Path() != Prefix+"/logout" {
+		return d.fail(c, errNotForUsers)
 	}
 	return c.Next()
 }
+
+// mayUseDashboard: administrators, and managers for what they manage.
+func mayUseDashboard(u *app.User) bool { return u.Administrator || u.Manager() }
+
+var errNotForUsers = app.Forbidden("The dashboard is for administrators and managers; use the app or the API.")
 
 func (d *Dashboard) toLogin(c *fiber.Ctx) error {
 	target := Prefix + "/login"
@@ -54,7 +59,7 @@ func user(c *fiber.Ctx) *app.User {
 const loginNonceCookie = "fleetd_login"
 
 func (d *Dashboard) loginPage(c *fiber.Ctx) error {
-	if u, err := d.core.SessionUser(c.Cookies(httpx.SessionCookie)); err == nil && (u.Administrator || u.Manager()) {
+	if u, err := d.core.SessionUser(c.Cookies(httpx.SessionCookie)); err == nil && mayUseDashboard(u) {
 		return redirect(c, safeNext(c.Query("next")))
 	}
 	return d.renderLogin(c, fiber.StatusOK, "", "")
@@ -75,19 +80,15 @@ func (d *Dashboard) renderLogin(c *fiber.Ctx, status int, email, problem string)
 func (d *Dashboard) login(c *fiber.Ctx) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	u, err := d.core.Login(email, c.FormValue("password"), c.IP())
-	if err == nil && !u.Administrator && !u.Manager() {
-		err = app.Forbidden("The dashboard is for administrators and managers.")
+	if err == nil && !mayUseDashboard(u) {
+		err = errNotForUsers
 	}
 	if err != nil {
 		status, body := httpx.Classify(err)
 		if status == fiber.StatusInternalServerError {
 			return err
 		}
-		msg := body.Description
-		if msg == "" {
-			msg = body.Message
-		}
-		return d.renderLogin(c, status, email, msg)
+		return d.renderLogin(c, status, email, body.Text())
 	}
 	token, expires, err := d.core.CreateSession(u)
 	if err != nil {

@@ -48,6 +48,14 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 	}
 }
 
+// Text is the error explained to a person: the description, else the message.
+func (b ErrorBody) Text() string {
+	if b.Description != "" {
+		return b.Description
+	}
+	return b.Message
+}
+
 // Classify returns the status and body err is answered with.
 func Classify(err error) (int, ErrorBody) {
 	var ae *app.Error

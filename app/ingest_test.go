@@ -276,3 +276,33 @@ func TestUnknownDeviceLeavesTheListWhenRegistered(t *testing.T) {
 		t.Fatalf("registered device still listed as unknown: %+v", list)
 	}
 }
+
+// The status sweep judges silence by the live lastUpdate: the stored one
+// may be up to a minute behind, which must not mark a reporting device
+// unknown.
+func TestSweepStatusUsesLiveLastUpdate(t *testing.T) {
+	now := t0.Add(time.Hour)
+	f := newFixture(t)
+	f.core = app.New(f.db, app.Options{BcryptCost: 4, Now: func() time.Time { return now }})
+	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(50 * time.Second) // reported again; not yet written to the device record
+	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(30 * time.Second) // 80 s after the stored lastUpdate, 30 s after the live one
+	if err := f.core.SweepStatus(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := f.core.Devices.Get(f.admin, f.dev.ID); d.Status != app.StatusOnline {
+		t.Fatalf("status = %s after 30 s of silence, want online", d.Status)
+	}
+	now = now.Add(time.Minute) // now silent for 90 s
+	if err := f.core.SweepStatus(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := f.core.Devices.Get(f.admin, f.dev.ID); d.Status != app.StatusUnknown {
+		t.Fatalf("status = %s after 90 s of silence, want unknown", d.Status)
+	}
+}

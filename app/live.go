@@ -185,17 +185,20 @@ func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
 // (HTTP protocols, UDP) and have been silent for longer than timeout.
 func (c *Core) SweepStatus(timeout time.Duration) error {
 	cutoff := c.now().Add(-timeout)
-	var stale []int64
+	var online []*Device
 	err := c.store.View(func(tx Tx) error {
 		return tx.Devices().List(func(d *Device) bool {
-			if d.Status == StatusOnline && d.LastUpdate != nil && d.LastUpdate.Before(cutoff) && c.liveConn(d.ID) == nil {
-				stale = append(stale, d.ID)
+			if c.liveConn(d.ID) == nil {
+				online = append(online, d)
 			}
 			return true
 		})
 	})
-	for _, id := range stale {
-		c.setStatus(id, StatusUnknown, func() bool { return c.liveConn(id) == nil })
+	for _, d := range online {
+		c.liveDevice(d) // the stored lastUpdate may be a minute behind (devicePersistInterval)
+		if d.Status == StatusOnline && d.LastUpdate != nil && d.LastUpdate.Before(cutoff) {
+			c.setStatus(d.ID, StatusUnknown, func() bool { return c.liveConn(d.ID) == nil })
+		}
 	}
 	return err
 }

@@ -53,12 +53,14 @@ func (o *Objects[T, P]) List(actor *User, q ListQuery) ([]*T, error) {
 		}
 		return o.table(tx).List(func(v *T) bool {
 			if (set == nil || set[P(v).GetID()]) && (o.match == nil || o.match(q, v)) {
-				o.complete(v)
 				out = append(out, v)
 			}
 			return true
 		})
 	})
+	for _, v := range out {
+		o.complete(v)
+	}
 	return out, err
 }
 
@@ -117,14 +119,20 @@ func (o *Objects[T, P]) Get(actor *User, id int64) (*T, error) {
 		if err = (access{tx: tx, actor: actor}).mustSee(o.kind, id); err != nil {
 			return err
 		}
-		if v, err = o.table(tx).Get(id); err == nil {
-			o.complete(v)
-		}
+		v, err = o.table(tx).Get(id)
 		return err
 	})
-	return v, err
+	if err != nil {
+		return nil, err
+	}
+	o.complete(v)
+	return v, nil
 }
 
+// complete runs the view hook, always after the read transaction: the
+// devices' hook takes the device's ingest lock, and a reader holding a
+// transaction while waiting for it could block a commit that needs to
+// grow the file, which waits for every reader.
 func (o *Objects[T, P]) complete(v *T) {
 	if o.view != nil {
 		o.view(v)

@@ -25,14 +25,15 @@ const (
 // deriveEvents compares a new position with the device's previous latest
 // one. State-change events (ignition, motion, overspeed, geofences) come
 // only from a position that becomes the latest; a late, older fix cannot
-// change the current state. Alarms are reported whatever the order.
+// change the current state. Alarms are reported whatever the order. The
+// events get their positionId when the position is stored.
 func (c *Core) deriveEvents(d *Device, prev, p *Position, latest bool) []*Event {
 	var out []*Event
 	add := func(typ string, attrs Attributes, geofenceID int64) {
 		if attrs == nil {
 			attrs = Attributes{}
 		}
-		out = append(out, &Event{Type: typ, EventTime: p.FixTime, DeviceID: d.ID, PositionID: p.ID,
+		out = append(out, &Event{Type: typ, EventTime: p.FixTime, DeviceID: d.ID,
 			GeofenceID: geofenceID, Attributes: attrs})
 	}
 	if alarm, _ := p.Attributes["alarm"].(string); alarm != "" {

@@ -87,7 +87,10 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 		p      *Position
 		events []*Event
 	}
-	var plan []planned
+	var (
+		plan   []planned
+		stored []*Position
+	)
 	prev, dev := st.latest, st.device
 	for _, p := range positions {
 		if !c.acceptable(p, now) {
@@ -104,6 +107,7 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 			return fmt.Errorf("encode position: %w", err)
 		}
 		p.Encoded = encoded
+		stored = append(stored, p)
 		if latest {
 			prev = p
 		}
@@ -140,9 +144,8 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 		}
 		st.apply(d, prev, now)
 		if goesOnline {
-			d.Status = StatusOnline
-			e := &Event{Type: EventDeviceOnline, EventTime: now, DeviceID: d.ID, Attributes: Attributes{}}
-			if err := tx.AddEvent(e); err != nil {
+			e, err := changeStatus(tx, d, StatusOnline, now)
+			if err != nil {
 				return err
 			}
 			events = append(events, e)
@@ -158,10 +161,6 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 		st.device, st.persisted, st.dirty = record, now, false
 	} else {
 		st.device, st.dirty = st.applied(prev, now), true
-	}
-	stored := make([]*Position, len(plan))
-	for i, pl := range plan {
-		stored[i] = pl.p
 	}
 	c.counters.stored.Add(uint64(len(stored)))
 	c.hub.publish(deviceID, Update{Devices: []*Device{st.device}, Positions: stored, Events: events})

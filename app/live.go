@@ -157,12 +157,10 @@ func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
 		if err != nil || d.Status == status {
 			return err
 		}
-		d.Status = status
-		e := &Event{Type: statusEvents[status], EventTime: c.now().UTC(), DeviceID: deviceID, Attributes: Attributes{}}
-		if err := tx.AddEvent(e); err != nil {
+		if ev, err = changeStatus(tx, d, status, c.now().UTC()); err != nil {
 			return err
 		}
-		dev, ev = d, e
+		dev = d
 		return tx.Devices().Put(d)
 	})
 	if err != nil {
@@ -179,6 +177,14 @@ func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
 		dev = st.device
 	}
 	c.hub.publish(deviceID, Update{Devices: []*Device{dev}, Events: []*Event{ev}})
+}
+
+// changeStatus sets d's status and stores the matching event; the caller
+// puts d in the same transaction.
+func changeStatus(tx Tx, d *Device, status string, at time.Time) (*Event, error) {
+	d.Status = status
+	e := &Event{Type: statusEvents[status], EventTime: at, DeviceID: d.ID, Attributes: Attributes{}}
+	return e, tx.AddEvent(e)
 }
 
 // SweepStatus marks devices "unknown" that report without a connection

@@ -117,7 +117,11 @@ func (st *deviceState) applied(latest *Position, at time.Time) *Device {
 // forgetState drops a device's cached state (its positions were deleted,
 // or the device itself), so the next ingest reads it from the store.
 func (c *Core) forgetState(deviceID int64) {
-	st := c.state(deviceID)
+	v, ok := c.states.Load(deviceID)
+	if !ok {
+		return
+	}
+	st := v.(*deviceState)
 	st.mu.Lock()
 	st.loaded = false
 	st.mu.Unlock()

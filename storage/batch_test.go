@@ -20,30 +20,35 @@ func TestBatchGroupsConcurrentCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	// The first call holds the writer until the other 199 are waiting, so
-	// they must be grouped however the goroutines are scheduled.
-	release := make(chan struct{})
-	var started atomic.Int64
+	// One call holds the writer until the other 199 are waiting, so they
+	// must be grouped however the goroutines are scheduled.
+	held, release := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
-	for i := range 200 {
+	wg.Go(func() {
+		err := db.Batch(func(tx app.Tx) error {
+			close(held)
+			<-release
+			_, err := tx.AddPosition(position(0))
+			return err
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	<-held
+	var started atomic.Int64
+	for i := 1; i < 200; i++ {
 		wg.Go(func() {
 			started.Add(1)
-			err := db.Batch(func(tx app.Tx) error {
-				if i == 0 {
-					<-release
-				}
-				_, err := tx.AddPosition(&app.Position{DeviceID: int64(i%7 + 1), FixTime: time.Unix(1_700_000_000+int64(i), 0)})
-				return err
-			})
-			if err != nil {
+			if err := batchAdd(db, i); err != nil {
 				t.Error(err)
 			}
 		})
 	}
-	for started.Load() < 200 {
+	for started.Load() < 199 {
 		time.Sleep(time.Millisecond)
 	}
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // let the last ones reach the batcher
 	close(release)
 	wg.Wait()
 	if calls.Load() != 200 {
@@ -53,4 +58,17 @@ func TestBatchGroupsConcurrentCalls(t *testing.T) {
 		t.Fatalf("%d commits for 200 concurrent calls: nothing was grouped", commits.Load())
 	}
 	t.Logf("200 calls in %d commits", commits.Load())
+}
+
+// position is the i-th test fix, over seven devices.
+func position(i int) *app.Position {
+	return &app.Position{DeviceID: int64(i%7 + 1), FixTime: time.Unix(1_700_000_000+int64(i), 0)}
+}
+
+// batchAdd stores position(i) through Batch.
+func batchAdd(db *DB, i int) error {
+	return db.Batch(func(tx app.Tx) error {
+		_, err := tx.AddPosition(position(i))
+		return err
+	})
 }

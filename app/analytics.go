@@ -46,12 +46,10 @@ const MaxAnalyticsRange = 366 * 24 * time.Hour
 // [from, to]. Every device asked for has an entry, with zero counts when
 // it raised no alarm.
 func (c *Core) AlarmAnalytics(actor *User, deviceIDs []int64, from, to time.Time) (*AlarmAnalytics, error) {
-	switch {
-	case from.IsZero() || to.IsZero():
-		return nil, Invalid("from and to are required")
-	case to.Before(from):
-		return nil, Invalid("to must not be before from")
-	case to.Sub(from) > MaxAnalyticsRange:
+	if err := checkRange(from, to); err != nil {
+		return nil, err
+	}
+	if to.Sub(from) > MaxAnalyticsRange {
 		return nil, Invalid("the range is at most %d days", int(MaxAnalyticsRange/(24*time.Hour)))
 	}
 	out := &AlarmAnalytics{AlarmCounts: newAlarmCounts(), VehicleData: []VehicleAlarms{}}

@@ -67,12 +67,10 @@ const (
 // ExtendedEvents answers E2: one page of the matching events of the
 // devices, merged in event time order (ties by id).
 func (c *Core) ExtendedEvents(actor *User, q EventQuery) ([]ExtendedEvent, error) {
-	switch {
-	case q.From.IsZero() || q.To.IsZero():
-		return nil, Invalid("from and to are required")
-	case q.To.Before(q.From):
-		return nil, Invalid("to must not be before from")
-	case q.Page < 1 || q.Limit < 1 || q.Limit > MaxEventLimit:
+	if err := checkRange(q.From, q.To); err != nil {
+		return nil, err
+	}
+	if q.Page < 1 || q.Limit < 1 || q.Limit > MaxEventLimit {
 		return nil, Invalid("page must be at least 1 and limit between 1 and %d", MaxEventLimit)
 	}
 	match := typeFilter(q.Types)

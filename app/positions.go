@@ -98,7 +98,7 @@ func (c *Core) DeletePositions(actor *User, deviceID int64, from, to time.Time) 
 
 func checkRange(from, to time.Time) error {
 	if from.IsZero() || to.IsZero() {
-		return Invalid("from and to are required with deviceId")
+		return Invalid("from and to are required")
 	}
 	if to.Before(from) {
 		return Invalid("to must not be before from")

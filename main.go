@@ -483,15 +483,9 @@ func removeStaleSocket(path string) error {
 
 // fetchBackup streams a backup from the running server's control socket.
 func fetchBackup(ctx context.Context, socket string, w io.Writer) (int64, error) {
-	client := controlClient(socket)
-	defer client.CloseIdleConnections()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://fleetd/backup", nil)
+	resp, err := controlDo(ctx, socket, http.MethodGet, "/backup", "")
 	if err != nil {
 		return 0, err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, fmt.Errorf("the store is locked by a running fleetd serve, but its control socket does not answer: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -793,14 +787,25 @@ func handleMaintenance(mux *http.ServeMux, core *app.Core) {
 	})
 }
 
-// controlClient talks HTTP to the control socket.
-func controlClient(socket string) *http.Client {
-	return &http.Client{Transport: &http.Transport{
+// controlDo sends one request to serve's control socket. The caller closes
+// the response body.
+func controlDo(ctx context.Context, socket, method, path, body string) (*http.Response, error) {
+	transport := &http.Transport{
+		DisableKeepAlives: true,
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var d net.Dialer
 			return d.DialContext(ctx, "unix", socket)
 		},
-	}}
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "http://fleetd"+path, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	resp, err := (&http.Client{Transport: transport}).Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("the store is locked by a running fleetd serve, but its control socket does not answer: %w", err)
+	}
+	return resp, nil
 }
 
 func (c *cli) maintenanceCommand() *cobra.Command {
@@ -849,19 +854,13 @@ func (c *cli) maintenance(ctx context.Context, cfg *config.Config, action string
 }
 
 func remoteMaintenance(ctx context.Context, socket, action string) (bool, error) {
-	client := controlClient(socket)
-	defer client.CloseIdleConnections()
 	method, body := http.MethodGet, ""
 	if action != "status" {
 		method, body = http.MethodPut, action
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://fleetd/maintenance", strings.NewReader(body))
+	resp, err := controlDo(ctx, socket, method, "/maintenance", body)
 	if err != nil {
 		return false, err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return false, fmt.Errorf("the store is locked by a running fleetd serve, but its control socket does not answer: %w", err)
 	}
 	defer resp.Body.Close()
 	var st struct{ Maintenance bool }

@@ -122,7 +122,7 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 		// Batch may run this more than once: start from scratch each time.
 		events, record = events[:0], nil
 		for _, pl := range plan {
-			if _, err := tx.AddPosition(pl.p); err != nil {
+			if err := tx.AddPosition(pl.p); err != nil {
 				return err
 			}
 			for _, e := range pl.events {

@@ -69,7 +69,7 @@ func seedHistory(t *testing.T, db *storage.DB, device int64, step time.Duration)
 	t.Helper()
 	err := db.Update(func(tx app.Tx) error {
 		for at := t0; at.Before(retentionNow); at = at.Add(step) {
-			if _, err := tx.AddPosition(&app.Position{DeviceID: device, FixTime: at, Attributes: app.Attributes{}}); err != nil {
+			if err := tx.AddPosition(&app.Position{DeviceID: device, FixTime: at, Attributes: app.Attributes{}}); err != nil {
 				return err
 			}
 			if err := tx.AddEvent(&app.Event{DeviceID: device, Type: app.EventAlarm, EventTime: at}); err != nil {

@@ -223,7 +223,7 @@ func BenchmarkMaintenanceDue(b *testing.B) {
 		err = db.Update(func(tx app.Tx) error {
 			for _, days := range []int{40, 20, 1} {
 				p := &app.Position{DeviceID: d.ID, FixTime: dueNow.AddDate(0, 0, -days), Attributes: app.Attributes{"totalDistance": float64(100_000 - days*1000)}}
-				if _, err := tx.AddPosition(p); err != nil {
+				if err := tx.AddPosition(p); err != nil {
 					return err
 				}
 			}

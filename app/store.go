@@ -74,11 +74,10 @@ type Tx interface {
 	UnlinkAll(kind string, id int64) error
 
 	// AddPosition assigns p.ID and stores p under (deviceId, fixTime, id).
-	// The per-device latest index moves to p only when p.FixTime is not
-	// older than the current latest; it reports whether it did.
-	AddPosition(p *Position) (latest bool, err error)
+	AddPosition(p *Position) error
 	Position(id int64) (*Position, error)
-	// LatestPosition is the position the latest index points to.
+	// LatestPosition is the device's position with the newest fixTime; of
+	// equal fixTimes, the one stored last.
 	LatestPosition(deviceID int64) (*Position, error)
 	// Positions calls fn in fixTime order for from <= fixTime <= to.
 	Positions(deviceID int64, from, to time.Time, fn func(*Position) bool) error

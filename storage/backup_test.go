@@ -32,7 +32,7 @@ func TestBackupWhileWriting(t *testing.T) {
 				var id int64
 				err := db.Batch(func(tx app.Tx) error {
 					p := &app.Position{DeviceID: int64(w + 1), FixTime: at(i)}
-					_, err := tx.AddPosition(p)
+					err := tx.AddPosition(p)
 					id = p.ID
 					return err
 				})

@@ -28,7 +28,7 @@ func TestBatchGroupsConcurrentCalls(t *testing.T) {
 		err := db.Batch(func(tx app.Tx) error {
 			close(held)
 			<-release
-			_, err := tx.AddPosition(position(0))
+			err := tx.AddPosition(position(0))
 			return err
 		})
 		if err != nil {
@@ -68,7 +68,7 @@ func position(i int) *app.Position {
 // batchAdd stores position(i) through Batch.
 func batchAdd(db *DB, i int) error {
 	return db.Batch(func(tx app.Tx) error {
-		_, err := tx.AddPosition(position(i))
+		err := tx.AddPosition(position(i))
 		return err
 	})
 }

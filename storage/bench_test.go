@@ -31,8 +31,13 @@ func benchPosition(device int64, i int) *app.Position {
 	}
 }
 
-func reportPositionRate(b *testing.B) {
+// reportPositionRate reports positions/s and the store file's size per
+// stored position (which includes the pages' free space).
+func reportPositionRate(b *testing.B, db *DB) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+	if size, err := db.Size(); err == nil {
+		b.ReportMetric(float64(size)/float64(b.N), "file-bytes/position")
+	}
 }
 
 // BenchmarkBatchAddPosition models many device connections each storing
@@ -48,7 +53,7 @@ func BenchmarkBatchAddPosition(b *testing.B) {
 				wg.Go(func() {
 					for i := range per {
 						err := db.Batch(func(tx app.Tx) error {
-							_, err := tx.AddPosition(benchPosition(int64(g+1), i))
+							err := tx.AddPosition(benchPosition(int64(g+1), i))
 							return err
 						})
 						if err != nil {
@@ -60,7 +65,7 @@ func BenchmarkBatchAddPosition(b *testing.B) {
 			}
 			wg.Wait()
 			b.StopTimer()
-			reportPositionRate(b)
+			reportPositionRate(b, db)
 		})
 	}
 }
@@ -75,7 +80,7 @@ func BenchmarkAddPositionsPerTx(b *testing.B) {
 			for i := 0; i < b.N; i += n {
 				err := db.Update(func(tx app.Tx) error {
 					for j := i; j < i+n && j < b.N; j++ {
-						if _, err := tx.AddPosition(benchPosition(int64(j%100+1), j)); err != nil {
+						if err := tx.AddPosition(benchPosition(int64(j%100+1), j)); err != nil {
 							return err
 						}
 					}
@@ -86,7 +91,7 @@ func BenchmarkAddPositionsPerTx(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			reportPositionRate(b)
+			reportPositionRate(b, db)
 		})
 	}
 }

@@ -167,7 +167,7 @@ func TestUpdateRollback(t *testing.T) {
 		if err := tx.Devices().Create(&app.Device{UniqueID: "1"}); err != nil {
 			return err
 		}
-		if _, err := tx.AddPosition(&app.Position{DeviceID: 1, FixTime: t0}); err != nil {
+		if err := tx.AddPosition(&app.Position{DeviceID: 1, FixTime: t0}); err != nil {
 			return err
 		}
 		if err := tx.AddEvent(&app.Event{DeviceID: 1, EventTime: t0}); err != nil {
@@ -227,7 +227,7 @@ func TestBatchConcurrent(t *testing.T) {
 				if err := tx.Devices().Create(d); err != nil {
 					return err
 				}
-				if _, err := tx.AddPosition(&app.Position{DeviceID: d.ID, FixTime: at(i)}); err != nil {
+				if err := tx.AddPosition(&app.Position{DeviceID: d.ID, FixTime: at(i)}); err != nil {
 					return err
 				}
 				if failing(i) {

@@ -22,7 +22,6 @@
 //	permissions_reverse   propKind 0x00 propID ownerKind 0x00 ownerID -> empty
 //	positions             deviceID fixTime id -> app.Position
 //	position_ids          id -> positions key
-//	position_latest       deviceID -> positions key of the device's newest fix
 //	events                deviceID eventTime id -> app.Event
 //	event_ids             id -> events key
 //

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"bytes"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
@@ -17,27 +16,17 @@ var positions = series[app.Position, *app.Position]{
 	encoded:   func(p *app.Position) []byte { return p.Encoded },
 }
 
-// The latest index always points at the last key of the device's range:
-// AddPosition moves it to a fix that is not older, and that fix has the
-// largest id, so it sorts last among equal times.
-
-func (t *tx) AddPosition(p *app.Position) (bool, error) {
-	key, err := positions.add(t.btx, p)
-	if err != nil {
-		return false, err
-	}
-	latest := t.btx.Bucket(bucketLatest)
-	device := key[:8]
-	if cur := latest.Get(device); len(cur) == seriesKeyLen && bytes.Compare(key[8:16], cur[8:16]) < 0 {
-		return false, nil
-	}
-	return true, latest.Put(device, key)
+func (t *tx) AddPosition(p *app.Position) error {
+	_, err := positions.add(t.btx, p)
+	return err
 }
 
 func (t *tx) Position(id int64) (*app.Position, error) { return positions.get(t.btx, id) }
 
+// LatestPosition is the last key of the device's range: its fix is the
+// newest, and among equal fixes it has the largest id (it arrived last).
 func (t *tx) LatestPosition(deviceID int64) (*app.Position, error) {
-	return positions.atKey(t.btx, t.btx.Bucket(bucketLatest).Get(idKey(deviceID)))
+	return positions.atKey(t.btx, positions.lastKey(t.btx, deviceID))
 }
 
 func (t *tx) Positions(deviceID int64, from, to time.Time, fn func(*app.Position) bool) error {
@@ -45,13 +34,5 @@ func (t *tx) Positions(deviceID int64, from, to time.Time, fn func(*app.Position
 }
 
 func (t *tx) DeletePositions(deviceID int64, from, to time.Time) (int, error) {
-	n, err := positions.deleteRange(t.btx, deviceID, from, to)
-	if err != nil || n == 0 {
-		return n, err
-	}
-	latest, device := t.btx.Bucket(bucketLatest), idKey(deviceID)
-	if last := positions.lastKey(t.btx, deviceID); last != nil {
-		return n, latest.Put(device, last)
-	}
-	return n, latest.Delete(device)
+	return positions.deleteRange(t.btx, deviceID, from, to)
 }

@@ -13,17 +13,20 @@ var t0 = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
 func at(minutes int) time.Time { return t0.Add(time.Duration(minutes) * time.Minute) }
 
 // addPositions stores fixes in the given order and returns their ids and
-// AddPosition's latest flags.
+// whether each was its device's latest position right after it was added.
 func addPositions(t *testing.T, db *DB, fixes []app.Position) (ids []int64, latest []bool) {
 	t.Helper()
 	mustUpdate(t, db, func(tx app.Tx) error {
 		for i := range fixes {
 			p := fixes[i]
-			moved, err := tx.AddPosition(&p)
+			if err := tx.AddPosition(&p); err != nil {
+				return err
+			}
+			now, err := tx.LatestPosition(p.DeviceID)
 			if err != nil {
 				return err
 			}
-			ids, latest = append(ids, p.ID), append(latest, moved)
+			ids, latest = append(ids, p.ID), append(latest, now.ID == p.ID)
 		}
 		return nil
 	})
@@ -151,7 +154,7 @@ func TestAddPositionRejectsBadInput(t *testing.T) {
 		"before year 1678": {DeviceID: 1, FixTime: time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC)},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err := db.Update(func(tx app.Tx) error { _, err := tx.AddPosition(&p); return err })
+			err := db.Update(func(tx app.Tx) error { err := tx.AddPosition(&p); return err })
 			wantKind(t, err, app.ErrInvalid)
 		})
 	}

@@ -1,9 +1,11 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -23,7 +25,7 @@ var (
 	bucketPermsReverse = []byte("permissions_reverse")
 	bucketPositions    = []byte("positions")
 	bucketPositionIDs  = []byte("position_ids")
-	bucketLatest       = []byte("position_latest")
+	bucketLatest       = []byte("position_latest") // dropped by migration 3
 	bucketEvents       = []byte("events")
 	bucketEventIDs     = []byte("event_ids")
 	bucketQueue        = []byte("command_queue")
@@ -41,6 +43,11 @@ var schemaV1Buckets = [][]byte{
 // offline device.
 var schemaV2Buckets = [][]byte{bucketQueue}
 
+// currentBuckets are the buckets of the current schema.
+var currentBuckets = slices.Concat(
+	slices.DeleteFunc(slices.Clone(schemaV1Buckets), func(b []byte) bool { return bytes.Equal(b, bucketLatest) }),
+	schemaV2Buckets)
+
 var (
 	metaSchema = []byte("schema")
 	metaServer = []byte("server")
@@ -51,6 +58,7 @@ var (
 var migrations = [...]func(*bolt.Tx) error{
 	createBuckets(schemaV1Buckets),
 	createBuckets(schemaV2Buckets),
+	dropLatestIndex,
 }
 
 // CurrentSchema is the schema version this build writes.
@@ -68,6 +76,16 @@ func createBuckets(names [][]byte) func(*bolt.Tx) error {
 		}
 		return nil
 	}
+}
+
+// dropLatestIndex removes the index of each device's latest position: the
+// last key of the device's range in positions says the same, and keeping
+// the index cost a page write per device in every ingest commit.
+func dropLatestIndex(tx *bolt.Tx) error {
+	if err := tx.DeleteBucket(bucketLatest); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+		return fmt.Errorf("drop bucket %s: %w", bucketLatest, err)
+	}
+	return nil
 }
 
 // readSchema returns the schema version of tx's file: 0 for a file without
@@ -120,7 +138,7 @@ func checkCurrent(tx *bolt.Tx) error {
 	if v != CurrentSchema {
 		return fmt.Errorf("store schema %d is older than %d; open it read-write once to upgrade", v, CurrentSchema)
 	}
-	for _, name := range append(schemaV1Buckets, schemaV2Buckets...) {
+	for _, name := range currentBuckets {
 		if tx.Bucket(name) == nil {
 			return fmt.Errorf("store is damaged: bucket %s is missing", name)
 		}

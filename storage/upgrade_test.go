@@ -68,6 +68,18 @@ func TestOpenBacksUpBeforeMigrating(t *testing.T) {
 	if v, _ := SchemaVersion(db); v != CurrentSchema {
 		t.Errorf("store schema after Open = %d", v)
 	}
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketLatest) != nil {
+			t.Error("migration 3 left the latest-position index")
+		}
+		if got := tx.Bucket(bucketUsers).Get([]byte("marker")); string(got) != "v1 data" {
+			t.Errorf("the migrated store lost the data: marker = %q", got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // No copy is made when there is nothing to lose or nothing to migrate.

@@ -163,8 +163,10 @@ func (e *env) position(t *testing.T, name, device string, fixTime time.Time) {
 	p := &app.Position{DeviceID: e.ids[device], Protocol: "test", ServerTime: fixTime, DeviceTime: fixTime,
 		FixTime: fixTime, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: app.Attributes{}}
 	must(t, e.db.Update(func(tx app.Tx) error {
-		latest, err := tx.AddPosition(p)
-		if err != nil || !latest {
+		if err := tx.AddPosition(p); err != nil {
+			return err
+		}
+		if latest, err := tx.LatestPosition(p.DeviceID); err != nil || latest.ID != p.ID {
 			return err
 		}
 		d, err := tx.Devices().Get(p.DeviceID)

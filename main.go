@@ -739,6 +739,8 @@ func (c *cli) simulateCommand() *cobra.Command {
 // channel left unconfigured stays nil, which the core logs instead.
 func withDelivery(opts *app.Options, cfg *config.Config) error {
 	opts.Accounts.Maintenance = cfg.Server.Maintenance
+	opts.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: cfg.Security.OTPMaxPerIP,
+		MaxPerAccount: cfg.Security.OTPMaxPerAccount, Window: cfg.Security.OTPWindow}
 	if m := cfg.Mail; m.Host != "" {
 		if m.From == "" {
 			return errors.New("mail.smtp.from is required with mail.smtp.host")

@@ -40,6 +40,11 @@ type AccountOptions struct {
 	// ResendCooldown is the least time between two OTPs for one purpose
 	// and identifier (default 60 s).
 	ResendCooldown time.Duration
+	// OTPSends bounds the requests that send an OTP (A3, A5, A7, H1) per
+	// client address and per identifier or user, so nobody can flood a
+	// phone or run up the SMS bill (default 20 per IP and 5 per account
+	// an hour).
+	OTPSends ThrottleOptions
 	// DemoTTL is how long a demo account lives (default 7 days).
 	DemoTTL time.Duration
 	// Maintenance forces maintenance mode on (config server.maintenance),
@@ -54,6 +59,7 @@ func (o *AccountOptions) defaults() {
 	setDefault(&o.ResendCooldown, time.Minute)
 	setDefault(&o.DemoTTL, 7*24*time.Hour)
 	setDefault(&o.OTPMaxTries, 5)
+	o.OTPSends.defaults(ThrottleOptions{MaxPerIP: 20, MaxPerAccount: 5, Window: time.Hour})
 }
 
 func setDefault[T int | time.Duration](v *T, def T) {
@@ -80,6 +86,7 @@ func (s logSender) Send(_ context.Context, to, subject, text string) error {
 // delivery onto the hub.
 func (c *Core) initAccounts() {
 	c.opts.Accounts.defaults()
+	c.otpSends = newThrottle(c.opts.Accounts.OTPSends, c.now, errTooManyOTPs)
 	if c.opts.Accounts.Mail == nil {
 		c.opts.Accounts.Mail = logSender{log: c.log, channel: "mail.smtp"}
 	}

@@ -41,6 +41,10 @@ var (
 		Description: "The password does not match this account"}
 )
 
+// errTooManyOTPs answers a caller over the OTP send budget.
+var errTooManyOTPs = &Error{Kind: KindTooMany, Message: "Too many requests",
+	Description: "Too many codes were requested, try again later"}
+
 // errCooldown answers a resend inside the cool-down.
 func errCooldown(wait int) *Error {
 	return &Error{Kind: KindTooMany, Message: "Too many requests",

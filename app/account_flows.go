@@ -38,9 +38,12 @@ func (c *Core) VerifyOTP(code, identifier, purpose string) (string, error) {
 
 // StartReset is A3: it sends a reset OTP to the one user the e-mail or
 // phone names.
-func (c *Core) StartReset(email, phone string) error {
+func (c *Core) StartReset(email, phone, ip string) error {
 	id, err := identifierOf(email, phone)
 	if err != nil {
+		return err
+	}
+	if err := c.otpSends.take(ip, id.Value); err != nil {
 		return err
 	}
 	users, err := c.usersBy(id)
@@ -103,9 +106,12 @@ func (c *Core) registrationOpen() error {
 
 // StartRegistration is A5: it sends a registration OTP to an e-mail or
 // phone no account uses yet.
-func (c *Core) StartRegistration(email, phone string) error {
+func (c *Core) StartRegistration(email, phone, ip string) error {
 	id, err := identifierOf(email, phone)
 	if err != nil {
+		return err
+	}
+	if err := c.otpSends.take(ip, id.Value); err != nil {
 		return err
 	}
 	if err := c.registrationOpen(); err != nil {
@@ -181,7 +187,7 @@ func (c *Core) CompleteRegistration(token, fullName, password string) (*User, er
 // StartDemo is A7: it sends a demo_auth OTP to the phone; the account is
 // made only once the OTP is verified (A1), so unverified phones create
 // nothing.
-func (c *Core) StartDemo(phone, fullName string) error {
+func (c *Core) StartDemo(phone, fullName, ip string) error {
 	fullName = strings.TrimSpace(fullName)
 	if strings.TrimSpace(phone) == "" || fullName == "" {
 		return ErrDemoMissing
@@ -191,6 +197,9 @@ func (c *Core) StartDemo(phone, fullName string) error {
 		err = Invalid("%q is not a valid phone number", phone)
 	}
 	if err != nil {
+		return err
+	}
+	if err := c.otpSends.take(ip, id.Value); err != nil {
 		return err
 	}
 	return c.issueOTP(otpRecord{Key: otpKey(PurposeDemo, id.Value), Purpose: PurposeDemo,

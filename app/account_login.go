@@ -26,14 +26,14 @@ func (c *Core) LoginIdentifier(identifier, password, ip string) (*User, error) {
 	}
 	switch {
 	case len(users) == 0:
-		c.throttle.fail(ip, account) // guessing identifiers counts too
+		c.throttle.add(ip, account) // guessing identifiers counts too
 		return nil, ErrLoginUnknown
 	case len(users) > 1:
 		return nil, ErrLoginAmbiguous
 	}
 	u := users[0]
 	if !c.verify(NormalizeEmail(u.Email), password, u) {
-		c.throttle.fail(ip, account)
+		c.throttle.add(ip, account)
 		return nil, ErrLoginFailed
 	}
 	if err := c.loginAllowed(u); err != nil {

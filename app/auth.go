@@ -39,7 +39,7 @@ func (c *Core) Login(email, password, ip string) (*User, error) {
 		return err
 	})
 	if errors.Is(err, ErrNotFound) || (err == nil && !c.verify(account, password, u)) {
-		c.throttle.fail(ip, account)
+		c.throttle.add(ip, account)
 		return nil, errBadCredentials
 	}
 	if err != nil {

@@ -37,7 +37,8 @@ type Core struct {
 	opts     Options
 	now      func() time.Time
 	log      *slog.Logger
-	throttle *throttle
+	throttle *throttle // failed logins
+	otpSends *throttle // requests that send an OTP
 	creds    *credCache
 	hub      *hub
 	unknown  unknownList
@@ -82,7 +83,8 @@ func New(store Store, opts Options) *Core {
 	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
 	c.hub = &hub{subs: map[*Subscription]struct{}{}, core: c}
 	c.unknown.m = map[string]*UnknownDevice{}
-	c.throttle = newThrottle(opts.Throttle, c.now)
+	c.opts.Throttle.defaults(loginThrottleDefaults)
+	c.throttle = newThrottle(c.opts.Throttle, c.now, errThrottled)
 	c.creds = newCredCache(c.now)
 	c.Devices = newDevices(c)
 	c.Groups = newGroups(c)

@@ -58,9 +58,14 @@ func (c *Core) takenByOther(actor *User, id Identifier) error {
 
 // StartContactUpdate is H1: it sends an OTP to the new e-mail or phone,
 // which no other account may use.
-func (c *Core) StartContactUpdate(actor *User, field, value string) error {
+func (c *Core) StartContactUpdate(actor *User, field, value, ip string) error {
 	purpose, id, key, err := c.parseUpdate(actor, field, value)
 	if err != nil {
+		return err
+	}
+	// Counted per user, not per new value: one account must not be able
+	// to send codes to a list of numbers.
+	if err := c.otpSends.take(ip, "user:"+strconv.FormatInt(actor.ID, 10)); err != nil {
 		return err
 	}
 	if err := c.takenByOther(actor, id); err != nil {
@@ -109,7 +114,7 @@ func (c *Core) VerifyPassword(actor *User, password, ip string) (*User, error) {
 		return nil, err
 	}
 	if !c.verify(account, password, actor) {
-		c.throttle.fail(ip, account)
+		c.throttle.add(ip, account)
 		return nil, ErrPasswordMismatch
 	}
 	return actor, nil

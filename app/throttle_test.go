@@ -18,35 +18,35 @@ func TestThrottle(t *testing.T) {
 		{"fresh caller passes", func(*throttle) {}, "1.1.1.1", "a@x", false},
 		{"account locked after max failures", func(th *throttle) {
 			for i := 0; i < 3; i++ {
-				th.fail("ip"+string(rune('a'+i)), "a@x")
+				th.add("ip"+string(rune('a'+i)), "a@x")
 			}
 		}, "9.9.9.9", "a@x", true},
 		{"other account from same ip not locked below ip max", func(th *throttle) {
 			for i := 0; i < 3; i++ {
-				th.fail("1.1.1.1", "a@x")
+				th.add("1.1.1.1", "a@x")
 			}
 		}, "1.1.1.1", "b@x", false},
 		{"ip locked after ip max across accounts", func(th *throttle) {
 			for i := 0; i < 4; i++ {
-				th.fail("1.1.1.1", string(rune('a'+i))+"@x")
+				th.add("1.1.1.1", string(rune('a'+i))+"@x")
 			}
 		}, "1.1.1.1", "new@x", true},
 		{"lock ends after window", func(th *throttle) {
 			for i := 0; i < 3; i++ {
-				th.fail("1.1.1.1", "a@x")
+				th.add("1.1.1.1", "a@x")
 			}
 			now = now.Add(11 * time.Minute)
 		}, "1.1.1.1", "a@x", false},
 		{"success clears the account only", func(th *throttle) {
 			for i := 0; i < 3; i++ {
-				th.fail("1.1.1.1", "a@x")
+				th.add("1.1.1.1", "a@x")
 			}
 			th.succeed("a@x")
 		}, "2.2.2.2", "a@x", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			th := newThrottle(ThrottleOptions{MaxPerIP: 4, MaxPerAccount: 3, Window: 10 * time.Minute}, clock)
+			th := newThrottle(ThrottleOptions{MaxPerIP: 4, MaxPerAccount: 3, Window: 10 * time.Minute}, clock, errThrottled)
 			tt.run(th)
 			err := th.check(tt.ip, tt.acc)
 			if (err != nil) != tt.locked {
@@ -61,11 +61,43 @@ func TestThrottle(t *testing.T) {
 
 func TestThrottleBoundedMemory(t *testing.T) {
 	now := time.Now()
-	th := newThrottle(ThrottleOptions{}, func() time.Time { return now })
+	th := newThrottle(loginThrottleDefaults, func() time.Time { return now }, errThrottled)
 	for i := 0; i < maxThrottleEntries+10; i++ {
-		th.fail("", "user"+strconv.Itoa(i))
+		th.add("", "user"+strconv.Itoa(i))
 	}
 	if n := len(th.accs); n > maxThrottleEntries {
 		t.Fatalf("throttle holds %d accounts, want <= %d", n, maxThrottleEntries)
+	}
+}
+
+// take lets exactly the limit through, per IP across accounts and per
+// account across IPs, and answers the throttle's own refusal.
+func TestThrottleTake(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name     string
+		ip, acc  func(i int) string
+		admitted int
+	}{
+		{"one ip, many accounts", func(int) string { return "1.1.1.1" }, func(i int) string { return strconv.Itoa(i) }, 4},
+		{"many ips, one account", func(i int) string { return strconv.Itoa(i) }, func(int) string { return "+15550100" }, 2},
+		{"one ip, one account", func(int) string { return "1.1.1.1" }, func(int) string { return "+15550100" }, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			th := newThrottle(ThrottleOptions{MaxPerIP: 4, MaxPerAccount: 2, Window: time.Hour},
+				func() time.Time { return now }, errTooManyOTPs)
+			admitted := 0
+			for i := range 10 {
+				if err := th.take(tt.ip(i), tt.acc(i)); err == nil {
+					admitted++
+				} else if err != errTooManyOTPs {
+					t.Fatalf("refusal = %v, want errTooManyOTPs", err)
+				}
+			}
+			if admitted != tt.admitted {
+				t.Fatalf("admitted %d of 10, want %d", admitted, tt.admitted)
+			}
+		})
 	}
 }

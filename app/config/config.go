@@ -77,6 +77,9 @@ type Security struct {
 	LoginMaxPerIP      int
 	LoginMaxPerAccount int
 	LoginWindow        time.Duration
+	OTPMaxPerIP        int
+	OTPMaxPerAccount   int
+	OTPWindow          time.Duration
 }
 
 // Protocol is one device protocol listener.

@@ -60,7 +60,8 @@ func TestLoad(t *testing.T) {
 					{c.Admin, Admin{}},
 					{c.Log, Log{Level: slog.LevelInfo, Format: "text"}},
 					{c.Devices.AutoRegister, false},
-					{c.Security, Security{LoginMaxPerIP: 20, LoginMaxPerAccount: 5, LoginWindow: 15 * time.Minute}},
+					{c.Security, Security{LoginMaxPerIP: 20, LoginMaxPerAccount: 5, LoginWindow: 15 * time.Minute,
+						OTPMaxPerIP: 20, OTPMaxPerAccount: 5, OTPWindow: time.Hour}},
 					{len(c.Protocols), 7},
 					{gt06(c), Protocol{Name: "gt06", Enabled: true, Port: 5023}},
 				}

@@ -75,6 +75,12 @@ var registry = append([]Key{
 		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.LoginMaxPerAccount }, asIs[int]),
 	field("security.loginWindow", 15*time.Minute, "How long failed logins are counted and a lockout lasts.",
 		parseDurationAtLeast(time.Second), func(c *Config) *time.Duration { return &c.Security.LoginWindow }, formatDuration),
+	field("security.otpMaxPerIp", 20, "Requests that send a code (password reset, registration, demo, contact change) from one IP address within otpWindow.",
+		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.OTPMaxPerIP }, asIs[int]),
+	field("security.otpMaxPerAccount", 5, "Requests that send a code to one e-mail address or phone number (or from one signed-in user) within otpWindow.",
+		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.OTPMaxPerAccount }, asIs[int]),
+	field("security.otpWindow", time.Hour, "How long code requests are counted.",
+		parseDurationAtLeast(time.Second), func(c *Config) *time.Duration { return &c.Security.OTPWindow }, formatDuration),
 }, slices.Concat(accountKeys(), officeKeys(), operationsKeys(), protocolKeys())...)
 
 // protocolKeys has two keys per protocol of the catalog, which holds the

@@ -98,13 +98,13 @@ func (h *handlers) login(c *fiber.Ctx) error {
 }
 
 // sendOTP serves A3 and A5: body email or phone, an OTP sent by start.
-func sendOTP(start func(email, phone string) error) fiber.Handler {
+func sendOTP(start func(email, phone, ip string) error) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var in struct{ Email, Phone string }
 		if err := bind(c, &in); err != nil {
 			return err
 		}
-		if err := start(in.Email, in.Phone); err != nil {
+		if err := start(in.Email, in.Phone, c.IP()); err != nil {
 			return err
 		}
 		return done(c, msgOTPSent)
@@ -143,7 +143,7 @@ func (h *handlers) startDemo(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	if err := h.core.StartDemo(in.Phone, in.FullName); err != nil {
+	if err := h.core.StartDemo(in.Phone, in.FullName, c.IP()); err != nil {
 		return err
 	}
 	return done(c, msgOTPSent)
@@ -162,7 +162,7 @@ func (h *handlers) updateContact(c *fiber.Ctx) error {
 	if in.OTP != "" {
 		return h.applyContactUpdate(c, in)
 	}
-	if err := h.core.StartContactUpdate(httpx.User(c), in.Field, in.Value); err != nil {
+	if err := h.core.StartContactUpdate(httpx.User(c), in.Field, in.Value, c.IP()); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"message": msgUpdateOTPSent})

@@ -260,7 +260,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return fmt.Errorf("web.address: %w", err)
 	}
 	f := web.New(core, web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies, BodyLimit: bodyLimit(cfg),
-		Metrics: m, MetricsToken: cfg.Metrics.Token})
+		Metrics: m, MetricsToken: cfg.Metrics.Token, TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader})
 	webErr := make(chan error, 1)
 	go func() { webErr <- f.Listener(webLn) }()
 

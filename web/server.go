@@ -32,6 +32,12 @@ type Options struct {
 	// TileURL is the dashboard map's tile URL template; empty: the server's
 	// mapUrl setting, else OpenStreetMap.
 	TileURL string
+	// TrustedProxies are the reverse proxies (IPs, CIDR ranges) whose
+	// ProxyHeader gives the client's address, which the login and OTP
+	// budgets count by. Without them every proxied caller would share the
+	// proxy's budget.
+	TrustedProxies []string
+	ProxyHeader    string
 }
 
 // New builds the Fiber app serving core.
@@ -39,13 +45,20 @@ func New(core *app.Core, opts Options) *fiber.App {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	f := fiber.New(fiber.Config{
+	cfg := fiber.Config{
 		DisableStartupMessage: true,
 		AppName:               "fleetd",
 		BodyLimit:             opts.BodyLimit,
 		ErrorHandler:          httpx.ErrorHandler(opts.Logger),
 		JSONEncoder:           httpx.JSONEncoder,
-	})
+	}
+	if len(opts.TrustedProxies) > 0 {
+		// Fiber believes the header only from these peers, and only when
+		// it holds a valid address.
+		cfg.EnableTrustedProxyCheck, cfg.TrustedProxies = true, opts.TrustedProxies
+		cfg.ProxyHeader, cfg.EnableIPValidation = opts.ProxyHeader, true
+	}
+	f := fiber.New(cfg)
 	f.Use(recover.New())
 	if opts.Metrics != nil {
 		f.Use(opts.Metrics.Middleware())

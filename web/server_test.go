@@ -1,13 +1,18 @@
 package web_test
 
 import (
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // The dashboard takes "/" over: a browser opening the server lands on it.
@@ -24,5 +29,69 @@ func TestRootRedirectsToDashboard(t *testing.T) {
 	}
 	if res.StatusCode != 302 || res.Header.Get("Location") != "/dashboard/" {
 		t.Fatalf("GET / = %d Location %q", res.StatusCode, res.Header.Get("Location"))
+	}
+}
+
+// The login throttle counts by the client's address: the proxy header's
+// when the peer is a trusted proxy, else the peer's (a header from anyone
+// else is ignored, or a client could pick a fresh address per guess).
+func TestClientAddressBehindProxy(t *testing.T) {
+	tests := []struct {
+		name    string
+		trusted []string
+		// whether a second client behind the same proxy is still let in
+		// after the first one used up its failed logins
+		secondAdmitted bool
+	}{
+		{"no trusted proxy: the header is ignored", nil, false},
+		{"trusted peer address", []string{"127.0.0.1"}, true},
+		{"trusted range", []string{"127.0.0.0/8"}, true},
+		{"peer outside the trusted range", []string{"10.0.0.0/8"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost,
+				Throttle: app.ThrottleOptions{MaxPerIP: 3, MaxPerAccount: 100, Window: time.Hour}})
+			f := web.New(core, web.Options{TrustedProxies: tc.trusted, ProxyHeader: "X-Real-IP"})
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			go f.Listener(ln)
+			defer f.Shutdown()
+			login := func(client string) int {
+				t.Helper()
+				req, _ := http.NewRequest("POST", "http://"+ln.Addr().String()+"/api/session",
+					strings.NewReader("email=nobody%40example.com&password=wrong"))
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				req.Header.Set("X-Real-IP", client)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res.Body.Close()
+				return res.StatusCode
+			}
+			for range 3 {
+				if got := login("203.0.113.1"); got != http.StatusUnauthorized {
+					t.Fatalf("failed login = %d, want 401", got)
+				}
+			}
+			if got := login("203.0.113.1"); got != http.StatusTooManyRequests {
+				t.Fatalf("login after the limit = %d, want 429", got)
+			}
+			want := http.StatusTooManyRequests
+			if tc.secondAdmitted {
+				want = http.StatusUnauthorized
+			}
+			if got := login("203.0.113.2"); got != want {
+				t.Fatalf("another client's login = %d, want %d", got, want)
+			}
+		})
 	}
 }

@@ -47,9 +47,11 @@ func (d Data) SocketPath() string { return filepath.Join(d.Dir, "fleetd.sock") }
 
 // Web configures the HTTP server (API and dashboard).
 type Web struct {
-	Address       string
-	SecureCookies bool
-	SessionTTL    time.Duration
+	Address        string
+	SecureCookies  bool
+	SessionTTL     time.Duration
+	TrustedProxies []string
+	ProxyHeader    string
 }
 
 // Admin is the first administrator created on an empty store.

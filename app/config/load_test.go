@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +137,30 @@ func TestLoad(t *testing.T) {
 				`protocols.h02.port: 70000 is not a port (0..65535; 0 picks a free one) (from FLEETD_PROTOCOLS_H02_PORT)`,
 				`protocols.watch.port: "abc" is not a whole number (from FLEETD_PROTOCOLS_WATCH_PORT)`,
 			},
+		},
+		{
+			name: "trusted proxies from the environment and from a YAML list",
+			file: "web:\n  trustedProxies: [10.0.0.5, '192.168.0.0/16']\n",
+			env:  map[string]string{"FLEETD_WEB_PROXYHEADER": "X-Forwarded-For"},
+			check: func(t *testing.T, c *Config) {
+				if !slices.Equal(c.Web.TrustedProxies, []string{"10.0.0.5", "192.168.0.0/16"}) || c.Web.ProxyHeader != "X-Forwarded-For" {
+					t.Errorf("web = %+v", c.Web)
+				}
+			},
+		},
+		{
+			name: "a comma-separated list of proxies",
+			env:  map[string]string{"FLEETD_WEB_TRUSTEDPROXIES": "127.0.0.1, ::1,"},
+			check: func(t *testing.T, c *Config) {
+				if !slices.Equal(c.Web.TrustedProxies, []string{"127.0.0.1", "::1"}) || c.Web.ProxyHeader != "X-Real-IP" {
+					t.Errorf("web = %+v", c.Web)
+				}
+			},
+		},
+		{
+			name:     "a proxy that is not an address",
+			env:      map[string]string{"FLEETD_WEB_TRUSTEDPROXIES": "127.0.0.1,proxy.local"},
+			problems: []string{`web.trustedProxies: "proxy.local" is not an IP address or CIDR range (from FLEETD_WEB_TRUSTEDPROXIES)`},
 		},
 		{
 			name:     "two enabled listeners on one port",

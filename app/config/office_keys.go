@@ -48,34 +48,17 @@ func officeKeys() []Key {
 
 func joinComma(s []string) any { return strings.Join(s, ",") }
 
-// parseMIMETypes takes a comma-separated string (environment, YAML) or a
-// YAML list of type/subtype names.
+// parseMIMETypes takes type/subtype names, at least one.
 func parseMIMETypes(v any) ([]string, error) {
-	var items []string
-	switch x := v.(type) {
-	case string:
-		items = strings.Split(x, ",")
-	case []any:
-		for _, item := range x {
-			s, ok := item.(string)
-			if !ok {
-				return nil, fmt.Errorf("%v is not a MIME type", item)
-			}
-			items = append(items, s)
-		}
-	default:
-		return nil, fmt.Errorf("%v is not a list of MIME types", v)
-	}
-	var out []string
-	for _, item := range items {
-		typ, params, err := mime.ParseMediaType(strings.TrimSpace(item))
+	out, err := parseList(v, "MIME type", func(item string) (string, error) {
+		typ, params, err := mime.ParseMediaType(item)
 		if err != nil || len(params) > 0 || !strings.Contains(typ, "/") {
-			return nil, fmt.Errorf("%q is not a MIME type like image/jpeg", strings.TrimSpace(item))
+			return "", fmt.Errorf("%q is not a MIME type like image/jpeg", item)
 		}
-		out = append(out, typ)
+		return typ, nil
+	})
+	if err == nil && len(out) == 0 {
+		err = fmt.Errorf("at least one MIME type is needed")
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("at least one MIME type is needed")
-	}
-	return out, nil
+	return out, err
 }

@@ -158,3 +158,47 @@ func addressPort(addr string) int {
 	n, _ := strconv.Atoi(port)
 	return n
 }
+
+// parseList takes a comma-separated string (environment, YAML) or a YAML
+// list, and checks each trimmed, non-empty item with each.
+func parseList(v any, what string, each func(string) (string, error)) ([]string, error) {
+	var items []string
+	switch x := v.(type) {
+	case string:
+		items = strings.Split(x, ",")
+	case []any:
+		for _, item := range x {
+			s, ok := item.(string)
+			if !ok {
+				return nil, fmt.Errorf("%v is not a %s", item, what)
+			}
+			items = append(items, s)
+		}
+	default:
+		return nil, fmt.Errorf("%v is not a list of %ss", v, what)
+	}
+	out := []string{}
+	for _, item := range items {
+		if item = strings.TrimSpace(item); item == "" {
+			continue
+		}
+		s, err := each(item)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// parseProxies takes IP addresses and CIDR ranges.
+func parseProxies(v any) ([]string, error) {
+	return parseList(v, "proxy address", func(item string) (string, error) {
+		if net.ParseIP(item) == nil {
+			if _, _, err := net.ParseCIDR(item); err != nil {
+				return "", fmt.Errorf("%q is not an IP address or CIDR range", item)
+			}
+		}
+		return item, nil
+	})
+}

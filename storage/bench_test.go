@@ -43,7 +43,7 @@ func reportPositionRate(b *testing.B, db *DB) {
 // BenchmarkBatchAddPosition models many device connections each storing
 // one fix through Batch: group commit shares one fsync per batch.
 func BenchmarkBatchAddPosition(b *testing.B) {
-	for _, goroutines := range []int{1, 16, 128, 1024} {
+	for _, goroutines := range []int{1, 16, 128, 1024, 5000} {
 		b.Run(fmt.Sprintf("goroutines=%d", goroutines), func(b *testing.B) {
 			db := benchDB(b)
 			var wg sync.WaitGroup

@@ -100,7 +100,7 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 		p.DeviceID, p.ServerTime = deviceID, now
 		c.enrich(p, prev, st.fences)
 		c.applyComputed(st.computed, p)
-		latest := prev == nil || !p.FixTime.Before(prev.FixTime) // the store's rule for its latest index
+		latest := prev == nil || !p.FixTime.Before(prev.FixTime) // LatestPosition's rule: p has the largest id
 		plan = append(plan, planned{p, c.deriveEvents(dev, prev, p, latest)})
 		encoded, err := json.Marshal(p)
 		if err != nil {

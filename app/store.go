@@ -81,8 +81,8 @@ type Tx interface {
 	LatestPosition(deviceID int64) (*Position, error)
 	// Positions calls fn in fixTime order for from <= fixTime <= to.
 	Positions(deviceID int64, from, to time.Time, fn func(*Position) bool) error
-	// DeletePositions removes a device's positions in [from, to] and
-	// repoints the latest index at the newest remaining one.
+	// DeletePositions removes a device's positions in [from, to]; the
+	// newest remaining one becomes its latest.
 	DeletePositions(deviceID int64, from, to time.Time) (int, error)
 
 	// AddEvent assigns e.ID and stores e under (deviceId, eventTime, id).

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestComputedAttributes(t *testing.T) {
@@ -39,10 +40,10 @@ func TestComputedAttributes(t *testing.T) {
 			body: `{"expression":"speed * 2"}`, status: 200, want: []string{`"expression":"speed * 2"`, `"attribute":"kmh"`}},
 		{name: "link to a device, then list by device", as: "user1", prepare: withAttr, method: "POST", path: "/api/permissions",
 			body: `{"deviceId":{d1},"attributeId":{ca1}}`, status: 204,
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				r := e.request(t, "user1", "GET", e.expand(t, "/api/attributes/computed?deviceId={d1}"), "", "")
-				if r.status != 200 || r.body == "[]" {
-					t.Fatalf("by device: %d %s", r.status, r.body)
+				if r.Status != 200 || r.Body == "[]" {
+					t.Fatalf("by device: %d %s", r.Status, r.Body)
 				}
 			}},
 		{name: "link to a group", as: "admin", prepare: withAttr, method: "POST", path: "/api/permissions",

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func queued(t *testing.T, e *env) []*app.QueuedCommand {
@@ -15,8 +16,8 @@ func queued(t *testing.T, e *env) []*app.QueuedCommand {
 	return out
 }
 
-func wantQueued(n int, typ string) func(t *testing.T, e *env, _ *response) {
-	return func(t *testing.T, e *env, _ *response) {
+func wantQueued(n int, typ string) func(t *testing.T, e *env, _ *webtest.Response) {
+	return func(t *testing.T, e *env, _ *webtest.Response) {
 		q := queued(t, e)
 		if len(q) != n || (n > 0 && (q[0].Type != typ || q[0].DeviceID != e.ids["d1"])) {
 			t.Fatalf("queue = %+v, want %d %s for d1", q, n, typ)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestDrivers(t *testing.T) {
@@ -22,7 +23,7 @@ func TestDrivers(t *testing.T) {
 		{name: "other user cannot read it", as: "user2", prepare: withDriver, method: "GET", path: "/api/drivers/{dr1}", status: 404},
 		{name: "rename keeps the uniqueId free for nobody else", as: "user1", prepare: withDriver, method: "PUT",
 			path: "/api/drivers/{dr1}", body: `{"uniqueId":"RFID-9"}`, status: 200,
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				// The old uniqueId is free again, the new one taken.
 				_, err := e.core.Drivers.Create(app.System(), func(d *app.Driver) error { d.Name, d.UniqueID = "X", "RFID-1"; return nil })
 				must(t, err)
@@ -33,7 +34,7 @@ func TestDrivers(t *testing.T) {
 		{name: "link to a device", as: "user1", prepare: withDriver, method: "POST", path: "/api/permissions",
 			body: `{"deviceId":{d1},"driverId":{dr1}}`, status: 204},
 		{name: "delete frees the uniqueId", as: "user1", prepare: withDriver, method: "DELETE", path: "/api/drivers/{dr1}", status: 204,
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				_, err := e.core.Drivers.Create(app.System(), func(d *app.Driver) error { d.Name, d.UniqueID = "X", "RFID-1"; return nil })
 				must(t, err)
 			}},

@@ -1,13 +1,12 @@
 package api_test
 
 import (
-	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -53,8 +52,8 @@ func TestAuthorizationHeaders(t *testing.T) {
 	for _, header := range []string{"Basic !!!", "Bearer abc", "Basic", "Basic " + "dXNlcjFAZXhhbXBsZS5jb20="} {
 		req := e.newRequest(t, "GET", "/api/devices", "", "")
 		req.Header.Set("Authorization", header)
-		if r := e.do(t, req); r.status != 401 || !strings.Contains(r.body, `"message"`) {
-			t.Errorf("Authorization %q: %d %s, want 401 JSON", header, r.status, r.body)
+		if r := e.do(t, req); r.Status != 401 || !strings.Contains(r.Body, `"message"`) {
+			t.Errorf("Authorization %q: %d %s, want 401 JSON", header, r.Status, r.Body)
 		}
 	}
 }
@@ -63,24 +62,17 @@ func TestAuthorizationHeaders(t *testing.T) {
 // while reading the request, before any handler.
 func TestBodyTooLarge(t *testing.T) {
 	e := newEnv(t)
-	f := web.New(e.core, web.Options{BodyLimit: 1024})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	go f.Listener(ln)
-	t.Cleanup(func() { f.Shutdown() })
+	addr := webtest.Serve(t, web.New(e.core, web.Options{BodyLimit: 1024}))
 
 	body := `{"name":"` + strings.Repeat("x", 2048) + `","uniqueId":"1"}`
-	req, err := http.NewRequest("POST", "http://"+ln.Addr().String()+"/api/devices", strings.NewReader(body))
+	req, err := http.NewRequest("POST", "http://"+addr+"/api/devices", strings.NewReader(body))
 	must(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth(logins["admin"][0], logins["admin"][1])
 	res, err := http.DefaultClient.Do(req)
 	must(t, err)
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	must(t, err)
-	if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(data), `"message":"Request Entity Too Large"`) {
-		t.Errorf("large body: %d %s, want 413 JSON", res.StatusCode, data)
+	if r := webtest.Read(t, res); r.Status != http.StatusRequestEntityTooLarge || !strings.Contains(r.Body, `"message":"Request Entity Too Large"`) {
+		t.Errorf("large body: %d %s, want 413 JSON", r.Status, r.Body)
 	}
 }
 
@@ -90,7 +82,7 @@ func TestPanicRecovered(t *testing.T) {
 	e := newEnv(t)
 	e.app.Get("/api/test-panic", func(*fiber.Ctx) error { panic("secret internal state") })
 	r := e.do(t, e.newRequest(t, "GET", "/api/test-panic", "", ""))
-	if r.status != 500 || strings.Contains(r.body, "secret internal") || !strings.Contains(r.body, `"message":"Internal server error"`) {
-		t.Errorf("panic: %d %s", r.status, r.body)
+	if r.Status != 500 || strings.Contains(r.Body, "secret internal") || !strings.Contains(r.Body, `"message":"Internal server error"`) {
+		t.Errorf("panic: %d %s", r.Status, r.Body)
 	}
 }

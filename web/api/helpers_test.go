@@ -1,14 +1,8 @@
 package api_test
 
 import (
-	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +10,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -59,11 +54,7 @@ var (
 //	cmd1, gf1 linked to user1; cmd2 linked to nobody but admin
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := webtest.OpenStore(t)
 	core := app.New(db, app.Options{
 		Version:    "test",
 		BcryptCost: bcrypt.MinCost,
@@ -72,7 +63,7 @@ func newEnv(t *testing.T) *env {
 		CommandTypes: map[string][]string{"test": {"custom", "engineStop"}},
 	})
 	e := &env{db: db, core: core, ids: map[string]int64{}}
-	e.app = web.New(core, web.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	e.app = web.New(core, web.Options{Logger: slog.New(slog.DiscardHandler)})
 
 	admin, _, err := core.Bootstrap(logins["admin"][0], logins["admin"][1])
 	must(t, err)
@@ -194,38 +185,16 @@ func (e *env) device(t *testing.T, name string) *app.Device {
 	return d
 }
 
-var placeholder = regexp.MustCompile(`\{([a-z0-9]+)\}`)
-
 // expand replaces {name} with the fixture id of name.
 func (e *env) expand(t *testing.T, s string) string {
 	t.Helper()
-	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
-		id, ok := e.ids[m[1:len(m)-1]]
-		if !ok {
-			t.Fatalf("unknown fixture name in %q", m)
-		}
-		return strconv.FormatInt(id, 10)
-	})
-}
-
-// response is what a scenario's check sees.
-type response struct {
-	status int
-	header http.Header
-	body   string
-}
-
-func (r *response) decode(t *testing.T, v any) {
-	t.Helper()
-	if err := json.Unmarshal([]byte(r.body), v); err != nil {
-		t.Fatalf("response is not JSON (%v): %s", err, r.body)
-	}
+	return webtest.Expand(t, e.ids, s)
 }
 
 // request sends one request through the Fiber app. as names the caller:
 // "" anonymous, a logins key for HTTP Basic, or "<name>-cookie" for a
 // session cookie obtained from POST /api/session first.
-func (e *env) request(t *testing.T, as, method, path, contentType, body string) *response {
+func (e *env) request(t *testing.T, as, method, path, contentType, body string) *webtest.Response {
 	t.Helper()
 	req := e.newRequest(t, method, path, contentType, body)
 	if name, ok := strings.CutSuffix(as, "-cookie"); ok {
@@ -241,47 +210,28 @@ func (e *env) request(t *testing.T, as, method, path, contentType, body string) 
 }
 
 // requestWithCookie sends a body-less request carrying cookie.
-func (e *env) requestWithCookie(t *testing.T, cookie *http.Cookie, method, path string) *response {
+func (e *env) requestWithCookie(t *testing.T, cookie *http.Cookie, method, path string) *webtest.Response {
 	t.Helper()
 	req := e.newRequest(t, method, path, "", "")
 	req.AddCookie(cookie)
 	return e.do(t, req)
 }
 
+// newRequest is a request with {name} expanded in path and body.
 func (e *env) newRequest(t *testing.T, method, path, contentType, body string) *http.Request {
 	t.Helper()
-	req := httptest.NewRequest(method, e.expand(t, path), strings.NewReader(e.expand(t, body)))
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	return req
+	return webtest.NewRequest(method, e.expand(t, path), contentType, e.expand(t, body))
 }
 
-func (e *env) do(t *testing.T, req *http.Request) *response {
+func (e *env) do(t *testing.T, req *http.Request) *webtest.Response {
 	t.Helper()
-	res, err := e.app.Test(req, -1)
-	must(t, err)
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	must(t, err)
-	return &response{status: res.StatusCode, header: res.Header, body: string(data)}
+	return webtest.Do(t, e.app, req)
 }
 
 // login starts a session for the fixture user name and returns its cookie.
 func (e *env) login(t *testing.T, name string) *http.Cookie {
 	t.Helper()
-	form := "email=" + logins[name][0] + "&password=" + logins[name][1]
-	res := e.request(t, "", "POST", "/api/session", fiber.MIMEApplicationForm, form)
-	if res.status != 200 {
-		t.Fatalf("login %s: %d %s", name, res.status, res.body)
-	}
-	for _, c := range (&http.Response{Header: res.header}).Cookies() {
-		if c.Name == "JSESSIONID" {
-			return &http.Cookie{Name: c.Name, Value: c.Value}
-		}
-	}
-	t.Fatalf("login %s set no JSESSIONID cookie", name)
-	return nil
+	return webtest.Login(t, e.app, logins[name][0], logins[name][1])
 }
 
 // scenario is one API call and what must come of it (PocketBase's
@@ -297,7 +247,7 @@ type scenario struct {
 	status  int
 	want    []string // fragments the body must contain ({name} expands)
 	absent  []string // fragments it must not contain
-	check   func(t *testing.T, e *env, r *response)
+	check   func(t *testing.T, e *env, r *webtest.Response)
 }
 
 // secrets must appear in no response: no password field, no plain
@@ -320,25 +270,7 @@ func runScenarios(t *testing.T, scenarios []scenario) {
 				contentType = fiber.MIMEApplicationJSON
 			}
 			r := e.request(t, s.as, s.method, s.path, contentType, s.body)
-			if r.status != s.status {
-				t.Fatalf("%s %s: status %d, want %d; body %s", s.method, s.path, r.status, s.status, r.body)
-			}
-			for _, w := range s.want {
-				if w = e.expand(t, w); !strings.Contains(r.body, w) {
-					t.Errorf("body lacks %s: %s", w, r.body)
-				}
-			}
-			for _, a := range append(s.absent, secrets...) {
-				if a = e.expand(t, a); strings.Contains(r.body, a) {
-					t.Errorf("body contains %s: %s", a, r.body)
-				}
-			}
-			if r.status >= 400 {
-				var body struct{ Message string }
-				if r.decode(t, &body); body.Message == "" {
-					t.Errorf("error body without message: %s", r.body)
-				}
-			}
+			r.Check(t, s.method+" "+s.path, s.status, webtest.ExpandAll(t, e.ids, s.want), webtest.ExpandAll(t, e.ids, append(s.absent, secrets...)))
 			if s.check != nil {
 				s.check(t, e, r)
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestDevices(t *testing.T) {
@@ -44,7 +45,7 @@ func TestDevices(t *testing.T) {
 		{name: "create links to the creator", as: "user1", method: "POST", path: "/api/devices",
 			body:   `{"name":" Car ","uniqueId":"200000000000001","status":"online","positionId":77,"attributes":{"speedLimit":80}}`,
 			status: 200, want: []string{`"name":"Car"`, `"status":"offline"`, `"positionId":0`, `"speedLimit":80`},
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				list, err := e.core.Devices.List(e.caller(t, "user1"), app.ListQuery{})
 				must(t, err)
 				if len(list) != 2 {
@@ -66,7 +67,7 @@ func TestDevices(t *testing.T) {
 			body:    `{"id":999,"name":"Truck One","positionId":1,"attributes":{"keep":"y","new":true}}`, status: 200,
 			want:   []string{`"id":{d1}`, `"name":"Truck One"`, `"uniqueId":"100000000000001"`, `"positionId":{p3}`, `"new":true`},
 			absent: []string{`"old"`},
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				d := e.device(t, "d1")
 				if d.Name != "Truck One" || d.PositionID != e.ids["p3"] || len(d.Attributes) != 2 || d.Attributes["old"] != nil {
 					t.Errorf("stored device %+v", d)
@@ -82,7 +83,7 @@ func TestDevices(t *testing.T) {
 			},
 			body: `{"name":"x"}`, status: 403, check: deviceNamed("d1", "Truck 1")},
 		{name: "delete removes the device and its positions", as: "user1", method: "DELETE", path: "/api/devices/{d1}",
-			status: 204, check: func(t *testing.T, e *env, _ *response) {
+			status: 204, check: func(t *testing.T, e *env, _ *webtest.Response) {
 				err := e.db.View(func(tx app.Tx) error { _, err := tx.Devices().Get(e.ids["d1"]); return err })
 				if !errors.Is(err, app.ErrNotFound) {
 					t.Errorf("d1 still stored: %v", err)
@@ -98,8 +99,8 @@ func TestDevices(t *testing.T) {
 	})
 }
 
-func deviceNamed(device, name string) func(*testing.T, *env, *response) {
-	return func(t *testing.T, e *env, _ *response) {
+func deviceNamed(device, name string) func(*testing.T, *env, *webtest.Response) {
+	return func(t *testing.T, e *env, _ *webtest.Response) {
 		if d := e.device(t, device); d.Name != name {
 			t.Errorf("%s is named %q, want %q (unchanged)", device, d.Name, name)
 		}
@@ -126,7 +127,7 @@ func TestGroups(t *testing.T) {
 		{name: "not inside itself", as: "user2", method: "PUT", path: "/api/groups/{g1}",
 			body: `{"groupId":{g1}}`, status: 400, want: []string{"inside itself"}},
 		{name: "delete moves members up", as: "admin", method: "DELETE", path: "/api/groups/{g1}", status: 204,
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				if d := e.device(t, "d3"); d.GroupID != 0 {
 					t.Errorf("d3 still in group %d", d.GroupID)
 				}
@@ -184,10 +185,10 @@ func TestObjectLifecycle(t *testing.T) {
 			e := newEnv(t)
 			created := e.request(t, "user1", "POST", k.path, "application/json", k.create)
 			var v struct{ ID int64 }
-			if created.status != 200 {
-				t.Fatalf("create: %d %s", created.status, created.body)
+			if created.Status != 200 {
+				t.Fatalf("create: %d %s", created.Status, created.Body)
 			}
-			created.decode(t, &v)
+			created.Decode(t, &v)
 			e.ids["new"] = v.ID
 			steps := []struct {
 				as, method, path, body string
@@ -209,8 +210,8 @@ func TestObjectLifecycle(t *testing.T) {
 					ct = "application/json"
 				}
 				r := e.request(t, s.as, s.method, s.path, ct, s.body)
-				if r.status != s.status || !strings.Contains(r.body, e.expand(t, s.want)) {
-					t.Errorf("%s %s %s: %d %s, want %d with %s", s.as, s.method, s.path, r.status, r.body, s.status, s.want)
+				if r.Status != s.status || !strings.Contains(r.Body, e.expand(t, s.want)) {
+					t.Errorf("%s %s %s: %d %s, want %d with %s", s.as, s.method, s.path, r.Status, r.Body, s.status, s.want)
 				}
 			}
 		})

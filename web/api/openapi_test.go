@@ -18,11 +18,11 @@ type openapiDoc struct {
 func TestOpenAPIMatchesRouter(t *testing.T) {
 	e := newEnv(t)
 	r := e.request(t, "", "GET", "/api/openapi.json", "", "")
-	if r.status != 200 {
-		t.Fatalf("openapi.json: %d", r.status)
+	if r.Status != 200 {
+		t.Fatalf("openapi.json: %d", r.Status)
 	}
 	var doc openapiDoc
-	r.decode(t, &doc)
+	r.Decode(t, &doc)
 	if len(doc.Servers) != 1 || doc.Servers[0].URL != "/api" {
 		t.Fatalf("servers %+v, want /api", doc.Servers)
 	}
@@ -60,7 +60,7 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 func TestOpenAPIReferences(t *testing.T) {
 	e := newEnv(t)
 	var doc map[string]any
-	e.request(t, "", "GET", "/api/openapi.json", "", "").decode(t, &doc)
+	e.request(t, "", "GET", "/api/openapi.json", "", "").Decode(t, &doc)
 	lookup := func(ref string) any {
 		var node any = doc
 		for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {

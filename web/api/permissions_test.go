@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestPermissions(t *testing.T) {
@@ -36,7 +37,7 @@ func TestPermissions(t *testing.T) {
 			check: sees("user2", "d3")},
 		{name: "bulk unlink", as: "admin", method: "DELETE", path: "/api/permissions/bulk",
 			body: `[{"userId":{user1},"deviceId":{d1}},{"userId":{user2},"groupId":{g1}}]`, status: 204,
-			check: func(t *testing.T, e *env, r *response) { sees("user1")(t, e, r); sees("user2")(t, e, r) }},
+			check: func(t *testing.T, e *env, r *webtest.Response) { sees("user1")(t, e, r); sees("user2")(t, e, r) }},
 		{name: "bulk with a bad element", as: "admin", method: "POST", path: "/api/permissions/bulk",
 			body: `[{"userId":{user2},"deviceId":{d1}},{"userId":{user2}}]`, status: 400, check: sees("user2", "d3")},
 		{name: "bulk needs an array", as: "admin", method: "POST", path: "/api/permissions/bulk",
@@ -62,8 +63,8 @@ func TestPermissions(t *testing.T) {
 }
 
 // manages checks that manager manages exactly the users with these e-mails.
-func manages(manager string, emails ...string) func(*testing.T, *env, *response) {
-	return func(t *testing.T, e *env, _ *response) {
+func manages(manager string, emails ...string) func(*testing.T, *env, *webtest.Response) {
+	return func(t *testing.T, e *env, _ *webtest.Response) {
 		t.Helper()
 		users, err := e.core.Users(e.caller(t, manager), 0)
 		must(t, err)
@@ -79,8 +80,8 @@ func manages(manager string, emails ...string) func(*testing.T, *env, *response)
 }
 
 // sees checks that user sees exactly the named devices afterwards.
-func sees(user string, devices ...string) func(*testing.T, *env, *response) {
-	return func(t *testing.T, e *env, _ *response) {
+func sees(user string, devices ...string) func(*testing.T, *env, *webtest.Response) {
+	return func(t *testing.T, e *env, _ *webtest.Response) {
 		t.Helper()
 		list, err := e.core.Devices.List(e.caller(t, user), app.ListQuery{})
 		must(t, err)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestPositions(t *testing.T) {
@@ -36,7 +37,7 @@ func TestPositions(t *testing.T) {
 
 		{name: "delete a range repoints the device", as: "user1", method: "DELETE", status: 204,
 			path: "/api/positions?deviceId={d1}&from=2024-01-01T10:30:00Z&to=2024-01-01T12:00:00Z",
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				if d := e.device(t, "d1"); d.PositionID != e.ids["p1"] {
 					t.Errorf("d1 positionId %d, want p1 %d", d.PositionID, e.ids["p1"])
 				}
@@ -58,8 +59,8 @@ func TestPositions(t *testing.T) {
 	})
 }
 
-func positionKept(device, position string) func(*testing.T, *env, *response) {
-	return func(t *testing.T, e *env, _ *response) {
+func positionKept(device, position string) func(*testing.T, *env, *webtest.Response) {
+	return func(t *testing.T, e *env, _ *webtest.Response) {
 		if d := e.device(t, device); d.PositionID != e.ids[position] {
 			t.Errorf("%s positionId %d, want %s", device, d.PositionID, position)
 		}

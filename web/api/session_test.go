@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestSession(t *testing.T) {
@@ -14,7 +16,7 @@ func TestSession(t *testing.T) {
 		{name: "form login returns the user and an HttpOnly cookie", method: "POST", path: "/api/session",
 			form: true, body: "email=user1@example.com&password=user1-secret", status: 200,
 			want: []string{`"id":{user1}`, `"email":"user1@example.com"`},
-			check: func(t *testing.T, e *env, r *response) {
+			check: func(t *testing.T, e *env, r *webtest.Response) {
 				c := sessionCookie(t, r)
 				if !c.HttpOnly || c.Path != "/" || c.SameSite != http.SameSiteLaxMode || c.Secure {
 					t.Errorf("cookie %+v: want HttpOnly, Path=/, SameSite=Lax, not Secure", c)
@@ -51,7 +53,7 @@ func TestSession(t *testing.T) {
 		{name: "get without a session is 404", method: "GET", path: "/api/session", status: 404},
 		{name: "logout ends the session and clears the cookie", as: "user1-cookie", method: "DELETE", path: "/api/session",
 			status: 204,
-			check: func(t *testing.T, e *env, r *response) {
+			check: func(t *testing.T, e *env, r *webtest.Response) {
 				if c := sessionCookie(t, r); c.Value != "" || !c.Expires.Before(time.Now()) {
 					t.Errorf("cookie not cleared: %+v", c)
 				}
@@ -66,7 +68,7 @@ func TestSessionLifecycle(t *testing.T) {
 	cookie := e.login(t, "user1")
 	call := func(method, path string) int {
 		t.Helper()
-		return e.requestWithCookie(t, cookie, method, path).status
+		return e.requestWithCookie(t, cookie, method, path).Status
 	}
 	if got := call("GET", "/api/devices"); got != 200 {
 		t.Fatalf("devices with cookie: %d", got)
@@ -98,15 +100,15 @@ func TestStaleCookie(t *testing.T) {
 		{"GET", "/api/server", 200},
 		{"DELETE", "/api/session", 204},
 	} {
-		if r := e.requestWithCookie(t, stale, c.method, c.path); r.status != c.status {
-			t.Errorf("%s %s with a stale cookie: %d, want %d (%s)", c.method, c.path, r.status, c.status, r.body)
+		if r := e.requestWithCookie(t, stale, c.method, c.path); r.Status != c.status {
+			t.Errorf("%s %s with a stale cookie: %d, want %d (%s)", c.method, c.path, r.Status, c.status, r.Body)
 		}
 	}
 	req := e.newRequest(t, "GET", "/api/devices", "", "")
 	req.AddCookie(stale)
 	req.SetBasicAuth(logins["user1"][0], logins["user1"][1])
-	if r := e.do(t, req); r.status != 200 || !strings.Contains(r.body, `"Truck 1"`) {
-		t.Errorf("stale cookie plus Basic: %d %s", r.status, r.body)
+	if r := e.do(t, req); r.Status != 200 || !strings.Contains(r.Body, `"Truck 1"`) {
+		t.Errorf("stale cookie plus Basic: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -120,13 +122,12 @@ func TestSecureCookie(t *testing.T) {
 	}
 }
 
-func sessionCookie(t *testing.T, r *response) *http.Cookie {
+// sessionCookie is the session cookie r sets; none fails the test.
+func sessionCookie(t *testing.T, r *webtest.Response) *http.Cookie {
 	t.Helper()
-	for _, c := range (&http.Response{Header: r.header}).Cookies() {
-		if c.Name == "JSESSIONID" {
-			return c
-		}
+	c := r.Cookie(httpx.SessionCookie)
+	if c == nil {
+		t.Fatalf("no %s cookie in %v", httpx.SessionCookie, r.Header.Values("Set-Cookie"))
 	}
-	t.Fatalf("no JSESSIONID cookie in %v", r.header.Values("Set-Cookie"))
-	return nil
+	return c
 }

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"github.com/fleetd/fleetd/web/internal/webtest"
 	"testing"
 )
 
@@ -11,7 +12,7 @@ func TestServerSettings(t *testing.T) {
 		{name: "admin update applies onto current settings", as: "admin", method: "PUT", path: "/api/server",
 			body: `{"registration":true,"attributes":{"title":"Fleet"},"version":"forged"}`, status: 200,
 			want: []string{`"registration":true`, `"map":"osm"`, `"title":"Fleet"`, `"version":"test"`},
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				s, err := e.core.Server()
 				must(t, err)
 				if !s.Registration || s.Attributes["title"] != "Fleet" || s.Map != "osm" {

@@ -2,9 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -13,18 +11,14 @@ import (
 	"github.com/fasthttp/websocket"
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // serve runs the fixture's core behind a real listener, as the socket
 // needs a real connection to upgrade.
 func serve(t *testing.T, e *env, keepAlive time.Duration) string {
 	t.Helper()
-	f := web.New(e.core, web.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), KeepAlive: keepAlive})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	go f.Listener(ln)
-	t.Cleanup(func() { f.Shutdown() })
-	return ln.Addr().String()
+	return webtest.Serve(t, web.New(e.core, web.Options{Logger: slog.New(slog.DiscardHandler), KeepAlive: keepAlive}))
 }
 
 func dialSocket(t *testing.T, addr string, cookie *http.Cookie) (*websocket.Conn, *http.Response, error) {

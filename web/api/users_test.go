@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestUsers(t *testing.T) {
@@ -34,7 +35,7 @@ func TestUsers(t *testing.T) {
 		{name: "self-registration", method: "POST", path: "/api/users", prepare: allowRegistration,
 			body: `{"name":"New","email":"new@example.com","password":"new-pw","unknownField":1}`, status: 200,
 			want: []string{`"email":"new@example.com"`, `"administrator":false`, `"attributes":{}`},
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				if _, err := e.core.Login("new@example.com", "new-pw", "test"); err != nil {
 					t.Errorf("registered user cannot log in: %v", err)
 				}
@@ -70,7 +71,7 @@ func TestUsers(t *testing.T) {
 			absent: []string{`"a":1`}},
 		{name: "user cannot make itself administrator", as: "user1", method: "PUT", path: "/api/users/{user1}",
 			body: `{"administrator":true}`, status: 403,
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				if e.caller(t, "user1").Administrator {
 					t.Error("user1 became administrator")
 				}
@@ -79,7 +80,7 @@ func TestUsers(t *testing.T) {
 			path: "/api/users/{user1}", body: `{"name":"x"}`, status: 404},
 		{name: "password change", as: "user1", method: "PUT", path: "/api/users/{user1}",
 			body: `{"password":"changed"}`, status: 200,
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				if _, err := e.core.Login("user1@example.com", "user1-secret", "test"); err == nil {
 					t.Error("old password still works")
 				}
@@ -88,7 +89,7 @@ func TestUsers(t *testing.T) {
 				}
 			}},
 		{name: "manager deletes its user", as: "manager1", method: "DELETE", path: "/api/users/{user1}", status: 204,
-			check: func(t *testing.T, e *env, _ *response) {
+			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				if _, err := e.core.User(app.System(), e.ids["user1"]); !errors.Is(err, app.ErrNotFound) {
 					t.Errorf("user1 still there: %v", err)
 				}

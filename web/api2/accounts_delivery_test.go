@@ -15,6 +15,7 @@ import (
 	"github.com/emersion/go-smtp"
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/delivery"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // inbox collects what the in-test SMTP server or SMS gateway received,
@@ -115,10 +116,10 @@ func withSenders(mail, sms app.MessageSender) acctOption {
 // each OTP from box.
 func flows(t *testing.T, e *acctEnv, box *inbox, field, newID, existing string) {
 	t.Helper()
-	post := func(path, body string) response {
+	post := func(path, body string) *webtest.Response {
 		r := e.call(t, "POST", path, body, "")
-		if r.status != 200 {
-			t.Fatalf("POST %s %s: %d %s", path, body, r.status, r.body)
+		if r.Status != 200 {
+			t.Fatalf("POST %s %s: %d %s", path, body, r.Status, r.Body)
 		}
 		return r
 	}
@@ -148,11 +149,11 @@ func TestFlowsOverSMSGateway(t *testing.T) {
 	// A failing gateway answers 503 and leaves no cool-down behind.
 	fail.Store(true)
 	r := e.call(t, "POST", regPath, `{"phone":"+4930777777"}`, "")
-	if r.status != 503 || !strings.Contains(r.body, "Failed to send OTP!") {
-		t.Fatalf("gateway down: %d %s", r.status, r.body)
+	if r.Status != 503 || !strings.Contains(r.Body, "Failed to send OTP!") {
+		t.Fatalf("gateway down: %d %s", r.Status, r.Body)
 	}
 	fail.Store(false)
-	if r := e.call(t, "POST", regPath, `{"phone":"+4930777777"}`, ""); r.status != 200 {
-		t.Fatalf("retry: %d %s", r.status, r.body)
+	if r := e.call(t, "POST", regPath, `{"phone":"+4930777777"}`, ""); r.Status != 200 {
+		t.Fatalf("retry: %d %s", r.Status, r.Body)
 	}
 }

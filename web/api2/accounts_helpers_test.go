@@ -2,11 +2,7 @@ package api2_test
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"log/slog"
-	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,6 +13,7 @@ import (
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -88,11 +85,7 @@ type acctOption func(*app.Options)
 
 func newAcctEnv(t *testing.T, opts ...acctOption) *acctEnv {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := webtest.OpenStore(t)
 	return buildAcctEnv(t, db, db, opts...)
 }
 
@@ -105,7 +98,7 @@ func buildAcctEnv(t *testing.T, db *storage.DB, store app.Store, opts ...acctOpt
 		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock.now,
 		Throttle: app.ThrottleOptions{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
 		Accounts: app.AccountOptions{Mail: e.outbox, SMS: e.outbox},
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:   slog.New(slog.DiscardHandler),
 	}
 	for _, fn := range opts {
 		fn(&o)
@@ -137,52 +130,23 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// response is one answer: status, raw body and the cookie set, if any.
-type response struct {
-	status int
-	body   string
-	cookie string
-}
-
-func (r response) json(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
-		t.Fatalf("body %q: %v", r.body, err)
-	}
-	return m
-}
-
 // call sends one request as caller ("" anonymous, else a fixture user
 // whose session is created through the core).
-func (e *acctEnv) call(t *testing.T, method, path, body, caller string) response {
+func (e *acctEnv) call(t *testing.T, method, path, body, caller string) *webtest.Response {
 	t.Helper()
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
+	req := webtest.NewJSONRequest(method, path, body)
 	if caller != "" {
-		req.Header.Set("Cookie", httpx.SessionCookie+"="+e.session(t, caller))
+		u, err := e.core.User(app.System(), e.ids[caller])
+		must(t, err)
+		req.AddCookie(webtest.SessionCookie(t, e.core, u))
 	}
-	res, err := e.app.Test(req, -1)
-	must(t, err)
-	raw, _ := io.ReadAll(res.Body)
-	r := response{status: res.StatusCode, body: string(raw)}
-	for _, c := range res.Cookies() {
-		if c.Name == httpx.SessionCookie {
-			r.cookie = c.Value
-		}
-	}
-	return r
+	return webtest.Do(t, e.app, req)
 }
 
-func (e *acctEnv) session(t *testing.T, name string) string {
-	t.Helper()
-	u, err := e.core.User(app.System(), e.ids[name])
-	must(t, err)
-	token, _, err := e.core.CreateSession(u)
-	must(t, err)
-	return token
+// setsSession reports whether r sets a session cookie with a value.
+func setsSession(r *webtest.Response) bool {
+	c := r.Cookie(httpx.SessionCookie)
+	return c != nil && c.Value != ""
 }
 
 // acctScenario is one request against a fresh fixture: setup may run
@@ -198,7 +162,7 @@ type acctScenario struct {
 	caller string
 	status int
 	want   []string // fragments the body must contain
-	check  func(t *testing.T, e *acctEnv, r response)
+	check  func(t *testing.T, e *acctEnv, r *webtest.Response)
 }
 
 func runAcctScenarios(t *testing.T, scenarios []acctScenario) {
@@ -213,16 +177,12 @@ func runAcctScenarios(t *testing.T, scenarios []acctScenario) {
 				}
 			}
 			r := e.call(t, s.method, s.path, body, s.caller)
-			if r.status != s.status {
-				t.Fatalf("%s %s: status %d, want %d; body %s", s.method, s.path, r.status, s.status, r.body)
+			if r.Status != s.status {
+				t.Fatalf("%s %s: status %d, want %d; body %s", s.method, s.path, r.Status, s.status, r.Body)
 			}
 			// Go's encoder writes & as \u0026; compare what a client reads.
-			plain := strings.NewReplacer(`\u0026`, "&", `\u003c`, "<", `\u003e`, ">").Replace(r.body)
-			for _, w := range s.want {
-				if !strings.Contains(plain, w) {
-					t.Errorf("body %s lacks %s", r.body, w)
-				}
-			}
+			plain := strings.NewReplacer(`\u0026`, "&", `\u003c`, "<", `\u003e`, ">").Replace(r.Body)
+			webtest.Contains(t, "body "+r.Body, plain, s.want...)
 			if s.check != nil {
 				s.check(t, e, r)
 			}
@@ -234,8 +194,8 @@ func runAcctScenarios(t *testing.T, scenarios []acctScenario) {
 func (e *acctEnv) otpFor(t *testing.T, path, body, caller, to string) string {
 	t.Helper()
 	r := e.call(t, "POST", path, body, caller)
-	if r.status != 200 {
-		t.Fatalf("POST %s: %d %s", path, r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("POST %s: %d %s", path, r.Status, r.Body)
 	}
 	code := e.outbox.code(to)
 	if code == "" {
@@ -249,14 +209,14 @@ func (e *acctEnv) token(t *testing.T, code, identifier, purpose string) string {
 	t.Helper()
 	r := e.call(t, "POST", "/api2/auth/otp/verify",
 		`{"otp":"`+code+`","identifier":"`+identifier+`","type":"`+purpose+`"}`, "")
-	if r.status != 200 {
-		t.Fatalf("A1: %d %s", r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("A1: %d %s", r.Status, r.Body)
 	}
-	tok, _ := r.json(t)["token"].(string)
-	if tok == "" {
-		t.Fatalf("A1 gave no token: %s", r.body)
+	var out struct{ Token string }
+	if r.Decode(t, &out); out.Token == "" {
+		t.Fatalf("A1 gave no token: %s", r.Body)
 	}
-	return tok
+	return out.Token
 }
 
 // maintenance switches maintenance mode on before the request.

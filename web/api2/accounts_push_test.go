@@ -105,13 +105,13 @@ func TestIgnitionPush(t *testing.T) {
 		o.Push = app.PushOptions{Sender: sender, Backoff: time.Millisecond}
 	})
 	for user, token := range map[string]string{"alice": "tok-alice", "bob": "tok-bob", "carol": "tok-carol"} {
-		if r := e.call(t, "PUT", "/api2/notifications/tokens", `{"token":"`+token+`"}`, user); r.status != 200 {
-			t.Fatalf("K3 %s: %d %s", user, r.status, r.body)
+		if r := e.call(t, "PUT", "/api2/notifications/tokens", `{"token":"`+token+`"}`, user); r.Status != 200 {
+			t.Fatalf("K3 %s: %d %s", user, r.Status, r.Body)
 		}
 	}
 	must(t, e.core.AddPushToken(e.userOf(t, "alice"), "dead"))
-	if r := e.call(t, "PUT", "/api2/notifications/settings", `{"type":"ignition","isOn":false}`, "bob"); r.status != 200 {
-		t.Fatalf("K2: %d %s", r.status, r.body)
+	if r := e.call(t, "PUT", "/api2/notifications/settings", `{"type":"ignition","isOn":false}`, "bob"); r.Status != 200 {
+		t.Fatalf("K2: %d %s", r.Status, r.Body)
 	}
 	truck, err := e.core.Devices.Create(app.System(), func(d *app.Device) error {
 		d.Name, d.UniqueID = "Truck 7", "860000000000007"

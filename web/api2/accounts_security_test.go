@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 const updatePath = "/api2/security/update/init"
@@ -23,7 +24,7 @@ func TestAccountSecurity(t *testing.T) {
 	runAcctScenarios(t, []acctScenario{
 		{name: "H1 success", method: "POST", path: updatePath, body: `{"field":"email","value":"alice@new.example"}`,
 			caller: "alice", status: 200, want: []string{`{"message":"OTP sent!"}`},
-			check: func(t *testing.T, e *acctEnv, r response) {
+			check: func(t *testing.T, e *acctEnv, r *webtest.Response) {
 				if e.outbox.code("alice@new.example") == "" {
 					t.Error("no code sent to the new address")
 				}
@@ -45,9 +46,9 @@ func TestAccountSecurity(t *testing.T) {
 		{name: "H2 success on H1's path", setup: newEmail, method: "POST", path: updatePath,
 			body: `{"field":"email","value":"alice@new.example","otp":"{code}"}`, caller: "alice", status: 200,
 			want: []string{`"email":"alice@new.example"`, `"name":"alice"`, `"phone":"+15550001"`},
-			check: func(t *testing.T, e *acctEnv, r response) {
-				if strings.Contains(r.body, "password") {
-					t.Errorf("the record shows a password: %s", r.body)
+			check: func(t *testing.T, e *acctEnv, r *webtest.Response) {
+				if strings.Contains(r.Body, "password") {
+					t.Errorf("the record shows a password: %s", r.Body)
 				}
 				loginWorks(t, e, "alice@new.example", "alice-secret")
 			}},
@@ -87,12 +88,12 @@ func TestNotificationsAPI(t *testing.T) {
 		{name: "K1 without session", method: "GET", path: settings, status: 401},
 		{name: "K2 success", method: "PUT", path: settings, body: `{"type":"ignition","isOn":false}`, caller: "alice",
 			status: 200, want: []string{`{"isOn":false,"type":"ignition"}`},
-			check: func(t *testing.T, e *acctEnv, r response) {
-				got := e.call(t, "GET", settings, "", "alice").body
+			check: func(t *testing.T, e *acctEnv, r *webtest.Response) {
+				got := e.call(t, "GET", settings, "", "alice").Body
 				if !strings.Contains(got, `"ignition":false`) || !strings.Contains(got, `"alarm":true`) {
 					t.Errorf("K1 after K2: %s", got)
 				}
-				if other := e.call(t, "GET", settings, "", "bob").body; !strings.Contains(other, `"ignition":true`) {
+				if other := e.call(t, "GET", settings, "", "bob").Body; !strings.Contains(other, `"ignition":true`) {
 					t.Errorf("bob's settings changed: %s", other)
 				}
 			}},
@@ -112,13 +113,13 @@ func TestNotificationsAPI(t *testing.T) {
 			caller: "bob", status: 404, want: []string{`"message":"Token not found"`}},
 		{name: "K4 success", setup: addToken, method: "DELETE", path: tokens, body: `{"token":"tok-1"}`, caller: "alice",
 			status: 200, want: []string{`{"message":"Token Removed"}`},
-			check: func(t *testing.T, e *acctEnv, r response) {
+			check: func(t *testing.T, e *acctEnv, r *webtest.Response) {
 				if got := e.tokens(t, "alice"); len(got) != 0 {
 					t.Errorf("tokens left: %v", got)
 				}
 			}},
 		{name: "K3 a token moves to its new user", setup: addToken, method: "PUT", path: tokens, body: `{"token":"tok-1"}`,
-			caller: "bob", status: 200, check: func(t *testing.T, e *acctEnv, r response) {
+			caller: "bob", status: 200, check: func(t *testing.T, e *acctEnv, r *webtest.Response) {
 				if a, b := e.tokens(t, "alice"), e.tokens(t, "bob"); len(a) != 0 || len(b) != 1 {
 					t.Errorf("alice %v, bob %v", a, b)
 				}

@@ -2,7 +2,6 @@ package api2_test
 
 import (
 	"errors"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 const (
@@ -54,8 +54,8 @@ func values(kv ...string) map[string]string {
 func loginWorks(t *testing.T, e *acctEnv, identifier, password string) {
 	t.Helper()
 	r := e.call(t, "POST", "/api2/auth/login", `{"identifier":"`+identifier+`","password":"`+password+`"}`, "")
-	if r.status != 200 || r.cookie == "" {
-		t.Fatalf("login %s: %d %s", identifier, r.status, r.body)
+	if r.Status != 200 || !setsSession(r) {
+		t.Fatalf("login %s: %d %s", identifier, r.Status, r.Body)
 	}
 }
 
@@ -97,11 +97,11 @@ func TestAccountAccess(t *testing.T) {
 			want: []string{"/api2/security/update/init"}},
 		{name: "A1 success, single use", setup: aliceReset, method: "POST", path: a1,
 			body: `{"otp":"{code}","identifier":"ALICE@example.com","type":"reset"}`, status: 200, want: []string{`"token":"`},
-			check: func(t *testing.T, e *acctEnv, r response) {
+			check: func(t *testing.T, e *acctEnv, r *webtest.Response) {
 				code := e.outbox.code(aliceEmail)
 				again := e.call(t, "POST", a1, `{"otp":"`+code+`","identifier":"alice@example.com","type":"reset"}`, "")
-				if again.status != 400 || !strings.Contains(again.body, "Invalid OTP!") {
-					t.Errorf("second use: %d %s", again.status, again.body)
+				if again.Status != 400 || !strings.Contains(again.Body, "Invalid OTP!") {
+					t.Errorf("second use: %d %s", again.Status, again.Body)
 				}
 			}},
 		{name: "A1 maintenance", setup: maintenance, method: "POST", path: a1,
@@ -128,13 +128,13 @@ func TestAccountAccess(t *testing.T) {
 		}, method: "POST", path: login, body: `{"identifier":"alice@example.com","password":"alice-secret"}`, status: 429},
 		{name: "A2 by e-mail: the cookie serves /api too", method: "POST", path: login,
 			body: `{"identifier":"Alice@Example.com","password":"alice-secret"}`, status: 200, want: []string{`{"email":"alice@example.com"}`},
-			check: func(t *testing.T, e *acctEnv, r response) {
-				if r.cookie == "" {
+			check: func(t *testing.T, e *acctEnv, r *webtest.Response) {
+				if !setsSession(r) {
 					t.Fatal("no JSESSIONID cookie")
 				}
 				req := e.call(t, "GET", "/api2/notifications/settings", "", "")
-				if req.status != 401 {
-					t.Errorf("without cookie: %d", req.status)
+				if req.Status != 401 {
+					t.Errorf("without cookie: %d", req.Status)
 				}
 			}},
 		{name: "A2 by phone", method: "POST", path: login, body: `{"identifier":"+1 (555) 0001","password":"alice-secret"}`,
@@ -151,7 +151,7 @@ func TestAccountAccess(t *testing.T) {
 			status: 400, want: []string{`"message":"Multiple users found!"`, "used by multiple users"}},
 		{name: "A3 success", method: "POST", path: resetPath, body: `{"email":"alice@example.com"}`,
 			status: 200, want: []string{`"message":"OTP sent successfully!"`, `"success":true`},
-			check: func(t *testing.T, e *acctEnv, r response) {
+			check: func(t *testing.T, e *acctEnv, r *webtest.Response) {
 				if e.outbox.code(aliceEmail) == "" {
 					t.Error("no code e-mailed")
 				}
@@ -183,7 +183,7 @@ func TestAccountAccess(t *testing.T) {
 			return values("token", resetToken(t, e))
 		}, method: "POST", path: "/api2/auth/password/reset", body: `{"token":"{token}","newPassword":"n3w-secret"}`,
 			status: 200, want: []string{`"message":"Password Updated!"`, `"success":true`},
-			check: func(t *testing.T, e *acctEnv, r response) {
+			check: func(t *testing.T, e *acctEnv, r *webtest.Response) {
 				loginWorks(t, e, aliceEmail, "n3w-secret")
 			}},
 
@@ -226,7 +226,7 @@ func TestAccountAccess(t *testing.T) {
 		}, method: "POST", path: "/api2/auth/registration/complete",
 			body:   `{"token":"{token}","fullName":"Neu","password":"neu-secret"}`,
 			status: 200, want: []string{`"message":"Account registered successfully"`, `"success":true`},
-			check: func(t *testing.T, e *acctEnv, r response) {
+			check: func(t *testing.T, e *acctEnv, r *webtest.Response) {
 				loginWorks(t, e, "+49 30 123456", "neu-secret")
 			}},
 
@@ -243,11 +243,11 @@ func TestRegistrationByEmail(t *testing.T) {
 	e := newAcctEnv(t)
 	tok := registrationToken(t, e, "new@example.com")
 	body := `{"token":"` + tok + `","fullName":"New User","password":"new-secret"}`
-	if r := e.call(t, "POST", "/api2/auth/registration/complete", body, ""); r.status != 200 {
-		t.Fatalf("A6: %d %s", r.status, r.body)
+	if r := e.call(t, "POST", "/api2/auth/registration/complete", body, ""); r.Status != 200 {
+		t.Fatalf("A6: %d %s", r.Status, r.Body)
 	}
-	if r := e.call(t, "POST", "/api2/auth/registration/complete", body, ""); r.status != 400 || !strings.Contains(r.body, "Invalid Token!") {
-		t.Fatalf("A6 again: %d %s", r.status, r.body)
+	if r := e.call(t, "POST", "/api2/auth/registration/complete", body, ""); r.Status != 400 || !strings.Contains(r.Body, "Invalid Token!") {
+		t.Fatalf("A6 again: %d %s", r.Status, r.Body)
 	}
 	loginWorks(t, e, "new@example.com", "new-secret")
 }
@@ -298,13 +298,11 @@ type failingUsers struct{ app.Table[app.User] }
 func (failingUsers) Create(*app.User) error { return errors.New("disk full") }
 
 func TestRegistrationStoreFailure(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	must(t, err)
-	defer db.Close()
+	db := webtest.OpenStore(t)
 	e := buildAcctEnv(t, db, failingStore{db})
 	tok := registrationToken(t, e, "new@example.com")
 	r := e.call(t, "POST", "/api2/auth/registration/complete", `{"token":"`+tok+`","fullName":"N","password":"p"}`, "")
-	if r.status != 500 || !strings.Contains(r.body, `"message":"Failed to create user account."`) {
-		t.Fatalf("A6: %d %s", r.status, r.body)
+	if r.Status != 500 || !strings.Contains(r.Body, `"message":"Failed to create user account."`) {
+		t.Fatalf("A6: %d %s", r.Status, r.Body)
 	}
 }

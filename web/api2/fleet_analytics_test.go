@@ -40,11 +40,11 @@ func TestFleetAlarmAnalytics(t *testing.T) {
 	}
 	const rng = "from=2025-06-01T00:00:00Z&to=2025-06-03T00:00:00Z"
 	r := e.call("alice", "GET", "/api2/analytics/device/alerts?deviceId={car}&deviceId={bus}&"+rng, "")
-	if r.status != 200 {
-		t.Fatalf("%d %s", r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
 	}
 	var got answer
-	r.decode(t, &got)
+	r.Decode(t, &got)
 	car := vehicle{e.expand("{car}"), counts{3, map[string]int{"2025-05-31": 1, "2025-06-01": 2}, map[string]int{"vibration": 2, "powerCut": 1}}}
 	bus := vehicle{e.expand("{bus}"), counts{1, map[string]int{"2025-06-02": 1}, map[string]int{"overspeed": 1}}}
 	want := answer{counts{4, map[string]int{"2025-05-31": 1, "2025-06-01": 2, "2025-06-02": 1},
@@ -56,7 +56,7 @@ func TestFleetAlarmAnalytics(t *testing.T) {
 	// Without deviceId: every device alice sees; a device without alarms has zeros.
 	e.device("idle", "alice")
 	r = e.call("alice", "GET", "/api2/analytics/device/alerts?"+rng, "")
-	r.decode(t, &got)
+	r.Decode(t, &got)
 	idle := vehicle{e.expand("{idle}"), counts{0, map[string]int{}, map[string]int{}}}
 	want.VehicleData = append(want.VehicleData, idle)
 	if !sameJSON(t, got, want) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // mileageOf is the mileage attribute of the named device's latest
@@ -36,8 +37,8 @@ func TestFleetMileage(t *testing.T) {
 	connect := func(as, body string, status int, want string) {
 		t.Helper()
 		r := e.call(as, "POST", "/api2/computed/mileage", body)
-		if r.status != status || r.body != want {
-			t.Fatalf("%s %s: %d %s, want %d %s", as, body, r.status, r.body, status, want)
+		if r.Status != status || r.Body != want {
+			t.Fatalf("%s %s: %d %s, want %d %s", as, body, r.Status, r.Body, status, want)
 		}
 	}
 	connected := `{"message":"Mileage Connected!"}`
@@ -56,9 +57,9 @@ func TestFleetMileage(t *testing.T) {
 		t.Fatalf("after a new value: %v", got)
 	}
 	// The attribute is linked to alice: she lists it on the core API.
-	if r := e.call("alice", "GET", "/api/attributes/computed?deviceId={car}", ""); r.status != 200 ||
-		!strings.Contains(r.body, `"attribute":"mileage"`) {
-		t.Fatalf("alice's attributes for car: %s", r.body)
+	if r := e.call("alice", "GET", "/api/attributes/computed?deviceId={car}", ""); r.Status != 200 ||
+		!strings.Contains(r.Body, `"attribute":"mileage"`) {
+		t.Fatalf("alice's attributes for car: %s", r.Body)
 	}
 	// bob's van gets the value from its own mileage attribute.
 	_, err := e.core.Devices.Update(app.System(), e.ids["van"], func(d *app.Device) error {
@@ -96,7 +97,7 @@ func TestFleetMileageErrors(t *testing.T) {
 	} {
 		scenarios = append(scenarios, officeScenario{name: s.name, as: s.as, method: "POST", path: "/api2/computed/mileage",
 			body: s.body, prepare: s.prepare, status: s.status, want: []string{failed, s.detail},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				if n := e.computedCount(); n != 0 {
 					t.Errorf("%d computed attributes stored by a failed request", n)
 				}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // installed is M3's and M4's answer.
@@ -49,9 +50,9 @@ func TestFleetDeviceCreate(t *testing.T) {
 	runOfficeScenarios(t, []officeScenario{
 		{name: "M3 creates the core device and its installation record; expirationTime in the body is ignored",
 			as: "alice", method: "POST", path: "/api2/devices", body: newDevice, status: 201,
-			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var got installed
-				r.decode(t, &got)
+				r.Decode(t, &got)
 				if got.Message != "Device added successfully." || got.Name != "Truck" || got.Phone != "+37060000000" ||
 					got.Contact != "Ann" || got.Location != "Depot 2" || got.Notes != "under the dash" {
 					t.Errorf("answer %+v", got)
@@ -71,15 +72,15 @@ func TestFleetDeviceCreate(t *testing.T) {
 				}
 				// The same device, linked to alice, on the core API.
 				v1 := e.call("alice", "GET", "/api/devices?uniqueId=356307042441013", "")
-				if v1.status != 200 || !strings.Contains(v1.body, `"id":`+got.ID+`,`) {
-					t.Errorf("/api/devices: %d %s", v1.status, v1.body)
+				if v1.Status != 200 || !strings.Contains(v1.Body, `"id":`+got.ID+`,`) {
+					t.Errorf("/api/devices: %d %s", v1.Status, v1.Body)
 				}
 			}},
 		{name: "an administrator cannot set expirationTime through M3 either",
 			as: "admin", method: "POST", path: "/api2/devices", body: newDevice, status: 201,
-			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var got installed
-				r.decode(t, &got)
+				r.Decode(t, &got)
 				if d := e.stored(got.ID); !d.ExpirationTime.Equal(wantExpiry) {
 					t.Errorf("expirationTime %v, want %v", d.ExpirationTime, wantExpiry)
 				}
@@ -94,14 +95,14 @@ func TestFleetDeviceCreate(t *testing.T) {
 			want: []string{`"groupId":"{fleet}"`}},
 		{name: "missing required fields are named", as: "alice", method: "POST", path: "/api2/devices",
 			body: `{"name":"T","uniqueId":"u-1","phone":"  "}`, status: 400, want: []string{"contact, phone are required"},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				if n := e.deviceCount(); n != 2 {
 					t.Errorf("%d devices stored, want the fixture's 2", n)
 				}
 			}},
 		{name: "a duplicate uniqueId is refused", as: "alice", method: "POST", path: "/api2/devices",
 			body: `{"name":"T","uniqueId":"imei-van","phone":"1","contact":"c"}`, status: 400,
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				if n := e.deviceCount(); n != 2 {
 					t.Errorf("%d devices stored, want 2", n)
 				}
@@ -127,11 +128,11 @@ func TestFleetDeviceCreate(t *testing.T) {
 func (e *officeEnv) install(name, as string) installed {
 	e.t.Helper()
 	r := e.call(as, "POST", "/api2/devices", `{"name":"`+name+`","uniqueId":"imei-`+name+`","phone":"1","contact":"c"}`)
-	if r.status != 201 {
-		e.t.Fatalf("install %s: %d %s", name, r.status, r.body)
+	if r.Status != 201 {
+		e.t.Fatalf("install %s: %d %s", name, r.Status, r.Body)
 	}
 	var got installed
-	r.decode(e.t, &got)
+	r.Decode(e.t, &got)
 	n, err := strconv.ParseInt(got.ID, 10, 64)
 	e.must(err)
 	e.ids[name] = n
@@ -143,18 +144,18 @@ func TestFleetDeviceList(t *testing.T) {
 	truck := e.install("truck", "alice")
 	var list []map[string]any
 	r := e.call("alice", "GET", "/api2/devices", "")
-	r.decode(t, &list)
+	r.Decode(t, &list)
 	want := []map[string]any{
 		{"id": strconv.FormatInt(e.ids["car"], 10), "name": "car", "installation": nil},
 		{"id": truck.ID, "name": "truck", "installation": officeNow.Format(time.RFC3339)},
 	}
-	if r.status != 200 || !sameJSON(t, list, want) {
-		t.Fatalf("alice's list %d %s, want %v", r.status, r.body, want)
+	if r.Status != 200 || !sameJSON(t, list, want) {
+		t.Fatalf("alice's list %d %s, want %v", r.Status, r.Body, want)
 	}
 	r = e.call("bob", "GET", "/api2/devices", "")
-	r.decode(t, &list)
+	r.Decode(t, &list)
 	if len(list) != 1 || list[0]["name"] != "van" {
-		t.Fatalf("bob's list %s", r.body)
+		t.Fatalf("bob's list %s", r.Body)
 	}
 }
 
@@ -168,9 +169,9 @@ func TestFleetDeviceUpdate(t *testing.T) {
 		{name: "M4 updates the given fields and never the expiration", as: "alice", method: "PUT", path: "/api2/devices/{truck}",
 			prepare: func(e *officeEnv) { e.install("truck", "alice"); e.setNow(officeNow.Add(48 * time.Hour)) },
 			body:    `{"name":"Big truck","phone":"2","expirationTime":"2040-01-01T00:00:00Z","model":"X"}`, status: 200,
-			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var got installed
-				r.decode(t, &got)
+				r.Decode(t, &got)
 				if got.Name != "Big truck" || got.Phone != "2" || got.Contact != "c" || got.Model != "X" || got.Message != "" {
 					t.Errorf("answer %+v", got)
 				}
@@ -184,14 +185,14 @@ func TestFleetDeviceUpdate(t *testing.T) {
 		{name: "an administrator cannot change the expiration through M4", as: "admin", method: "PUT", path: "/api2/devices/{truck}",
 			prepare: func(e *officeEnv) { e.install("truck", "alice") },
 			body:    `{"expirationTime":"2040-01-01T00:00:00Z"}`, status: 200,
-			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				if d := e.stored(strconv.FormatInt(e.ids["truck"], 10)); !d.ExpirationTime.Equal(wantExpiry) {
 					t.Errorf("expirationTime %v", d.ExpirationTime)
 				}
 			}},
 		{name: "a device without phone and contact must get them", as: "alice", method: "PUT", path: "/api2/devices/{car}",
 			body: `{"name":"car 2"}`, status: 400, want: []string{"contact, phone are required"},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				if d := e.stored(strconv.FormatInt(e.ids["car"], 10)); d.Name != "car" {
 					t.Errorf("name changed to %q", d.Name)
 				}
@@ -217,8 +218,8 @@ func TestFleetDeviceDeleteInstallation(t *testing.T) {
 		{"alice", "/api2/devices/{truck}", 404}, // nothing left to remove
 		{"alice", "/api2/devices/{car}", 404},   // never had a record
 	} {
-		if r := e.call(step.as, "DELETE", step.path, ""); r.status != step.status {
-			t.Fatalf("%s DELETE %s: %d, want %d: %s", step.as, step.path, r.status, step.status, r.body)
+		if r := e.call(step.as, "DELETE", step.path, ""); r.Status != step.status {
+			t.Fatalf("%s DELETE %s: %d, want %d: %s", step.as, step.path, r.Status, step.status, r.Body)
 		}
 	}
 	// The device stays, without installation.
@@ -226,13 +227,13 @@ func TestFleetDeviceDeleteInstallation(t *testing.T) {
 	if d.Name != "truck" || !d.ExpirationTime.Equal(wantExpiry) {
 		t.Fatalf("device after M5: %+v", d)
 	}
-	if r := e.call("alice", "GET", "/api2/devices", ""); !strings.Contains(r.body, `"name":"truck","installation":null`) {
-		t.Fatalf("M1 after M5: %s", r.body)
+	if r := e.call("alice", "GET", "/api2/devices", ""); !strings.Contains(r.Body, `"name":"truck","installation":null`) {
+		t.Fatalf("M1 after M5: %s", r.Body)
 	}
 	// Removing the device through v1 also removes a record it still has.
 	e.install("bus", "alice")
-	if r := e.call("alice", "DELETE", e.expand("/api/devices/{bus}"), ""); r.status != 204 {
-		t.Fatalf("v1 delete: %d", r.status)
+	if r := e.call("alice", "DELETE", e.expand("/api/devices/{bus}"), ""); r.Status != 204 {
+		t.Fatalf("v1 delete: %d", r.Status)
 	}
 	e.must(e.db.View(func(tx app.Tx) error {
 		if _, ok, err := tx.Records("installations").Get(e.ids["bus"]); ok || err != nil {
@@ -261,11 +262,11 @@ func TestFleetDrivers(t *testing.T) {
 	get := func(as string) answer {
 		t.Helper()
 		r := e.call(as, "GET", "/api2/devices/drivers", "")
-		if r.status != 200 {
-			t.Fatalf("%d %s", r.status, r.body)
+		if r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Body)
 		}
 		var a answer
-		r.decode(t, &a)
+		r.Decode(t, &a)
 		return a
 	}
 	a := get("alice")
@@ -295,8 +296,8 @@ func TestFleetDrivers(t *testing.T) {
 
 func TestFleetLastStop(t *testing.T) {
 	e := newOfficeEnv(t)
-	if r := e.call("alice", "GET", "/api2/devices/last-stop/{car}", ""); r.status != http.StatusNotFound {
-		t.Fatalf("no stop yet: %d %s", r.status, r.body)
+	if r := e.call("alice", "GET", "/api2/devices/last-stop/{car}", ""); r.Status != http.StatusNotFound {
+		t.Fatalf("no stop yet: %d %s", r.Status, r.Body)
 	}
 	e.ingest("car", e.fix(0, 0, app.Attributes{"ignition": true}))
 	e.ingest("car", e.fix(1, 30, app.Attributes{"ignition": true}))
@@ -304,10 +305,10 @@ func TestFleetLastStop(t *testing.T) {
 	e.ingest("car", e.fix(3, 0, app.Attributes{"ignition": false})) // ignitionOff: the last stop
 	e.ingest("car", e.fix(4, 0, app.Attributes{"ignition": true}))  // ignitionOn does not count
 	r := e.call("alice", "GET", "/api2/devices/last-stop/{car}", "")
-	if r.status != 200 {
-		t.Fatalf("%d %s", r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
 	}
-	got := decodeExtended(t, r.body)[0]
+	got := decodeExtended(t, r.Body)[0]
 	want := officeNow.Add(3 * time.Minute).Format("2006-01-02T15:04:05.000-07:00")
 	if got.Type != "ignitionOff" || got.DeviceID != e.ids["car"] || got.EventTime != want || got.PositionID == 0 ||
 		got.GeofenceID != nil || got.MaintenanceID != nil || got.Attributes != "{}" {
@@ -315,11 +316,11 @@ func TestFleetLastStop(t *testing.T) {
 	}
 	for _, as := range []string{"bob", "admin"} {
 		status := map[string]int{"bob": 404, "admin": 200}[as]
-		if r := e.call(as, "GET", "/api2/devices/last-stop/{car}", ""); r.status != status {
-			t.Errorf("%s: %d, want %d", as, r.status, status)
+		if r := e.call(as, "GET", "/api2/devices/last-stop/{car}", ""); r.Status != status {
+			t.Errorf("%s: %d, want %d", as, r.Status, status)
 		}
 	}
-	if r := e.call("admin", "GET", "/api2/devices/last-stop/999999", ""); r.status != 404 {
-		t.Errorf("missing device: %d", r.status)
+	if r := e.call("admin", "GET", "/api2/devices/last-stop/999999", ""); r.Status != 404 {
+		t.Errorf("missing device: %d", r.Status)
 	}
 }

@@ -61,10 +61,10 @@ func TestFleetEvents(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := e.call(tt.as, "GET", "/api2/events?"+tt.query, "")
-			if r.status != 200 {
-				t.Fatalf("%d %s", r.status, r.body)
+			if r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Body)
 			}
-			if got, want := eventIDs(decodeExtended(t, r.body)), e.namedIDs(tt.want...); !slices.Equal(got, want) {
+			if got, want := eventIDs(decodeExtended(t, r.Body)), e.namedIDs(tt.want...); !slices.Equal(got, want) {
 				t.Fatalf("events %v, want %v (%v)", got, want, tt.want)
 			}
 		})
@@ -75,9 +75,9 @@ func TestFleetEventShape(t *testing.T) {
 	e := eventsFixture(t)
 	e.setZone("Europe/Vilnius") // UTC+3 in June
 	r := e.call("alice", "GET", "/api2/events?"+day+"&type=alarm&type=maintenance", "")
-	got := decodeExtended(t, r.body)
+	got := decodeExtended(t, r.Body)
 	if len(got) != 2 {
-		t.Fatalf("%d events: %s", len(got), r.body)
+		t.Fatalf("%d events: %s", len(got), r.Body)
 	}
 	alarm, maintenance := got[0], got[1]
 	if alarm.EventTime != "2025-06-01T12:03:00.000+03:00" || alarm.Attributes != `{"alarm":"vibration"}` ||
@@ -97,8 +97,8 @@ func TestFleetEventsLimit(t *testing.T) {
 	}
 	for query, want := range map[string]int{"": 20, "&limit=1000": 100, "&limit=7&page=17": 7, "&limit=7&page=18": 1} {
 		r := e.call("alice", "GET", "/api2/events?"+day+query, "")
-		if got := len(decodeExtended(t, r.body)); r.status != 200 || got != want {
-			t.Errorf("%q: %d events (status %d), want %d", query, got, r.status, want)
+		if got := len(decodeExtended(t, r.Body)); r.Status != 200 || got != want {
+			t.Errorf("%q: %d events (status %d), want %d", query, got, r.Status, want)
 		}
 	}
 }
@@ -135,7 +135,7 @@ func TestFleetEventsFromIngest(t *testing.T) {
 	e.ingest("car", e.fix(1, 0, app.Attributes{"ignition": true, "alarm": "powerCut"}))
 	r := e.call("alice", "GET", "/api2/events?"+day, "")
 	var types []string
-	for _, ev := range decodeExtended(t, r.body) {
+	for _, ev := range decodeExtended(t, r.Body) {
 		types = append(types, ev.Type)
 	}
 	if got := strings.Join(types, ","); got != "deviceOnline,alarm,ignitionOn" {

@@ -40,19 +40,6 @@ func (e *officeEnv) fix(m int, speed float64, attrs app.Attributes) *app.Positio
 		Latitude: 54.68, Longitude: 25.28, Speed: speed, Attributes: attrs}
 }
 
-// device creates a device of owner through the core (no installation
-// record) and names it.
-func (e *officeEnv) device(name, owner string) {
-	e.t.Helper()
-	d, err := e.core.Devices.Create(app.System(), func(d *app.Device) error {
-		d.Name, d.UniqueID = name, "imei-"+name
-		return nil
-	})
-	e.must(err)
-	e.ids[name] = d.ID
-	e.link(owner, app.KindDevice, d.ID)
-}
-
 // setZone sets the server's time zone attribute.
 func (e *officeEnv) setZone(zone string) {
 	e.t.Helper()

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // pay records a payment for user as the administrator and names it.
@@ -39,17 +40,17 @@ func TestFleetPaymentOverview(t *testing.T) {
 	})
 	r := e.call("alice", "GET", "/api2/analytics/payment/overview", "")
 	var got map[string]any
-	r.decode(t, &got)
-	if r.status != 200 || !sameJSON(t, got, want) {
-		t.Fatalf("alice: %d\ngot  %s\nwant %s", r.status, mustJSON(t, got), mustJSON(t, want))
+	r.Decode(t, &got)
+	if r.Status != 200 || !sameJSON(t, got, want) {
+		t.Fatalf("alice: %d\ngot  %s\nwant %s", r.Status, mustJSON(t, got), mustJSON(t, want))
 	}
 	r = e.call("admin", "GET", "/api2/analytics/payment/overview", "")
-	r.decode(t, &got)
+	r.Decode(t, &got)
 	if !sameJSON(t, got, with(totals(0, 0, 0, 0, 0, 0, 0, 0), "methods", []any{})) {
-		t.Fatalf("admin (no payments of its own): %s", r.body)
+		t.Fatalf("admin (no payments of its own): %s", r.Body)
 	}
-	if r := e.call("", "GET", "/api2/analytics/payment/overview", ""); r.status != 401 {
-		t.Fatalf("no session: %d", r.status)
+	if r := e.call("", "GET", "/api2/analytics/payment/overview", ""); r.Status != 401 {
+		t.Fatalf("no session: %d", r.Status)
 	}
 }
 
@@ -91,12 +92,12 @@ func TestFleetPayments(t *testing.T) {
 			body: `{"status":"completed"}`, status: 403},
 		{name: "an administrator deletes one", as: "admin", method: "DELETE", path: "/api2/payments/{pa}", prepare: withPayments, status: 200,
 			want: []string{"Payment deleted"},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
-				if r := e.call("alice", "GET", "/api2/payments/{pa}", ""); r.status != 404 {
-					t.Errorf("after delete: %d", r.status)
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
+				if r := e.call("alice", "GET", "/api2/payments/{pa}", ""); r.Status != 404 {
+					t.Errorf("after delete: %d", r.Status)
 				}
-				if r := e.call("alice", "GET", "/api2/payments", ""); r.body != "[]" {
-					t.Errorf("alice's list after delete: %s", r.body)
+				if r := e.call("alice", "GET", "/api2/payments", ""); r.Body != "[]" {
+					t.Errorf("alice's list after delete: %s", r.Body)
 				}
 			}},
 		{name: "users cannot delete payments", as: "alice", method: "DELETE", path: "/api2/payments/{pa}", prepare: withPayments, status: 403},

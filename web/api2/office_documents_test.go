@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // days is officeNow shifted by n days.
@@ -57,9 +58,9 @@ func TestDocuments(t *testing.T) {
 
 		{name: "list own, newest first", as: "alice", method: "GET", path: "/api2/documents", prepare: aliceDocs,
 			status: 200, want: []string{`"total":3`}, absent: []string{"permit"},
-			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var out struct{ Documents []app.Document }
-				r.decode(t, &out)
+				r.Decode(t, &out)
 				if len(out.Documents) != 3 || out.Documents[0].DocumentType != "licence" || out.Documents[2].DocumentType != "insurance" {
 					t.Errorf("order %+v", out.Documents)
 				}
@@ -81,7 +82,7 @@ func TestDocuments(t *testing.T) {
 			prepare: aliceDocs, body: `{"status":"expired"}`, status: 200, want: []string{`"status":"valid"`}},
 		{name: "update moves the files", as: "alice", method: "PUT", path: "/api2/documents/{ins}",
 			prepare: func(e *officeEnv) { aliceDocs(e); e.file("f2", "alice") }, body: `{"fileIds":["{f2}"]}`, status: 200,
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				f1, _ := e.core.File(e.user("alice"), e.ids["f1"])
 				f2, _ := e.core.File(e.user("alice"), e.ids["f2"])
 				if f1.AttachedTo != "" || f2.AttachedTo != fmt.Sprintf("document:%d", e.ids["ins"]) {
@@ -95,7 +96,7 @@ func TestDocuments(t *testing.T) {
 
 		{name: "delete with its files", as: "alice", method: "DELETE", path: "/api2/documents/{ins}", prepare: aliceDocs,
 			status: 200, want: []string{`"message":"Document deleted successfully"`, `"documentId":"{ins}"`},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				if _, err := e.core.File(e.user("alice"), e.ids["f1"]); !errors.Is(err, app.ErrNotFound) {
 					t.Errorf("file f1: %v", err)
 				}
@@ -108,7 +109,7 @@ func TestDocuments(t *testing.T) {
 
 		{name: "expiry info: dated documents, soonest first", as: "alice", method: "GET", path: "/api2/documents/expiry-info",
 			prepare: aliceDocs, status: 200, want: []string{`"total":2`}, absent: []string{"licence", "permit"},
-			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var out struct {
 					Documents []struct {
 						ID           app.TextID `json:"$id"`
@@ -118,7 +119,7 @@ func TestDocuments(t *testing.T) {
 						ExpiryDate   app.Date
 					}
 				}
-				r.decode(t, &out)
+				r.Decode(t, &out)
 				got := fmt.Sprint(out.Documents[0].DocumentType, out.Documents[0].Status, out.Documents[0].DaysLeft, " ",
 					out.Documents[1].DocumentType, out.Documents[1].Status, out.Documents[1].DaysLeft)
 				if got != "insuranceexpiring10 registrationvalid100" {

@@ -2,9 +2,7 @@ package api2_test
 
 import (
 	"bytes"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestFileUpload(t *testing.T) {
@@ -40,14 +39,14 @@ func TestFileUpload(t *testing.T) {
 			e := newOfficeEnv(t)
 			e.cookie("alice")
 			before := e.snapshot()
-			var r *officeResponse
+			var r *webtest.Response
 			if c.bodyLimit > 0 {
 				r = overTCP(t, e, c.bodyLimit, c.file, c.content)
 			} else {
 				r = e.upload("alice", c.file, c.fileType, c.content)
 			}
-			if r.status != c.status || !bytes.Contains([]byte(r.body), []byte(c.want)) {
-				t.Fatalf("status %d body %s; want %d with %q", r.status, r.body, c.status, c.want)
+			if r.Status != c.status || !bytes.Contains([]byte(r.Body), []byte(c.want)) {
+				t.Fatalf("status %d body %s; want %d with %q", r.Status, r.Body, c.status, c.want)
 			}
 			if c.status != 201 {
 				if after := e.snapshot(); after != before {
@@ -56,7 +55,7 @@ func TestFileUpload(t *testing.T) {
 				return
 			}
 			var f app.File
-			r.decode(t, &f)
+			r.Decode(t, &f)
 			if f.ID == 0 || f.Name != c.file || f.Size != int64(len(c.content)) || f.Owner() != e.ids["alice"] {
 				t.Errorf("answer %+v", f)
 			}
@@ -75,11 +74,11 @@ func TestFileUpload(t *testing.T) {
 func TestFileUploadNeedsTheField(t *testing.T) {
 	e := newOfficeEnv(t)
 	r := e.call("alice", "POST", "/api2/files", `{"file":"abc"}`)
-	if r.status != 400 {
-		t.Fatalf("status %d body %s", r.status, r.body)
+	if r.Status != 400 {
+		t.Fatalf("status %d body %s", r.Status, r.Body)
 	}
-	if r = e.upload("", "a.pdf", "application/pdf", pdf); r.status != 401 {
-		t.Fatalf("anonymous upload: %d", r.status)
+	if r = e.upload("", "a.pdf", "application/pdf", pdf); r.Status != 401 {
+		t.Fatalf("anonymous upload: %d", r.Status)
 	}
 }
 
@@ -90,17 +89,17 @@ func TestFiles(t *testing.T) {
 		e.ticket("tb", "bob", "Van offline")
 		e.respond("rb", "admin", "tb", "see the manual", "fa")
 	}
-	content := func(t *testing.T, _ *officeEnv, r *officeResponse) {
-		if r.body != string(pdf) || r.header.Get("Content-Type") != "application/pdf" ||
-			r.header.Get("X-Content-Type-Options") != "nosniff" {
-			t.Errorf("download: %v %q", r.header, r.body)
+	content := func(t *testing.T, _ *officeEnv, r *webtest.Response) {
+		if r.Body != string(pdf) || r.Header.Get("Content-Type") != "application/pdf" ||
+			r.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("download: %v %q", r.Header, r.Body)
 		}
 	}
 	runOfficeScenarios(t, []officeScenario{
 		{name: "owner downloads", as: "alice", method: "GET", path: "/api2/files/{f1}",
-			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 200, check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 200, check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				content(t, e, r)
-				if got := r.header.Get("Content-Disposition"); got != `attachment; filename=f1.pdf` {
+				if got := r.Header.Get("Content-Disposition"); got != `attachment; filename=f1.pdf` {
 					t.Errorf("disposition %q", got)
 				}
 			}},
@@ -121,7 +120,7 @@ func TestFiles(t *testing.T) {
 		{name: "owner deletes an unused file", as: "alice", method: "DELETE", path: "/api2/files/{f1}",
 			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 200,
 			want: []string{`"message":"File deleted successfully"`, `"fileId":"{f1}"`},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				if snap := e.snapshot(); snap != "disk []\n" {
 					t.Errorf("left behind:\n%s", snap)
 				}
@@ -137,22 +136,15 @@ func TestFiles(t *testing.T) {
 
 // overTCP uploads through a real listener of an app with bodyLimit: Fiber
 // refuses the body before any handler runs, which app.Test cannot show.
-func overTCP(t *testing.T, e *officeEnv, bodyLimit int, name string, content []byte) *officeResponse {
+func overTCP(t *testing.T, e *officeEnv, bodyLimit int, name string, content []byte) *webtest.Response {
 	t.Helper()
-	f := web.New(e.core, web.Options{BodyLimit: bodyLimit, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	e.must(err)
-	go f.Listener(ln)
-	defer f.Shutdown()
+	addr := webtest.Serve(t, web.New(e.core, web.Options{BodyLimit: bodyLimit, Logger: slog.New(slog.DiscardHandler)}))
 	body, contentType := multipartBody(t, name, "application/pdf", content)
-	req, err := http.NewRequest("POST", "http://"+ln.Addr().String()+"/api2/files", body)
+	req, err := http.NewRequest("POST", "http://"+addr+"/api2/files", body)
 	e.must(err)
 	req.Header.Set("Content-Type", contentType)
 	req.AddCookie(e.cookie("alice"))
 	res, err := http.DefaultClient.Do(req)
 	e.must(err)
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	e.must(err)
-	return &officeResponse{status: res.StatusCode, header: res.Header, body: string(data)}
+	return webtest.Read(t, res)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
@@ -12,8 +11,6 @@ import (
 	"net/textproto"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +19,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -65,19 +63,15 @@ var officeLogins = map[string][2]string{
 //	bob                sees device van
 func newOfficeEnv(t *testing.T) *officeEnv {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := webtest.OpenStore(t)
 	e := &officeEnv{t: t, db: db, files: filepath.Join(t.TempDir(), "files"), ids: map[string]int64{},
 		now: officeNow, cookies: map[string]*http.Cookie{}}
 	e.core = app.New(db, app.Options{
 		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock,
 		Office: app.OfficeOptions{FilesDir: e.files, MaxFileSize: officeMaxFile},
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger: slog.New(slog.DiscardHandler),
 	})
-	e.app = web.New(e.core, web.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	e.app = web.New(e.core, web.Options{Logger: slog.New(slog.DiscardHandler)})
 
 	admin, _, err := e.core.Bootstrap(officeLogins["admin"][0], officeLogins["admin"][1])
 	e.must(err)
@@ -90,15 +84,8 @@ func newOfficeEnv(t *testing.T) *officeEnv {
 		e.must(err)
 		e.ids[name] = u.ID
 	}
-	for name, owner := range map[string]string{"car": "alice", "van": "bob"} {
-		d, err := e.core.Devices.Create(app.System(), func(d *app.Device) error {
-			d.Name, d.UniqueID = name, "imei-"+name
-			return nil
-		})
-		e.must(err)
-		e.ids[name] = d.ID
-		e.link(owner, app.KindDevice, d.ID)
-	}
+	e.device("car", "alice")
+	e.device("van", "bob")
 	drv, err := e.core.Drivers.Create(app.System(), func(d *app.Driver) error {
 		d.Name, d.UniqueID = "Dana", "drv-1"
 		return nil
@@ -141,82 +128,54 @@ func (e *officeEnv) user(name string) *app.User {
 	return u
 }
 
-var officePlaceholder = regexp.MustCompile(`\{([a-z0-9]+)\}`)
-
 // expand replaces {name} with the fixture id of name.
 func (e *officeEnv) expand(s string) string {
 	e.t.Helper()
-	return officePlaceholder.ReplaceAllStringFunc(s, func(m string) string {
-		id, ok := e.ids[m[1:len(m)-1]]
-		if !ok {
-			e.t.Fatalf("unknown fixture name in %q", m)
-		}
-		return strconv.FormatInt(id, 10)
-	})
-}
-
-// officeResponse is what a check sees.
-type officeResponse struct {
-	status int
-	header http.Header
-	body   string
-}
-
-func (r *officeResponse) decode(t *testing.T, v any) {
-	t.Helper()
-	if err := json.Unmarshal([]byte(r.body), v); err != nil {
-		t.Fatalf("response is not JSON (%v): %s", err, r.body)
-	}
+	return webtest.Expand(e.t, e.ids, s)
 }
 
 // call sends a JSON request as the fixture user as ("" anonymous), with
 // the session cookie from POST /api/session.
-func (e *officeEnv) call(as, method, path, body string) *officeResponse {
+func (e *officeEnv) call(as, method, path, body string) *webtest.Response {
 	e.t.Helper()
-	req := httptest.NewRequest(method, e.expand(path), strings.NewReader(e.expand(body)))
-	if body != "" {
-		req.Header.Set("Content-Type", fiber.MIMEApplicationJSON)
-	}
-	return e.send(as, req)
+	return e.send(as, webtest.NewJSONRequest(method, e.expand(path), e.expand(body)))
 }
 
-func (e *officeEnv) send(as string, req *http.Request) *officeResponse {
+func (e *officeEnv) send(as string, req *http.Request) *webtest.Response {
 	e.t.Helper()
 	if as != "" {
 		req.AddCookie(e.cookie(as))
 	}
-	res, err := e.app.Test(req, -1)
-	e.must(err)
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	e.must(err)
-	return &officeResponse{status: res.StatusCode, header: res.Header, body: string(data)}
+	return webtest.Do(e.t, e.app, req)
 }
 
+// cookie is the session cookie of the fixture user name, signed in once
+// per fixture.
 func (e *officeEnv) cookie(name string) *http.Cookie {
 	e.t.Helper()
 	if c, ok := e.cookies[name]; ok {
 		return c
 	}
-	form := "email=" + officeLogins[name][0] + "&password=" + officeLogins[name][1]
-	req := httptest.NewRequest("POST", "/api/session", strings.NewReader(form))
-	req.Header.Set("Content-Type", fiber.MIMEApplicationForm)
-	res, err := e.app.Test(req, -1)
+	e.cookies[name] = webtest.Login(e.t, e.app, officeLogins[name][0], officeLogins[name][1])
+	return e.cookies[name]
+}
+
+// device creates a device of owner through the core (no installation
+// record) and names it.
+func (e *officeEnv) device(name, owner string) {
+	e.t.Helper()
+	d, err := e.core.Devices.Create(app.System(), func(d *app.Device) error {
+		d.Name, d.UniqueID = name, "imei-"+name
+		return nil
+	})
 	e.must(err)
-	res.Body.Close()
-	for _, c := range res.Cookies() {
-		if c.Name == "JSESSIONID" {
-			e.cookies[name] = &http.Cookie{Name: c.Name, Value: c.Value}
-			return e.cookies[name]
-		}
-	}
-	e.t.Fatalf("login %s: %d, no JSESSIONID cookie", name, res.StatusCode)
-	return nil
+	e.ids[name] = d.ID
+	e.link(owner, app.KindDevice, d.ID)
 }
 
 // upload posts content as the multipart field "file" (fileType sets the
 // part's Content-Type when not empty).
-func (e *officeEnv) upload(as, name, fileType string, content []byte) *officeResponse {
+func (e *officeEnv) upload(as, name, fileType string, content []byte) *webtest.Response {
 	e.t.Helper()
 	body, contentType := multipartBody(e.t, name, fileType, content)
 	req := httptest.NewRequest("POST", "/api2/files", body)
@@ -365,7 +324,7 @@ type officeScenario struct {
 	absent  []string // fragments it must not contain
 	// unchanged asserts the store and the files directory are as before.
 	unchanged bool
-	check     func(t *testing.T, e *officeEnv, r *officeResponse)
+	check     func(t *testing.T, e *officeEnv, r *webtest.Response)
 }
 
 func runOfficeScenarios(t *testing.T, scenarios []officeScenario) {
@@ -384,25 +343,7 @@ func runOfficeScenarios(t *testing.T, scenarios []officeScenario) {
 				before = e.snapshot()
 			}
 			r := e.call(s.as, s.method, s.path, s.body)
-			if r.status != s.status {
-				t.Fatalf("%s %s: status %d, want %d; body %s", s.method, s.path, r.status, s.status, r.body)
-			}
-			for _, w := range s.want {
-				if w = e.expand(w); !strings.Contains(r.body, w) {
-					t.Errorf("body lacks %s: %s", w, r.body)
-				}
-			}
-			for _, a := range s.absent {
-				if a = e.expand(a); strings.Contains(r.body, a) {
-					t.Errorf("body contains %s: %s", a, r.body)
-				}
-			}
-			if r.status >= 400 {
-				var body struct{ Message string }
-				if r.decode(t, &body); body.Message == "" {
-					t.Errorf("error body without message: %s", r.body)
-				}
-			}
+			r.Check(t, s.method+" "+s.path, s.status, webtest.ExpandAll(t, e.ids, s.want), webtest.ExpandAll(t, e.ids, s.absent))
 			if s.unchanged {
 				if after := e.snapshot(); after != before {
 					t.Errorf("store changed:\nbefore %s\nafter  %s", before, after)
@@ -416,13 +357,13 @@ func runOfficeScenarios(t *testing.T, scenarios []officeScenario) {
 }
 
 // listTitles checks the titles of the list under key, in order.
-func listTitles(key string, want ...string) func(*testing.T, *officeEnv, *officeResponse) {
-	return func(t *testing.T, _ *officeEnv, r *officeResponse) {
+func listTitles(key string, want ...string) func(*testing.T, *officeEnv, *webtest.Response) {
+	return func(t *testing.T, _ *officeEnv, r *webtest.Response) {
 		var out map[string]json.RawMessage
-		r.decode(t, &out)
+		r.Decode(t, &out)
 		var items []struct{ Title string }
 		if err := json.Unmarshal(out[key], &items); err != nil {
-			t.Fatalf("%s: %v in %s", key, err, r.body)
+			t.Fatalf("%s: %v in %s", key, err, r.Body)
 		}
 		got := make([]string, len(items))
 		for i, item := range items {

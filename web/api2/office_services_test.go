@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // aliceRecords: alice serviced her car on the 1st of months 1..12 of 2024
@@ -22,7 +23,7 @@ func aliceRecords(e *officeEnv) {
 }
 
 // recordTitles checks L1's documents in order.
-func recordTitles(want ...string) func(*testing.T, *officeEnv, *officeResponse) {
+func recordTitles(want ...string) func(*testing.T, *officeEnv, *webtest.Response) {
 	return listTitles("documents", want...)
 }
 
@@ -74,7 +75,7 @@ func TestServiceHistory(t *testing.T) {
 		{name: "update", as: "alice", method: "PUT", path: "/api2/services/history/{s3}", prepare: aliceRecords,
 			body: `{"notes":"brakes squeak","expenditure":45,"userId":"{bob}"}`, status: 200,
 			want: []string{`"message":"Record updated successfully"`},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				r, err := e.core.ServiceRecord(e.user("alice"), e.ids["s3"])
 				e.must(err)
 				if r.Notes != "brakes squeak" || *r.Expenditure != 45 || r.Title != "service 3" || r.Owner() != e.ids["alice"] ||
@@ -88,7 +89,7 @@ func TestServiceHistory(t *testing.T) {
 			prepare: aliceRecords, body: `{"notes":"x"}`, status: 404, unchanged: true},
 		{name: "delete with its files", as: "alice", method: "DELETE", path: "/api2/services/history/{s3}",
 			prepare: aliceRecords, status: 200, want: []string{`"message":"Record deleted successfully"`},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				list, err := e.core.ServiceRecords(e.user("alice"), app.ServiceQuery{})
 				e.must(err)
 				if len(list) != 11 || len(e.onDisk()) != 0 {
@@ -108,9 +109,9 @@ func TestServiceTasks(t *testing.T) {
 	runOfficeScenarios(t, []officeScenario{
 		{name: "public tasks are seeded", as: "alice", method: "GET", path: "/api2/services/task", status: 200,
 			want: []string{`"label":"Oil change","userId":null`, `"label":"Tyre rotation"`, `"label":"Brake inspection"`},
-			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var list []app.ServiceTask
-				r.decode(t, &list)
+				r.Decode(t, &list)
 				if len(list) != len(app.DefaultServiceTasks) {
 					t.Errorf("%d tasks", len(list))
 				}
@@ -137,7 +138,7 @@ func TestServiceTasks(t *testing.T) {
 			status: 200, want: []string{`"label":"Trailer hitch","userId":"{alice}"`}, absent: []string{"Tachograph"}},
 		{name: "delete own", as: "bob", method: "DELETE", path: "/api2/services/task", prepare: bobTask,
 			body: `{"label":"tachograph CHECK"}`, status: 200, want: []string{`"message":"Task deleted"`},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				list, err := e.core.ServiceTasks(e.user("bob"))
 				e.must(err)
 				if len(list) != len(app.DefaultServiceTasks) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // aliceTicket is the usual prepare: alice has ticket t1 with file f1 and
@@ -21,9 +22,9 @@ func TestTickets(t *testing.T) {
 			prepare: func(e *officeEnv) { e.file("f1", "alice") },
 			body:    `{"title":" Map blank ","description":"since today","category":"Tracking","fileIds":["{f1}"],"device":{"value":"imei-car","name":"car"},"status":"closed","ticket_no":5,"userId":"{bob}"}`,
 			status:  200, want: []string{`"success":true`, `"ticket_no":1001`, `"title":"Map blank"`},
-			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var out struct{ Data struct{ ID app.TextID } }
-				r.decode(t, &out)
+				r.Decode(t, &out)
 				got, err := e.core.Ticket(e.user("alice"), int64(out.Data.ID))
 				e.must(err)
 				if got.Status != "open" || got.Category != "tracking" || got.DeviceInfo != "car (imei-car)" ||
@@ -68,7 +69,7 @@ func TestTickets(t *testing.T) {
 				e.respond("r2", "admin", "t1", "see attachment", "fa")
 			},
 			status: 200, want: []string{`"message":"Ticket deleted successfully!"`, `"success":true`},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				if snap := e.snapshot(); snap != "disk []\n" {
 					t.Errorf("left behind:\n%s", snap)
 				}
@@ -92,7 +93,9 @@ func TestTicketList(t *testing.T) {
 		})
 		e.must(err)
 	}
-	titles := func(want ...string) func(*testing.T, *officeEnv, *officeResponse) { return listTitles("data", want...) }
+	titles := func(want ...string) func(*testing.T, *officeEnv, *webtest.Response) {
+		return listTitles("data", want...)
+	}
 	runOfficeScenarios(t, []officeScenario{
 		{name: "defaults: page 1, limit 10, newest first, own only", as: "alice", method: "GET",
 			path: "/api2/support/tickets", prepare: many, status: 200,
@@ -132,8 +135,8 @@ func TestTicketList(t *testing.T) {
 }
 
 func TestTicketStatus(t *testing.T) {
-	status := func(want string) func(t *testing.T, e *officeEnv, _ *officeResponse) {
-		return func(t *testing.T, e *officeEnv, _ *officeResponse) {
+	status := func(want string) func(t *testing.T, e *officeEnv, _ *webtest.Response) {
+		return func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 			got, err := e.core.Ticket(app.System(), e.ids["t1"])
 			e.must(err)
 			if got.Status != want {
@@ -187,9 +190,9 @@ func TestTicketResponses(t *testing.T) {
 			status:  200,
 			want: []string{`"total":2`, `"ticket_id":"{t1}"`, `"senderInfo":{"name":"Administrator","id":"{admin}"}`,
 				`"senderInfo":{"name":"Alice","id":"{alice}"}`},
-			check: func(t *testing.T, e *officeEnv, r *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var out struct{ Data []app.TicketResponse }
-				r.decode(t, &out)
+				r.Decode(t, &out)
 				if len(out.Data) != 2 || out.Data[0].Message != "Please restart the tracker" {
 					t.Errorf("not oldest first: %+v", out.Data)
 				}
@@ -202,7 +205,7 @@ func TestTicketResponses(t *testing.T) {
 			want: []string{`"ticket_id":"{t1}"`, `"message":"still broken"`, `"senderInfo":{"name":"Alice","id":"{alice}"}`}},
 		{name: "creator's answer reopens a pending ticket", as: "alice", method: "POST", path: "/api2/support/tickets/respond",
 			prepare: pending, body: `{"ticketId":{t1},"message":"here you go"}`, status: 200,
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				if got, _ := e.core.Ticket(app.System(), e.ids["t1"]); got.Status != "open" {
 					t.Errorf("status %s, want open", got.Status)
 				}
@@ -230,7 +233,7 @@ func TestTicketResponses(t *testing.T) {
 			prepare: aliceTicket, body: `{"message":"changed"}`, status: 404, unchanged: true},
 		{name: "author deletes", as: "admin", method: "DELETE", path: "/api2/support/tickets/responses/{r1}",
 			prepare: aliceTicket, status: 200, want: []string{`"message":"Response deleted successfully!"`},
-			check: func(t *testing.T, e *officeEnv, _ *officeResponse) {
+			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				list, err := e.core.TicketResponses(e.user("alice"), e.ids["t1"])
 				e.must(err)
 				if len(list) != 0 {

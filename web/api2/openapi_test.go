@@ -1,18 +1,14 @@
 package api2_test
 
 import (
-	"encoding/json"
-	"io"
-	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 var param = regexp.MustCompile(`:(\w+)(<[^>]*>)?`)
@@ -20,23 +16,15 @@ var param = regexp.MustCompile(`:(\w+)(<[^>]*>)?`)
 // TestOpenAPIMatchesRoutes keeps /api2/openapi.json true: every /api2 route
 // is documented and every documented operation exists.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
+	f := web.New(app.New(webtest.OpenStore(t), app.Options{}), web.Options{})
+	res := webtest.Do(t, f, webtest.NewRequest("GET", "/api2/openapi.json", "", ""))
+	if res.Status != 200 {
+		t.Fatalf("GET /api2/openapi.json: %d %s", res.Status, res.Body)
 	}
-	defer db.Close()
-	f := web.New(app.New(db, app.Options{}), web.Options{})
-	res, err := f.Test(httptest.NewRequest("GET", "/api2/openapi.json", nil))
-	if err != nil || res.StatusCode != 200 {
-		t.Fatalf("GET /api2/openapi.json: %v %v", res, err)
-	}
-	body, _ := io.ReadAll(res.Body)
 	var doc struct {
 		Paths map[string]map[string]any `json:"paths"`
 	}
-	if err := json.Unmarshal(body, &doc); err != nil {
-		t.Fatal(err)
-	}
+	res.Decode(t, &doc)
 	documented := map[string]bool{}
 	for path, ops := range doc.Paths {
 		for method := range ops {

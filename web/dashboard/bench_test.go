@@ -17,8 +17,8 @@ func BenchmarkTicketList(b *testing.B) {
 	for _, q := range []string{"", "?q=reporting&page=20"} {
 		b.Run("query="+q, func(b *testing.B) {
 			for b.Loop() {
-				if res := admin.get("/dashboard/tickets" + q); res.status != 200 {
-					b.Fatal(res.status)
+				if res := admin.get("/dashboard/tickets" + q); res.Status != 200 {
+					b.Fatal(res.Status)
 				}
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestFleetPage(t *testing.T) {
@@ -25,13 +26,13 @@ func TestFleetPage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		res := e.as(tc.who).get("/dashboard/fleet" + tc.query)
-		if res.status != 200 {
-			t.Fatalf("%s %s: %d", tc.who, tc.query, res.status)
+		if res.Status != 200 {
+			t.Fatalf("%s %s: %d", tc.who, tc.query, res.Status)
 		}
 		what := tc.who + " fleet" + tc.query
-		contains(t, what, res.body, tc.want...)
-		lacks(t, what, res.body, tc.avoid...)
-		contains(t, what, res.body, `data-tiles="https://tile.openstreetmap.org/{z}/{x}/{y}.png"`, `<nav`,
+		webtest.Contains(t, what, res.Body, tc.want...)
+		webtest.Lacks(t, what, res.Body, tc.avoid...)
+		webtest.Contains(t, what, res.Body, `data-tiles="https://tile.openstreetmap.org/{z}/{x}/{y}.png"`, `<nav`,
 			// The 15 s refresh keeps the filters the list shows.
 			`hx-include="#fleet-filters" hx-trigger="every 15s"`)
 	}
@@ -41,11 +42,11 @@ func TestFleetPage(t *testing.T) {
 func TestFleetListFragment(t *testing.T) {
 	e := newEnv(t)
 	res := e.as("admin").get("/dashboard/fleet?q=truck", "HX-Request", "true", "HX-Target", "fleet-list")
-	if res.status != 200 {
-		t.Fatal(res.status)
+	if res.Status != 200 {
+		t.Fatal(res.Status)
 	}
-	contains(t, "fragment", res.body, "Truck One</a>", `id="fleet-data"`)
-	lacks(t, "fragment", res.body, "<html", "<nav", "Van Two")
+	webtest.Contains(t, "fragment", res.Body, "Truck One</a>", `id="fleet-data"`)
+	webtest.Lacks(t, "fragment", res.Body, "<html", "<nav", "Van Two")
 }
 
 // The tile URL comes from the server's mapUrl when it is a tile template.
@@ -57,7 +58,7 @@ func TestFleetTileURLFromServerSettings(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	contains(t, "fleet", e.as("admin").get("/dashboard/fleet").body, `data-tiles="https://tiles.example.com/{z}/{x}/{y}.png"`)
+	webtest.Contains(t, "fleet", e.as("admin").get("/dashboard/fleet").Body, `data-tiles="https://tiles.example.com/{z}/{x}/{y}.png"`)
 }
 
 func TestDeviceCreateEditDelete(t *testing.T) {
@@ -66,8 +67,8 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 	form := url.Values{"name": {"Bus Four"}, "uniqueId": {"868000000000004"}, "phone": {"+49 170 1234567"},
 		"model": {"GT06N"}, "groupId": {"0"}}
 	res := admin.post("/dashboard/fleet/devices", form)
-	if res.status != 303 {
-		t.Fatalf("create: %d %.400s", res.status, res.body)
+	if res.Status != 303 {
+		t.Fatalf("create: %d %.400s", res.Status, res.Body)
 	}
 	list, err := e.core.Devices.List(e.users["admin"], app.ListQuery{UniqueIDs: []string{"868000000000004"}})
 	if err != nil || len(list) != 1 || list[0].Name != "Bus Four" || list[0].Model != "GT06N" || list[0].Phone != "+49 170 1234567" {
@@ -82,32 +83,32 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 		{"name": {"Bad group"}, "uniqueId": {"868000000000006"}, "groupId": {"x"}},
 	} {
 		res := admin.post("/dashboard/fleet/devices", bad)
-		if res.status != 422 || !strings.Contains(res.body, `class="alert"`) || !strings.Contains(res.body, bad.Get("uniqueId")) {
-			t.Errorf("create %v: %d %.300s", bad, res.status, res.body)
+		if res.Status != 422 || !strings.Contains(res.Body, `class="alert"`) || !strings.Contains(res.Body, bad.Get("uniqueId")) {
+			t.Errorf("create %v: %d %.300s", bad, res.Status, res.Body)
 		}
 	}
 
 	res = admin.get("/dashboard/fleet/devices/" + id)
-	contains(t, "edit form", res.body, `value="Bus Four"`, `value="GT06N"`, `action="/dashboard/fleet/devices/`+id+`"`, "Delete device")
+	webtest.Contains(t, "edit form", res.Body, `value="Bus Four"`, `value="GT06N"`, `action="/dashboard/fleet/devices/`+id+`"`, "Delete device")
 	form.Set("name", "Bus Four (blue)")
-	if res := admin.post("/dashboard/fleet/devices/"+id, form); res.status != 303 {
-		t.Fatalf("update: %d %.300s", res.status, res.body)
+	if res := admin.post("/dashboard/fleet/devices/"+id, form); res.Status != 303 {
+		t.Fatalf("update: %d %.300s", res.Status, res.Body)
 	}
 	if d, _ := e.core.Devices.Get(e.users["admin"], list[0].ID); d == nil || d.Name != "Bus Four (blue)" {
 		t.Fatalf("updated device: %+v", d)
 	}
 	// A manager cannot see, hence not edit, the administrator's device.
-	if res := e.as("manager").get("/dashboard/fleet/devices/" + id); res.status != 404 {
-		t.Errorf("manager GET other's device: %d", res.status)
+	if res := e.as("manager").get("/dashboard/fleet/devices/" + id); res.Status != 404 {
+		t.Errorf("manager GET other's device: %d", res.Status)
 	}
-	if res := admin.post("/dashboard/fleet/devices/"+id+"/delete", nil); res.status != 303 {
-		t.Fatalf("delete: %d", res.status)
+	if res := admin.post("/dashboard/fleet/devices/"+id+"/delete", nil); res.Status != 303 {
+		t.Fatalf("delete: %d", res.Status)
 	}
 	if _, err := e.core.Devices.Get(e.users["admin"], list[0].ID); app.KindOf(err) != app.KindNotFound {
 		t.Fatalf("deleted device still there: %v", err)
 	}
-	if res := admin.get("/dashboard/fleet/devices/abc"); res.status != 400 {
-		t.Errorf("bad id: %d", res.status)
+	if res := admin.get("/dashboard/fleet/devices/abc"); res.Status != 400 {
+		t.Errorf("bad id: %d", res.Status)
 	}
 }
 
@@ -118,38 +119,38 @@ func TestUnknownDevices(t *testing.T) {
 	}
 	admin := e.as("admin")
 	res := admin.get("/dashboard/fleet/unknown")
-	contains(t, "unknown list", res.body, "862000000000077", "gt06", "203.0.113.9:4711")
-	if res := e.as("manager").get("/dashboard/fleet/unknown"); res.status != 403 {
-		t.Errorf("manager: %d", res.status)
+	webtest.Contains(t, "unknown list", res.Body, "862000000000077", "gt06", "203.0.113.9:4711")
+	if res := e.as("manager").get("/dashboard/fleet/unknown"); res.Status != 403 {
+		t.Errorf("manager: %d", res.Status)
 	}
 	// Only a device that did report can be added from here.
-	if res := admin.post("/dashboard/fleet/unknown", url.Values{"uniqueId": {"111"}, "name": {"X"}}); res.status != 404 {
-		t.Errorf("add a never seen id: %d", res.status)
+	if res := admin.post("/dashboard/fleet/unknown", url.Values{"uniqueId": {"111"}, "name": {"X"}}); res.Status != 404 {
+		t.Errorf("add a never seen id: %d", res.Status)
 	}
 	res = admin.post("/dashboard/fleet/unknown", url.Values{"uniqueId": {"862000000000077"}, "name": {"Trailer 7"}})
-	if res.status != 303 {
-		t.Fatalf("add: %d %.300s", res.status, res.body)
+	if res.Status != 303 {
+		t.Fatalf("add: %d %.300s", res.Status, res.Body)
 	}
 	if d, err := e.core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err != nil || d.Name != "Trailer 7" {
 		t.Fatalf("added device: %+v %v", d, err)
 	}
-	lacks(t, "unknown list after adding", admin.get("/dashboard/fleet/unknown").body, "862000000000077")
+	webtest.Lacks(t, "unknown list after adding", admin.get("/dashboard/fleet/unknown").Body, "862000000000077")
 }
 
 func TestUsersPage(t *testing.T) {
 	e := newEnv(t)
-	all := e.as("admin").get("/dashboard/users").body
-	contains(t, "admin's users", all, "Ada Admin", "Max Manager", "Dora Driver", "administrator", "manager")
-	managed := e.as("manager").get("/dashboard/users").body
-	contains(t, "manager's users", managed, "Dora Driver", "The users you manage")
-	lacks(t, "manager's users", managed, "Ada Admin")
+	all := e.as("admin").get("/dashboard/users").Body
+	webtest.Contains(t, "admin's users", all, "Ada Admin", "Max Manager", "Dora Driver", "administrator", "manager")
+	managed := e.as("manager").get("/dashboard/users").Body
+	webtest.Contains(t, "manager's users", managed, "Dora Driver", "The users you manage")
+	webtest.Lacks(t, "manager's users", managed, "Ada Admin")
 }
 
 func TestNotFoundPage(t *testing.T) {
 	e := newEnv(t)
 	res := e.as("admin").get("/dashboard/no-such-page")
-	if res.status != 404 || !strings.Contains(res.body, "<nav") {
-		t.Fatalf("404 page: %d %.200s", res.status, res.body)
+	if res.Status != 404 || !strings.Contains(res.Body, "<nav") {
+		t.Fatalf("404 page: %d %.200s", res.Status, res.Body)
 	}
 }
 
@@ -163,19 +164,19 @@ func TestDeviceInstallation(t *testing.T) {
 	form := url.Values{"name": {"Tractor"}, "uniqueId": {"868000000000099"}, "install": {"on"},
 		"installLocation": {"Depot North"}, "installNotes": {"Under the dashboard"}}
 	res := admin.post("/dashboard/fleet/devices", form)
-	if res.status != 422 || !strings.Contains(res.body, "phone") || !strings.Contains(res.body, `value="Depot North"`) {
-		t.Fatalf("install without phone: %d %.400s", res.status, res.body)
+	if res.Status != 422 || !strings.Contains(res.Body, "phone") || !strings.Contains(res.Body, `value="Depot North"`) {
+		t.Fatalf("install without phone: %d %.400s", res.Status, res.Body)
 	}
 	form.Set("phone", "+49 171 555")
 	form.Set("contact", "Hans")
-	if res := admin.post("/dashboard/fleet/devices", form); res.status != 303 {
-		t.Fatalf("install: %d %.400s", res.status, res.body)
+	if res := admin.post("/dashboard/fleet/devices", form); res.Status != 303 {
+		t.Fatalf("install: %d %.400s", res.Status, res.Body)
 	}
 	list, err := e.core.Devices.List(e.users["admin"], app.ListQuery{UniqueIDs: []string{"868000000000099"}})
 	if err != nil || len(list) != 1 || list[0].ExpirationTime == nil {
 		t.Fatalf("installed device: %+v %v", list, err)
 	}
-	page := admin.get("/dashboard/fleet/devices/" + itoa(list[0].ID)).body
-	contains(t, "device page", page, "Installation record", "by Ada Admin", "Where: Depot North", "Under the dashboard")
-	lacks(t, "device page", page, `name="install"`)
+	page := admin.get("/dashboard/fleet/devices/" + itoa(list[0].ID)).Body
+	webtest.Contains(t, "device page", page, "Installation record", "by Ada Admin", "Where: Depot North", "Under the dashboard")
+	webtest.Lacks(t, "device page", page, `name="install"`)
 }

@@ -1,20 +1,17 @@
 package dashboard_test
 
 import (
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -40,11 +37,7 @@ const password = "secret-pass"
 //	device online, so truck1 and van3 are online and van2 offline
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := webtest.OpenStore(t)
 	now := time.Now().UTC().Truncate(time.Second)
 	core := app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return now },
 		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files")}})
@@ -106,45 +99,35 @@ type client struct {
 // up from a page, as a browser would.
 func (e *env) as(name string) *client {
 	e.t.Helper()
-	token, _, err := e.core.CreateSession(e.users[name])
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	c := &client{e: e, session: token}
+	c := &client{e: e, session: webtest.SessionCookie(e.t, e.core, e.users[name]).Value}
 	res := c.get("/dashboard/fleet")
-	m := regexp.MustCompile(`name="_csrf" value="([^"]+)"`).FindStringSubmatch(res.body)
-	if m == nil {
-		e.t.Fatalf("no CSRF token on the fleet page (%d): %.300s", res.status, res.body)
+	c.csrf = csrfToken(res.Body)
+	if c.csrf == "" {
+		e.t.Fatalf("no CSRF token on the fleet page (%d): %.300s", res.Status, res.Body)
 	}
-	c.csrf = m[1]
 	return c
 }
 
-type response struct {
-	status int
-	header http.Header
-	body   string
+var csrfField = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+
+// csrfToken is the token of the first form in page ("" when none).
+func csrfToken(page string) string {
+	if m := csrfField.FindStringSubmatch(page); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
-func (c *client) do(req *http.Request) response {
+func (c *client) do(req *http.Request) *webtest.Response {
 	c.e.t.Helper()
 	if c.session != "" {
 		req.AddCookie(&http.Cookie{Name: httpx.SessionCookie, Value: c.session})
 	}
-	res, err := c.e.app.Test(req, -1)
-	if err != nil {
-		c.e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		c.e.t.Fatal(err)
-	}
-	return response{status: res.StatusCode, header: res.Header, body: string(body)}
+	return webtest.Do(c.e.t, c.e.app, req)
 }
 
-func (c *client) get(path string, headers ...string) response {
-	req := httptest.NewRequest("GET", path, nil)
+func (c *client) get(path string, headers ...string) *webtest.Response {
+	req := webtest.NewRequest("GET", path, "", "")
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
@@ -152,33 +135,12 @@ func (c *client) get(path string, headers ...string) response {
 }
 
 // post sends a form with the client's CSRF token (unless form sets _csrf).
-func (c *client) post(path string, form url.Values) response {
+func (c *client) post(path string, form url.Values) *webtest.Response {
 	if form == nil {
 		form = url.Values{}
 	}
 	if _, set := form["_csrf"]; !set {
 		form.Set("_csrf", c.csrf)
 	}
-	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	return c.do(req)
-}
-
-// contains fails the test unless body has every fragment.
-func contains(t *testing.T, what, body string, fragments ...string) {
-	t.Helper()
-	for _, f := range fragments {
-		if !strings.Contains(body, f) {
-			t.Errorf("%s lacks %q", what, f)
-		}
-	}
-}
-
-func lacks(t *testing.T, what, body string, fragments ...string) {
-	t.Helper()
-	for _, f := range fragments {
-		if strings.Contains(body, f) {
-			t.Errorf("%s has %q", what, f)
-		}
-	}
+	return c.do(webtest.NewRequest("POST", path, fiber.MIMEApplicationForm, form.Encode()))
 }

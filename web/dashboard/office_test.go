@@ -3,7 +3,6 @@ package dashboard_test
 import (
 	"bytes"
 	"mime/multipart"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // addTicket opens a ticket as the seeded user who.
@@ -27,7 +27,7 @@ func (e *env) addTicket(who, title, category string) *app.Ticket {
 }
 
 // postMultipart sends a multipart form with files (field name -> file name -> content).
-func (c *client) postMultipart(path string, fields url.Values, files map[string]map[string]string) response {
+func (c *client) postMultipart(path string, fields url.Values, files map[string]map[string]string) *webtest.Response {
 	c.e.t.Helper()
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
@@ -55,9 +55,7 @@ func (c *client) postMultipart(path string, fields url.Values, files map[string]
 	if err := w.Close(); err != nil {
 		c.e.t.Fatal(err)
 	}
-	req := httptest.NewRequest("POST", path, &body)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	return c.do(req)
+	return c.do(webtest.NewRequest("POST", path, w.FormDataContentType(), body.String()))
 }
 
 // pdf is the start of a PDF, enough for the upload's type sniffing.
@@ -87,18 +85,18 @@ func TestTicketList(t *testing.T) {
 	}
 	for _, tc := range cases {
 		res := admin.get("/dashboard/tickets" + tc.query)
-		if res.status != 200 {
-			t.Fatalf("%s: %d", tc.query, res.status)
+		if res.Status != 200 {
+			t.Fatalf("%s: %d", tc.query, res.Status)
 		}
-		contains(t, "tickets"+tc.query, res.body, tc.want...)
-		lacks(t, "tickets"+tc.query, res.body, tc.avoid...)
+		webtest.Contains(t, "tickets"+tc.query, res.Body, tc.want...)
+		webtest.Lacks(t, "tickets"+tc.query, res.Body, tc.avoid...)
 	}
-	if res := admin.get("/dashboard/tickets?status=lost"); res.status != 400 {
-		t.Errorf("bad status filter: %d", res.status)
+	if res := admin.get("/dashboard/tickets?status=lost"); res.Status != 400 {
+		t.Errorf("bad status filter: %d", res.Status)
 	}
 	frag := admin.get("/dashboard/tickets?q=log", "HX-Request", "true", "HX-Target", "ticket-list")
-	contains(t, "list fragment", frag.body, "Cannot log in")
-	lacks(t, "list fragment", frag.body, "<nav class=\"nav\"")
+	webtest.Contains(t, "list fragment", frag.Body, "Cannot log in")
+	webtest.Lacks(t, "list fragment", frag.Body, "<nav class=\"nav\"")
 }
 
 func TestTicketThread(t *testing.T) {
@@ -108,16 +106,16 @@ func TestTicketThread(t *testing.T) {
 	admin := e.as("admin")
 
 	res := admin.get(path)
-	contains(t, "thread", res.body, "Map is blank", "Details of Map is blank", "Dora Driver", "Change status", "Close ticket")
+	webtest.Contains(t, "thread", res.Body, "Map is blank", "Details of Map is blank", "Dora Driver", "Change status", "Close ticket")
 
 	// Respond with an attachment.
 	res = admin.postMultipart(path+"/responses", url.Values{"message": {"Please clear the cache."}},
 		map[string]map[string]string{"files": {"steps.pdf": pdf}})
-	if res.status != 303 {
-		t.Fatalf("respond: %d %.400s", res.status, res.body)
+	if res.Status != 303 {
+		t.Fatalf("respond: %d %.400s", res.Status, res.Body)
 	}
 	res = admin.get(path)
-	contains(t, "thread after response", res.body, "Please clear the cache.", "steps.pdf", `class="message mine" id="latest"`)
+	webtest.Contains(t, "thread after response", res.Body, "Please clear the cache.", "steps.pdf", `class="message mine" id="latest"`)
 	responses, err := e.core.TicketResponses(e.users["admin"], int64(ticket.ID))
 	if err != nil || len(responses) != 1 || len(responses[0].FileIDs) != 1 {
 		t.Fatalf("responses: %+v %v", responses, err)
@@ -125,38 +123,38 @@ func TestTicketThread(t *testing.T) {
 	// The attachment downloads, to the ticket's creator too.
 	file := "/dashboard/files/" + responses[0].FileIDs[0].String()
 	dl := admin.get(file)
-	if dl.status != 200 || dl.body != pdf || !strings.Contains(dl.header.Get("Content-Disposition"), "steps.pdf") {
-		t.Fatalf("download: %d %q %q", dl.status, dl.header.Get("Content-Disposition"), dl.body)
+	if dl.Status != 200 || dl.Body != pdf || !strings.Contains(dl.Header.Get("Content-Disposition"), "steps.pdf") {
+		t.Fatalf("download: %d %q %q", dl.Status, dl.Header.Get("Content-Disposition"), dl.Body)
 	}
-	if res := admin.get("/dashboard/files/999"); res.status != 404 {
-		t.Errorf("missing file: %d", res.status)
+	if res := admin.get("/dashboard/files/999"); res.Status != 404 {
+		t.Errorf("missing file: %d", res.Status)
 	}
 
 	// An empty response is refused with the form kept.
 	res = admin.post(path+"/responses", url.Values{"message": {"  "}})
-	if res.status != 422 || !strings.Contains(res.body, "a response needs content or files") {
-		t.Errorf("empty response: %d %.300s", res.status, res.body)
+	if res.Status != 422 || !strings.Contains(res.Body, "a response needs content or files") {
+		t.Errorf("empty response: %d %.300s", res.Status, res.Body)
 	}
 
 	// Status changes follow the core's transitions.
-	if res := admin.post(path+"/status", url.Values{"status": {"in_progress"}}); res.status != 303 {
-		t.Fatalf("to in_progress: %d", res.status)
+	if res := admin.post(path+"/status", url.Values{"status": {"in_progress"}}); res.Status != 303 {
+		t.Fatalf("to in_progress: %d", res.Status)
 	}
-	contains(t, "thread in progress", admin.get(path).body, `class="badge ticket-in_progress">in progress`)
+	webtest.Contains(t, "thread in progress", admin.get(path).Body, `class="badge ticket-in_progress">in progress`)
 	res = admin.post(path+"/status", url.Values{"status": {"open"}})
-	if res.status != 422 || !strings.Contains(res.body, "cannot go from in_progress to open") {
-		t.Errorf("forbidden transition: %d %.300s", res.status, res.body)
+	if res.Status != 422 || !strings.Contains(res.Body, "cannot go from in_progress to open") {
+		t.Errorf("forbidden transition: %d %.300s", res.Status, res.Body)
 	}
-	if res := admin.post(path+"/status", url.Values{"status": {"closed"}}); res.status != 303 {
-		t.Fatalf("close: %d", res.status)
+	if res := admin.post(path+"/status", url.Values{"status": {"closed"}}); res.Status != 303 {
+		t.Fatalf("close: %d", res.Status)
 	}
 	res = admin.get(path)
-	contains(t, "closed thread", res.body, "The ticket is closed")
-	lacks(t, "closed thread", res.body, "Send response")
+	webtest.Contains(t, "closed thread", res.Body, "The ticket is closed")
+	webtest.Lacks(t, "closed thread", res.Body, "Send response")
 
 	// A manager sees only its own tickets: this one does not exist for it.
-	if res := e.as("manager").get(path); res.status != 404 {
-		t.Errorf("manager: %d", res.status)
+	if res := e.as("manager").get(path); res.Status != 404 {
+		t.Errorf("manager: %d", res.Status)
 	}
 }
 
@@ -166,7 +164,7 @@ func TestDocuments(t *testing.T) {
 	truck := "vehicle:" + itoa(e.devices["truck1"].ID)
 	van := "vehicle:" + itoa(e.devices["van2"].ID)
 	date := func(days int) string { return e.now.AddDate(0, 0, days).Format(time.DateOnly) }
-	add := func(entity, typ, expiry string) response {
+	add := func(entity, typ, expiry string) *webtest.Response {
 		return admin.postMultipart("/dashboard/documents", url.Values{"entity": {entity}, "documentType": {typ},
 			"identificationNo": {"NO-" + typ}, "expiryDate": {expiry}, "amount": {"1,250.50"}},
 			map[string]map[string]string{"files": {typ + ".pdf": pdf}})
@@ -174,8 +172,8 @@ func TestDocuments(t *testing.T) {
 	for _, d := range []struct{ entity, typ, expiry string }{
 		{truck, "Insurance", date(10)}, {truck, "Registration", date(400)}, {van, "Inspection", date(-3)},
 	} {
-		if res := add(d.entity, d.typ, d.expiry); res.status != 303 {
-			t.Fatalf("add %s: %d %.400s", d.typ, res.status, res.body)
+		if res := add(d.entity, d.typ, d.expiry); res.Status != 303 {
+			t.Fatalf("add %s: %d %.400s", d.typ, res.Status, res.Body)
 		}
 	}
 	cases := []struct {
@@ -189,8 +187,8 @@ func TestDocuments(t *testing.T) {
 	}
 	for _, tc := range cases {
 		res := admin.get("/dashboard/documents" + tc.query)
-		contains(t, "documents"+tc.query, res.body, tc.want...)
-		lacks(t, "documents"+tc.query, res.body, tc.avoid...)
+		webtest.Contains(t, "documents"+tc.query, res.Body, tc.want...)
+		webtest.Lacks(t, "documents"+tc.query, res.Body, tc.avoid...)
 	}
 	docs, err := e.core.Documents(e.users["admin"])
 	if err != nil || len(docs) != 3 {
@@ -201,12 +199,12 @@ func TestDocuments(t *testing.T) {
 		t.Fatalf("insurance: %+v", ins)
 	}
 	path := "/dashboard/documents/" + ins.ID.String()
-	contains(t, "edit form", admin.get(path).body, `value="NO-Insurance"`, "Insurance.pdf", `name="keepFile"`, "Delete document")
+	webtest.Contains(t, "edit form", admin.get(path).Body, `value="NO-Insurance"`, "Insurance.pdf", `name="keepFile"`, "Delete document")
 
 	// Edit: new expiry, and the file unticked is removed.
 	res := admin.post(path, url.Values{"entity": {truck}, "documentType": {"Insurance"}, "expiryDate": {date(200)}, "editingFiles": {"1"}})
-	if res.status != 303 {
-		t.Fatalf("update: %d %.300s", res.status, res.body)
+	if res.Status != 303 {
+		t.Fatalf("update: %d %.300s", res.Status, res.Body)
 	}
 	if d, _ := e.core.Document(e.users["admin"], int64(ins.ID)); d == nil || d.Status != app.DocumentValid || len(d.FileIDs) != 0 {
 		t.Fatalf("updated: %+v", d)
@@ -219,12 +217,12 @@ func TestDocuments(t *testing.T) {
 		{"entity": {"vehicle:9999"}, "documentType": {"Permit"}},
 	} {
 		res := admin.post("/dashboard/documents", bad)
-		if res.status != 422 || !strings.Contains(res.body, `class="alert"`) || !strings.Contains(res.body, `value="Permit"`) {
-			t.Errorf("create %v: %d %.300s", bad, res.status, res.body)
+		if res.Status != 422 || !strings.Contains(res.Body, `class="alert"`) || !strings.Contains(res.Body, `value="Permit"`) {
+			t.Errorf("create %v: %d %.300s", bad, res.Status, res.Body)
 		}
 	}
-	if res := admin.post(path+"/delete", nil); res.status != 303 {
-		t.Fatalf("delete: %d", res.status)
+	if res := admin.post(path+"/delete", nil); res.Status != 303 {
+		t.Fatalf("delete: %d", res.Status)
 	}
 	if _, err := e.core.Document(e.users["admin"], int64(ins.ID)); app.KindOf(err) != app.KindNotFound {
 		t.Fatalf("deleted document: %v", err)
@@ -241,15 +239,15 @@ func TestMaintenance(t *testing.T) {
 		{"title": {"Tyres"}, "vehicleId": {truck}, "serviceDate": {"2026-05-10"}, "odometer": {"131000"}, "expenditure": {"900"}},
 		{"title": {"Brakes"}, "vehicleId": {van}, "serviceDate": {"2026-04-01"}, "odometer": {"80000"}, "expenditure": {"300"}},
 	} {
-		if res := admin.postMultipart("/dashboard/maintenance", r, nil); res.status != 303 {
-			t.Fatalf("add %s: %d %.400s", r.Get("title"), res.status, res.body)
+		if res := admin.postMultipart("/dashboard/maintenance", r, nil); res.Status != 303 {
+			t.Fatalf("add %s: %d %.400s", r.Get("title"), res.Status, res.Body)
 		}
 	}
-	all := admin.get("/dashboard/maintenance").body
-	contains(t, "history", all, "Annual service", "Tyres", "Brakes", "1,680.20", "Truck One", "1,380.20", "Oil change, Air filter replacement, Mirror glued")
-	one := admin.get("/dashboard/maintenance?vehicle=" + van).body
-	contains(t, "van history", one, "Brakes</a>", "300.00")
-	lacks(t, "van history", one, "Tyres</a>")
+	all := admin.get("/dashboard/maintenance").Body
+	webtest.Contains(t, "history", all, "Annual service", "Tyres", "Brakes", "1,680.20", "Truck One", "1,380.20", "Oil change, Air filter replacement, Mirror glued")
+	one := admin.get("/dashboard/maintenance?vehicle=" + van).Body
+	webtest.Contains(t, "van history", one, "Brakes</a>", "300.00")
+	webtest.Lacks(t, "van history", one, "Tyres</a>")
 
 	recs, err := e.core.ServiceRecords(e.users["admin"], app.ServiceQuery{})
 	if err != nil || len(recs) != 3 {
@@ -257,33 +255,33 @@ func TestMaintenance(t *testing.T) {
 	}
 	tyres := recs[0]
 	path := "/dashboard/maintenance/" + tyres.ID.String()
-	contains(t, "edit form", admin.get(path).body, `value="Tyres"`, `value="131000"`, "Oil change", "Delete service record")
+	webtest.Contains(t, "edit form", admin.get(path).Body, `value="Tyres"`, `value="131000"`, "Oil change", "Delete service record")
 	bad := url.Values{"title": {"Tyres"}, "vehicleId": {truck}, "serviceDate": {"2026-05-10"}, "odometer": {"-5"}}
-	if res := admin.post(path, bad); res.status != 422 || !strings.Contains(res.body, "must not be negative") {
-		t.Errorf("negative odometer: %d %.300s", res.status, res.body)
+	if res := admin.post(path, bad); res.Status != 422 || !strings.Contains(res.Body, "must not be negative") {
+		t.Errorf("negative odometer: %d %.300s", res.Status, res.Body)
 	}
-	if res := admin.post(path+"/delete", nil); res.status != 303 {
-		t.Fatalf("delete: %d", res.status)
+	if res := admin.post(path+"/delete", nil); res.Status != 303 {
+		t.Fatalf("delete: %d", res.Status)
 	}
-	lacks(t, "history after delete", admin.get("/dashboard/maintenance").body, "Tyres</a>")
+	webtest.Lacks(t, "history after delete", admin.get("/dashboard/maintenance").Body, "Tyres</a>")
 }
 
 func TestServiceTasks(t *testing.T) {
 	e := newEnv(t)
 	admin := e.as("admin")
-	contains(t, "tasks", admin.get("/dashboard/maintenance/tasks").body, "Oil change", "built in")
-	if res := admin.post("/dashboard/maintenance/tasks", url.Values{"label": {"Tachograph calibration"}}); res.status != 303 {
-		t.Fatalf("add: %d", res.status)
+	webtest.Contains(t, "tasks", admin.get("/dashboard/maintenance/tasks").Body, "Oil change", "built in")
+	if res := admin.post("/dashboard/maintenance/tasks", url.Values{"label": {"Tachograph calibration"}}); res.Status != 303 {
+		t.Fatalf("add: %d", res.Status)
 	}
-	if res := admin.post("/dashboard/maintenance/tasks", url.Values{"label": {"oil change"}}); res.status != 422 {
-		t.Errorf("duplicate: %d", res.status)
+	if res := admin.post("/dashboard/maintenance/tasks", url.Values{"label": {"oil change"}}); res.Status != 422 {
+		t.Errorf("duplicate: %d", res.Status)
 	}
-	contains(t, "tasks", admin.get("/dashboard/maintenance/tasks").body, "Tachograph calibration", `value="Tachograph calibration"`)
-	if res := admin.post("/dashboard/maintenance/tasks/delete", url.Values{"label": {"Tachograph calibration"}}); res.status != 303 {
-		t.Fatalf("delete: %d", res.status)
+	webtest.Contains(t, "tasks", admin.get("/dashboard/maintenance/tasks").Body, "Tachograph calibration", `value="Tachograph calibration"`)
+	if res := admin.post("/dashboard/maintenance/tasks/delete", url.Values{"label": {"Tachograph calibration"}}); res.Status != 303 {
+		t.Fatalf("delete: %d", res.Status)
 	}
-	if res := admin.post("/dashboard/maintenance/tasks/delete", url.Values{"label": {"Oil change"}}); res.status != 404 {
-		t.Errorf("delete a built-in task: %d", res.status)
+	if res := admin.post("/dashboard/maintenance/tasks/delete", url.Values{"label": {"Oil change"}}); res.Status != 404 {
+		t.Errorf("delete a built-in task: %d", res.Status)
 	}
 }
 
@@ -318,7 +316,7 @@ func TestOverview(t *testing.T) {
 	if err := e.core.Ingest(sos.DeviceID, []*app.Position{sos}); err != nil {
 		t.Fatal(err)
 	}
-	body := e.as("admin").get("/dashboard/").body
+	body := e.as("admin").get("/dashboard/").Body
 	for label, want := range map[string]string{"Devices online": "2", "Devices offline": "1", "Open tickets": "1",
 		"Documents expiring in 30 days": "1"} {
 		m := regexp.MustCompile(`stat-value">(\d+)</span>\s*<span class="stat-label">` + label).FindStringSubmatch(body)
@@ -326,7 +324,7 @@ func TestOverview(t *testing.T) {
 			t.Errorf("overview %s = %v, want %s", label, m, want)
 		}
 	}
-	contains(t, "overview", body, "Wrong speed", "Doc0 · Truck One", "in 5 days", "1 expired", "250.00", "Oil · Van Two",
+	webtest.Contains(t, "overview", body, "Wrong speed", "Doc0 · Truck One", "in 5 days", "1 expired", "250.00", "Oil · Van Two",
 		`<span class="badge status-offline">sos</span> <a href="/dashboard/fleet/devices/`+itoa(e.devices["truck1"].ID)+`">Truck One</a>`)
-	lacks(t, "overview", body, "Old problem", "Doc1")
+	webtest.Lacks(t, "overview", body, "Old problem", "Doc1")
 }

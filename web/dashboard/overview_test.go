@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // serviced records a service of the seeded device key, daysAgo days ago, as admin.
@@ -64,7 +65,7 @@ func TestOverviewMaintenanceDue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.who, func(t *testing.T) {
-			body := e.as(tt.who).get("/dashboard/").body
+			body := e.as(tt.who).get("/dashboard/").Body
 			m := regexp.MustCompile(`class="stat (tone-\w+)" href="/dashboard/maintenance"><span class="stat-value">(\d+)</span>\s*<span class="stat-label">Maintenance due`).FindStringSubmatch(body)
 			if m == nil || m[1] != tt.tone || m[2] != tt.count {
 				t.Errorf("stat card %q, want %s %s", m, tt.tone, tt.count)
@@ -78,7 +79,7 @@ func TestOverviewMaintenanceDue(t *testing.T) {
 				}
 				rest = rest[i+len(f):]
 			}
-			lacks(t, "card", card, tt.absent...)
+			webtest.Lacks(t, "card", card, tt.absent...)
 		})
 	}
 }

@@ -2,13 +2,13 @@ package dashboard_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/fleetd/fleetd/web/internal/webtest"
+	"github.com/gofiber/fiber/v2"
 )
 
 // loginForm fetches the login page as a new browser: the nonce cookie and
@@ -17,19 +17,14 @@ func loginForm(t *testing.T, e *env) (nonce *http.Cookie, token string) {
 	t.Helper()
 	anon := &client{e: e}
 	res := anon.get("/dashboard/login")
-	if res.status != 200 {
-		t.Fatalf("GET login = %d", res.status)
+	if res.Status != 200 {
+		t.Fatalf("GET login = %d", res.Status)
 	}
-	for _, c := range (&http.Response{Header: res.header}).Cookies() {
-		if c.Name == "fleetd_login" {
-			nonce = c
-		}
+	nonce, token = res.Cookie("fleetd_login"), csrfToken(res.Body)
+	if nonce == nil || token == "" {
+		t.Fatalf("login page without nonce cookie or token: %v %.200s", res.Header, res.Body)
 	}
-	m := regexp.MustCompile(`name="_csrf" value="([^"]+)"`).FindStringSubmatch(res.body)
-	if nonce == nil || m == nil {
-		t.Fatalf("login page without nonce cookie or token: %v %.200s", res.header, res.body)
-	}
-	return nonce, m[1]
+	return nonce, token
 }
 
 func TestLogin(t *testing.T) {
@@ -54,34 +49,31 @@ func TestLogin(t *testing.T) {
 			if tc.withToken {
 				form.Set("_csrf", token)
 			}
-			req := httptest.NewRequest("POST", "/dashboard/login", strings.NewReader(form.Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req := webtest.NewRequest("POST", "/dashboard/login", fiber.MIMEApplicationForm, form.Encode())
 			if tc.withNonce {
 				req.AddCookie(nonce)
 			}
 			res := (&client{e: e}).do(req)
-			if res.status != tc.status {
-				t.Fatalf("status %d, want %d: %.300s", res.status, tc.status, res.body)
+			if res.Status != tc.status {
+				t.Fatalf("status %d, want %d: %.300s", res.Status, tc.status, res.Body)
 			}
-			contains(t, "answer", res.body, tc.want)
+			webtest.Contains(t, "answer", res.Body, tc.want)
 			var session string
-			for _, c := range (&http.Response{Header: res.header}).Cookies() {
-				if c.Name == httpx.SessionCookie {
-					session = c.Value
-				}
+			if c := res.Cookie(httpx.SessionCookie); c != nil {
+				session = c.Value
 			}
 			if (tc.status == 303) != (session != "") {
-				t.Fatalf("session cookie %q after status %d", session, res.status)
+				t.Fatalf("session cookie %q after status %d", session, res.Status)
 			}
 			if tc.status != 303 {
 				return
 			}
-			if loc := res.header.Get("Location"); loc != "/dashboard/fleet" {
+			if loc := res.Header.Get("Location"); loc != "/dashboard/fleet" {
 				t.Errorf("redirect to %q", loc)
 			}
 			// The dashboard's session is the API's.
 			api := (&client{e: e, session: session}).get("/api/session")
-			contains(t, "GET /api/session", api.body, `"email":"`+tc.email+`"`)
+			webtest.Contains(t, "GET /api/session", api.Body, `"email":"`+tc.email+`"`)
 		})
 	}
 }
@@ -91,12 +83,11 @@ func TestLoginKeepsRedirectInside(t *testing.T) {
 	for _, next := range []string{"https://evil.example/", "//evil.example/", "/api/users", `/dashboard/\evil`} {
 		nonce, token := loginForm(t, e)
 		form := url.Values{"email": {"admin@example.com"}, "password": {password}, "next": {next}, "_csrf": {token}}
-		req := httptest.NewRequest("POST", "/dashboard/login", strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req := webtest.NewRequest("POST", "/dashboard/login", fiber.MIMEApplicationForm, form.Encode())
 		req.AddCookie(nonce)
 		res := (&client{e: e}).do(req)
-		if loc := res.header.Get("Location"); res.status != 303 || loc != "/dashboard/" {
-			t.Errorf("next=%q: %d to %q", next, res.status, loc)
+		if loc := res.Header.Get("Location"); res.Status != 303 || loc != "/dashboard/" {
+			t.Errorf("next=%q: %d to %q", next, res.Status, loc)
 		}
 	}
 }
@@ -113,45 +104,41 @@ func TestSignedOutGoesToLogin(t *testing.T) {
 	}
 	for _, tc := range cases {
 		res := anon.get(tc.path, "HX-Request", tc.htmx)
-		if !strings.Contains(res.header.Get(tc.wantHeader), tc.want) {
-			t.Errorf("GET %s (htmx %q): %d %s=%q, want %q", tc.path, tc.htmx, res.status, tc.wantHeader,
-				res.header.Get(tc.wantHeader), tc.want)
+		if !strings.Contains(res.Header.Get(tc.wantHeader), tc.want) {
+			t.Errorf("GET %s (htmx %q): %d %s=%q, want %q", tc.path, tc.htmx, res.Status, tc.wantHeader,
+				res.Header.Get(tc.wantHeader), tc.want)
 		}
 	}
 	// A stale cookie is no session.
 	stale := &client{e: e, session: "not-a-session"}
-	if res := stale.get("/dashboard/"); res.status != 303 {
-		t.Errorf("stale cookie: %d", res.status)
+	if res := stale.get("/dashboard/"); res.Status != 303 {
+		t.Errorf("stale cookie: %d", res.Status)
 	}
 }
 
 func TestPlainUserSessionRefused(t *testing.T) {
 	e := newEnv(t)
-	token, _, err := e.core.CreateSession(e.users["driver1"])
-	if err != nil {
-		t.Fatal(err)
+	res := (&client{e: e, session: webtest.SessionCookie(t, e.core, e.users["driver1"]).Value}).get("/dashboard/")
+	if res.Status != 403 {
+		t.Fatalf("plain user: %d", res.Status)
 	}
-	res := (&client{e: e, session: token}).get("/dashboard/")
-	if res.status != 403 {
-		t.Fatalf("plain user: %d", res.status)
-	}
-	contains(t, "refusal", res.body, "administrators and managers", "Sign out")
+	webtest.Contains(t, "refusal", res.Body, "administrators and managers", "Sign out")
 }
 
 func TestLogout(t *testing.T) {
 	e := newEnv(t)
 	c := e.as("admin")
-	if res := c.post("/dashboard/logout", url.Values{"_csrf": {"forged"}}); res.status != 403 {
-		t.Fatalf("logout with a forged token: %d", res.status)
+	if res := c.post("/dashboard/logout", url.Values{"_csrf": {"forged"}}); res.Status != 403 {
+		t.Fatalf("logout with a forged token: %d", res.Status)
 	}
-	if res := c.get("/dashboard/"); res.status != 200 {
-		t.Fatalf("session ended by a forged logout: %d", res.status)
+	if res := c.get("/dashboard/"); res.Status != 200 {
+		t.Fatalf("session ended by a forged logout: %d", res.Status)
 	}
-	if res := c.post("/dashboard/logout", nil); res.status != 303 || res.header.Get("Location") != "/dashboard/login" {
-		t.Fatalf("logout: %d %q", res.status, res.header.Get("Location"))
+	if res := c.post("/dashboard/logout", nil); res.Status != 303 || res.Header.Get("Location") != "/dashboard/login" {
+		t.Fatalf("logout: %d %q", res.Status, res.Header.Get("Location"))
 	}
-	if res := c.get("/dashboard/"); res.status != 303 {
-		t.Fatalf("after logout: %d", res.status)
+	if res := c.get("/dashboard/"); res.Status != 303 {
+		t.Fatalf("after logout: %d", res.Status)
 	}
 }
 
@@ -162,18 +149,17 @@ func TestCSRF(t *testing.T) {
 	admin, other := e.as("admin"), e.as("admin")
 	for name, token := range map[string]string{"missing": "", "forged": "abc", "other session's": other.csrf} {
 		form := url.Values{"_csrf": {token}, "name": {"Sneaky"}, "uniqueId": {"999"}}
-		if res := admin.post("/dashboard/fleet/devices", form); res.status != 403 {
-			t.Errorf("%s token: %d", name, res.status)
+		if res := admin.post("/dashboard/fleet/devices", form); res.Status != 403 {
+			t.Errorf("%s token: %d", name, res.Status)
 		}
 	}
-	if res := admin.get("/dashboard/fleet?q=Sneaky"); strings.Contains(res.body, "Sneaky</a>") {
+	if res := admin.get("/dashboard/fleet?q=Sneaky"); strings.Contains(res.Body, "Sneaky</a>") {
 		t.Fatal("a refused request created a device")
 	}
 	// The header htmx sends works like the field.
-	req := httptest.NewRequest("POST", "/dashboard/fleet/devices", strings.NewReader("name=Header&uniqueId=1000"))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req := webtest.NewRequest("POST", "/dashboard/fleet/devices", fiber.MIMEApplicationForm, "name=Header&uniqueId=1000")
 	req.Header.Set("X-CSRF-Token", admin.csrf)
-	if res := admin.do(req); res.status != 303 {
-		t.Fatalf("token in header: %d %.300s", res.status, res.body)
+	if res := admin.do(req); res.Status != 303 {
+		t.Fatalf("token in header: %d %.300s", res.Status, res.Body)
 	}
 }

@@ -62,19 +62,19 @@ func TestStaticFingerprints(t *testing.T) {
 func TestPagesLinkServedAssets(t *testing.T) {
 	e := newEnv(t)
 	admin := e.as("admin")
-	body := admin.get("/dashboard/fleet").body
+	body := admin.get("/dashboard/fleet").Body
 	urls := regexp.MustCompile(`(?:href|src)="(/assets/[^"]+)"`).FindAllStringSubmatch(body, -1)
 	if len(urls) < 5 {
 		t.Fatalf("fleet page links %d assets", len(urls))
 	}
 	for _, m := range urls {
 		res := admin.get(m[1])
-		if res.status != 200 || res.header.Get("Cache-Control") != "public, max-age=31536000, immutable" || res.body == "" {
-			t.Errorf("GET %s = %d %q", m[1], res.status, res.header.Get("Cache-Control"))
+		if res.Status != 200 || res.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || res.Body == "" {
+			t.Errorf("GET %s = %d %q", m[1], res.Status, res.Header.Get("Cache-Control"))
 		}
 	}
 	// Leaflet's style sheet finds its images by relative name.
-	if res := admin.get("/assets/vendor/leaflet/images/layers.png"); res.status != 200 {
-		t.Errorf("leaflet image: %d", res.status)
+	if res := admin.get("/assets/vendor/leaflet/images/layers.png"); res.Status != 200 {
+		t.Errorf("leaflet image: %d", res.Status)
 	}
 }

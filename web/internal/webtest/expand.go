@@ -1,0 +1,33 @@
+package webtest
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+var placeholder = regexp.MustCompile(`\{([a-z0-9]+)\}`)
+
+// Expand replaces each {name} in s with ids[name], so that scenarios can
+// name fixture objects whose ids the store assigns. A name ids lacks fails
+// the test: it is a typo in the scenario, not a value to send.
+func Expand(t testing.TB, ids map[string]int64, s string) string {
+	t.Helper()
+	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		id, ok := ids[m[1:len(m)-1]]
+		if !ok {
+			t.Fatalf("unknown fixture name in %q", m)
+		}
+		return strconv.FormatInt(id, 10)
+	})
+}
+
+// ExpandAll expands each of fragments, for a scenario's want and absent.
+func ExpandAll(t testing.TB, ids map[string]int64, fragments []string) []string {
+	t.Helper()
+	out := make([]string, len(fragments))
+	for i, f := range fragments {
+		out[i] = Expand(t, ids, f)
+	}
+	return out
+}

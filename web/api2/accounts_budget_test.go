@@ -1,0 +1,90 @@
+package api2_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+)
+
+// TestOTPSendBudget: the requests that send a code are counted per client
+// address and per identifier (per user for H1); over either budget the
+// answer is 429 in the spec's error format and nothing is sent.
+func TestOTPSendBudget(t *testing.T) {
+	budget := func(perIP, perAccount int) acctOption {
+		return func(o *app.Options) {
+			o.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: perIP, MaxPerAccount: perAccount, Window: time.Hour}
+		}
+	}
+	type request struct {
+		path, body, caller string
+		status             int
+	}
+	tests := []struct {
+		name     string
+		opt      acctOption
+		requests []request
+		sent     int // messages in the outbox at the end
+	}{
+		{"one identifier", budget(100, 2), []request{
+			{resetPath, `{"email":"alice@example.com"}`, "", 200},
+			{resetPath, `{"email":"alice@example.com"}`, "", 200},
+			{resetPath, `{"email":"alice@example.com"}`, "", 429},
+			{resetPath, `{"email":"bob@example.com"}`, "", 200},
+		}, 3},
+		{"one client address, many identifiers", budget(3, 100), []request{
+			{regPath, `{"email":"new1@example.com"}`, "", 200},
+			{regPath, `{"email":"new2@example.com"}`, "", 200},
+			{resetPath, `{"phone":"+15550001"}`, "", 200},
+			{regPath, `{"email":"new3@example.com"}`, "", 429},
+			{"/api2/auth/demo-login/init", `{"phone":"+15550009","fullName":"Dee"}`, "", 429},
+		}, 3},
+		{"a signed-in user changing contacts", budget(100, 2), []request{
+			{updatePath, `{"field":"email","value":"a1@example.com"}`, "alice", 200},
+			{updatePath, `{"field":"email","value":"a2@example.com"}`, "alice", 200},
+			{updatePath, `{"field":"phone","value":"+15550077"}`, "alice", 429},
+			{updatePath, `{"field":"email","value":"b1@example.com"}`, "bob", 200},
+		}, 3},
+		{"unknown accounts count too", budget(2, 100), []request{
+			{resetPath, `{"email":"nobody1@example.com"}`, "", 404},
+			{resetPath, `{"email":"nobody2@example.com"}`, "", 404},
+			{resetPath, `{"email":"alice@example.com"}`, "", 429},
+		}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newAcctEnv(t, tc.opt)
+			for i, rq := range tc.requests {
+				e.clock.add(2 * time.Minute) // past the per-identifier resend cool-down
+				r := e.call(t, "POST", rq.path, rq.body, rq.caller)
+				if r.Status != rq.status {
+					t.Fatalf("request %d %s %s: %d %s, want %d", i, rq.path, rq.body, r.Status, r.Body, rq.status)
+				}
+				if rq.status == 429 && r.Body != `{"message":"Too many requests","description":"Too many codes were requested, try again later"}` {
+					t.Errorf("429 body = %s", r.Body)
+				}
+			}
+			if got := len(e.outbox.sent); got != tc.sent {
+				t.Errorf("%d messages sent, want %d", got, tc.sent)
+			}
+		})
+	}
+}
+
+// The budget is a window: an hour after the last counted request the
+// identifier may ask again.
+func TestOTPSendBudgetWindow(t *testing.T) {
+	e := newAcctEnv(t, func(o *app.Options) {
+		o.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour}
+	})
+	for i, step := range []struct {
+		wait   time.Duration
+		status int
+	}{{0, 200}, {2 * time.Minute, 429}, {59 * time.Minute, 200}} {
+		e.clock.add(step.wait)
+		r := e.call(t, "POST", resetPath, `{"email":"alice@example.com"}`, "")
+		if r.Status != step.status {
+			t.Fatalf("request %d after %v: %d %s, want %d", i, step.wait, r.Status, r.Body, step.status)
+		}
+	}
+}

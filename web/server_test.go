@@ -1,28 +1,21 @@
 package web_test
 
 import (
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 	"golang.org/x/crypto/bcrypt"
 )
 
 // The dashboard takes "/" over: a browser opening the server lands on it.
 func TestRootRedirectsToDashboard(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	f := web.New(app.New(db, app.Options{}), web.Options{})
+	f := web.New(app.New(webtest.OpenStore(t), app.Options{}), web.Options{})
 	res, err := f.Test(httptest.NewRequest("GET", "/", nil))
 	if err != nil {
 		t.Fatal(err)
@@ -50,23 +43,13 @@ func TestClientAddressBehindProxy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost,
+			core := app.New(webtest.OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost,
 				Throttle: app.ThrottleOptions{MaxPerIP: 3, MaxPerAccount: 100, Window: time.Hour}})
 			f := web.New(core, web.Options{TrustedProxies: tc.trusted, ProxyHeader: "X-Real-IP"})
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			go f.Listener(ln)
-			defer f.Shutdown()
+			addr := webtest.Serve(t, f)
 			login := func(client string) int {
 				t.Helper()
-				req, _ := http.NewRequest("POST", "http://"+ln.Addr().String()+"/api/session",
+				req, _ := http.NewRequest("POST", "http://"+addr+"/api/session",
 					strings.NewReader("email=nobody%40example.com&password=wrong"))
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 				req.Header.Set("X-Real-IP", client)

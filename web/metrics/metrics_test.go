@@ -20,6 +20,7 @@ import (
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web/httpx"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/fleetd/fleetd/web/metrics"
 	"github.com/gofiber/fiber/v2"
 )
@@ -67,16 +68,7 @@ func openStore(t *testing.T, m *metrics.Metrics) *storage.DB {
 // serveLoopback serves the app on 127.0.0.1 and returns its base URL.
 func (fx *fixture) serveLoopback(t *testing.T) string { return serveLoopback(t, fx.f) }
 
-func serveLoopback(t *testing.T, f *fiber.App) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go f.Listener(ln)
-	t.Cleanup(func() { f.Shutdown() })
-	return "http://" + ln.Addr().String()
-}
+func serveLoopback(t *testing.T, f *fiber.App) string { return "http://" + webtest.Serve(t, f) }
 
 // report sends a real GT06 login and location frame and waits for the ACK.
 func (fx *fixture) report(t *testing.T) {

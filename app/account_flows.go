@@ -43,21 +43,20 @@ func (c *Core) StartReset(email, phone, ip string) error {
 	if err != nil {
 		return err
 	}
-	if err := c.otpSends.take(ip, id.Value); err != nil {
-		return err
-	}
-	users, err := c.usersBy(id)
-	if err != nil {
-		return err
-	}
-	switch {
-	case len(users) == 0:
-		return ErrUserNotFound
-	case len(users) > 1:
-		return ErrResetAmbiguous
-	}
-	return c.issueOTP(otpRecord{Key: otpKey(PurposeReset, id.Value), Purpose: PurposeReset,
-		Identifier: id.Value, UserID: users[0].ID}, id)
+	return c.withOTPBudget(ip, []string{id.Value}, func() error {
+		users, err := c.usersBy(id)
+		if err != nil {
+			return err
+		}
+		switch {
+		case len(users) == 0:
+			return ErrUserNotFound
+		case len(users) > 1:
+			return ErrResetAmbiguous
+		}
+		return c.issueOTP(otpRecord{Key: otpKey(PurposeReset, id.Value), Purpose: PurposeReset,
+			Identifier: id.Value, UserID: users[0].ID}, id)
+	})
 }
 
 // ResetPassword is A4: a reset token sets the password of the user it was
@@ -111,17 +110,16 @@ func (c *Core) StartRegistration(email, phone, ip string) error {
 	if err != nil {
 		return err
 	}
-	if err := c.otpSends.take(ip, id.Value); err != nil {
-		return err
-	}
-	if err := c.registrationOpen(); err != nil {
-		return err
-	}
-	if err := c.mustBeFree(id); err != nil {
-		return err
-	}
-	return c.issueOTP(otpRecord{Key: otpKey(PurposeRegistration, id.Value), Purpose: PurposeRegistration,
-		Identifier: id.Value}, id)
+	return c.withOTPBudget(ip, []string{id.Value}, func() error {
+		if err := c.registrationOpen(); err != nil {
+			return err
+		}
+		if err := c.mustBeFree(id); err != nil {
+			return err
+		}
+		return c.issueOTP(otpRecord{Key: otpKey(PurposeRegistration, id.Value), Purpose: PurposeRegistration,
+			Identifier: id.Value}, id)
+	})
 }
 
 // mustBeFree answers ErrAccountExists when any user has the identifier.
@@ -199,9 +197,8 @@ func (c *Core) StartDemo(phone, fullName, ip string) error {
 	if err != nil {
 		return err
 	}
-	if err := c.otpSends.take(ip, id.Value); err != nil {
-		return err
-	}
-	return c.issueOTP(otpRecord{Key: otpKey(PurposeDemo, id.Value), Purpose: PurposeDemo,
-		Identifier: id.Value, Name: fullName}, id)
+	return c.withOTPBudget(ip, []string{id.Value}, func() error {
+		return c.issueOTP(otpRecord{Key: otpKey(PurposeDemo, id.Value), Purpose: PurposeDemo,
+			Identifier: id.Value, Name: fullName}, id)
+	})
 }

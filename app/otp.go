@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -45,6 +46,23 @@ func newOTP() (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("%06d", n.Int64()), nil
+}
+
+// withOTPBudget runs send, a request that may send an OTP, within the
+// budget of the caller's address and the accounts it concerns. Every such
+// request counts, sent or not, which also bounds probing for accounts;
+// one that sent nothing because of the resend cool-down or a failed
+// delivery is given back, so an impatient user or a mail outage does not
+// use the budget up.
+func (c *Core) withOTPBudget(ip string, accounts []string, send func() error) error {
+	if err := c.otpSends.take(ip, accounts...); err != nil {
+		return err
+	}
+	err := send()
+	if KindOf(err) == KindTooMany || errors.Is(err, ErrOTPNotSent) {
+		c.otpSends.refund(ip, accounts...)
+	}
+	return err
 }
 
 // issueOTP stores a fresh OTP for rec's purpose and subject (replacing a

@@ -63,15 +63,15 @@ func (c *Core) StartContactUpdate(actor *User, field, value, ip string) error {
 	if err != nil {
 		return err
 	}
-	// Counted per user, not per new value: one account must not be able
-	// to send codes to a list of numbers.
-	if err := c.otpSends.take(ip, "user:"+strconv.FormatInt(actor.ID, 10)); err != nil {
-		return err
-	}
-	if err := c.takenByOther(actor, id); err != nil {
-		return err
-	}
-	return c.issueOTP(otpRecord{Key: key, Purpose: purpose, Identifier: id.Value, UserID: actor.ID}, id)
+	// Counted per user, so one account cannot send codes to a list of
+	// numbers, and per destination, so several accounts cannot flood one.
+	accounts := []string{"user:" + strconv.FormatInt(actor.ID, 10), id.Value}
+	return c.withOTPBudget(ip, accounts, func() error {
+		if err := c.takenByOther(actor, id); err != nil {
+			return err
+		}
+		return c.issueOTP(otpRecord{Key: key, Purpose: purpose, Identifier: id.Value, UserID: actor.ID}, id)
+	})
 }
 
 // FinishContactUpdate is H2: the OTP sent by H1 applies the change.

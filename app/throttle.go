@@ -1,6 +1,7 @@
 package app
 
 import (
+	"net/netip"
 	"sync"
 	"time"
 )
@@ -50,14 +51,51 @@ var loginThrottleDefaults = ThrottleOptions{MaxPerIP: 20, MaxPerAccount: 5, Wind
 var errThrottled = &Error{Kind: KindTooMany, Message: "Too many requests",
 	Description: "Too many failed login attempts, try again later"}
 
-// check answers the throttle's refusal while the IP or the account is over
-// its limit.
-func (t *throttle) check(ip, account string) error {
+// check answers the throttle's refusal while the IP or any of the
+// accounts is over its limit.
+func (t *throttle) check(ip string, accounts ...string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	now := t.now()
-	if t.locked(t.ips, ip, t.opts.MaxPerIP, now) || t.locked(t.accs, account, t.opts.MaxPerAccount, now) {
+	return t.over(t.now(), ipKey(ip), accounts)
+}
+
+// take counts one event for the IP and each account unless one of them is
+// already at its limit, in which case it answers the refusal. Checking and
+// counting happen under one lock, so concurrent requests cannot overshoot.
+func (t *throttle) take(ip string, accounts ...string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now, ip := t.now(), ipKey(ip)
+	if err := t.over(now, ip, accounts); err != nil {
+		return err
+	}
+	t.count(now, ip, accounts, 1)
+	return nil
+}
+
+// add counts one event for the IP and each account ("" is not counted).
+func (t *throttle) add(ip string, accounts ...string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.count(t.now(), ipKey(ip), accounts, 1)
+}
+
+// refund takes back an event take counted, for a request that turned out
+// to do nothing the budget is meant to bound.
+func (t *throttle) refund(ip string, accounts ...string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.count(t.now(), ipKey(ip), accounts, -1)
+}
+
+func (t *throttle) over(now time.Time, ip string, accounts []string) error {
+	if t.locked(t.ips, ip, t.opts.MaxPerIP, now) {
 		return t.err
+	}
+	for _, a := range accounts {
+		if t.locked(t.accs, a, t.opts.MaxPerAccount, now) {
+			return t.err
+		}
 	}
 	return nil
 }
@@ -74,38 +112,46 @@ func (t *throttle) locked(m map[string]*failures, key string, max int, now time.
 	return f.count >= max
 }
 
-// take counts one event for the IP and the account unless either is
-// already at its limit, in which case it answers the refusal.
-func (t *throttle) take(ip, account string) error {
-	if err := t.check(ip, account); err != nil {
-		return err
+// count adds delta to the IP's and the accounts' counts in the current
+// window; a refund never opens a window or goes below zero.
+func (t *throttle) count(now time.Time, ip string, accounts []string, delta int) {
+	t.bump(t.ips, ip, now, delta)
+	for _, a := range accounts {
+		t.bump(t.accs, a, now, delta)
 	}
-	t.add(ip, account)
-	return nil
 }
 
-// add counts one event for the IP and the account ("" is not counted).
-func (t *throttle) add(ip, account string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	now := t.now()
-	for _, e := range []struct {
-		m   map[string]*failures
-		key string
-	}{{t.ips, ip}, {t.accs, account}} {
-		if e.key == "" {
-			continue
-		}
-		f := e.m[e.key]
-		if f == nil || now.Sub(f.first) > t.opts.Window {
-			if len(e.m) >= maxThrottleEntries {
-				t.prune(e.m, now)
-			}
-			f = &failures{first: now}
-			e.m[e.key] = f
-		}
-		f.count++
+func (t *throttle) bump(m map[string]*failures, key string, now time.Time, delta int) {
+	if key == "" {
+		return
 	}
+	f := m[key]
+	if f == nil || now.Sub(f.first) > t.opts.Window {
+		if delta < 0 {
+			return
+		}
+		if len(m) >= maxThrottleEntries {
+			t.prune(m, now)
+		}
+		f = &failures{first: now}
+		m[key] = f
+	}
+	f.count = max(0, f.count+delta)
+}
+
+// ipKey is what a client address is counted as. An IPv6 address counts by
+// its /64: a subscriber usually holds a whole /64 and could otherwise
+// start afresh from every address in it.
+func ipKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	switch {
+	case err != nil:
+		return ip
+	case a.Is4() || a.Is4In6():
+		return a.Unmap().String()
+	}
+	p, _ := a.Prefix(64) // cannot fail: 64 bits of an IPv6 address
+	return p.String()
 }
 
 // succeed clears the account's failures; the IP's stay, so one valid

@@ -2,6 +2,8 @@ package app
 
 import (
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -99,5 +101,64 @@ func TestThrottleTake(t *testing.T) {
 				t.Fatalf("admitted %d of 10, want %d", admitted, tt.admitted)
 			}
 		})
+	}
+}
+
+// Concurrent takes admit exactly the limit.
+func TestThrottleTakeConcurrent(t *testing.T) {
+	th := newThrottle(ThrottleOptions{MaxPerIP: 1000, MaxPerAccount: 5, Window: time.Hour}, time.Now, errTooManyOTPs)
+	var admitted atomic.Int32
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Go(func() {
+			if th.take("1.1.1.1", "+15550100") == nil {
+				admitted.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if n := admitted.Load(); n != 5 {
+		t.Fatalf("admitted %d, want 5", n)
+	}
+}
+
+// A refund gives back what take counted, never more.
+func TestThrottleRefund(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	th := newThrottle(ThrottleOptions{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour},
+		func() time.Time { return now }, errTooManyOTPs)
+	th.refund("1.1.1.1", "a", "b") // nothing counted yet: no effect
+	if err := th.take("1.1.1.1", "a", "b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := th.take("1.1.1.1", "b"); err == nil {
+		t.Fatal("second take for b admitted")
+	}
+	th.refund("1.1.1.1", "a", "b")
+	th.refund("1.1.1.1", "a", "b")
+	for _, acc := range []string{"a", "b"} {
+		if err := th.take("2.2.2.2", acc); err != nil {
+			t.Fatalf("take for %s after the refund: %v", acc, err)
+		}
+		if err := th.take("2.2.2.2", acc); err == nil {
+			t.Fatalf("refunds below zero: %s admitted twice", acc)
+		}
+	}
+}
+
+func TestIPKey(t *testing.T) {
+	for _, tc := range []struct{ ip, want string }{
+		{"203.0.113.7", "203.0.113.7"},
+		{"::ffff:203.0.113.7", "203.0.113.7"},
+		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"},
+		{"2001:db8:1:3::1", "2001:db8:1:3::/64"},
+		{"::1", "::/64"},
+		{"not an address", "not an address"},
+		{"", ""},
+	} {
+		if got := ipKey(tc.ip); got != tc.want {
+			t.Errorf("ipKey(%q) = %q, want %q", tc.ip, got, tc.want)
+		}
 	}
 }

@@ -62,9 +62,12 @@ func (s *series[T, P]) add(tx *bolt.Tx, v *T) ([]byte, error) {
 	return key, ids.Put(idKey(id), key)
 }
 
-// appendFill is the fill percent of buckets whose keys mostly append. A
-// late record inserted into a full page splits it into a full one and a
-// short one, which is no worse than the default.
+// appendFill is the fill percent of buckets whose keys mostly append: in
+// time order a device's pages end up full (about 520 bytes a position
+// instead of 1,150 at the default 0.5). Records inserted out of order, such
+// as a tracker uploading its buffer newest first, split full pages and
+// take more room than at the default (1,240 bytes a position in reverse
+// order against 940); trackers send in time order nearly always.
 const appendFill = 1.0
 
 func (s *series[T, P]) get(tx *bolt.Tx, id int64) (*T, error) {

@@ -4,6 +4,7 @@ package web
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
@@ -60,6 +61,9 @@ func New(core *app.Core, opts Options) *fiber.App {
 	}
 	f := fiber.New(cfg)
 	f.Use(recover.New())
+	if len(opts.TrustedProxies) == 0 {
+		f.Use(warnUntrustedProxy(opts.Logger))
+	}
 	if opts.Metrics != nil {
 		f.Use(opts.Metrics.Middleware())
 		f.Get("/metrics", opts.Metrics.Handler(opts.MetricsToken))
@@ -70,4 +74,22 @@ func New(core *app.Core, opts Options) *fiber.App {
 	dashboard.Register(f, core, dashboard.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
 		TileURL: opts.TileURL, Static: dashboard.EmbeddedStatic(opts.Logger)})
 	return f
+}
+
+// warnUntrustedProxy logs once when requests come through a reverse proxy
+// that web.trustedProxies does not name: every client then counts as the
+// proxy for the login and OTP budgets, and one caller can use them up for
+// everyone.
+func warnUntrustedProxy(log *slog.Logger) fiber.Handler {
+	var warned atomic.Bool
+	return func(c *fiber.Ctx) error {
+		if !warned.Load() {
+			if h := httpx.ForwardedBy(c); h != "" && warned.CompareAndSwap(false, true) {
+				log.Warn("requests arrive through a reverse proxy that web.trustedProxies does not name; "+
+					"all its clients share one login and OTP budget (docs/operations.md, \"Behind a reverse proxy\")",
+					"proxy", c.IP(), "header", h)
+			}
+		}
+		return c.Next()
+	}
 }

@@ -1,6 +1,8 @@
 package web_test
 
 import (
+	"bytes"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -74,6 +76,40 @@ func TestClientAddressBehindProxy(t *testing.T) {
 			}
 			if got := login("203.0.113.2"); got != want {
 				t.Fatalf("another client's login = %d, want %d", got, want)
+			}
+		})
+	}
+}
+
+// A proxy the config does not trust is reported once, so the operator
+// learns why every client shares one login budget.
+func TestWarnsOfUntrustedProxy(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		trusted []string
+		header  string
+		warns   int
+	}{
+		{"direct clients", nil, "", 0},
+		{"untrusted proxy", nil, "X-Forwarded-For", 1},
+		{"trusted proxy", []string{"0.0.0.0"}, "X-Real-IP", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logged bytes.Buffer
+			log := slog.New(slog.NewTextHandler(&logged, nil))
+			f := web.New(app.New(webtest.OpenStore(t), app.Options{Logger: log}),
+				web.Options{Logger: log, TrustedProxies: tc.trusted, ProxyHeader: "X-Real-IP"})
+			for range 3 {
+				req := httptest.NewRequest("GET", "/api/server", nil)
+				if tc.header != "" {
+					req.Header.Set(tc.header, "203.0.113.1")
+				}
+				if _, err := f.Test(req); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n := strings.Count(logged.String(), "web.trustedProxies does not name"); n != tc.warns {
+				t.Fatalf("warned %d times, want %d:\n%s", n, tc.warns, logged.String())
 			}
 		})
 	}

@@ -150,9 +150,9 @@ func TestLoad(t *testing.T) {
 		},
 		{
 			name: "a comma-separated list of proxies",
-			env:  map[string]string{"FLEETD_WEB_TRUSTEDPROXIES": "127.0.0.1, ::1,"},
+			env:  map[string]string{"FLEETD_WEB_TRUSTEDPROXIES": "127.0.0.1, 0:0:0:0:0:0:0:1,::ffff:10.0.0.1, fd00::/8,"},
 			check: func(t *testing.T, c *Config) {
-				if !slices.Equal(c.Web.TrustedProxies, []string{"127.0.0.1", "::1"}) || c.Web.ProxyHeader != "X-Real-IP" {
+				if !slices.Equal(c.Web.TrustedProxies, []string{"127.0.0.1", "::1", "10.0.0.1", "fd00::/8"}) || c.Web.ProxyHeader != "X-Real-IP" {
 					t.Errorf("web = %+v", c.Web)
 				}
 			},
@@ -161,6 +161,11 @@ func TestLoad(t *testing.T) {
 			name:     "a proxy that is not an address",
 			env:      map[string]string{"FLEETD_WEB_TRUSTEDPROXIES": "127.0.0.1,proxy.local"},
 			problems: []string{`web.trustedProxies: "proxy.local" is not an IP address or CIDR range (from FLEETD_WEB_TRUSTEDPROXIES)`},
+		},
+		{
+			name:     "the Forwarded header",
+			env:      map[string]string{"FLEETD_WEB_PROXYHEADER": "forwarded"},
+			problems: []string{`web.proxyHeader: Forwarded is not supported; use a header with a plain address such as X-Real-IP (from FLEETD_WEB_PROXYHEADER)`},
 		},
 		{
 			name:     "two enabled listeners on one port",

@@ -191,14 +191,28 @@ func parseList(v any, what string, each func(string) (string, error)) ([]string,
 	return out, nil
 }
 
-// parseProxies takes IP addresses and CIDR ranges.
+// parseProxies takes IP addresses and CIDR ranges. An address is kept in
+// its canonical form (::1, not 0:0:0:0:0:0:0:1), which is how Fiber
+// compares it with the peer's.
 func parseProxies(v any) ([]string, error) {
 	return parseList(v, "proxy address", func(item string) (string, error) {
-		if net.ParseIP(item) == nil {
-			if _, _, err := net.ParseCIDR(item); err != nil {
-				return "", fmt.Errorf("%q is not an IP address or CIDR range", item)
-			}
+		if ip := net.ParseIP(item); ip != nil {
+			return ip.String(), nil
+		}
+		if _, _, err := net.ParseCIDR(item); err != nil {
+			return "", fmt.Errorf("%q is not an IP address or CIDR range", item)
 		}
 		return item, nil
 	})
+}
+
+// parseProxyHeader takes the name of a header holding one address (or a
+// list whose first entry is the client). Forwarded's for= syntax is not
+// read.
+func parseProxyHeader(v any) (string, error) {
+	s, err := parseNonEmpty(v)
+	if err == nil && strings.EqualFold(s, "Forwarded") {
+		err = fmt.Errorf("Forwarded is not supported; use a header with a plain address such as X-Real-IP")
+	}
+	return s, err
 }

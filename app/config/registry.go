@@ -56,7 +56,7 @@ var registry = append([]Key{
 	field("web.trustedProxies", []string{}, "Reverse proxies (IP addresses or CIDR ranges, comma-separated) whose web.proxyHeader names the client; empty: the connection's peer is the client.",
 		parseProxies, func(c *Config) *[]string { return &c.Web.TrustedProxies }, joinComma),
 	field("web.proxyHeader", "X-Real-IP", "Header a trusted proxy puts the client's address in; the proxy must set it, not pass on the client's.",
-		parseNonEmpty, func(c *Config) *string { return &c.Web.ProxyHeader }, asIs[string]),
+		parseProxyHeader, func(c *Config) *string { return &c.Web.ProxyHeader }, asIs[string]),
 	field("admin.email", "", "E-mail of the administrator created on first start (empty: admin@localhost.localdomain).",
 		parseEmail, func(c *Config) *string { return &c.Admin.Email }, asIs[string]),
 	secret(field("admin.password", "", "Password of that administrator (empty: generated and logged once at first start).",

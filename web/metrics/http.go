@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -61,10 +62,9 @@ func allowed(c *fiber.Ctx, token string) bool {
 			return true
 		}
 	}
-	for _, h := range []string{fiber.HeaderXForwardedFor, "Forwarded", "X-Real-Ip"} {
-		if c.Get(h) != "" {
-			return false
-		}
+	// A request a local reverse proxy forwards comes from loopback too.
+	if httpx.ForwardedBy(c) != "" {
+		return false
 	}
 	ip := c.Context().RemoteIP()
 	return ip != nil && ip.IsLoopback()

@@ -34,8 +34,9 @@ type fixture struct {
 }
 
 // newFixture runs a core on a real store with a gt06 listener and an HTTP
-// app wired as fleetd serve wires them.
-func newFixture(t *testing.T, token string) *fixture {
+// app wired as fleetd serve wires them; the app believes proxyHeader, when
+// given, from a trusted proxy at 127.0.0.1.
+func newFixture(t *testing.T, token string, proxyHeader ...string) *fixture {
 	t.Helper()
 	m := metrics.New("v9.9.9")
 	db := openStore(t, m)
@@ -47,7 +48,11 @@ func newFixture(t *testing.T, token string) *fixture {
 	}
 	t.Cleanup(func() { l.Close() })
 	m.Listeners(l.Stats)
-	f := fiber.New(fiber.Config{DisableStartupMessage: true, ErrorHandler: httpx.ErrorHandler(slog.Default())})
+	cfg := fiber.Config{DisableStartupMessage: true, ErrorHandler: httpx.ErrorHandler(slog.Default())}
+	if len(proxyHeader) > 0 && proxyHeader[0] != "" {
+		cfg.EnableTrustedProxyCheck, cfg.TrustedProxies, cfg.ProxyHeader = true, []string{"127.0.0.1"}, proxyHeader[0]
+	}
+	f := fiber.New(cfg)
 	f.Use(m.Middleware())
 	f.Get("/metrics", m.Handler(token))
 	f.Get("/things/:id", func(c *fiber.Ctx) error { return c.SendString("thing") })
@@ -183,25 +188,28 @@ func TestMetricsSeries(t *testing.T) {
 // came through a proxy is not local; a configured token opens them to all.
 func TestMetricsAccess(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		token    string
-		loopback bool
-		header   []string
-		want     int
+		name        string
+		token       string
+		loopback    bool
+		header      []string
+		want        int
+		proxyHeader string // web.proxyHeader, with 127.0.0.1 a trusted proxy
 	}{
-		{"loopback", "", true, nil, http.StatusOK},
-		{"loopback through a proxy", "", true, []string{"X-Forwarded-For", "203.0.113.7"}, http.StatusForbidden},
-		{"loopback, Forwarded header", "", true, []string{"Forwarded", "for=203.0.113.7"}, http.StatusForbidden},
-		{"remote without token configured", "", false, nil, http.StatusForbidden},
-		{"remote guessing when none configured", "", false, []string{"Authorization", "Bearer "}, http.StatusForbidden},
-		{"remote without token", "s3cret", false, nil, http.StatusUnauthorized},
-		{"remote with wrong token", "s3cret", false, []string{"Authorization", "Bearer nope"}, http.StatusUnauthorized},
-		{"remote with token", "s3cret", false, []string{"Authorization", "Bearer s3cret"}, http.StatusOK},
-		{"remote with token as basic", "s3cret", false, []string{"Authorization", "Basic s3cret"}, http.StatusUnauthorized},
-		{"proxied with token", "s3cret", true, []string{"Authorization", "Bearer s3cret", "X-Forwarded-For", "203.0.113.7"}, http.StatusOK},
+		{"loopback", "", true, nil, http.StatusOK, ""},
+		{"loopback through a proxy", "", true, []string{"X-Forwarded-For", "203.0.113.7"}, http.StatusForbidden, ""},
+		{"loopback, Forwarded header", "", true, []string{"Forwarded", "for=203.0.113.7"}, http.StatusForbidden, ""},
+		{"remote without token configured", "", false, nil, http.StatusForbidden, ""},
+		{"remote guessing when none configured", "", false, []string{"Authorization", "Bearer "}, http.StatusForbidden, ""},
+		{"remote without token", "s3cret", false, nil, http.StatusUnauthorized, ""},
+		{"remote with wrong token", "s3cret", false, []string{"Authorization", "Bearer nope"}, http.StatusUnauthorized, ""},
+		{"remote with token", "s3cret", false, []string{"Authorization", "Bearer s3cret"}, http.StatusOK, ""},
+		{"remote with token as basic", "s3cret", false, []string{"Authorization", "Basic s3cret"}, http.StatusUnauthorized, ""},
+		{"proxied with token", "s3cret", true, []string{"Authorization", "Bearer s3cret", "X-Forwarded-For", "203.0.113.7"}, http.StatusOK, ""},
+		{"loopback through a proxy with its own header", "", true, []string{"CF-Connecting-IP", "203.0.113.7"}, http.StatusForbidden, "CF-Connecting-IP"},
+		{"loopback, another header configured", "", true, nil, http.StatusOK, "CF-Connecting-IP"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fx := newFixture(t, tc.token)
+			fx := newFixture(t, tc.token, tc.proxyHeader)
 			var status int
 			var body string
 			if tc.loopback {

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -102,7 +101,7 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 		c.applyComputed(st.computed, p)
 		latest := prev == nil || !p.FixTime.Before(prev.FixTime) // LatestPosition's rule: p has the largest id
 		plan = append(plan, planned{p, c.deriveEvents(dev, prev, p, latest)})
-		encoded, err := json.Marshal(p)
+		encoded, err := encodePosition(p)
 		if err != nil {
 			return fmt.Errorf("encode position: %w", err)
 		}

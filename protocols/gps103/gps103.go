@@ -5,8 +5,6 @@
 package gps103
 
 import (
-	"time"
-
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -16,13 +14,13 @@ const Name = "gps103"
 // Protocol is the GPS103 codec. It keeps no per-connection state.
 type Protocol struct {
 	// now stamps positions whose frame carries no usable time; tests pin it.
-	now func() time.Time
+	now protocols.Clock
 }
 
 var _ protocols.Stream = (*Protocol)(nil)
 
 // New returns the GPS103 codec.
-func New() *Protocol { return &Protocol{now: time.Now} }
+func New() *Protocol { return &Protocol{} }
 
 // Name implements protocols.Stream.
 func (p *Protocol) Name() string { return Name }

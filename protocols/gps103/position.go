@@ -35,7 +35,7 @@ const (
 
 // decodeRegular decodes the fields of an `imei:` frame into one position.
 func (p *Protocol) decodeRegular(f []string) (*app.Position, error) {
-	now := p.now().UTC()
+	now := p.now.Now()
 	pos := &app.Position{Protocol: Name, Attributes: app.Attributes{}}
 	applyKeyword(pos.Attributes, f[fKeyword], field(f, fRFID))
 	if err := applyKeywordValue(pos.Attributes, f[fKeyword]); err != nil {

@@ -71,7 +71,7 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 		}
 		params = append(params[:len(params):len(params)], strconv.Itoa(freq))
 	}
-	out := []byte("*HQ," + c.UniqueID + "," + params[0] + "," + p.clock().Format("150405"))
+	out := []byte("*HQ," + c.UniqueID + "," + params[0] + "," + p.now.Now().Format("150405"))
 	for _, v := range params[1:] {
 		out = append(out, ',')
 		out = append(out, v...)

@@ -21,7 +21,7 @@ func (p *Protocol) frameTime(hms, dmy string) time.Time {
 			return when
 		}
 	}
-	return p.clock()
+	return p.now.Now()
 }
 
 // decodeNBR decodes cell towers without GPS: time, MCC, MNC, delay, count,

@@ -18,23 +18,16 @@ type Protocol struct {
 	// h02.messageLength: 32, 42, 45, 47...). Zero detects 32 or 45.
 	MessageLength int
 	// now is the clock for replies, command times and frames without a date.
-	now func() time.Time
+	now protocols.Clock
 }
 
 var _ protocols.Stream = (*Protocol)(nil)
 
 // New returns the codec with binary frame length detection.
-func New() *Protocol { return &Protocol{now: time.Now} }
+func New() *Protocol { return &Protocol{} }
 
 // Name is the protocol name stored in positions.
 func (p *Protocol) Name() string { return "h02" }
-
-func (p *Protocol) clock() time.Time {
-	if p.now == nil {
-		return time.Now().UTC()
-	}
-	return p.now().UTC()
-}
 
 // newPosition returns a position of this protocol with an attribute map.
 func (p *Protocol) newPosition() *app.Position {
@@ -47,7 +40,7 @@ func (p *Protocol) outdated(deviceTime time.Time) *app.Position {
 	pos := p.newPosition()
 	pos.Outdated = true
 	if deviceTime.IsZero() {
-		deviceTime = p.clock()
+		deviceTime = p.now.Now()
 	}
 	pos.DeviceTime = deviceTime
 	pos.FixTime = deviceTime

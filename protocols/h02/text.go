@@ -50,7 +50,7 @@ func (p *Protocol) replyV4(id, typ string) []byte {
 	if id == "" {
 		return nil
 	}
-	return []byte("*HQ," + id + ",V4," + typ + "," + p.clock().Format("20060102150405") + "#")
+	return []byte("*HQ," + id + ",V4," + typ + "," + p.now.Now().Format("20060102150405") + "#")
 }
 
 // decodeHeartbeat answers with the frame head and reports the battery level
@@ -114,7 +114,7 @@ func (p *Protocol) decodeLocation(f []string) (protocols.Result, error) {
 	if i < len(f) && isDigits(f[i]) && len(f[i]) != 6 {
 		i++ // battery, not decoded (as Traccar)
 	}
-	pos.DeviceTime = p.clock()
+	pos.DeviceTime = p.now.Now()
 	if i < len(f) && (f[i] == "" || len(f[i]) == 6 && isDigits(f[i])) {
 		if f[i] != "" {
 			ddmmyy, _ := integer(f[i])

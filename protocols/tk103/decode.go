@@ -20,7 +20,7 @@ func (p *Protocol) Decode(c *protocols.Conn, frame []byte) (protocols.Result, er
 		return res, err
 	}
 	res.UniqueID = h.id
-	now := p.now().UTC()
+	now := p.now.Now()
 	var pos *app.Position
 	switch h.typ {
 	case "BP00":

@@ -4,8 +4,6 @@
 package tk103
 
 import (
-	"time"
-
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -15,13 +13,13 @@ const Name = "tk103"
 // Protocol is the TK103 codec. It keeps no per-connection state.
 type Protocol struct {
 	// now stamps positions whose frame carries no time; tests pin it.
-	now func() time.Time
+	now protocols.Clock
 }
 
 var _ protocols.Stream = (*Protocol)(nil)
 
 // New returns the TK103 codec.
-func New() *Protocol { return &Protocol{now: time.Now} }
+func New() *Protocol { return &Protocol{} }
 
 // Name implements protocols.Stream.
 func (p *Protocol) Name() string { return Name }

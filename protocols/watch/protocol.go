@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols"
@@ -18,13 +17,13 @@ import (
 // index variant, which answers and commands must repeat) lives in
 // protocols.Conn.State.
 type Protocol struct {
-	now func() time.Time // for frames without a time of their own
+	now protocols.Clock // for frames without a time of their own
 }
 
 var _ protocols.Stream = (*Protocol)(nil)
 
 // New returns the codec.
-func New() *Protocol { return &Protocol{now: time.Now} }
+func New() *Protocol { return &Protocol{} }
 
 // Name is the protocol name stored in positions.
 func (p *Protocol) Name() string { return "watch" }
@@ -36,13 +35,6 @@ type session struct {
 	hasIndex bool
 }
 
-func (p *Protocol) clock() time.Time {
-	if p.now == nil {
-		return time.Now().UTC()
-	}
-	return p.now().UTC()
-}
-
 func (p *Protocol) newPosition() *app.Position {
 	return &app.Position{Protocol: p.Name(), Attributes: app.Attributes{}}
 }
@@ -52,7 +44,7 @@ func (p *Protocol) newPosition() *app.Position {
 func (p *Protocol) outdated() *app.Position {
 	pos := p.newPosition()
 	pos.Outdated = true
-	pos.DeviceTime = p.clock()
+	pos.DeviceTime = p.now.Now()
 	pos.FixTime = pos.DeviceTime
 	return pos
 }

@@ -14,3 +14,17 @@ func (c Clock) Now() time.Time {
 	}
 	return c().UTC()
 }
+
+// maxUnixMilli is the last millisecond of year 9999, the last time JSON
+// (RFC 3339) can state.
+const maxUnixMilli = 253402300799999
+
+// UnixMilli is the UTC time of a device's millisecond timestamp. A value
+// no JSON document can state (before 1970 or after year 9999: a corrupt
+// field) gives the zero time, which ingest drops as a fix before 2000.
+func UnixMilli(ms int64) time.Time {
+	if ms < 0 || ms > maxUnixMilli {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}

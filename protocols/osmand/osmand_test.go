@@ -199,6 +199,9 @@ func TestDecodeRejects(t *testing.T) {
 		"id=1&location=60.0,x",
 		"id=1&timestamp=yesterday",
 		"id=1&timestamp=2014-13-04+09:10:11",
+		"id=1&timestamp=-1",              // before 1970
+		"id=1&timestamp=270000000000000", // year 10525: no JSON time states it
+		"id=1&timestamp=9223372036854775807",
 		"id=1&cell=257,02,16",
 		"id=1&cell=257,02,16,x",
 		"id=1&wifi=00-14-22-01-23-45",

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // number parses a finite decimal; NaN and infinities are refused because a
@@ -48,12 +49,15 @@ var isoLayouts = []string{time.RFC3339, "2006-01-02T15:04:05Z0700", "2006-01-02T
 
 // parseTimestamp reads unix seconds, unix milliseconds (any value from 2^31-1
 // up, as Traccar tells them apart), ISO 8601, or "yyyy-MM-dd HH:mm:ss" UTC.
+// A number no JSON time can state (negative, after year 9999) is refused.
 func parseTimestamp(s string) (time.Time, error) {
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= 0 {
 		if n < math.MaxInt32 {
-			return time.Unix(n, 0).UTC(), nil
+			n *= 1000
 		}
-		return time.UnixMilli(n).UTC(), nil
+		if t := protocols.UnixMilli(n); !t.IsZero() {
+			return t, nil
+		}
 	}
 	layouts := []string{time.DateTime}
 	if strings.Contains(s, "T") {

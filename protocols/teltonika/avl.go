@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols"
@@ -96,7 +95,7 @@ func decodeAVL(c *cursor) (avlData, error) {
 func readRecord(c *cursor, l layout) *app.Position {
 	// Sized for a typical record: GNSS attributes plus a dozen IO elements.
 	p := &app.Position{Protocol: Name, Attributes: make(app.Attributes, 16)}
-	t := time.UnixMilli(int64(c.value(8))).UTC()
+	t := protocols.UnixMilli(int64(c.value(8)))
 	p.DeviceTime, p.FixTime = t, t
 	p.Attributes["priority"] = c.byte()
 	p.Longitude = float64(int32(c.value(4))) / 1e7

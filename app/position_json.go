@@ -13,8 +13,8 @@ import (
 // encodePosition is json.Marshal(p), byte for byte, made faster for the
 // ingest: encoding/json spends ~14 µs on a typical position (reflection
 // and the sorted attribute map), a sixth of a position's whole cost in the
-// load test. Values the fast path does not cover (a network object, nested
-// attribute values, strings that need escaping) go to encoding/json.
+// load test. Values the fast path does not cover (strings that need
+// escaping, value types no decoder makes) go to encoding/json.
 func encodePosition(p *Position) ([]byte, error) {
 	if b, ok := appendPosition(make([]byte, 0, 512), p); ok {
 		return b, nil
@@ -25,9 +25,6 @@ func encodePosition(p *Position) ([]byte, error) {
 // appendPosition appends p's JSON as encoding/json writes it; ok is false
 // when p holds something it leaves to encoding/json.
 func appendPosition(b []byte, p *Position) (_ []byte, ok bool) {
-	if p.Network != nil {
-		return b, false
-	}
 	b = append(b, `{"id":`...)
 	b = strconv.AppendInt(b, p.ID, 10)
 	b = append(b, `,"deviceId":`...)
@@ -64,7 +61,10 @@ func appendPosition(b []byte, p *Position) (_ []byte, ok bool) {
 	if b, ok = appendFloat(append(b, `,"accuracy":`...), p.Accuracy); !ok {
 		return b, false
 	}
-	b = append(b, `,"network":null,"geofenceIds":`...)
+	if b, ok = appendValue(append(b, `,"network":`...), p.Network, 0); !ok {
+		return b, false
+	}
+	b = append(b, `,"geofenceIds":`...)
 	if p.GeofenceIDs == nil {
 		b = append(b, "null"...)
 	} else {
@@ -77,20 +77,23 @@ func appendPosition(b []byte, p *Position) (_ []byte, ok bool) {
 		}
 		b = append(b, ']')
 	}
-	if b, ok = appendAttributes(append(b, `,"attributes":`...), p.Attributes); !ok {
+	if b, ok = appendObject(append(b, `,"attributes":`...), p.Attributes, 0); !ok {
 		return b, false
 	}
 	return append(b, '}'), true
 }
 
-// appendAttributes writes the map with its keys sorted, as encoding/json
-// does, for the value types device protocols produce.
-func appendAttributes(b []byte, attrs Attributes) ([]byte, bool) {
-	if attrs == nil {
+// maxDepth bounds nesting on the fast path; deeper values (or a map that
+// holds itself) are left to encoding/json, which reports cycles.
+const maxDepth = 8
+
+// appendObject writes the map with its keys sorted, as encoding/json does.
+func appendObject(b []byte, m map[string]any, depth int) ([]byte, bool) {
+	if m == nil {
 		return append(b, "null"...), true
 	}
-	keys := make([]string, 0, len(attrs))
-	for k := range attrs {
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
@@ -103,15 +106,34 @@ func appendAttributes(b []byte, attrs Attributes) ([]byte, bool) {
 		if b, ok = appendString(b, k); !ok {
 			return b, false
 		}
-		b = append(b, ':')
-		if b, ok = appendValue(b, attrs[k]); !ok {
+		if b, ok = appendValue(append(b, ':'), m[k], depth); !ok {
 			return b, false
 		}
 	}
 	return append(b, '}'), true
 }
 
-func appendValue(b []byte, v any) ([]byte, bool) {
+// appendArray writes a slice of values encoding/json writes as an array.
+func appendArray[T any](b []byte, s []T, depth int) ([]byte, bool) {
+	if s == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	ok := true
+	for i, v := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, ok = appendValue(b, v, depth); !ok {
+			return b, false
+		}
+	}
+	return append(b, ']'), true
+}
+
+// appendValue writes the value types device protocols produce: scalars,
+// and maps and slices of them such as Traccar's network object.
+func appendValue(b []byte, v any, depth int) ([]byte, bool) {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), true
@@ -135,6 +157,19 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 		return strconv.AppendUint(b, uint64(x), 10), true
 	case uint64:
 		return strconv.AppendUint(b, x, 10), true
+	}
+	if depth >= maxDepth {
+		return b, false
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		return appendObject(b, x, depth+1)
+	case Attributes:
+		return appendObject(b, x, depth+1)
+	case []any:
+		return appendArray(b, x, depth+1)
+	case []map[string]any:
+		return appendArray(b, x, depth+1)
 	}
 	return b, false
 }

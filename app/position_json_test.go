@@ -16,7 +16,10 @@ func typicalPosition() *Position {
 		Speed: 23.4, Course: 181, Address: &addr, Accuracy: 0, GeofenceIDs: []int64{3, 1},
 		Attributes: Attributes{"sat": 9, "ignition": true, "motion": true, "distance": 12.34, "totalDistance": 123456.78,
 			"hours": int64(1234), "index": uint8(12), "batteryLevel": 80, "alarm": "sos", "io200": int32(-1), "adc1": uint16(3),
-			"odometer": uint32(5), "mcc": uint64(262), "fuel": nil}}
+			"odometer": uint32(5), "mcc": uint64(262), "fuel": nil},
+		// as the GT06 decoder makes it from the serving cell
+		Network: map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": []map[string]any{
+			{"mobileCountryCode": 208, "mobileNetworkCode": 1, "locationAreaCode": 11020, "cellId": int64(50081)}}}}
 }
 
 // encodePosition must write what encoding/json writes, byte for byte,
@@ -45,8 +48,23 @@ func TestEncodePosition(t *testing.T) {
 		{"invalid UTF-8", func(p *Position) { p.Attributes["raw"] = "\xff\xfe" }, false},
 		{"line separator", func(p *Position) { p.Attributes["raw"] = "a\u2028b" }, false},
 		{"key to escape", func(p *Position) { p.Attributes["a&b"] = 1 }, false},
-		{"network object", func(p *Position) { p.Network = map[string]any{"radioType": "gsm"} }, false},
-		{"nested attribute", func(p *Position) { p.Attributes["io"] = map[string]any{"1": 2} }, false},
+		{"network from JSON", func(p *Position) {
+			p.Network = map[string]any{"wifiAccessPoints": []any{map[string]any{"macAddress": "00:14:22:01:23:45", "signalStrength": -80.0}}}
+		}, true},
+		{"nested attribute", func(p *Position) { p.Attributes["io"] = Attributes{"1": 2, "empty": []any{}, "none": []any(nil)} }, true},
+		{"nested too deep", func(p *Position) {
+			v := any(1)
+			for range maxDepth + 1 {
+				v = []any{v}
+			}
+			p.Attributes["deep"] = v
+		}, false},
+		{"map holding itself", func(p *Position) {
+			m := map[string]any{}
+			m["self"] = m
+			p.Network = m
+		}, false},
+		{"network of another type", func(p *Position) { p.Network = struct{ A int }{1} }, false},
 		{"float32 attribute", func(p *Position) { p.Attributes["v"] = float32(0.1) }, false},
 		{"protocol to escape", func(p *Position) { p.Protocol = "<x>" }, false},
 		{"year 10000", func(p *Position) { p.DeviceTime = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }, false},
@@ -92,7 +110,8 @@ func FuzzEncodePosition(f *testing.F) {
 		at := time.Unix(0, nanos).In(time.FixedZone("", int(offset%86400)))
 		p := &Position{Base: Base{ID: id}, DeviceID: id, Protocol: protocol, ServerTime: at, DeviceTime: at, FixTime: at,
 			Valid: flag, Latitude: lat, Longitude: lon, Address: &text, GeofenceIDs: []int64{id},
-			Attributes: Attributes{text: attr, "flag": flag, "n": int(nanos), "s": protocol}}
+			Attributes: Attributes{text: attr, "flag": flag, "n": int(nanos), "s": protocol, "io": Attributes{text: []any{attr, text}}},
+			Network:    map[string]any{"radioType": text, "cellTowers": []map[string]any{{"cellId": nanos, text: attr}}}}
 		b, fast := appendPosition(nil, p)
 		if !fast {
 			return

@@ -13,23 +13,24 @@ type PositionQuery struct {
 	IDs      []int64
 }
 
-// Positions implements D1.
+// Positions implements D1 as a list. The API streams a device's range
+// through PositionHistory instead.
 func (c *Core) Positions(actor *User, q PositionQuery) ([]*Position, error) {
 	out := []*Position{}
+	if q.DeviceID != 0 {
+		h, err := c.PositionHistory(actor, q.DeviceID, q.From, q.To)
+		if err != nil {
+			return nil, err
+		}
+		err = h.Each(func(p *Position) error {
+			out = append(out, p)
+			return nil
+		})
+		return out, err
+	}
 	err := c.store.View(func(tx Tx) error {
 		a := access{tx: tx, actor: actor}
 		switch {
-		case q.DeviceID != 0:
-			if err := checkRange(q.From, q.To); err != nil {
-				return err
-			}
-			if err := a.mustSee(KindDevice, q.DeviceID); err != nil {
-				return err
-			}
-			return tx.Positions(q.DeviceID, q.From, q.To, func(p *Position) bool {
-				out = append(out, p)
-				return true
-			})
 		case len(q.IDs) > 0:
 			for _, id := range q.IDs {
 				p, err := tx.Position(id)
@@ -56,6 +57,69 @@ func (c *Core) Positions(actor *User, q PositionQuery) ([]*Position, error) {
 		}
 	})
 	return out, err
+}
+
+// historyChunk is how many positions one read transaction of a History
+// reads. A read transaction held while a slow client downloads would keep
+// the store file from growing, and so stall ingest; between chunks none is
+// open.
+const historyChunk = 1000
+
+// History is a device's positions in a time range (D1 with deviceId),
+// read in chunks so that a route of any length takes constant memory.
+type History struct {
+	c        *Core
+	actor    *User
+	deviceID int64
+	from, to time.Time
+}
+
+// PositionHistory checks D1's range query: the range, and that the actor
+// sees the device. The positions are read by Each.
+func (c *Core) PositionHistory(actor *User, deviceID int64, from, to time.Time) (*History, error) {
+	if err := checkRange(from, to); err != nil {
+		return nil, err
+	}
+	err := c.store.View(func(tx Tx) error { return access{tx: tx, actor: actor}.mustSee(KindDevice, deviceID) })
+	if err != nil {
+		return nil, err
+	}
+	return &History{c: c, actor: actor, deviceID: deviceID, from: from, to: to}, nil
+}
+
+// Each calls fn with the positions in fixTime order until fn fails. Every
+// chunk checks again that the actor sees the device, so access revoked
+// during a long download ends it.
+func (h *History) Each(fn func(*Position) error) error {
+	var last *Position
+	for {
+		chunk := make([]*Position, 0, historyChunk)
+		collect := func(p *Position) bool {
+			chunk = append(chunk, p)
+			return len(chunk) < historyChunk
+		}
+		err := h.c.store.View(func(tx Tx) error {
+			if err := (access{tx: tx, actor: h.actor}).mustSee(KindDevice, h.deviceID); err != nil {
+				return err
+			}
+			if last == nil {
+				return tx.Positions(h.deviceID, h.from, h.to, collect)
+			}
+			return tx.PositionsAfter(last, h.to, collect)
+		})
+		if err != nil {
+			return err
+		}
+		for _, p := range chunk {
+			if err := fn(p); err != nil {
+				return err
+			}
+		}
+		if len(chunk) < historyChunk {
+			return nil
+		}
+		last = chunk[len(chunk)-1]
+	}
 }
 
 // DeletePositions implements D2: removes a device's positions in [from, to]

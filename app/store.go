@@ -79,8 +79,12 @@ type Tx interface {
 	// LatestPosition is the device's position with the newest fixTime; of
 	// equal fixTimes, the one stored last.
 	LatestPosition(deviceID int64) (*Position, error)
-	// Positions calls fn in fixTime order for from <= fixTime <= to.
+	// Positions calls fn in fixTime order (equal times in id order) for
+	// from <= fixTime <= to.
 	Positions(deviceID int64, from, to time.Time, fn func(*Position) bool) error
+	// PositionsAfter goes on where Positions stopped: the positions of
+	// last's device that follow last in that order, up to fixTime to.
+	PositionsAfter(last *Position, to time.Time, fn func(*Position) bool) error
 	// DeletePositions removes a device's positions in [from, to]; the
 	// newest remaining one becomes its latest.
 	DeletePositions(deviceID int64, from, to time.Time) (int, error)

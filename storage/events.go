@@ -23,7 +23,7 @@ func (t *tx) AddEvent(e *app.Event) error {
 func (t *tx) Event(id int64) (*app.Event, error) { return events.get(t.btx, id) }
 
 func (t *tx) Events(deviceID int64, from, to time.Time, fn func(*app.Event) bool) error {
-	return events.scan(t.btx, deviceID, from, to, fn)
+	return events.scan(t.btx, deviceID, from, 0, to, fn)
 }
 
 func (t *tx) DeleteEvents(deviceID int64) (int, error) {

@@ -30,7 +30,11 @@ func (t *tx) LatestPosition(deviceID int64) (*app.Position, error) {
 }
 
 func (t *tx) Positions(deviceID int64, from, to time.Time, fn func(*app.Position) bool) error {
-	return positions.scan(t.btx, deviceID, from, to, fn)
+	return positions.scan(t.btx, deviceID, from, 0, to, fn)
+}
+
+func (t *tx) PositionsAfter(last *app.Position, to time.Time, fn func(*app.Position) bool) error {
+	return positions.scan(t.btx, last.DeviceID, last.FixTime, last.ID+1, to, fn)
 }
 
 func (t *tx) DeletePositions(deviceID int64, from, to time.Time) (int, error) {

@@ -144,6 +144,49 @@ func TestPositions(t *testing.T) {
 	})
 }
 
+// PositionsAfter resumes exactly where a scan stopped, also among
+// positions with the same fix time.
+func TestPositionsAfter(t *testing.T) {
+	db := openTestDB(t)
+	addPositions(t, db, []app.Position{
+		{DeviceID: 1, FixTime: at(10)}, // id 1
+		{DeviceID: 1, FixTime: at(20)}, // 2
+		{DeviceID: 1, FixTime: at(20)}, // 3: same time, larger id
+		{DeviceID: 2, FixTime: at(20)}, // 4: another device
+		{DeviceID: 1, FixTime: at(5)},  // 5: late fix
+		{DeviceID: 1, FixTime: at(30)}, // 6
+		{DeviceID: 1, FixTime: at(20)}, // 7: same time again
+	})
+	forever := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name  string
+		after app.Position
+		to    time.Time
+		want  []int64
+	}{
+		{"after the first", app.Position{Base: app.Base{ID: 5}, DeviceID: 1, FixTime: at(5)}, forever, []int64{1, 2, 3, 7, 6}},
+		{"between equal times", app.Position{Base: app.Base{ID: 2}, DeviceID: 1, FixTime: at(20)}, forever, []int64{3, 7, 6}},
+		{"after the last of a time", app.Position{Base: app.Base{ID: 7}, DeviceID: 1, FixTime: at(20)}, forever, []int64{6}},
+		{"up to an inclusive bound", app.Position{Base: app.Base{ID: 1}, DeviceID: 1, FixTime: at(10)}, at(20), []int64{2, 3, 7}},
+		{"after the newest", app.Position{Base: app.Base{ID: 6}, DeviceID: 1, FixTime: at(30)}, forever, nil},
+		{"other device", app.Position{Base: app.Base{ID: 1}, DeviceID: 2, FixTime: at(10)}, forever, []int64{4}},
+		{"before the key range", app.Position{DeviceID: 1, FixTime: time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)}, at(10), []int64{5, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []int64
+			mustView(t, db, func(tx app.Tx) error {
+				return tx.PositionsAfter(&tc.after, tc.to, func(p *app.Position) bool {
+					got = append(got, p.ID)
+					return true
+				})
+			})
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("ids %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestAddPositionRejectsBadInput(t *testing.T) {
 	db := openTestDB(t)
 	for name, p := range map[string]app.Position{

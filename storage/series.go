@@ -99,13 +99,17 @@ func (s *series[T, P]) decode(key, value []byte) (*T, error) {
 }
 
 // each calls fn with the key and value of device's records in time order
-// for from <= time <= to, until fn returns false.
-func (s *series[T, P]) each(tx *bolt.Tx, device int64, from, to time.Time, fn func(k, v []byte) bool) {
-	from, to = clampKeyTime(from), clampKeyTime(to)
+// (equal times in id order) for from <= time <= to, until fn returns false;
+// at time from, only ids from fromID on.
+func (s *series[T, P]) each(tx *bolt.Tx, device int64, from time.Time, fromID int64, to time.Time, fn func(k, v []byte) bool) {
+	if from.Before(minKeyTime) {
+		from, fromID = minKeyTime, 0
+	}
+	to = clampKeyTime(to)
 	if from.After(to) {
 		return
 	}
-	start := seriesKey(device, from, 0)
+	start := seriesKey(device, from, fromID)
 	end := appendTime(idKey(device), to) // compared with the first 16 bytes
 	c := tx.Bucket(s.data).Cursor()
 	for k, v := c.Seek(start); len(k) == seriesKeyLen && bytes.Compare(k[:16], end) <= 0; k, v = c.Next() {
@@ -115,9 +119,9 @@ func (s *series[T, P]) each(tx *bolt.Tx, device int64, from, to time.Time, fn fu
 	}
 }
 
-func (s *series[T, P]) scan(tx *bolt.Tx, device int64, from, to time.Time, fn func(*T) bool) error {
+func (s *series[T, P]) scan(tx *bolt.Tx, device int64, from time.Time, fromID int64, to time.Time, fn func(*T) bool) error {
 	var err error
-	s.each(tx, device, from, to, func(k, value []byte) bool {
+	s.each(tx, device, from, fromID, to, func(k, value []byte) bool {
 		var v *T
 		if v, err = s.decode(k, value); err != nil {
 			return false
@@ -131,7 +135,7 @@ func (s *series[T, P]) scan(tx *bolt.Tx, device int64, from, to time.Time, fn fu
 // entries.
 func (s *series[T, P]) deleteRange(tx *bolt.Tx, device int64, from, to time.Time) (int, error) {
 	var keys [][]byte
-	s.each(tx, device, from, to, func(k, _ []byte) bool {
+	s.each(tx, device, from, 0, to, func(k, _ []byte) bool {
 		keys = append(keys, bytes.Clone(k))
 		return true
 	})

@@ -52,7 +52,7 @@ var (
 //	d2                            linked to limited
 //	g1 -> d3 (position p4, event e3) g1 linked to user2
 //	cmd1, gf1 linked to user1; cmd2 linked to nobody but admin
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	db := webtest.OpenStore(t)
 	core := app.New(db, app.Options{
@@ -100,7 +100,7 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func must(t *testing.T, err error) {
 }
 
 // user creates the fixture user name (credentials from logins) as actor.
-func (e *env) user(t *testing.T, actor *app.User, name string, set func(*app.User)) {
+func (e *env) user(t testing.TB, actor *app.User, name string, set func(*app.User)) {
 	t.Helper()
 	u, err := e.core.CreateUser(actor, func(u *app.User) error {
 		u.Name, u.Email, u.Password = name, logins[name][0], logins[name][1]
@@ -122,7 +122,7 @@ func (e *env) user(t *testing.T, actor *app.User, name string, set func(*app.Use
 }
 
 // caller is the stored fixture user name, as the core sees it.
-func (e *env) caller(t *testing.T, name string) *app.User {
+func (e *env) caller(t testing.TB, name string) *app.User {
 	t.Helper()
 	u, err := e.core.User(app.System(), e.ids[name])
 	must(t, err)
@@ -133,7 +133,7 @@ func (e *env) caller(t *testing.T, name string) *app.User {
 func create[T any, P interface {
 	*T
 	app.Entity
-}](t *testing.T, e *env, name string, objs *app.Objects[T, P], set func(*T)) {
+}](t testing.TB, e *env, name string, objs *app.Objects[T, P], set func(*T)) {
 	t.Helper()
 	v, err := objs.Create(app.System(), func(v *T) error { set(v); return nil })
 	must(t, err)
@@ -141,7 +141,7 @@ func create[T any, P interface {
 }
 
 // link adds a permission between two fixture objects.
-func (e *env) link(t *testing.T, ownerKind, owner, propKind, prop string) {
+func (e *env) link(t testing.TB, ownerKind, owner, propKind, prop string) {
 	t.Helper()
 	must(t, e.core.Link(app.System(), app.Permission{
 		OwnerKind: ownerKind, OwnerID: e.ids[owner], PropKind: propKind, PropID: e.ids[prop]}))
@@ -149,7 +149,7 @@ func (e *env) link(t *testing.T, ownerKind, owner, propKind, prop string) {
 
 // position stores a fix for device at fixTime straight through the store,
 // moving the device's positionId like the ingest does.
-func (e *env) position(t *testing.T, name, device string, fixTime time.Time) {
+func (e *env) position(t testing.TB, name, device string, fixTime time.Time) {
 	t.Helper()
 	p := &app.Position{DeviceID: e.ids[device], Protocol: "test", ServerTime: fixTime, DeviceTime: fixTime,
 		FixTime: fixTime, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: app.Attributes{}}
@@ -170,7 +170,7 @@ func (e *env) position(t *testing.T, name, device string, fixTime time.Time) {
 	e.ids[name] = p.ID
 }
 
-func (e *env) event(t *testing.T, name, device string, at time.Time) {
+func (e *env) event(t testing.TB, name, device string, at time.Time) {
 	t.Helper()
 	ev := &app.Event{Type: "ignitionOn", EventTime: at, DeviceID: e.ids[device], Attributes: app.Attributes{}}
 	must(t, e.db.Update(func(tx app.Tx) error { return tx.AddEvent(ev) }))
@@ -178,7 +178,7 @@ func (e *env) event(t *testing.T, name, device string, at time.Time) {
 }
 
 // device reads a device straight from the store.
-func (e *env) device(t *testing.T, name string) *app.Device {
+func (e *env) device(t testing.TB, name string) *app.Device {
 	t.Helper()
 	var d *app.Device
 	must(t, e.db.View(func(tx app.Tx) (err error) { d, err = tx.Devices().Get(e.ids[name]); return err }))
@@ -186,7 +186,7 @@ func (e *env) device(t *testing.T, name string) *app.Device {
 }
 
 // expand replaces {name} with the fixture id of name.
-func (e *env) expand(t *testing.T, s string) string {
+func (e *env) expand(t testing.TB, s string) string {
 	t.Helper()
 	return webtest.Expand(t, e.ids, s)
 }
@@ -194,7 +194,7 @@ func (e *env) expand(t *testing.T, s string) string {
 // request sends one request through the Fiber app. as names the caller:
 // "" anonymous, a logins key for HTTP Basic, or "<name>-cookie" for a
 // session cookie obtained from POST /api/session first.
-func (e *env) request(t *testing.T, as, method, path, contentType, body string) *webtest.Response {
+func (e *env) request(t testing.TB, as, method, path, contentType, body string) *webtest.Response {
 	t.Helper()
 	req := e.newRequest(t, method, path, contentType, body)
 	if name, ok := strings.CutSuffix(as, "-cookie"); ok {
@@ -210,7 +210,7 @@ func (e *env) request(t *testing.T, as, method, path, contentType, body string) 
 }
 
 // requestWithCookie sends a body-less request carrying cookie.
-func (e *env) requestWithCookie(t *testing.T, cookie *http.Cookie, method, path string) *webtest.Response {
+func (e *env) requestWithCookie(t testing.TB, cookie *http.Cookie, method, path string) *webtest.Response {
 	t.Helper()
 	req := e.newRequest(t, method, path, "", "")
 	req.AddCookie(cookie)
@@ -218,18 +218,18 @@ func (e *env) requestWithCookie(t *testing.T, cookie *http.Cookie, method, path 
 }
 
 // newRequest is a request with {name} expanded in path and body.
-func (e *env) newRequest(t *testing.T, method, path, contentType, body string) *http.Request {
+func (e *env) newRequest(t testing.TB, method, path, contentType, body string) *http.Request {
 	t.Helper()
 	return webtest.NewRequest(method, e.expand(t, path), contentType, e.expand(t, body))
 }
 
-func (e *env) do(t *testing.T, req *http.Request) *webtest.Response {
+func (e *env) do(t testing.TB, req *http.Request) *webtest.Response {
 	t.Helper()
 	return webtest.Do(t, e.app, req)
 }
 
 // login starts a session for the fixture user name and returns its cookie.
-func (e *env) login(t *testing.T, name string) *http.Cookie {
+func (e *env) login(t testing.TB, name string) *http.Cookie {
 	t.Helper()
 	return webtest.Login(t, e.app, logins[name][0], logins[name][1])
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
@@ -20,8 +21,47 @@ func (h *handlers) listPositions(c *fiber.Ctx) error {
 	if q.IDs, err = httpx.QueryIDs(c, "id"); err != nil {
 		return err
 	}
+	if q.DeviceID != 0 {
+		return h.streamHistory(c, q)
+	}
 	list, err := h.core.Positions(httpx.User(c), q)
 	return send(c, list, err)
+}
+
+// streamHistory answers a device's range as a chunked JSON array written
+// while it is read, so a year of history needs no more memory than a page
+// of it. Errors found before the first byte (range, access) are ordinary
+// error responses; one after it can only cut the array short, and is logged.
+func (h *handlers) streamHistory(c *fiber.Ctx, q app.PositionQuery) error {
+	history, err := h.core.PositionHistory(httpx.User(c), q.DeviceID, q.From, q.To)
+	if err != nil {
+		return err
+	}
+	c.Type("json", "utf-8")
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		w.WriteByte('[')
+		n := 0
+		err := history.Each(func(p *app.Position) error {
+			b, err := httpx.JSONEncoder(p)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				w.WriteByte(',')
+			}
+			n++
+			_, err = w.Write(b)
+			return err
+		})
+		w.WriteByte(']')
+		if err == nil {
+			err = w.Flush()
+		}
+		if err != nil {
+			h.opts.Logger.Warn("position history cut short", "deviceId", q.DeviceID, "positions", n, "err", err)
+		}
+	})
+	return nil
 }
 
 // deletePositions is D2; deviceId, from and to are all required (the core

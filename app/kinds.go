@@ -44,13 +44,15 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 			}
 			return nil
 		},
+		drain: func(tx Tx, d *Device) (bool, error) { return drainHistory(tx, d.ID) },
 		remove: func(tx Tx, d *Device) (func(), error) {
 			c.states.Delete(d.ID)
-			if _, err := tx.DeletePositions(d.ID, time.Time{}, endOfTime); err != nil {
-				return nil, err
-			}
-			if _, err := tx.DeleteEvents(d.ID); err != nil {
-				return nil, err
+			// What the ingest stored since the last drain.
+			for done := false; !done; {
+				var err error
+				if done, err = drainHistory(tx, d.ID); err != nil {
+					return nil, err
+				}
 			}
 			return c.dropEntity(tx, DocumentOfVehicle, d.ID)
 		},

@@ -35,6 +35,11 @@ type Objects[T any, P interface {
 	// work to do once the deletion is committed (removing files).
 	created func(tx Tx, v *T) error
 	remove  func(tx Tx, v *T) (after func(), err error)
+	// drain, when set, deletes a bounded part of what depends on the
+	// object (a device's history) and reports whether nothing is left. Delete
+	// runs it in transactions of its own until done, before the one that
+	// removes the object, so no transaction grows with the object's history.
+	drain func(tx Tx, v *T) (done bool, err error)
 	// match applies kind-specific list filters (devices: ids, uniqueIds).
 	match func(q ListQuery, v *T) bool
 	// view completes a record read from the store for the caller (devices:
@@ -227,6 +232,18 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 // Delete removes an object, what depends on it and every link to it.
 func (o *Objects[T, P]) Delete(actor *User, id int64) error {
 	defer o.c.hub.invalidate()
+	for done := o.drain == nil; !done; {
+		err := o.c.store.Update(func(tx Tx) error {
+			v, err := o.editable(access{tx: tx, actor: actor}, id)
+			if err == nil {
+				done, err = o.drain(tx, v)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
 	var after func()
 	err := o.c.store.Update(func(tx Tx) error {
 		v, err := o.editable(access{tx: tx, actor: actor}, id)

@@ -132,32 +132,60 @@ func (c *Core) DeletePositions(actor *User, deviceID int64, from, to time.Time) 
 		return err
 	}
 	defer c.forgetState(deviceID) // its latest position may be gone
-	return c.store.Update(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(KindDevice, deviceID); err != nil {
+	for {
+		done := false
+		err := c.store.Update(func(tx Tx) error {
+			a := access{tx: tx, actor: actor}
+			if err := a.mustSee(KindDevice, deviceID); err != nil {
+				return err
+			}
+			if err := a.checkEdit(KindDevice); err != nil {
+				return err
+			}
+			n, err := tx.DeletePositions(deviceID, from, to, deleteChunk)
+			if err != nil || n == deleteChunk {
+				return err
+			}
+			done = true
+			return repointDevice(tx, deviceID)
+		})
+		if err != nil || done {
 			return err
 		}
-		if err := a.checkEdit(KindDevice); err != nil {
-			return err
-		}
-		if _, err := tx.DeletePositions(deviceID, from, to); err != nil {
-			return err
-		}
-		d, err := tx.Devices().Get(deviceID)
-		if err != nil {
-			return err
-		}
-		latest, err := tx.LatestPosition(deviceID)
-		switch {
-		case errors.Is(err, ErrNotFound):
-			d.PositionID = 0
-		case err != nil:
-			return err
-		default:
-			d.PositionID = latest.ID
-		}
-		return tx.Devices().Put(d)
-	})
+	}
+}
+
+// deleteChunk is how many records one transaction of a bulk deletion
+// removes, as for retention: the ingest's commits go on in between.
+const deleteChunk = DefaultRetentionChunk
+
+// drainHistory deletes a chunk of a device's positions, then of its
+// events, and reports whether none is left.
+func drainHistory(tx Tx, deviceID int64) (done bool, err error) {
+	n, err := tx.DeletePositions(deviceID, time.Time{}, endOfTime, deleteChunk)
+	if err != nil || n == deleteChunk {
+		return false, err
+	}
+	n, err = tx.DeleteEvents(deviceID, deleteChunk)
+	return n < deleteChunk, err
+}
+
+// repointDevice points the device at its newest remaining position.
+func repointDevice(tx Tx, deviceID int64) error {
+	d, err := tx.Devices().Get(deviceID)
+	if err != nil {
+		return err
+	}
+	latest, err := tx.LatestPosition(deviceID)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		d.PositionID = 0
+	case err != nil:
+		return err
+	default:
+		d.PositionID = latest.ID
+	}
+	return tx.Devices().Put(d)
 }
 
 func checkRange(from, to time.Time) error {

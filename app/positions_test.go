@@ -9,26 +9,33 @@ import (
 	"github.com/fleetd/fleetd/app"
 )
 
-// TestPositionHistory reads a route longer than several chunks, with equal
-// fix times across the chunk boundaries: every position once, in order.
-func TestPositionHistory(t *testing.T) {
-	f := newFixture(t)
-	const n = 2500
-	var want []int64
+// addRoute stores n positions of device from t0 on, perSecond fixes a
+// second, and returns their ids in time order.
+func (f *fixture) addRoute(device int64, n, perSecond int) []int64 {
+	f.t.Helper()
+	var ids []int64
 	err := f.db.Update(func(tx app.Tx) error {
 		for i := range n {
-			at := t0.Add(time.Duration(i/3) * time.Second) // three fixes per second
-			p := &app.Position{DeviceID: f.dev.ID, FixTime: at, DeviceTime: at, ServerTime: at, Attributes: app.Attributes{}}
+			at := t0.Add(time.Duration(i/perSecond) * time.Second)
+			p := &app.Position{DeviceID: device, FixTime: at, DeviceTime: at, ServerTime: at, Attributes: app.Attributes{}}
 			if err := tx.AddPosition(p); err != nil {
 				return err
 			}
-			want = append(want, p.ID)
+			ids = append(ids, p.ID)
 		}
 		return nil
 	})
 	if err != nil {
-		t.Fatal(err)
+		f.t.Fatal(err)
 	}
+	return ids
+}
+
+// TestPositionHistory reads a route longer than several chunks, with equal
+// fix times across the chunk boundaries: every position once, in order.
+func TestPositionHistory(t *testing.T) {
+	f := newFixture(t)
+	want := f.addRoute(f.dev.ID, 2500, 3) // three fixes per second
 	user, err := f.core.CreateUser(f.admin, func(u *app.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
 	if err != nil {
 		t.Fatal(err)
@@ -97,4 +104,58 @@ func TestPositionHistory(t *testing.T) {
 			t.Errorf("to before from: %v, want invalid", err)
 		}
 	})
+}
+
+// Deleting a long history takes several transactions (each at most one
+// deletion chunk), and leaves exactly what it should.
+func TestBulkDeletion(t *testing.T) {
+	f := newFixture(t)
+	other, err := f.core.Devices.Create(f.admin, func(d *app.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	route := f.addRoute(f.dev.ID, 1250, 1)
+	f.addRoute(other.ID, 10, 1)
+	for range 1100 {
+		f.addEvents(f.dev.ID, &app.Event{Type: "alarm", EventTime: t0, Attributes: app.Attributes{}})
+	}
+	f.addEvents(other.ID, &app.Event{Type: "alarm", EventTime: t0, Attributes: app.Attributes{}})
+	far := t0.Add(24 * time.Hour)
+	count := func(device int64) (positions, events int) {
+		t.Helper()
+		err := f.db.View(func(tx app.Tx) error {
+			if err := tx.Positions(device, time.Time{}, far, func(*app.Position) bool { positions++; return true }); err != nil {
+				return err
+			}
+			return tx.Events(device, time.Time{}, far, func(*app.Event) bool { events++; return true })
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return positions, events
+	}
+
+	// D2 over 1,150 positions: three chunks; the device points at the
+	// newest position left.
+	if err := f.core.DeletePositions(f.admin, f.dev.ID, t0.Add(100*time.Second), far); err != nil {
+		t.Fatal(err)
+	}
+	list, err := f.core.Positions(f.admin, app.PositionQuery{DeviceID: f.dev.ID, From: t0, To: far})
+	if err != nil || len(list) != 100 || list[99].ID != route[99] {
+		t.Fatalf("after D2: %d positions (%v), want the first 100", len(list), err)
+	}
+	if d, err := f.core.Devices.Get(f.admin, f.dev.ID); err != nil || d.PositionID != route[99] {
+		t.Errorf("device positionId %d (%v), want %d", d.PositionID, err, route[99])
+	}
+
+	// Deleting the device drains its positions and 1,100 events.
+	if err := f.core.Devices.Delete(f.admin, f.dev.ID); err != nil {
+		t.Fatal(err)
+	}
+	if p, e := count(f.dev.ID); p != 0 || e != 0 {
+		t.Errorf("deleted device keeps %d positions and %d events", p, e)
+	}
+	if p, e := count(other.ID); p != 10 || e != 1 {
+		t.Errorf("other device has %d positions and %d events, want 10 and 1", p, e)
+	}
 }

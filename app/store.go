@@ -85,16 +85,20 @@ type Tx interface {
 	// PositionsAfter goes on where Positions stopped: the positions of
 	// last's device that follow last in that order, up to fixTime to.
 	PositionsAfter(last *Position, to time.Time, fn func(*Position) bool) error
-	// DeletePositions removes a device's positions in [from, to]; the
-	// newest remaining one becomes its latest.
-	DeletePositions(deviceID int64, from, to time.Time) (int, error)
+	// DeletePositions removes at most limit of a device's positions in
+	// [from, to], oldest first, and says how many; the newest remaining
+	// one becomes its latest. Callers loop in separate transactions: one
+	// huge deletion would hold the single writer (and its dirty pages in
+	// memory) for as long as it takes.
+	DeletePositions(deviceID int64, from, to time.Time, limit int) (int, error)
 
 	// AddEvent assigns e.ID and stores e under (deviceId, eventTime, id).
 	AddEvent(e *Event) error
 	Event(id int64) (*Event, error)
 	// Events calls fn in eventTime order for from <= eventTime <= to.
 	Events(deviceID int64, from, to time.Time, fn func(*Event) bool) error
-	DeleteEvents(deviceID int64) (int, error)
+	// DeleteEvents removes at most limit of a device's events, oldest first.
+	DeleteEvents(deviceID int64, limit int) (int, error)
 
 	// Records is the named collection of an extended (v2) entity kind and
 	// Keys a named string -> id map (its unique indexes and lookups): new

@@ -26,6 +26,6 @@ func (t *tx) Events(deviceID int64, from, to time.Time, fn func(*app.Event) bool
 	return events.scan(t.btx, deviceID, from, 0, to, fn)
 }
 
-func (t *tx) DeleteEvents(deviceID int64) (int, error) {
-	return events.deleteRange(t.btx, deviceID, minKeyTime, maxKeyTime)
+func (t *tx) DeleteEvents(deviceID int64, limit int) (int, error) {
+	return events.deleteRange(t.btx, deviceID, minKeyTime, maxKeyTime, limit)
 }

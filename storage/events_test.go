@@ -54,9 +54,12 @@ func TestEvents(t *testing.T) {
 	}
 
 	mustUpdate(t, db, func(tx app.Tx) error {
-		n, err := tx.DeleteEvents(1)
-		if n != 3 {
-			t.Errorf("DeleteEvents removed %d, want 3", n)
+		n, err := tx.DeleteEvents(1, 2)
+		if n != 2 {
+			t.Errorf("DeleteEvents with limit 2 removed %d", n)
+		}
+		if n, err = tx.DeleteEvents(1, 10); n != 1 {
+			t.Errorf("DeleteEvents removed %d more, want the last 1", n)
 		}
 		return err
 	})

@@ -37,6 +37,6 @@ func (t *tx) PositionsAfter(last *app.Position, to time.Time, fn func(*app.Posit
 	return positions.scan(t.btx, last.DeviceID, last.FixTime, last.ID+1, to, fn)
 }
 
-func (t *tx) DeletePositions(deviceID int64, from, to time.Time) (int, error) {
-	return positions.deleteRange(t.btx, deviceID, from, to)
+func (t *tx) DeletePositions(deviceID int64, from, to time.Time, limit int) (int, error) {
+	return positions.deleteRange(t.btx, deviceID, from, to, limit)
 }

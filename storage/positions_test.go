@@ -1,12 +1,16 @@
 package storage
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
 )
+
+// errRollback makes a test transaction roll back.
+var errRollback = errors.New("rollback")
 
 var t0 = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
 
@@ -187,6 +191,47 @@ func TestPositionsAfter(t *testing.T) {
 	}
 }
 
+// Deleting a device's newest positions empties whole leaves; its latest
+// position read in the same transaction must still be found (bbolt's Prev
+// stops on an emptied leaf).
+func TestLatestAfterDeletingInTheSameTx(t *testing.T) {
+	db := openTestDB(t)
+	var fixes []app.Position
+	for i := range 600 {
+		fixes = append(fixes, app.Position{DeviceID: 1, FixTime: at(i)})
+	}
+	fixes = append(fixes, app.Position{DeviceID: 2, FixTime: at(0)}) // a range follows device 1's
+	addPositions(t, db, fixes)
+	for _, tc := range []struct {
+		name   string
+		from   time.Time
+		latest int64
+	}{
+		{"newest 300 deleted", at(300), 300},
+		{"all but the first", at(1), 1},
+		{"all", at(0), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := db.Update(func(tx app.Tx) error {
+				if _, err := tx.DeletePositions(1, tc.from, at(1000), 1000); err != nil {
+					return err
+				}
+				p, err := tx.LatestPosition(1)
+				switch {
+				case tc.latest == 0 && app.KindOf(err) != app.KindNotFound:
+					t.Errorf("latest %+v (%v), want none", p, err)
+				case tc.latest != 0 && (err != nil || p.ID != tc.latest):
+					t.Errorf("latest %+v (%v), want id %d", p, err, tc.latest)
+				}
+				return errRollback
+			})
+			if err != errRollback {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
 func TestAddPositionRejectsBadInput(t *testing.T) {
 	db := openTestDB(t)
 	for name, p := range map[string]app.Position{
@@ -213,22 +258,26 @@ func TestDeletePositions(t *testing.T) {
 	tests := []struct {
 		name       string
 		from, to   time.Time
+		limit      int
 		deleted    int
 		left       []int64
 		wantLatest int64 // 0: none
 	}{
-		{"range without latest", at(0), at(15), 1, []int64{2, 3}, 3},
-		{"range with latest", at(25), at(35), 1, []int64{1, 2}, 2},
-		{"middle", at(20), at(20), 1, []int64{1, 3}, 3},
-		{"everything", time.Time{}, at(100), 3, nil, 0},
-		{"nothing", at(40), at(50), 0, []int64{1, 2, 3}, 3},
+		{"range without latest", at(0), at(15), 10, 1, []int64{2, 3}, 3},
+		{"range with latest", at(25), at(35), 10, 1, []int64{1, 2}, 2},
+		{"middle", at(20), at(20), 10, 1, []int64{1, 3}, 3},
+		{"everything", time.Time{}, at(100), 10, 3, nil, 0},
+		{"nothing", at(40), at(50), 10, 0, []int64{1, 2, 3}, 3},
+		{"limit: oldest first", time.Time{}, at(100), 2, 2, []int64{3}, 3},
+		{"limit reached exactly", at(20), at(30), 2, 2, []int64{1}, 1},
+		{"no limit, nothing deleted", time.Time{}, at(100), 0, 0, []int64{1, 2, 3}, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			db := openTestDB(t)
 			addPositions(t, db, fixes)
 			mustUpdate(t, db, func(tx app.Tx) error {
-				n, err := tx.DeletePositions(1, tt.from, tt.to)
+				n, err := tx.DeletePositions(1, tt.from, tt.to, tt.limit)
 				if n != tt.deleted {
 					t.Errorf("deleted %d, want %d", n, tt.deleted)
 				}

@@ -131,13 +131,16 @@ func (s *series[T, P]) scan(tx *bolt.Tx, device int64, from time.Time, fromID in
 	return err
 }
 
-// deleteRange removes device's records in [from, to] with their id index
-// entries.
-func (s *series[T, P]) deleteRange(tx *bolt.Tx, device int64, from, to time.Time) (int, error) {
+// deleteRange removes at most limit of device's records in [from, to],
+// oldest first, with their id index entries.
+func (s *series[T, P]) deleteRange(tx *bolt.Tx, device int64, from, to time.Time, limit int) (int, error) {
+	if limit <= 0 {
+		return 0, nil
+	}
 	var keys [][]byte
 	s.each(tx, device, from, 0, to, func(k, _ []byte) bool {
 		keys = append(keys, bytes.Clone(k))
-		return true
+		return len(keys) < limit
 	})
 	return s.deleteKeys(tx, keys)
 }
@@ -168,6 +171,15 @@ func (s *series[T, P]) lastKey(tx *bolt.Tx, device int64) []byte {
 		k, _ = c.Last()
 	} else {
 		k, _ = c.Prev()
+	}
+	if k == nil {
+		// bbolt's Prev stops on a leaf that deletions earlier in this
+		// transaction emptied (Next and Last skip them). Walk the device's
+		// range forwards instead: rare, and only in a deleting transaction.
+		prefix := idKey(device)
+		for fk, _ := c.Seek(prefix); len(fk) == seriesKeyLen && bytes.HasPrefix(fk, prefix); fk, _ = c.Next() {
+			k = fk
+		}
 	}
 	if len(k) != seriesKeyLen || keyID(k[:8]) != device {
 		return nil

@@ -154,6 +154,9 @@ func (c *Core) DeleteDocument(actor *User, id int64) error {
 		if err != nil {
 			return err
 		}
+		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
+			return err
+		}
 		dropped = d.FileIDs
 		return firstErr(dropFiles(tx, dropped), documents.remove(tx, d))
 	})

@@ -81,8 +81,8 @@ func (c *Core) checkPermission(tx Tx, actor *User, p Permission) error {
 		return Invalid("%sId and %sId must be positive ids", p.OwnerKind, p.PropKind)
 	}
 	a := access{tx: tx, actor: actor}
-	if !actor.Administrator && (actor.Readonly || (p.PropKind == KindDevice && actor.DeviceReadonly)) {
-		return Forbidden("Account is read-only")
+	if err := a.checkEdit(p.PropKind); err != nil {
+		return err
 	}
 	if p.PropKind == KindManagedUser && !actor.Administrator {
 		if !actor.Manager() {

@@ -131,6 +131,9 @@ func (c *Core) DeleteServiceRecord(actor *User, id int64) error {
 		if err != nil {
 			return err
 		}
+		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
+			return err
+		}
 		dropped = r.FileIDs
 		return firstErr(dropFiles(tx, dropped), serviceRecords.remove(tx, r))
 	})

@@ -82,6 +82,9 @@ func (c *Core) CreateUser(actor *User, apply func(*User) error) (*User, error) {
 			}
 			actor = &User{} // a stranger: may set no privileged field
 		} else if !actor.Administrator {
+			if err := (access{tx: tx, actor: actor}).checkEdit(KindUser); err != nil {
+				return err
+			}
 			if !actor.Manager() {
 				return Forbidden("Only administrators and managers may create users")
 			}
@@ -136,7 +139,11 @@ func (c *Core) checkUserLimit(tx Tx, manager *User) error {
 func (c *Core) UpdateUser(actor *User, id int64, apply func(*User) error) (*User, error) {
 	var after *User
 	err := c.store.Update(func(tx Tx) error {
-		if err := (access{tx: tx, actor: actor}).mustSee(KindUser, id); err != nil {
+		a := access{tx: tx, actor: actor}
+		if err := a.mustSee(KindUser, id); err != nil {
+			return err
+		}
+		if err := a.checkEdit(KindUser); err != nil {
 			return err
 		}
 		before, err := tx.Users().Get(id)
@@ -177,11 +184,12 @@ func (c *Core) DeleteUser(actor *User, id int64) error {
 	defer c.hub.invalidate()
 	var dropped []TextID
 	err := c.store.Update(func(tx Tx) error {
-		if err := (access{tx: tx, actor: actor}).mustSee(KindUser, id); err != nil {
+		a := access{tx: tx, actor: actor}
+		if err := a.mustSee(KindUser, id); err != nil {
 			return err
 		}
-		if !actor.Administrator && actor.Readonly {
-			return Forbidden("Account is read-only")
+		if err := a.checkEdit(KindUser); err != nil {
+			return err
 		}
 		u, err := tx.Users().Get(id)
 		if err != nil {

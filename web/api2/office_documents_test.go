@@ -15,6 +15,12 @@ func days(n int) time.Time { return officeNow.AddDate(0, 0, n) }
 
 // aliceDocs: alice's insurance (expires in 10 days, file f1), her
 // registration (in 100 days) and licence (none); bob's permit (in 3 days).
+// readonlyAlice makes alice a read-only (demo) account.
+func readonlyAlice(e *officeEnv) {
+	_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.Readonly = true; return nil })
+	e.must(err)
+}
+
 func aliceDocs(e *officeEnv) {
 	e.file("f1", "alice")
 	e.document("ins", "alice", "insurance", days(10), "f1")
@@ -106,6 +112,8 @@ func TestDocuments(t *testing.T) {
 			}},
 		{name: "delete of another user's document", as: "bob", method: "DELETE", path: "/api2/documents/{ins}",
 			prepare: aliceDocs, status: 404, unchanged: true},
+		{name: "no delete by a read-only account", as: "alice", method: "DELETE", path: "/api2/documents/{ins}",
+			prepare: func(e *officeEnv) { aliceDocs(e); readonlyAlice(e) }, status: 403, unchanged: true},
 
 		{name: "expiry info: dated documents, soonest first", as: "alice", method: "GET", path: "/api2/documents/expiry-info",
 			prepare: aliceDocs, status: 200, want: []string{`"total":2`}, absent: []string{"licence", "permit"},

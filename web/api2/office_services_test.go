@@ -98,6 +98,8 @@ func TestServiceHistory(t *testing.T) {
 			}},
 		{name: "delete of another user's record", as: "bob", method: "DELETE", path: "/api2/services/history/{s3}",
 			prepare: aliceRecords, status: 404, unchanged: true},
+		{name: "no delete by a read-only account", as: "alice", method: "DELETE", path: "/api2/services/history/{s3}",
+			prepare: func(e *officeEnv) { aliceRecords(e); readonlyAlice(e) }, status: 403, unchanged: true},
 	})
 }
 

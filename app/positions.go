@@ -132,9 +132,8 @@ func (c *Core) DeletePositions(actor *User, deviceID int64, from, to time.Time) 
 		return err
 	}
 	defer c.forgetState(deviceID) // its latest position may be gone
-	for {
-		done := false
-		err := c.store.Update(func(tx Tx) error {
+	for n := deleteChunk; n == deleteChunk; {
+		err := c.store.Update(func(tx Tx) (err error) {
 			a := access{tx: tx, actor: actor}
 			if err := a.mustSee(KindDevice, deviceID); err != nil {
 				return err
@@ -142,17 +141,17 @@ func (c *Core) DeletePositions(actor *User, deviceID int64, from, to time.Time) 
 			if err := a.checkEdit(KindDevice); err != nil {
 				return err
 			}
-			n, err := tx.DeletePositions(deviceID, from, to, deleteChunk)
-			if err != nil || n == deleteChunk {
-				return err
-			}
-			done = true
-			return repointDevice(tx, deviceID)
+			n, err = tx.DeletePositions(deviceID, from, to, deleteChunk)
+			return err
 		})
-		if err != nil || done {
+		if err != nil {
 			return err
 		}
 	}
+	// In a transaction of its own: finding the newest position right after
+	// deleting the newest ones is slow in the deleting transaction (see
+	// storage's lastKey).
+	return c.store.Update(func(tx Tx) error { return repointDevice(tx, deviceID) })
 }
 
 // deleteChunk is how many records one transaction of a bulk deletion

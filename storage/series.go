@@ -175,7 +175,8 @@ func (s *series[T, P]) lastKey(tx *bolt.Tx, device int64) []byte {
 	if k == nil {
 		// bbolt's Prev stops on a leaf that deletions earlier in this
 		// transaction emptied (Next and Last skip them). Walk the device's
-		// range forwards instead: rare, and only in a deleting transaction.
+		// range forwards instead: correct, but it reads the whole range, so
+		// callers look for the latest after deleting in a new transaction.
 		prefix := idKey(device)
 		for fk, _ := c.Seek(prefix); len(fk) == seriesKeyLen && bytes.HasPrefix(fk, prefix); fk, _ = c.Next() {
 			k = fk

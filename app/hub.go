@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 )
@@ -28,23 +29,34 @@ type hub struct {
 }
 
 // Subscription receives the updates one user may see. C is closed when the
-// subscription ends, including when the hub drops a client that fell behind.
+// subscription ends, including when the hub drops a client that fell behind
+// or whose access was revoked.
 type Subscription struct {
 	C    <-chan Update
 	ch   chan Update
-	user *User
 	hub  *hub
 	once sync.Once
+	// Set at subscribe time: the session (key) and password hash that
+	// authenticated the client. A client still connected after its session
+	// ended or its password changed must not go on receiving.
+	session, passwordHash string
+	revoked               atomic.Bool
 
 	mu      sync.Mutex
+	user    *User
+	checked bool
 	gen     uint64
 	visible map[int64]bool // nil for administrators: everything
 }
 
-// Subscribe starts live updates for user.
-func (c *Core) Subscribe(user *User) *Subscription {
+// Subscribe starts live updates for user, authenticated by the session
+// with cookie value sessionToken ("" for Basic credentials).
+func (c *Core) Subscribe(user *User, sessionToken string) *Subscription {
 	ch := make(chan Update, subscriberQueue)
-	s := &Subscription{C: ch, ch: ch, user: user, hub: c.hub}
+	s := &Subscription{C: ch, ch: ch, user: user, hub: c.hub, passwordHash: user.PasswordHash}
+	if sessionToken != "" {
+		s.session = sessionKey(sessionToken)
+	}
 	c.hub.mu.Lock()
 	c.hub.subs[s] = struct{}{}
 	c.hub.mu.Unlock()
@@ -61,26 +73,65 @@ func (s *Subscription) Close() {
 	})
 }
 
-// sees reports whether the subscriber may see deviceID, recomputing its
-// device set only after a permission or device change.
+// Revoked reports whether the hub ended the subscription because the
+// client's access ended (logout, password change, disabled, expired or
+// deleted user), not because it fell behind.
+func (s *Subscription) Revoked() bool { return s.revoked.Load() }
+
+// sees reports whether the subscriber may see deviceID. After a change to
+// users, sessions, permissions or devices it first checks the client's
+// access again and recomputes its device set.
 func (s *Subscription) sees(deviceID int64) bool {
-	if s.user.Administrator {
-		return true
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if gen := s.hub.gen.Load(); s.visible == nil || s.gen != gen {
-		set := map[int64]bool{}
-		err := s.hub.core.store.View(func(tx Tx) (err error) {
-			set, err = access{tx: tx, actor: s.user}.visible(KindDevice)
-			return err
-		})
-		if err != nil {
+	if s.revoked.Load() {
+		return false
+	}
+	if gen := s.hub.gen.Load(); !s.checked || s.gen != gen {
+		if err := s.refresh(); err != nil {
+			if KindOf(err) == KindUnauthorized {
+				s.revoked.Store(true)
+			}
 			return false
 		}
-		s.visible, s.gen = set, gen
+		s.checked, s.gen = true, gen
 	}
-	return s.visible[deviceID]
+	return s.user.Administrator || s.visible[deviceID]
+}
+
+// refresh rereads the user, its session and the devices it sees; an
+// Unauthorized error means access has ended.
+func (s *Subscription) refresh() error {
+	c := s.hub.core
+	return c.store.View(func(tx Tx) error {
+		u, err := tx.Users().Get(s.user.ID)
+		if errors.Is(err, ErrNotFound) || (err == nil && u.PasswordHash != s.passwordHash) {
+			return Unauthorized("credentials changed")
+		}
+		if err != nil {
+			return err
+		}
+		if err := c.loginAllowed(u); err != nil {
+			return err
+		}
+		if s.session != "" {
+			sess, err := tx.Session(s.session)
+			if errors.Is(err, ErrNotFound) || (err == nil && c.now().After(sess.Expires)) {
+				return Unauthorized("session ended")
+			}
+			if err != nil {
+				return err
+			}
+		}
+		var set map[int64]bool
+		if !u.Administrator {
+			if set, err = (access{tx: tx, actor: u}).visible(KindDevice); err != nil {
+				return err
+			}
+		}
+		s.user, s.visible = u, set
+		return nil
+	})
 }
 
 // invalidate makes every subscriber recompute what it may see.
@@ -102,19 +153,22 @@ func (h *hub) publish(deviceID int64, u Update) {
 	for _, fn := range h.observers {
 		fn(deviceID, u)
 	}
-	var slow []*Subscription
+	var ended []*Subscription // too slow or revoked; closed outside the lock
 	for s := range h.subs {
 		if !s.sees(deviceID) {
+			if s.Revoked() {
+				ended = append(ended, s)
+			}
 			continue
 		}
 		select {
 		case s.ch <- u:
 		default:
-			slow = append(slow, s)
+			ended = append(ended, s)
 		}
 	}
 	h.mu.RUnlock()
-	for _, s := range slow {
+	for _, s := range ended {
 		s.Close()
 	}
 }

@@ -178,7 +178,7 @@ func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adminSub, userSub := f.core.Subscribe(f.admin), f.core.Subscribe(user)
+	adminSub, userSub := f.core.Subscribe(f.admin, ""), f.core.Subscribe(user, "")
 	defer adminSub.Close()
 	defer userSub.Close()
 	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(0, 1, 1, 0, nil)}); err != nil {
@@ -214,7 +214,7 @@ func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
 
 func TestSlowSubscriberIsDropped(t *testing.T) {
 	f := newFixture(t)
-	sub := f.core.Subscribe(f.admin)
+	sub := f.core.Subscribe(f.admin, "")
 	for i := 0; i < 300; i++ { // more than the queue holds; nobody reads
 		if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(i, 1, 1, 0, nil)}); err != nil {
 			t.Fatal(err)

@@ -137,6 +137,7 @@ func (c *Core) checkUserLimit(tx Tx, manager *User) error {
 
 // UpdateUser applies a change to a user the actor may manage.
 func (c *Core) UpdateUser(actor *User, id int64, apply func(*User) error) (*User, error) {
+	defer c.hub.invalidate() // rights, password or status may have changed
 	var after *User
 	err := c.store.Update(func(tx Tx) error {
 		a := access{tx: tx, actor: actor}

@@ -23,20 +23,25 @@ func (h *handlers) socket() fiber.Handler {
 				Description: "GET /api/socket must be a WebSocket upgrade request"}
 		}
 		c.Locals(socketUserKey, httpx.User(c))
+		c.Locals(socketSessionKey, httpx.SessionToken(c))
 		return ws(c)
 	}
 }
 
-const socketUserKey = "fleetd.socket.user"
+const (
+	socketUserKey    = "fleetd.socket.user"
+	socketSessionKey = "fleetd.socket.session"
+)
 
 func (h *handlers) serveSocket(conn *websocket.Conn) {
 	user, _ := conn.Locals(socketUserKey).(*app.User)
 	if user == nil {
 		return
 	}
+	session, _ := conn.Locals(socketSessionKey).(string)
 	// Subscribe before reading the latest positions, so nothing that
 	// happens in between is missed.
-	sub := h.core.Subscribe(user)
+	sub := h.core.Subscribe(user, session)
 	defer sub.Close()
 	latest, err := h.core.Positions(user, app.PositionQuery{})
 	if err != nil || writeJSON(conn, app.Update{Positions: latest}) != nil {
@@ -56,9 +61,12 @@ func (h *handlers) serveSocket(conn *websocket.Conn) {
 	for {
 		select {
 		case u, ok := <-sub.C:
-			if !ok { // fell too far behind: the hub dropped this client
-				conn.WriteControl(websocket.CloseMessage,
-					websocket.FormatCloseMessage(websocket.CloseTryAgainLater, "too slow"), time.Now().Add(time.Second))
+			if !ok { // the hub dropped this client
+				msg := websocket.FormatCloseMessage(websocket.CloseTryAgainLater, "too slow")
+				if sub.Revoked() {
+					msg = websocket.FormatCloseMessage(websocket.ClosePolicyViolation, "access ended")
+				}
+				conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
 				return
 			}
 			if writeJSON(conn, u) != nil {

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -89,3 +90,66 @@ func TestSocketNeedsUpgrade(t *testing.T) {
 }
 
 func itoa(id int64) string { b, _ := json.Marshal(id); return string(b) }
+
+// A live socket ends when its client's access does: logout of its session,
+// a password change, a disabled account. Another session's logout does not
+// touch it.
+func TestSocketAccessEnds(t *testing.T) {
+	basic := func(name string) http.Header {
+		h := http.Header{}
+		req, _ := http.NewRequest("GET", "/", nil)
+		req.SetBasicAuth(logins[name][0], logins[name][1])
+		h.Set("Authorization", req.Header.Get("Authorization"))
+		return h
+	}
+	cookieHeader := func(c *http.Cookie) http.Header { return http.Header{"Cookie": {c.String()}} }
+	for _, tc := range []struct {
+		name   string
+		open   func(t *testing.T, e *env) (header http.Header, cookie *http.Cookie)
+		revoke func(t *testing.T, e *env, cookie *http.Cookie)
+		ends   bool
+	}{
+		{"logout of its session", func(t *testing.T, e *env) (http.Header, *http.Cookie) {
+			c := e.login(t, "user1")
+			return cookieHeader(c), c
+		}, func(t *testing.T, e *env, c *http.Cookie) {
+			e.requestWithCookie(t, c, "DELETE", "/api/session").Check(t, "logout", 204, nil, nil)
+		}, true},
+		{"logout of another session", func(t *testing.T, e *env) (http.Header, *http.Cookie) {
+			return cookieHeader(e.login(t, "user1")), nil
+		}, func(t *testing.T, e *env, _ *http.Cookie) {
+			e.requestWithCookie(t, e.login(t, "user1"), "DELETE", "/api/session").Check(t, "logout", 204, nil, nil)
+		}, false},
+		{"password changed (Basic)", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return basic("user1"), nil },
+			func(t *testing.T, e *env, _ *http.Cookie) {
+				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *app.User) error { u.Password = "new-secret"; return nil })
+				must(t, err)
+			}, true},
+		{"account disabled", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return cookieHeader(e.login(t, "user1")), nil },
+			func(t *testing.T, e *env, _ *http.Cookie) {
+				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *app.User) error { u.Disabled = true; return nil })
+				must(t, err)
+			}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			addr := serve(t, e, time.Hour)
+			header, cookie := tc.open(t, e)
+			c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/api/socket", header)
+			must(t, err)
+			defer c.Close()
+			nextUpdate(t, c) // the latest positions
+			tc.revoke(t, e, cookie)
+			must(t, e.core.Ingest(e.ids["d1"], []*app.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
+			c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			_, data, err := c.ReadMessage()
+			var closed *websocket.CloseError
+			switch {
+			case tc.ends && (!errors.As(err, &closed) || closed.Code != websocket.ClosePolicyViolation):
+				t.Fatalf("read %s, %v; want the socket closed with 1008", data, err)
+			case !tc.ends && (err != nil || !strings.Contains(string(data), `"positions"`)):
+				t.Fatalf("read %s, %v; want the new position", data, err)
+			}
+		})
+	}
+}

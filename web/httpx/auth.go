@@ -12,7 +12,10 @@ import (
 // servlets') JSESSIONID, so existing clients keep their session handling.
 const SessionCookie = "JSESSIONID"
 
-const userKey = "fleetd.user"
+const (
+	userKey    = "fleetd.user"
+	sessionKey = "fleetd.session" // the cookie value, when it authenticated
+)
 
 // Authenticator resolves the caller of a request: the JSESSIONID cookie
 // first, then HTTP Basic credentials.
@@ -55,11 +58,13 @@ func (a Authenticator) Optional() fiber.Handler {
 // cookie: the extended API (/api2) is documented as cookie-only.
 func (a Authenticator) Session() fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		u, err := a.Core.SessionUser(c.Cookies(SessionCookie))
+		token := c.Cookies(SessionCookie)
+		u, err := a.Core.SessionUser(token)
 		if err != nil {
 			return err
 		}
 		c.Locals(userKey, u)
+		c.Locals(sessionKey, token)
 		return c.Next()
 	}
 }
@@ -70,12 +75,20 @@ func User(c *fiber.Ctx) *app.User {
 	return u
 }
 
+// SessionToken is the session cookie that authenticated the caller, ""
+// when Basic credentials did (or nobody).
+func SessionToken(c *fiber.Ctx) string {
+	token, _ := c.Locals(sessionKey).(string)
+	return token
+}
+
 // resolve returns the caller, nil when no usable credentials were sent. A
 // stale cookie counts as none, so Basic credentials sent beside it still work.
 func (a Authenticator) resolve(c *fiber.Ctx) (*app.User, error) {
 	if token := c.Cookies(SessionCookie); token != "" {
 		u, err := a.Core.SessionUser(token)
 		if err == nil {
+			c.Locals(sessionKey, token)
 			return u, nil
 		}
 		if app.KindOf(err) != app.KindUnauthorized {

@@ -177,7 +177,7 @@ func TestMetricsSeries(t *testing.T) {
 			t.Errorf("family %s has no TYPE line", family)
 		}
 	}
-	sub := fx.core.Subscribe(app.System())
+	sub := fx.core.Subscribe(app.System(), "")
 	defer sub.Close()
 	if _, body := get(t, base+"/metrics"); !strings.Contains(body, "\nfleetd_websocket_clients 1\n") {
 		t.Error("a live subscriber is not counted")

@@ -30,6 +30,9 @@ func (c *Core) ConnectMileage(actor *User, deviceID int64, value string) (create
 		if err := a.checkEdit(KindAttribute); err != nil {
 			return err
 		}
+		if err := a.checkEdit(KindDevice); err != nil { // the vehicle's configuration changes
+			return err
+		}
 		d, err := tx.Devices().Get(deviceID)
 		if err != nil {
 			return err
@@ -57,7 +60,7 @@ func (c *Core) ConnectMileage(actor *User, deviceID int64, value string) (create
 			}
 			id = want.ID
 		}
-		if err := unlinkMileage(tx, deviceID, id); err != nil {
+		if err := unlinkMileage(a, deviceID, id); err != nil {
 			return err
 		}
 		if actor.ID != 0 { // the attribute is the actor's already or was just made by it
@@ -103,18 +106,28 @@ func findComputed(a access, want *ComputedAttribute) (int64, error) {
 }
 
 // unlinkMileage removes the device's direct links to mileage attributes
-// other than keep.
-func unlinkMileage(tx Tx, deviceID, keep int64) error {
-	linked, err := tx.Linked(KindDevice, deviceID, KindAttribute)
+// other than keep. One the actor cannot see belongs to another account that
+// shares the vehicle: it is not the actor's to remove, so the change is
+// refused instead.
+func unlinkMileage(a access, deviceID, keep int64) error {
+	linked, err := a.tx.Linked(KindDevice, deviceID, KindAttribute)
 	if err != nil {
 		return err
 	}
 	for _, id := range slices.DeleteFunc(linked, func(id int64) bool { return id == keep }) {
-		v, err := computedTable(tx).Get(id)
+		v, err := computedTable(a.tx).Get(id)
 		if err != nil || v.Attribute != MileageAttribute {
 			continue
 		}
-		if err := tx.Unlink(Permission{OwnerKind: KindDevice, OwnerID: deviceID, PropKind: KindAttribute, PropID: id}); err != nil {
+		mine, err := a.canSee(KindAttribute, id)
+		if err != nil {
+			return err
+		}
+		if !mine {
+			return &Error{Kind: KindConflict, Message: "Mileage set by another account",
+				Description: "another account that shares this vehicle set its mileage"}
+		}
+		if err := a.tx.Unlink(Permission{OwnerKind: KindDevice, OwnerID: deviceID, PropKind: KindAttribute, PropID: id}); err != nil {
 			return err
 		}
 	}

@@ -94,6 +94,10 @@ func TestFleetMileageErrors(t *testing.T) {
 		{"mileage too long", "alice", `{"vehicleId":"{car}","mileage":"` + strings.Repeat("x", 60) + `"}`, nil, 400, "at most 50"},
 		{"malformed body", "alice", `{"vehicleId":`, nil, 400, "malformed JSON"},
 		{"no permission: a read-only account", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, readonly, 401, "read-only"},
+		{"no permission: devices read-only", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, func(e *officeEnv) {
+			_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.DeviceReadonly = true; return nil })
+			e.must(err)
+		}, 401, "Devices are read-only"},
 	} {
 		scenarios = append(scenarios, officeScenario{name: s.name, as: s.as, method: "POST", path: "/api2/computed/mileage",
 			body: s.body, prepare: s.prepare, status: s.status, want: []string{failed, s.detail},
@@ -103,6 +107,16 @@ func TestFleetMileageErrors(t *testing.T) {
 				}
 			}})
 	}
+	// bob shares alice's car but not her mileage attribute: it is not his
+	// to replace.
+	scenarios = append(scenarios, officeScenario{name: "another account's mileage on a shared vehicle", as: "bob",
+		method: "POST", path: "/api2/computed/mileage", body: `{"vehicleId":"{car}","mileage":"20 km/l"}`,
+		prepare: func(e *officeEnv) {
+			_, err := e.core.ConnectMileage(e.user("alice"), e.ids["car"], "12 km/l")
+			e.must(err)
+			e.link("bob", app.KindDevice, e.ids["car"])
+		},
+		status: 400, want: []string{failed, "another account"}, unchanged: true})
 	scenarios = append(scenarios, officeScenario{name: "no session", method: "POST", path: "/api2/computed/mileage",
 		body: `{"vehicleId":"1"}`, status: 401})
 	runOfficeScenarios(t, scenarios)

@@ -58,10 +58,13 @@ type EventQuery struct {
 	Page, Limit int
 }
 
-// Paging defaults and bounds of E2.
+// Paging defaults and bounds of E2. A page is found by reading past every
+// event before it in one read transaction, so pages end MaxEventDepth
+// events deep; a client goes further by narrowing the time range.
 const (
 	DefaultEventLimit = 20
 	MaxEventLimit     = 100
+	MaxEventDepth     = 10000
 )
 
 // ExtendedEvents answers E2: one page of the matching events of the
@@ -72,6 +75,9 @@ func (c *Core) ExtendedEvents(actor *User, q EventQuery) ([]ExtendedEvent, error
 	}
 	if q.Page < 1 || q.Limit < 1 || q.Limit > MaxEventLimit {
 		return nil, Invalid("page must be at least 1 and limit between 1 and %d", MaxEventLimit)
+	}
+	if q.Page > MaxEventDepth/q.Limit {
+		return nil, Invalid("page × limit may reach at most %d events: narrow the time range to go further", MaxEventDepth)
 	}
 	match := typeFilter(q.Types)
 	var page []*Event

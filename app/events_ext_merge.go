@@ -13,47 +13,16 @@ import (
 // per device plus the events up to the end of the page, whatever the
 // range holds.
 
-// Windows of newest-first reads: the first span, and the most one grows to.
-const (
-	firstWindow = time.Hour
-	maxWindow   = 100 * 365 * 24 * time.Hour
-)
-
 // deviceEvents yields the device's matching events in [from, to], oldest
 // first or newest first (ties by id, reversed too), reading the store only
-// as far as the consumer pulls; a store error ends it in *errp. The store
-// scans forward only, so newest first reads windows back from to, each
-// twice as long as the last: recent events cost a short scan.
+// as far as the consumer pulls; a store error ends it in *errp.
 func deviceEvents(tx Tx, device int64, from, to time.Time, desc bool, match func(*Event) bool, errp *error) iter.Seq[*Event] {
-	if !desc {
-		return func(yield func(*Event) bool) {
-			*errp = tx.Events(device, from, to, func(e *Event) bool { return !match(e) || yield(e) })
-		}
+	scan := tx.Events
+	if desc {
+		scan = tx.EventsNewest
 	}
 	return func(yield func(*Event) bool) {
-		width := firstWindow
-		for end := to; !end.Before(from); width = min(2*width, maxWindow) {
-			start := end.Add(-width)
-			if start.Before(from) {
-				start = from
-			}
-			var window []*Event
-			*errp = tx.Events(device, start, end, func(e *Event) bool {
-				if match(e) {
-					window = append(window, e)
-				}
-				return true
-			})
-			if *errp != nil {
-				return
-			}
-			for i := len(window) - 1; i >= 0; i-- {
-				if !yield(window[i]) {
-					return
-				}
-			}
-			end = start.Add(-time.Nanosecond) // bounds are inclusive
-		}
+		*errp = scan(device, from, to, func(e *Event) bool { return !match(e) || yield(e) })
 	}
 }
 

@@ -97,6 +97,9 @@ type Tx interface {
 	Event(id int64) (*Event, error)
 	// Events calls fn in eventTime order for from <= eventTime <= to.
 	Events(deviceID int64, from, to time.Time, fn func(*Event) bool) error
+	// EventsNewest is Events newest first (equal times by id, descending);
+	// it reads only as far as fn goes.
+	EventsNewest(deviceID int64, from, to time.Time, fn func(*Event) bool) error
 	// DeleteEvents removes at most limit of a device's events, oldest first.
 	DeleteEvents(deviceID int64, limit int) (int, error)
 

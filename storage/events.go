@@ -26,6 +26,10 @@ func (t *tx) Events(deviceID int64, from, to time.Time, fn func(*app.Event) bool
 	return events.scan(t.btx, deviceID, from, 0, to, fn)
 }
 
+func (t *tx) EventsNewest(deviceID int64, from, to time.Time, fn func(*app.Event) bool) error {
+	return events.scanNewest(t.btx, deviceID, from, to, fn)
+}
+
 func (t *tx) DeleteEvents(deviceID int64, limit int) (int, error) {
 	return events.deleteRange(t.btx, deviceID, minKeyTime, maxKeyTime, limit)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
@@ -119,15 +120,56 @@ func (s *series[T, P]) each(tx *bolt.Tx, device int64, from time.Time, fromID in
 	}
 }
 
-func (s *series[T, P]) scan(tx *bolt.Tx, device int64, from time.Time, fromID int64, to time.Time, fn func(*T) bool) error {
-	var err error
-	s.each(tx, device, from, fromID, to, func(k, value []byte) bool {
+// eachNewest is each in reverse: device's records for from <= time <= to,
+// newest first (equal times by id, descending), until fn returns false.
+// Only for read transactions: bbolt's Prev stops on leaves emptied by
+// deletions earlier in the same transaction (see lastKey).
+func (s *series[T, P]) eachNewest(tx *bolt.Tx, device int64, from, to time.Time, fn func(k, v []byte) bool) {
+	from, to = clampKeyTime(from), clampKeyTime(to)
+	if from.After(to) {
+		return
+	}
+	// Every key of device up to time to sorts at or before (device, to,
+	// max id); nothing of device from time from on sorts before start.
+	end := seriesKey(device, to, math.MaxInt64)
+	start := appendTime(idKey(device), from)
+	c := tx.Bucket(s.data).Cursor()
+	k, v := c.Seek(end)
+	switch {
+	case k == nil:
+		k, v = c.Last()
+	case !bytes.Equal(k, end):
+		k, v = c.Prev()
+	}
+	for ; len(k) == seriesKeyLen && bytes.Compare(k[:16], start) >= 0 && bytes.HasPrefix(k, start[:8]); k, v = c.Prev() {
+		if !fn(k, v) {
+			return
+		}
+	}
+}
+
+// decodeEach adapts fn to each and eachNewest: records are decoded, and a
+// decoding error stops the walk in *errp.
+func (s *series[T, P]) decodeEach(errp *error, fn func(*T) bool) func(k, v []byte) bool {
+	return func(k, value []byte) bool {
 		var v *T
-		if v, err = s.decode(k, value); err != nil {
+		if v, *errp = s.decode(k, value); *errp != nil {
 			return false
 		}
 		return fn(v)
-	})
+	}
+}
+
+func (s *series[T, P]) scan(tx *bolt.Tx, device int64, from time.Time, fromID int64, to time.Time, fn func(*T) bool) error {
+	var err error
+	s.each(tx, device, from, fromID, to, s.decodeEach(&err, fn))
+	return err
+}
+
+// scanNewest is scan newest first, for read transactions.
+func (s *series[T, P]) scanNewest(tx *bolt.Tx, device int64, from, to time.Time, fn func(*T) bool) error {
+	var err error
+	s.eachNewest(tx, device, from, to, s.decodeEach(&err, fn))
 	return err
 }
 

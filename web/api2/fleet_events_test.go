@@ -116,6 +116,8 @@ func TestFleetEventErrors(t *testing.T) {
 		{"to before from", "alice", "from=2025-06-02T00:00:00Z&to=2025-06-01T00:00:00Z", 400, "before"},
 		{"bad sort", "alice", day + "&sort=up", 400, "sort must be asc or desc"},
 		{"bad page", "alice", day + "&page=0", 400, "page"},
+		{"page too deep", "alice", day + "&page=101&limit=100", 400, "at most 10000 events"},
+		{"page far too deep", "alice", day + "&page=9223372036854775807", 400, "at most 10000 events"},
 		{"bad device id", "alice", day + "&deviceIds=x", 400, "deviceIds"},
 		{"a device the caller cannot see is refused", "alice", day + "&deviceIds={car}&deviceIds={van}", 404, "Device not found"},
 		{"a device that does not exist", "admin", day + "&deviceIds=999999", 404, "not found"},

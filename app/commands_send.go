@@ -144,29 +144,44 @@ func (c *Core) SendCommand(actor *User, cmd *Command) (sent *Command, queued boo
 	}
 	q := &QueuedCommand{Command: *cmd, Queued: c.now().UTC()}
 	q.ID = 0
-	if err := c.store.Update(func(tx Tx) error { return tx.QueuedCommands().Create(q) }); err != nil {
+	if err := c.storeQueued([]*QueuedCommand{q}); err != nil {
 		return nil, false, err
 	}
 	return cmd, true, nil
 }
 
-// takeQueued removes and returns a device's queued commands, oldest first.
-// It looks in a read transaction first: it runs for every OsmAnd request
-// and every connection, and almost always finds nothing, which must not
-// cost a write and an fsync.
-func (c *Core) takeQueued(deviceID int64) ([]*QueuedCommand, error) {
-	var any bool
-	err := c.store.View(func(tx Tx) error {
-		return tx.QueuedCommands().List(func(q *QueuedCommand) bool {
-			any = q.DeviceID == deviceID
-			return !any
-		})
+// storeQueued adds commands of one device to the queue, counting them in
+// the queue index first (see queueIndex).
+func (c *Core) storeQueued(qs []*QueuedCommand) error {
+	if err := c.queue.load(c); err != nil {
+		return err
+	}
+	device := qs[0].DeviceID
+	c.queue.add(device, len(qs))
+	err := c.store.Update(func(tx Tx) error {
+		for _, q := range qs {
+			q.ID = 0
+			if err := tx.QueuedCommands().Create(q); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
-	if err != nil || !any {
+	if err != nil {
+		c.queue.remove(device, len(qs))
+	}
+	return err
+}
+
+// takeQueued removes and returns a device's queued commands, oldest first.
+// It runs for every OsmAnd request and every connection and almost always
+// finds nothing: the queue index answers that without a transaction.
+func (c *Core) takeQueued(deviceID int64) ([]*QueuedCommand, error) {
+	if err := c.queue.load(c); err != nil || !c.queue.any(deviceID) {
 		return nil, err
 	}
 	var out []*QueuedCommand
-	err = c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx Tx) error {
 		out = out[:0]
 		err := tx.QueuedCommands().List(func(q *QueuedCommand) bool {
 			if q.DeviceID == deviceID {
@@ -181,7 +196,11 @@ func (c *Core) takeQueued(deviceID int64) ([]*QueuedCommand, error) {
 		}
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	c.queue.remove(deviceID, len(out))
+	return out, nil
 }
 
 // TakeQueued hands a connectionless protocol (OsmAnd replies over HTTP) the
@@ -217,16 +236,7 @@ func (c *Core) deliverQueued(deviceID int64, conn DeviceConn) {
 }
 
 func (c *Core) requeue(qs []*QueuedCommand) {
-	err := c.store.Update(func(tx Tx) error {
-		for _, q := range qs {
-			q.ID = 0
-			if err := tx.QueuedCommands().Create(q); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := c.storeQueued(qs); err != nil {
 		c.log.Error("requeueing commands failed", "err", err)
 	}
 }

@@ -45,6 +45,7 @@ type Core struct {
 	counters counters
 	shapes   sync.Map // geofence area -> geo.Shape
 	states   sync.Map // device id -> *deviceState (state.go)
+	queue    queueIndex
 	push     *pusher
 
 	connsMu sync.Mutex

@@ -1,0 +1,59 @@
+package app
+
+import "sync"
+
+// queueIndex counts each device's queued commands in memory, so that the
+// check every OsmAnd request and every device connection makes ("anything
+// queued for me?") costs a map lookup instead of decoding the whole queue.
+//
+// A count is never below what the store holds: it goes up before a command
+// is stored and down only by what a taking transaction deleted. It can be
+// above (a store write that failed, briefly one in flight): then the check
+// looks in the store and finds nothing, which is only slower.
+type queueIndex struct {
+	once sync.Once
+	err  error
+	mu   sync.Mutex
+	n    map[int64]int
+}
+
+// load counts the stored queue once, on first use.
+func (q *queueIndex) load(c *Core) error {
+	q.once.Do(func() {
+		n := map[int64]int{}
+		q.err = c.store.View(func(tx Tx) error {
+			return tx.QueuedCommands().List(func(qc *QueuedCommand) bool {
+				n[qc.DeviceID]++
+				return true
+			})
+		})
+		q.mu.Lock()
+		q.n = n
+		q.mu.Unlock()
+	})
+	return q.err
+}
+
+// add records k commands about to be stored for device.
+func (q *queueIndex) add(device int64, k int) {
+	q.mu.Lock()
+	q.n[device] += k
+	q.mu.Unlock()
+}
+
+// remove records k commands of device deleted from the store (or not
+// stored after all).
+func (q *queueIndex) remove(device int64, k int) {
+	q.mu.Lock()
+	if q.n[device] -= k; q.n[device] <= 0 {
+		delete(q.n, device)
+	}
+	q.mu.Unlock()
+}
+
+// any reports whether device may have queued commands.
+func (q *queueIndex) any(device int64) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.n[device] > 0
+}

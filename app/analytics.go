@@ -53,15 +53,23 @@ func (c *Core) AlarmAnalytics(actor *User, deviceIDs []int64, from, to time.Time
 		return nil, Invalid("the range is at most %d days", int(MaxAnalyticsRange/(24*time.Hour)))
 	}
 	out := &AlarmAnalytics{AlarmCounts: newAlarmCounts(), VehicleData: []VehicleAlarms{}}
-	err := c.store.View(func(tx Tx) error {
-		devices, err := visibleDevices(access{tx: tx, actor: actor}, deviceIDs)
-		if err != nil {
-			return err
-		}
-		zone := serverZone(tx)
-		for _, id := range devices {
-			v := VehicleAlarms{DeviceID: TextID(id), AlarmCounts: newAlarmCounts()}
-			err := tx.Events(id, from, to, func(e *Event) bool {
+	var devices []int64
+	var zone *time.Location
+	err := c.store.View(func(tx Tx) (err error) {
+		devices, err = visibleDevices(access{tx: tx, actor: actor}, deviceIDs)
+		zone = serverZone(tx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// A read transaction per device: one over a year of a whole fleet would
+	// keep the store file from growing (and so the ingest waiting) while it
+	// decodes every event.
+	for _, id := range devices {
+		v := VehicleAlarms{DeviceID: TextID(id), AlarmCounts: newAlarmCounts()}
+		err := c.store.View(func(tx Tx) error {
+			return tx.Events(id, from, to, func(e *Event) bool {
 				kind, _ := e.Attributes["alarm"].(string)
 				if e.Type != EventAlarm || kind == "" {
 					return true
@@ -71,15 +79,11 @@ func (c *Core) AlarmAnalytics(actor *User, deviceIDs []int64, from, to time.Time
 				out.add(kind, day)
 				return true
 			})
-			if err != nil {
-				return err
-			}
-			out.VehicleData = append(out.VehicleData, v)
+		})
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		out.VehicleData = append(out.VehicleData, v)
 	}
 	return out, nil
 }

@@ -145,6 +145,25 @@ func (a access) mustSee(kind string, id int64) error {
 	return nil
 }
 
+// mustSeeDevices is mustSee for many devices: the visible set is computed
+// once (it reads every group, and every device reached through one), not
+// once per id.
+func (a access) mustSeeDevices(ids []int64) error {
+	if a.actor.Administrator {
+		return nil
+	}
+	set, err := a.visible(KindDevice)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if !set[id] {
+			return NotFound(kindNames[KindDevice])
+		}
+	}
+	return nil
+}
+
 var kindNames = map[string]string{
 	KindUser: "User", KindManagedUser: "User", KindDevice: "Device", KindGroup: "Group",
 	KindGeofence: "Geofence", KindCommand: "Command", KindDriver: "Driver", KindAttribute: "Attribute",

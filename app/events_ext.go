@@ -126,10 +126,10 @@ func visibleDevices(a access, ids []int64) ([]int64, error) {
 		return nil, Invalid("at most %d device ids", MaxQueryDevices)
 	}
 	if len(ids) > 0 {
+		if err := a.mustSeeDevices(ids); err != nil {
+			return nil, err
+		}
 		for _, id := range ids {
-			if err := a.mustSee(KindDevice, id); err != nil {
-				return nil, err
-			}
 			if err := a.exists(KindDevice, id); err != nil {
 				return nil, err
 			}

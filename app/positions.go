@@ -32,17 +32,21 @@ func (c *Core) Positions(actor *User, q PositionQuery) ([]*Position, error) {
 		a := access{tx: tx, actor: actor}
 		switch {
 		case len(q.IDs) > 0:
+			devices := make([]int64, 0, len(q.IDs))
 			for _, id := range q.IDs {
 				p, err := tx.Position(id)
-				if err == nil {
-					err = a.mustSee(KindDevice, p.DeviceID)
-				}
 				if err != nil {
 					return err
 				}
 				out = append(out, p)
+				devices = append(devices, p.DeviceID)
 			}
-			return nil
+			err := a.mustSeeDevices(devices)
+			if KindOf(err) == KindNotFound {
+				// as for an id that does not exist: ids cannot be probed
+				return NotFound("position")
+			}
+			return err
 		default:
 			return c.eachVisibleDevice(a, func(d *Device) error {
 				p, err := tx.LatestPosition(d.ID)

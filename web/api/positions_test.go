@@ -32,7 +32,9 @@ func TestPositions(t *testing.T) {
 		{name: "by ids", as: "admin", method: "GET", path: "/api/positions?id={p1}&id={p4}", status: 200,
 			want: []string{`"id":{p1}`, `"id":{p4}`}},
 		{name: "by ids including an invisible one", as: "user1", method: "GET", path: "/api/positions?id={p1}&id={p4}",
-			status: 404},
+			status: 404, want: []string{"position not found"}, absent: []string{"Device"}},
+		{name: "by ids including one that does not exist: the same answer", as: "user1", method: "GET",
+			path: "/api/positions?id={p1}&id=999999", status: 404, want: []string{"position not found"}},
 		{name: "anonymous", method: "GET", path: "/api/positions", status: 401},
 
 		{name: "delete a range repoints the device", as: "user1", method: "DELETE", status: 204,

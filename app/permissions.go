@@ -20,10 +20,24 @@ var permissionPairs = map[string][]string{
 var PermissionKinds = []string{KindUser, KindDevice, KindGroup, KindGeofence, KindCommand, KindManagedUser,
 	KindNotification, KindCalendar, KindAttribute, KindDriver, KindMaintenance}
 
+// MaxBulkPermissions bounds one bulk change: it is checked and written in
+// one write transaction, which holds the store's single writer.
+const MaxBulkPermissions = 1000
+
+func checkBulk(ps []Permission) error {
+	if len(ps) > MaxBulkPermissions {
+		return Invalid("at most %d permissions per request", MaxBulkPermissions)
+	}
+	return nil
+}
+
 // Link adds permissions (all or none) after checking the actor may see both
 // objects of each and may edit; linking a device to a user counts against
 // that user's deviceLimit.
 func (c *Core) Link(actor *User, ps ...Permission) error {
+	if err := checkBulk(ps); err != nil {
+		return err
+	}
 	defer c.hub.invalidate()
 	return c.store.Update(func(tx Tx) error {
 		for _, p := range ps {
@@ -59,6 +73,9 @@ func (c *Core) link(tx Tx, actor *User, p Permission) error {
 
 // Unlink removes permissions (all or none) under the same checks as Link.
 func (c *Core) Unlink(actor *User, ps ...Permission) error {
+	if err := checkBulk(ps); err != nil {
+		return err
+	}
 	defer c.hub.invalidate()
 	return c.store.Update(func(tx Tx) error {
 		for _, p := range ps {

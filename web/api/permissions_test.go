@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
@@ -42,6 +43,9 @@ func TestPermissions(t *testing.T) {
 			body: `[{"userId":{user2},"deviceId":{d1}},{"userId":{user2}}]`, status: 400, check: sees("user2", "d3")},
 		{name: "bulk needs an array", as: "admin", method: "POST", path: "/api/permissions/bulk",
 			body: `{"userId":{user2},"deviceId":{d1}}`, status: 400},
+		{name: "bulk of more than 1000", as: "admin", method: "POST", path: "/api/permissions/bulk",
+			body:   "[" + strings.Repeat(`{"userId":{user2},"deviceId":{d1}},`, 1000) + `{"userId":{user2},"deviceId":{d1}}]`,
+			status: 400, want: []string{"at most 1000 permissions"}, check: sees("user2", "d3")},
 
 		{name: "device to group is unsupported", as: "admin", method: "POST", path: "/api/permissions",
 			body: `{"deviceId":{d1},"groupId":{g1}}`, status: 400, want: []string{"unsupported permission pair"}},

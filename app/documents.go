@@ -148,22 +148,7 @@ func (c *Core) UpdateDocument(actor *User, id int64, apply func(*Document) error
 
 // DeleteDocument removes one of the actor's documents and its files (G4).
 func (c *Core) DeleteDocument(actor *User, id int64) error {
-	var dropped []TextID
-	err := c.store.Update(func(tx Tx) error {
-		d, err := documents.get(tx, id, ownerOnly(actor))
-		if err != nil {
-			return err
-		}
-		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
-			return err
-		}
-		dropped = d.FileIDs
-		return firstErr(dropFiles(tx, dropped), documents.remove(tx, d))
-	})
-	if err == nil {
-		c.removeFileContent(dropped)
-	}
-	return err
+	return documents.deleteOwn(c, actor, id, func(d *Document) []TextID { return d.FileIDs })
 }
 
 // prepareDocument validates a new (before == nil) or changed document and

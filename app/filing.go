@@ -178,6 +178,27 @@ func (k cabinet[T, P]) remove(tx Tx, v *T) error {
 	return k.table(tx).Delete(P(v).GetID())
 }
 
+// deleteOwn removes one of the actor's own records (owner-only kinds) with
+// its attached files; read-only accounts delete nothing.
+func (k cabinet[T, P]) deleteOwn(c *Core, actor *User, id int64, files func(*T) []TextID) error {
+	var dropped []TextID
+	err := c.store.Update(func(tx Tx) error {
+		v, err := k.get(tx, id, ownerOnly(actor))
+		if err != nil {
+			return err
+		}
+		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
+			return err
+		}
+		dropped = files(v)
+		return firstErr(dropFiles(tx, dropped), k.remove(tx, v))
+	})
+	if err == nil {
+		c.removeFileContent(dropped)
+	}
+	return err
+}
+
 // get returns record id when reach allows its owner; otherwise the record
 // is "not found", so callers cannot probe for other users' ids.
 func (k cabinet[T, P]) get(tx Tx, id int64, reach func(owner int64) bool) (*T, error) {

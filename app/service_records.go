@@ -125,22 +125,7 @@ func (c *Core) UpdateServiceRecord(actor *User, id int64, apply func(*ServiceRec
 
 // DeleteServiceRecord removes one of the actor's records and its files.
 func (c *Core) DeleteServiceRecord(actor *User, id int64) error {
-	var dropped []TextID
-	err := c.store.Update(func(tx Tx) error {
-		r, err := serviceRecords.get(tx, id, ownerOnly(actor))
-		if err != nil {
-			return err
-		}
-		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
-			return err
-		}
-		dropped = r.FileIDs
-		return firstErr(dropFiles(tx, dropped), serviceRecords.remove(tx, r))
-	})
-	if err == nil {
-		c.removeFileContent(dropped)
-	}
-	return err
+	return serviceRecords.deleteOwn(c, actor, id, func(r *ServiceRecord) []TextID { return r.FileIDs })
 }
 
 // prepareServiceRecord validates a record: title, a vehicle the actor

@@ -11,27 +11,29 @@ import "sync"
 // above (a store write that failed, briefly one in flight): then the check
 // looks in the store and finds nothing, which is only slower.
 type queueIndex struct {
-	once sync.Once
-	err  error
-	mu   sync.Mutex
-	n    map[int64]int
+	mu sync.Mutex
+	n  map[int64]int // nil until loaded
 }
 
-// load counts the stored queue once, on first use.
+// load counts the stored queue on first use; a failed load is tried again
+// next time.
 func (q *queueIndex) load(c *Core) error {
-	q.once.Do(func() {
-		n := map[int64]int{}
-		q.err = c.store.View(func(tx Tx) error {
-			return tx.QueuedCommands().List(func(qc *QueuedCommand) bool {
-				n[qc.DeviceID]++
-				return true
-			})
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.n != nil {
+		return nil
+	}
+	n := map[int64]int{}
+	err := c.store.View(func(tx Tx) error {
+		return tx.QueuedCommands().List(func(qc *QueuedCommand) bool {
+			n[qc.DeviceID]++
+			return true
 		})
-		q.mu.Lock()
-		q.n = n
-		q.mu.Unlock()
 	})
-	return q.err
+	if err == nil {
+		q.n = n
+	}
+	return err
 }
 
 // add records k commands about to be stored for device.

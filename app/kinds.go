@@ -46,7 +46,6 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 		},
 		drain: func(tx Tx, d *Device) (bool, error) { return drainHistory(tx, d.ID) },
 		remove: func(tx Tx, d *Device) (func(), error) {
-			c.states.Delete(d.ID)
 			// What the ingest stored since the last drain.
 			for done := false; !done; {
 				var err error
@@ -54,7 +53,10 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 					return nil, err
 				}
 			}
-			return c.dropEntity(tx, DocumentOfVehicle, d.ID)
+			dropFiles, err := c.dropEntity(tx, DocumentOfVehicle, d.ID)
+			// The live state goes only once the deletion has committed: a
+			// rolled-back one must leave the device as it was.
+			return func() { c.states.Delete(d.ID); dropFiles() }, err
 		},
 	}
 }

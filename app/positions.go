@@ -135,14 +135,22 @@ func (c *Core) DeletePositions(actor *User, deviceID int64, from, to time.Time) 
 	if err := checkRange(from, to); err != nil {
 		return err
 	}
+	mayDelete := func(tx Tx) error {
+		a := access{tx: tx, actor: actor}
+		if err := a.mustSee(KindDevice, deviceID); err != nil {
+			return err
+		}
+		return a.checkEdit(KindDevice)
+	}
+	// Access first: a refused request must not even drop the live state
+	// (its positionId and lastUpdate may not be stored yet).
+	if err := c.store.View(mayDelete); err != nil {
+		return err
+	}
 	defer c.forgetState(deviceID) // its latest position may be gone
 	for n := deleteChunk; n == deleteChunk; {
 		err := c.store.Update(func(tx Tx) (err error) {
-			a := access{tx: tx, actor: actor}
-			if err := a.mustSee(KindDevice, deviceID); err != nil {
-				return err
-			}
-			if err := a.checkEdit(KindDevice); err != nil {
+			if err := mayDelete(tx); err != nil { // rights may change between chunks
 				return err
 			}
 			n, err = tx.DeletePositions(deviceID, from, to, deleteChunk)

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -58,7 +59,33 @@ func TestPositions(t *testing.T) {
 			path: "/api/positions?from=2024-01-01T00:00:00Z&to=2024-01-02T00:00:00Z", check: positionKept("d1", "p3")},
 		{name: "delete on an invisible device", as: "user1", method: "DELETE", status: 404,
 			path: "/api/positions?deviceId={d3}&from=2024-01-01T00:00:00Z&to=2024-01-02T00:00:00Z", check: positionKept("d3", "p4")},
+		{name: "a refused delete leaves the live state alone", as: "user1", method: "DELETE", status: 404,
+			path:    "/api/positions?deviceId={d3}&from=2024-01-01T00:00:00Z&to=2030-01-02T00:00:00Z",
+			prepare: ingestTwice("d3"), check: liveKept("d3")},
 	})
+}
+
+// ingestTwice reports two fixes of device through the ingest; the second
+// moves the device's live positionId and lastUpdate, which the ingest
+// stores only later (app.devicePersistInterval). The second's id is
+// fixture "live".
+func ingestTwice(device string) func(*testing.T, *env) {
+	return func(t *testing.T, e *env) {
+		for i := range 2 {
+			at := time.Now().Add(time.Duration(i-2) * time.Minute)
+			p := &app.Position{Valid: true, FixTime: at, DeviceTime: at, Latitude: 52.5, Longitude: 13.4, Attributes: app.Attributes{}}
+			must(t, e.core.Ingest(e.ids[device], []*app.Position{p}))
+			e.ids["live"] = p.ID
+		}
+	}
+}
+
+// liveKept checks that the device still answers with the live position.
+func liveKept(device string) func(*testing.T, *env, *webtest.Response) {
+	return func(t *testing.T, e *env, _ *webtest.Response) {
+		r := e.request(t, "admin", "GET", e.expand(t, "/api/devices?id={"+device+"}"), "", "")
+		webtest.Contains(t, "device", r.Body, e.expand(t, `"positionId":{live}`))
+	}
 }
 
 func positionKept(device, position string) func(*testing.T, *env, *webtest.Response) {

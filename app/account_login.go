@@ -24,12 +24,13 @@ func (c *Core) LoginIdentifier(identifier, password, ip string) (*User, error) {
 			return nil, err
 		}
 	}
-	switch {
-	case len(users) == 0:
+	if len(users) != 1 {
+		c.verify("", password, nil) // the same work as a wrong password
+		if len(users) > 1 {
+			return nil, ErrLoginAmbiguous
+		}
 		c.throttle.add(ip, account) // guessing identifiers counts too
 		return nil, ErrLoginUnknown
-	case len(users) > 1:
-		return nil, ErrLoginAmbiguous
 	}
 	u := users[0]
 	if !c.verify(NormalizeEmail(u.Email), password, u) {

@@ -38,12 +38,12 @@ func (c *Core) Login(email, password, ip string) (*User, error) {
 		u, err = tx.UserByEmail(account)
 		return err
 	})
-	if errors.Is(err, ErrNotFound) || (err == nil && !c.verify(account, password, u)) {
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	if !c.verify(account, password, u) { // u is nil for an unknown account
 		c.throttle.add(ip, account)
 		return nil, errBadCredentials
-	}
-	if err != nil {
-		return nil, err
 	}
 	if err := c.loginAllowed(u); err != nil {
 		return nil, err
@@ -54,16 +54,41 @@ func (c *Core) Login(email, password, ip string) (*User, error) {
 }
 
 // verify checks the password, skipping bcrypt when these exact credentials
-// were verified recently against the same stored hash.
+// were verified recently against the same stored hash. For an unknown
+// account (u nil) or one without a password it does the same work as for
+// a wrong password, so the answer's timing does not tell whether the
+// account exists.
 func (c *Core) verify(account, password string, u *User) bool {
+	if u == nil || u.PasswordHash == "" {
+		c.passwordMatches(c.decoyHash(), password)
+		return false
+	}
 	if id, hash, ok := c.creds.get(account, password); ok && id == u.ID && hash == u.PasswordHash {
 		return true
 	}
-	return passwordMatches(u.PasswordHash, password)
+	return c.passwordMatches(u.PasswordHash, password)
 }
 
-func passwordMatches(hash, password string) bool {
-	return hash != "" && bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
+// passwordMatches runs one bcrypt comparison, counted in Stats.
+func (c *Core) passwordMatches(hash, password string) bool {
+	c.counters.passwordChecks.Add(1)
+	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
+}
+
+// decoyHash is a hash of a random password at the configured cost, which
+// unknown accounts are checked against. It is made on first use so that
+// start-up does not pay for it.
+func (c *Core) decoyHash() string {
+	c.decoyOnce.Do(func() {
+		buf := make([]byte, 32)
+		rand.Read(buf)
+		h, err := bcrypt.GenerateFromPassword([]byte(base64.RawStdEncoding.EncodeToString(buf)), c.opts.BcryptCost)
+		if err != nil { // only for an invalid cost, which New has already replaced
+			panic(err)
+		}
+		c.decoy = string(h)
+	})
+	return c.decoy
 }
 
 func (c *Core) loginAllowed(u *User) error {

@@ -40,13 +40,16 @@ type Core struct {
 	throttle *throttle // failed logins
 	otpSends *throttle // requests that send an OTP
 	creds    *credCache
-	hub      *hub
-	unknown  unknownList
-	counters counters
-	shapes   sync.Map // geofence area -> geo.Shape
-	states   sync.Map // device id -> *deviceState (state.go)
-	queue    queueIndex
-	push     *pusher
+	// decoy is the hash unknown accounts are checked against (decoyHash).
+	decoyOnce sync.Once
+	decoy     string
+	hub       *hub
+	unknown   unknownList
+	counters  counters
+	shapes    sync.Map // geofence area -> geo.Shape
+	states    sync.Map // device id -> *deviceState (state.go)
+	queue     queueIndex
+	push      *pusher
 
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn

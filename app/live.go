@@ -83,6 +83,7 @@ func (c *Core) UnknownDevices(actor *User) ([]UnknownDevice, error) {
 // counters are the ingest's health numbers, exported through Stats.
 type counters struct {
 	stored, dropped atomic.Uint64
+	passwordChecks  atomic.Uint64
 }
 
 // Stats is a snapshot of the ingest counters.
@@ -90,13 +91,18 @@ type Stats struct {
 	PositionsStored  uint64 `json:"positionsStored"`
 	PositionsDropped uint64 `json:"positionsDropped"`
 	Connections      int    `json:"connections"`
+	// PasswordChecks counts bcrypt comparisons: one per login attempt
+	// whether or not the account exists (a cache hit of a recent correct
+	// login costs none).
+	PasswordChecks uint64 `json:"passwordChecks"`
 }
 
 func (c *Core) Stats() Stats {
 	c.connsMu.Lock()
 	n := len(c.conns)
 	c.connsMu.Unlock()
-	return Stats{PositionsStored: c.counters.stored.Load(), PositionsDropped: c.counters.dropped.Load(), Connections: n}
+	return Stats{PositionsStored: c.counters.stored.Load(), PositionsDropped: c.counters.dropped.Load(), Connections: n,
+		PasswordChecks: c.counters.passwordChecks.Load()}
 }
 
 // Connected registers a device's live connection: the device goes online

@@ -37,6 +37,8 @@ func newSourceCollector() *sourceCollector {
 			func(_ *sources, st app.Stats) float64 { return float64(st.PositionsStored) }},
 		{plain("fleetd_positions_dropped_total", "Positions dropped as invalid (coordinates, time) since start."), counter,
 			func(_ *sources, st app.Stats) float64 { return float64(st.PositionsDropped) }},
+		{plain("fleetd_password_checks_total", "Password hashes computed for logins since start: one per attempt, known account or not (a steep rise is someone guessing)."), counter,
+			func(_ *sources, st app.Stats) float64 { return float64(st.PasswordChecks) }},
 		{plain("fleetd_devices_connected", "Devices with a live connection."), gauge,
 			func(_ *sources, st app.Stats) float64 { return float64(st.Connections) }},
 		{plain("fleetd_websocket_clients", "Live update (WebSocket) clients."), gauge,

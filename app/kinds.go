@@ -18,7 +18,7 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 		match: matchIDs,
 		view:  c.liveDevice,
 		// A registered id is no longer unknown.
-		created: func(_ Tx, d *Device) error { c.unknown.forget(d.UniqueID); return nil },
+		stored: func(d *Device) { c.unknown.forget(d.UniqueID) },
 		prepare: func(a access, before, d *Device) error {
 			d.Name = strings.TrimSpace(d.Name)
 			d.UniqueID = strings.TrimSpace(d.UniqueID)

@@ -35,6 +35,9 @@ type Objects[T any, P interface {
 	// work to do once the deletion is committed (removing files).
 	created func(tx Tx, v *T) error
 	remove  func(tx Tx, v *T) (after func(), err error)
+	// stored runs once a create or an update has committed: in-memory
+	// state must not change for a write that is refused or rolled back.
+	stored func(v *T)
 	// drain, when set, deletes a bounded part of what depends on the
 	// object (a device's history) and reports whether nothing is left. Delete
 	// runs it in transactions of its own until done, before the one that
@@ -191,6 +194,9 @@ func (o *Objects[T, P]) CreateWith(actor *User, apply func(*T) error, also func(
 		return nil, err
 	}
 	o.c.hub.invalidate()
+	if o.stored != nil {
+		o.stored(v)
+	}
 	return v, nil
 }
 
@@ -225,6 +231,9 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 		return nil, err
 	}
 	o.c.hub.invalidate()
+	if o.stored != nil {
+		o.stored(after)
+	}
 	o.complete(after)
 	return after, nil
 }

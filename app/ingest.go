@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fleetd/fleetd/app/geo"
 )
@@ -28,12 +30,41 @@ var earliestFix = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // auto-registration is off); the id is listed in UnknownDevices.
 var ErrUnknownDevice = &Error{Kind: KindNotFound, Message: "Unknown device"}
 
+// maxUniqueID bounds a device identifier in characters, as Traccar's
+// uniqueId column (128) does.
+const maxUniqueID = 128
+
+// checkUniqueID refuses an identifier no tracker has: empty, longer than
+// maxUniqueID characters, not UTF-8, or holding a character that is not
+// printable (control bytes of a corrupt frame; format characters such as
+// zero-width or bidirectional marks that make two ids look alike).
+func checkUniqueID(id string) error {
+	switch {
+	case id == "":
+		return Invalid("uniqueId is empty")
+	case !utf8.ValidString(id):
+		return Invalid("uniqueId is not valid UTF-8")
+	case utf8.RuneCountInString(id) > maxUniqueID:
+		return Invalid("uniqueId is longer than %d characters", maxUniqueID)
+	}
+	for _, r := range id {
+		if !unicode.IsPrint(r) {
+			return Invalid("uniqueId holds the unprintable character %U", r)
+		}
+	}
+	return nil
+}
+
 // Identify resolves a device by uniqueId for a listener. Unknown ids are
 // remembered for the administrator, or registered when AutoRegister is on.
+// A malformed id is refused before any of that: it comes from a corrupt
+// frame, and must neither create a device nor crowd real ids out of the
+// unknown list.
 func (c *Core) Identify(protocol, uniqueID, remote string) (*Device, error) {
 	uniqueID = strings.TrimSpace(uniqueID)
-	if uniqueID == "" {
-		return nil, Invalid("empty device id")
+	if err := checkUniqueID(uniqueID); err != nil {
+		c.counters.invalidIDs.Add(1)
+		return nil, err
 	}
 	var d *Device
 	err := c.store.View(func(tx Tx) (err error) {

@@ -82,21 +82,24 @@ func (c *Core) UnknownDevices(actor *User) ([]UnknownDevice, error) {
 
 // counters are the ingest's health numbers, exported through Stats.
 type counters struct {
-	stored, dropped atomic.Uint64
+	stored, dropped, invalidIDs atomic.Uint64
 }
 
 // Stats is a snapshot of the ingest counters.
 type Stats struct {
 	PositionsStored  uint64 `json:"positionsStored"`
 	PositionsDropped uint64 `json:"positionsDropped"`
-	Connections      int    `json:"connections"`
+	// InvalidIDs counts device identifiers refused as malformed.
+	InvalidIDs  uint64 `json:"invalidIds"`
+	Connections int    `json:"connections"`
 }
 
 func (c *Core) Stats() Stats {
 	c.connsMu.Lock()
 	n := len(c.conns)
 	c.connsMu.Unlock()
-	return Stats{PositionsStored: c.counters.stored.Load(), PositionsDropped: c.counters.dropped.Load(), Connections: n}
+	return Stats{PositionsStored: c.counters.stored.Load(), PositionsDropped: c.counters.dropped.Load(),
+		InvalidIDs: c.counters.invalidIDs.Load(), Connections: n}
 }
 
 // Connected registers a device's live connection: the device goes online

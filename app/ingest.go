@@ -127,6 +127,7 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 			c.counters.dropped.Add(1)
 			continue
 		}
+		c.sanitize(dev, p)
 		p.DeviceID, p.ServerTime = deviceID, now
 		c.enrich(p, prev, st.fences)
 		c.applyComputed(st.computed, p)
@@ -197,15 +198,11 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 	return nil
 }
 
-// acceptable applies the documented drop rules: coordinates outside the
-// globe, non-finite numbers, fixes before 2000 or too far in the future.
+// acceptable applies the documented drop rules: coordinates off the globe
+// (NaN included), fixes before 2000 or too far in the future. Other
+// impossible values cost only their field (sanitize).
 func (c *Core) acceptable(p *Position, now time.Time) bool {
-	for _, v := range []float64{p.Latitude, p.Longitude, p.Altitude, p.Speed, p.Course, p.Accuracy} {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	if math.Abs(p.Latitude) > 90 || math.Abs(p.Longitude) > 180 || p.Speed < 0 {
+	if !(math.Abs(p.Latitude) <= 90) || !(math.Abs(p.Longitude) <= 180) {
 		return false
 	}
 	if p.Outdated && p.FixTime.IsZero() {
@@ -256,19 +253,8 @@ func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // number reads a numeric attribute whatever JSON or a decoder made of it.
 func number(v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case float32:
-		return float64(x)
-	case int:
-		return float64(x)
-	case int64:
-		return float64(x)
-	case uint64:
-		return float64(x)
-	}
-	return 0
+	f, _ := numeric(v)
+	return f
 }
 
 type fence struct {

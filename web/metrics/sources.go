@@ -17,6 +17,8 @@ type Sizer interface {
 type sourceCollector struct {
 	src   atomic.Pointer[sources]
 	descs []sourceDesc
+	// removed has one sample per field the ingest's ranges cover.
+	removed *prometheus.Desc
 }
 
 type sources struct {
@@ -37,6 +39,8 @@ func newSourceCollector() *sourceCollector {
 			func(_ *sources, st app.Stats) float64 { return float64(st.PositionsStored) }},
 		{plain("fleetd_positions_dropped_total", "Positions dropped as invalid (coordinates, time) since start."), counter,
 			func(_ *sources, st app.Stats) float64 { return float64(st.PositionsDropped) }},
+		{plain("fleetd_device_ids_invalid_total", "Device identifiers refused as malformed (not printable UTF-8 of at most 128 characters); also counted as unknown devices."), counter,
+			func(_ *sources, st app.Stats) float64 { return float64(st.InvalidIDs) }},
 		{plain("fleetd_devices_connected", "Devices with a live connection."), gauge,
 			func(_ *sources, st app.Stats) float64 { return float64(st.Connections) }},
 		{plain("fleetd_websocket_clients", "Live update (WebSocket) clients."), gauge,
@@ -49,7 +53,8 @@ func newSourceCollector() *sourceCollector {
 				}
 				return float64(size)
 			}},
-	}}
+	}, removed: prometheus.NewDesc("fleetd_position_fields_removed_total",
+		"Values removed from stored positions as outside their physical range (or not finite), by field.", []string{"field"}, nil)}
 }
 
 func plain(name, help string) *prometheus.Desc { return prometheus.NewDesc(name, help, nil, nil) }
@@ -62,6 +67,7 @@ func (c *sourceCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range c.descs {
 		ch <- d.desc
 	}
+	ch <- c.removed
 }
 
 func (c *sourceCollector) Collect(ch chan<- prometheus.Metric) {
@@ -72,6 +78,9 @@ func (c *sourceCollector) Collect(ch chan<- prometheus.Metric) {
 	stats := s.core.Stats()
 	for _, d := range c.descs {
 		ch <- constMetric(d.desc, d.typ, d.value(s, stats))
+	}
+	for field, n := range stats.FieldsRemoved {
+		ch <- constMetric(c.removed, prometheus.CounterValue, float64(n), field)
 	}
 }
 

@@ -25,6 +25,7 @@ func TestMalformedUniqueIDsAreRefused(t *testing.T) {
 		{"DEL", "359000000000003\x7f", ""},
 		{"NUL", "359\x00", ""},
 		{"invalid UTF-8", "359\xff\xfe", ""},
+		{"the replacement character invalid bytes become", "2705171109\ufffdV1", ""},
 		{"zero-width space", "35900\u200b0000004", ""},
 		{"bidirectional override", "\u202e359000000000005", ""},
 		{"only spaces", "   ", ""},

@@ -35,14 +35,15 @@ var ErrUnknownDevice = &Error{Kind: KindNotFound, Message: "Unknown device"}
 const maxUniqueID = 128
 
 // checkUniqueID refuses an identifier no tracker has: empty, longer than
-// maxUniqueID characters, not UTF-8, or holding a character that is not
-// printable (control bytes of a corrupt frame; format characters such as
-// zero-width or bidirectional marks that make two ids look alike).
+// maxUniqueID characters, not UTF-8 (nor U+FFFD, what bytes that were not
+// become once stored), or holding a character that is not printable
+// (control bytes of a corrupt frame; format characters such as zero-width
+// or bidirectional marks that make two ids look alike).
 func checkUniqueID(id string) error {
 	switch {
 	case id == "":
 		return Invalid("uniqueId is empty")
-	case !utf8.ValidString(id):
+	case !utf8.ValidString(id) || strings.ContainsRune(id, utf8.RuneError):
 		return Invalid("uniqueId is not valid UTF-8")
 	case utf8.RuneCountInString(id) > maxUniqueID:
 		return Invalid("uniqueId is longer than %d characters", maxUniqueID)

@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -80,13 +81,15 @@ func convertResult(typ string, v any) (any, error) {
 	}
 	switch typ {
 	case ComputedNumber:
-		switch x := v.(type) {
-		case int, int64, float32, float64, uint64:
-			return number(x), nil
-		case string:
-			if f, err := strconv.ParseFloat(x, 64); err == nil {
-				return f, nil
-			}
+		f, ok := numeric(v)
+		if text, isText := v.(string); isText {
+			var err error
+			f, err = strconv.ParseFloat(text, 64)
+			ok = err == nil
+		}
+		// NaN and infinities (a division by zero) cannot be stored as JSON.
+		if ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f, nil
 		}
 	case ComputedBoolean:
 		if b, ok := v.(bool); ok {

@@ -52,6 +52,12 @@ func TestComputedIngest(t *testing.T) {
 		{name: "a run-time error is skipped and logged once", attrs: []app.ComputedAttribute{
 			{Attribute: "bad", Expression: "fuel / name", Type: "number"},
 		}, absent: []string{"bad"}, logsOnce: true},
+		{name: "an infinite result is skipped and logged once: JSON cannot hold it", attrs: []app.ComputedAttribute{
+			{Attribute: "bad", Expression: "speed / 0", Type: "number"},
+		}, absent: []string{"bad"}, logsOnce: true},
+		{name: "a NaN result is skipped and logged once", attrs: []app.ComputedAttribute{
+			{Attribute: "bad", Expression: `"NaN"`, Type: "number"},
+		}, absent: []string{"bad"}, logsOnce: true},
 		{name: "work beyond the memory budget is refused, not run", attrs: []app.ComputedAttribute{
 			{Attribute: "big", Expression: "len(map(1..10000000, # * 2))", Type: "number"},
 		}, absent: []string{"big"}, logsOnce: true},

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fleetd/fleetd/app/geo"
 )
@@ -28,12 +30,42 @@ var earliestFix = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // auto-registration is off); the id is listed in UnknownDevices.
 var ErrUnknownDevice = &Error{Kind: KindNotFound, Message: "Unknown device"}
 
+// maxUniqueID bounds a device identifier in characters, as Traccar's
+// uniqueId column (128) does.
+const maxUniqueID = 128
+
+// checkUniqueID refuses an identifier no tracker has: empty, longer than
+// maxUniqueID characters, not UTF-8 (nor U+FFFD, what bytes that were not
+// become once stored), or holding a character that is not printable
+// (control bytes of a corrupt frame; format characters such as zero-width
+// or bidirectional marks that make two ids look alike).
+func checkUniqueID(id string) error {
+	switch {
+	case id == "":
+		return Invalid("uniqueId is empty")
+	case !utf8.ValidString(id) || strings.ContainsRune(id, utf8.RuneError):
+		return Invalid("uniqueId is not valid UTF-8")
+	case utf8.RuneCountInString(id) > maxUniqueID:
+		return Invalid("uniqueId is longer than %d characters", maxUniqueID)
+	}
+	for _, r := range id {
+		if !unicode.IsPrint(r) {
+			return Invalid("uniqueId holds the unprintable character %U", r)
+		}
+	}
+	return nil
+}
+
 // Identify resolves a device by uniqueId for a listener. Unknown ids are
 // remembered for the administrator, or registered when AutoRegister is on.
+// A malformed id is refused before any of that: it comes from a corrupt
+// frame, and must neither create a device nor crowd real ids out of the
+// unknown list.
 func (c *Core) Identify(protocol, uniqueID, remote string) (*Device, error) {
 	uniqueID = strings.TrimSpace(uniqueID)
-	if uniqueID == "" {
-		return nil, Invalid("empty device id")
+	if err := checkUniqueID(uniqueID); err != nil {
+		c.counters.invalidIDs.Add(1)
+		return nil, err
 	}
 	var d *Device
 	err := c.store.View(func(tx Tx) (err error) {
@@ -96,6 +128,7 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 			c.counters.dropped.Add(1)
 			continue
 		}
+		c.sanitize(dev, p)
 		p.DeviceID, p.ServerTime = deviceID, now
 		c.enrich(p, prev, st.fences)
 		c.applyComputed(st.computed, p)
@@ -166,15 +199,11 @@ func (c *Core) Ingest(deviceID int64, positions []*Position) error {
 	return nil
 }
 
-// acceptable applies the documented drop rules: coordinates outside the
-// globe, non-finite numbers, fixes before 2000 or too far in the future.
+// acceptable applies the documented drop rules: coordinates off the globe
+// (NaN included), fixes before 2000 or too far in the future. Other
+// impossible values cost only their field (sanitize).
 func (c *Core) acceptable(p *Position, now time.Time) bool {
-	for _, v := range []float64{p.Latitude, p.Longitude, p.Altitude, p.Speed, p.Course, p.Accuracy} {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	if math.Abs(p.Latitude) > 90 || math.Abs(p.Longitude) > 180 || p.Speed < 0 {
+	if !(math.Abs(p.Latitude) <= 90) || !(math.Abs(p.Longitude) <= 180) {
 		return false
 	}
 	if p.Outdated && p.FixTime.IsZero() {
@@ -225,19 +254,8 @@ func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // number reads a numeric attribute whatever JSON or a decoder made of it.
 func number(v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case float32:
-		return float64(x)
-	case int:
-		return float64(x)
-	case int64:
-		return float64(x)
-	case uint64:
-		return float64(x)
-	}
-	return 0
+	f, _ := numeric(v)
+	return f
 }
 
 type fence struct {

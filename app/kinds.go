@@ -25,6 +25,9 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 			if d.Name == "" || d.UniqueID == "" {
 				return Invalid("name and uniqueId are required")
 			}
+			if err := checkUniqueID(d.UniqueID); err != nil {
+				return err
+			}
 			if d.Attributes == nil {
 				d.Attributes = Attributes{}
 			}

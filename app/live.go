@@ -82,15 +82,22 @@ func (c *Core) UnknownDevices(actor *User) ([]UnknownDevice, error) {
 
 // counters are the ingest's health numbers, exported through Stats.
 type counters struct {
-	stored, dropped atomic.Uint64
-	passwordChecks  atomic.Uint64
+	stored, dropped, invalidIDs atomic.Uint64
+	// removed counts sanitize's removals by rule (see removedFields).
+	removed        [len(removedFields)]atomic.Uint64
+	passwordChecks atomic.Uint64
 }
 
 // Stats is a snapshot of the ingest counters.
 type Stats struct {
 	PositionsStored  uint64 `json:"positionsStored"`
 	PositionsDropped uint64 `json:"positionsDropped"`
-	Connections      int    `json:"connections"`
+	// FieldsRemoved counts values removed from stored positions as out of
+	// their physical range, by field (every field listed, from 0).
+	FieldsRemoved map[string]uint64 `json:"fieldsRemoved"`
+	// InvalidIDs counts device identifiers refused as malformed.
+	InvalidIDs  uint64 `json:"invalidIds"`
+	Connections int    `json:"connections"`
 	// PasswordChecks counts bcrypt comparisons: one per login attempt
 	// whether or not the account exists (a cache hit of a recent correct
 	// login costs none).
@@ -101,7 +108,12 @@ func (c *Core) Stats() Stats {
 	c.connsMu.Lock()
 	n := len(c.conns)
 	c.connsMu.Unlock()
-	return Stats{PositionsStored: c.counters.stored.Load(), PositionsDropped: c.counters.dropped.Load(), Connections: n,
+	removed := make(map[string]uint64, len(removedFields))
+	for i, field := range removedFields {
+		removed[field] = c.counters.removed[i].Load()
+	}
+	return Stats{PositionsStored: c.counters.stored.Load(), PositionsDropped: c.counters.dropped.Load(),
+		FieldsRemoved: removed, InvalidIDs: c.counters.invalidIDs.Load(), Connections: n,
 		PasswordChecks: c.counters.passwordChecks.Load()}
 }
 

@@ -59,6 +59,12 @@ func TestDevices(t *testing.T) {
 			body: `{"name":"Copy","uniqueId":"100000000000001"}`, status: 400, want: []string{"Duplicate value"}},
 		{name: "name and uniqueId required", as: "admin", method: "POST", path: "/api/devices",
 			body: `{"name":"No id"}`, status: 400, want: []string{"name and uniqueId are required"}},
+		{name: "uniqueId with a control character", as: "admin", method: "POST", path: "/api/devices",
+			body: `{"name":"Bell","uniqueId":"2000\u00070001"}`, status: 400,
+			want: []string{`"message":"Invalid request"`, "uniqueId holds the unprintable character U+0007"}},
+		{name: "uniqueId over 128 characters", as: "admin", method: "POST", path: "/api/devices",
+			body: `{"name":"Long","uniqueId":"` + strings.Repeat("1", 129) + `"}`, status: 400,
+			want: []string{"uniqueId is longer than 128 characters"}},
 		{name: "group must be visible", as: "user1", method: "POST", path: "/api/devices",
 			body: `{"name":"Car","uniqueId":"200000000000001","groupId":{g1}}`, status: 400},
 

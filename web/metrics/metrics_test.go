@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"io"
 	"log/slog"
@@ -75,8 +76,9 @@ func (fx *fixture) serveLoopback(t *testing.T) string { return serveLoopback(t, 
 
 func serveLoopback(t *testing.T, f *fiber.App) string { return "http://" + webtest.Serve(t, f) }
 
-// report sends a real GT06 login and location frame and waits for the ACK.
-func (fx *fixture) report(t *testing.T) {
+// report sends a real GT06 login and location frame and waits for the ACK;
+// the connection stays open for more frames.
+func (fx *fixture) report(t *testing.T) net.Conn {
 	t.Helper()
 	if _, err := fx.core.Devices.Create(app.System(), func(d *app.Device) error {
 		d.Name, d.UniqueID = "truck", "864717003283581"
@@ -102,6 +104,7 @@ func (fx *fixture) report(t *testing.T) {
 			t.Fatalf("reply = %x (%v), want %x", got, err, want)
 		}
 	}
+	return conn
 }
 
 func get(t *testing.T, url string, header ...string) (int, string) {
@@ -152,6 +155,8 @@ func TestMetricsSeries(t *testing.T) {
 		`fleetd_frames_received_total{protocol="gt06"} 2`,
 		`fleetd_frames_failed_total{protocol="gt06",reason="decode"} 0`,
 		`fleetd_positions_stored_total 1`,
+		`fleetd_position_fields_removed_total{field="course"} 0`,
+		`fleetd_device_ids_invalid_total 0`,
 		`fleetd_ingest_batch_positions_count 1`,
 		`fleetd_ingest_batch_positions_bucket{le="1"} 1`,
 		`fleetd_ingest_commit_seconds_count 1`,
@@ -236,4 +241,63 @@ func TestMetricsAccess(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A real GT06 fix whose course word says 1,000° is stored without the
+// course and acknowledged; the removal is counted on /metrics, as is a
+// malformed device id.
+func TestImpossibleValuesCounted(t *testing.T) {
+	fx := newFixture(t, "")
+	base := fx.serveLoopback(t)
+	conn := fx.report(t)
+	// The fix of report's frame (0x12, serial 3) with course bits 1000 and serial 4.
+	content, _ := hex.DecodeString("0f0a140e150bc505e51e780293a9e800" + "57e8" + "00f601006e0055da")
+	conn.Write(gt06Frame(0x12, content, 4))
+	want := gt06Frame(0x12, nil, 4)
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("ACK = %x (%v), want %x", got, err, want)
+	}
+	latest, err := fx.core.Positions(app.System(), app.PositionQuery{})
+	if err != nil || len(latest) != 1 || latest[0].Course != 0 || latest[0].Latitude == 0 {
+		t.Fatalf("latest = %+v (%v), want the fix stored with course 0", latest, err)
+	}
+	if _, err := fx.core.Identify("gt06", "86471700\x1b[2J", "192.0.2.1:5000"); err == nil {
+		t.Fatal("a control sequence identified a device")
+	}
+	_, body := get(t, base+"/metrics")
+	for _, want := range []string{
+		`fleetd_positions_stored_total 2`,
+		`fleetd_position_fields_removed_total{field="course"} 1`,
+		`fleetd_position_fields_removed_total{field="speed"} 0`,
+		`fleetd_device_ids_invalid_total 1`,
+	} {
+		if !strings.Contains(body, "\n"+want+"\n") {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+}
+
+// gt06Frame builds a 0x78 0x78 frame: length, type, content, serial, CRC.
+func gt06Frame(typ byte, content []byte, serial uint16) []byte {
+	b := append([]byte{0x78, 0x78, byte(len(content) + 5), typ}, content...)
+	b = binary.BigEndian.AppendUint16(b, serial)
+	b = binary.BigEndian.AppendUint16(b, crcX25(b[2:]))
+	return append(b, 0x0d, 0x0a)
+}
+
+// crcX25 is GT06's checksum (CRC-16/X.25).
+func crcX25(data []byte) uint16 {
+	crc := uint16(0xffff)
+	for _, b := range data {
+		crc ^= uint16(b)
+		for range 8 {
+			if crc&1 != 0 {
+				crc = crc>>1 ^ 0x8408
+			} else {
+				crc >>= 1
+			}
+		}
+	}
+	return ^crc
 }

@@ -17,6 +17,8 @@ type Sizer interface {
 type sourceCollector struct {
 	src   atomic.Pointer[sources]
 	descs []sourceDesc
+	// removed has one sample per field the ingest's ranges cover.
+	removed *prometheus.Desc
 }
 
 type sources struct {
@@ -39,6 +41,8 @@ func newSourceCollector() *sourceCollector {
 			func(_ *sources, st app.Stats) float64 { return float64(st.PositionsDropped) }},
 		{plain("fleetd_password_checks_total", "Password hashes computed for logins since start: one per attempt, known account or not (a steep rise is someone guessing)."), counter,
 			func(_ *sources, st app.Stats) float64 { return float64(st.PasswordChecks) }},
+		{plain("fleetd_device_ids_invalid_total", "Device identifiers refused as malformed (not printable UTF-8 of at most 128 characters); also counted as unknown devices."), counter,
+			func(_ *sources, st app.Stats) float64 { return float64(st.InvalidIDs) }},
 		{plain("fleetd_devices_connected", "Devices with a live connection."), gauge,
 			func(_ *sources, st app.Stats) float64 { return float64(st.Connections) }},
 		{plain("fleetd_websocket_clients", "Live update (WebSocket) clients."), gauge,
@@ -51,7 +55,8 @@ func newSourceCollector() *sourceCollector {
 				}
 				return float64(size)
 			}},
-	}}
+	}, removed: prometheus.NewDesc("fleetd_position_fields_removed_total",
+		"Values removed from stored positions as outside their physical range (or not finite), by field.", []string{"field"}, nil)}
 }
 
 func plain(name, help string) *prometheus.Desc { return prometheus.NewDesc(name, help, nil, nil) }
@@ -64,6 +69,7 @@ func (c *sourceCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range c.descs {
 		ch <- d.desc
 	}
+	ch <- c.removed
 }
 
 func (c *sourceCollector) Collect(ch chan<- prometheus.Metric) {
@@ -74,6 +80,9 @@ func (c *sourceCollector) Collect(ch chan<- prometheus.Metric) {
 	stats := s.core.Stats()
 	for _, d := range c.descs {
 		ch <- constMetric(d.desc, d.typ, d.value(s, stats))
+	}
+	for field, n := range stats.FieldsRemoved {
+		ch <- constMetric(c.removed, prometheus.CounterValue, float64(n), field)
 	}
 }
 

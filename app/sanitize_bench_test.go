@@ -1,0 +1,23 @@
+package app
+
+import (
+	"io"
+	"log/slog"
+	"testing"
+)
+
+// The sanitizer runs on every position on the devices' goroutines: it must
+// cost little beside the ingest's encoding (about 3.5 us).
+func BenchmarkSanitize(b *testing.B) {
+	c := &Core{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	d, p := &Device{}, typicalPosition()
+	b.ReportAllocs()
+	for b.Loop() {
+		c.sanitize(d, p)
+	}
+	for field, n := range c.Stats().FieldsRemoved {
+		if n != 0 {
+			b.Fatalf("a typical position lost %s", field)
+		}
+	}
+}

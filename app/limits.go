@@ -134,10 +134,14 @@ func checkValue(v reflect.Value, prefix string) error {
 
 // checkText refuses s when it is longer than limit characters.
 func checkText(field, s string, limit int) error {
-	if len(s) > limit && utf8.RuneCountInString(s) > limit { // bytes >= characters
+	if tooLong(s, limit) {
 		return Invalid("%s may have at most %d characters", field, limit)
 	}
 	return nil
+}
+
+func tooLong(s string, limit int) bool {
+	return len(s) > limit && utf8.RuneCountInString(s) > limit // bytes >= characters
 }
 
 // checkPassword refuses a password bcrypt could not take whole.
@@ -149,29 +153,40 @@ func checkPassword(field, password string) error {
 }
 
 // checkAttributes bounds a free-form attributes map: keys MaxAttributeKey,
-// strings MaxText, at any depth.
+// strings MaxText, at any depth. The path to a value is only joined into
+// a name for the error, so a map that passes costs no allocation.
 func checkAttributes(field string, attrs Attributes) error {
-	for k, v := range attrs {
-		if err := checkText(field+" keys", k, MaxAttributeKey); err != nil {
-			return err
+	path := make([]string, 1, 8)
+	path[0] = field
+	return checkJSONObject(path, attrs)
+}
+
+func checkJSONObject(path []string, m map[string]any) error {
+	for k, v := range m {
+		if tooLong(k, MaxAttributeKey) {
+			return Invalid("%s keys may have at most %d characters", strings.Join(path, "."), MaxAttributeKey)
 		}
-		if err := checkJSONStrings(field+"."+k, v); err != nil {
+		if err := checkJSONValue(append(path, k), v); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkJSONStrings walks a decoded JSON value.
-func checkJSONStrings(field string, v any) error {
+// checkJSONValue walks a decoded JSON value; path names it.
+func checkJSONValue(path []string, v any) error {
 	switch x := v.(type) {
 	case string:
-		return checkText(field, x, MaxText)
+		if tooLong(x, MaxText) {
+			return Invalid("%s may have at most %d characters", strings.Join(path, "."), MaxText)
+		}
 	case map[string]any:
-		return checkAttributes(field, x)
+		return checkJSONObject(path, x)
+	case Attributes: // set by the core rather than decoded
+		return checkJSONObject(path, x)
 	case []any:
 		for _, e := range x {
-			if err := checkJSONStrings(field, e); err != nil {
+			if err := checkJSONValue(path, e); err != nil {
 				return err
 			}
 		}

@@ -67,3 +67,17 @@ func TestCheckLengths(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCheckLengths: the check on a device as Traccar clients send it.
+func BenchmarkCheckLengths(b *testing.B) {
+	d := &Device{Name: "Truck 12", UniqueID: "356307042441013", Phone: "+37060000000", Model: "FMB920",
+		Contact: "Dispatch", Category: "truck", Attributes: Attributes{"speedLimit": 48.6, "fuelTank": "80 l",
+			"web.reportColor": "#ff0000", "processing.copyAttributes": "driverUniqueId,fuel", "mileage": "12 km/l",
+			"nested": map[string]any{"a": []any{"x", "y", 1.0}}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := checkLengths(d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

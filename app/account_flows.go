@@ -13,6 +13,9 @@ func (c *Core) VerifyOTP(code, identifier, purpose string) (string, error) {
 	if code == "" || strings.TrimSpace(identifier) == "" {
 		return "", ErrOTPRequired
 	}
+	if err := firstErr(checkText("otp", code, MaxName), checkText("identifier", identifier, MaxEmail)); err != nil {
+		return "", err
+	}
 	switch purpose {
 	case PurposeRegistration, PurposeReset, PurposeDemo:
 	case PurposeUpdateEmail, PurposeUpdatePhone:
@@ -64,6 +67,9 @@ func (c *Core) StartReset(email, phone, ip string) error {
 func (c *Core) ResetPassword(token, newPassword string) error {
 	if strings.TrimSpace(token) == "" || newPassword == "" {
 		return ErrResetMissing
+	}
+	if err := firstErr(checkText("token", token, MaxName), checkPassword("newPassword", newPassword)); err != nil {
+		return err
 	}
 	hash, err := c.HashPassword(newPassword)
 	if err != nil {
@@ -146,8 +152,10 @@ func (c *Core) CompleteRegistration(token, fullName, password string) (*User, er
 	if strings.TrimSpace(token) == "" || fullName == "" || password == "" {
 		return nil, ErrRegistrationMissing
 	}
-	if len(password) > 72 {
-		return nil, Invalid("password must be at most 72 bytes")
+	// Checked before the token is consumed, so a refused request can be repeated.
+	err := firstErr(checkText("token", token, MaxName), checkText("fullName", fullName, MaxName), checkPassword("password", password))
+	if err != nil {
+		return nil, err
 	}
 	if err := c.registrationOpen(); err != nil {
 		return nil, err
@@ -190,6 +198,9 @@ func (c *Core) StartDemo(phone, fullName, ip string) error {
 	fullName = strings.TrimSpace(fullName)
 	if strings.TrimSpace(phone) == "" || fullName == "" {
 		return ErrDemoMissing
+	}
+	if err := firstErr(checkText("phone", phone, MaxName), checkText("fullName", fullName, MaxName)); err != nil {
+		return err
 	}
 	id, err := ParseIdentifier(phone)
 	if err == nil && !id.Phone {

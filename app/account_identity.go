@@ -59,12 +59,18 @@ func ParseIdentifier(s string) (Identifier, error) {
 func identifierOf(email, phone string) (Identifier, error) {
 	switch {
 	case strings.TrimSpace(email) != "":
+		if err := checkText("email", email, MaxEmail); err != nil {
+			return Identifier{}, err
+		}
 		id, err := ParseIdentifier(email)
 		if err == nil && id.Phone {
 			return id, Invalid("%q is not a valid e-mail address", email)
 		}
 		return id, err
 	case strings.TrimSpace(phone) != "":
+		if err := checkText("phone", phone, MaxName); err != nil {
+			return Identifier{}, err
+		}
 		id, err := ParseIdentifier(phone)
 		if err == nil && !id.Phone {
 			return id, Invalid("%q is not a valid phone number", phone)

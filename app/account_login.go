@@ -10,6 +10,9 @@ func (c *Core) LoginIdentifier(identifier, password, ip string) (*User, error) {
 	if strings.TrimSpace(identifier) == "" || password == "" {
 		return nil, ErrLoginMissing
 	}
+	if err := firstErr(checkText("identifier", identifier, MaxEmail), checkPassword("password", password)); err != nil {
+		return nil, err
+	}
 	id, err := ParseIdentifier(identifier)
 	account := id.Value
 	if err != nil {

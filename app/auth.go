@@ -18,8 +18,8 @@ var errBadCredentials = Unauthorized("Invalid email or password")
 
 // HashPassword hashes a password for storage.
 func (c *Core) HashPassword(password string) (string, error) {
-	if len(password) > 72 { // bcrypt's limit; longer input would be silently cut
-		return "", Invalid("password must be at most 72 bytes")
+	if err := checkPassword("password", password); err != nil {
+		return "", err
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(password), c.opts.BcryptCost)
 	return string(h), err
@@ -29,6 +29,11 @@ func (c *Core) HashPassword(password string) (string, error) {
 // throttled per IP and per account; a locked-out caller gets 429 before the
 // password is even looked at.
 func (c *Core) Login(email, password, ip string) (*User, error) {
+	// Credentials no account can have are wrong without a look, and are not
+	// counted: the throttle would keep the over-long e-mail in memory.
+	if checkText("email", email, MaxEmail) != nil || checkPassword("password", password) != nil {
+		return nil, errBadCredentials
+	}
 	account := NormalizeEmail(email)
 	if err := c.throttle.check(ip, account); err != nil {
 		return nil, err

@@ -92,6 +92,9 @@ func (c *Core) SendableCommands(actor *User, deviceID int64) ([]*Command, error)
 // the device offline, queued until it connects (queued true). Permission and
 // type problems are 400s, as the spec's Errors table says for B6.
 func (c *Core) SendCommand(actor *User, cmd *Command) (sent *Command, queued bool, err error) {
+	if err := checkLengths(cmd); err != nil { // a command may be queued in the store
+		return nil, false, err
+	}
 	var protocol string
 	err = c.store.View(func(tx Tx) error {
 		a := access{tx: tx, actor: actor}

@@ -30,6 +30,7 @@ const (
 
 var computedTypes = []string{ComputedString, ComputedNumber, ComputedBoolean}
 
+// maxAttributeName bounds the attribute a computed attribute sets (fieldLimits).
 const maxAttributeName = 64
 
 func computedTable(tx Tx) Table[ComputedAttribute] {
@@ -52,8 +53,8 @@ func (v *ComputedAttribute) check() error {
 	switch {
 	case v.Attribute == "" || v.Expression == "":
 		return Invalid("attribute and expression are required")
-	case len(v.Attribute) > maxAttributeName || strings.ContainsFunc(v.Attribute, isSpaceOrControl):
-		return Invalid("attribute must be a name of at most %d characters without spaces", maxAttributeName)
+	case strings.ContainsFunc(v.Attribute, isSpaceOrControl):
+		return Invalid("attribute must be a name without spaces")
 	case !slices.Contains(computedTypes, v.Type):
 		return Invalid("type must be string, number or boolean")
 	}

@@ -99,7 +99,7 @@ func (c *Core) Document(actor *User, id int64) (*Document, error) {
 // CreateDocument stores a document apply fills from the request.
 func (c *Core) CreateDocument(actor *User, apply func(*Document) error) (*Document, error) {
 	d := &Document{}
-	if err := apply(d); err != nil {
+	if err := fromRequest(apply, d); err != nil {
 		return nil, err
 	}
 	err := c.store.Update(func(tx Tx) error {
@@ -129,7 +129,7 @@ func (c *Core) UpdateDocument(actor *User, id int64, apply func(*Document) error
 		after = &Document{}
 		*after = *before
 		after.FileIDs = slices.Clone(before.FileIDs)
-		if err := apply(after); err != nil {
+		if err := fromRequest(apply, after); err != nil {
 			return err
 		}
 		if err := c.prepareDocument(tx, actor, before, after); err != nil {
@@ -173,12 +173,6 @@ func (c *Core) prepareDocument(tx Tx, actor *User, before, d *Document) error {
 	}
 	for _, s := range []*string{&d.IdentifiedBy, &d.IdentificationNo, &d.VIN, &d.Description, &d.Status, &d.Address, &d.IssuedBy} {
 		*s = strings.TrimSpace(*s)
-		if err := maxLength("a document field", *s, maxTitle); err != nil {
-			return err
-		}
-	}
-	if err := maxLength("notes", d.Notes, maxMessage); err != nil {
-		return err
 	}
 	switch strings.ToLower(d.Status) {
 	case DocumentValid, DocumentExpiring, DocumentExpired:

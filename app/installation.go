@@ -32,9 +32,6 @@ type InstallationDetails struct {
 // expires; the device endpoints never change it.
 const DeviceLifetime = 1 // year
 
-// maxInstallationText bounds location and notes.
-const maxInstallationText = 1000
-
 func installations(tx Tx) recordTable[Installation, *Installation] {
 	return recordTable[Installation, *Installation]{set: tx.Records("installations"), what: "Installation"}
 }
@@ -64,8 +61,8 @@ func requireDeviceContact(d *Device) error {
 // DeviceLifetime after now whatever apply set.
 func (c *Core) InstallDevice(actor *User, apply func(*Device) error, details InstallationDetails) (*InstalledDevice, error) {
 	details.Location, details.Notes = strings.TrimSpace(details.Location), strings.TrimSpace(details.Notes)
-	if len(details.Location) > maxInstallationText || len(details.Notes) > maxInstallationText {
-		return nil, Invalid("location and notes are at most %d characters", maxInstallationText)
+	if err := checkLengths(&Installation{Location: details.Location, Notes: details.Notes}); err != nil {
+		return nil, err
 	}
 	now := c.now().UTC()
 	out := &InstalledDevice{}
@@ -174,6 +171,9 @@ func (c *Core) UniqueIDTaken(uniqueID string) (bool, error) {
 	uniqueID = strings.TrimSpace(uniqueID)
 	if uniqueID == "" {
 		return false, Invalid("an IMEI is required")
+	}
+	if err := checkText("IMEI", uniqueID, MaxUniqueID); err != nil {
+		return false, err
 	}
 	var taken bool
 	err := c.store.View(func(tx Tx) error {

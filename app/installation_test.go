@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
@@ -61,7 +62,8 @@ func TestInstallDeviceRules(t *testing.T) {
 		{"phone required", func(d *app.Device) { d.Phone = " " }, app.InstallationDetails{}, app.KindInvalid},
 		{"contact required", func(d *app.Device) { d.Contact = "" }, app.InstallationDetails{}, app.KindInvalid},
 		{"uniqueId taken", func(d *app.Device) { d.UniqueID = f.dev.UniqueID }, app.InstallationDetails{}, app.KindConflict},
-		{"notes too long", func(*app.Device) {}, app.InstallationDetails{Notes: string(make([]byte, 1001))}, app.KindInvalid},
+		{"notes too long", func(*app.Device) {}, app.InstallationDetails{Notes: strings.Repeat("n", app.MaxMessage+1)}, app.KindInvalid},
+		{"location too long", func(*app.Device) {}, app.InstallationDetails{Location: strings.Repeat("l", app.MaxText+1)}, app.KindInvalid},
 		{"a missing group", func(d *app.Device) { d.GroupID = 999 }, app.InstallationDetails{}, app.KindInvalid},
 	}
 	for _, tt := range tests {

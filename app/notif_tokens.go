@@ -10,9 +10,6 @@ import (
 // token beyond it evicts the least recently registered one.
 const MaxPushTokens = 20
 
-// maxTokenLen bounds a push token (FCM's are about 160 bytes).
-const maxTokenLen = 4096
-
 // PushToken is one registered device token.
 type PushToken struct {
 	Token string    `json:"token"`
@@ -40,10 +37,7 @@ func checkToken(token string) error {
 	if strings.TrimSpace(token) == "" {
 		return ErrNoToken
 	}
-	if len(token) > maxTokenLen {
-		return Invalid("token must be at most %d bytes", maxTokenLen)
-	}
-	return nil
+	return checkText("token", token, MaxText) // FCM's are about 160 characters
 }
 
 // AddPushToken is K3. A token the caller already has is refreshed (it
@@ -95,8 +89,8 @@ func (c *Core) AddPushToken(actor *User, token string) error {
 
 // RemovePushToken is K4.
 func (c *Core) RemovePushToken(actor *User, token string) error {
-	if strings.TrimSpace(token) == "" {
-		return ErrNoToken
+	if err := checkToken(token); err != nil {
+		return err
 	}
 	return c.store.Update(func(tx Tx) error {
 		t, err := tokensOf(tx, actor.ID)

@@ -164,7 +164,7 @@ func (o *Objects[T, P]) CreateWith(actor *User, apply func(*T) error, also func(
 			return err
 		}
 		*v = *new(T)
-		if err := apply(v); err != nil {
+		if err := fromRequest(apply, v); err != nil {
 			return err
 		}
 		P(v).SetID(0)
@@ -212,7 +212,7 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 		after = new(T)
 		*after = *before
 		cloneAttributes(after)
-		if err := apply(after); err != nil {
+		if err := fromRequest(apply, after); err != nil {
 			return err
 		}
 		P(after).SetID(id)

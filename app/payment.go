@@ -38,8 +38,6 @@ var payments = cabinet[Payment, *Payment]{name: "payments", what: "Payment"}
 
 var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
 
-const maxPaymentText = 200
-
 // check normalises p and refuses what cannot be a payment. A missing
 // status is pending.
 func (p *Payment) check() error {
@@ -52,8 +50,6 @@ func (p *Payment) check() error {
 	switch {
 	case p.Method == "":
 		return Invalid("method is required")
-	case max(len(p.Method), len(p.Reference), len(p.Description)) > maxPaymentText:
-		return Invalid("method, reference and description are at most %d characters", maxPaymentText)
 	case !currencyCode.MatchString(p.Currency):
 		return Invalid("currency must be a three-letter ISO 4217 code such as USD")
 	case !slices.Contains([]string{PaymentCompleted, PaymentPending, PaymentFailed}, p.Status):
@@ -80,7 +76,7 @@ func (c *Core) CreatePayment(actor *User, apply func(*Payment) error) (*Payment,
 		return nil, err
 	}
 	p := &Payment{}
-	if err := apply(p); err != nil {
+	if err := fromRequest(apply, p); err != nil {
 		return nil, err
 	}
 	if err := p.check(); err != nil {
@@ -114,7 +110,7 @@ func (c *Core) UpdatePayment(actor *User, id int64, apply func(*Payment) error) 
 		}
 		after = new(Payment)
 		*after = *before
-		if err := apply(after); err != nil {
+		if err := fromRequest(apply, after); err != nil {
 			return err
 		}
 		if err := after.check(); err != nil {

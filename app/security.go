@@ -27,6 +27,9 @@ func (c *Core) parseUpdate(actor *User, field, value string) (purpose string, id
 	if strings.TrimSpace(value) == "" {
 		return "", id, "", Invalid("field and value are required")
 	}
+	if err := checkText("value", value, MaxEmail); err != nil { // an e-mail or a phone number
+		return "", id, "", err
+	}
 	if id, err = ParseIdentifier(value); err != nil {
 		return "", id, "", err
 	}
@@ -83,6 +86,9 @@ func (c *Core) FinishContactUpdate(actor *User, field, value, code string) (*Use
 	if strings.TrimSpace(code) == "" {
 		return nil, ErrOTPRequired
 	}
+	if err := checkText("otp", code, MaxName); err != nil {
+		return nil, err
+	}
 	if err := c.takenByOther(actor, id); err != nil {
 		return nil, err
 	}
@@ -108,6 +114,9 @@ func (c *Core) FinishContactUpdate(actor *User, field, value, code string) (*Use
 func (c *Core) VerifyPassword(actor *User, password, ip string) (*User, error) {
 	if password == "" {
 		return nil, Invalid("password is required")
+	}
+	if err := checkPassword("password", password); err != nil {
+		return nil, err
 	}
 	account := NormalizeEmail(actor.Email)
 	if err := c.throttle.check(ip, account); err != nil {

@@ -50,7 +50,7 @@ func (c *Core) UpdateServer(actor *User, apply func(*Server) error) (*Server, er
 			return err
 		}
 		s.Attributes = cloneMap(s.Attributes)
-		if err := apply(s); err != nil {
+		if err := fromRequest(apply, s); err != nil {
 			return err
 		}
 		s.ID = 1

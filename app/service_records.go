@@ -76,7 +76,7 @@ func (c *Core) ServiceRecord(actor *User, id int64) (*ServiceRecord, error) {
 // CreateServiceRecord stores a record apply fills from the request.
 func (c *Core) CreateServiceRecord(actor *User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
 	r := &ServiceRecord{}
-	if err := apply(r); err != nil {
+	if err := fromRequest(apply, r); err != nil {
 		return nil, err
 	}
 	err := c.store.Update(func(tx Tx) error {
@@ -106,7 +106,7 @@ func (c *Core) UpdateServiceRecord(actor *User, id int64, apply func(*ServiceRec
 		after = &ServiceRecord{}
 		*after = *before
 		after.FileIDs, after.ServiceTasks = slices.Clone(before.FileIDs), slices.Clone(before.ServiceTasks)
-		if err := apply(after); err != nil {
+		if err := fromRequest(apply, after); err != nil {
 			return err
 		}
 		if err := prepareServiceRecord(tx, actor, after); err != nil {
@@ -154,10 +154,6 @@ func prepareServiceRecord(tx Tx, actor *User, r *ServiceRecord) error {
 	for _, s := range []*string{&r.Title, &r.ProviderName, &r.Location} {
 		*s = strings.TrimSpace(*s)
 	}
-	if err := firstErr(maxLength("title", r.Title, maxTitle), maxLength("providerName", r.ProviderName, maxTitle),
-		maxLength("location", r.Location, maxTitle), maxLength("notes", r.Notes, maxMessage)); err != nil {
-		return err
-	}
 	var err error
 	if r.FileIDs, err = uniqueFileIDs(r.FileIDs); err != nil {
 		return err
@@ -171,9 +167,6 @@ func cleanLabels(labels []string) ([]string, error) {
 	out := make([]string, 0, len(labels))
 	for _, l := range labels {
 		l = strings.TrimSpace(l)
-		if err := maxLength("a service task label", l, maxLabel); err != nil {
-			return nil, err
-		}
 		if l != "" && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, l) }) {
 			out = append(out, l)
 		}

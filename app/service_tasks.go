@@ -19,8 +19,6 @@ func (t *ServiceTask) SetID(id int64) { t.ID = TextID(id) }
 // Public tasks are the group of owner 0.
 var serviceTasks = cabinet[ServiceTask, *ServiceTask]{name: "service_tasks", what: "Task"}
 
-const maxLabel = 100
-
 // DefaultServiceTasks are the public tasks a new store starts with.
 var DefaultServiceTasks = []string{
 	"Oil change", "Oil filter replacement", "Air filter replacement", "Fuel filter replacement",
@@ -82,7 +80,7 @@ func (c *Core) CreateServiceTask(actor *User, label string) (*ServiceTask, error
 	if err := requireText(map[string]*string{"label": &t.Label}); err != nil {
 		return nil, err
 	}
-	if err := maxLength("label", t.Label, maxLabel); err != nil {
+	if err := checkLengths(t); err != nil {
 		return nil, err
 	}
 	if err := c.seedServiceTasks(); err != nil {
@@ -113,6 +111,9 @@ func (c *Core) DeleteServiceTask(actor *User, label string) error {
 	label = strings.TrimSpace(label)
 	if label == "" {
 		return Invalid("label is required")
+	}
+	if err := checkText("label", label, MaxName); err != nil {
+		return err
 	}
 	return c.store.Update(func(tx Tx) error {
 		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {

@@ -45,7 +45,7 @@ func (c *Core) TicketResponses(actor *User, ticketID int64) ([]*TicketResponse, 
 func (c *Core) Respond(actor *User, ticketID int64, message string, fileIDs []TextID) (*TicketResponse, error) {
 	r := &TicketResponse{TicketID: TextID(ticketID), Message: strings.TrimSpace(message),
 		SenderInfo: SenderInfo{Name: senderName(actor), ID: TextID(actor.ID)}}
-	if err := checkResponse(r, fileIDs); err != nil {
+	if err := firstErr(checkLengths(r), checkResponse(r, fileIDs)); err != nil {
 		return nil, err
 	}
 	err := c.store.Update(func(tx Tx) error {
@@ -84,7 +84,7 @@ func checkResponse(r *TicketResponse, fileIDs []TextID) error {
 	if r.Message == "" && len(r.FileIDs) == 0 {
 		return Invalid("a response needs content or files")
 	}
-	return maxLength("message", r.Message, maxMessage)
+	return nil
 }
 
 func senderName(u *User) string {
@@ -121,7 +121,7 @@ func (c *Core) UpdateResponse(actor *User, id int64, apply func(*TicketResponse)
 		}
 		after = &TicketResponse{}
 		*after = *before
-		if err := apply(after); err != nil {
+		if err := fromRequest(apply, after); err != nil {
 			return err
 		}
 		after.TicketID, after.SenderInfo, after.Message = before.TicketID, before.SenderInfo, strings.TrimSpace(after.Message)

@@ -31,12 +31,6 @@ var TicketTransitions = map[string][]string{
 var TicketCategories = []string{"payment", "login", "dashboard", "app", "tracking", "report", "alert", "data",
 	"general", "technical", "fraud", "navigation", "other"}
 
-// Text bounds of tickets and responses.
-const (
-	maxTitle   = 200
-	maxMessage = 10000
-)
-
 // firstTicketNo is the number before the first ticket's: numbers start at
 // 1001 so they never look like ids.
 const firstTicketNo = 1000
@@ -112,7 +106,7 @@ func (c *Core) Ticket(actor *User, id int64) (*Ticket, error) {
 // CreateTicket opens a ticket that apply fills from the request.
 func (c *Core) CreateTicket(actor *User, apply func(*Ticket) error) (*Ticket, error) {
 	t := &Ticket{}
-	if err := apply(t); err != nil {
+	if err := fromRequest(apply, t); err != nil {
 		return nil, err
 	}
 	if err := prepareTicket(actor, t); err != nil {
@@ -138,10 +132,6 @@ func (c *Core) CreateTicket(actor *User, apply func(*Ticket) error) (*Ticket, er
 // prepareTicket validates a new ticket and fills what the service derives.
 func prepareTicket(actor *User, t *Ticket) error {
 	if err := requireText(map[string]*string{"title": &t.Title}); err != nil {
-		return err
-	}
-	if err := firstErr(maxLength("title", t.Title, maxTitle), maxLength("description", t.Description, maxMessage),
-		maxLength("user_info", t.UserInfo, maxTitle), maxLength("device_info", t.DeviceInfo, maxTitle)); err != nil {
 		return err
 	}
 	t.Category = strings.ToLower(strings.TrimSpace(t.Category))
@@ -182,13 +172,6 @@ func parenthesized(s string) string {
 		return ""
 	}
 	return "(" + s + ")"
-}
-
-func maxLength(name, s string, limit int) error {
-	if len(s) > limit {
-		return Invalid("%s may have at most %d characters", name, limit)
-	}
-	return nil
 }
 
 // nextNumber hands out name's next number, starting after first.

@@ -93,7 +93,7 @@ func (c *Core) CreateUser(actor *User, apply func(*User) error) (*User, error) {
 			}
 		}
 		*u = *newUserDefaults()
-		if err := apply(u); err != nil {
+		if err := fromRequest(apply, u); err != nil {
 			return err
 		}
 		u.ID = 0
@@ -154,7 +154,7 @@ func (c *Core) UpdateUser(actor *User, id int64, apply func(*User) error) (*User
 		after = new(User)
 		*after = *before
 		after.Attributes = cloneMap(before.Attributes)
-		if err := apply(after); err != nil {
+		if err := fromRequest(apply, after); err != nil {
 			return err
 		}
 		after.ID = id

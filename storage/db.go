@@ -22,6 +22,14 @@ const (
 // the store file.
 var ErrLocked = errors.New("store is in use by another process (is fleetd serve running?)")
 
+// ErrKeyTooLarge is what a write answers when a value it makes a key of
+// (an e-mail, a uniqueId) is longer than bbolt takes. The core bounds such
+// values first (app.MaxEmail, app.MaxUniqueID); this is the backstop for a
+// path it missed, so the client learns its request was at fault (400)
+// instead of getting a 500. errors.Is also matches bbolt's own error.
+var ErrKeyTooLarge = &app.Error{Kind: app.KindInvalid, Message: "Invalid request",
+	Description: fmt.Sprintf("a value is too long to be stored (a key takes at most %d bytes)", bolt.MaxKeySize)}
+
 // Options configures Open.
 type Options struct {
 	// Timeout is how long Open waits for another holder to release the
@@ -130,7 +138,7 @@ func (db *DB) View(fn func(app.Tx) error) error {
 
 // Update runs fn in a read-write transaction and commits unless fn fails.
 func (db *DB) Update(fn func(app.Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
+	return writeError(db.bolt.Update(func(btx *bolt.Tx) error { return fn(&tx{btx}) }))
 }
 
 // Batch runs fn in a transaction shared with other concurrent Batch callers
@@ -138,7 +146,16 @@ func (db *DB) Update(fn func(app.Tx) error) error {
 // any fn in the group fails, the group is rolled back, the failing fn gets
 // its error and the others run again: fn may run more than once and must
 // only touch the store through its Tx.
-func (db *DB) Batch(fn func(app.Tx) error) error { return db.batch.do(fn) }
+func (db *DB) Batch(fn func(app.Tx) error) error { return writeError(db.batch.do(fn)) }
+
+// writeError maps bbolt's refusal of a key to ErrKeyTooLarge, keeping
+// bbolt's error in the chain.
+func writeError(err error) error {
+	if errors.Is(err, bolt.ErrKeyTooLarge) {
+		return fmt.Errorf("%w (%w)", ErrKeyTooLarge, err)
+	}
+	return err
+}
 
 // Close releases the file and its lock. Open transactions finish first.
 func (db *DB) Close() error {

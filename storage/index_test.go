@@ -159,3 +159,48 @@ func TestUserPasswordNotStored(t *testing.T) {
 		return nil
 	})
 }
+
+// TestKeyTooLarge: a value too long to be a key fails the write with the
+// core's invalid-request error (a 400 for the client, not a 500), rolls
+// the transaction back, and Update and Batch answer alike.
+func TestKeyTooLarge(t *testing.T) {
+	long := strings.Repeat("9", bolt.MaxKeySize+1)
+	writes := []struct {
+		name string
+		op   func(app.Tx) error
+	}{
+		{"device uniqueId", func(tx app.Tx) error { return tx.Devices().Create(&app.Device{UniqueID: long}) }},
+		{"user e-mail", func(tx app.Tx) error { return tx.Users().Create(&app.User{Email: long + "@example.com"}) }},
+		{"key set", func(tx app.Tx) error { return tx.Keys("otpKeys").Put(long, 1) }},
+	}
+	for _, w := range writes {
+		for _, via := range []struct {
+			name  string
+			write func(*DB, func(app.Tx) error) error
+		}{{"Update", (*DB).Update}, {"Batch", (*DB).Batch}} {
+			t.Run(w.name+" "+via.name, func(t *testing.T) {
+				db := openTestDB(t)
+				err := via.write(db, func(tx app.Tx) error {
+					if err := tx.Groups().Create(&app.Group{Name: "written first"}); err != nil {
+						return err
+					}
+					return w.op(tx)
+				})
+				if app.KindOf(err) != app.KindInvalid || !errors.Is(err, ErrKeyTooLarge) || !errors.Is(err, bolt.ErrKeyTooLarge) {
+					t.Fatalf("error %v (kind %d), want ErrKeyTooLarge", err, app.KindOf(err))
+				}
+				if !strings.Contains(err.Error(), "too long to be stored") {
+					t.Errorf("error %q does not say what is wrong", err)
+				}
+				mustView(t, db, func(tx app.Tx) error {
+					for _, count := range []func() (int, error){tx.Groups().Count, tx.Devices().Count, tx.Users().Count} {
+						if n, err := count(); err != nil || n != 0 {
+							t.Errorf("%d records after a failed write (%v), want none", n, err)
+						}
+					}
+					return nil
+				})
+			})
+		}
+	}
+}

@@ -21,7 +21,8 @@ import (
 var openapiPaths []byte
 
 // schemaTypes are the entity schemas, generated from the Go types so field
-// names and types cannot drift from what the handlers render.
+// names and types cannot drift from what the handlers render, nor the
+// lengths (maxLength) from what the core accepts.
 var schemaTypes = map[string]any{
 	"User": app.User{}, "Device": app.Device{}, "Group": app.Group{}, "Command": app.Command{},
 	"Geofence": app.Geofence{}, "Driver": app.Driver{}, "Attribute": app.ComputedAttribute{}, "Position": app.Position{}, "Event": app.Event{}, "Server": app.Server{},
@@ -89,7 +90,7 @@ func schemaOf(t reflect.Type) map[string]any {
 	case t.Kind() == reflect.Map:
 		s["type"], s["additionalProperties"] = "object", true
 	case t.Kind() == reflect.Struct:
-		s["type"], s["properties"] = "object", properties(t)
+		s["type"], s["properties"] = "object", properties(t, t)
 	default: // interface: any JSON value
 		nullable = true
 	}
@@ -99,7 +100,9 @@ func schemaOf(t reflect.Type) map[string]any {
 	return s
 }
 
-func properties(t reflect.Type) map[string]any {
+// properties describes t's fields; root is the type they belong to (t,
+// or the type t is embedded in), whose limits they carry.
+func properties(root, t reflect.Type) map[string]any {
 	props := map[string]any{}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -111,7 +114,7 @@ func properties(t reflect.Type) map[string]any {
 			continue
 		}
 		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
-			for k, v := range properties(f.Type) {
+			for k, v := range properties(root, f.Type) {
 				props[k] = v
 			}
 			continue
@@ -122,8 +125,26 @@ func properties(t reflect.Type) map[string]any {
 		s := schemaOf(f.Type)
 		if name == "password" {
 			s["writeOnly"], s["format"] = true, "password"
+			s["description"] = fmt.Sprintf("At most %d bytes (bcrypt).", app.MaxPassword)
 		}
+		limit(s, root, name)
 		props[name] = s
 	}
 	return props
+}
+
+// limit adds what the core accepts of field name of root: a string's (or a
+// list's strings') maxLength, an attributes map's bounds in words (OpenAPI
+// 3.0 has no keyword for a map's key length).
+func limit(s map[string]any, root reflect.Type, name string) {
+	n, ok := app.MaxLength(root, name)
+	switch {
+	case ok && s["type"] == "array":
+		s["items"].(map[string]any)["maxLength"] = n
+	case ok:
+		s["maxLength"] = n
+	case s["additionalProperties"] == true && app.FromRequests(root):
+		s["description"] = fmt.Sprintf("Free-form. Keys have at most %d characters, strings (at any depth) at most %d.",
+			app.MaxAttributeKey, app.MaxText)
+	}
 }

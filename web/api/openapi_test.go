@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fleetd/fleetd/app"
 )
 
 type openapiDoc struct {
@@ -115,5 +117,55 @@ func TestOpenAPIReferences(t *testing.T) {
 	}
 	if lookup("#/components/schemas/Device/properties/lastUpdate/format") != "date-time" {
 		t.Error("Device.lastUpdate is not a date-time")
+	}
+}
+
+// TestOpenAPILimits: the document states the length limits the core
+// enforces, on the generated entity schemas and the hand-written ones.
+func TestOpenAPILimits(t *testing.T) {
+	e := newEnv(t)
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]struct {
+					MaxLength   *int
+					Description string
+					Items       struct{ MaxLength *int }
+				}
+			}
+		}
+	}
+	e.request(t, "", "GET", "/api/openapi.json", "", "").Decode(t, &doc)
+	tests := []struct {
+		schema, field string
+		want          int // 0: no maxLength
+	}{
+		{"Device", "uniqueId", app.MaxUniqueID},
+		{"Device", "name", app.MaxName},
+		{"Device", "contact", app.MaxText},
+		{"Driver", "uniqueId", app.MaxUniqueID},
+		{"User", "email", app.MaxEmail},
+		{"User", "password", app.MaxPassword},
+		{"Geofence", "area", app.MaxArea},
+		{"Attribute", "attribute", 64},
+		{"Server", "announcement", app.MaxText},
+		{"Credentials", "email", app.MaxEmail},
+		{"Credentials", "password", app.MaxPassword},
+		{"Position", "protocol", 0}, // the server writes positions
+		{"Event", "type", 0},
+	}
+	for _, tt := range tests {
+		p, ok := doc.Components.Schemas[tt.schema].Properties[tt.field]
+		switch {
+		case !ok:
+			t.Errorf("%s.%s is not documented", tt.schema, tt.field)
+		case tt.want == 0 && p.MaxLength != nil:
+			t.Errorf("%s.%s has maxLength %d, want none", tt.schema, tt.field, *p.MaxLength)
+		case tt.want != 0 && (p.MaxLength == nil || *p.MaxLength != tt.want):
+			t.Errorf("%s.%s maxLength %v, want %d", tt.schema, tt.field, p.MaxLength, tt.want)
+		}
+	}
+	if d := doc.Components.Schemas["Device"].Properties["attributes"].Description; !strings.Contains(d, "at most 128 characters") {
+		t.Errorf("Device.attributes does not state its bounds: %q", d)
 	}
 }

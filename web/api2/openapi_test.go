@@ -1,6 +1,7 @@
 package api2_test
 
 import (
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -52,5 +53,143 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	sort.Strings(extra)
 	if len(missing)+len(extra) > 0 {
 		t.Fatalf("undocumented routes %v; documented but not routed %v", missing, extra)
+	}
+}
+
+// schemaProp is the part of an OpenAPI schema the limit test reads.
+type schemaProp struct {
+	Type       string
+	Enum       []any
+	ReadOnly   bool
+	Format     string
+	MaxLength  *int
+	Properties map[string]*schemaProp
+	Items      *schemaProp
+}
+
+// TestOpenAPILimits: the document states every length limit the core
+// enforces. The entity schemas are compared field by field with the Go
+// types the core checks them as; the bodies defined in place with a table.
+func TestOpenAPILimits(t *testing.T) {
+	f := web.New(app.New(webtest.OpenStore(t), app.Options{}), web.Options{})
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Name, In string
+				Schema   schemaProp
+			}
+			RequestBody struct {
+				Content map[string]struct{ Schema schemaProp }
+			}
+		}
+		Components struct{ Schemas map[string]*schemaProp }
+	}
+	webtest.Do(t, f, webtest.NewRequest("GET", "/api2/openapi.json", "", "")).Decode(t, &doc)
+
+	// bounded is a property a client sets as free text.
+	bounded := func(p *schemaProp) bool { return p.Type == "string" && p.Enum == nil && !p.ReadOnly && p.Format == "" }
+	schemaTypes := map[string][]reflect.Type{
+		"DeviceBody":     {reflect.TypeFor[app.Device](), reflect.TypeFor[app.Installation]()},
+		"Payment":        {reflect.TypeFor[app.Payment]()},
+		"Ticket":         {reflect.TypeFor[app.Ticket]()},
+		"TicketResponse": {reflect.TypeFor[app.TicketResponse]()},
+		"Document":       {reflect.TypeFor[app.Document]()},
+		"ServiceRecord":  {reflect.TypeFor[app.ServiceRecord]()},
+		"ServiceTask":    {reflect.TypeFor[app.ServiceTask]()},
+	}
+	var compare func(schema, prefix string, props map[string]*schemaProp)
+	compare = func(schema, prefix string, props map[string]*schemaProp) {
+		for name, p := range props {
+			if p.Type == "object" {
+				compare(schema, prefix+name+".", p.Properties)
+				continue
+			}
+			doc := p
+			if p.Type == "array" && p.Items != nil {
+				doc = p.Items
+			}
+			if !bounded(doc) {
+				continue
+			}
+			for _, typ := range schemaTypes[schema] {
+				if limit, ok := app.MaxLength(typ, prefix+name); ok {
+					if doc.MaxLength == nil || *doc.MaxLength != limit {
+						t.Errorf("%s.%s%s: maxLength %v, the core takes %d", schema, prefix, name, doc.MaxLength, limit)
+					}
+					break
+				}
+			}
+		}
+	}
+	for schema := range schemaTypes {
+		s := doc.Components.Schemas[schema]
+		if s == nil {
+			t.Fatalf("schema %s missing", schema)
+		}
+		compare(schema, "", s.Properties)
+	}
+
+	// Every free-text property of a body defined in place; ids (…Id) are
+	// parsed as numbers and bounded that way.
+	inPlace := map[string]int{
+		"POST /auth/otp/verify otp":                           app.MaxName,
+		"POST /auth/otp/verify identifier":                    app.MaxEmail,
+		"POST /auth/login identifier":                         app.MaxEmail,
+		"POST /auth/login password":                           app.MaxPassword,
+		"POST /auth/account/reset email":                      app.MaxEmail,
+		"POST /auth/account/reset phone":                      app.MaxName,
+		"POST /auth/password/reset token":                     app.MaxName,
+		"POST /auth/password/reset newPassword":               app.MaxPassword,
+		"POST /auth/registration/init email":                  app.MaxEmail,
+		"POST /auth/registration/init phone":                  app.MaxName,
+		"POST /auth/registration/complete token":              app.MaxName,
+		"POST /auth/registration/complete fullName":           app.MaxName,
+		"POST /auth/registration/complete password":           app.MaxPassword,
+		"POST /auth/demo-login/init phone":                    app.MaxName,
+		"POST /auth/demo-login/init fullName":                 app.MaxName,
+		"POST /security/update/init value":                    app.MaxEmail,
+		"POST /security/update/init otp":                      app.MaxName,
+		"POST /security/update/verify value":                  app.MaxEmail,
+		"POST /security/update/verify otp":                    app.MaxName,
+		"POST /security/verify-password password":             app.MaxPassword,
+		"PUT /notifications/tokens token":                     app.MaxText,
+		"DELETE /notifications/tokens token":                  app.MaxText,
+		"POST /computed/mileage mileage":                      50,
+		"POST /support/tickets/respond content":               app.MaxMessage,
+		"PUT /support/tickets/responses/{responseId} message": app.MaxMessage,
+		"POST /services/task label":                           app.MaxName,
+		"DELETE /services/task label":                         app.MaxName,
+		"GET /devices/check-imei/{imei_number} imei_number":   app.MaxUniqueID,
+	}
+	seen := map[string]bool{}
+	check := func(key string, p *schemaProp) {
+		seen[key] = true
+		want, ok := inPlace[key]
+		switch {
+		case !ok:
+			t.Errorf("%s: free text the limit table does not know", key)
+		case p.MaxLength == nil || *p.MaxLength != want:
+			t.Errorf("%s: maxLength %v, the core takes %d", key, p.MaxLength, want)
+		}
+	}
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			call := strings.ToUpper(method) + " " + path
+			for name, p := range op.RequestBody.Content["application/json"].Schema.Properties {
+				if bounded(p) && !strings.HasSuffix(name, "Id") {
+					check(call+" "+name, p)
+				}
+			}
+			for _, p := range op.Parameters {
+				if p.In == "path" && bounded(&p.Schema) && !strings.HasSuffix(p.Name, "Id") {
+					check(call+" "+p.Name, &p.Schema)
+				}
+			}
+		}
+	}
+	for key := range inPlace {
+		if !seen[key] {
+			t.Errorf("%s is not in the document", key)
+		}
 	}
 }

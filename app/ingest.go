@@ -30,12 +30,8 @@ var earliestFix = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // auto-registration is off); the id is listed in UnknownDevices.
 var ErrUnknownDevice = &Error{Kind: KindNotFound, Message: "Unknown device"}
 
-// maxUniqueID bounds a device identifier in characters, as Traccar's
-// uniqueId column (128) does.
-const maxUniqueID = 128
-
 // checkUniqueID refuses an identifier no tracker has: empty, longer than
-// maxUniqueID characters, not UTF-8 (nor U+FFFD, what bytes that were not
+// MaxUniqueID characters, not UTF-8 (nor U+FFFD, what bytes that were not
 // become once stored), or holding a character that is not printable
 // (control bytes of a corrupt frame; format characters such as zero-width
 // or bidirectional marks that make two ids look alike).
@@ -45,8 +41,8 @@ func checkUniqueID(id string) error {
 		return Invalid("uniqueId is empty")
 	case !utf8.ValidString(id) || strings.ContainsRune(id, utf8.RuneError):
 		return Invalid("uniqueId is not valid UTF-8")
-	case utf8.RuneCountInString(id) > maxUniqueID:
-		return Invalid("uniqueId is longer than %d characters", maxUniqueID)
+	case tooLong(id, MaxUniqueID):
+		return checkText("uniqueId", id, MaxUniqueID)
 	}
 	for _, r := range id {
 		if !unicode.IsPrint(r) {

@@ -64,7 +64,7 @@ func TestDevices(t *testing.T) {
 			want: []string{`"message":"Invalid request"`, "uniqueId holds the unprintable character U+0007"}},
 		{name: "uniqueId over 128 characters", as: "admin", method: "POST", path: "/api/devices",
 			body: `{"name":"Long","uniqueId":"` + strings.Repeat("1", 129) + `"}`, status: 400,
-			want: []string{"uniqueId is longer than 128 characters"}},
+			want: []string{"uniqueId may have at most 128 characters"}},
 		{name: "group must be visible", as: "user1", method: "POST", path: "/api/devices",
 			body: `{"name":"Car","uniqueId":"200000000000001","groupId":{g1}}`, status: 400},
 

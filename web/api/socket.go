@@ -56,6 +56,9 @@ func (h *handlers) serveSocket(conn *websocket.Conn) {
 			}
 		}
 	}()
+	// The websocket package recycles conn once this returns: the reader
+	// must be done with it by then.
+	defer func() { conn.Close(); <-closed }()
 	keepAlive := time.NewTicker(h.opts.KeepAlive)
 	defer keepAlive.Stop()
 	for {

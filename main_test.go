@@ -225,10 +225,93 @@ func TestBackupRestoreStopped(t *testing.T) {
 	e.run("", "restore", junk).expect(t, "restore junk", 1, "not a fleetd store")
 	e.run("", "user", "add", "--email", "b@example.com", "--password", "pw").expect(t, "store intact after a refused restore", 0)
 
-	e.run("", "restore", backup).expect(t, "restore", 0, "restored "+backup)
+	e.run("", "restore", backup).expect(t, "restore", 0, "restored "+backup, "the replaced store is kept as "+filepath.Join(e.dir, "fleetd.db.before-restore-"))
 	if n := countUsers(t, openStore(t, filepath.Join(e.dir, "fleetd.db"))); n != 1 {
 		t.Errorf("restored store holds %d users, want 1", n)
 	}
+	// What was added after the backup is in the safety copy.
+	copies := storage.SafetyCopies(filepath.Join(e.dir, "fleetd.db"))
+	if len(copies) != 1 || countUsers(t, openStore(t, copies[0])) != 2 {
+		t.Errorf("safety copies %v, want one with both users", copies)
+	}
+}
+
+// storeBytes reads the store file, to show a command left it alone.
+func (e *env) storeBytes() []byte {
+	e.t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.dir, "fleetd.db"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return b
+}
+
+// Every command that opens the store refuses a store file cut short (bbolt
+// would die of a fault reading past its end) with what to do, and exits 1;
+// restore refuses such a backup before touching the store.
+func TestDamagedStore(t *testing.T) {
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\n"+anyPorts)
+	e.run("", "user", "add", "--email", "a@example.com", "--password", "pw").expect(t, "add", 0)
+	db, err := storage.Open(filepath.Join(e.dir, "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx app.Tx) error {
+		for i := range 500 {
+			if err := tx.Devices().Create(&app.Device{Name: strings.Repeat("n", 100), UniqueID: fmt.Sprint(i)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := filepath.Join(t.TempDir(), "full.db")
+	e.run("", "backup", full).expect(t, "backup", 0)
+	whole, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := filepath.Join(t.TempDir(), "half.db") // a copy interrupted halfway
+	if err := os.WriteFile(half, whole[:len(whole)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	store := e.storeBytes()
+	e.run("", "restore", half).expect(t, "restore of half a backup", 1, "not a fleetd store", "cut short")
+	if !bytes.Equal(e.storeBytes(), store) || len(storage.SafetyCopies(filepath.Join(e.dir, "fleetd.db"))) != 0 {
+		t.Fatal("a refused restore changed the store or kept a copy")
+	}
+
+	if err := os.WriteFile(filepath.Join(e.dir, "fleetd.db"), whole[:len(whole)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	commands := [][]string{{"serve"}, {"user", "list"}, {"user", "add", "--email", "b@example.com", "--password", "pw"},
+		{"user", "passwd", "--email", "a@example.com", "--password", "x"}, {"backup", filepath.Join(t.TempDir(), "b.db")},
+		{"maintenance", "status"}, {"maintenance", "on"}}
+	for _, cmd := range commands {
+		e.run("", cmd...).expect(t, strings.Join(cmd, " ")+" on a damaged store", 1,
+			"the store file is damaged", "cut short", "restore it from a backup with fleetd restore FILE", "fleetd keeps no copy of it in "+e.dir)
+	}
+
+	e.run("", "restore", full).expect(t, "restore over the damaged store", 0, "restored "+full, "the replaced store is kept as")
+	if n := countDevices(t, openStore(t, filepath.Join(e.dir, "fleetd.db"))); n != 500 {
+		t.Errorf("restored store holds %d devices, want 500", n)
+	}
+	copies := storage.SafetyCopies(filepath.Join(e.dir, "fleetd.db"))
+	if len(copies) != 1 {
+		t.Fatalf("safety copies %v, want the damaged store", copies)
+	}
+	if kept, _ := os.ReadFile(copies[0]); !bytes.Equal(kept, whole[:len(whole)/2]) {
+		t.Error("the safety copy is not the store that was replaced")
+	}
+	// Damaged again: the error names the copy fleetd kept.
+	if err := os.WriteFile(filepath.Join(e.dir, "fleetd.db"), whole[:len(whole)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.run("", "user", "list").expect(t, "damaged with a copy", 1, "copies fleetd kept: "+copies[0])
 }
 
 func countUsers(t *testing.T, db *storage.DB) int {

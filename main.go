@@ -706,6 +706,8 @@ func storeError(cfg *config.Config, err error) error {
 		return fmt.Errorf("no store at %s yet (data.dir %q): start fleetd serve once or add a user with fleetd user add", cfg.Data.StorePath(), cfg.Data.Dir)
 	case errors.Is(err, storage.ErrDamaged):
 		return fmt.Errorf("%w\nfleetd cannot use this store: restore it from a backup with fleetd restore FILE (%s)", err, safetyCopies(cfg))
+	case errors.Is(err, storage.ErrNewerSchema):
+		return fmt.Errorf("%w\nrun the newer fleetd, or restore a store this one can read with fleetd restore FILE (%s)", err, safetyCopies(cfg))
 	}
 	return err
 }

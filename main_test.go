@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
+	bolt "go.etcd.io/bbolt"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -312,6 +314,60 @@ func TestDamagedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.run("", "user", "list").expect(t, "damaged with a copy", 1, "copies fleetd kept: "+copies[0])
+}
+
+// A store written by a newer fleetd (a higher schema) is refused by every
+// command, left untouched, and the error points at the copy the newer
+// fleetd took before it migrated.
+func TestNewerSchemaRefused(t *testing.T) {
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\n"+anyPorts)
+	e.run("", "user", "add", "--email", "a@example.com", "--password", "pw").expect(t, "add", 0)
+	path := filepath.Join(e.dir, "fleetd.db")
+	older := filepath.Join(t.TempDir(), "older.db")
+	e.run("", "backup", older).expect(t, "backup", 0)
+	raw, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = raw.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("meta")).Put([]byte("schema"), binary.BigEndian.AppendUint64(nil, uint64(storage.CurrentSchema+1)))
+	})
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := filepath.Join(t.TempDir(), "newer.db")
+	if err := os.WriteFile(newer, e.storeBytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// What the newer fleetd left before migrating: the way back.
+	preMigration := storage.PreMigrationBackup(path, storage.CurrentSchema+1)
+	if err := os.WriteFile(preMigration, mustRead(t, older), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	store := e.storeBytes()
+	for _, cmd := range [][]string{{"serve"}, {"user", "list"}, {"user", "add", "--email", "b@example.com", "--password", "pw"},
+		{"backup", filepath.Join(t.TempDir(), "b.db")}, {"maintenance", "on"}} {
+		e.run("", cmd...).expect(t, strings.Join(cmd, " ")+" on a newer store", 1,
+			"written by a newer fleetd", fmt.Sprintf("file schema %d, this build %d", storage.CurrentSchema+1, storage.CurrentSchema),
+			"run the newer fleetd, or restore a store this one can read with fleetd restore FILE", preMigration)
+	}
+	e.run("", "restore", newer).expect(t, "restore of a newer backup", 1, "written by a newer fleetd")
+	if !bytes.Equal(e.storeBytes(), store) {
+		t.Fatal("a refused command changed the newer store")
+	}
+	e.run("", "restore", preMigration).expect(t, "back to the pre-migration copy", 0, "restored", "the replaced store is kept as")
+	e.run("", "user", "list").expect(t, "user list after going back", 0, "a@example.com")
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func countUsers(t *testing.T, db *storage.DB) int {

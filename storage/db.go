@@ -101,11 +101,12 @@ func openBolt(path string, timeout time.Duration, readOnly bool) (*bolt.DB, erro
 }
 
 // prepare migrates a writable store, then checks it is at CurrentSchema.
-// A store that is already current costs no write transaction. Before
-// migrating a store that holds data, it copies the file (see Upgrade).
+// A store that is already current costs no write transaction, nor does one
+// of a newer schema, which is refused untouched. Before migrating a store
+// that holds data, it copies the file (see Upgrade).
 func prepare(bdb *bolt.DB, path string, readOnly bool) (Upgrade, error) {
 	up := Upgrade{From: CurrentSchema, To: CurrentSchema}
-	if !readOnly && bdb.View(checkCurrent) != nil {
+	if err := bdb.View(checkCurrent); err != nil && !readOnly && !errors.Is(err, ErrNewerSchema) {
 		var err error
 		if up, err = backupBeforeMigration(bdb, path); err != nil {
 			return up, err

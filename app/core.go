@@ -59,6 +59,9 @@ type Core struct {
 	// ComputedAttributes are Traccar's /api/attributes/computed.
 	ComputedAttributes *Objects[ComputedAttribute, *ComputedAttribute]
 	computedErrs       sync.Map // failures already logged
+
+	// ingestFails condenses the log of failed ingest calls.
+	ingestFails ingestFailures
 }
 
 // New builds the core on store.

@@ -28,6 +28,9 @@ type Options struct {
 	Maintenance MaintenanceOptions
 	Now         func() time.Time
 	Logger      *slog.Logger
+
+	// Space watches the data directory's free space.
+	Space SpaceOptions
 }
 
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;

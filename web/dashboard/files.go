@@ -98,7 +98,7 @@ func (d *Dashboard) uploadOne(actor *app.User, fh *multipart.FileHeader) (*app.F
 		return nil, err
 	}
 	defer r.Close()
-	return d.core.UploadFile(actor, fh.Filename, fh.Header.Get(fiber.HeaderContentType), r)
+	return d.core.UploadFile(actor, fh.Filename, fh.Header.Get(fiber.HeaderContentType), fh.Size, r)
 }
 
 // discardUploads removes files uploaded for a form the core then refused.

@@ -195,7 +195,9 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		Office: app.OfficeOptions{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
 			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
 		Maintenance: app.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
-		Logger:      log,
+		Space: app.SpaceOptions{Low: cfg.Data.LowFreeSpace,
+			Statfs: func() (uint64, uint64, error) { return storage.FreeSpace(cfg.Data.Dir) }},
+		Logger: log,
 	}
 }
 

@@ -817,10 +817,13 @@ func TestServeOperations(t *testing.T) {
 		t.Fatalf("GET /metrics = %s", resp.Status)
 	}
 	for _, want := range []string{`fleetd_device_connections_open{protocol="gt06"} 0`, `fleetd_device_connections_total{protocol="osmand"} 0`,
-		"fleetd_store_size_bytes ", "fleetd_websocket_clients 0"} {
+		"fleetd_store_size_bytes ", "fleetd_websocket_clients 0", "fleetd_data_free_bytes "} {
 		if !strings.Contains(body.String(), want) {
 			t.Errorf("/metrics lacks %q", want)
 		}
+	}
+	if strings.Contains(body.String(), "fleetd_data_free_bytes -1") {
+		t.Error("serve does not read the data directory's free space")
 	}
 }
 

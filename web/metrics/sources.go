@@ -49,6 +49,14 @@ func newSourceCollector() *sourceCollector {
 				}
 				return float64(size)
 			}},
+		{plain("fleetd_data_free_bytes", "Bytes fleetd may still write on the data directory's file system; below data.lowFreeSpace the dashboard warns (-1: unreadable)."), gauge,
+			func(s *sources, _ app.Stats) float64 {
+				space, err := s.core.Space()
+				if err != nil {
+					return -1
+				}
+				return float64(space.Free)
+			}},
 	}}
 }
 

@@ -195,7 +195,9 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		Office: app.OfficeOptions{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
 			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
 		Maintenance: app.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
-		Logger:      log,
+		Space: app.SpaceOptions{Low: cfg.Data.LowFreeSpace,
+			Statfs: func() (uint64, uint64, error) { return storage.FreeSpace(cfg.Data.Dir) }},
+		Logger: log,
 	}
 }
 
@@ -221,7 +223,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return fmt.Errorf("another fleetd serve is using %s: %w", cfg.Data.Dir, err)
 	}
 	if err != nil {
-		return err
+		return storeError(cfg, err)
 	}
 	defer closeLogged(log, "store", db)
 	logUpgrade(log, db)
@@ -566,7 +568,8 @@ func verifyStore(path string) (int, error) {
 
 func (c *cli) restore(cfg *config.Config, src string) error {
 	dst := cfg.Data.StorePath()
-	if err := storage.Restore(src, dst); errors.Is(err, storage.ErrLocked) {
+	kept, err := storage.Restore(src, dst, time.Now())
+	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("refusing to restore: %s is in use by a running fleetd serve; stop it first", dst)
 	} else if err != nil {
 		return fmt.Errorf("restore: %w", err)
@@ -576,6 +579,9 @@ func (c *cli) restore(cfg *config.Config, src string) error {
 		return fmt.Errorf("restore: %w", err)
 	}
 	fmt.Fprintf(c.stdout, "restored %s into %s (schema %d)\n", src, dst, schema)
+	if kept != "" {
+		fmt.Fprintf(c.stdout, "the replaced store is kept as %s: it holds what was added after the backup; delete it once the restored store is confirmed\n", kept)
+	}
 	return nil
 }
 
@@ -691,7 +697,8 @@ func (c *cli) withCore(ctx context.Context, use storeUse, fn func(*app.Core) err
 	})
 }
 
-// storeError explains the two ways opening the store commonly fails.
+// storeError explains the ways opening the store commonly fails, and what
+// to do about a store fleetd cannot use.
 func storeError(cfg *config.Config, err error) error {
 	switch {
 	case errors.Is(err, storage.ErrLocked):
@@ -699,8 +706,22 @@ func storeError(cfg *config.Config, err error) error {
 			"use the web UI / API instead (backups work while it runs: fleetd backup FILE)", cfg.Data.StorePath())
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("no store at %s yet (data.dir %q): start fleetd serve once or add a user with fleetd user add", cfg.Data.StorePath(), cfg.Data.Dir)
+	case errors.Is(err, storage.ErrDamaged):
+		return fmt.Errorf("%w\nfleetd cannot use this store: restore it from a backup with fleetd restore FILE (%s)", err, safetyCopies(cfg))
+	case errors.Is(err, storage.ErrNewerSchema):
+		return fmt.Errorf("%w\nrun the newer fleetd, or restore a store this one can read with fleetd restore FILE (%s)", err, safetyCopies(cfg))
 	}
 	return err
+}
+
+// safetyCopies names the store copies fleetd keeps next to the store,
+// candidates for fleetd restore.
+func safetyCopies(cfg *config.Config) string {
+	copies := storage.SafetyCopies(cfg.Data.StorePath())
+	if len(copies) == 0 {
+		return "fleetd keeps no copy of it in " + cfg.Data.Dir
+	}
+	return "copies fleetd kept: " + strings.Join(copies, ", ")
 }
 
 // simulateCommand drives simulated trackers against a server: demo data

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
+	bolt "go.etcd.io/bbolt"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -225,10 +227,147 @@ func TestBackupRestoreStopped(t *testing.T) {
 	e.run("", "restore", junk).expect(t, "restore junk", 1, "not a fleetd store")
 	e.run("", "user", "add", "--email", "b@example.com", "--password", "pw").expect(t, "store intact after a refused restore", 0)
 
-	e.run("", "restore", backup).expect(t, "restore", 0, "restored "+backup)
+	e.run("", "restore", backup).expect(t, "restore", 0, "restored "+backup, "the replaced store is kept as "+filepath.Join(e.dir, "fleetd.db.before-restore-"))
 	if n := countUsers(t, openStore(t, filepath.Join(e.dir, "fleetd.db"))); n != 1 {
 		t.Errorf("restored store holds %d users, want 1", n)
 	}
+	// What was added after the backup is in the safety copy.
+	copies := storage.SafetyCopies(filepath.Join(e.dir, "fleetd.db"))
+	if len(copies) != 1 || countUsers(t, openStore(t, copies[0])) != 2 {
+		t.Errorf("safety copies %v, want one with both users", copies)
+	}
+}
+
+// storeBytes reads the store file, to show a command left it alone.
+func (e *env) storeBytes() []byte {
+	e.t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.dir, "fleetd.db"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return b
+}
+
+// Every command that opens the store refuses a store file cut short (bbolt
+// would die of a fault reading past its end) with what to do, and exits 1;
+// restore refuses such a backup before touching the store.
+func TestDamagedStore(t *testing.T) {
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\n"+anyPorts)
+	e.run("", "user", "add", "--email", "a@example.com", "--password", "pw").expect(t, "add", 0)
+	db, err := storage.Open(filepath.Join(e.dir, "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx app.Tx) error {
+		for i := range 500 {
+			if err := tx.Devices().Create(&app.Device{Name: strings.Repeat("n", 100), UniqueID: fmt.Sprint(i)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := filepath.Join(t.TempDir(), "full.db")
+	e.run("", "backup", full).expect(t, "backup", 0)
+	whole, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := filepath.Join(t.TempDir(), "half.db") // a copy interrupted halfway
+	if err := os.WriteFile(half, whole[:len(whole)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	store := e.storeBytes()
+	e.run("", "restore", half).expect(t, "restore of half a backup", 1, "not a fleetd store", "cut short")
+	if !bytes.Equal(e.storeBytes(), store) || len(storage.SafetyCopies(filepath.Join(e.dir, "fleetd.db"))) != 0 {
+		t.Fatal("a refused restore changed the store or kept a copy")
+	}
+
+	if err := os.WriteFile(filepath.Join(e.dir, "fleetd.db"), whole[:len(whole)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	commands := [][]string{{"serve"}, {"user", "list"}, {"user", "add", "--email", "b@example.com", "--password", "pw"},
+		{"user", "passwd", "--email", "a@example.com", "--password", "x"}, {"backup", filepath.Join(t.TempDir(), "b.db")},
+		{"maintenance", "status"}, {"maintenance", "on"}}
+	for _, cmd := range commands {
+		e.run("", cmd...).expect(t, strings.Join(cmd, " ")+" on a damaged store", 1,
+			"the store file is damaged", "cut short", "restore it from a backup with fleetd restore FILE", "fleetd keeps no copy of it in "+e.dir)
+	}
+
+	e.run("", "restore", full).expect(t, "restore over the damaged store", 0, "restored "+full, "the replaced store is kept as")
+	if n := countDevices(t, openStore(t, filepath.Join(e.dir, "fleetd.db"))); n != 500 {
+		t.Errorf("restored store holds %d devices, want 500", n)
+	}
+	copies := storage.SafetyCopies(filepath.Join(e.dir, "fleetd.db"))
+	if len(copies) != 1 {
+		t.Fatalf("safety copies %v, want the damaged store", copies)
+	}
+	if kept, _ := os.ReadFile(copies[0]); !bytes.Equal(kept, whole[:len(whole)/2]) {
+		t.Error("the safety copy is not the store that was replaced")
+	}
+	// Damaged again: the error names the copy fleetd kept.
+	if err := os.WriteFile(filepath.Join(e.dir, "fleetd.db"), whole[:len(whole)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.run("", "user", "list").expect(t, "damaged with a copy", 1, "copies fleetd kept: "+copies[0])
+}
+
+// A store written by a newer fleetd (a higher schema) is refused by every
+// command, left untouched, and the error points at the copy the newer
+// fleetd took before it migrated.
+func TestNewerSchemaRefused(t *testing.T) {
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\n"+anyPorts)
+	e.run("", "user", "add", "--email", "a@example.com", "--password", "pw").expect(t, "add", 0)
+	path := filepath.Join(e.dir, "fleetd.db")
+	older := filepath.Join(t.TempDir(), "older.db")
+	e.run("", "backup", older).expect(t, "backup", 0)
+	raw, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = raw.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("meta")).Put([]byte("schema"), binary.BigEndian.AppendUint64(nil, uint64(storage.CurrentSchema+1)))
+	})
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := filepath.Join(t.TempDir(), "newer.db")
+	if err := os.WriteFile(newer, e.storeBytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// What the newer fleetd left before migrating: the way back.
+	preMigration := storage.PreMigrationBackup(path, storage.CurrentSchema+1)
+	if err := os.WriteFile(preMigration, mustRead(t, older), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	store := e.storeBytes()
+	for _, cmd := range [][]string{{"serve"}, {"user", "list"}, {"user", "add", "--email", "b@example.com", "--password", "pw"},
+		{"backup", filepath.Join(t.TempDir(), "b.db")}, {"maintenance", "on"}} {
+		e.run("", cmd...).expect(t, strings.Join(cmd, " ")+" on a newer store", 1,
+			"written by a newer fleetd", fmt.Sprintf("file schema %d, this build %d", storage.CurrentSchema+1, storage.CurrentSchema),
+			"run the newer fleetd, or restore a store this one can read with fleetd restore FILE", preMigration)
+	}
+	e.run("", "restore", newer).expect(t, "restore of a newer backup", 1, "written by a newer fleetd")
+	if !bytes.Equal(e.storeBytes(), store) {
+		t.Fatal("a refused command changed the newer store")
+	}
+	e.run("", "restore", preMigration).expect(t, "back to the pre-migration copy", 0, "restored", "the replaced store is kept as")
+	e.run("", "user", "list").expect(t, "user list after going back", 0, "a@example.com")
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func countUsers(t *testing.T, db *storage.DB) int {
@@ -678,10 +817,13 @@ func TestServeOperations(t *testing.T) {
 		t.Fatalf("GET /metrics = %s", resp.Status)
 	}
 	for _, want := range []string{`fleetd_device_connections_open{protocol="gt06"} 0`, `fleetd_device_connections_total{protocol="osmand"} 0`,
-		"fleetd_store_size_bytes ", "fleetd_websocket_clients 0"} {
+		"fleetd_store_size_bytes ", "fleetd_websocket_clients 0", "fleetd_data_free_bytes "} {
 		if !strings.Contains(body.String(), want) {
 			t.Errorf("/metrics lacks %q", want)
 		}
+	}
+	if strings.Contains(body.String(), "fleetd_data_free_bytes -1") {
+		t.Error("serve does not read the data directory's free space")
 	}
 }
 

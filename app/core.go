@@ -28,6 +28,9 @@ type Options struct {
 	Maintenance MaintenanceOptions
 	Now         func() time.Time
 	Logger      *slog.Logger
+
+	// Space watches the data directory's free space.
+	Space SpaceOptions
 }
 
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;
@@ -62,6 +65,9 @@ type Core struct {
 	// ComputedAttributes are Traccar's /api/attributes/computed.
 	ComputedAttributes *Objects[ComputedAttribute, *ComputedAttribute]
 	computedErrs       sync.Map // failures already logged
+
+	// ingestFails condenses the log of failed ingest calls.
+	ingestFails ingestFailures
 }
 
 // New builds the core on store.

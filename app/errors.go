@@ -17,6 +17,7 @@ const (
 	KindConflict                     // unique value taken: HTTP 400 (Traccar answers 400)
 	KindTooMany                      // throttled: HTTP 429
 	KindUnavailable                  // server in maintenance or store down: HTTP 503/403
+	KindNoSpace                      // the disk is full: HTTP 507
 )
 
 // Error is the one error type the core returns for expected failures.
@@ -70,9 +71,21 @@ func Unauthorized(desc string) *Error {
 
 // KindOf returns the Kind of err, or 0 for unexpected (internal) errors.
 func KindOf(err error) Kind {
-	var e *Error
-	if errors.As(err, &e) {
+	if e, ok := AsError(err); ok {
 		return e.Kind
 	}
 	return 0
+}
+
+// AsError finds the core's Error in err's chain. A write the disk had no
+// room for, wherever it failed, is ErrNoSpace.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	if outOfSpace(err) {
+		return ErrNoSpace, true
+	}
+	return nil, false
 }

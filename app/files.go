@@ -73,8 +73,11 @@ func (f *File) SetID(id int64) { f.ID = TextID(id) }
 var files = cabinet[File, *File]{name: "files", what: "File"}
 
 // UploadFile stores the content of r as a new file of actor. declaredType
-// is the client's Content-Type for it (may be empty).
-func (c *Core) UploadFile(actor *User, name, declaredType string, r io.Reader) (*File, error) {
+// is the client's Content-Type for it (may be empty), size the length the
+// client declared (-1: unknown), refused at once when the disk has less
+// room. A write the disk runs out of room for fails with an error of
+// KindNoSpace (AsError).
+func (c *Core) UploadFile(actor *User, name, declaredType string, size int64, r io.Reader) (*File, error) {
 	o := c.office()
 	if o.FilesDir == "" {
 		return nil, &Error{Kind: KindUnavailable, Message: "Uploads disabled", Description: "no files directory is configured"}
@@ -84,6 +87,9 @@ func (c *Core) UploadFile(actor *User, name, declaredType string, r io.Reader) (
 	f := &File{Name: cleanFileName(name), Type: fileType(declaredType, name, head)}
 	if !slices.Contains(o.FileTypes, f.Type) {
 		return nil, Invalid("files of type %s are not accepted (allowed: %s)", f.Type, strings.Join(o.FileTypes, ", "))
+	}
+	if err := c.roomFor(size); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(o.FilesDir, 0o750); err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ func TestSweepFiles(t *testing.T) {
 	if n, err := core.SweepFiles(); n != 0 || err != nil {
 		t.Fatalf("before any upload: %d, %v", n, err)
 	}
-	kept, err := core.UploadFile(app.System(), "a.pdf", "application/pdf", strings.NewReader("%PDF-1.4"))
+	kept, err := core.UploadFile(app.System(), "a.pdf", "application/pdf", -1, strings.NewReader("%PDF-1.4"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestDropUserOffice(t *testing.T) {
 	must(err)
 	must(core.Link(admin, app.Permission{OwnerKind: app.KindUser, OwnerID: users["alice"].ID, PropKind: app.KindDevice, PropID: car.ID}))
 	upload := func(who string) app.TextID {
-		f, err := core.UploadFile(users[who], "a.pdf", "application/pdf", strings.NewReader("%PDF"))
+		f, err := core.UploadFile(users[who], "a.pdf", "application/pdf", -1, strings.NewReader("%PDF"))
 		must(err)
 		return f.ID
 	}

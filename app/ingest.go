@@ -97,12 +97,19 @@ func (c *Core) Identify(protocol, uniqueID, remote string) (*Device, error) {
 // and motion, computed attributes, events, store, device state, broadcast.
 // It returns only once everything is durable, so the caller may then
 // acknowledge the device. Positions it drops as invalid are not an error:
-// the device must not resend them.
-//
-// Everything but the writes happens before the store transaction, on the
-// device's cached state (see state.go): the store has one writer, and the
-// throughput of the whole server is what that writer can do.
+// the device must not resend them. Failures are logged here, condensed
+// (ingestFailures), so callers need not log them.
 func (c *Core) Ingest(deviceID int64, positions []*Position) error {
+	err := c.ingest(deviceID, positions)
+	c.ingestFails.note(c.log, c.now, deviceID, len(positions), err)
+	return err
+}
+
+// ingest is Ingest without the failure log. Everything but the writes
+// happens before the store transaction, on the device's cached state (see
+// state.go): the store has one writer, and the throughput of the whole
+// server is what that writer can do.
+func (c *Core) ingest(deviceID int64, positions []*Position) error {
 	st := c.state(deviceID)
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -97,8 +97,7 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.Protocol = s.proto.Name()
 	}
 	if len(positions) > 0 {
-		if err := s.sink.Ingest(d.ID, positions); err != nil {
-			s.opts.Logger.Error("positions not stored", "protocol", s.proto.Name(), "deviceId", d.ID, "err", err)
+		if err := s.sink.Ingest(d.ID, positions); err != nil { // the sink logs it, condensed
 			http.Error(w, "not stored, retry", http.StatusServiceUnavailable)
 			return
 		}

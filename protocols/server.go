@@ -368,11 +368,7 @@ func (s *Server) ingest(deviceID int64, positions []*app.Position) error {
 			p.Protocol = s.proto.Name()
 		}
 	}
-	err := s.sink.Ingest(deviceID, positions)
-	if err != nil {
-		s.log.Error("positions not stored", "deviceId", deviceID, "err", err)
-	}
-	return err
+	return s.sink.Ingest(deviceID, positions) // the sink logs failures, condensed (app.Core.Ingest)
 }
 
 func (s *Server) serveUDP(dg Datagram) {

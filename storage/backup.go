@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	"golang.org/x/sys/unix"
 )
 
 // restoreLockTimeout is how long Restore waits for the destination's lock.
@@ -37,26 +38,29 @@ func BackupFile(db *DB, dst string) error {
 	})
 }
 
-// Restore replaces the store at dst with the fleetd store src (a backup).
-// src is checked first: it must be a bbolt file with a fleetd meta bucket,
-// a schema no newer than CurrentSchema and pass bbolt's consistency check.
-// An older schema is fine: the next Open migrates it. Restore fails with
-// ErrLocked while a process (fleetd serve) has dst open, and holds dst's
-// lock while replacing it. dst may be missing or damaged.
+// Restore replaces the store at dst with the fleetd store src (a backup)
+// and returns where it kept the store it replaced: SafetyCopy(dst, at), a
+// hard link to the old file, so what was added since the backup is not
+// lost for good ("" when there was no dst). src is checked first: it must
+// pass CheckFile, be a bbolt file with a fleetd meta bucket and a schema no
+// newer than CurrentSchema, and pass bbolt's consistency check; an older
+// schema is fine, the next Open migrates it. Restore fails with ErrLocked
+// while a process (fleetd serve) has dst open, and holds dst's lock while
+// replacing it. dst may be missing or damaged.
 //
 // One window is left: a fleetd started during the restore that is waiting
 // for dst's lock gets it on the replaced (unlinked) file once Restore is
 // done. Restore is meant to run with the server stopped.
-func Restore(src, dst string) error {
-	sdb, err := bolt.Open(src, 0o600, &bolt.Options{Timeout: restoreLockTimeout, ReadOnly: true})
-	if errors.Is(err, bolt.ErrTimeout) {
-		return fmt.Errorf("%s: %w", src, ErrLocked)
+func Restore(src, dst string, at time.Time) (kept string, err error) {
+	sdb, err := openBolt(src, restoreLockTimeout, true)
+	if errors.Is(err, ErrLocked) {
+		return "", fmt.Errorf("%s: %w", src, err)
 	}
 	if err != nil {
-		return fmt.Errorf("%s is not a fleetd store: %w", src, err)
+		return "", fmt.Errorf("%s is not a fleetd store: %w", src, err)
 	}
 	defer sdb.Close()
-	return sdb.View(func(tx *bolt.Tx) error {
+	err = sdb.View(func(tx *bolt.Tx) error {
 		if err := checkBackup(tx); err != nil {
 			return fmt.Errorf("%s is not a usable fleetd store: %w", src, err)
 		}
@@ -68,11 +72,38 @@ func Restore(src, dst string) error {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 			return err
 		}
+		if kept, err = keepSafetyCopy(dst, at); err != nil {
+			return err
+		}
 		return writeAtomic(dst, func(w io.Writer) error {
 			_, err := tx.WriteTo(w)
 			return err
 		})
 	})
+	return kept, err
+}
+
+// keepSafetyCopy links dst to SafetyCopy(dst, at), or to that name with a
+// counter when a restore in the same second took it.
+func keepSafetyCopy(dst string, at time.Time) (string, error) {
+	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	base := SafetyCopy(dst, at)
+	for i := 1; ; i++ {
+		name := base
+		if i > 1 {
+			name = fmt.Sprintf("%s.%d", base, i)
+		}
+		err := os.Link(dst, name)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("keep a copy of the store being replaced: %w", err)
+		}
+		return name, nil
+	}
 }
 
 func checkBackup(tx *bolt.Tx) error {
@@ -97,22 +128,32 @@ func checkBackup(tx *bolt.Tx) error {
 }
 
 // lockExisting takes a shared lock on dst if it exists, so no fleetd
-// process can open it until unlock. A damaged dst cannot be opened and is
-// therefore not held by anyone either: it is left to be replaced.
+// process can open it until unlock. It locks the file as bbolt does
+// (flock) without mapping it, so a damaged dst is locked too.
 func lockExisting(dst string) (unlock func(), err error) {
-	if _, err := os.Stat(dst); errors.Is(err, fs.ErrNotExist) {
+	f, err := os.Open(dst)
+	if errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil
 	}
-	ddb, err := bolt.Open(dst, 0o600, &bolt.Options{Timeout: restoreLockTimeout, ReadOnly: true})
-	switch {
-	case errors.Is(err, bolt.ErrTimeout):
-		return nil, fmt.Errorf("%s: %w", dst, ErrLocked)
-	case errors.Is(err, fs.ErrPermission):
+	if err != nil {
 		return nil, err
-	case err != nil:
-		return func() {}, nil
 	}
-	return func() { ddb.Close() }, nil
+	deadline := time.Now().Add(restoreLockTimeout)
+	for {
+		err = unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB)
+		if !errors.Is(err, unix.EWOULDBLOCK) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%s: %w", dst, ErrLocked)
+		}
+		return nil, fmt.Errorf("lock %s: %w", dst, err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // writeAtomic writes dst through a temporary file that is fsynced and

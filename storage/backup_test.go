@@ -1,10 +1,12 @@
 package storage
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -155,6 +157,9 @@ func TestRestore(t *testing.T) {
 	newer := filepath.Join(dir, "newer.db")
 	seedStore(t, newer, "x")
 	setRawSchema(t, newer, CurrentSchema+1)
+	truncated := filepath.Join(dir, "truncated.db") // a copy cut short by one page
+	seedStore(t, truncated, "from-truncated")
+	cutShort(t, truncated)
 
 	tests := []struct {
 		name    string
@@ -180,11 +185,14 @@ func TestRestore(t *testing.T) {
 		{"bbolt file without meta", foreign, existingStore, errAny, []string{"old"}},
 		{"newer schema", newer, existingStore, ErrNewerSchema, []string{"old"}},
 		{"missing source", filepath.Join(dir, "nope.db"), existingStore, errAny, []string{"old"}},
+		{"truncated source", truncated, existingStore, ErrDamaged, []string{"old"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dst := tt.dst(t)
-			err := Restore(tt.src, dst)
+			before, _ := os.ReadFile(dst)
+			at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
+			kept, err := Restore(tt.src, dst, at)
 			switch {
 			case tt.wantErr == nil && err != nil:
 				t.Fatal(err)
@@ -199,7 +207,76 @@ func TestRestore(t *testing.T) {
 			if got := deviceUIDs(t, dst); fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Errorf("dst holds %v, want %v", got, tt.want)
 			}
+			// The replaced file is kept byte for byte; a refused restore keeps nothing.
+			wantKept := ""
+			if err == nil && before != nil {
+				wantKept = dst + ".before-restore-20261124T030000Z"
+			}
+			if kept != wantKept || fmt.Sprint(SafetyCopies(dst)) != fmt.Sprint(slices.DeleteFunc([]string{wantKept}, func(s string) bool { return s == "" })) {
+				t.Fatalf("kept %q, copies %v; want %q", kept, SafetyCopies(dst), wantKept)
+			}
+			if kept != "" {
+				if got, _ := os.ReadFile(kept); !bytes.Equal(got, before) {
+					t.Errorf("the safety copy differs from the replaced store (%d bytes, was %d)", len(got), len(before))
+				}
+			}
 		})
+	}
+}
+
+// cutShort truncates the store file at path to one page less than its
+// header counts, as an interrupted copy leaves it.
+func cutShort(t *testing.T, path string) {
+	t.Helper()
+	m := metaOf(t, path)
+	if err := os.Truncate(path, int64(m.pages-1)*m.pageSize); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// metaOf reads the current meta page of the store file at path.
+func metaOf(t *testing.T, path string) boltMeta {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := currentMeta(f, fi.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// Restores in the same second keep one copy each.
+func TestRestoreKeepsEveryReplacedStore(t *testing.T) {
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "fleetd.db")
+	seedStore(t, dst, "first")
+	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
+	var kept []string
+	for _, uid := range []string{"second", "third"} {
+		backup := filepath.Join(dir, uid+".db")
+		seedStore(t, backup, uid)
+		k, err := Restore(backup, dst, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, k)
+	}
+	want := []string{SafetyCopy(dst, at), SafetyCopy(dst, at) + ".2"}
+	if fmt.Sprint(kept) != fmt.Sprint(want) || fmt.Sprint(SafetyCopies(dst)) != fmt.Sprint(want) {
+		t.Fatalf("kept %v, copies %v; want %v", kept, SafetyCopies(dst), want)
+	}
+	for i, uid := range []string{"first", "second"} {
+		if got := deviceUIDs(t, kept[i]); fmt.Sprint(got) != "["+uid+"]" {
+			t.Errorf("%s holds %v, want [%s]", kept[i], got, uid)
+		}
 	}
 }
 
@@ -219,7 +296,7 @@ func TestRestoreRefusesOpenStore(t *testing.T) {
 	seedStore(t, backup, "from-backup")
 	seedStore(t, dst, "live")
 	live := openAt(t, dst)
-	if err := Restore(backup, dst); !errors.Is(err, ErrLocked) {
+	if _, err := Restore(backup, dst, time.Now()); !errors.Is(err, ErrLocked) {
 		t.Fatalf("Restore over an open store: %v, want ErrLocked", err)
 	}
 	mustView(t, live, func(tx app.Tx) error {
@@ -227,7 +304,7 @@ func TestRestoreRefusesOpenStore(t *testing.T) {
 		return err
 	})
 	live.Close()
-	if err := Restore(backup, dst); err != nil {
+	if _, err := Restore(backup, dst, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if got := deviceUIDs(t, dst); fmt.Sprint(got) != "[from-backup]" {

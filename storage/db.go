@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -72,8 +73,11 @@ func Open(path string, opts Options) (*DB, error) {
 		}
 	}
 	bdb, err := openBolt(path, opts.Timeout, opts.ReadOnly)
+	if errors.Is(err, ErrLocked) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	bdb.NoSync = opts.NoSync
 	up, err := prepare(bdb, path, opts.ReadOnly)
@@ -86,28 +90,31 @@ func Open(path string, opts Options) (*DB, error) {
 	return &DB{bolt: bdb, batch: batch, path: path, upgraded: up}, nil
 }
 
-// openBolt opens a bbolt file, mapping a lock timeout to ErrLocked.
+// openBolt checks a bbolt file (CheckFile) and opens it, mapping a lock
+// timeout to ErrLocked. A missing file is left to bbolt, which creates it
+// unless readOnly.
 func openBolt(path string, timeout time.Duration, readOnly bool) (*bolt.DB, error) {
+	if err := CheckFile(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
 	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: readOnly,
 		// The freelist is rebuilt from the pages at open instead of being
 		// written on every commit: ingest commits often and the store grows
 		// large, where writing the freelist would dominate a commit.
 		NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if errors.Is(err, bolt.ErrTimeout) {
-		return nil, fmt.Errorf("%s: %w", path, ErrLocked)
+		return nil, ErrLocked
 	}
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	return bdb, nil
+	return bdb, err
 }
 
 // prepare migrates a writable store, then checks it is at CurrentSchema.
-// A store that is already current costs no write transaction. Before
-// migrating a store that holds data, it copies the file (see Upgrade).
+// A store that is already current costs no write transaction, nor does one
+// of a newer schema, which is refused untouched. Before migrating a store
+// that holds data, it copies the file (see Upgrade).
 func prepare(bdb *bolt.DB, path string, readOnly bool) (Upgrade, error) {
 	up := Upgrade{From: CurrentSchema, To: CurrentSchema}
-	if !readOnly && bdb.View(checkCurrent) != nil {
+	if err := bdb.View(checkCurrent); err != nil && !readOnly && !errors.Is(err, ErrNewerSchema) {
 		var err error
 		if up, err = backupBeforeMigration(bdb, path); err != nil {
 			return up, err

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -62,12 +63,20 @@ func TestSchema(t *testing.T) {
 	}
 	db.Close()
 
+	// A newer store is refused as it is: no migration, no copy, no write.
 	setRawSchema(t, path, CurrentSchema+1)
+	before, _ := os.ReadFile(path)
 	for _, readOnly := range []bool{false, true} {
 		_, err := Open(path, Options{ReadOnly: readOnly})
-		if !errors.Is(err, ErrNewerSchema) {
-			t.Errorf("Open(ReadOnly=%v) of a newer store: %v, want ErrNewerSchema", readOnly, err)
+		if !errors.Is(err, ErrNewerSchema) || strings.Contains(err.Error(), "migrat") {
+			t.Errorf("Open(ReadOnly=%v) of a newer store: %v, want ErrNewerSchema alone", readOnly, err)
 		}
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+		t.Error("opening a newer store changed it")
+	}
+	if copies := SafetyCopies(path); len(copies) != 0 {
+		t.Errorf("opening a newer store left copies %v", copies)
 	}
 }
 

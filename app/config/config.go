@@ -35,7 +35,8 @@ type Config struct {
 
 // Data is where fleetd keeps its files.
 type Data struct {
-	Dir string
+	Dir          string
+	LowFreeSpace int64 // bytes (store_keys.go)
 }
 
 // StorePath is the bbolt store file.

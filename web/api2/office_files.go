@@ -27,7 +27,7 @@ func (h *handlers) uploadFile(c *fiber.Ctx) error {
 		return err
 	}
 	defer content.Close()
-	f, err := h.core.UploadFile(httpx.User(c), fh.Filename, fh.Header.Get(fiber.HeaderContentType), content)
+	f, err := h.core.UploadFile(httpx.User(c), fh.Filename, fh.Header.Get(fiber.HeaderContentType), fh.Size, content)
 	if errors.Is(err, app.ErrFileTooLarge) {
 		return tooLarge(h.core.MaxFileSize())
 	}

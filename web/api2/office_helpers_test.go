@@ -212,7 +212,7 @@ var pdf = []byte("%PDF-1.4\n%fixture\n")
 // file uploads a fixture file of owner and names its id.
 func (e *officeEnv) file(name, owner string) {
 	e.t.Helper()
-	f, err := e.core.UploadFile(e.user(owner), name+".pdf", "application/pdf", bytes.NewReader(pdf))
+	f, err := e.core.UploadFile(e.user(owner), name+".pdf", "application/pdf", int64(len(pdf)), bytes.NewReader(pdf))
 	e.must(err)
 	e.ids[name] = int64(f.ID)
 }

@@ -38,6 +38,8 @@ func fileURL(f *app.File) string { return Prefix + "/files/" + f.ID.String() }
 // fileSize is a size as people read it.
 func fileSize(n int64) string {
 	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	case n >= 1<<10:
@@ -98,7 +100,7 @@ func (d *Dashboard) uploadOne(actor *app.User, fh *multipart.FileHeader) (*app.F
 		return nil, err
 	}
 	defer r.Close()
-	return d.core.UploadFile(actor, fh.Filename, fh.Header.Get(fiber.HeaderContentType), r)
+	return d.core.UploadFile(actor, fh.Filename, fh.Header.Get(fiber.HeaderContentType), fh.Size, r)
 }
 
 // discardUploads removes files uploaded for a form the core then refused.

@@ -237,6 +237,8 @@ func (d *Dashboard) formFailed(c *fiber.Ctx, err error, again func(status int) e
 		return again(fiber.StatusUnprocessableEntity)
 	case app.KindForbidden:
 		return again(fiber.StatusForbidden)
+	case app.KindNoSpace: // what was typed stays in the form for a later try
+		return again(fiber.StatusInsufficientStorage)
 	}
 	return err
 }

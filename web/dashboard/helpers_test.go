@@ -35,12 +35,18 @@ const password = "secret-pass"
 //	truck1 with a position in Berlin, van2 without a position,
 //	van3 (linked to manager) with a position in Hamburg; a report makes a
 //	device online, so truck1 and van3 are online and van2 offline
-func newEnv(t testing.TB) *env {
+//
+// with changes the core's options.
+func newEnv(t testing.TB, with ...func(*app.Options)) *env {
 	t.Helper()
 	db := webtest.OpenStore(t)
 	now := time.Now().UTC().Truncate(time.Second)
-	core := app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return now },
-		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files")}})
+	opts := app.Options{BcryptCost: 4, Now: func() time.Time { return now },
+		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files")}}
+	for _, w := range with {
+		w(&opts)
+	}
+	core := app.New(db, opts)
 	e := &env{t: t, core: core, app: web.New(core, web.Options{}), users: map[string]*app.User{},
 		devices: map[string]*app.Device{}, now: now}
 	e.users["admin"] = e.must(core.CreateUser(app.System(), func(u *app.User) error {

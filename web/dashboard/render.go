@@ -19,6 +19,9 @@ type Page struct {
 	User   *app.User
 	CSRF   string
 	Assets *Static
+	// LowSpace is the data directory's free space when it is low and the
+	// viewer an administrator, who can make room (the layout warns).
+	LowSpace *app.Space
 }
 
 // Admin reports whether the viewer is an administrator (managers see less).
@@ -26,7 +29,14 @@ func (p Page) Admin() bool { return p.User != nil && p.User.Administrator }
 
 func (d *Dashboard) page(c *fiber.Ctx, title, nav string) Page {
 	token, _ := c.Locals(tokenKey).(string)
-	return Page{Title: title, Nav: nav, User: user(c), CSRF: token, Assets: d.opts.Static}
+	p := Page{Title: title, Nav: nav, User: user(c), CSRF: token, Assets: d.opts.Static}
+	if !p.Admin() {
+		return p
+	}
+	if space, err := d.core.Space(); err == nil && space.Low {
+		p.LowSpace = &space
+	}
+	return p
 }
 
 // render writes the component to a buffer and sends it only when the whole

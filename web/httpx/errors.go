@@ -27,6 +27,7 @@ var kindStatus = map[app.Kind]int{
 	app.KindNotFound:     fiber.StatusNotFound,
 	app.KindTooMany:      fiber.StatusTooManyRequests,
 	app.KindUnavailable:  fiber.StatusServiceUnavailable,
+	app.KindNoSpace:      fiber.StatusInsufficientStorage,
 }
 
 var internalError = ErrorBody{
@@ -37,11 +38,12 @@ var internalError = ErrorBody{
 // ErrorHandler is the Fiber ErrorHandler: every error a handler returns, a
 // recovered panic included, leaves the server as one JSON shape. Expected
 // errors keep their text; anything else is logged and answered with a
-// generic 500 so no internal detail reaches the client.
+// generic 500 so no internal detail reaches the client. A full disk (507)
+// is logged too: the operator must make room.
 func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		status, body := Classify(err)
-		if status == fiber.StatusInternalServerError {
+		if status == fiber.StatusInternalServerError || status == fiber.StatusInsufficientStorage {
 			log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
 		}
 		return c.Status(status).JSON(body)
@@ -58,8 +60,7 @@ func (b ErrorBody) Text() string {
 
 // Classify returns the status and body err is answered with.
 func Classify(err error) (int, ErrorBody) {
-	var ae *app.Error
-	if errors.As(err, &ae) {
+	if ae, ok := app.AsError(err); ok {
 		if status, ok := kindStatus[ae.Kind]; ok {
 			return status, ErrorBody{Message: ae.Message, Description: ae.Description}
 		}

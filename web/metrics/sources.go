@@ -47,6 +47,14 @@ func newSourceCollector() *sourceCollector {
 			func(_ *sources, st app.Stats) float64 { return float64(st.Connections) }},
 		{plain("fleetd_websocket_clients", "Live update (WebSocket) clients."), gauge,
 			func(s *sources, _ app.Stats) float64 { return float64(s.core.LiveClients()) }},
+		{plain("fleetd_data_free_bytes", "Bytes fleetd may still write on the data directory's file system; below data.lowFreeSpace the dashboard warns (-1: unreadable)."), gauge,
+			func(s *sources, _ app.Stats) float64 {
+				space, err := s.core.Space()
+				if err != nil {
+					return -1
+				}
+				return float64(space.Free)
+			}},
 		{plain("fleetd_store_size_bytes", "Size of the store file; it never shrinks, freed pages are reused (-1: unreadable)."), gauge,
 			func(s *sources, _ app.Stats) float64 {
 				size, err := s.store.Size()

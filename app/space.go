@@ -1,0 +1,71 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+)
+
+// SpaceOptions watch the free space of the file system that holds the data
+// directory (the store and uploaded files).
+type SpaceOptions struct {
+	// Statfs reports the bytes fleetd may still write there (without the
+	// blocks reserved for root) and the file system's size; nil: not
+	// watched, so no warning and no early refusal of uploads.
+	Statfs func() (free, total uint64, err error)
+	// Low is the free space in bytes below which the dashboard warns
+	// (default DefaultLowSpace).
+	Low int64
+}
+
+// DefaultLowSpace is 1 GiB: at about 760 bytes a position, days of a large
+// fleet's history (200 vehicles, a fix a minute: 110 MB a day), time to act
+// before positions go unstored.
+const DefaultLowSpace = 1 << 30
+
+// Space is the free space of the data directory's file system.
+type Space struct {
+	Free, Total uint64 // bytes
+	// Low reports Free below SpaceOptions.Low.
+	Low bool
+}
+
+// ErrNoSpace refuses a write the disk has no room for (HTTP 507). Any error
+// that wraps ENOSPC or EDQUOT is one (AsError).
+var ErrNoSpace = &Error{Kind: KindNoSpace, Message: "Insufficient storage",
+	Description: "The server's disk is full, so nothing was stored; try again once the administrator has made room"}
+
+var errSpaceUnwatched = errors.New("free space is not watched")
+
+// Space reports the free space of the data directory's file system.
+func (c *Core) Space() (Space, error) {
+	o := c.opts.Space
+	if o.Statfs == nil {
+		return Space{}, errSpaceUnwatched
+	}
+	free, total, err := o.Statfs()
+	if err != nil {
+		return Space{}, fmt.Errorf("free space of the data directory: %w", err)
+	}
+	if o.Low <= 0 {
+		o.Low = DefaultLowSpace
+	}
+	return Space{Free: free, Total: total, Low: free < uint64(o.Low)}, nil
+}
+
+// roomFor refuses at once a write of size bytes the disk has not that much
+// room for. When the free space is unknown the write goes ahead, and fails
+// with ErrNoSpace if the disk fills up.
+func (c *Core) roomFor(size int64) error {
+	if s, err := c.Space(); err == nil && size > 0 && s.Free < uint64(size) {
+		return &Error{Kind: KindNoSpace, Message: ErrNoSpace.Message,
+			Description: fmt.Sprintf("The server's disk has no room for %d bytes; try again once the administrator has made room", size)}
+	}
+	return nil
+}
+
+// outOfSpace reports an error of a write the disk had no room for: the
+// disk is full (ENOSPC) or the user's quota is (EDQUOT).
+func outOfSpace(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}

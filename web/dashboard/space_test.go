@@ -1,0 +1,82 @@
+package dashboard_test
+
+import (
+	"errors"
+	"net/url"
+	"sync/atomic"
+	"testing"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
+)
+
+// diskOf reports free bytes of a 100 GiB disk; a negative value fails statfs.
+func diskOf(free *atomic.Int64) func(*app.Options) {
+	return func(o *app.Options) {
+		o.Space.Statfs = func() (uint64, uint64, error) {
+			if n := free.Load(); n >= 0 {
+				return uint64(n), 100 << 30, nil
+			}
+			return 0, 0, errors.New("statfs failed")
+		}
+	}
+}
+
+// Every page warns administrators while the data disk's free space is
+// under the threshold (default 1 GiB); nobody else, and nothing when it
+// cannot be read.
+func TestLowDiskWarning(t *testing.T) {
+	var free atomic.Int64
+	e := newEnv(t, diskOf(&free))
+	admin, manager := e.as("admin"), e.as("manager")
+	const banner = `id="disk-low"`
+	for _, tc := range []struct {
+		name string
+		free int64
+		as   *client
+		path string
+		want bool
+	}{
+		{"administrator, low", 800 << 20, admin, "/dashboard/", true},
+		{"on every page", 800 << 20, admin, "/dashboard/tickets", true},
+		{"manager, low", 800 << 20, manager, "/dashboard/", false},
+		{"administrator, at the threshold", 1 << 30, admin, "/dashboard/", false},
+		{"administrator, plenty", 50 << 30, admin, "/dashboard/", false},
+		{"administrator, unreadable", -1, admin, "/dashboard/", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			free.Store(tc.free)
+			res := tc.as.get(tc.path)
+			if res.Status != 200 {
+				t.Fatalf("%s: %d", tc.path, res.Status)
+			}
+			if tc.want {
+				webtest.Contains(t, tc.path, res.Body, banner, "800.0 MB of 100.0 GB free", "retention.positions")
+			} else {
+				webtest.Lacks(t, tc.path, res.Body, banner)
+			}
+		})
+	}
+	// The threshold is the core's option (data.lowFreeSpace).
+	e = newEnv(t, diskOf(&free), func(o *app.Options) { o.Space.Low = 100 << 20 })
+	free.Store(800 << 20)
+	webtest.Lacks(t, "under a lower threshold", e.as("admin").get("/dashboard/").Body, banner)
+}
+
+// A form whose files the disk has no room for comes back with what was
+// typed and the reason, answered 507, and stores nothing.
+func TestUploadOnAFullDisk(t *testing.T) {
+	var free atomic.Int64
+	free.Store(10)
+	e := newEnv(t, diskOf(&free))
+	admin := e.as("admin")
+	res := admin.postMultipart("/dashboard/documents", url.Values{"entity": {"vehicle:" + itoa(e.devices["truck1"].ID)},
+		"documentType": {"Permit"}}, map[string]map[string]string{"files": {"permit.pdf": pdf}})
+	if res.Status != 507 {
+		t.Fatalf("status %d: %.400s", res.Status, res.Body)
+	}
+	webtest.Contains(t, "refused form", res.Body, `class="alert"`, `value="Permit"`, "no room for")
+	if docs, err := e.core.Documents(e.users["admin"]); err != nil || len(docs) != 0 {
+		t.Errorf("documents %d, %v; want none", len(docs), err)
+	}
+}

@@ -75,10 +75,19 @@ func runContext(ctx context.Context, args []string, c *cli) int {
 	root.SetErr(c.stderr)
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintf(c.stderr, "fleetd: %v\n", err)
+		if errors.Is(err, storage.ErrDamaged) || errors.Is(err, storage.ErrNewerSchema) {
+			return exitNeedsOperator
+		}
 		return 1
 	}
 	return 0
 }
+
+// exitNeedsOperator is the exit status for a store that no restart can
+// open (damaged, or of a newer schema): the systemd unit names it in
+// RestartPreventExitStatus, so the service stops instead of restarting in
+// a loop. 78 is sysexits' EX_CONFIG.
+const exitNeedsOperator = 78
 
 // cli is one invocation: its streams, flags and test hooks.
 type cli struct {

@@ -282,7 +282,7 @@ func TestDamagedStore(t *testing.T) {
 	}
 
 	store := e.storeBytes()
-	e.run("", "restore", half).expect(t, "restore of half a backup", 1, "not a fleetd store", "cut short")
+	e.run("", "restore", half).expect(t, "restore of half a backup", exitNeedsOperator, "not a fleetd store", "cut short")
 	if !bytes.Equal(e.storeBytes(), store) || len(storage.SafetyCopies(filepath.Join(e.dir, "fleetd.db"))) != 0 {
 		t.Fatal("a refused restore changed the store or kept a copy")
 	}
@@ -294,7 +294,7 @@ func TestDamagedStore(t *testing.T) {
 		{"user", "passwd", "--email", "a@example.com", "--password", "x"}, {"backup", filepath.Join(t.TempDir(), "b.db")},
 		{"maintenance", "status"}, {"maintenance", "on"}}
 	for _, cmd := range commands {
-		e.run("", cmd...).expect(t, strings.Join(cmd, " ")+" on a damaged store", 1,
+		e.run("", cmd...).expect(t, strings.Join(cmd, " ")+" on a damaged store", exitNeedsOperator,
 			"the store file is damaged", "cut short", "restore it from a backup with fleetd restore FILE", "fleetd keeps no copy of it in "+e.dir)
 	}
 
@@ -313,7 +313,7 @@ func TestDamagedStore(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.dir, "fleetd.db"), whole[:len(whole)/2], 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.run("", "user", "list").expect(t, "damaged with a copy", 1, "copies fleetd kept: "+copies[0])
+	e.run("", "user", "list").expect(t, "damaged with a copy", exitNeedsOperator, "copies fleetd kept: "+copies[0])
 }
 
 // A store written by a newer fleetd (a higher schema) is refused by every
@@ -349,11 +349,11 @@ func TestNewerSchemaRefused(t *testing.T) {
 	store := e.storeBytes()
 	for _, cmd := range [][]string{{"serve"}, {"user", "list"}, {"user", "add", "--email", "b@example.com", "--password", "pw"},
 		{"backup", filepath.Join(t.TempDir(), "b.db")}, {"maintenance", "on"}} {
-		e.run("", cmd...).expect(t, strings.Join(cmd, " ")+" on a newer store", 1,
+		e.run("", cmd...).expect(t, strings.Join(cmd, " ")+" on a newer store", exitNeedsOperator,
 			"written by a newer fleetd", fmt.Sprintf("file schema %d, this build %d", storage.CurrentSchema+1, storage.CurrentSchema),
 			"run the newer fleetd, or restore a store this one can read with fleetd restore FILE", preMigration)
 	}
-	e.run("", "restore", newer).expect(t, "restore of a newer backup", 1, "written by a newer fleetd")
+	e.run("", "restore", newer).expect(t, "restore of a newer backup", exitNeedsOperator, "written by a newer fleetd")
 	if !bytes.Equal(e.storeBytes(), store) {
 		t.Fatal("a refused command changed the newer store")
 	}

@@ -66,8 +66,9 @@ type Core struct {
 	ComputedAttributes *Objects[ComputedAttribute, *ComputedAttribute]
 	computedErrs       sync.Map // failures already logged
 
-	// ingestFails condenses the log of failed ingest calls.
-	ingestFails ingestFailures
+	// ingestFails and statusFails condense the log of failed ingest calls
+	// and device status writes.
+	ingestFails, statusFails *failureLog
 }
 
 // New builds the core on store.
@@ -96,6 +97,7 @@ func New(store Store, opts Options) *Core {
 	c.opts.Throttle.defaults(loginThrottleDefaults)
 	c.throttle = newThrottle(c.opts.Throttle, c.now, errThrottled)
 	c.creds = newCredCache(c.now)
+	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
 	c.Devices = newDevices(c)
 	c.Groups = newGroups(c)
 	c.Commands = newCommands(c)

@@ -7,30 +7,42 @@ import (
 	"time"
 )
 
-// ingestLogWindow is the shortest time between two lines about failed
-// ingest calls.
-const ingestLogWindow = 30 * time.Second
+// failureLogWindow is the shortest time between two lines of a
+// failureLog.
+const failureLogWindow = 30 * time.Second
 
-// ingestFailures condenses failed ingest calls into at most one log line
-// per ingestLogWindow. When the store cannot write (a full disk), every
-// device message fails and is sent again; a line each would be thousands
-// a minute, written to the disk that is full. The first failure is logged
-// at once; the ones after it are counted and logged with the next failure
-// or success once the window has passed, the success line saying that
-// positions are stored again.
-type ingestFailures struct {
+// failureLog condenses a store write that fails again and again into at
+// most one log line per failureLogWindow. When the store cannot write (a
+// full disk), every device message fails and is sent again; a line each
+// would be thousands a minute, written to the disk that is full. The first
+// failure is logged at once; the ones after it are counted and logged with
+// the next failure or success once the window has passed, the success line
+// saying that the writes succeed again.
+type failureLog struct {
+	// failed and recovered are the two lines' messages; count and
+	// uncounted the keys of the failure count in each.
+	failed, recovered, count, uncounted string
+
 	failing atomic.Bool // a failure is not reported as over yet; the success path reads only this
 
-	mu        sync.Mutex
-	lastLine  time.Time
-	first     time.Time          // first failure counted since lastLine
-	positions int                // positions of the counted failures
-	devices   map[int64]struct{} // their devices
-	lastErr   error
+	mu       sync.Mutex
+	lastLine time.Time
+	first    time.Time          // first failure counted since lastLine
+	n        int                // items of the counted failures
+	devices  map[int64]struct{} // their devices
+	lastErr  error
 }
 
-// note records the outcome of one ingest call of n positions.
-func (f *ingestFailures) note(log *slog.Logger, now func() time.Time, deviceID int64, n int, err error) {
+func newIngestFailures() *failureLog {
+	return &failureLog{failed: "positions not stored", recovered: "positions stored again", count: "positions", uncounted: "notStored"}
+}
+
+func newStatusFailures() *failureLog {
+	return &failureLog{failed: "device status not saved", recovered: "device status saved again", count: "statuses", uncounted: "notSaved"}
+}
+
+// note records the outcome of one write of n items of a device.
+func (f *failureLog) note(log *slog.Logger, now func() time.Time, deviceID int64, n int, err error) {
 	if err == nil && !f.failing.Load() {
 		return
 	}
@@ -39,26 +51,26 @@ func (f *ingestFailures) note(log *slog.Logger, now func() time.Time, deviceID i
 	defer f.mu.Unlock()
 	if err != nil {
 		f.failing.Store(true)
-		if f.positions == 0 {
+		if f.n == 0 {
 			f.first, f.devices = t, map[int64]struct{}{}
 		}
-		f.positions += n
+		f.n += n
 		f.devices[deviceID] = struct{}{}
 		f.lastErr = err
 	}
-	if t.Sub(f.lastLine) < ingestLogWindow {
+	if t.Sub(f.lastLine) < failureLogWindow {
 		return
 	}
 	switch {
-	case err == nil && f.positions == 0:
-		log.Info("positions stored again")
+	case err == nil && f.n == 0:
+		log.Info(f.recovered)
 	case err == nil:
-		log.Info("positions stored again", "notStored", f.positions, "devices", len(f.devices),
+		log.Info(f.recovered, f.uncounted, f.n, "devices", len(f.devices),
 			"over", t.Sub(f.first).Round(time.Second).String(), "lastErr", f.lastErr)
 	default:
-		log.Error("positions not stored", "positions", f.positions, "devices", len(f.devices),
+		log.Error(f.failed, f.count, f.n, "devices", len(f.devices),
 			"over", t.Sub(f.first).Round(time.Second).String(), "err", f.lastErr)
 	}
 	f.failing.Store(err != nil)
-	f.lastLine, f.positions, f.devices, f.lastErr = t, 0, nil, nil
+	f.lastLine, f.n, f.devices, f.lastErr = t, 0, nil, nil
 }

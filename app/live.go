@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -181,8 +182,11 @@ func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
 		dev = d
 		return tx.Devices().Put(d)
 	})
+	if errors.Is(err, ErrNotFound) { // deleted while connected
+		return
+	}
+	c.statusFails.note(c.log, c.now, deviceID, 1, err)
 	if err != nil {
-		c.log.Warn("device status not saved", "deviceId", deviceID, "status", status, "err", err)
 		return
 	}
 	if dev == nil {

@@ -265,7 +265,8 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return fmt.Errorf("web.address: %w", err)
 	}
 	f := web.New(core, web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies, Limits: webLimits(cfg),
-		Metrics: m, MetricsToken: cfg.Metrics.Token, TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader})
+		AllowedOrigins: cfg.Web.AllowedOrigins, Metrics: m, MetricsToken: cfg.Metrics.Token,
+		TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader})
 	webErr := make(chan error, 1)
 	go func() { webErr <- f.Listener(webLn) }()
 

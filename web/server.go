@@ -25,6 +25,9 @@ type Options struct {
 	// Limits bound each request's time and body; zero fields take
 	// httpx.DefaultLimits.
 	Limits httpx.Limits
+	// AllowedOrigins are other sites (scheme://host[:port]) whose pages
+	// may send requests with a user's session cookie (httpx.SameSite).
+	AllowedOrigins []string
 	// Metrics, when set, times every request and is served at GET /metrics
 	// to loopback clients, and to others with MetricsToken as bearer token.
 	Metrics      *metrics.Metrics
@@ -79,7 +82,7 @@ func New(core *app.Core, opts Options) *fiber.App {
 	}
 	// Before any route and before timing: a refused request costs nothing
 	// more, and a stalled body does not count as a slow route.
-	f.Use(limits.ReadBodies())
+	f.Use(httpx.SameSite(opts.AllowedOrigins), limits.ReadBodies())
 	if opts.Metrics != nil {
 		f.Use(opts.Metrics.Middleware())
 		f.Get("/metrics", opts.Metrics.Handler(opts.MetricsToken))

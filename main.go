@@ -36,6 +36,7 @@ import (
 	"github.com/fleetd/fleetd/protocols/simulate"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/metrics"
 	"github.com/spf13/cobra"
 )
@@ -210,9 +211,13 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 	}
 }
 
-// bodyLimit lets an upload of files.maxSize through with room for the
-// multipart framing, and never goes below Fiber's usual 4 MiB.
-func bodyLimit(cfg *config.Config) int { return max(4<<20, cfg.Files.MaxSize+1<<20) }
+// webLimits bound the HTTP server's requests. An upload of files.maxSize
+// gets room for the multipart framing.
+func webLimits(cfg *config.Config) httpx.Limits {
+	w := cfg.Web
+	return httpx.Limits{ReadTimeout: w.ReadTimeout, MinBodyRate: w.MinBodyRate, WriteTimeout: w.WriteTimeout,
+		IdleTimeout: w.IdleTimeout, MaxBody: w.MaxBodySize, MaxUpload: cfg.Files.MaxSize + 1<<20}
+}
 
 // ---- serve ----
 
@@ -270,8 +275,9 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	if err != nil {
 		return fmt.Errorf("web.address: %w", err)
 	}
-	f := web.New(core, web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies, BodyLimit: bodyLimit(cfg),
-		Metrics: m, MetricsToken: cfg.Metrics.Token, TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader})
+	f := web.New(core, web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies, Limits: webLimits(cfg),
+		AllowedOrigins: cfg.Web.AllowedOrigins, Metrics: m, MetricsToken: cfg.Metrics.Token,
+		TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader})
 	webErr := make(chan error, 1)
 	go func() { webErr <- f.Listener(webLn) }()
 

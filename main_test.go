@@ -224,7 +224,7 @@ func TestBackupRestoreStopped(t *testing.T) {
 	if err := os.WriteFile(junk, bytes.Repeat([]byte("x"), 8192), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.run("", "restore", junk).expect(t, "restore junk", 1, "not a fleetd store")
+	e.run("", "restore", junk).expect(t, "restore junk", exitNeedsOperator, "not a fleetd store")
 	e.run("", "user", "add", "--email", "b@example.com", "--password", "pw").expect(t, "store intact after a refused restore", 0)
 
 	e.run("", "restore", backup).expect(t, "restore", 0, "restored "+backup, "the replaced store is kept as "+filepath.Join(e.dir, "fleetd.db.before-restore-"))

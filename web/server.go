@@ -22,8 +22,12 @@ type Options struct {
 	Logger *slog.Logger
 	// SecureCookies marks session cookies Secure (serve behind HTTPS).
 	SecureCookies bool
-	// BodyLimit caps request bodies in bytes; zero means 4 MiB.
-	BodyLimit int
+	// Limits bound each request's time and body; zero fields take
+	// httpx.DefaultLimits.
+	Limits httpx.Limits
+	// AllowedOrigins are other sites (scheme://host[:port]) whose pages
+	// may send requests with a user's session cookie (httpx.SameSite).
+	AllowedOrigins []string
 	// Metrics, when set, times every request and is served at GET /metrics
 	// to loopback clients, and to others with MetricsToken as bearer token.
 	Metrics      *metrics.Metrics
@@ -46,12 +50,24 @@ func New(core *app.Core, opts Options) *fiber.App {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	limits := opts.Limits.OrDefaults()
 	cfg := fiber.Config{
 		DisableStartupMessage: true,
 		AppName:               "fleetd",
-		BodyLimit:             opts.BodyLimit,
 		ErrorHandler:          httpx.ErrorHandler(opts.Logger),
 		JSONEncoder:           httpx.JSONEncoder,
+		// Bodies are streamed and read by limits.ReadBodies at the pace
+		// they arrive. fasthttp would otherwise reserve the declared
+		// Content-Length up front, and read a multipart body of any size
+		// into temporary files before a handler could refuse it. It still
+		// takes a body's first 8 KiB before the handlers run; BodyLimit,
+		// the largest body any route takes, keeps it within the body.
+		StreamRequestBody:            true,
+		DisablePreParseMultipartForm: true,
+		BodyLimit:                    limits.MaxUpload,
+		ReadTimeout:                  limits.ReadTimeout,
+		WriteTimeout:                 limits.WriteTimeout,
+		IdleTimeout:                  limits.IdleTimeout,
 	}
 	if len(opts.TrustedProxies) > 0 {
 		// Fiber believes the header only from these peers, and only when
@@ -64,6 +80,9 @@ func New(core *app.Core, opts Options) *fiber.App {
 	if len(opts.TrustedProxies) == 0 {
 		f.Use(warnUntrustedProxy(opts.Logger))
 	}
+	// Before any route and before timing: a refused request costs nothing
+	// more, and a stalled body does not count as a slow route.
+	f.Use(httpx.SameSite(opts.AllowedOrigins), limits.ReadBodies())
 	if opts.Metrics != nil {
 		f.Use(opts.Metrics.Middleware())
 		f.Get("/metrics", opts.Metrics.Handler(opts.MetricsToken))

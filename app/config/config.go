@@ -53,6 +53,7 @@ type Web struct {
 	SessionTTL     time.Duration
 	TrustedProxies []string
 	ProxyHeader    string
+	WebLimits      // web_limits_keys.go
 }
 
 // Admin is the first administrator created on an empty store.

@@ -109,6 +109,5 @@ func noContent(c *fiber.Ctx, err error) error {
 // applyBody is the core's apply callback for a create or update: the body
 // decoded onto the defaults or the stored record (see httpx.Decode).
 func applyBody[T any](c *fiber.Ctx) func(*T) error {
-	body := c.Body()
-	return func(v *T) error { return httpx.Decode(body, v) }
+	return func(v *T) error { return httpx.Decode(c, v) }
 }

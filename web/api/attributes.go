@@ -24,7 +24,7 @@ func (h *handlers) testAttribute(c *fiber.Ctx) error {
 		return app.Invalid("deviceId is required")
 	}
 	var a app.ComputedAttribute
-	if err := httpx.Decode(c.Body(), &a); err != nil {
+	if err := httpx.Decode(c, &a); err != nil {
 		return err
 	}
 	v, err := h.core.TestComputedAttribute(httpx.User(c), id, &a)

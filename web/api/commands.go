@@ -24,7 +24,7 @@ func (h *handlers) listSendable(c *fiber.Ctx) error {
 // command waits in its queue.
 func (h *handlers) sendCommand(c *fiber.Ctx) error {
 	cmd := &app.Command{}
-	if err := httpx.Decode(c.Body(), cmd); err != nil {
+	if err := httpx.Decode(c, cmd); err != nil {
 		return err
 	}
 	sent, queued, err := h.core.SendCommand(httpx.User(c), cmd)

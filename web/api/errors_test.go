@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 )
@@ -62,7 +63,7 @@ func TestAuthorizationHeaders(t *testing.T) {
 // while reading the request, before any handler.
 func TestBodyTooLarge(t *testing.T) {
 	e := newEnv(t)
-	addr := webtest.Serve(t, web.New(e.core, web.Options{BodyLimit: 1024}))
+	addr := webtest.Serve(t, web.New(e.core, web.Options{Limits: httpx.Limits{MaxUpload: 1024}}))
 
 	body := `{"name":"` + strings.Repeat("x", 2048) + `","uniqueId":"1"}`
 	req, err := http.NewRequest("POST", "http://"+addr+"/api/devices", strings.NewReader(body))

@@ -26,10 +26,10 @@ func (h *handlers) permissions(c *fiber.Ctx, bulk bool, apply func(*app.User, ..
 	var objs []map[string]json.RawMessage
 	var err error
 	if bulk {
-		err = httpx.DecodeJSON(c.Body(), &objs)
+		err = httpx.DecodeJSON(c, &objs)
 	} else {
 		objs = make([]map[string]json.RawMessage, 1)
-		err = httpx.DecodeJSON(c.Body(), &objs[0])
+		err = httpx.DecodeJSON(c, &objs[0])
 	}
 	if err != nil {
 		return err

@@ -30,15 +30,16 @@ func (h *handlers) listPositions(c *fiber.Ctx) error {
 
 // streamHistory answers a device's range as a chunked JSON array written
 // while it is read, so a year of history needs no more memory than a page
-// of it. Errors found before the first byte (range, access) are ordinary
-// error responses; one after it can only cut the array short, and is logged.
+// of it, and as long as the client keeps taking it (httpx.StreamWriter).
+// Errors found before the first byte (range, access) are ordinary error
+// responses; one after it can only cut the array short, and is logged.
 func (h *handlers) streamHistory(c *fiber.Ctx, q app.PositionQuery) error {
 	history, err := h.core.PositionHistory(httpx.User(c), q.DeviceID, q.From, q.To)
 	if err != nil {
 		return err
 	}
 	c.Type("json", "utf-8")
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+	httpx.StreamWriter(c, func(w *bufio.Writer) {
 		w.WriteByte('[')
 		n := 0
 		err := history.Each(func(p *app.Position) error {

@@ -20,7 +20,7 @@ type credentials struct {
 func (h *handlers) createSession(c *fiber.Ctx) error {
 	var cred credentials
 	if strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEApplicationJSON) {
-		if err := httpx.DecodeJSON(c.Body(), &cred); err != nil {
+		if err := httpx.DecodeJSON(c, &cred); err != nil {
 			return err
 		}
 	} else {

@@ -59,7 +59,7 @@ func bind(c *fiber.Ctx, v any) error {
 	if len(bytes.TrimSpace(c.Body())) == 0 {
 		return nil
 	}
-	return httpx.DecodeJSON(c.Body(), v)
+	return httpx.DecodeJSON(c, v)
 }
 
 func done(c *fiber.Ctx, message string) error {

@@ -19,7 +19,7 @@ func (h *handlers) connectMileage(c *fiber.Ctx) error {
 		Mileage   string `json:"mileage"`
 	}
 	created, err := func() (bool, error) {
-		if err := httpx.DecodeJSON(c.Body(), &body); err != nil {
+		if err := httpx.DecodeJSON(c, &body); err != nil {
 			return false, err
 		}
 		if body.VehicleID == "" {

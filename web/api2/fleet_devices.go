@@ -65,7 +65,7 @@ type deviceBody struct {
 
 func readDeviceBody(c *fiber.Ctx) (*deviceBody, error) {
 	b := &deviceBody{}
-	if err := httpx.DecodeJSON(c.Body(), b); err != nil {
+	if err := httpx.DecodeJSON(c, b); err != nil {
 		return nil, err
 	}
 	return b, nil

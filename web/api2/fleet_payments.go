@@ -8,7 +8,7 @@ import (
 
 // applyPayment decodes the body onto a new payment or a stored one's copy.
 func applyPayment(c *fiber.Ctx) func(*app.Payment) error {
-	return func(p *app.Payment) error { return httpx.Decode(c.Body(), p) }
+	return func(p *app.Payment) error { return httpx.Decode(c, p) }
 }
 
 func (h *handlers) listPayments(c *fiber.Ctx) error {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -22,7 +23,7 @@ func (h *handlers) officeRoutes() []route {
 		{get, "/support/tickets/:ticketId/responses", session, h.listResponses},
 		{put, "/support/tickets/:ticketId/status", session, h.setTicketStatus},
 
-		{post, "/files", session, h.uploadFile},
+		{post, "/files", session, httpx.Upload(h.uploadFile)},
 		{get, "/files/:fileId", session, h.downloadFile},
 		{del, "/files/:fileId", session, h.deleteFile},
 

@@ -20,7 +20,7 @@ func (h *handlers) listDocuments(c *fiber.Ctx) error {
 // Creating a document is "not shown" in the spec: POST /documents takes
 // G3's fields and answers 201 with the document.
 func (h *handlers) createDocument(c *fiber.Ctx) error {
-	d, err := h.core.CreateDocument(httpx.User(c), func(d *app.Document) error { return httpx.Decode(c.Body(), d) })
+	d, err := h.core.CreateDocument(httpx.User(c), func(d *app.Document) error { return httpx.Decode(c, d) })
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (h *handlers) updateDocument(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d, err := h.core.UpdateDocument(httpx.User(c), id, func(d *app.Document) error { return httpx.Decode(c.Body(), d) })
+	d, err := h.core.UpdateDocument(httpx.User(c), id, func(d *app.Document) error { return httpx.Decode(c, d) })
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func (h *handlers) downloadFile(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, f.Type)
 	c.Set(fiber.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": f.Name}))
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	return c.SendStream(content, int(f.Size)) // fasthttp closes content once sent
+	return httpx.SendStream(c, content, int(f.Size)) // closes content once sent
 }
 
 // DELETE /files/:fileId: only a file no record uses.

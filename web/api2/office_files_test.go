@@ -11,6 +11,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -138,7 +139,7 @@ func TestFiles(t *testing.T) {
 // refuses the body before any handler runs, which app.Test cannot show.
 func overTCP(t *testing.T, e *officeEnv, bodyLimit int, name string, content []byte) *webtest.Response {
 	t.Helper()
-	addr := webtest.Serve(t, web.New(e.core, web.Options{BodyLimit: bodyLimit, Logger: slog.New(slog.DiscardHandler)}))
+	addr := webtest.Serve(t, web.New(e.core, web.Options{Limits: httpx.Limits{MaxUpload: bodyLimit}, Logger: slog.New(slog.DiscardHandler)}))
 	body, contentType := multipartBody(t, name, "application/pdf", content)
 	req, err := http.NewRequest("POST", "http://"+addr+"/api2/files", body)
 	e.must(err)

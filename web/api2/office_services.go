@@ -69,7 +69,7 @@ func (h *handlers) getServiceRecord(c *fiber.Ctx) error {
 
 // L3
 func (h *handlers) createServiceRecord(c *fiber.Ctx) error {
-	r, err := h.core.CreateServiceRecord(httpx.User(c), func(r *app.ServiceRecord) error { return httpx.Decode(c.Body(), r) })
+	r, err := h.core.CreateServiceRecord(httpx.User(c), func(r *app.ServiceRecord) error { return httpx.Decode(c, r) })
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (h *handlers) updateServiceRecord(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	_, err = h.core.UpdateServiceRecord(httpx.User(c), id, func(r *app.ServiceRecord) error { return httpx.Decode(c.Body(), r) })
+	_, err = h.core.UpdateServiceRecord(httpx.User(c), id, func(r *app.ServiceRecord) error { return httpx.Decode(c, r) })
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (h *handlers) deleteServiceRecord(c *fiber.Ctx) error {
 func taskLabel(c *fiber.Ctx) (string, error) {
 	var in struct{ Label string }
 	if len(c.Body()) > 0 {
-		if err := httpx.DecodeJSON(c.Body(), &in); err != nil {
+		if err := httpx.DecodeJSON(c, &in); err != nil {
 			return "", err
 		}
 	}

@@ -22,7 +22,7 @@ func (h *handlers) listTickets(c *fiber.Ctx) error {
 // F2: the answer names the new ticket; id is our addition, so the client
 // can open it (F3) without listing.
 func (h *handlers) createTicket(c *fiber.Ctx) error {
-	t, err := h.core.CreateTicket(httpx.User(c), func(t *app.Ticket) error { return httpx.Decode(c.Body(), t) })
+	t, err := h.core.CreateTicket(httpx.User(c), func(t *app.Ticket) error { return httpx.Decode(c, t) })
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (h *handlers) setTicketStatus(c *fiber.Ctx) error {
 		return err
 	}
 	var in struct{ Status string }
-	if err := httpx.DecodeJSON(c.Body(), &in); err != nil {
+	if err := httpx.DecodeJSON(c, &in); err != nil {
 		return err
 	}
 	t, err := h.core.SetTicketStatus(httpx.User(c), id, in.Status)
@@ -92,7 +92,7 @@ func (h *handlers) respond(c *fiber.Ctx) error {
 		Message  string       `json:"message"`
 		FileIDs  []app.TextID `json:"fileIds"`
 	}
-	if err := httpx.DecodeJSON(c.Body(), &in); err != nil {
+	if err := httpx.DecodeJSON(c, &in); err != nil {
 		return err
 	}
 	if in.TicketID == 0 {
@@ -116,7 +116,7 @@ func (h *handlers) updateResponse(c *fiber.Ctx) error {
 		return err
 	}
 	r, err := h.core.UpdateResponse(httpx.User(c), id, func(r *app.TicketResponse) error {
-		return httpx.Decode(c.Body(), r)
+		return httpx.Decode(c, r)
 	})
 	if err != nil {
 		return err

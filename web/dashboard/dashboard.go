@@ -12,6 +12,7 @@ import (
 	"log/slog"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -56,8 +57,10 @@ func Register(f *fiber.App, core *app.Core, opts Options) {
 	r.Post("/login", d.checkLoginCSRF, d.login)
 	r.Post("/logout", d.session, d.checkCSRF, d.logout)
 
+	// Every form may carry attachments: uploads are read once the session
+	// is known, before the CSRF check reads the form.
 	for _, rt := range d.routes() {
-		r.Add(rt.method, rt.path, d.session, d.checkCSRF, rt.handler)
+		r.Add(rt.method, rt.path, d.session, httpx.Upload(d.checkCSRF), rt.handler)
 	}
 	r.Use(d.session, func(c *fiber.Ctx) error { return d.fail(c, fiber.ErrNotFound) })
 }

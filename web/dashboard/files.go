@@ -30,7 +30,7 @@ func (d *Dashboard) download(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": f.Name}))
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return c.SendStream(content, int(f.Size)) // fasthttp closes content once sent
+	return httpx.SendStream(c, content, int(f.Size)) // closes content once sent
 }
 
 func fileURL(f *app.File) string { return Prefix + "/files/" + f.ID.String() }

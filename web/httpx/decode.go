@@ -5,19 +5,58 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/gofiber/fiber/v2"
 )
 
-// Decode decodes a JSON object body onto v, which already holds defaults
-// (create) or a copy of the stored record (update): fields absent from the
-// body keep their value. An "attributes" key replaces v's Attributes map
-// instead of merging into it, because clients send the whole map and
-// expect removed keys to go. Unknown fields are ignored, as Traccar clients
-// send fields fleetd does not keep.
-func Decode(body []byte, v any) error {
+// Decode decodes the request's JSON object body onto v, which already
+// holds defaults (create) or a copy of the stored record (update): fields
+// absent from the body keep their value. An "attributes" key replaces v's
+// Attributes map instead of merging into it, because clients send the
+// whole map and expect removed keys to go. Unknown fields are ignored, as
+// Traccar clients send fields fleetd does not keep.
+func Decode(c *fiber.Ctx, v any) error {
+	body, err := jsonBody(c)
+	if err != nil {
+		return err
+	}
+	return decodeObject(body, v)
+}
+
+// DecodeJSON decodes the request's JSON body of any shape into v.
+func DecodeJSON(c *fiber.Ctx, v any) error {
+	body, err := jsonBody(c)
+	if err != nil {
+		return err
+	}
+	return unmarshal(body, v)
+}
+
+// jsonBody is the request body, which must be declared JSON: a page of
+// another site can make a browser send text/plain or a form without
+// asking first, but not application/json. An empty body without a type
+// passes (the decoders say a body is required).
+func jsonBody(c *fiber.Ctx) ([]byte, error) {
+	body, typ := c.Body(), c.Get(fiber.HeaderContentType)
+	if (typ != "" || len(bytes.TrimSpace(body)) > 0) && !isJSON(typ) {
+		return nil, fiber.NewError(fiber.StatusUnsupportedMediaType, "send the request body as JSON, with Content-Type: application/json")
+	}
+	return body, nil
+}
+
+// isJSON: application/json or a type/subtype+json, any parameters.
+func isJSON(contentType string) bool {
+	typ, _, err := mime.ParseMediaType(contentType)
+	return err == nil && (typ == fiber.MIMEApplicationJSON || (strings.HasPrefix(typ, "application/") && strings.HasSuffix(typ, "+json")))
+}
+
+// decodeObject is Decode of a body already read.
+func decodeObject(body []byte, v any) error {
 	var fields map[string]json.RawMessage
 	if err := unmarshal(body, &fields); err != nil {
 		return err
@@ -32,9 +71,6 @@ func Decode(body []byte, v any) error {
 	}
 	return unmarshal(body, v)
 }
-
-// DecodeJSON decodes a JSON body of any shape into v.
-func DecodeJSON(body []byte, v any) error { return unmarshal(body, v) }
 
 // unmarshal turns encoding/json's errors into 400s that say what is wrong.
 func unmarshal(body []byte, v any) error {

@@ -27,7 +27,7 @@ func TestDecodeMerges(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			d := stored
 			d.Attributes = app.Attributes{"a": 1.0, "b": 2.0}
-			if err := Decode([]byte(c.body), &d); err != nil {
+			if err := decodeObject([]byte(c.body), &d); err != nil {
 				t.Fatal(err)
 			}
 			if d.Name != c.want.Name || d.Phone != c.want.Phone || d.ID != c.want.ID || len(d.Attributes) != len(c.want.Attributes) {
@@ -60,16 +60,16 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"name":"a"} trailing`, "malformed JSON"},
 	} {
 		var d app.Device
-		err := Decode([]byte(c.body), &d)
+		err := decodeObject([]byte(c.body), &d)
 		if !errors.Is(err, app.ErrInvalid) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Decode(%q) = %v, want invalid with %q", c.body, err, c.want)
+			t.Errorf("decodeObject(%q) = %v, want invalid with %q", c.body, err, c.want)
 		}
 	}
 }
 
 func TestDecodeTimes(t *testing.T) {
 	var u app.User
-	if err := Decode([]byte(`{"expirationTime":"2030-01-01T02:00:00.000+02:00"}`), &u); err != nil {
+	if err := decodeObject([]byte(`{"expirationTime":"2030-01-01T02:00:00.000+02:00"}`), &u); err != nil {
 		t.Fatal(err)
 	}
 	if want := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC); u.ExpirationTime == nil || !u.ExpirationTime.Equal(want) {

@@ -90,6 +90,8 @@ type cli struct {
 	// bcryptCost overrides the core's password hashing cost when non-zero
 	// (tests: the default is deliberately slow).
 	bcryptCost int
+	// repairing, when set, runs before the start-up repair (tests hold it).
+	repairing func()
 }
 
 func (c *cli) commands() *cobra.Command {
@@ -272,6 +274,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	background.Go(func() { runRetention(ctx, core, db, cfg) })
 	background.Go(func() { watchStoreSize(ctx, db, log) })
+	background.Go(func() { repairDevices(ctx, core, cfg.Devices.StatusTimeout, log, c.repairing) })
 	defer background.Wait() // before the store closes
 	defer cancel()
 
@@ -318,6 +321,25 @@ func listening(l *catalog.Listening) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, " ")
+}
+
+// repairDevices derives every device's positionId, lastUpdate and status
+// from the store, which a crash leaves ahead of the device records
+// (app.Core.RepairDevices). It runs in the background: start-up does not
+// wait for it, however large the store.
+func repairDevices(ctx context.Context, core *app.Core, statusTimeout time.Duration, log *slog.Logger, before func()) {
+	if before != nil {
+		before()
+	}
+	began := time.Now()
+	n, err := core.RepairDevices(ctx, statusTimeout)
+	switch {
+	case ctx.Err() != nil: // stopping
+	case err != nil:
+		log.Error("start-up repair of device records failed", "repaired", n, "err", err)
+	default:
+		log.Info("start-up repair of device records done", "repaired", n, "tookMs", time.Since(began).Milliseconds())
+	}
 }
 
 // sweepStatus marks connectionless devices unknown once silent too long.

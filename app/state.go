@@ -70,8 +70,8 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 		if st.persisted.IsZero() {
 			st.persisted = c.now()
 		}
+		pointAt(d, latest)
 		st.device, st.latest, st.fences, st.computed = d, latest, fences, computed
-		st.device = st.applied(latest, storedLastUpdate(d, latest))
 		return nil
 	})
 	if err != nil {
@@ -82,17 +82,35 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 	return nil
 }
 
-// storedLastUpdate is the device's stored lastUpdate or, before the first
-// write of it, its latest position's arrival. (A reload happens inside an
-// ingest, which sets the live lastUpdate right after.)
-func storedLastUpdate(d *Device, latest *Position) time.Time {
-	if d.LastUpdate != nil {
-		return *d.LastUpdate
-	}
+// pointAt sets d's ingest-owned fields from the store: positionId of its
+// newest stored position (0 without one), and lastUpdate no earlier than
+// that position's arrival. The record is written lazily (devicePersistInterval)
+// and a crash loses what was not written yet, so the positions are the
+// better witness; a later stored lastUpdate stays (a late fix or a dropped
+// position is a report too). It says whether anything changed.
+func pointAt(d *Device, latest *Position) bool {
+	id, at := int64(0), d.LastUpdate
 	if latest != nil {
-		return latest.ServerTime
+		id = latest.ID
+		if t := latest.ServerTime; !t.IsZero() && (at == nil || t.After(*at)) {
+			at = &t
+		}
 	}
-	return time.Time{}
+	changed := d.PositionID != id || at != d.LastUpdate
+	d.PositionID, d.LastUpdate = id, at
+	return changed
+}
+
+// pointAtLatest is pointAt with the device's newest position read in tx.
+func pointAtLatest(tx Tx, d *Device) (bool, error) {
+	latest, err := tx.LatestPosition(d.ID)
+	if errors.Is(err, ErrNotFound) {
+		latest, err = nil, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return pointAt(d, latest), nil
 }
 
 // onlineStale says whether a device shown online has lost the right to

@@ -203,9 +203,10 @@ func (s *serving) waitLog(t *testing.T, msg string) map[string]any {
 	return nil
 }
 
-// A store as crashes leave it: device records behind their positions and
-// an "online" nothing holds up. serve answers at once and repairs it in
-// the background.
+// A store as crashes leave it: device records behind their positions, an
+// "online" nothing holds up, temporary files of dead runs and the content
+// of a deleted record. serve answers at once and repairs it all in the
+// background.
 func TestStartupRepairsInTheBackground(t *testing.T) {
 	e := newEnv(t, crashConfig+anyPorts)
 	now := time.Now().UTC()
@@ -267,6 +268,21 @@ func TestStartupRepairsInTheBackground(t *testing.T) {
 		}
 	}
 	db.Close()
+	files := filepath.Join(e.dir, "files")
+	leftovers := map[string]bool{ // path in the files directory -> swept
+		".upload-3920417":                 true, // an upload a kill interrupted
+		".tmp-0123456789ab/multipart-551": true, // a large upload the HTTP server was spilling
+		"57":                              true, // the content of a record deleted just before a crash
+		"notes.txt":                       false,
+	}
+	for name := range leftovers {
+		os.MkdirAll(filepath.Dir(filepath.Join(files, name)), 0o700)
+		if err := os.WriteFile(filepath.Join(files, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	outside := os.Getenv("TMPDIR")
 	hold := make(chan struct{})
 	s := e.serve(t, func(c *cli) { c.repairing = func() { <-hold } })
 	web := s.WebAddr.String()
@@ -301,5 +317,27 @@ func TestStartupRepairsInTheBackground(t *testing.T) {
 			t.Errorf("%s: %s, positionId %d, lastUpdate %s; want %s, %d, %s", dev.name,
 				d.Status, d.PositionID, gotUpdate, dev.want.status, wantID, wantUpdate)
 		}
+	}
+
+	if got := s.waitLog(t, "removed files left by a crash or a failed removal")["count"]; got != 3.0 {
+		t.Errorf("swept %v files, want 3", got)
+	}
+	for name, swept := range leftovers {
+		if _, err := os.Stat(filepath.Join(files, name)); os.IsNotExist(err) != swept {
+			t.Errorf("%s: swept %v, want %v", name, os.IsNotExist(err), swept)
+		}
+	}
+	// Temporary files of this run go where the next start finds them.
+	tmp := os.Getenv("TMPDIR")
+	if filepath.Dir(tmp) != files || !strings.HasPrefix(filepath.Base(tmp), ".tmp-") {
+		t.Errorf("TMPDIR %q while serving, want a directory in %s", tmp, files)
+	}
+	s.stop()
+	if code := <-s.done; code != 0 {
+		t.Fatalf("serve exited with %d:\n%s", code, s.log)
+	}
+	s.done <- 0 // for the cleanup
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) || os.Getenv("TMPDIR") != outside {
+		t.Errorf("after the stop: %s left (%v), TMPDIR %q", tmp, err, os.Getenv("TMPDIR"))
 	}
 }

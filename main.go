@@ -248,6 +248,11 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	defer closeLogged(log, "control socket", ctl)
+	restoreTemp, err := useTempDir(core)
+	if err != nil {
+		return err
+	}
+	defer restoreTemp()
 	m.Watch(core, db)
 	devices, err := startDevices(cfg, m.Sink(core), m.ObserveAck, log)
 	if err != nil {
@@ -342,6 +347,27 @@ func repairDevices(ctx context.Context, core *app.Core, statusTimeout time.Durat
 	}
 }
 
+// useTempDir points the process's temporary files (TMPDIR: the HTTP server
+// spills large multipart uploads there) at this run's directory among the
+// uploaded files, where the file sweep finds what a crash leaves. The
+// returned func restores TMPDIR and removes the directory.
+func useTempDir(core *app.Core) (func(), error) {
+	dir, err := core.TempDir()
+	if err != nil || dir == "" {
+		return func() {}, err
+	}
+	old, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", dir)
+	return func() {
+		if had {
+			os.Setenv("TMPDIR", old)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+		os.RemoveAll(dir)
+	}, nil
+}
+
 // sweepStatus marks connectionless devices unknown once silent too long.
 func sweepStatus(ctx context.Context, core *app.Core, timeout time.Duration, log *slog.Logger) {
 	tick := time.NewTicker(time.Minute)
@@ -410,7 +436,7 @@ func officeJobs(ctx context.Context, core *app.Core, log *slog.Logger) {
 		if n, err := core.SweepFiles(); err != nil {
 			log.Warn("sweep files", "removed", n, "err", err)
 		} else if n > 0 {
-			log.Info("removed files left by interrupted uploads", "count", n)
+			log.Info("removed files left by a crash or a failed removal", "count", n)
 		}
 		select {
 		case <-ctx.Done():

@@ -88,7 +88,7 @@ func (c *Core) UploadFile(actor *User, name, declaredType string, r io.Reader) (
 	if err := os.MkdirAll(o.FilesDir, 0o750); err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(o.FilesDir, ".upload-*")
+	tmp, err := os.CreateTemp(o.FilesDir, uploadTemp+c.run+"-*")
 	if err != nil {
 		return nil, err
 	}

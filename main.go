@@ -100,6 +100,8 @@ type cli struct {
 	// bcryptCost overrides the core's password hashing cost when non-zero
 	// (tests: the default is deliberately slow).
 	bcryptCost int
+	// repairing, when set, runs before the start-up repair (tests hold it).
+	repairing func()
 }
 
 func (c *cli) commands() *cobra.Command {
@@ -262,6 +264,11 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	defer closeLogged(log, "control socket", ctl)
+	restoreTemp, err := useTempDir(core)
+	if err != nil {
+		return err
+	}
+	defer restoreTemp()
 	m.Watch(core, db)
 	devices, err := startDevices(cfg, m.Sink(core), m.ObserveAck, log)
 	if err != nil {
@@ -289,6 +296,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	background.Go(func() { runRetention(ctx, core, db, cfg) })
 	background.Go(func() { watchStoreSize(ctx, db, log) })
+	background.Go(func() { repairDevices(ctx, core, cfg.Devices.StatusTimeout, log, c.repairing) })
 	defer background.Wait() // before the store closes
 	defer cancel()
 
@@ -335,6 +343,46 @@ func listening(l *catalog.Listening) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, " ")
+}
+
+// repairDevices derives every device's positionId, lastUpdate and status
+// from the store, which a crash leaves ahead of the device records
+// (app.Core.RepairDevices). It runs in the background: start-up does not
+// wait for it, however large the store.
+func repairDevices(ctx context.Context, core *app.Core, statusTimeout time.Duration, log *slog.Logger, before func()) {
+	if before != nil {
+		before()
+	}
+	began := time.Now()
+	n, err := core.RepairDevices(ctx, statusTimeout)
+	switch {
+	case ctx.Err() != nil: // stopping
+	case err != nil:
+		log.Error("start-up repair of device records failed", "repaired", n, "err", err)
+	default:
+		log.Info("start-up repair of device records done", "repaired", n, "tookMs", time.Since(began).Milliseconds())
+	}
+}
+
+// useTempDir points the process's temporary files (TMPDIR: the HTTP server
+// spills large multipart uploads there) at this run's directory among the
+// uploaded files, where the file sweep finds what a crash leaves. The
+// returned func restores TMPDIR and removes the directory.
+func useTempDir(core *app.Core) (func(), error) {
+	dir, err := core.TempDir()
+	if err != nil || dir == "" {
+		return func() {}, err
+	}
+	old, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", dir)
+	return func() {
+		if had {
+			os.Setenv("TMPDIR", old)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+		os.RemoveAll(dir)
+	}, nil
 }
 
 // sweepStatus marks connectionless devices unknown once silent too long.
@@ -405,7 +453,7 @@ func officeJobs(ctx context.Context, core *app.Core, log *slog.Logger) {
 		if n, err := core.SweepFiles(); err != nil {
 			log.Warn("sweep files", "removed", n, "err", err)
 		} else if n > 0 {
-			log.Info("removed files left by interrupted uploads", "count", n)
+			log.Info("removed files left by a crash or a failed removal", "count", n)
 		}
 		select {
 		case <-ctx.Done():

@@ -395,13 +395,17 @@ type serving struct {
 	done chan int
 }
 
-func (e *env) serve(t *testing.T) *serving {
+// serve starts fleetd serve on e; configure sets test hooks.
+func (e *env) serve(t *testing.T, configure ...func(*cli)) *serving {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan *server, 1)
 	s := &serving{log: &syncBuffer{}, stop: cancel, done: make(chan int, 1)}
 	c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: s.log, bcryptCost: bcrypt.MinCost,
 		started: func(srv *server) { ready <- srv }}
+	for _, f := range configure {
+		f(c)
+	}
 	go func() { s.done <- runContext(ctx, []string{"serve", "--config", e.config}, c) }()
 	select {
 	case s.server = <-ready:

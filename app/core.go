@@ -53,6 +53,7 @@ type Core struct {
 	states    sync.Map // device id -> *deviceState (state.go)
 	queue     queueIndex
 	push      *pusher
+	run       string // tags this run's temporary files (files_sweep.go)
 
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn
@@ -91,7 +92,7 @@ func New(store Store, opts Options) *Core {
 	if opts.Ingest.MotionSpeed <= 0 {
 		opts.Ingest.MotionSpeed = 0.01
 	}
-	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
+	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}, run: newRunTag()}
 	c.hub = &hub{subs: map[*Subscription]struct{}{}, core: c}
 	c.unknown.m = map[string]*UnknownDevice{}
 	c.opts.Throttle.defaults(loginThrottleDefaults)

@@ -94,7 +94,7 @@ func (c *Core) UploadFile(actor *User, name, declaredType string, size int64, r 
 	if err := os.MkdirAll(o.FilesDir, 0o750); err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(o.FilesDir, ".upload-*")
+	tmp, err := os.CreateTemp(o.FilesDir, uploadTemp+c.run+"-*")
 	if err != nil {
 		return nil, err
 	}

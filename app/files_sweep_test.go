@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,8 @@ import (
 	"github.com/fleetd/fleetd/storage"
 )
 
+// What a crash leaves in the files directory goes at the next sweep,
+// however young; what this run has in flight stays.
 func TestSweepFiles(t *testing.T) {
 	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
 	if err != nil {
@@ -19,8 +22,7 @@ func TestSweepFiles(t *testing.T) {
 	}
 	defer db.Close()
 	dir := filepath.Join(t.TempDir(), "files")
-	now := time.Now()
-	core := app.New(db, app.Options{Office: app.OfficeOptions{FilesDir: dir}, Now: func() time.Time { return now }})
+	core := app.New(db, app.Options{Office: app.OfficeOptions{FilesDir: dir}})
 	if n, err := core.SweepFiles(); n != 0 || err != nil {
 		t.Fatalf("before any upload: %d, %v", n, err)
 	}
@@ -28,37 +30,76 @@ func TestSweepFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := now.Add(-2 * time.Hour)
-	for name, age := range map[string]time.Time{
-		".upload-123": old, // crashed upload
-		"999":         old, // content whose metadata never committed
-		".upload-456": now, // an upload in flight
-		"998":         now, // its rename, transaction not yet committed
-		"notes.txt":   old, // not fleetd's
-	} {
+	tmp, err := core.TempDir()
+	if err != nil || filepath.Dir(tmp) != dir {
+		t.Fatalf("TempDir = %q, %v; want a directory in %s", tmp, err, dir)
+	}
+	left := map[string]bool{ // name -> removed by the sweep
+		".upload-123":                 true, // an unfinished upload of an older fleetd
+		".upload-0a1b2c3d4e5f-71":     true, // an unfinished upload of a crashed run
+		".tmp-0a1b2c3d4e5f/":          true, // a crashed run's temporary directory
+		"999":                         true, // content whose metadata never committed, or whose record was deleted
+		"notes.txt":                   false,
+		"0999":                        false, // not an id fleetd writes
+		kept.ID.String():              false,
+		filepath.Base(tmp) + "/":      false,
+		filepath.Base(tmp) + "/x.bin": false, // this run's temporary file
+	}
+	for name := range left {
 		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
-			t.Fatal(err)
+		if strings.HasSuffix(name, "/") {
+			err = os.MkdirAll(path, 0o700)
+		} else if _, err = os.Stat(path); os.IsNotExist(err) {
+			err = os.WriteFile(path, []byte("x"), 0o600)
 		}
-		if err := os.Chtimes(path, age, age); err != nil {
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Chtimes(filepath.Join(dir, kept.ID.String()), old, old); err != nil {
+	os.WriteFile(filepath.Join(dir, ".tmp-0a1b2c3d4e5f", "multipart-1"), []byte("x"), 0o600)
+
+	// An upload of this run in flight, halfway through its copy.
+	r, w := io.Pipe()
+	uploaded := make(chan *app.File, 1)
+	go func() {
+		f, err := core.UploadFile(app.System(), "b.pdf", "application/pdf", -1, r)
+		if err != nil {
+			t.Errorf("the upload in flight failed: %v", err)
+		}
+		uploaded <- f
+	}()
+	w.Write([]byte("%PDF-1.4 " + strings.Repeat("first half ", 100))) // past the type sniffing
+	for !slices.ContainsFunc(names(t, dir), func(n string) bool { return strings.HasPrefix(n, ".upload-") && !left[n] }) {
+		time.Sleep(time.Millisecond)
+	}
+
+	n, err := core.SweepFiles()
+	if err != nil || n != 4 {
+		t.Errorf("swept %d, %v; want 4", n, err)
+	}
+	w.Write([]byte(" second half"))
+	w.Close()
+	f := <-uploaded
+	for name, removed := range left {
+		if _, err := os.Stat(filepath.Join(dir, name)); os.IsNotExist(err) != removed {
+			t.Errorf("%s: removed %v, want %v", name, os.IsNotExist(err), removed)
+		}
+	}
+	want := []string{filepath.Base(tmp), "0999", kept.ID.String(), f.ID.String(), "notes.txt"}
+	if got := names(t, dir); !slices.Equal(got, want) {
+		t.Errorf("left %v, want %v", got, want)
+	}
+}
+
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := core.SweepFiles()
-	if err != nil || n != 2 {
-		t.Fatalf("swept %d, %v; want 2", n, err)
-	}
-	entries, _ := os.ReadDir(dir)
-	var left []string
+	var out []string
 	for _, e := range entries {
-		left = append(left, e.Name())
+		out = append(out, e.Name())
 	}
-	want := []string{".upload-456", kept.ID.String(), "998", "notes.txt"}
-	slices.Sort(want)
-	if !slices.Equal(left, want) {
-		t.Fatalf("left %v, want %v", left, want)
-	}
+	return out
 }

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -162,43 +161,14 @@ var statusEvents = map[string]string{
 // earlier must not overwrite one written since (a connection that closed
 // before its "online" was stored).
 func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
-	st := c.state(deviceID) // the device's ingest lock: status and cache move together
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	var dev *Device
-	var ev *Event
-	err := c.store.Batch(func(tx Tx) error {
-		dev, ev = nil, nil
-		if still != nil && !still() {
-			return nil
+	_, err := c.reviseDevices([]int64{deviceID}, func(tx Tx, d, _ *Device) (bool, *Event, error) {
+		if d.Status == status || (still != nil && !still()) {
+			return false, nil, nil
 		}
-		d, err := tx.Devices().Get(deviceID)
-		if err != nil || d.Status == status {
-			return err
-		}
-		if ev, err = changeStatus(tx, d, status, c.now().UTC()); err != nil {
-			return err
-		}
-		dev = d
-		return tx.Devices().Put(d)
+		ev, err := changeStatus(tx, d, status, c.now().UTC())
+		return err == nil, ev, err
 	})
-	if errors.Is(err, ErrNotFound) { // deleted while connected
-		return
-	}
 	c.statusFails.note(c.log, c.now, deviceID, 1, err)
-	if err != nil {
-		return
-	}
-	if dev == nil {
-		return
-	}
-	if st.loaded {
-		live := *st.device
-		live.Status = status
-		st.device = &live
-		dev = st.device
-	}
-	c.hub.publish(deviceID, Update{Devices: []*Device{dev}, Events: []*Event{ev}})
 }
 
 // changeStatus sets d's status and stores the matching event; the caller
@@ -209,24 +179,40 @@ func changeStatus(tx Tx, d *Device, status string, at time.Time) (*Event, error)
 	return e, tx.AddEvent(e)
 }
 
-// SweepStatus marks devices "unknown" that report without a connection
-// (HTTP protocols, UDP) and have been silent for longer than timeout.
+// SweepStatus marks devices "unknown" that are online without a live
+// connection and have not reported for longer than timeout, or never (a
+// crash leaves "online" behind: see RepairDevices). The silence is judged
+// again under the devices' ingest locks, on the live lastUpdate (the stored
+// one may be a minute behind, devicePersistInterval), so a device that
+// reports or connects meanwhile keeps its status.
 func (c *Core) SweepStatus(timeout time.Duration) error {
 	cutoff := c.now().Add(-timeout)
-	var online []*Device
+	var connectionless []*Device
 	err := c.store.View(func(tx Tx) error {
 		return tx.Devices().List(func(d *Device) bool {
 			if c.liveConn(d.ID) == nil {
-				online = append(online, d)
+				connectionless = append(connectionless, d)
 			}
 			return true
 		})
 	})
-	for _, d := range online {
-		c.liveDevice(d) // the stored lastUpdate may be a minute behind (devicePersistInterval)
-		if d.Status == StatusOnline && d.LastUpdate != nil && d.LastUpdate.Before(cutoff) {
-			c.setStatus(d.ID, StatusUnknown, func() bool { return c.liveConn(d.ID) == nil })
+	var silent []int64
+	for _, d := range connectionless {
+		c.liveDevice(d) // after the read transaction: it takes the ingest lock
+		if onlineStale(d, false, cutoff) {
+			silent = append(silent, d.ID)
 		}
 	}
-	return err
+	_, rerr := c.reviseDevices(silent, func(tx Tx, d, cached *Device) (bool, *Event, error) {
+		live := d
+		if cached != nil {
+			live = cached
+		}
+		if !onlineStale(live, c.liveConn(d.ID) != nil, cutoff) {
+			return false, nil, nil
+		}
+		ev, err := changeStatus(tx, d, StatusUnknown, c.now().UTC())
+		return err == nil, ev, err
+	})
+	return firstErr(err, rerr)
 }

@@ -187,14 +187,8 @@ func repointDevice(tx Tx, deviceID int64) error {
 	if err != nil {
 		return err
 	}
-	latest, err := tx.LatestPosition(deviceID)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		d.PositionID = 0
-	case err != nil:
+	if _, err := pointAtLatest(tx, d); err != nil {
 		return err
-	default:
-		d.PositionID = latest.ID
 	}
 	return tx.Devices().Put(d)
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"time"
 )
@@ -69,8 +70,8 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 		if st.persisted.IsZero() {
 			st.persisted = c.now()
 		}
+		pointAt(d, latest)
 		st.device, st.latest, st.fences, st.computed = d, latest, fences, computed
-		st.device = st.applied(latest, storedLastUpdate(d, latest))
 		return nil
 	})
 	if err != nil {
@@ -81,17 +82,42 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 	return nil
 }
 
-// storedLastUpdate is the device's stored lastUpdate or, before the first
-// write of it, its latest position's arrival. (A reload happens inside an
-// ingest, which sets the live lastUpdate right after.)
-func storedLastUpdate(d *Device, latest *Position) time.Time {
-	if d.LastUpdate != nil {
-		return *d.LastUpdate
-	}
+// pointAt sets d's ingest-owned fields from the store: positionId of its
+// newest stored position (0 without one), and lastUpdate no earlier than
+// that position's arrival. The record is written lazily (devicePersistInterval)
+// and a crash loses what was not written yet, so the positions are the
+// better witness; a later stored lastUpdate stays (a late fix or a dropped
+// position is a report too). It says whether anything changed.
+func pointAt(d *Device, latest *Position) bool {
+	id, at := int64(0), d.LastUpdate
 	if latest != nil {
-		return latest.ServerTime
+		id = latest.ID
+		if t := latest.ServerTime; !t.IsZero() && (at == nil || t.After(*at)) {
+			at = &t
+		}
 	}
-	return time.Time{}
+	changed := d.PositionID != id || at != d.LastUpdate
+	d.PositionID, d.LastUpdate = id, at
+	return changed
+}
+
+// pointAtLatest is pointAt with the device's newest position read in tx.
+func pointAtLatest(tx Tx, d *Device) (bool, error) {
+	latest, err := tx.LatestPosition(d.ID)
+	if errors.Is(err, ErrNotFound) {
+		latest, err = nil, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return pointAt(d, latest), nil
+}
+
+// onlineStale says whether a device shown online has lost the right to
+// be: it has no live connection and has not reported since cutoff, or
+// never (a crash leaves "online" behind with no connection left to end it).
+func onlineStale(d *Device, connected bool, cutoff time.Time) bool {
+	return d.Status == StatusOnline && !connected && (d.LastUpdate == nil || d.LastUpdate.Before(cutoff))
 }
 
 // apply sets the ingest-owned fields of d: positionId of the latest
@@ -175,4 +201,97 @@ func (c *Core) FlushDevices() error {
 		}
 		return nil
 	})
+}
+
+// reviseChunk bounds the devices one reviseDevices transaction changes, so
+// that the single writer is never held for long: the ingest's commits go on
+// in between.
+const reviseChunk = 500
+
+// revision changes the stored record d inside reviseDevices' transaction;
+// cached is the ingest's live copy of the device, nil when it holds none.
+// It reports whether it changed d, and the status event it stored if any.
+type revision func(tx Tx, d, cached *Device) (changed bool, ev *Event, err error)
+
+// reviseDevices applies revise to the stored records of ids, at most
+// reviseChunk to a transaction, and returns how many it changed. It holds
+// the devices' ingest locks meanwhile, so no ingest of theirs is half done
+// and a status it sets reaches the cached state too. The locks are taken in
+// id order before the transaction, never inside one (a commit that must
+// grow the file waits for the readers), and no other code holds two.
+// Devices deleted meanwhile are skipped.
+func (c *Core) reviseDevices(ids []int64, revise revision) (int, error) {
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	n := 0
+	for chunk := range slices.Chunk(ids, reviseChunk) {
+		k, err := c.reviseChunk(chunk, revise)
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+func (c *Core) reviseChunk(ids []int64, revise revision) (int, error) {
+	states := make([]*deviceState, len(ids))
+	for i, id := range ids {
+		states[i] = c.state(id)
+		states[i].mu.Lock()
+	}
+	defer func() {
+		for _, st := range states {
+			st.mu.Unlock()
+		}
+	}()
+	type revised struct {
+		st *deviceState
+		d  *Device
+		ev *Event
+	}
+	var done []revised
+	err := c.store.Batch(func(tx Tx) error {
+		done = done[:0] // Batch may run this more than once
+		for i, id := range ids {
+			d, err := tx.Devices().Get(id)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			var cached *Device
+			if states[i].loaded {
+				cached = states[i].device
+			}
+			changed, ev, err := revise(tx, d, cached)
+			if err != nil {
+				return err
+			}
+			if changed {
+				if err := tx.Devices().Put(d); err != nil {
+					return err
+				}
+				done = append(done, revised{states[i], d, ev})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range done {
+		u := Update{Devices: []*Device{r.d}}
+		if r.st.loaded { // readers see the cache: its status moves with the record
+			live := *r.st.device
+			live.Status = r.d.Status
+			r.st.device = &live
+			u.Devices[0] = r.st.device
+		}
+		if r.ev != nil {
+			u.Events = []*Event{r.ev}
+		}
+		c.hub.publish(r.d.ID, u)
+	}
+	return len(done), nil
 }

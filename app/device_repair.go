@@ -1,0 +1,99 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+)
+
+// RepairDevices makes every device record agree with the store after a
+// crash. The ingest writes a device's positionId and lastUpdate lazily
+// (state.go) and serve writes the rest on a clean stop, so a kill or a power
+// cut leaves records behind their positions, and "online" with no
+// connection left to end it. For each device it sets positionId and
+// lastUpdate from the newest stored position (pointAt) and marks a device
+// unknown that is online without a live connection and without a report
+// since statusTimeout (onlineStale).
+//
+// serve runs it in the background once the listeners are up, so start-up
+// does not wait for it. It goes through the devices in chunks, each a read
+// transaction to find the stale records and a short write for those, so the
+// ingest goes on meanwhile. The write looks again under the devices' ingest
+// locks and leaves alone a device the ingest has taken up since the start:
+// what it holds is newer than anything the repair could derive. It returns
+// how many devices it changed.
+func (c *Core) RepairDevices(ctx context.Context, statusTimeout time.Duration) (int, error) {
+	var ids []int64
+	err := c.store.View(func(tx Tx) error {
+		return tx.Devices().List(func(d *Device) bool {
+			ids = append(ids, d.ID)
+			return true
+		})
+	})
+	if err != nil {
+		return 0, err
+	}
+	repaired := 0
+	for chunk := range slices.Chunk(ids, reviseChunk) {
+		if err := ctx.Err(); err != nil {
+			return repaired, err
+		}
+		n, err := c.repairChunk(chunk, c.now().Add(-statusTimeout))
+		repaired += n
+		if err != nil {
+			return repaired, err
+		}
+	}
+	return repaired, nil
+}
+
+// repairChunk repairs the stale records among ids.
+func (c *Core) repairChunk(ids []int64, cutoff time.Time) (int, error) {
+	stale, err := c.staleDevices(ids, cutoff)
+	if err != nil {
+		return 0, err
+	}
+	return c.reviseDevices(stale, func(tx Tx, d, cached *Device) (bool, *Event, error) {
+		if cached != nil {
+			return false, nil, nil
+		}
+		return c.repairDevice(tx, d, cutoff)
+	})
+}
+
+// staleDevices are those of ids whose stored record repairDevice changes.
+func (c *Core) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
+	var stale []int64
+	err := c.store.View(func(tx Tx) error {
+		for _, id := range ids {
+			d, err := tx.Devices().Get(id)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			changed, err := pointAtLatest(tx, d)
+			if err != nil {
+				return err
+			}
+			if changed || onlineStale(d, c.liveConn(id) != nil, cutoff) {
+				stale = append(stale, id)
+			}
+		}
+		return nil
+	})
+	return stale, err
+}
+
+// repairDevice points d at its newest stored position and ends an "online"
+// that nothing holds up any more.
+func (c *Core) repairDevice(tx Tx, d *Device, cutoff time.Time) (bool, *Event, error) {
+	changed, err := pointAtLatest(tx, d)
+	if err != nil || !onlineStale(d, c.liveConn(d.ID) != nil, cutoff) {
+		return changed, nil, err
+	}
+	ev, err := changeStatus(tx, d, StatusUnknown, c.now().UTC())
+	return err == nil, ev, err
+}

@@ -40,7 +40,7 @@ func TestSchema(t *testing.T) {
 	if v, err := SchemaVersion(db); v != CurrentSchema || err != nil {
 		t.Fatalf("fresh store schema = %d, %v; want %d", v, err, CurrentSchema)
 	}
-	txID := lastTxID(t, db)
+	txID := lastTxID(t, db) + 1 // Close's commit, which writes the freelist
 	db.Close()
 
 	// Reopening a current store runs no migration and no write transaction.
@@ -272,4 +272,61 @@ func TestBatchConcurrent(t *testing.T) {
 	if stored != n-5 {
 		t.Errorf("stored %d devices, want %d", stored, n-5)
 	}
+}
+
+// A cleanly closed store has its freelist written, so the next open reads
+// it instead of walking every page; a store left by a crash has none and
+// still opens.
+func TestCloseWritesTheFreelist(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fleetd.db")
+	db := openAt(t, path)
+	for i := range 200 {
+		if err := db.Update(func(tx app.Tx) error {
+			return tx.Devices().Create(&app.Device{Name: "n", UniqueID: fmt.Sprint(i)})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if freelistSynced(t, path) {
+		t.Fatal("an open store's commits wrote the freelist; NoFreelistSync is meant to be on")
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !freelistSynced(t, path) {
+		t.Fatal("Close left the freelist out: the next open walks the whole file")
+	}
+	db = openAt(t, path)
+	if err := db.View(func(tx app.Tx) error {
+		_, err := tx.DeviceByUniqueID("199")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+}
+
+// freelistSynced reads the newest meta page's freelist page id, which is
+// all ones when the last commit did not write the freelist.
+func freelistSynced(t *testing.T, path string) bool {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var best struct{ txid, freelist uint64 }
+	pageSize := int64(0) // from the first meta page
+	for n := int64(0); n < 2; n++ {
+		var page [16 + 64]byte
+		if _, err := f.ReadAt(page[:], n*pageSize); err != nil {
+			t.Fatal(err)
+		}
+		m := page[16:]
+		pageSize = int64(binary.LittleEndian.Uint32(m[8:]))
+		if txid := binary.LittleEndian.Uint64(m[48:]); txid >= best.txid {
+			best.txid, best.freelist = txid, binary.LittleEndian.Uint64(m[32:])
+		}
+	}
+	return best.freelist != ^uint64(0)
 }

@@ -67,7 +67,7 @@ var registry = append([]Key{
 		parseOneOf("text", "json"), func(c *Config) *string { return &c.Log.Format }, asIs[string]),
 	field("devices.autoRegister", false, "Create a device automatically when an unknown one reports.",
 		parseBool, func(c *Config) *bool { return &c.Devices.AutoRegister }, asIs[bool]),
-	field("devices.statusTimeout", 10*time.Minute, "A device reporting without a connection (HTTP, UDP) becomes unknown after this silence.",
+	field("devices.statusTimeout", 10*time.Minute, "A device without a live connection (HTTP and UDP devices, or one whose connection a crash lost) becomes unknown after this silence.",
 		parseDurationAtLeast(time.Minute), func(c *Config) *time.Duration { return &c.Devices.StatusTimeout }, formatDuration),
 	field("devices.idleTimeout", 10*time.Minute, "A device connection that sends nothing for this long is closed.",
 		parseDurationAtLeast(10*time.Second), func(c *Config) *time.Duration { return &c.Devices.IdleTimeout }, formatDuration),

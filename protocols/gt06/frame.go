@@ -41,6 +41,12 @@ func parseFrame(b []byte) (frame, error) {
 	return f, nil
 }
 
+// Frame builds a short (78 78) frame as a device sends it, for tests and
+// tools that play a device.
+func Frame(typ int, content []byte, serial uint16) []byte {
+	return response(false, typ, content, []byte{byte(serial >> 8), byte(serial)})
+}
+
 // response builds a server frame: header, length, type, content, serial,
 // CRC-16/X.25 and 0D 0A. It mirrors the header style of the frame answered.
 func response(long bool, typ int, content, serial []byte) []byte {

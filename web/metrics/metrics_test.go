@@ -2,7 +2,6 @@ package metrics_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/hex"
 	"io"
 	"log/slog"
@@ -19,6 +18,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
+	"github.com/fleetd/fleetd/protocols/gt06"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -252,8 +252,8 @@ func TestImpossibleValuesCounted(t *testing.T) {
 	conn := fx.report(t)
 	// The fix of report's frame (0x12, serial 3) with course bits 1000 and serial 4.
 	content, _ := hex.DecodeString("0f0a140e150bc505e51e780293a9e800" + "57e8" + "00f601006e0055da")
-	conn.Write(gt06Frame(0x12, content, 4))
-	want := gt06Frame(0x12, nil, 4)
+	conn.Write(gt06.Frame(0x12, content, 4))
+	want := gt06.Frame(0x12, nil, 4)
 	got := make([]byte, len(want))
 	if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("ACK = %x (%v), want %x", got, err, want)
@@ -276,28 +276,4 @@ func TestImpossibleValuesCounted(t *testing.T) {
 			t.Errorf("metrics lack %q", want)
 		}
 	}
-}
-
-// gt06Frame builds a 0x78 0x78 frame: length, type, content, serial, CRC.
-func gt06Frame(typ byte, content []byte, serial uint16) []byte {
-	b := append([]byte{0x78, 0x78, byte(len(content) + 5), typ}, content...)
-	b = binary.BigEndian.AppendUint16(b, serial)
-	b = binary.BigEndian.AppendUint16(b, crcX25(b[2:]))
-	return append(b, 0x0d, 0x0a)
-}
-
-// crcX25 is GT06's checksum (CRC-16/X.25).
-func crcX25(data []byte) uint16 {
-	crc := uint16(0xffff)
-	for _, b := range data {
-		crc ^= uint16(b)
-		for range 8 {
-			if crc&1 != 0 {
-				crc = crc>>1 ^ 0x8408
-			} else {
-				crc >>= 1
-			}
-		}
-	}
-	return ^crc
 }

@@ -85,11 +85,15 @@ type Counters struct {
 
 // Server is one protocol's TCP listener (plus UDP for Datagram protocols).
 type Server struct {
-	proto Stream
-	sink  Sink
-	opts  Options
-	log   *slog.Logger
-	Stats Counters
+	name  string
+	split bufio.SplitFunc
+	// handle takes one frame of a connection; false closes it.
+	handle func(c *conn, frame []byte) bool
+	proto  Stream // nil on an HTTP protocol's listener
+	sink   Sink
+	opts   Options
+	log    *slog.Logger
+	Stats  Counters
 
 	ln  net.Listener
 	udp net.PacketConn
@@ -109,17 +113,15 @@ func Listen(proto Stream, addr string, sink Sink, opts Options) (*Server, error)
 	if fl, ok := proto.(FrameLimiter); ok {
 		opts.MaxFrame = max(opts.MaxFrame, fl.MaxFrameSize())
 	}
-	s := &Server{proto: proto, sink: sink, opts: opts, perIP: map[string]int{}, conns: map[*conn]struct{}{},
-		done: make(chan struct{}), log: opts.Logger.With("protocol", proto.Name())}
-	ln, err := net.Listen("tcp", addr)
+	s, err := listen(proto.Name(), proto.Split, addr, sink, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", proto.Name(), err)
+		return nil, err
 	}
-	s.ln = ln
+	s.proto, s.handle = proto, (*conn).frame
 	if dg, ok := proto.(Datagram); ok {
-		udp, err := net.ListenPacket("udp", ln.Addr().String())
+		udp, err := net.ListenPacket("udp", s.ln.Addr().String())
 		if err != nil {
-			ln.Close()
+			s.ln.Close()
 			return nil, fmt.Errorf("%s udp: %w", proto.Name(), err)
 		}
 		s.udp = udp
@@ -128,9 +130,25 @@ func Listen(proto Stream, addr string, sink Sink, opts Options) (*Server, error)
 			go s.serveUDP(dg)
 		}
 	}
+	s.start()
+	return s, nil
+}
+
+// listen opens the TCP listener of the protocol called name, whose frames
+// split cuts; opts has its defaults. The caller sets handle, then starts it.
+func listen(name string, split bufio.SplitFunc, addr string, sink Sink, opts Options) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &Server{name: name, split: split, sink: sink, opts: opts, ln: ln, perIP: map[string]int{},
+		conns: map[*conn]struct{}{}, done: make(chan struct{}), log: opts.Logger.With("protocol", name)}, nil
+}
+
+// start accepts connections.
+func (s *Server) start() {
 	s.wg.Add(1)
 	go s.accept()
-	return s, nil
 }
 
 // Addr is the TCP address listened on.
@@ -271,7 +289,7 @@ func (c *conn) writeLocked(data []byte) error {
 }
 
 func (c *conn) serve() {
-	fr := connFrameReader(c.nc, c.srv.proto.Split, &c.srv.opts, &c.srv.Stats)
+	fr := connFrameReader(c.nc, c.srv.split, &c.srv.opts, &c.srv.Stats)
 	defer fr.Close()
 	for {
 		frame, err := fr.Next()
@@ -279,8 +297,7 @@ func (c *conn) serve() {
 			c.ended(err)
 			return
 		}
-		c.srv.Stats.Frames.Add(1)
-		if !c.frame(frame) {
+		if !c.srv.handle(c, frame) {
 			return
 		}
 	}
@@ -322,9 +339,10 @@ func (c *conn) decode(frame []byte) (res Result, err error, panicked bool) {
 	return res, err, false
 }
 
-// frame handles one frame; false closes the connection.
+// frame handles one frame of a stream protocol; false closes the connection.
 func (c *conn) frame(frame []byte) bool {
 	arrived := time.Now()
+	c.srv.Stats.Frames.Add(1)
 	res, err, panicked := c.decode(frame)
 	if panicked {
 		return false

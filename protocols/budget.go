@@ -1,6 +1,7 @@
 package protocols
 
 import (
+	"container/heap"
 	"sync"
 	"sync/atomic"
 )
@@ -22,13 +23,11 @@ type FrameBudget struct {
 
 	mu      sync.Mutex
 	used    int
-	holders map[*budgetShare]struct{} // the shares holding bytes
+	holders holders // the shares holding bytes, largest first
 }
 
 // NewFrameBudget returns a budget of limit bytes.
-func NewFrameBudget(limit int) *FrameBudget {
-	return &FrameBudget{limit: limit, holders: map[*budgetShare]struct{}{}}
-}
+func NewFrameBudget(limit int) *FrameBudget { return &FrameBudget{limit: limit} }
 
 // Used is the bytes held now.
 func (b *FrameBudget) Used() int {
@@ -43,7 +42,8 @@ type budgetShare struct {
 	budget *FrameBudget
 	stats  *Counters    // the listener's Buffered gauge and Evicted count
 	drop   func() error // closes the connection
-	held   int          // guarded by budget.mu
+	held   int          // guarded by budget.mu, as is at
+	at     int          // index in budget.holders; -1 when holding nothing
 	// evicted is set once the share was dropped; its reader then stops.
 	evicted atomic.Bool
 }
@@ -51,7 +51,7 @@ type budgetShare struct {
 // join opens a share for one connection of the listener counting in stats;
 // drop closes that connection.
 func (b *FrameBudget) join(stats *Counters, drop func() error) *budgetShare {
-	return &budgetShare{budget: b, stats: stats, drop: drop}
+	return &budgetShare{budget: b, stats: stats, drop: drop, at: -1}
 }
 
 // resize sets the bytes s holds to size, dropping the largest holders
@@ -70,20 +70,17 @@ func (s *budgetShare) resize(size int) bool {
 	b.mu.Lock()
 	ok := !s.evicted.Load()
 	if ok && b.used-s.held+size > b.limit {
-		// The largest holds more than s asks for, so dropping it makes room.
-		victim = b.largest(s, size)
+		// The largest other frame goes when it is larger than s asks for
+		// (dropping it then makes room); else s does.
+		victim = s
+		if len(b.holders) > 0 && b.holders[0] != s && b.holders[0].held > size {
+			victim = b.holders[0]
+		}
 		b.evict(victim)
 		ok = victim != s
 	}
 	if ok {
-		b.used += size - s.held
-		s.stats.Buffered.Add(int64(size - s.held))
-		s.held = size
-		if size > 0 {
-			b.holders[s] = struct{}{}
-		} else {
-			delete(b.holders, s)
-		}
+		b.set(s, size)
 	}
 	b.mu.Unlock()
 	if ok && victim != nil { // s's own connection is ended by its caller
@@ -92,25 +89,51 @@ func (s *budgetShare) resize(size int) bool {
 	return ok
 }
 
-// largest is the holder with the most bytes, s counted at size (s on a tie).
-func (b *FrameBudget) largest(s *budgetShare, size int) *budgetShare {
-	top, topSize := s, size
-	for h := range b.holders {
-		if h != s && h.held > topSize {
-			top, topSize = h, h.held
-		}
+// set makes s hold size bytes. b.mu is held.
+func (b *FrameBudget) set(s *budgetShare, size int) {
+	b.used += size - s.held
+	s.stats.Buffered.Add(int64(size - s.held))
+	s.held = size
+	switch {
+	case size > 0 && s.at < 0:
+		heap.Push(&b.holders, s)
+	case size > 0:
+		heap.Fix(&b.holders, s.at)
+	case s.at >= 0:
+		heap.Remove(&b.holders, s.at)
 	}
-	return top
 }
 
 // evict takes v's bytes back and marks it dropped. b.mu is held.
 func (b *FrameBudget) evict(v *budgetShare) {
-	b.used -= v.held
-	v.stats.Buffered.Add(-int64(v.held))
-	v.held = 0
-	delete(b.holders, v)
+	b.set(v, 0)
 	v.evicted.Store(true)
 	v.stats.Evicted.Add(1)
+}
+
+// holders is a max-heap of shares by bytes held (container/heap): the
+// largest is at hand however many connections hold a frame.
+type holders []*budgetShare
+
+func (h holders) Len() int           { return len(h) }
+func (h holders) Less(i, j int) bool { return h[i].held > h[j].held }
+func (h holders) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].at, h[j].at = i, j
+}
+
+func (h *holders) Push(x any) {
+	s := x.(*budgetShare)
+	s.at = len(*h)
+	*h = append(*h, s)
+}
+
+func (h *holders) Pop() any {
+	old := *h
+	s := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h, s.at = old[:len(old)-1], -1
+	return s
 }
 
 // dropped reports whether the budget dropped s.

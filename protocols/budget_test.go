@@ -1,6 +1,7 @@
 package protocols
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -59,5 +60,41 @@ func TestFrameBudget(t *testing.T) {
 					b.Used(), stats.Buffered.Load(), stats.Evicted.Load(), tt.used, tt.used, len(dropped))
 			}
 		})
+	}
+}
+
+// With many connections holding frames, the one dropped is always the
+// largest (the heap agrees with a scan).
+func TestFrameBudgetDropsTheLargest(t *testing.T) {
+	b := NewFrameBudget(1 << 20)
+	var stats Counters
+	rng := rand.New(rand.NewPCG(1, 2))
+	shares := make([]*budgetShare, 1000)
+	for i := range shares {
+		shares[i] = b.join(&stats, func() error { return nil })
+	}
+	for range 20000 {
+		s := shares[rng.IntN(len(shares))]
+		if s.dropped() {
+			continue
+		}
+		size := rng.IntN(8 << 10)
+		largest, most := s, size // what a scan drops when size does not fit
+		for _, h := range shares {
+			if h != s && h.held > most {
+				largest, most = h, h.held
+			}
+		}
+		fits, evicted := b.Used()-s.held+size <= b.limit, stats.Evicted.Load()
+		s.resize(size)
+		switch dropped := stats.Evicted.Load() - evicted; {
+		case fits && dropped != 0:
+			t.Fatal("a frame was dropped although the growth fits")
+		case !fits && (dropped != 1 || !largest.dropped()):
+			t.Fatalf("dropped %d frames, the largest (%d bytes) %v; want it alone", dropped, most, largest.dropped())
+		}
+	}
+	if stats.Evicted.Load() == 0 {
+		t.Fatal("the budget was never full; the test proved nothing")
 	}
 }

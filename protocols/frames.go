@@ -161,10 +161,6 @@ func (f *FrameReader) fill() {
 		f.err = ErrOverBudget
 		return
 	}
-	if f.chunk != nil {
-		chunks.Put(f.chunk)
-		f.chunk = nil
-	}
 	var quiet time.Time // when an unfinished frame that grew little is split anyway
 	if f.conn != nil {
 		deadline := f.lastFrame.Add(f.idle)
@@ -201,13 +197,21 @@ func (f *FrameReader) fill() {
 		f.data, f.chunk, f.started = chunk[:n], chunk, f.readAt
 	default:
 		need := len(f.data) + n
-		if need > cap(f.own) && !f.hold(min(f.max, max(need, cap(f.own)*3/2))) {
+		if need <= cap(f.own) {
+			f.data = append(f.own[:len(f.data)], chunk[:n]...)
 			chunks.Put(chunk)
+			break
+		}
+		// The chunk goes back before the budget is asked, which may wait:
+		// a connection waits holding only what it asks to hold.
+		size := min(f.max, max(need, cap(f.own)*3/2))
+		f.own = append(append(make([]byte, 0, size), f.data...), chunk[:n]...)
+		f.data = f.own
+		chunks.Put(chunk)
+		if !f.share.resize(size) {
 			f.err = ErrOverBudget
 			return
 		}
-		f.data = append(f.own[:len(f.data)], chunk[:n]...)
-		chunks.Put(chunk)
 	}
 	switch {
 	case err == nil:
@@ -225,30 +229,30 @@ func (f *FrameReader) grownLittle() bool {
 	return f.conn != nil && f.asked > 0 && len(f.data) > f.asked && len(f.data) < f.asked+f.asked/8
 }
 
-// hold makes own the home of data, with room for size bytes: data moves to
-// its front, into a new buffer when own is too small or more than twice
-// too big (a buffer grown for a long frame is not kept for short ones).
-// Size 0 frees it. False when the budget refuses.
+// hold makes own the home of data, for a wait for more bytes: data moves
+// to its front, into a buffer of its size when own is too small or more
+// than twice too big (a buffer grown for a long frame is not kept for
+// short ones), and the chunk goes back. Size 0 frees own. False when the
+// budget refuses.
 func (f *FrameReader) hold(size int) bool {
-	if size == 0 {
+	switch c := cap(f.own); {
+	case size == 0:
 		f.own = nil
-		f.share.resize(0)
-		return true
-	}
-	if c := cap(f.own); c < size || c > 2*size {
-		if !f.share.resize(size) {
-			return false
+	case c < size || c > 2*size:
+		f.own = append(make([]byte, 0, size), f.data...)
+		f.data = f.own
+	default:
+		if own := f.own[:len(f.data)]; &own[0] != &f.data[0] {
+			copy(own, f.data)
+			f.data = own
 		}
-		own := make([]byte, len(f.data), size)
-		copy(own, f.data)
-		f.own, f.data = own, own
-		return true
+		return true // its size is counted already
 	}
-	if own := f.own[:len(f.data)]; &own[0] != &f.data[0] {
-		copy(own, f.data)
-		f.data = own
+	if f.chunk != nil {
+		chunks.Put(f.chunk)
+		f.chunk = nil
 	}
-	return true
+	return f.share.resize(size)
 }
 
 // why names the reason a read failed.
@@ -265,10 +269,6 @@ func (f *FrameReader) why(err error) error {
 // end releases everything and returns err.
 func (f *FrameReader) end(err error) error {
 	f.data, f.err = nil, err
-	if f.chunk != nil {
-		chunks.Put(f.chunk)
-		f.chunk = nil
-	}
 	f.hold(0)
 	return err
 }

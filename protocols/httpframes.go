@@ -77,7 +77,7 @@ func bodyFraming(head []byte) (length int, chunked bool, err error) {
 	lines := bytes.Split(head, []byte("\n"))
 	for _, line := range lines[1:] {
 		name, value, ok := bytes.Cut(line, []byte(":"))
-		if !ok {
+		if !ok || line[0] == ' ' || line[0] == '\t' { // a continuation line belongs to the field before
 			continue
 		}
 		value = bytes.TrimSpace(value)

@@ -1,9 +1,11 @@
 package protocols
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -53,4 +55,43 @@ func TestSplitHTTP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzSplitHTTP runs random bytes through splitHTTP as the frame reader
+// does: it must always advance within its data or ask for more, and every
+// request it cuts must be one net/http reads without needing bytes beyond
+// the frame.
+func FuzzSplitHTTP(f *testing.F) {
+	for _, seed := range []string{
+		"GET /?id=1 HTTP/1.1\r\nHost: x\r\n\r\n",
+		"POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc",
+		"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+		"\r\n\nGET / HTTP/1.0\n\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, atEOF := range []bool{false, true} {
+			for rest := data; len(rest) > 0; {
+				adv, frame, err := splitHTTP(rest, atEOF)
+				if err != nil {
+					break
+				}
+				if adv < 0 || adv > len(rest) || len(frame) > adv || frame != nil && adv == 0 {
+					t.Fatalf("splitHTTP(%q, %v) = %d with a %d-byte frame", rest, atEOF, adv, len(frame))
+				}
+				if adv == 0 {
+					break
+				}
+				if frame != nil {
+					if req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(frame))); err == nil {
+						if _, err := io.ReadAll(req.Body); err != nil {
+							t.Fatalf("body of %q: %v", frame, err)
+						}
+					}
+				}
+				rest = rest[adv:]
+			}
+		}
+	})
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultFrameBudget is the frame budget of listeners given none: room for
-// 128 of the longest watch media frames at once, while a flood of
+// about 100 of the longest watch media frames at once, while a flood of
 // unfinished frames on 10,000 connections stays under 100 MB.
 const DefaultFrameBudget = 16 << 20
 
@@ -15,9 +15,9 @@ const DefaultFrameBudget = 16 << 20
 // every connection of the listeners sharing it. A frame that arrives in
 // one read never counts: only a frame waiting for more bytes does. When a
 // connection's frame would grow past the budget, the largest unfinished
-// frames are dropped and their connections closed (the growing one's too,
-// when it is the largest), so a flood of long partial frames costs the
-// attacker their connections, not the server its memory.
+// frame is dropped and its connection closed (the growing one, when it is
+// the largest), so a flood of long partial frames costs the attacker their
+// connections, not the server its memory.
 type FrameBudget struct {
 	limit int
 

@@ -44,21 +44,22 @@ var chunks = sync.Pool{New: func() any { return new([chunkSize]byte) }}
 // and not yet finished. Reads go into a pooled chunk; an unfinished frame
 // waits for its remaining bytes in a buffer of its own that grows only with
 // the bytes that arrive, up to the frame limit and as the budget allows;
-// between frames nothing is held (where the platform lets a connection wait
-// for bytes without a buffer to read them into).
+// between frames a listener's connection holds no buffer (where the
+// platform lets it wait for bytes without one: see chunkReader).
 //
 // On a listener's connection the reader also keeps time: a frame must be
 // whole within the frame timeout of its first byte, and a connection must
 // complete a frame at least every idle timeout. Neither is moved by bytes
 // that finish no frame, so trickling bytes keeps no connection open.
 type FrameReader struct {
-	r     io.Reader
 	split bufio.SplitFunc
 	max   int
+	// read reads at most limit bytes into a chunk from the pool (nil when
+	// it read nothing).
+	read func(limit int) (*[chunkSize]byte, int, error)
 
 	// Set for a listener's connection (zero: no deadlines, no budget).
 	conn          net.Conn
-	waitReadable  func() error
 	idle, timeout time.Duration
 	share         *budgetShare
 
@@ -77,14 +78,23 @@ type FrameReader struct {
 // split, as a listener does (without its deadlines and budget).
 func NewFrameReader(r io.Reader, split bufio.SplitFunc, maxFrame int) *FrameReader {
 	now := time.Now()
-	return &FrameReader{r: r, split: split, max: maxFrame, readAt: now, lastFrame: now}
+	return &FrameReader{split: split, max: maxFrame, read: readerChunks(r), readAt: now, lastFrame: now}
+}
+
+// readerChunks reads r into chunks, waiting for bytes with one in hand.
+func readerChunks(r io.Reader) func(limit int) (*[chunkSize]byte, int, error) {
+	return func(limit int) (*[chunkSize]byte, int, error) {
+		chunk := chunks.Get().(*[chunkSize]byte)
+		n, err := r.Read(chunk[:limit])
+		return chunk, n, err
+	}
 }
 
 // connFrameReader is the frame reader of a listener's connection: with the
 // listener's deadlines and frame limit, and a share of its budget.
 func connFrameReader(nc net.Conn, split bufio.SplitFunc, o *Options, stats *Counters) *FrameReader {
 	f := NewFrameReader(nc, split, o.MaxFrame)
-	f.conn, f.waitReadable, f.idle, f.timeout = nc, readableWaiter(nc), o.IdleTimeout, o.FrameTimeout
+	f.read, f.conn, f.idle, f.timeout = chunkReader(nc), nc, o.IdleTimeout, o.FrameTimeout
 	f.share = o.Budget.join(stats, nc.Close)
 	return f
 }
@@ -177,16 +187,7 @@ func (f *FrameReader) fill() {
 			quiet = time.Time{}
 		}
 	}
-	var n int
-	var err error
-	if f.waitReadable != nil {
-		err = f.waitReadable()
-	}
-	var chunk *[chunkSize]byte
-	if err == nil {
-		chunk = chunks.Get().(*[chunkSize]byte)
-		n, err = f.r.Read(chunk[:min(chunkSize, f.max-len(f.data))])
-	}
+	chunk, n, err := f.read(min(chunkSize, f.max-len(f.data)))
 	f.readAt = time.Now()
 	switch {
 	case n == 0:

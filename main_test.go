@@ -764,10 +764,10 @@ func TestStopDuringIngestKeepsAckedPositions(t *testing.T) {
 }
 
 // devices.frameTimeout and devices.frameBudget reach the listeners: an
-// unfinished GT06 frame is dropped after a second, and unfinished watch
+// unfinished GT06 frame is dropped after two seconds, and unfinished watch
 // frames beyond a 1 MiB budget are dropped at once.
 func TestServeDeviceFrameLimits(t *testing.T) {
-	e := newEnv(t, "web: {address: '127.0.0.1:0'}\nlog: {format: json}\ndevices: {frameTimeout: 1s, frameBudget: 1048576}\n"+anyPorts)
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\nlog: {format: json}\ndevices: {frameTimeout: 2s, frameBudget: 1048576}\n"+anyPorts)
 	s := e.serve(t)
 	dial := func(protocol string) net.Conn {
 		c, err := net.Dial("tcp", s.Devices[protocol].String())

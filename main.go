@@ -319,7 +319,8 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	return err
 }
 
-// startDevices opens a listener for every enabled protocol.
+// startDevices opens a listener for every enabled protocol; their
+// unfinished frames share one budget.
 func startDevices(cfg *config.Config, sink protocols.HTTPSink, ackLatency func(string, time.Duration), log *slog.Logger) (*catalog.Listening, error) {
 	ports := map[string]int{}
 	for _, p := range cfg.Protocols {
@@ -330,6 +331,8 @@ func startDevices(cfg *config.Config, sink protocols.HTTPSink, ackLatency func(s
 	return catalog.Start("", ports, sink, protocols.Options{
 		AckLatency:    ackLatency,
 		IdleTimeout:   cfg.Devices.IdleTimeout,
+		FrameTimeout:  cfg.Devices.Frames.Timeout,
+		Budget:        protocols.NewFrameBudget(cfg.Devices.Frames.Budget),
 		MaxConnsPerIP: cfg.Devices.MaxConnectionsPerIP,
 		Logger:        log,
 	})

@@ -908,3 +908,44 @@ func TestStopDuringIngestKeepsAckedPositions(t *testing.T) {
 		t.Errorf("no stopping line in the log:\n%s", s.log)
 	}
 }
+
+// devices.frameTimeout and devices.frameBudget reach the listeners: an
+// unfinished GT06 frame is dropped after two seconds, and unfinished watch
+// frames beyond a 1 MiB budget are dropped at once.
+func TestServeDeviceFrameLimits(t *testing.T) {
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\nlog: {format: json}\ndevices: {frameTimeout: 2s, frameBudget: 1048576}\n"+anyPorts)
+	s := e.serve(t)
+	dial := func(protocol string) net.Conn {
+		c, err := net.Dial("tcp", s.Devices[protocol].String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		c.SetDeadline(time.Now().Add(30 * time.Second))
+		return c
+	}
+	for range 9 { // 9 x 130 KB of unfinished voice messages
+		dial("watch").Write([]byte("[SG*8800000015*ffff*TK," + strings.Repeat("}\x01", 65000)))
+	}
+	gt06 := dial("gt06")
+	gt06.Write([]byte{0x78, 0x78, 0x11, 0x01}) // the start of a login frame
+	if _, err := io.ReadAll(gt06); err != nil {
+		t.Fatalf("unfinished GT06 frame: %v, want the server to close the connection", err)
+	}
+	const timedOut, dropped = `fleetd_frames_failed_total{protocol="gt06",reason="timeout"} `, `fleetd_frames_failed_total{protocol="watch",reason="budget"} `
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get("http://" + s.WebAddr.String() + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		m := string(body)
+		if strings.Contains(m, "\n"+timedOut+"1\n") && strings.Contains(m, "\n"+dropped) && !strings.Contains(m, "\n"+dropped+"0\n") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/metrics counts no GT06 frame timed out or no watch frame dropped for the budget:\n%s", m)
+		}
+	}
+}

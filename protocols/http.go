@@ -1,11 +1,8 @@
 package protocols
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -30,44 +27,27 @@ type HTTPSink interface {
 	TakeQueued(deviceID int64) ([]*app.Command, error)
 }
 
-// HTTPServer is one HTTP protocol's listener.
+// HTTPServer is one HTTP protocol's listener. Requests are read by the
+// device listener's machinery (see splitHTTP), so the frame budget, frame
+// and idle timeouts and the per-IP cap bound them as they bound streams.
 type HTTPServer struct {
+	*Server
 	proto HTTPProtocol
 	sink  HTTPSink
 	opts  Options
-	srv   *http.Server
-	ln    net.Listener
-	Stats Counters
 }
 
 // ListenHTTP starts serving proto on addr.
 func ListenHTTP(proto HTTPProtocol, addr string, sink HTTPSink, opts Options) (*HTTPServer, error) {
 	opts.defaults()
-	ln, err := net.Listen("tcp", addr)
+	srv, err := listen(proto.Name(), splitHTTP, addr, sink, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", proto.Name(), err)
+		return nil, err
 	}
-	s := &HTTPServer{proto: proto, sink: sink, opts: opts, ln: ln}
-	s.srv = &http.Server{
-		Handler:           s,
-		ReadHeaderTimeout: 30 * time.Second,
-		ReadTimeout:       time.Minute,
-		WriteTimeout:      opts.WriteTimeout,
-		IdleTimeout:       opts.IdleTimeout,
-		MaxHeaderBytes:    opts.MaxFrame,
-	}
-	go s.srv.Serve(ln)
+	s := &HTTPServer{Server: srv, proto: proto, sink: sink, opts: opts}
+	srv.handle = s.request
+	srv.start()
 	return s, nil
-}
-
-// Addr is the address listened on.
-func (s *HTTPServer) Addr() net.Addr { return s.ln.Addr() }
-
-// Close stops the listener, letting requests in flight finish briefly.
-func (s *HTTPServer) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return s.srv.Shutdown(ctx)
 }
 
 // ServeHTTP answers 200 only once the positions are durable; 400 for a

@@ -23,14 +23,22 @@ type Sink interface {
 	CommandResult(deviceID int64, result string) error
 }
 
+// DefaultFrameTimeout is how long a frame may take from its first byte to
+// its last: a watch's 128 KiB voice message over GPRS takes about 30 s.
+const DefaultFrameTimeout = time.Minute
+
 // Options bound what one device connection may cost.
 type Options struct {
-	IdleTimeout   time.Duration // a silent connection is closed after this
+	IdleTimeout   time.Duration // a connection that completes no frame for this long is closed
+	FrameTimeout  time.Duration // a frame not whole this long after its first byte drops the connection
 	WriteTimeout  time.Duration
 	MaxFrame      int // bytes; a longer frame drops the connection
 	MaxConnsPerIP int // carriers put many devices behind one NAT address, so keep it generous
 	UDPWorkers    int
-	Logger        *slog.Logger
+	// Budget bounds the bytes unfinished frames hold on all connections of
+	// the listeners sharing it; nil: one of DefaultFrameBudget of its own.
+	Budget *FrameBudget
+	Logger *slog.Logger
 	// AckLatency, when set, is told how long each acknowledged frame took
 	// from its arrival to its ACK being written (metrics). It must not block.
 	AckLatency func(protocol string, d time.Duration)
@@ -39,6 +47,9 @@ type Options struct {
 func (o *Options) defaults() {
 	if o.IdleTimeout <= 0 {
 		o.IdleTimeout = 10 * time.Minute
+	}
+	if o.FrameTimeout <= 0 {
+		o.FrameTimeout = DefaultFrameTimeout
 	}
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = 10 * time.Second
@@ -52,6 +63,9 @@ func (o *Options) defaults() {
 	if o.UDPWorkers <= 0 {
 		o.UDPWorkers = 32
 	}
+	if o.Budget == nil {
+		o.Budget = NewFrameBudget(DefaultFrameBudget)
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -60,17 +74,26 @@ func (o *Options) defaults() {
 // Counters are a listener's health numbers.
 type Counters struct {
 	Connections, Rejected, Frames, ChecksumErrors, DecodeErrors, Panics, Oversized, Unknown atomic.Uint64
+	// TimedOut counts frames not whole within the frame timeout, Evicted
+	// unfinished frames dropped to keep the frame budget.
+	TimedOut, Evicted atomic.Uint64
 	// Open is the number of connections open now.
 	Open atomic.Int64
+	// Buffered is the bytes the listener's unfinished frames hold now.
+	Buffered atomic.Int64
 }
 
 // Server is one protocol's TCP listener (plus UDP for Datagram protocols).
 type Server struct {
-	proto Stream
-	sink  Sink
-	opts  Options
-	log   *slog.Logger
-	Stats Counters
+	name  string
+	split bufio.SplitFunc
+	// handle takes one frame of a connection; false closes it.
+	handle func(c *conn, frame []byte) bool
+	proto  Stream // nil on an HTTP protocol's listener
+	sink   Sink
+	opts   Options
+	log    *slog.Logger
+	Stats  Counters
 
 	ln  net.Listener
 	udp net.PacketConn
@@ -90,17 +113,15 @@ func Listen(proto Stream, addr string, sink Sink, opts Options) (*Server, error)
 	if fl, ok := proto.(FrameLimiter); ok {
 		opts.MaxFrame = max(opts.MaxFrame, fl.MaxFrameSize())
 	}
-	s := &Server{proto: proto, sink: sink, opts: opts, perIP: map[string]int{}, conns: map[*conn]struct{}{},
-		done: make(chan struct{}), log: opts.Logger.With("protocol", proto.Name())}
-	ln, err := net.Listen("tcp", addr)
+	s, err := listen(proto.Name(), proto.Split, addr, sink, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", proto.Name(), err)
+		return nil, err
 	}
-	s.ln = ln
+	s.proto, s.handle = proto, (*conn).frame
 	if dg, ok := proto.(Datagram); ok {
-		udp, err := net.ListenPacket("udp", ln.Addr().String())
+		udp, err := net.ListenPacket("udp", s.ln.Addr().String())
 		if err != nil {
-			ln.Close()
+			s.ln.Close()
 			return nil, fmt.Errorf("%s udp: %w", proto.Name(), err)
 		}
 		s.udp = udp
@@ -109,9 +130,25 @@ func Listen(proto Stream, addr string, sink Sink, opts Options) (*Server, error)
 			go s.serveUDP(dg)
 		}
 	}
+	s.start()
+	return s, nil
+}
+
+// listen opens the TCP listener of the protocol called name, whose frames
+// split cuts; opts has its defaults. The caller sets handle, then starts it.
+func listen(name string, split bufio.SplitFunc, addr string, sink Sink, opts Options) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &Server{name: name, split: split, sink: sink, opts: opts, ln: ln, perIP: map[string]int{},
+		conns: map[*conn]struct{}{}, done: make(chan struct{}), log: opts.Logger.With("protocol", name)}, nil
+}
+
+// start accepts connections.
+func (s *Server) start() {
 	s.wg.Add(1)
 	go s.accept()
-	return s, nil
 }
 
 // Addr is the TCP address listened on.
@@ -251,32 +288,37 @@ func (c *conn) writeLocked(data []byte) error {
 	return err
 }
 
-// deadlineReader re-arms the idle timeout before every read.
-type deadlineReader struct {
-	nc   net.Conn
-	idle time.Duration
-}
-
-func (r deadlineReader) Read(p []byte) (int, error) {
-	r.nc.SetReadDeadline(time.Now().Add(r.idle))
-	return r.nc.Read(p)
-}
-
 func (c *conn) serve() {
-	sc := bufio.NewScanner(deadlineReader{c.nc, c.srv.opts.IdleTimeout})
-	// The initial buffer must not exceed MaxFrame: Scanner's limit is the
-	// larger of the two.
-	sc.Buffer(make([]byte, 0, min(2048, c.srv.opts.MaxFrame)), c.srv.opts.MaxFrame)
-	sc.Split(c.srv.proto.Split)
-	for sc.Scan() {
-		c.srv.Stats.Frames.Add(1)
-		if !c.frame(sc.Bytes()) {
+	fr := connFrameReader(c.nc, c.srv.split, &c.srv.opts, &c.srv.Stats)
+	defer fr.Close()
+	for {
+		frame, err := fr.Next()
+		if err != nil {
+			c.ended(err)
+			return
+		}
+		if !c.srv.handle(c, frame) {
 			return
 		}
 	}
-	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+}
+
+// ended counts and logs why the frame reader ended the connection. Frames
+// dropped by the budget are counted by the budget, as it drops them.
+func (c *conn) ended(err error) {
+	var sp *SplitPanic
+	switch {
+	case errors.As(err, &sp):
+		c.srv.Stats.Panics.Add(1)
+		c.srv.log.Error("split panic, connection closed", "remote", c.state.Remote, "panic", sp.Value, "stack", string(sp.Stack))
+	case errors.Is(err, bufio.ErrTooLong):
 		c.srv.Stats.Oversized.Add(1)
 		c.srv.log.Warn("frame too long, connection dropped", "remote", c.state.Remote, "max", c.srv.opts.MaxFrame)
+	case errors.Is(err, ErrFrameTimeout):
+		c.srv.Stats.TimedOut.Add(1)
+		c.srv.log.Debug("frame not finished in time, connection dropped", "remote", c.state.Remote)
+	case errors.Is(err, ErrOverBudget):
+		c.srv.log.Debug("unfinished frame dropped for the frame budget, connection closed", "remote", c.state.Remote)
 	}
 }
 
@@ -297,9 +339,10 @@ func (c *conn) decode(frame []byte) (res Result, err error, panicked bool) {
 	return res, err, false
 }
 
-// frame handles one frame; false closes the connection.
+// frame handles one frame of a stream protocol; false closes the connection.
 func (c *conn) frame(frame []byte) bool {
 	arrived := time.Now()
+	c.srv.Stats.Frames.Add(1)
 	res, err, panicked := c.decode(frame)
 	if panicked {
 		return false

@@ -22,7 +22,8 @@ import (
 
 // lineProto is a minimal text protocol for exercising the listener itself:
 // "uid,seq\n" reports a fix at base+seq seconds and is acknowledged with
-// "ok seq\n"; "id,uid\n" only identifies; "boom\n" panics the decoder.
+// "ok seq\n"; "id,uid\n" only identifies; "boom\n" panics the decoder. A
+// '\r' between frames is noise, skipped; a NUL byte panics the Split.
 type lineProto struct{}
 
 var base = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -30,6 +31,12 @@ var base = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func (lineProto) Name() string { return "line" }
 
 func (lineProto) Split(data []byte, atEOF bool) (int, []byte, error) {
+	switch {
+	case len(data) > 0 && data[0] == 0:
+		panic("split bug")
+	case len(data) > 0 && data[0] == '\r':
+		return 1, nil, nil
+	}
 	if i := bytes.IndexByte(data, '\n'); i >= 0 {
 		return i + 1, data[:i], nil
 	}
@@ -209,6 +216,7 @@ func TestListenerSurvivesBadConnections(t *testing.T) {
 	}{
 		{"decoder panic closes only that connection", "boom\n"},
 		{"oversized frame drops the connection", strings.Repeat("x", 1024)},
+		{"split panic closes only that connection", "\x00"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -225,8 +233,8 @@ func TestListenerSurvivesBadConnections(t *testing.T) {
 			c2.Close()
 		})
 	}
-	if e.srv.Stats.Panics.Load() != 1 || e.srv.Stats.Oversized.Load() != 1 {
-		t.Fatalf("panics %d oversized %d, want 1 and 1", e.srv.Stats.Panics.Load(), e.srv.Stats.Oversized.Load())
+	if e.srv.Stats.Panics.Load() != 2 || e.srv.Stats.Oversized.Load() != 1 {
+		t.Fatalf("panics %d oversized %d, want 2 and 1", e.srv.Stats.Panics.Load(), e.srv.Stats.Oversized.Load())
 	}
 }
 

@@ -74,6 +74,7 @@ type Devices struct {
 	StatusTimeout       time.Duration
 	IdleTimeout         time.Duration
 	MaxConnectionsPerIP int
+	Frames              DeviceFrames
 }
 
 // Security bounds failed logins.

@@ -69,7 +69,7 @@ var registry = append([]Key{
 		parseBool, func(c *Config) *bool { return &c.Devices.AutoRegister }, asIs[bool]),
 	field("devices.statusTimeout", 10*time.Minute, "A device without a live connection (HTTP and UDP devices, or one whose connection a crash lost) becomes unknown after this silence.",
 		parseDurationAtLeast(time.Minute), func(c *Config) *time.Duration { return &c.Devices.StatusTimeout }, formatDuration),
-	field("devices.idleTimeout", 10*time.Minute, "A device connection that sends nothing for this long is closed.",
+	field("devices.idleTimeout", 10*time.Minute, "A device connection that completes no frame for this long is closed.",
 		parseDurationAtLeast(10*time.Second), func(c *Config) *time.Duration { return &c.Devices.IdleTimeout }, formatDuration),
 	field("devices.maxConnectionsPerIp", 1000, "Device connections accepted from one IP address (carriers put many devices behind one NAT address).",
 		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Devices.MaxConnectionsPerIP }, asIs[int]),
@@ -85,7 +85,7 @@ var registry = append([]Key{
 		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.OTPMaxPerAccount }, asIs[int]),
 	field("security.otpWindow", time.Hour, "How long code requests are counted.",
 		parseDurationAtLeast(time.Second), func(c *Config) *time.Duration { return &c.Security.OTPWindow }, formatDuration),
-}, slices.Concat(webLimitsKeys(), accountKeys(), officeKeys(), operationsKeys(), storeKeys(), protocolKeys())...)
+}, slices.Concat(webLimitsKeys(), deviceLimitKeys(), accountKeys(), officeKeys(), operationsKeys(), storeKeys(), protocolKeys())...)
 
 // protocolKeys has two keys per protocol of the catalog, which holds the
 // default ports (Traccar's, so devices set up for Traccar need no change).

@@ -21,7 +21,12 @@ type Listening struct {
 // Start listens on host:port for every protocol in ports (name -> port;
 // protocols not in it stay off). On any failure the ones already started
 // are closed, so a port clash at start-up leaves nothing half running.
+// The listeners share opts.Budget (one of protocols.DefaultFrameBudget when
+// nil): unfinished frames on all ports together stay within it.
 func Start(host string, ports map[string]int, sink protocols.HTTPSink, opts protocols.Options) (*Listening, error) {
+	if opts.Budget == nil {
+		opts.Budget = protocols.NewFrameBudget(protocols.DefaultFrameBudget)
+	}
 	l := &Listening{Addrs: map[string]net.Addr{}, Stats: map[string]*protocols.Counters{}}
 	for _, e := range All() {
 		port, on := ports[e.Name]

@@ -8,26 +8,32 @@ import (
 	"slices"
 	"testing"
 	"testing/iotest"
+
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // defaultMaxFrame is the listener's frame bound when none is configured.
 const defaultMaxFrame = 64 << 10
 
-// ScanFrames runs split over r as the listener does (a bufio.Scanner with a
-// 2 KiB initial buffer, frames up to maxFrame bytes; 0 means the listener's
-// 64 KiB) and returns copies of the frames with the scanner's final error.
+// ScanFrames runs split over r as the listener does (its frame reader,
+// frames up to maxFrame bytes; 0 means the listener's 64 KiB) and returns
+// copies of the frames with the reader's final error (nil at the end of r).
 func ScanFrames(split bufio.SplitFunc, r io.Reader, maxFrame int) ([][]byte, error) {
 	if maxFrame <= 0 {
 		maxFrame = defaultMaxFrame
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, min(2048, maxFrame)), maxFrame)
-	sc.Split(split)
+	fr := protocols.NewFrameReader(r, split, maxFrame)
 	var frames [][]byte
-	for sc.Scan() {
-		frames = append(frames, bytes.Clone(sc.Bytes()))
+	for {
+		frame, err := fr.Next()
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return frames, err
+		}
+		frames = append(frames, bytes.Clone(frame))
 	}
-	return frames, sc.Err()
 }
 
 // Readers returns fresh readers of data that deliver it the ways TCP may:

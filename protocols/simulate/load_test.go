@@ -159,8 +159,15 @@ func (s *sampler) allConnected(n int) time.Duration {
 }
 
 // procStatus reads a kB field of /proc/self/status, in bytes (0 if absent).
-func procStatus(field string) uint64 {
-	f, err := os.Open("/proc/self/status")
+func procStatus(field string) uint64 { return procStatusOf(0, field) }
+
+// procStatusOf reads a kB field of process pid's status (0: this process).
+func procStatusOf(pid int, field string) uint64 {
+	path := "/proc/self/status"
+	if pid != 0 {
+		path = "/proc/" + strconv.Itoa(pid) + "/status"
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return 0
 	}

@@ -40,10 +40,14 @@ func newListenerCollector() *listenerCollector {
 			func(s *protocols.Counters) float64 { return float64(s.Frames.Load()) }},
 		{byProtocol("fleetd_frames_unknown_device_total", "Frames from devices not registered or disabled, by protocol."), counter, "",
 			func(s *protocols.Counters) float64 { return float64(s.Unknown.Load()) }},
+		{byProtocol("fleetd_device_frame_bytes", "Bytes held by unfinished device frames now, by protocol (all within devices.frameBudget)."), prometheus.GaugeValue, "",
+			func(s *protocols.Counters) float64 { return float64(s.Buffered.Load()) }},
 		{failed, counter, "decode", func(s *protocols.Counters) float64 { return float64(s.DecodeErrors.Load()) }},
 		{failed, counter, "checksum", func(s *protocols.Counters) float64 { return float64(s.ChecksumErrors.Load()) }},
 		{failed, counter, "panic", func(s *protocols.Counters) float64 { return float64(s.Panics.Load()) }},
 		{failed, counter, "oversized", func(s *protocols.Counters) float64 { return float64(s.Oversized.Load()) }},
+		{failed, counter, "timeout", func(s *protocols.Counters) float64 { return float64(s.TimedOut.Load()) }},
+		{failed, counter, "budget", func(s *protocols.Counters) float64 { return float64(s.Evicted.Load()) }},
 	}}
 }
 

@@ -313,7 +313,7 @@ func (c *conn) ended(err error) {
 		c.srv.log.Error("split panic, connection closed", "remote", c.state.Remote, "panic", sp.Value, "stack", string(sp.Stack))
 	case errors.Is(err, bufio.ErrTooLong):
 		c.srv.Stats.Oversized.Add(1)
-		c.srv.log.Warn("frame too long, connection dropped", "remote", c.state.Remote, "max", c.srv.opts.MaxFrame)
+		c.srv.log.Debug("frame too long, connection dropped", "remote", c.state.Remote, "max", c.srv.opts.MaxFrame)
 	case errors.Is(err, ErrFrameTimeout):
 		c.srv.Stats.TimedOut.Add(1)
 		c.srv.log.Debug("frame not finished in time, connection dropped", "remote", c.state.Remote)
@@ -396,7 +396,10 @@ func (c *conn) identify(uniqueID string) {
 	c.device = d
 	if err != nil {
 		c.srv.Stats.Unknown.Add(1)
-		c.srv.log.Info("device rejected", "uniqueId", uniqueID, "remote", c.state.Remote, "err", err)
+		// Debug only: anyone can send ids, and a line each would let them
+		// flood the log. Unknown devices are listed for administrators
+		// (GET /api/devices/unknown) and counted in /metrics.
+		c.srv.log.Debug("device rejected", "uniqueId", uniqueID, "remote", c.state.Remote, "err", err)
 		return
 	}
 	c.mu.Lock()

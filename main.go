@@ -218,7 +218,8 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 func webLimits(cfg *config.Config) httpx.Limits {
 	w := cfg.Web
 	return httpx.Limits{ReadTimeout: w.ReadTimeout, MinBodyRate: w.MinBodyRate, WriteTimeout: w.WriteTimeout,
-		IdleTimeout: w.IdleTimeout, MaxBody: w.MaxBodySize, MaxUpload: cfg.Files.MaxSize + 1<<20}
+		IdleTimeout: w.IdleTimeout, MaxBody: w.MaxBodySize, MaxUpload: cfg.Files.MaxSize + 1<<20,
+		MaxConns: w.MaxConnections, MaxConnsPerIP: w.MaxConnsPerIP}
 }
 
 // ---- serve ----

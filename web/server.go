@@ -68,6 +68,7 @@ func New(core *app.Core, opts Options) *fiber.App {
 		ReadTimeout:                  limits.ReadTimeout,
 		WriteTimeout:                 limits.WriteTimeout,
 		IdleTimeout:                  limits.IdleTimeout,
+		Concurrency:                  limits.MaxConns,
 	}
 	if len(opts.TrustedProxies) > 0 {
 		// Fiber believes the header only from these peers, and only when
@@ -76,6 +77,9 @@ func New(core *app.Core, opts Options) *fiber.App {
 		cfg.ProxyHeader, cfg.EnableIPValidation = opts.ProxyHeader, true
 	}
 	f := fiber.New(cfg)
+	if len(opts.TrustedProxies) == 0 { // behind a proxy, the proxy is every client's peer
+		f.Server().MaxConnsPerIP = limits.MaxConnsPerIP
+	}
 	f.Use(recover.New())
 	if len(opts.TrustedProxies) == 0 {
 		f.Use(warnUntrustedProxy(opts.Logger))

@@ -219,7 +219,7 @@ func webLimits(cfg *config.Config) httpx.Limits {
 	w := cfg.Web
 	return httpx.Limits{ReadTimeout: w.ReadTimeout, MinBodyRate: w.MinBodyRate, WriteTimeout: w.WriteTimeout,
 		IdleTimeout: w.IdleTimeout, MaxBody: w.MaxBodySize, MaxUpload: cfg.Files.MaxSize + 1<<20,
-		MaxConns: w.MaxConnections, MaxConnsPerIP: w.MaxConnsPerIP}
+		MaxConns: w.MaxConnections}
 }
 
 // ---- serve ----

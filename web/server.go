@@ -77,9 +77,6 @@ func New(core *app.Core, opts Options) *fiber.App {
 		cfg.ProxyHeader, cfg.EnableIPValidation = opts.ProxyHeader, true
 	}
 	f := fiber.New(cfg)
-	if len(opts.TrustedProxies) == 0 { // behind a proxy, the proxy is every client's peer
-		f.Server().MaxConnsPerIP = limits.MaxConnsPerIP
-	}
 	f.Use(recover.New())
 	if len(opts.TrustedProxies) == 0 {
 		f.Use(warnUntrustedProxy(opts.Logger))

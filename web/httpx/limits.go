@@ -37,22 +37,19 @@ type Limits struct {
 	// Upload; read after the route's authentication, so an anonymous
 	// client never gets more than MaxBody buffered.
 	MaxUpload int
-	// MaxConns caps the connections open at once (503 past it), and
-	// MaxConnsPerIP those of one peer address (429); the server applies
-	// the latter only when no trusted proxy is every client's peer.
-	MaxConns, MaxConnsPerIP int
+	// MaxConns caps the connections open at once (503 past it).
+	MaxConns int
 }
 
 // DefaultLimits are the limits of a server configured with none.
 var DefaultLimits = Limits{
-	ReadTimeout:   10 * time.Second,
-	MinBodyRate:   1024,
-	WriteTimeout:  30 * time.Second,
-	IdleTimeout:   time.Minute,
-	MaxBody:       1 << 20,
-	MaxUpload:     4 << 20,
-	MaxConns:      10000,
-	MaxConnsPerIP: 1000,
+	ReadTimeout:  10 * time.Second,
+	MinBodyRate:  1024,
+	WriteTimeout: 30 * time.Second,
+	IdleTimeout:  time.Minute,
+	MaxBody:      1 << 20,
+	MaxUpload:    4 << 20,
+	MaxConns:     10000,
 }
 
 // OrDefaults fills l's zero fields from DefaultLimits; MaxBody never
@@ -65,7 +62,6 @@ func (l Limits) OrDefaults() Limits {
 	l.IdleTimeout = cmp.Or(l.IdleTimeout, d.IdleTimeout)
 	l.MaxUpload = cmp.Or(l.MaxUpload, d.MaxUpload)
 	l.MaxConns = cmp.Or(l.MaxConns, d.MaxConns)
-	l.MaxConnsPerIP = cmp.Or(l.MaxConnsPerIP, d.MaxConnsPerIP)
 	l.MaxBody = min(cmp.Or(l.MaxBody, d.MaxBody), l.MaxUpload)
 	return l
 }

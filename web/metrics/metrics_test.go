@@ -129,6 +129,13 @@ func TestMetricsSeries(t *testing.T) {
 	fx := newFixture(t, "")
 	base := fx.serveLoopback(t)
 	fx.report(t)
+	// The listener records an ACK's latency once its write returns, which
+	// can be after the device has read it.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, body := get(t, base+"/metrics"); strings.Contains(body, "\nfleetd_ack_latency_seconds_count{") {
+			break
+		}
+	}
 	get(t, base+"/things/42")
 	get(t, base+"/things/43")
 	get(t, base+"/no/such/path")

@@ -219,7 +219,7 @@ func webLimits(cfg *config.Config) httpx.Limits {
 	w := cfg.Web
 	return httpx.Limits{ReadTimeout: w.ReadTimeout, MinBodyRate: w.MinBodyRate, WriteTimeout: w.WriteTimeout,
 		IdleTimeout: w.IdleTimeout, MaxBody: w.MaxBodySize, MaxUpload: cfg.Files.MaxSize + 1<<20,
-		MaxConns: w.MaxConnections}
+		MaxConns: w.MaxConnections, MaxConnsPerIP: w.MaxConnsPerIP}
 }
 
 // ---- serve ----
@@ -283,11 +283,12 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	if err != nil {
 		return fmt.Errorf("web.address: %w", err)
 	}
-	f := web.New(core, web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies, Limits: webLimits(cfg),
+	webOpts := web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies, Limits: webLimits(cfg),
 		AllowedOrigins: cfg.Web.AllowedOrigins, Metrics: m, MetricsToken: cfg.Metrics.Token,
-		TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader})
+		TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader}
+	f := web.New(core, webOpts)
 	webErr := make(chan error, 1)
-	go func() { webErr <- f.Listener(webLn) }()
+	go func() { webErr <- f.Listener(web.Listener(webLn, webOpts)) }()
 
 	ctx, cancel := context.WithCancel(ctx)
 	var background sync.WaitGroup

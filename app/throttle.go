@@ -56,7 +56,7 @@ var errThrottled = &Error{Kind: KindTooMany, Message: "Too many requests",
 func (t *throttle) check(ip string, accounts ...string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.over(t.now(), ipKey(ip), accounts)
+	return t.over(t.now(), AddressKey(ip), accounts)
 }
 
 // take counts one event for the IP and each account unless one of them is
@@ -65,7 +65,7 @@ func (t *throttle) check(ip string, accounts ...string) error {
 func (t *throttle) take(ip string, accounts ...string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	now, ip := t.now(), ipKey(ip)
+	now, ip := t.now(), AddressKey(ip)
 	if err := t.over(now, ip, accounts); err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (t *throttle) take(ip string, accounts ...string) error {
 func (t *throttle) add(ip string, accounts ...string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.count(t.now(), ipKey(ip), accounts, 1)
+	t.count(t.now(), AddressKey(ip), accounts, 1)
 }
 
 // refund takes back an event take counted, for a request that turned out
@@ -85,7 +85,7 @@ func (t *throttle) add(ip string, accounts ...string) {
 func (t *throttle) refund(ip string, accounts ...string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.count(t.now(), ipKey(ip), accounts, -1)
+	t.count(t.now(), AddressKey(ip), accounts, -1)
 }
 
 func (t *throttle) over(now time.Time, ip string, accounts []string) error {
@@ -139,10 +139,11 @@ func (t *throttle) bump(m map[string]*failures, key string, now time.Time, delta
 	f.count = max(0, f.count+delta)
 }
 
-// ipKey is what a client address is counted as. An IPv6 address counts by
+// AddressKey is what a client address is counted as (the login and OTP
+// budgets, the HTTP connection cap). An IPv6 address counts by
 // its /64: a subscriber usually holds a whole /64 and could otherwise
 // start afresh from every address in it.
-func ipKey(ip string) string {
+func AddressKey(ip string) string {
 	a, err := netip.ParseAddr(ip)
 	switch {
 	case err != nil:

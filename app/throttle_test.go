@@ -157,8 +157,8 @@ func TestIPKey(t *testing.T) {
 		{"not an address", "not an address"},
 		{"", ""},
 	} {
-		if got := ipKey(tc.ip); got != tc.want {
-			t.Errorf("ipKey(%q) = %q, want %q", tc.ip, got, tc.want)
+		if got := AddressKey(tc.ip); got != tc.want {
+			t.Errorf("AddressKey(%q) = %q, want %q", tc.ip, got, tc.want)
 		}
 	}
 }

@@ -118,7 +118,7 @@ func TestDefaultLimitsAreTheConfigDefaults(t *testing.T) {
 	w := config.Default().Web
 	got := httpx.Limits{ReadTimeout: w.ReadTimeout, MinBodyRate: w.MinBodyRate, WriteTimeout: w.WriteTimeout,
 		IdleTimeout: w.IdleTimeout, MaxBody: w.MaxBodySize, MaxUpload: httpx.DefaultLimits.MaxUpload,
-		MaxConns: w.MaxConnections}
+		MaxConns: w.MaxConnections, MaxConnsPerIP: w.MaxConnsPerIP}
 	if got != httpx.DefaultLimits {
 		t.Fatalf("config defaults %+v, httpx.DefaultLimits %+v", got, httpx.DefaultLimits)
 	}
@@ -135,6 +135,53 @@ func TestConnectionCap(t *testing.T) {
 	io.WriteString(c, "GET /api/health HTTP/1.1\r\nHost: fleetd\r\nConnection: close\r\n\r\n")
 	if got := statuses(untilClosed(t, c)); fmt.Sprint(got) != "[503]" {
 		t.Fatalf("answers %v, want [503]", got)
+	}
+}
+
+// One address holding web.maxConnectionsPerIp connections gets a 429 for
+// the next, and its place back when one closes; behind a trusted proxy,
+// which is every client's address, the cap is not applied.
+func TestConnectionCapPerAddress(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		proxies []string
+		want    int
+	}{
+		{"direct clients", nil, 429},
+		{"behind a trusted proxy", []string{"127.0.0.1"}, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := web.Options{Limits: httpx.Limits{MaxConnsPerIP: 3}, TrustedProxies: tc.proxies,
+				Logger: slog.New(slog.DiscardHandler)}
+			f := web.New(app.New(webtest.OpenStore(t), app.Options{}), opts)
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			go f.Listener(web.Listener(ln, opts))
+			t.Cleanup(func() { f.Shutdown() })
+			s := &site{addr: ln.Addr().String()}
+			var held []net.Conn
+			for range 3 {
+				held = append(held, s.dial(t))
+			}
+			health := func() []int {
+				c := s.dial(t)
+				io.WriteString(c, "GET /api/health HTTP/1.1\r\nHost: fleetd\r\nConnection: close\r\n\r\n")
+				return statuses(untilClosed(t, c))
+			}
+			if got := health(); fmt.Sprint(got) != fmt.Sprint([]int{tc.want}) {
+				t.Fatalf("a fourth connection: %v, want [%d]", got, tc.want)
+			}
+			held[0].Close()
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				if got := health(); fmt.Sprint(got) == "[200]" {
+					break
+				} else if time.Now().After(deadline) {
+					t.Fatalf("after one closed: %v, want [200]", got)
+				}
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ package web
 
 import (
 	"log/slog"
+	"net"
 	"sync/atomic"
 	"time"
 
@@ -94,6 +95,15 @@ func New(core *app.Core, opts Options) *fiber.App {
 	dashboard.Register(f, core, dashboard.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
 		TileURL: opts.TileURL, Static: dashboard.EmbeddedStatic(opts.Logger)})
 	return f
+}
+
+// Listener is ln with the cap on connections per client address, unless
+// a trusted proxy is every client's address.
+func Listener(ln net.Listener, opts Options) net.Listener {
+	if len(opts.TrustedProxies) > 0 {
+		return ln
+	}
+	return httpx.LimitPerAddress(ln, opts.Limits.OrDefaults().MaxConnsPerIP)
 }
 
 // warnUntrustedProxy logs once when requests come through a reverse proxy

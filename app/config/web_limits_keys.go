@@ -16,6 +16,7 @@ type WebLimits struct {
 	IdleTimeout    time.Duration
 	MaxBodySize    int
 	MaxConnections int
+	MaxConnsPerIP  int
 	AllowedOrigins []string
 }
 
@@ -34,6 +35,8 @@ func webLimitsKeys() []Key {
 			parseIntIn(1024, 1<<30), func(c *Config) *int { return &c.Web.MaxBodySize }, asIs[int]),
 		field("web.maxConnections", 10000, "HTTP connections open at once; past it a new one is answered 503 and closed (each costs about 20 KB while it lasts).",
 			parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Web.MaxConnections }, asIs[int]),
+		field("web.maxConnectionsPerIp", 1000, "HTTP connections open at once from one address (an IPv6 one by its /64); past it a new one is answered 429 and closed. Not applied when web.trustedProxies is set: the proxy is then every client's address.",
+			parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Web.MaxConnsPerIP }, asIs[int]),
 		field("web.allowedOrigins", []string{}, "Other sites (origins like https://traccar.example.com, comma-separated) whose pages may send requests with a user's session cookie; the server's own host is always allowed.",
 			parseOrigins, func(c *Config) *[]string { return &c.Web.AllowedOrigins }, joinComma),
 	}

@@ -37,19 +37,21 @@ type Limits struct {
 	// Upload; read after the route's authentication, so an anonymous
 	// client never gets more than MaxBody buffered.
 	MaxUpload int
-	// MaxConns caps the connections open at once (503 past it).
-	MaxConns int
+	// MaxConns caps the connections open at once (503 past it), and
+	// MaxConnsPerIP those of one client address (429, LimitPerAddress).
+	MaxConns, MaxConnsPerIP int
 }
 
 // DefaultLimits are the limits of a server configured with none.
 var DefaultLimits = Limits{
-	ReadTimeout:  10 * time.Second,
-	MinBodyRate:  1024,
-	WriteTimeout: 30 * time.Second,
-	IdleTimeout:  time.Minute,
-	MaxBody:      1 << 20,
-	MaxUpload:    4 << 20,
-	MaxConns:     10000,
+	ReadTimeout:   10 * time.Second,
+	MinBodyRate:   1024,
+	WriteTimeout:  30 * time.Second,
+	IdleTimeout:   time.Minute,
+	MaxBody:       1 << 20,
+	MaxUpload:     4 << 20,
+	MaxConns:      10000,
+	MaxConnsPerIP: 1000,
 }
 
 // OrDefaults fills l's zero fields from DefaultLimits; MaxBody never
@@ -62,6 +64,7 @@ func (l Limits) OrDefaults() Limits {
 	l.IdleTimeout = cmp.Or(l.IdleTimeout, d.IdleTimeout)
 	l.MaxUpload = cmp.Or(l.MaxUpload, d.MaxUpload)
 	l.MaxConns = cmp.Or(l.MaxConns, d.MaxConns)
+	l.MaxConnsPerIP = cmp.Or(l.MaxConnsPerIP, d.MaxConnsPerIP)
 	l.MaxBody = min(cmp.Or(l.MaxBody, d.MaxBody), l.MaxUpload)
 	return l
 }

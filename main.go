@@ -202,7 +202,7 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 			MaxPerAccount: cfg.Security.LoginMaxPerAccount,
 			Window:        cfg.Security.LoginWindow,
 		},
-		Ingest:       app.IngestOptions{AutoRegister: cfg.Devices.AutoRegister},
+		Ingest:       app.IngestOptions{AutoRegister: cfg.Devices.AutoRegister, AutoRegisterPerHour: cfg.Devices.AutoRegisterPerHour},
 		CommandTypes: catalog.CommandTypes(),
 		Office: app.OfficeOptions{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
 			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},

@@ -42,6 +42,8 @@ type Core struct {
 	log      *slog.Logger
 	throttle *throttle // failed logins
 	otpSends *throttle // requests that send an OTP
+	// registrations counts auto-registered devices per client address.
+	registrations *throttle
 	creds    *credCache
 	// decoy is the hash unknown accounts are checked against (decoyHash).
 	decoyOnce sync.Once
@@ -92,11 +94,13 @@ func New(store Store, opts Options) *Core {
 	if opts.Ingest.MotionSpeed <= 0 {
 		opts.Ingest.MotionSpeed = 0.01
 	}
+	setDefault(&opts.Ingest.AutoRegisterPerHour, 100)
 	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}, run: newRunTag()}
 	c.hub = &hub{subs: map[*Subscription]struct{}{}, core: c}
 	c.unknown.m = map[string]*UnknownDevice{}
 	c.opts.Throttle.defaults(loginThrottleDefaults)
 	c.throttle = newThrottle(c.opts.Throttle, c.now, errThrottled)
+	c.registrations = newThrottle(ThrottleOptions{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
 	c.creds = newCredCache(c.now)
 	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
 	c.Devices = newDevices(c)

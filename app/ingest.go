@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"strings"
 	"time"
 	"unicode"
@@ -14,8 +15,11 @@ import (
 
 // IngestOptions tune the position pipeline.
 type IngestOptions struct {
-	// AutoRegister creates unknown devices instead of rejecting them.
-	AutoRegister bool
+	// AutoRegister creates unknown devices instead of rejecting them,
+	// AutoRegisterPerHour of them per client address (default 100); past
+	// that they are listed as unknown.
+	AutoRegister        bool
+	AutoRegisterPerHour int
 	// FutureLimit drops fixes dated further than this past the server clock
 	// (a device with a broken clock would otherwise pin "latest" forever).
 	FutureLimit time.Duration
@@ -69,7 +73,7 @@ func (c *Core) Identify(protocol, uniqueID, remote string) (*Device, error) {
 		return err
 	})
 	if errors.Is(err, ErrNotFound) {
-		if !c.opts.Ingest.AutoRegister {
+		if !c.opts.Ingest.AutoRegister || c.registrations.take(hostOf(remote)) != nil {
 			c.unknown.seen(uniqueID, protocol, remote, c.now())
 			return nil, ErrUnknownDevice
 		}
@@ -91,6 +95,15 @@ func (c *Core) Identify(protocol, uniqueID, remote string) (*Device, error) {
 		return nil, Forbidden("device %s is disabled", uniqueID)
 	}
 	return d, nil
+}
+
+// hostOf is the address of a remote "host:port" (as it is when it has no
+// port).
+func hostOf(remote string) string {
+	if host, _, err := net.SplitHostPort(remote); err == nil {
+		return host
+	}
+	return remote
 }
 
 // Ingest is the one protocol-neutral path of positions: filter, distance

@@ -82,3 +82,47 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 		t.Errorf("unknown devices = %+v, want none", unknown)
 	}
 }
+
+// One address registers at most IngestOptions.AutoRegisterPerHour devices
+// an hour, whatever ids it sends; the rest are listed as unknown for the
+// administrator, as without auto-registration.
+func TestAutoRegistrationBudgetPerAddress(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	core := app.New(db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true, AutoRegisterPerHour: 3}})
+	l, err := catalog.Start("127.0.0.1", map[string]int{"osmand": 0}, core, protocols.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	for i, id := range []string{"1001", "1002", "1003", "1004", "1005", "1001"} {
+		q := url.Values{"id": {id}, "lat": {"60"}, "lon": {"30"}, "timestamp": {"1377177267"}}
+		resp, err := http.Get("http://" + l.Addrs["osmand"].String() + "/?" + q.Encode())
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		want := http.StatusOK // the first three register; 1001 is known when it reports again
+		if id == "1004" || id == "1005" {
+			want = http.StatusNotFound
+		}
+		if resp.StatusCode != want {
+			t.Errorf("report %d (id %s): %d, want %d", i, id, resp.StatusCode, want)
+		}
+	}
+	devices, _ := core.Devices.List(app.System(), app.ListQuery{All: true})
+	if len(devices) != 3 {
+		t.Errorf("%d devices registered, want 3", len(devices))
+	}
+	unknown, _ := core.UnknownDevices(app.System())
+	var ids []string
+	for _, u := range unknown {
+		ids = append(ids, u.UniqueID)
+	}
+	if len(ids) != 2 || !strings.Contains(strings.Join(ids, ","), "1004") || !strings.Contains(strings.Join(ids, ","), "1005") {
+		t.Errorf("unknown devices %q, want 1004 and 1005", ids)
+	}
+}

@@ -71,6 +71,7 @@ type Log struct {
 // Devices configures how unknown devices are treated.
 type Devices struct {
 	AutoRegister        bool
+	AutoRegisterPerHour int
 	StatusTimeout       time.Duration
 	IdleTimeout         time.Duration
 	MaxConnectionsPerIP int

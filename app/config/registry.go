@@ -67,6 +67,8 @@ var registry = append([]Key{
 		parseOneOf("text", "json"), func(c *Config) *string { return &c.Log.Format }, asIs[string]),
 	field("devices.autoRegister", false, "Create a device automatically when an unknown one reports.",
 		parseBool, func(c *Config) *bool { return &c.Devices.AutoRegister }, asIs[bool]),
+	field("devices.autoRegisterPerHour", 100, "With devices.autoRegister: devices one address (an IPv6 one by its /64) may register per hour; past it new ids are listed as unknown instead, so a stranger cannot fill the store with devices.",
+		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Devices.AutoRegisterPerHour }, asIs[int]),
 	field("devices.statusTimeout", 10*time.Minute, "A device without a live connection (HTTP and UDP devices, or one whose connection a crash lost) becomes unknown after this silence.",
 		parseDurationAtLeast(time.Minute), func(c *Config) *time.Duration { return &c.Devices.StatusTimeout }, formatDuration),
 	field("devices.idleTimeout", 10*time.Minute, "A device connection that completes no frame for this long is closed.",

@@ -44,7 +44,7 @@ type Core struct {
 	otpSends *throttle // requests that send an OTP
 	// registrations counts auto-registered devices per client address.
 	registrations *throttle
-	creds    *credCache
+	creds         *credCache
 	// decoy is the hash unknown accounts are checked against (decoyHash).
 	decoyOnce sync.Once
 	decoy     string

@@ -325,6 +325,43 @@ func TestBodyLimitsPerRoute(t *testing.T) {
 	}
 }
 
+// A body no handler read is never taken for the next request, whoever
+// answered before reading it: the cross-site check, Fiber itself (a
+// method it does not know), a route. Behind a proxy that reuses its
+// connections the rest of such a body would be a request of the
+// attacker's, answered to whoever is next on that connection.
+func TestUnreadBodiesCloseTheConnection(t *testing.T) {
+	s := newSite(t, web.Options{Limits: quick})
+	// fasthttp takes a body's first 8 KiB before any handler: what
+	// follows is what a server that reuses the connection reads next.
+	smuggled := strings.Repeat(" ", 8<<10) + "GET /api/health HTTP/1.1\r\nHost: fleetd\r\nConnection: close\r\n\r\n"
+	withOrigin := func(head string) string {
+		return strings.Replace(head, "\r\n\r\n", "\r\nOrigin: https://elsewhere.example\r\n\r\n", 1)
+	}
+	tests := []struct {
+		name   string
+		send   string
+		status int
+	}{
+		{"refused as cross-site", withOrigin(s.head("POST", "/api/devices", "application/json", len(smuggled), true)), 403},
+		{"an unknown method", s.head("BREW", "/api/devices", "application/json", len(smuggled), true), 400},
+		{"refused as cross-site, chunked", withOrigin(s.head("POST", "/api/devices", "application/json", -1, true)), 403},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			body := smuggled
+			if strings.Contains(tc.send, "chunked") {
+				body = fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(smuggled), smuggled)
+			}
+			c := s.dial(t)
+			io.WriteString(c, tc.send+body)
+			if got := statuses(untilClosed(t, c)); fmt.Sprint(got) != fmt.Sprint([]int{tc.status}) {
+				t.Fatalf("answers %v, want [%d] and the connection closed", got, tc.status)
+			}
+		})
+	}
+}
+
 // slowLink keeps the server's socket buffers small, so that a client that
 // does not read soon blocks the server's writes.
 type slowLink struct{ net.Listener }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 )
 
 // Limits bound what one HTTP request may cost the server: how long its
@@ -69,7 +70,10 @@ func (l Limits) OrDefaults() Limits {
 	return l
 }
 
-const uploadKey = "fleetd.upload" // a held-back upload (heldUpload) until Upload reads it
+const (
+	uploadKey   = "fleetd.upload"    // a held-back upload (heldUpload) until Upload reads it
+	bodyReadKey = "fleetd.body.read" // set once read has taken the body whole
+)
 
 // heldUpload is a multipart body ReadBodies left on the wire for Upload.
 type heldUpload struct {
@@ -82,19 +86,33 @@ type heldUpload struct {
 // as usual. A multipart body larger than MaxBody (and at most MaxUpload)
 // is held back for Upload to read once the route has authenticated the
 // caller; until then it reads as empty, so no other handler takes it in.
-// A body that is refused, or that no route read, closes the connection
-// after the answer: what is left of it on the wire cannot be taken for
-// the next request.
+// A body that is refused, or that no route read, leaves the rest of it on
+// the wire: the server must be wrapped in CloseUnreadBodies.
 func (l Limits) ReadBodies() fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		err := l.readBody(c)
-		if err == nil {
-			err = c.Next()
+		if err := l.readBody(c); err != nil {
+			return err
 		}
-		if _, held := c.Locals(uploadKey).(heldUpload); held || c.Request().IsBodyStream() {
-			c.Context().SetConnectionClose()
+		return c.Next()
+	}
+}
+
+// CloseUnreadBodies wraps the server's handler: a request whose body was
+// not read whole (by ReadBodies or Upload) closes its connection after the
+// answer, whatever answered it: a route, a middleware that refused it
+// before ReadBodies ran (SameSite), Fiber itself (a method it does not
+// know), a panic. fasthttp would take what is left of the body on the wire
+// for the connection's next request, one the client wrote inside the
+// body: behind a proxy that reuses its connections, a request smuggled
+// past the proxy and answered to whoever is next on that connection.
+func CloseUnreadBodies(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		// A stream: a body was declared (Content-Length, chunks).
+		unread := ctx.Request.IsBodyStream() && ctx.Request.Header.ContentLength() != 0
+		next(ctx)
+		if unread && ctx.UserValue(bodyReadKey) == nil {
+			ctx.SetConnectionClose()
 		}
-		return err
 	}
 }
 
@@ -157,6 +175,7 @@ func (l Limits) read(c *fiber.Ctx, limit int) error {
 	}
 	c.Request().SetBodyRaw(body)
 	c.Request().Header.SetContentLength(len(body))
+	c.Locals(bodyReadKey, true)
 	return nil
 }
 

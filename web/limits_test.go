@@ -306,6 +306,15 @@ func TestBodyLimitsPerRoute(t *testing.T) {
 		{"an upload over the upload limit", begun("POST", "/api2/files", largeType, string(large), true), 413, true},
 		{"a compressed body", strings.Replace(s.head("POST", "/api/devices", "application/json", 2, true),
 			"\r\n\r\n", "\r\nContent-Encoding: gzip\r\n\r\n", 1) + "{}", 415, true},
+		// Fiber's c.Body() decodes by the last Content-Encoding header,
+		// and unpacks "gzip, gzip" in turn without a limit: 700 bytes
+		// became 300 MB.
+		{"a compressed body behind an identity header", strings.Replace(s.head("POST", "/api/devices", "application/json", 2, true),
+			"\r\n\r\n", "\r\nContent-Encoding: identity\r\nContent-Encoding: gzip, gzip\r\n\r\n", 1) + "{}", 415, true},
+		{"a compressed body behind an empty header", strings.Replace(s.head("POST", "/api/devices", "application/json", 2, true),
+			"\r\n\r\n", "\r\nContent-Encoding:\r\nContent-Encoding: gzip\r\n\r\n", 1) + "{}", 415, true},
+		{"a compressed body listed after identity", strings.Replace(s.head("POST", "/api/devices", "application/json", 2, true),
+			"\r\n\r\n", "\r\nContent-Encoding: identity, gzip\r\n\r\n", 1) + "{}", 415, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -121,9 +121,11 @@ func (l Limits) readBody(c *fiber.Ctx) error {
 	if !req.IsBodyStream() { // no body (no Content-Length, no chunks)
 		return nil
 	}
-	if ce := req.Header.ContentEncoding(); len(ce) > 0 && !bytes.EqualFold(ce, []byte("identity")) {
+	if compressed(&req.Header) {
 		return fiber.NewError(fiber.StatusUnsupportedMediaType, "compressed request bodies are not accepted")
 	}
+	// Fiber's c.Body() would still decode by a header it finds: none left.
+	req.Header.Del(fiber.HeaderContentEncoding)
 	// A chunked body (-1: size unknown) is read like any other, so an
 	// upload must declare its length (browsers do).
 	size := req.Header.ContentLength()
@@ -141,6 +143,21 @@ func (l Limits) readBody(c *fiber.Ctx) error {
 		return nil
 	}
 	return l.read(c, l.MaxBody)
+}
+
+// compressed: a Content-Encoding other than identity, in any of the
+// headers. fasthttp's ContentEncoding() is the first header, and Fiber's
+// c.Body() decodes by the last, every encoding it lists in turn, without
+// a limit on what they expand to.
+func compressed(h *fasthttp.RequestHeader) bool {
+	for _, v := range h.PeekAll(fiber.HeaderContentEncoding) {
+		for _, coding := range bytes.Split(v, []byte(",")) {
+			if c := bytes.TrimSpace(coding); len(c) > 0 && !bytes.EqualFold(c, []byte("identity")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Upload marks a route that takes a multipart upload of up to MaxUpload

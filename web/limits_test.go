@@ -355,12 +355,17 @@ func TestUnreadBodiesCloseTheConnection(t *testing.T) {
 		{"refused as cross-site", withOrigin(s.head("POST", "/api/devices", "application/json", len(smuggled), true)), 403},
 		{"an unknown method", s.head("BREW", "/api/devices", "application/json", len(smuggled), true), 400},
 		{"refused as cross-site, chunked", withOrigin(s.head("POST", "/api/devices", "application/json", -1, true)), 403},
+		// Read as chunks, but a proxy in front may have taken the
+		// Content-Length: RFC 9112 section 6.1 has the server close.
+		{"chunks and a Content-Length", strings.Replace(s.head("POST", "/api/devices", "application/json", -1, true),
+			"\r\n\r\n", "\r\nContent-Length: 3\r\n\r\n", 1), 400},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			body := smuggled
 			if strings.Contains(tc.send, "chunked") {
-				body = fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(smuggled), smuggled)
+				body = fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(smuggled), smuggled) +
+					"GET /api/health HTTP/1.1\r\nHost: fleetd\r\nConnection: close\r\n\r\n"
 			}
 			c := s.dial(t)
 			io.WriteString(c, tc.send+body)

@@ -104,16 +104,31 @@ func (l Limits) ReadBodies() fiber.Handler {
 // know), a panic. fasthttp would take what is left of the body on the wire
 // for the connection's next request, one the client wrote inside the
 // body: behind a proxy that reuses its connections, a request smuggled
-// past the proxy and answered to whoever is next on that connection.
+// past the proxy and answered to whoever is next on that connection. So
+// does a chunked request that also has a Content-Length (RFC 9112,
+// section 6.1): a proxy in front may have gone by the length.
 func CloseUnreadBodies(next fasthttp.RequestHandler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		// A stream: a body was declared (Content-Length, chunks).
 		unread := ctx.Request.IsBodyStream() && ctx.Request.Header.ContentLength() != 0
+		ambiguous := ctx.Request.Header.ContentLength() == -1 && hasContentLength(ctx.Request.Header.RawHeaders())
 		next(ctx)
-		if unread && ctx.UserValue(bodyReadKey) == nil {
+		if ambiguous || (unread && ctx.UserValue(bodyReadKey) == nil) {
 			ctx.SetConnectionClose()
 		}
 	}
+}
+
+// hasContentLength: a Content-Length among raw header lines. fasthttp
+// drops the header of a chunked request, or keeps it, by the order of the
+// two.
+func hasContentLength(raw []byte) bool {
+	for line := range bytes.SplitSeq(raw, []byte("\n")) {
+		if name, _, ok := bytes.Cut(line, []byte(":")); ok && bytes.EqualFold(bytes.TrimSpace(name), []byte(fiber.HeaderContentLength)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (l Limits) readBody(c *fiber.Ctx) error {

@@ -78,6 +78,8 @@ func New(core *app.Core, opts Options) *fiber.App {
 		cfg.ProxyHeader, cfg.EnableIPValidation = opts.ProxyHeader, true
 	}
 	f := fiber.New(cfg)
+	srv := f.Server()
+	srv.Handler = httpx.CloseUnreadBodies(srv.Handler)
 	f.Use(recover.New())
 	if len(opts.TrustedProxies) == 0 {
 		f.Use(warnUntrustedProxy(opts.Logger))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 )
 
 // Limits bound what one HTTP request may cost the server: how long its
@@ -69,7 +70,10 @@ func (l Limits) OrDefaults() Limits {
 	return l
 }
 
-const uploadKey = "fleetd.upload" // a held-back upload (heldUpload) until Upload reads it
+const (
+	uploadKey   = "fleetd.upload"    // a held-back upload (heldUpload) until Upload reads it
+	bodyReadKey = "fleetd.body.read" // set once read has taken the body whole
+)
 
 // heldUpload is a multipart body ReadBodies left on the wire for Upload.
 type heldUpload struct {
@@ -82,20 +86,49 @@ type heldUpload struct {
 // as usual. A multipart body larger than MaxBody (and at most MaxUpload)
 // is held back for Upload to read once the route has authenticated the
 // caller; until then it reads as empty, so no other handler takes it in.
-// A body that is refused, or that no route read, closes the connection
-// after the answer: what is left of it on the wire cannot be taken for
-// the next request.
+// A body that is refused, or that no route read, leaves the rest of it on
+// the wire: the server must be wrapped in CloseUnreadBodies.
 func (l Limits) ReadBodies() fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		err := l.readBody(c)
-		if err == nil {
-			err = c.Next()
+		if err := l.readBody(c); err != nil {
+			return err
 		}
-		if _, held := c.Locals(uploadKey).(heldUpload); held || c.Request().IsBodyStream() {
-			c.Context().SetConnectionClose()
-		}
-		return err
+		return c.Next()
 	}
+}
+
+// CloseUnreadBodies wraps the server's handler: a request whose body was
+// not read whole (by ReadBodies or Upload) closes its connection after the
+// answer, whatever answered it: a route, a middleware that refused it
+// before ReadBodies ran (SameSite), Fiber itself (a method it does not
+// know), a panic. fasthttp would take what is left of the body on the wire
+// for the connection's next request, one the client wrote inside the
+// body: behind a proxy that reuses its connections, a request smuggled
+// past the proxy and answered to whoever is next on that connection. So
+// does a chunked request that also has a Content-Length (RFC 9112,
+// section 6.1): a proxy in front may have gone by the length.
+func CloseUnreadBodies(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		// A stream: a body was declared (Content-Length, chunks).
+		unread := ctx.Request.IsBodyStream() && ctx.Request.Header.ContentLength() != 0
+		ambiguous := ctx.Request.Header.ContentLength() == -1 && hasContentLength(ctx.Request.Header.RawHeaders())
+		next(ctx)
+		if ambiguous || (unread && ctx.UserValue(bodyReadKey) == nil) {
+			ctx.SetConnectionClose()
+		}
+	}
+}
+
+// hasContentLength: a Content-Length among raw header lines. fasthttp
+// drops the header of a chunked request, or keeps it, by the order of the
+// two.
+func hasContentLength(raw []byte) bool {
+	for line := range bytes.SplitSeq(raw, []byte("\n")) {
+		if name, _, ok := bytes.Cut(line, []byte(":")); ok && bytes.EqualFold(bytes.TrimSpace(name), []byte(fiber.HeaderContentLength)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (l Limits) readBody(c *fiber.Ctx) error {
@@ -103,9 +136,11 @@ func (l Limits) readBody(c *fiber.Ctx) error {
 	if !req.IsBodyStream() { // no body (no Content-Length, no chunks)
 		return nil
 	}
-	if ce := req.Header.ContentEncoding(); len(ce) > 0 && !bytes.EqualFold(ce, []byte("identity")) {
+	if compressed(&req.Header) {
 		return fiber.NewError(fiber.StatusUnsupportedMediaType, "compressed request bodies are not accepted")
 	}
+	// Fiber's c.Body() would still decode by a header it finds: none left.
+	req.Header.Del(fiber.HeaderContentEncoding)
 	// A chunked body (-1: size unknown) is read like any other, so an
 	// upload must declare its length (browsers do).
 	size := req.Header.ContentLength()
@@ -123,6 +158,21 @@ func (l Limits) readBody(c *fiber.Ctx) error {
 		return nil
 	}
 	return l.read(c, l.MaxBody)
+}
+
+// compressed: a Content-Encoding other than identity, in any of the
+// headers. fasthttp's ContentEncoding() is the first header, and Fiber's
+// c.Body() decodes by the last, every encoding it lists in turn, without
+// a limit on what they expand to.
+func compressed(h *fasthttp.RequestHeader) bool {
+	for _, v := range h.PeekAll(fiber.HeaderContentEncoding) {
+		for _, coding := range bytes.Split(v, []byte(",")) {
+			if c := bytes.TrimSpace(coding); len(c) > 0 && !bytes.EqualFold(c, []byte("identity")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Upload marks a route that takes a multipart upload of up to MaxUpload
@@ -157,6 +207,7 @@ func (l Limits) read(c *fiber.Ctx, limit int) error {
 	}
 	c.Request().SetBodyRaw(body)
 	c.Request().Header.SetContentLength(len(body))
+	c.Locals(bodyReadKey, true)
 	return nil
 }
 

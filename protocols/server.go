@@ -218,9 +218,10 @@ func hostOf(addr net.Addr) string {
 	return host
 }
 
-// admit applies the per-IP cap and registers the connection.
+// admit applies the per-address cap (an IPv6 peer counts by its /64, as
+// app.AddressKey counts) and registers the connection.
 func (s *Server) admit(nc net.Conn) *conn {
-	host := hostOf(nc.RemoteAddr())
+	host := app.AddressKey(hostOf(nc.RemoteAddr()))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.perIP[host] >= s.opts.MaxConnsPerIP {

@@ -31,11 +31,13 @@ func splitHTTP(data []byte, atEOF bool) (int, []byte, error) {
 	if skip := len(data) - len(bytes.TrimLeft(data, "\r\n")); skip > 0 {
 		return skip, nil, nil
 	}
+	// The bound holds however the head came: whole in one read, or past
+	// the bound before its end.
 	head := headEnd(data)
-	if head < 0 {
-		if len(data) > maxHTTPHead {
-			return 0, nil, errHTTPHead
-		}
+	switch {
+	case head > maxHTTPHead, head < 0 && len(data) > maxHTTPHead:
+		return 0, nil, errHTTPHead
+	case head < 0:
 		return 0, nil, nil
 	}
 	length, chunked, err := bodyFraming(data[:head])

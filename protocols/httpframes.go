@@ -55,6 +55,46 @@ func splitHTTP(data []byte, atEOF bool) (int, []byte, error) {
 	return head + length, data[:head+length], nil
 }
 
+// splitContinuing is splitHTTP for one connection that also honours
+// "Expect: 100-continue" (RFC 9110, 10.1.1): once the head of such a
+// request has come and its body has not, the client is told to send it,
+// not left waiting for its own timeout (a second, for curl).
+func splitContinuing(c *conn) bufio.SplitFunc {
+	told := false // the request being read was told to continue
+	return func(data []byte, atEOF bool) (int, []byte, error) {
+		advance, frame, err := splitHTTP(data, atEOF)
+		switch {
+		case advance > 0 || err != nil:
+			told = false
+		case !told && !atEOF:
+			// Nothing cut: data starts with a request, whole but for its
+			// body when its head has come.
+			if head := headEnd(data); head >= 0 && expectsContinue(data[:head]) {
+				told = true
+				c.write([]byte("HTTP/1.1 100 Continue\r\n\r\n"))
+			}
+		}
+		return advance, frame, err
+	}
+}
+
+// expectsContinue reports whether an HTTP/1.1 request's head asks for a
+// 100 (Continue) before its body; an HTTP/1.0 one's expectation is ignored.
+func expectsContinue(head []byte) bool {
+	lines := bytes.Split(head, []byte("\n"))
+	if !bytes.HasSuffix(bytes.TrimRight(lines[0], "\r"), []byte(" HTTP/1.1")) {
+		return false
+	}
+	for _, line := range lines[1:] {
+		name, value, ok := bytes.Cut(line, []byte(":"))
+		if ok && bytes.EqualFold(bytes.TrimSpace(name), []byte("Expect")) &&
+			bytes.EqualFold(bytes.TrimSpace(value), []byte("100-continue")) {
+			return true
+		}
+	}
+	return false
+}
+
 // headEnd is the length of the head (through its empty line) at the start
 // of data, or -1 when the empty line has not come yet.
 func headEnd(data []byte) int {

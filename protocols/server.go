@@ -87,6 +87,9 @@ type Counters struct {
 type Server struct {
 	name  string
 	split bufio.SplitFunc
+	// connSplit, when set, makes the split of one connection (one that
+	// answers the peer while a frame is still coming) in place of split.
+	connSplit func(c *conn) bufio.SplitFunc
 	// handle takes one frame of a connection; false closes it.
 	handle func(c *conn, frame []byte) bool
 	proto  Stream // nil on an HTTP protocol's listener
@@ -290,7 +293,11 @@ func (c *conn) writeLocked(data []byte) error {
 }
 
 func (c *conn) serve() {
-	fr := connFrameReader(c.nc, c.srv.split, &c.srv.opts, &c.srv.Stats)
+	split := c.srv.split
+	if c.srv.connSplit != nil {
+		split = c.srv.connSplit(c)
+	}
+	fr := connFrameReader(c.nc, split, &c.srv.opts, &c.srv.Stats)
 	defer fr.Close()
 	for {
 		frame, err := fr.Next()

@@ -225,9 +225,13 @@ func (f *FrameReader) fill() {
 
 // grownLittle reports whether the unfinished frame has grown, but by less
 // than an eighth, since Split last asked for more. Only a listener's
-// connection, which has read deadlines to end the wait, paces Split.
+// connection, which has read deadlines to end the wait, paces Split; and
+// never once the bytes waiting reach the frame limit, where the reader
+// reads no more: they may hold a whole frame and the start of the next,
+// which Split must see before the frame is called too long.
 func (f *FrameReader) grownLittle() bool {
-	return f.conn != nil && f.asked > 0 && len(f.data) > f.asked && len(f.data) < f.asked+f.asked/8
+	return f.conn != nil && f.asked > 0 && len(f.data) > f.asked && len(f.data) < f.asked+f.asked/8 &&
+		len(f.data) < f.max
 }
 
 // hold makes own the home of data, for a wait for more bytes: data moves

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"net"
 	"strings"
 	"testing"
+	"time"
 )
 
 // stepReader hands out data step bytes per read and, at every read (when
@@ -65,5 +67,38 @@ func TestFrameReaderHoldsWhatArrived(t *testing.T) {
 		if b.Used() != 0 || stats.Buffered.Load() != 0 {
 			t.Errorf("step %d: %d bytes held after the stream ended", step, b.Used())
 		}
+	}
+}
+
+// A frame just under the limit that arrives in full reads together with
+// the frames after it is cut, not refused as too long: pacing may leave a
+// full buffer unsplit only while there is room to read into it.
+func TestFrameReaderFrameNearTheLimit(t *testing.T) {
+	const limit = 64 << 10
+	for size := limit - 8<<10; size < limit; size += 500 {
+		stream := []byte(strings.Repeat("a", size) + "\n" + strings.Repeat("b\n", 4000))
+		local, remote := net.Pipe()
+		fr := NewFrameReader(nil, bufio.ScanLines, limit)
+		// A listener's reader (it paces Split), its reads full chunks.
+		fr.conn, fr.idle, fr.timeout = local, time.Minute, time.Minute
+		fr.read = func(limit int) (*[chunkSize]byte, int, error) {
+			if len(stream) == 0 {
+				return nil, 0, io.EOF
+			}
+			chunk := chunks.Get().(*[chunkSize]byte)
+			n := copy(chunk[:limit], stream)
+			stream = stream[n:]
+			return chunk, n, nil
+		}
+		frame, err := fr.Next()
+		if err != nil || len(frame) != size {
+			t.Errorf("a %d-byte frame then more: %d bytes, %v", size, len(frame), err)
+		}
+		if frame, err = fr.Next(); err != nil || string(frame) != "b" {
+			t.Errorf("after a %d-byte frame: %q, %v", size, frame, err)
+		}
+		fr.Close()
+		local.Close()
+		remote.Close()
 	}
 }

@@ -192,3 +192,22 @@ func TestListenerPacesSplit(t *testing.T) {
 		t.Errorf("Split ran %d times for 2 frames sent in 1,001 writes, want at most 500", n)
 	}
 }
+
+// A device's frame just under the frame limit, sent with more frames
+// right behind it, is answered like any other frame.
+func TestListenerFrameNearTheLimit(t *testing.T) {
+	e := newEnv(t, app.IngestOptions{}, protocols.Options{MaxFrame: 64 << 10})
+	e.device("dev1")
+	for _, size := range []int{60 << 10, 63 << 10, 64<<10 - 1} {
+		c, r := e.dial()
+		// "dev1,00…01": a fix (seq 1) of size bytes, then 1,000 more.
+		io.WriteString(c, "dev1,"+strings.Repeat("0", size-6)+"1\n"+strings.Repeat("dev1,2\n", 1000))
+		if got := readLine(t, r); got != "ok 1" {
+			t.Fatalf("a %d-byte frame: reply %q, want ok 1", size, got)
+		}
+		c.Close()
+	}
+	if n := e.srv.Stats.Oversized.Load(); n != 0 {
+		t.Errorf("%d frames under the limit refused as too long", n)
+	}
+}

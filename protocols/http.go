@@ -45,7 +45,7 @@ func ListenHTTP(proto HTTPProtocol, addr string, sink HTTPSink, opts Options) (*
 		return nil, err
 	}
 	s := &HTTPServer{Server: srv, proto: proto, sink: sink, opts: opts}
-	srv.handle = s.request
+	srv.handle, srv.connSplit = s.request, splitContinuing
 	srv.start()
 	return s, nil
 }

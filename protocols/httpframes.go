@@ -31,11 +31,13 @@ func splitHTTP(data []byte, atEOF bool) (int, []byte, error) {
 	if skip := len(data) - len(bytes.TrimLeft(data, "\r\n")); skip > 0 {
 		return skip, nil, nil
 	}
+	// The bound holds however the head came: whole in one read, or past
+	// the bound before its end.
 	head := headEnd(data)
-	if head < 0 {
-		if len(data) > maxHTTPHead {
-			return 0, nil, errHTTPHead
-		}
+	switch {
+	case head > maxHTTPHead, head < 0 && len(data) > maxHTTPHead:
+		return 0, nil, errHTTPHead
+	case head < 0:
 		return 0, nil, nil
 	}
 	length, chunked, err := bodyFraming(data[:head])
@@ -51,6 +53,46 @@ func splitHTTP(data []byte, atEOF bool) (int, []byte, error) {
 		return 0, nil, nil
 	}
 	return head + length, data[:head+length], nil
+}
+
+// splitContinuing is splitHTTP for one connection that also honours
+// "Expect: 100-continue" (RFC 9110, 10.1.1): once the head of such a
+// request has come and its body has not, the client is told to send it,
+// not left waiting for its own timeout (a second, for curl).
+func splitContinuing(c *conn) bufio.SplitFunc {
+	told := false // the request being read was told to continue
+	return func(data []byte, atEOF bool) (int, []byte, error) {
+		advance, frame, err := splitHTTP(data, atEOF)
+		switch {
+		case advance > 0 || err != nil:
+			told = false
+		case !told && !atEOF:
+			// Nothing cut: data starts with a request, whole but for its
+			// body when its head has come.
+			if head := headEnd(data); head >= 0 && expectsContinue(data[:head]) {
+				told = true
+				c.write([]byte("HTTP/1.1 100 Continue\r\n\r\n"))
+			}
+		}
+		return advance, frame, err
+	}
+}
+
+// expectsContinue reports whether an HTTP/1.1 request's head asks for a
+// 100 (Continue) before its body; an HTTP/1.0 one's expectation is ignored.
+func expectsContinue(head []byte) bool {
+	lines := bytes.Split(head, []byte("\n"))
+	if !bytes.HasSuffix(bytes.TrimRight(lines[0], "\r"), []byte(" HTTP/1.1")) {
+		return false
+	}
+	for _, line := range lines[1:] {
+		name, value, ok := bytes.Cut(line, []byte(":"))
+		if ok && bytes.EqualFold(bytes.TrimSpace(name), []byte("Expect")) &&
+			bytes.EqualFold(bytes.TrimSpace(value), []byte("100-continue")) {
+			return true
+		}
+	}
+	return false
 }
 
 // headEnd is the length of the head (through its empty line) at the start

@@ -29,6 +29,8 @@ func TestSplitHTTP(t *testing.T) {
 		{"bare line feeds", "GET / HTTP/1.0\nHost: x\n\n", []string{"GET / HTTP/1.0\nHost: x\n\n"}, nil},
 		{"an unfinished request at the end is dropped", get + "POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", []string{get}, nil},
 		{"head too long", get + "GET /" + strings.Repeat("a", maxHTTPHead) + " HTTP/1.1\r\n", []string{get}, errHTTPHead},
+		// Refused whether or not its end came in the read that passed the limit.
+		{"head too long, with its end", get + "GET /" + strings.Repeat("a", maxHTTPHead) + " HTTP/1.1\r\n\r\n" + get, []string{get}, errHTTPHead},
 		{"bad Content-Length", "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", nil, errHTTPFraming},
 		{"bad chunk size", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", nil, errHTTPFraming},
 		{"chunk without its line end", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nxyz\r\n0\r\n\r\n", nil, errHTTPFraming},

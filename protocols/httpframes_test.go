@@ -124,3 +124,42 @@ func TestHTTPListenerUnfinishedRequests(t *testing.T) {
 		}
 	}
 }
+
+// A client that asks to be told to send its body (Expect: 100-continue,
+// as curl does for bodies over 1 KiB) is told at once, not left to its
+// own timeout; once the body came it is answered as usual.
+func TestHTTPListenerExpectContinue(t *testing.T) {
+	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	d := e.device("123456")
+	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core, protocols.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := net.Dial("tcp", srv.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	for i, body := range []string{"id=123456&timestamp=1767225600&lat=60&lon=30", "id=123456&timestamp=1767225660&lat=60&lon=30.1"} {
+		io.WriteString(c, fmt.Sprintf("POST / HTTP/1.1\r\nHost: fleetd\r\nContent-Type: application/x-www-form-urlencoded\r\n"+
+			"Content-Length: %d\r\nexpect: 100-Continue\r\n\r\n", len(body)))
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if line, err := r.ReadString('\n'); err != nil || line != "HTTP/1.1 100 Continue\r\n" {
+			t.Fatalf("request %d: %q, %v; want 100 Continue first", i, line, err)
+		}
+		if line, err := r.ReadString('\n'); err != nil || line != "\r\n" {
+			t.Fatalf("request %d: after 100 Continue %q, %v", i, line, err)
+		}
+		io.WriteString(c, body)
+		resp, err := http.ReadResponse(r, nil)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("request %d: %v, %v", i, resp, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+	}
+	if got := len(e.positions(d.ID)); got != 2 {
+		t.Errorf("stored %d positions, want 2", got)
+	}
+}

@@ -87,6 +87,9 @@ type Counters struct {
 type Server struct {
 	name  string
 	split bufio.SplitFunc
+	// connSplit, when set, makes the split of one connection (one that
+	// answers the peer while a frame is still coming) in place of split.
+	connSplit func(c *conn) bufio.SplitFunc
 	// handle takes one frame of a connection; false closes it.
 	handle func(c *conn, frame []byte) bool
 	proto  Stream // nil on an HTTP protocol's listener
@@ -218,9 +221,10 @@ func hostOf(addr net.Addr) string {
 	return host
 }
 
-// admit applies the per-IP cap and registers the connection.
+// admit applies the per-address cap (an IPv6 peer counts by its /64, as
+// app.AddressKey counts) and registers the connection.
 func (s *Server) admit(nc net.Conn) *conn {
-	host := hostOf(nc.RemoteAddr())
+	host := app.AddressKey(hostOf(nc.RemoteAddr()))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.perIP[host] >= s.opts.MaxConnsPerIP {
@@ -289,7 +293,11 @@ func (c *conn) writeLocked(data []byte) error {
 }
 
 func (c *conn) serve() {
-	fr := connFrameReader(c.nc, c.srv.split, &c.srv.opts, &c.srv.Stats)
+	split := c.srv.split
+	if c.srv.connSplit != nil {
+		split = c.srv.connSplit(c)
+	}
+	fr := connFrameReader(c.nc, split, &c.srv.opts, &c.srv.Stats)
 	defer fr.Close()
 	for {
 		frame, err := fr.Next()

@@ -73,7 +73,7 @@ var registry = append([]Key{
 		parseDurationAtLeast(time.Minute), func(c *Config) *time.Duration { return &c.Devices.StatusTimeout }, formatDuration),
 	field("devices.idleTimeout", 10*time.Minute, "A device connection that completes no frame for this long is closed.",
 		parseDurationAtLeast(10*time.Second), func(c *Config) *time.Duration { return &c.Devices.IdleTimeout }, formatDuration),
-	field("devices.maxConnectionsPerIp", 1000, "Device connections accepted from one IP address (carriers put many devices behind one NAT address).",
+	field("devices.maxConnectionsPerIp", 1000, "Device connections accepted from one IP address, an IPv6 one by its /64 (carriers put many devices behind one NAT address).",
 		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Devices.MaxConnectionsPerIP }, asIs[int]),
 	field("security.loginMaxPerIp", 20, "Failed logins from one IP address within loginWindow before it is locked out.",
 		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.LoginMaxPerIP }, asIs[int]),

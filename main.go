@@ -8,6 +8,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +37,7 @@ import (
 	"github.com/fleetd/fleetd/protocols/simulate"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/https"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/metrics"
 	"github.com/spf13/cobra"
@@ -226,9 +228,10 @@ func webLimits(cfg *config.Config) httpx.Limits {
 
 // server is a running fleetd serve.
 type server struct {
-	Core    *app.Core
-	WebAddr net.Addr
-	Devices map[string]net.Addr // device listeners by protocol
+	Core         *app.Core
+	WebAddr      net.Addr
+	RedirectAddr net.Addr            // web.tls.redirectAddress's listener, nil without
+	Devices      map[string]net.Addr // device listeners by protocol
 }
 
 func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
@@ -283,12 +286,22 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	if err != nil {
 		return fmt.Errorf("web.address: %w", err)
 	}
-	webOpts := web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies, Limits: webLimits(cfg),
+	webOpts := web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies || cfg.Web.TLS.Enabled(), Limits: webLimits(cfg),
 		AllowedOrigins: cfg.Web.AllowedOrigins, Metrics: m, MetricsToken: cfg.Metrics.Token,
 		TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader}
 	f := web.New(core, webOpts)
+	ln, redirectLn, err := webListeners(cfg, webLn, webOpts, log)
+	if err != nil {
+		webLn.Close()
+		return err
+	}
+	var redirectAddr net.Addr
+	if redirectLn != nil {
+		defer https.Redirect(redirectLn, portOf(webLn.Addr())).Close()
+		redirectAddr = redirectLn.Addr()
+	}
 	webErr := make(chan error, 1)
-	go func() { webErr <- f.Listener(web.Listener(webLn, webOpts)) }()
+	go func() { webErr <- f.Listener(ln) }()
 
 	ctx, cancel := context.WithCancel(ctx)
 	var background sync.WaitGroup
@@ -306,7 +319,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		"data", cfg.Data.Dir, "startupMs", time.Since(began).Milliseconds())
 	notifySystemd(log, "READY=1")
 	if c.started != nil {
-		c.started(&server{Core: core, WebAddr: webLn.Addr(), Devices: devices.Addrs})
+		c.started(&server{Core: core, WebAddr: webLn.Addr(), RedirectAddr: redirectAddr, Devices: devices.Addrs})
 	}
 	select {
 	case <-ctx.Done():
@@ -319,6 +332,35 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		log.Error("web shutdown", "err", serr)
 	}
 	return err
+}
+
+// webListeners are the web port's listener, capped per client address
+// and, with web.tls, serving HTTPS; and with web.tls.redirectAddress the
+// listener for plain HTTP to redirect (else nil).
+func webListeners(cfg *config.Config, ln net.Listener, opts web.Options, log *slog.Logger) (net.Listener, net.Listener, error) {
+	ln = web.Listener(ln, opts)
+	t := cfg.Web.TLS
+	if !t.Enabled() {
+		return ln, nil, nil
+	}
+	cert, err := https.Load(t.CertFile, t.KeyFile, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	ln = tls.NewListener(ln, cert.Config())
+	if t.RedirectAddress == "" {
+		return ln, nil, nil
+	}
+	redirect, err := net.Listen("tcp", t.RedirectAddress)
+	if err != nil {
+		return nil, nil, fmt.Errorf("web.tls.redirectAddress: %w", err)
+	}
+	return ln, redirect, nil
+}
+
+func portOf(a net.Addr) string {
+	_, port, _ := net.SplitHostPort(a.String())
+	return port
 }
 
 // startDevices opens a listener for every enabled protocol; their
@@ -1050,7 +1092,7 @@ func (c *cli) healthCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return c.withConfig(cmd.Context(), func(ctx context.Context, cfg *config.Config) error {
 				if url == "" {
-					url = healthURL(cfg.Web.Address)
+					url = healthURL(cfg.Web.Address, cfg.Web.TLS.Enabled())
 				}
 				return checkHealth(ctx, url)
 			})
@@ -1059,8 +1101,9 @@ func (c *cli) healthCommand() *cobra.Command {
 	return cmd
 }
 
-// healthURL is the health endpoint on this machine for a listen address.
-func healthURL(address string) string {
+// healthURL is the health endpoint on this machine for a listen address,
+// over HTTPS when the server serves it.
+func healthURL(address string, https bool) string {
 	host, port, err := net.SplitHostPort(address)
 	if err != nil {
 		host, port = "", "8082"
@@ -1068,7 +1111,11 @@ func healthURL(address string) string {
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
 		host = "127.0.0.1"
 	}
-	return "http://" + net.JoinHostPort(host, port) + "/api/health"
+	scheme := "http://"
+	if https {
+		scheme = "https://"
+	}
+	return scheme + net.JoinHostPort(host, port) + "/api/health"
 }
 
 func checkHealth(ctx context.Context, url string) error {
@@ -1078,7 +1125,10 @@ func checkHealth(ctx context.Context, url string) error {
 	if err != nil {
 		return err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	// The check asks whether this machine's server answers; its
+	// certificate names the public host, not the loopback address asked.
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	resp, err := client.Do(req)
 	if err != nil {
 		return fmt.Errorf("health: %w", err)
 	}

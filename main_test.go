@@ -759,9 +759,12 @@ func TestHealthURL(t *testing.T) {
 		"localhost:8082": "http://localhost:8082/api/health",
 		"garbage":        "http://127.0.0.1:8082/api/health",
 	} {
-		if got := healthURL(in); got != want {
+		if got := healthURL(in, false); got != want {
 			t.Errorf("healthURL(%q) = %q, want %q", in, got, want)
 		}
+	}
+	if got := healthURL(":443", true); got != "https://127.0.0.1:443/api/health" {
+		t.Errorf("healthURL with HTTPS = %q", got)
 	}
 }
 

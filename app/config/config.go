@@ -53,7 +53,8 @@ type Web struct {
 	SessionTTL     time.Duration
 	TrustedProxies []string
 	ProxyHeader    string
-	WebLimits      // web_limits_keys.go
+	WebLimits          // web_limits_keys.go
+	TLS            TLS // tls_keys.go
 }
 
 // Admin is the first administrator created on an empty store.

@@ -62,6 +62,7 @@ func Load(path string) (*Config, error) {
 	}
 	if valid { // invalid values leave zeroes that would look like conflicts
 		l.problems = append(l.problems, cfg.conflicts()...)
+		l.problems = append(l.problems, cfg.tlsProblems()...)
 	}
 	if len(l.problems) > 0 {
 		return nil, &Error{Problems: l.problems}

@@ -49,7 +49,7 @@ var registry = append([]Key{
 		parseNonEmpty, func(c *Config) *string { return &c.Data.Dir }, asIs[string]),
 	field("web.address", ":8082", "Listen address of the HTTP API (host:port; port 0 picks a free one).",
 		parseAddress, func(c *Config) *string { return &c.Web.Address }, asIs[string]),
-	field("web.secureCookies", false, "Mark session cookies Secure; turn on when serving behind HTTPS.",
+	field("web.secureCookies", false, "Mark session cookies Secure; turn on behind an HTTPS reverse proxy (with web.tls they always are).",
 		parseBool, func(c *Config) *bool { return &c.Web.SecureCookies }, asIs[bool]),
 	field("web.sessionTtl", 720*time.Hour, "How long a login session lasts.",
 		parseDurationAtLeast(time.Minute), func(c *Config) *time.Duration { return &c.Web.SessionTTL }, formatDuration),
@@ -87,7 +87,7 @@ var registry = append([]Key{
 		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.OTPMaxPerAccount }, asIs[int]),
 	field("security.otpWindow", time.Hour, "How long code requests are counted.",
 		parseDurationAtLeast(time.Second), func(c *Config) *time.Duration { return &c.Security.OTPWindow }, formatDuration),
-}, slices.Concat(webLimitsKeys(), deviceLimitKeys(), accountKeys(), officeKeys(), operationsKeys(), storeKeys(), protocolKeys())...)
+}, slices.Concat(webLimitsKeys(), tlsKeys(), deviceLimitKeys(), accountKeys(), officeKeys(), operationsKeys(), storeKeys(), protocolKeys())...)
 
 // protocolKeys has two keys per protocol of the catalog, which holds the
 // default ports (Traccar's, so devices set up for Traccar need no change).

@@ -1,0 +1,128 @@
+// Package https lets fleetd serve HTTPS itself, without a reverse proxy:
+// a certificate and key from files, re-read when they change (a renewal by
+// certbot or another tool needs no restart), and a plain HTTP listener
+// that sends browsers to HTTPS.
+package https
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// recheck is how often a handshake may look at the files for a renewal.
+const recheck = 10 * time.Second
+
+// Certificate is a key pair read from files and re-read when they change.
+type Certificate struct {
+	certFile, keyFile string
+	log               *slog.Logger
+	now               func() time.Time
+
+	mu      sync.Mutex
+	cert    *tls.Certificate
+	stamp   string // the files' sizes and modification times when read
+	checked time.Time
+}
+
+// Load reads the key pair; it fails when the files are not a valid pair.
+func Load(certFile, keyFile string, log *slog.Logger) (*Certificate, error) {
+	c := &Certificate{certFile: certFile, keyFile: keyFile, log: log, now: time.Now}
+	stamp, err := c.filesStamp()
+	if err != nil {
+		return nil, err
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("web.tls: %w", err)
+	}
+	c.cert, c.stamp, c.checked = &cert, stamp, c.now()
+	return c, nil
+}
+
+// Config is the server's TLS configuration: TLS 1.2 and later, HTTP/1.1
+// (the server speaks no HTTP/2).
+func (c *Certificate) Config() *tls.Config {
+	return &tls.Config{MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"},
+		GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return c.current(), nil }}
+}
+
+// current is the certificate to serve, re-read first when the files
+// changed since they were last looked at (at most every recheck). A pair
+// that does not load (a renewal written halfway) keeps the one in use.
+func (c *Certificate) current() *tls.Certificate {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if now := c.now(); now.Sub(c.checked) >= recheck {
+		c.checked = now
+		if stamp, err := c.filesStamp(); err == nil && stamp != c.stamp {
+			cert, err := tls.LoadX509KeyPair(c.certFile, c.keyFile)
+			if err != nil {
+				c.log.Warn("HTTPS certificate changed but does not load; serving the previous one", "err", err)
+			} else {
+				c.cert, c.stamp = &cert, stamp
+				c.log.Info("HTTPS certificate re-read", "file", c.certFile)
+			}
+		}
+	}
+	return c.cert
+}
+
+func (c *Certificate) filesStamp() (string, error) {
+	var b strings.Builder
+	for _, name := range []string{c.certFile, c.keyFile} {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return "", fmt.Errorf("web.tls: %w", err)
+		}
+		fmt.Fprintf(&b, "%d/%d;", fi.Size(), fi.ModTime().UnixNano())
+	}
+	return b.String(), nil
+}
+
+// Redirect answers plain HTTP on ln with a permanent redirect to the same
+// host and path over HTTPS on httpsPort ("443" is left out of the URL).
+// It is bounded like the main server: headers within 10 s, 8 KiB of them.
+func Redirect(ln net.Listener, httpsPort string) *http.Server {
+	srv := &http.Server{
+		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second,
+		IdleTimeout: time.Minute, MaxHeaderBytes: 8 << 10,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			host, err := hostOf(r.Host)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			if httpsPort != "443" {
+				host = net.JoinHostPort(host, httpsPort)
+			} else if strings.Contains(host, ":") { // an IPv6 address
+				host = "[" + host + "]"
+			}
+			w.Header().Set("Connection", "close")
+			http.Redirect(w, r, "https://"+host+r.URL.RequestURI(), http.StatusPermanentRedirect)
+		}),
+	}
+	go srv.Serve(ln)
+	return srv
+}
+
+// hostOf is the request's host name without its port, refused when it
+// could make the redirect point at another path or user.
+func hostOf(hostport string) (string, error) {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]") // an IPv6 address without a port
+	if host == "" || strings.ContainsAny(host, "/\\@?#% ") {
+		return "", errors.New("the request names no valid host")
+	}
+	return host, nil
+}

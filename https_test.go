@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
@@ -9,9 +10,11 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fleetd/fleetd/web/https/httpstest"
 )
@@ -100,4 +103,97 @@ func TestHTTPSConfigProblems(t *testing.T) {
 			t.Errorf("web.tls %s: exit %d, %q; want %q", tc.tls, r.code, r.stderr, tc.want)
 		}
 	}
+}
+
+// With web.tls.acmeHosts, serve obtains its certificate from an ACME
+// authority on the first handshake naming the host: here Debian's pebble,
+// a local ACME test server that skips the challenge validation.
+func TestServeHTTPSWithACME(t *testing.T) {
+	pebble, err := exec.LookPath("pebble")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("pebble is not installed: .ci/run installs it")
+		}
+		t.Skip("pebble (Debian's ACME test server) is not installed: apt-get install pebble")
+	}
+	dir := t.TempDir()
+	apiCert, apiKey := filepath.Join(dir, "pebble-cert.pem"), filepath.Join(dir, "pebble-key.pem")
+	apiLeaf := httpstest.WritePair(t, apiCert, apiKey, 7)
+	api, mgmt := freeAddress(t), freeAddress(t)
+	conf := filepath.Join(dir, "pebble.json")
+	if err := os.WriteFile(conf, fmt.Appendf(nil, `{"pebble": {"listenAddress": %q, "managementListenAddress": %q,
+		"certificate": %q, "privateKey": %q, "httpPort": 5002, "tlsPort": 5001, "ocspResponderURL": "",
+		"externalAccountBindingRequired": false}}`, api, mgmt, apiCert, apiKey), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(pebble, "-config", conf)
+	cmd.Env = append(os.Environ(), "PEBBLE_VA_ALWAYS_VALID=1", "PEBBLE_VA_NOSLEEP=1", "PEBBLE_WFE_NONCEREJECT=0")
+	var pebbleLog strings.Builder
+	cmd.Stdout, cmd.Stderr = &pebbleLog, &pebbleLog
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	apiRoots := x509.NewCertPool()
+	apiRoots.AddCert(apiLeaf)
+	pebbleClient := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: apiRoots}}}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if res, err := pebbleClient.Get("https://" + api + "/dir"); err == nil {
+			res.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pebble did not start:\n%s", pebbleLog.String())
+		}
+	}
+
+	e := newEnv(t, fmt.Sprintf("web:\n  address: '127.0.0.1:0'\n  tls: {acmeHosts: [fleet.test], acmeDirectory: %q, acmeRoots: %q}\n%s",
+		"https://"+api+"/dir", apiCert, anyPorts))
+	s := e.serve(t)
+
+	// The certificate pebble issued, checked against pebble's root.
+	res, err := pebbleClient.Get("https://" + mgmt + "/roots/0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rootPEM, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(rootPEM) {
+		t.Fatalf("pebble's root: %q", rootPEM)
+	}
+	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: roots, ServerName: "fleet.test"},
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, network, s.server.WebAddr.String())
+		}}}
+	res, err = client.Get("https://fleet.test/api/health")
+	if err != nil {
+		t.Fatalf("HTTPS with the ACME certificate: %v\npebble:\n%s\nfleetd:\n%s", err, pebbleLog.String(), s.log)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 || res.TLS.PeerCertificates[0].DNSNames[0] != "fleet.test" {
+		t.Fatalf("GET /api/health: %d, certificate for %v", res.StatusCode, res.TLS.PeerCertificates[0].DNSNames)
+	}
+	cached, _ := os.ReadDir(filepath.Join(e.dir, "acme"))
+	if len(cached) < 2 { // the account key and the certificate
+		t.Errorf("data.dir/acme holds %d files, want the account key and the certificate", len(cached))
+	}
+
+	// A host that is not configured gets no certificate.
+	client.Transport.(*http.Transport).TLSClientConfig.ServerName = "other.test"
+	if res, err := client.Get("https://other.test/api/health"); err == nil {
+		res.Body.Close()
+		t.Fatal("a handshake for a host not in web.tls.acmeHosts succeeded")
+	}
+}
+
+func freeAddress(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }

@@ -290,15 +290,15 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		AllowedOrigins: cfg.Web.AllowedOrigins, Metrics: m, MetricsToken: cfg.Metrics.Token,
 		TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader}
 	f := web.New(core, webOpts)
-	ln, redirectLn, err := webListeners(cfg, webLn, webOpts, log)
+	ln, redirect, err := webListeners(cfg, webLn, webOpts, log)
 	if err != nil {
 		webLn.Close()
 		return err
 	}
 	var redirectAddr net.Addr
-	if redirectLn != nil {
-		defer https.Redirect(redirectLn, portOf(webLn.Addr())).Close()
-		redirectAddr = redirectLn.Addr()
+	if redirect.ln != nil {
+		defer https.Redirect(redirect.ln, portOf(webLn.Addr()), redirect.src).Close()
+		redirectAddr = redirect.ln.Addr()
 	}
 	webErr := make(chan error, 1)
 	go func() { webErr <- f.Listener(ln) }()
@@ -334,28 +334,42 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	return err
 }
 
+// redirect is the plain HTTP listener of web.tls.redirectAddress (nil
+// without) and the certificate source it answers challenges for.
+type redirect struct {
+	ln  net.Listener
+	src https.Source
+}
+
 // webListeners are the web port's listener, capped per client address
-// and, with web.tls, serving HTTPS; and with web.tls.redirectAddress the
-// listener for plain HTTP to redirect (else nil).
-func webListeners(cfg *config.Config, ln net.Listener, opts web.Options, log *slog.Logger) (net.Listener, net.Listener, error) {
+// and, with web.tls, serving HTTPS from files or ACME; and the plain HTTP
+// listener to redirect.
+func webListeners(cfg *config.Config, ln net.Listener, opts web.Options, log *slog.Logger) (net.Listener, redirect, error) {
 	ln = web.Listener(ln, opts)
 	t := cfg.Web.TLS
 	if !t.Enabled() {
-		return ln, nil, nil
+		return ln, redirect{}, nil
 	}
-	cert, err := https.Load(t.CertFile, t.KeyFile, log)
+	var src https.Source
+	var err error
+	if len(t.ACMEHosts) > 0 {
+		src, err = https.NewACME(https.ACMEOptions{Hosts: t.ACMEHosts, Email: t.ACMEEmail, Directory: t.ACMEDirectory,
+			Roots: t.ACMERoots, Cache: filepath.Join(cfg.Data.Dir, "acme")})
+	} else {
+		src, err = https.Load(t.CertFile, t.KeyFile, log)
+	}
 	if err != nil {
-		return nil, nil, err
+		return nil, redirect{}, err
 	}
-	ln = tls.NewListener(ln, cert.Config())
+	ln = tls.NewListener(ln, src.Config())
 	if t.RedirectAddress == "" {
-		return ln, nil, nil
+		return ln, redirect{}, nil
 	}
-	redirect, err := net.Listen("tcp", t.RedirectAddress)
+	rl, err := net.Listen("tcp", t.RedirectAddress)
 	if err != nil {
-		return nil, nil, fmt.Errorf("web.tls.redirectAddress: %w", err)
+		return nil, redirect{}, fmt.Errorf("web.tls.redirectAddress: %w", err)
 	}
-	return ln, redirect, nil
+	return ln, redirect{rl, src}, nil
 }
 
 func portOf(a net.Addr) string {

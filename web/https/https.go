@@ -87,14 +87,24 @@ func (c *Certificate) filesStamp() (string, error) {
 	return b.String(), nil
 }
 
+// Source is where the HTTPS certificates come from: files
+// (Certificate) or an ACME authority (ACME).
+type Source interface {
+	Config() *tls.Config
+	// HTTPHandler wraps the plain HTTP handler, for what the source must
+	// answer over HTTP (ACME's HTTP-01 challenge).
+	HTTPHandler(h http.Handler) http.Handler
+}
+
 // Redirect answers plain HTTP on ln with a permanent redirect to the same
-// host and path over HTTPS on httpsPort ("443" is left out of the URL).
-// It is bounded like the main server: headers within 10 s, 8 KiB of them.
-func Redirect(ln net.Listener, httpsPort string) *http.Server {
+// host and path over HTTPS on httpsPort ("443" is left out of the URL),
+// after what src answers there. It is bounded like the main server:
+// headers within 10 s, 8 KiB of them.
+func Redirect(ln net.Listener, httpsPort string, src Source) *http.Server {
 	srv := &http.Server{
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second,
 		IdleTimeout: time.Minute, MaxHeaderBytes: 8 << 10,
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		Handler: src.HTTPHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			host, err := hostOf(r.Host)
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusBadRequest)
@@ -107,7 +117,7 @@ func Redirect(ln net.Listener, httpsPort string) *http.Server {
 			}
 			w.Header().Set("Connection", "close")
 			http.Redirect(w, r, "https://"+host+r.URL.RequestURI(), http.StatusPermanentRedirect)
-		}),
+		})),
 	}
 	go srv.Serve(ln)
 	return srv
@@ -126,3 +136,6 @@ func hostOf(hostport string) (string, error) {
 	}
 	return host, nil
 }
+
+// HTTPHandler is h: certificates from files need no answer over HTTP.
+func (c *Certificate) HTTPHandler(h http.Handler) http.Handler { return h }

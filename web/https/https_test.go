@@ -61,7 +61,7 @@ func TestRedirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := Redirect(ln, "8443")
+	srv := Redirect(ln, "8443", &Certificate{})
 	defer srv.Close()
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, tc := range []struct {

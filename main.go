@@ -132,6 +132,11 @@ func (c *cli) commands() *cobra.Command {
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return c.withConfig(cmd.Context(), func(_ context.Context, cfg *config.Config) error { return c.restore(cfg, args[0]) })
 			}},
+		&cobra.Command{Use: "rollback", Short: "Put back the store as it was before the last schema migration, for the previous fleetd (fleetd serve must be stopped)",
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				return c.withConfig(cmd.Context(), func(_ context.Context, cfg *config.Config) error { return c.rollback(cfg) })
+			}},
 		&cobra.Command{Use: "version", Short: "Print the version", Args: cobra.NoArgs,
 			Run: func(*cobra.Command, []string) {
 				fmt.Fprintf(c.stdout, "fleetd %s (%s %s/%s)\n", versionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
@@ -706,6 +711,21 @@ func (c *cli) restore(cfg *config.Config, src string) error {
 	if kept != "" {
 		fmt.Fprintf(c.stdout, "the replaced store is kept as %s: it holds what was added after the backup; delete it once the restored store is confirmed\n", kept)
 	}
+	return nil
+}
+
+// rollback is restore from the copy the last schema migration took: an
+// upgrade undone. What was stored since is in the replaced store, which
+// restore keeps.
+func (c *cli) rollback(cfg *config.Config) error {
+	last, err := storage.LatestPreMigrationCopy(cfg.Data.StorePath())
+	if err != nil {
+		return fmt.Errorf("rollback: %w: this fleetd has migrated no store here, so there is nothing to roll back", err)
+	}
+	if err := c.restore(cfg, last.Path); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "this was the store before the upgrade to schema %d: start the fleetd you ran before it; this one would migrate the store again\n", last.To)
 	return nil
 }
 

@@ -952,3 +952,29 @@ func TestServeDeviceFrameLimits(t *testing.T) {
 		}
 	}
 }
+
+// fleetd rollback puts back the copy the last schema migration took and
+// keeps the store it replaces; with no migration behind, it refuses.
+func TestRollback(t *testing.T) {
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\n"+anyPorts)
+	e.run("", "rollback").expect(t, "rollback with no migration behind", 1, "nothing to roll back")
+	e.run("", "user", "add", "--email", "before@example.com", "--password", "pw").expect(t, "add", 0)
+	store := filepath.Join(e.dir, "fleetd.db")
+	// What the upgrade to this schema left: the store as it was before.
+	copyPath := storage.PreMigrationBackup(store, storage.CurrentSchema)
+	if err := os.WriteFile(copyPath, e.storeBytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.run("", "user", "add", "--email", "after@example.com", "--password", "pw").expect(t, "add", 0)
+
+	e.run("", "rollback").expect(t, "rollback", 0, "restored "+copyPath, "the replaced store is kept as",
+		fmt.Sprintf("before the upgrade to schema %d", storage.CurrentSchema))
+	list := e.run("", "user", "list")
+	if !strings.Contains(list.stdout, "before@example.com") || strings.Contains(list.stdout, "after@example.com") {
+		t.Errorf("users after the rollback:\n%s", list.stdout)
+	}
+	kept := storage.SafetyCopies(store)
+	if len(kept) != 2 { // the pre-migration copy and the replaced store
+		t.Fatalf("copies next to the store: %v", kept)
+	}
+}

@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -132,4 +133,34 @@ func TestOpenMigrationBackupFails(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// Each migration copies the store first; the two newest copies are kept,
+// older ones removed.
+func TestPreMigrationCopiesKeepTwo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fleetd.db")
+	writeSchemaV1(t, path)
+	for _, to := range []int{CurrentSchema - 2, CurrentSchema - 1} { // what earlier upgrades left
+		if err := os.WriteFile(PreMigrationBackup(path, to), []byte("older copy"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := openAt(t, path)
+	if up := db.Upgraded(); up.Backup != PreMigrationBackup(path, CurrentSchema) {
+		t.Fatalf("upgrade %+v, want a copy at %s", up, PreMigrationBackup(path, CurrentSchema))
+	}
+	var kept []int
+	for _, c := range PreMigrationBackups(path) {
+		kept = append(kept, c.To)
+	}
+	if fmt.Sprint(kept) != fmt.Sprint([]int{CurrentSchema - 1, CurrentSchema}) {
+		t.Errorf("copies kept for schemas %v, want the last two", kept)
+	}
+	last, err := LatestPreMigrationCopy(path)
+	if err != nil || last.To != CurrentSchema {
+		t.Errorf("latest copy %+v, %v", last, err)
+	}
+	if _, err := LatestPreMigrationCopy(filepath.Join(t.TempDir(), "fleetd.db")); !errors.Is(err, ErrNoPreMigrationCopy) {
+		t.Errorf("no copies: %v", err)
+	}
 }

@@ -36,6 +36,7 @@ import (
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/simulate"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/backups"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/https"
 	"github.com/fleetd/fleetd/web/httpx"
@@ -287,6 +288,8 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	// in flight: every ACKed position is committed before the store closes.
 	defer closeLogged(log, "device listeners", devices)
 	m.Listeners(devices.Stats)
+	schedule := backupSchedule(cfg, db)
+	m.Backups(schedule)
 	webLn, err := net.Listen("tcp", cfg.Web.Address)
 	if err != nil {
 		return fmt.Errorf("web.address: %w", err)
@@ -316,6 +319,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	background.Go(func() { runRetention(ctx, core, db, cfg) })
 	background.Go(func() { watchStoreSize(ctx, db, log) })
+	background.Go(func() { runBackups(ctx, schedule, log) })
 	background.Go(func() { repairDevices(ctx, core, cfg.Devices.StatusTimeout, log, c.repairing) })
 	defer background.Wait() // before the store closes
 	defer cancel()
@@ -697,7 +701,19 @@ func verifyStore(path string) (int, error) {
 
 func (c *cli) restore(cfg *config.Config, src string) error {
 	dst := cfg.Data.StorePath()
-	kept, err := storage.Restore(src, dst, time.Now())
+	store := src
+	archive := backups.IsArchive(src)
+	if archive { // the store first; the files once it is in place
+		store = dst + ".from-archive"
+		defer os.Remove(store)
+		if err := os.MkdirAll(cfg.Data.Dir, 0o700); err != nil {
+			return err
+		}
+		if err := backups.Extract(src, store, ""); err != nil {
+			return fmt.Errorf("restore: %w", err)
+		}
+	}
+	kept, err := storage.Restore(store, dst, time.Now())
 	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("refusing to restore: %s is in use by a running fleetd serve; stop it first", dst)
 	} else if err != nil {
@@ -710,6 +726,14 @@ func (c *cli) restore(cfg *config.Config, src string) error {
 	fmt.Fprintf(c.stdout, "restored %s into %s (schema %d)\n", src, dst, schema)
 	if kept != "" {
 		fmt.Fprintf(c.stdout, "the replaced store is kept as %s: it holds what was added after the backup; delete it once the restored store is confirmed\n", kept)
+	}
+	if archive {
+		// Files of records added since the backup stay until the start-up
+		// sweep finds them without a record.
+		if err := backups.Extract(src, "", cfg.Data.FilesDir()); err != nil {
+			return fmt.Errorf("restore: the store is restored, but its files are not: %w", err)
+		}
+		fmt.Fprintf(c.stdout, "restored the uploaded files into %s\n", cfg.Data.FilesDir())
 	}
 	return nil
 }
@@ -1060,6 +1084,38 @@ func logUpgrade(log *slog.Logger, db *storage.DB) {
 // no configured window: a device attribute may set one.
 func runRetention(ctx context.Context, core *app.Core, db *storage.DB, cfg *config.Config) {
 	core.RunRetention(ctx, db, app.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, retentionInterval)
+}
+
+func backupSchedule(cfg *config.Config, db *storage.DB) *backups.Schedule {
+	dir := cfg.BackupDir()
+	return &backups.Schedule{DB: db, FilesDir: cfg.Data.FilesDir(), Dir: dir, Every: cfg.Backup.Schedule, Keep: cfg.Backup.Keep,
+		Reserve: cfg.Data.LowFreeSpace,
+		Room: func() (int64, error) {
+			free, _, err := storage.FreeSpace(dir)
+			return int64(free), err
+		}}
+}
+
+// runBackups writes the scheduled backups until ctx ends. The first comes
+// when the newest archive is due, but not in the first minute after start
+// (the start-up repair and sweep go first).
+func runBackups(ctx context.Context, s *backups.Schedule, log *slog.Logger) {
+	wait := max(s.Due(time.Now()), min(time.Minute, s.Every))
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		began := time.Now()
+		r := s.Run(began)
+		if r.Err != nil {
+			log.Error("scheduled backup failed", "dir", s.Dir, "err", r.Err)
+		} else {
+			log.Info("scheduled backup written", "file", r.Path, "bytes", r.Size, "tookMs", time.Since(began).Milliseconds())
+		}
+		wait = s.Every
+	}
 }
 
 // watchStoreSize warns on 32-bit ARM while the store nears what the

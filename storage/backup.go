@@ -29,10 +29,25 @@ func (db *DB) Backup(w io.Writer) (int64, error) {
 	return n, err
 }
 
+// BackupSized is Backup with head called first, in the same read
+// transaction, with the number of bytes that will follow (an archive's
+// header states it before the content).
+func (db *DB) BackupSized(w io.Writer, head func(size int64) error) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
+		if err := head(tx.Size()); err != nil {
+			return err
+		}
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
 // BackupFile writes a backup of db to dst atomically: a crash leaves
 // either the old dst or the complete new one.
 func BackupFile(db *DB, dst string) error {
-	return writeAtomic(dst, func(w io.Writer) error {
+	return WriteAtomic(dst, func(w io.Writer) error {
 		_, err := db.Backup(w)
 		return err
 	})
@@ -75,7 +90,7 @@ func Restore(src, dst string, at time.Time) (kept string, err error) {
 		if kept, err = keepSafetyCopy(dst, at); err != nil {
 			return err
 		}
-		return writeAtomic(dst, func(w io.Writer) error {
+		return WriteAtomic(dst, func(w io.Writer) error {
 			_, err := tx.WriteTo(w)
 			return err
 		})
@@ -156,9 +171,10 @@ func lockExisting(dst string) (unlock func(), err error) {
 	return func() { f.Close() }, nil
 }
 
-// writeAtomic writes dst through a temporary file that is fsynced and
-// renamed over dst, then fsyncs the directory so the rename is durable.
-func writeAtomic(dst string, write func(io.Writer) error) (err error) {
+// WriteAtomic writes dst through a temporary file that is fsynced and
+// renamed over dst, then fsyncs the directory so the rename is durable: a
+// crash leaves the old dst or the whole new one, never a part.
+func WriteAtomic(dst string, write func(io.Writer) error) (err error) {
 	tmp := dst + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {

@@ -43,7 +43,7 @@ func backupBeforeMigration(bdb *bolt.DB, path string) (Upgrade, error) {
 			return err
 		}
 		up.Backup = PreMigrationBackup(path, CurrentSchema)
-		return writeAtomic(up.Backup, func(w io.Writer) error {
+		return WriteAtomic(up.Backup, func(w io.Writer) error {
 			_, err := tx.WriteTo(w)
 			return err
 		})

@@ -24,6 +24,7 @@ type Config struct {
 	Push   Push
 	// Operations: GET /metrics access and data retention.
 	Metrics   Metrics
+	Backup    Backup // backup_keys.go
 	Retention Retention
 	// The fleet office: uploads, documents and service intervals (spec F, G, L).
 	Files       Files

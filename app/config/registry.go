@@ -87,7 +87,7 @@ var registry = append([]Key{
 		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.OTPMaxPerAccount }, asIs[int]),
 	field("security.otpWindow", time.Hour, "How long code requests are counted.",
 		parseDurationAtLeast(time.Second), func(c *Config) *time.Duration { return &c.Security.OTPWindow }, formatDuration),
-}, slices.Concat(webLimitsKeys(), tlsKeys(), deviceLimitKeys(), accountKeys(), officeKeys(), operationsKeys(), storeKeys(), protocolKeys())...)
+}, slices.Concat(webLimitsKeys(), tlsKeys(), deviceLimitKeys(), accountKeys(), officeKeys(), operationsKeys(), storeKeys(), backupKeys(), protocolKeys())...)
 
 // protocolKeys has two keys per protocol of the catalog, which holds the
 // default ports (Traccar's, so devices set up for Traccar need no change).

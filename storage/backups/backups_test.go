@@ -1,0 +1,60 @@
+package backups
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/storage"
+)
+
+// Run writes an archive named by its time, keeps Keep of them, and is due
+// again Every after the newest; a backup that would eat into the reserve
+// of free space is not started and leaves the archives as they were.
+func TestSchedule(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	dir := t.TempDir()
+	free := int64(1 << 40)
+	s := &Schedule{DB: db, FilesDir: t.TempDir(), Dir: dir, Every: time.Hour, Keep: 2, Reserve: 1 << 20,
+		Room: func() (int64, error) { return free, nil }}
+	t0 := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
+	if d := s.Due(t0); d != 0 {
+		t.Fatalf("due in %s with no archive, want now", d)
+	}
+	for i := range 3 {
+		if r := s.Run(t0.Add(time.Duration(i) * time.Hour)); r.Err != nil || r.Size == 0 {
+			t.Fatalf("backup %d: %+v", i, r)
+		}
+	}
+	want := []string{filepath.Join(dir, "fleetd-20261124T040000Z.tar"), filepath.Join(dir, "fleetd-20261124T050000Z.tar")}
+	if got := Archives(dir); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("archives %v, want %v", got, want)
+	}
+	if d := s.Due(t0.Add(2*time.Hour + 20*time.Minute)); d != 40*time.Minute {
+		t.Errorf("due in %s, want 40m", d)
+	}
+	if !IsArchive(want[1]) {
+		t.Error("an archive is not recognised as one")
+	}
+
+	free = 1 << 20 // the reserve alone
+	r := s.Run(t0.Add(3 * time.Hour))
+	if r.Err == nil || !strings.Contains(r.Err.Error(), "not started") {
+		t.Fatalf("backup without room: %v", r.Err)
+	}
+	if got := Archives(dir); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("a refused backup changed the archives: %v", got)
+	}
+	if last, good := s.Last(); last.Err == nil || good.Path != want[1] {
+		t.Errorf("last %+v, last good %+v", last, good)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("%d entries in the backup directory, want the 2 archives", len(entries))
+	}
+}

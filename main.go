@@ -319,7 +319,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	background.Go(func() { runRetention(ctx, core, db, cfg) })
 	background.Go(func() { watchStoreSize(ctx, db, log) })
-	background.Go(func() { runBackups(ctx, schedule, log) })
+	background.Go(func() { runBackups(ctx, schedule, core, log) })
 	background.Go(func() { repairDevices(ctx, core, cfg.Devices.StatusTimeout, log, c.repairing) })
 	defer background.Wait() // before the store closes
 	defer cancel()
@@ -1099,7 +1099,7 @@ func backupSchedule(cfg *config.Config, db *storage.DB) *backups.Schedule {
 // runBackups writes the scheduled backups until ctx ends. The first comes
 // when the newest archive is due, but not in the first minute after start
 // (the start-up repair and sweep go first).
-func runBackups(ctx context.Context, s *backups.Schedule, log *slog.Logger) {
+func runBackups(ctx context.Context, s *backups.Schedule, core *app.Core, log *slog.Logger) {
 	wait := max(s.Due(time.Now()), min(time.Minute, s.Every))
 	for {
 		select {
@@ -1109,11 +1109,14 @@ func runBackups(ctx context.Context, s *backups.Schedule, log *slog.Logger) {
 		}
 		began := time.Now()
 		r := s.Run(began)
+		report := app.BackupReport{At: r.At, Path: r.Path, Size: r.Size}
 		if r.Err != nil {
+			report.Err = r.Err.Error()
 			log.Error("scheduled backup failed", "dir", s.Dir, "err", r.Err)
 		} else {
 			log.Info("scheduled backup written", "file", r.Path, "bytes", r.Size, "tookMs", time.Since(began).Milliseconds())
 		}
+		core.NoteBackup(report)
 		wait = s.Every
 	}
 }

@@ -42,6 +42,7 @@ type Core struct {
 	log      *slog.Logger
 	throttle *throttle // failed logins
 	otpSends *throttle // requests that send an OTP
+	backups backupStatus // backup_status.go
 	// registrations counts auto-registered devices per client address.
 	registrations *throttle
 	creds         *credCache

@@ -22,6 +22,9 @@ type Page struct {
 	// LowSpace is the data directory's free space when it is low and the
 	// viewer an administrator, who can make room (the layout warns).
 	LowSpace *app.Space
+	// BackupFailed is the last scheduled backup when it failed, and the
+	// last good one, for an administrator (the layout warns).
+	BackupFailed, LastGoodBackup *app.BackupReport
 }
 
 // Admin reports whether the viewer is an administrator (managers see less).
@@ -35,6 +38,9 @@ func (d *Dashboard) page(c *fiber.Ctx, title, nav string) Page {
 	}
 	if space, err := d.core.Space(); err == nil && space.Low {
 		p.LowSpace = &space
+	}
+	if last, good := d.core.Backups(); last.Err != "" {
+		p.BackupFailed, p.LastGoodBackup = &last, &good
 	}
 	return p
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -79,4 +80,22 @@ func TestUploadOnAFullDisk(t *testing.T) {
 	if docs, err := e.core.Documents(e.users["admin"]); err != nil || len(docs) != 0 {
 		t.Errorf("documents %d, %v; want none", len(docs), err)
 	}
+}
+
+// An administrator sees on every page that the last scheduled backup
+// failed, why, and which one is the last good one; a manager does not.
+func TestBackupFailedWarning(t *testing.T) {
+	e := newEnv(t)
+	admin, manager := e.as("admin"), e.as("manager")
+	const banner = `id="backup-failed"`
+	webtest.Lacks(t, "before any backup", admin.get("/dashboard/").Body, banner)
+	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
+	e.core.NoteBackup(app.BackupReport{At: at, Path: "/var/lib/fleetd/backups/fleetd-20261124T030000Z.tar", Size: 1 << 20})
+	webtest.Lacks(t, "after a good backup", admin.get("/dashboard/").Body, banner)
+	e.core.NoteBackup(app.BackupReport{At: at.Add(24 * time.Hour), Err: "no space left on device"})
+	for _, path := range []string{"/dashboard/", "/dashboard/tickets"} {
+		webtest.Contains(t, path, admin.get(path).Body, banner, "2026-11-25 03:00 UTC", "no space left on device",
+			"fleetd-20261124T030000Z.tar")
+	}
+	webtest.Lacks(t, "manager", manager.get("/dashboard/").Body, banner)
 }

@@ -40,9 +40,9 @@ type Core struct {
 	opts     Options
 	now      func() time.Time
 	log      *slog.Logger
-	throttle *throttle // failed logins
-	otpSends *throttle // requests that send an OTP
-	backups backupStatus // backup_status.go
+	throttle *throttle    // failed logins
+	otpSends *throttle    // requests that send an OTP
+	backups  backupStatus // backup_status.go
 	// registrations counts auto-registered devices per client address.
 	registrations *throttle
 	creds         *credCache

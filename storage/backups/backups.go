@@ -33,7 +33,7 @@ const (
 func Write(w io.Writer, db *storage.DB, filesDir string) error {
 	tw := tar.NewWriter(w)
 	_, err := db.BackupSized(tw, func(size int64) error {
-		return tw.WriteHeader(&tar.Header{Name: storeEntry, Mode: 0o600, Size: size, ModTime: time.Now(), Typeflag: tar.TypeReg})
+		return tw.WriteHeader(header(storeEntry, size, time.Now()))
 	})
 	if err != nil {
 		return err
@@ -69,8 +69,13 @@ func addFile(tw *tar.Writer, path, name string) error {
 	return add(tw, name, fi.Size(), fi.ModTime(), f)
 }
 
+// header is an archive entry's: a plain file only its owner may read.
+func header(name string, size int64, mod time.Time) *tar.Header {
+	return &tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: mod, Typeflag: tar.TypeReg}
+}
+
 func add(tw *tar.Writer, name string, size int64, mod time.Time, r io.Reader) error {
-	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: mod, Typeflag: tar.TypeReg}); err != nil {
+	if err := tw.WriteHeader(header(name, size, mod)); err != nil {
 		return err
 	}
 	_, err := io.CopyN(tw, r, size)

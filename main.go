@@ -320,6 +320,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	background.Go(func() { runRetention(ctx, core, db, cfg) })
 	background.Go(func() { watchStoreSize(ctx, db, log) })
 	background.Go(func() { runBackups(ctx, schedule, core, log) })
+	background.Go(func() { core.WatchSpace(ctx, time.Minute) })
 	background.Go(func() { repairDevices(ctx, core, cfg.Devices.StatusTimeout, log, c.repairing) })
 	defer background.Wait() // before the store closes
 	defer cancel()

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -20,14 +21,27 @@ type backupStatus struct {
 	last, good BackupReport
 }
 
-// NoteBackup records the outcome of a scheduled backup.
+// NoteBackup records the outcome of a scheduled backup; the first failure
+// after a success is mailed to the administrators.
 func (c *Core) NoteBackup(r BackupReport) {
 	c.backups.mu.Lock()
-	defer c.backups.mu.Unlock()
 	c.backups.last = r
 	if r.Err == "" {
 		c.backups.good = r
 	}
+	good := c.backups.good
+	c.backups.mu.Unlock()
+	if r.Err == "" {
+		c.settle(alertBackupFailed)
+		return
+	}
+	last := "No scheduled backup has succeeded since the server started."
+	if good.Path != "" {
+		last = fmt.Sprintf("The last good one is %s (%s).", good.Path, good.At.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	c.raise(alertBackupFailed, "fleetd: a scheduled backup failed",
+		fmt.Sprintf("The scheduled backup at %s failed: %s. %s You are told again only after a backup has succeeded.",
+			r.At.UTC().Format("2006-01-02 15:04 UTC"), r.Err, last))
 }
 
 // Backups is the last scheduled backup and the last one that succeeded

@@ -43,6 +43,7 @@ type Core struct {
 	throttle *throttle    // failed logins
 	otpSends *throttle    // requests that send an OTP
 	backups  backupStatus // backup_status.go
+	alerts   alerts       // alerts.go
 	// registrations counts auto-registered devices per client address.
 	registrations *throttle
 	creds         *credCache

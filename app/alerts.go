@@ -1,0 +1,97 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// alerts remembers which conditions administrators have been told about:
+// each is mailed when it begins, not again until it has ended, so a disk
+// that stays full sends one message, not one a minute.
+type alerts struct {
+	mu     sync.Mutex
+	active map[string]bool
+}
+
+// Alert keys.
+const (
+	alertLowSpace     = "lowSpace"
+	alertBackupFailed = "backupFailed"
+)
+
+// raise mails every administrator when condition key begins.
+func (c *Core) raise(key, subject, text string) {
+	c.alerts.mu.Lock()
+	begins := !c.alerts.active[key]
+	if c.alerts.active == nil {
+		c.alerts.active = map[string]bool{}
+	}
+	c.alerts.active[key] = true
+	c.alerts.mu.Unlock()
+	if begins {
+		c.mailAdmins(subject, text)
+	}
+}
+
+// settle ends condition key: the next time it begins, it is mailed again.
+func (c *Core) settle(key string) {
+	c.alerts.mu.Lock()
+	delete(c.alerts.active, key)
+	c.alerts.mu.Unlock()
+}
+
+// mailAdmins sends a message to every enabled administrator with an e-mail
+// address; failures are logged, one per address.
+func (c *Core) mailAdmins(subject, text string) {
+	var to []string
+	err := c.store.View(func(tx Tx) error {
+		return tx.Users().List(func(u *User) bool {
+			if u.Administrator && !u.Disabled && u.Email != "" && !strings.HasSuffix(u.Email, "@"+placeholderDomain) {
+				to = append(to, u.Email)
+			}
+			return true
+		})
+	})
+	if err != nil {
+		c.log.Error("alert not sent: administrators not read", "subject", subject, "err", err)
+		return
+	}
+	for _, addr := range to {
+		ctx, cancel := context.WithTimeout(context.Background(), c.opts.Accounts.SendTimeout)
+		if err := c.opts.Accounts.Mail.Send(ctx, addr, subject, text); err != nil {
+			c.log.Error("alert not sent", "to", addr, "subject", subject, "err", err)
+		}
+		cancel()
+	}
+}
+
+// WatchSpace checks the data directory's free space every interval until
+// ctx ends and mails administrators when it falls below the threshold.
+func (c *Core) WatchSpace(ctx context.Context, every time.Duration) {
+	for {
+		c.checkSpace()
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(every):
+		}
+	}
+}
+
+func (c *Core) checkSpace() {
+	s, err := c.Space()
+	switch {
+	case err != nil:
+		return
+	case s.Low:
+		c.raise(alertLowSpace, "fleetd: the data disk is nearly full",
+			fmt.Sprintf("The disk holding fleetd's data has %d MB free of %d MB. Once it is full, positions are not stored "+
+				"(devices keep and resend them) and uploads are refused. Make room, or set retention.positions.",
+				s.Free>>20, s.Total>>20))
+	default:
+		c.settle(alertLowSpace)
+	}
+}

@@ -1111,6 +1111,7 @@ func runBackups(ctx context.Context, s *backups.Schedule, core *app.Core, log *s
 		began := time.Now()
 		r := s.Run(began)
 		report := app.BackupReport{At: r.At, Path: r.Path, Size: r.Size}
+		report.GrowthPerDay, _ = backups.Growth(s.Dir)
 		if r.Err != nil {
 			report.Err = r.Err.Error()
 			log.Error("scheduled backup failed", "dir", s.Dir, "err", r.Err)

@@ -13,6 +13,9 @@ type BackupReport struct {
 	Path string    // the archive written; empty when it failed
 	Size int64
 	Err  string // why it failed; empty when it succeeded
+	// GrowthPerDay is how many bytes a day the kept archives grew by,
+	// oldest to newest; 0 when fewer than two tell.
+	GrowthPerDay float64
 }
 
 // backupStatus keeps the last scheduled backup and the last good one.
@@ -42,6 +45,31 @@ func (c *Core) NoteBackup(r BackupReport) {
 	c.raise(alertBackupFailed, "fleetd: a scheduled backup failed",
 		fmt.Sprintf("The scheduled backup at %s failed: %s. %s You are told again only after a backup has succeeded.",
 			r.At.UTC().Format("2006-01-02 15:04 UTC"), r.Err, last))
+}
+
+// Outlook is the data disk at a glance: its free space, the last good
+// backup, how fast the data grows and when the disk is full at that rate
+// (zero when it does not grow or nothing tells yet).
+type Outlook struct {
+	Space        Space
+	LastBackup   BackupReport
+	GrowthPerDay float64
+	FullBy       time.Time
+}
+
+// Outlook is the data disk at a glance, for administrators.
+func (c *Core) Outlook() (Outlook, error) {
+	space, err := c.Space()
+	if err != nil {
+		return Outlook{}, err
+	}
+	_, good := c.Backups()
+	o := Outlook{Space: space, LastBackup: good, GrowthPerDay: good.GrowthPerDay}
+	if o.GrowthPerDay > 0 {
+		days := float64(space.Free) / o.GrowthPerDay
+		o.FullBy = c.now().Add(time.Duration(min(days, 100*365) * float64(24*time.Hour)))
+	}
+	return o, nil
 }
 
 // Backups is the last scheduled backup and the last one that succeeded

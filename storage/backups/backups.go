@@ -246,3 +246,23 @@ func (s *Schedule) write(path string) error {
 	}
 	return storage.WriteAtomic(path, func(w io.Writer) error { return Write(w, s.DB, s.FilesDir) })
 }
+
+// Growth is how many bytes a day the archives in dir grew by, from the
+// oldest kept to the newest (the store and the files together: what fills
+// the disk). ok is false with fewer than two archives an hour apart.
+func Growth(dir string) (perDay float64, ok bool) {
+	archives := Archives(dir)
+	if len(archives) < 2 {
+		return 0, false
+	}
+	first, last := archives[0], archives[len(archives)-1]
+	t0, _ := time.Parse(nameLayout, filepath.Base(first))
+	t1, _ := time.Parse(nameLayout, filepath.Base(last))
+	f0, err0 := os.Stat(first)
+	f1, err1 := os.Stat(last)
+	span := t1.Sub(t0)
+	if err0 != nil || err1 != nil || span < time.Hour {
+		return 0, false
+	}
+	return float64(f1.Size()-f0.Size()) / span.Hours() * 24, true
+}

@@ -58,3 +58,32 @@ func TestSchedule(t *testing.T) {
 		t.Errorf("%d entries in the backup directory, want the 2 archives", len(entries))
 	}
 }
+
+// Growth is the size difference of the oldest and newest archive kept, a
+// day's worth; it needs two archives an hour apart.
+func TestGrowth(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]int
+		want  float64
+		ok    bool
+	}{
+		{"none", nil, 0, false},
+		{"one", map[string]int{"fleetd-20261124T000000Z.tar": 1000}, 0, false},
+		{"two days", map[string]int{"fleetd-20261124T000000Z.tar": 1000, "fleetd-20261125T000000Z.tar": 1500,
+			"fleetd-20261126T000000Z.tar": 3000, "notes.txt": 99999}, 1000, true},
+		{"minutes apart", map[string]int{"fleetd-20261124T000000Z.tar": 1000, "fleetd-20261124T000500Z.tar": 2000}, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, size := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, name), make([]byte, size), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got, ok := Growth(dir); got != tc.want || ok != tc.ok {
+				t.Errorf("Growth = %v, %v; want %v, %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}

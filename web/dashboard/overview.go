@@ -30,6 +30,9 @@ type overviewView struct {
 	// DueCount, Overdue of them overdue.
 	Due               []app.MaintenanceDue
 	DueCount, Overdue int
+	// Disk is the data disk at a glance, for administrators; nil for
+	// others or when the free space cannot be read.
+	Disk *app.Outlook
 }
 
 // alarmRow is one of the latest alarms with its device's name.
@@ -60,6 +63,11 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 		return err
 	}
 	v := overviewView{Fleet: fleet, Year: time.Now().UTC().Year()}
+	if actor.Administrator {
+		if o, err := d.core.Outlook(); err == nil {
+			v.Disk = &o
+		}
+	}
 	tickets, err := d.core.Tickets(actor, app.TicketQuery{})
 	if err != nil {
 		return err

@@ -99,3 +99,19 @@ func TestBackupFailedWarning(t *testing.T) {
 	}
 	webtest.Lacks(t, "manager", manager.get("/dashboard/").Body, banner)
 }
+
+// The overview shows administrators the data disk at a glance: free space,
+// growth and the date it is full, and the last backup.
+func TestOverviewDataDisk(t *testing.T) {
+	var free atomic.Int64
+	free.Store(10 << 30)
+	e := newEnv(t, diskOf(&free))
+	const card = `id="data-disk"`
+	webtest.Contains(t, "before any backup", e.as("admin").get("/dashboard/").Body, card, "10.0 GB free of 100.0 GB",
+		"No scheduled backup since the server started")
+	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
+	e.core.NoteBackup(app.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 3 << 20, GrowthPerDay: 1 << 30})
+	webtest.Contains(t, "after a backup", e.as("admin").get("/dashboard/").Body, card, "grows by 1.0 GB a day",
+		"Last backup: 24 Nov 2026 03:00 UTC, 3.0 MB")
+	webtest.Lacks(t, "manager", e.as("manager").get("/dashboard/").Body, card)
+}

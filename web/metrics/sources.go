@@ -43,6 +43,19 @@ func newSourceCollector() *sourceCollector {
 			func(_ *sources, st app.Stats) float64 { return float64(st.PasswordChecks) }},
 		{plain("fleetd_device_ids_invalid_total", "Device identifiers refused as malformed (not printable UTF-8 of at most 128 characters); also counted as unknown devices."), counter,
 			func(_ *sources, st app.Stats) float64 { return float64(st.InvalidIDs) }},
+		{plain("fleetd_data_growth_bytes_per_day", "How many bytes a day the data (store and files) grew by, over the backup archives kept (0: not known yet)."), gauge,
+			func(s *sources, _ app.Stats) float64 {
+				_, good := s.core.Backups()
+				return good.GrowthPerDay
+			}},
+		{plain("fleetd_data_full_timestamp_seconds", "When the data disk is full at that growth, in Unix seconds (0: not growing, or not known)."), gauge,
+			func(s *sources, _ app.Stats) float64 {
+				o, err := s.core.Outlook()
+				if err != nil || o.FullBy.IsZero() {
+					return 0
+				}
+				return float64(o.FullBy.Unix())
+			}},
 		{plain("fleetd_devices_connected", "Devices with a live connection."), gauge,
 			func(_ *sources, st app.Stats) float64 { return float64(st.Connections) }},
 		{plain("fleetd_websocket_clients", "Live update (WebSocket) clients."), gauge,

@@ -720,7 +720,9 @@ func (c *cli) restore(cfg *config.Config, src string) error {
 	} else if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	schema, err := verifyStore(dst)
+	// Read as it is: a backup of an older schema is migrated by the next
+	// writable open, not refused.
+	schema, err := storage.FileSchema(dst)
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}

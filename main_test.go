@@ -325,17 +325,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	path := filepath.Join(e.dir, "fleetd.db")
 	older := filepath.Join(t.TempDir(), "older.db")
 	e.run("", "backup", older).expect(t, "backup", 0)
-	raw, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = raw.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte("meta")).Put([]byte("schema"), binary.BigEndian.AppendUint64(nil, uint64(storage.CurrentSchema+1)))
-	})
-	raw.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	setSchema(t, path, storage.CurrentSchema+1)
 	newer := filepath.Join(t.TempDir(), "newer.db")
 	if err := os.WriteFile(newer, e.storeBytes(), 0o600); err != nil {
 		t.Fatal(err)
@@ -953,28 +943,63 @@ func TestServeDeviceFrameLimits(t *testing.T) {
 	}
 }
 
-// fleetd rollback puts back the copy the last schema migration took and
-// keeps the store it replaces; with no migration behind, it refuses.
+// fleetd rollback undoes a real migration: it puts back the copy the
+// migration took, at the older schema, and keeps the store it replaces;
+// with no migration behind, it refuses.
 func TestRollback(t *testing.T) {
 	e := newEnv(t, "web: {address: '127.0.0.1:0'}\n"+anyPorts)
 	e.run("", "rollback").expect(t, "rollback with no migration behind", 1, "nothing to roll back")
 	e.run("", "user", "add", "--email", "before@example.com", "--password", "pw").expect(t, "add", 0)
 	store := filepath.Join(e.dir, "fleetd.db")
-	// What the upgrade to this schema left: the store as it was before.
+	// The store as the previous fleetd left it: one schema older (the last
+	// migration can run again on it).
+	setSchema(t, store, storage.CurrentSchema-1)
+	// The next command migrates it, copying it first, then stores more.
+	e.run("", "user", "add", "--email", "after@example.com", "--password", "pw").expect(t, "add after the upgrade", 0)
 	copyPath := storage.PreMigrationBackup(store, storage.CurrentSchema)
-	if err := os.WriteFile(copyPath, e.storeBytes(), 0o600); err != nil {
+
+	e.run("", "rollback").expect(t, "rollback", 0, "restored "+copyPath,
+		fmt.Sprintf("(schema %d)", storage.CurrentSchema-1), "the replaced store is kept as",
+		fmt.Sprintf("before the upgrade to schema %d", storage.CurrentSchema))
+	if kept := storage.SafetyCopies(store); len(kept) != 2 { // the pre-migration copy and the replaced store
+		t.Fatalf("copies next to the store: %v", kept)
+	}
+	if v, err := storage.FileSchema(store); err != nil || v != storage.CurrentSchema-1 {
+		t.Fatalf("store schema after the rollback: %d, %v", v, err)
+	}
+	db, err := storage.Open(store, storage.Options{Timeout: time.Second}) // this fleetd migrates it again
+	if err != nil {
 		t.Fatal(err)
 	}
-	e.run("", "user", "add", "--email", "after@example.com", "--password", "pw").expect(t, "add", 0)
-
-	e.run("", "rollback").expect(t, "rollback", 0, "restored "+copyPath, "the replaced store is kept as",
-		fmt.Sprintf("before the upgrade to schema %d", storage.CurrentSchema))
-	list := e.run("", "user", "list")
-	if !strings.Contains(list.stdout, "before@example.com") || strings.Contains(list.stdout, "after@example.com") {
-		t.Errorf("users after the rollback:\n%s", list.stdout)
+	defer db.Close()
+	err = db.View(func(tx app.Tx) error {
+		if _, err := tx.UserByEmail("before@example.com"); err != nil {
+			return fmt.Errorf("before@example.com: %w", err)
+		}
+		if _, err := tx.UserByEmail("after@example.com"); err == nil {
+			return fmt.Errorf("after@example.com, added after the upgrade, is still there")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	kept := storage.SafetyCopies(store)
-	if len(kept) != 2 { // the pre-migration copy and the replaced store
-		t.Fatalf("copies next to the store: %v", kept)
+}
+
+// setSchema writes a schema version into the store's meta bucket.
+func setSchema(t *testing.T, path string, v int) {
+	t.Helper()
+	raw, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = raw.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("meta")).Put([]byte("schema"), binary.BigEndian.AppendUint64(nil, uint64(v)))
+	})
+	if cerr := raw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -210,3 +210,16 @@ func SyncDir(dir string) error {
 	defer d.Close()
 	return d.Sync()
 }
+
+// FileSchema reads the schema version of the store file at path, an older
+// one included (a restored backup, which the next writable Open migrates).
+func FileSchema(path string) (int, error) {
+	bdb, err := openBolt(path, restoreLockTimeout, true)
+	if err != nil {
+		return 0, err
+	}
+	defer bdb.Close()
+	var v int
+	err = bdb.View(func(tx *bolt.Tx) (err error) { v, err = readSchema(tx); return err })
+	return v, err
+}

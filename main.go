@@ -216,7 +216,14 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
 		Maintenance: app.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
 		Space: app.SpaceOptions{Low: cfg.Data.LowFreeSpace,
-			Statfs: func() (uint64, uint64, error) { return storage.FreeSpace(cfg.Data.Dir) }},
+			Statfs: func() (uint64, uint64, error) { return storage.FreeSpace(cfg.Data.Dir) },
+			StoreSize: func() (int64, error) {
+				fi, err := os.Stat(cfg.Data.StorePath())
+				if err != nil {
+					return 0, err
+				}
+				return fi.Size(), nil
+			}},
 		Logger: log,
 	}
 }

@@ -52,6 +52,7 @@ func (c *Core) NoteBackup(r BackupReport) {
 // (zero when it does not grow or nothing tells yet).
 type Outlook struct {
 	Space        Space
+	StoreSize    int64 // 0: unknown
 	LastBackup   BackupReport
 	GrowthPerDay float64
 	FullBy       time.Time
@@ -65,6 +66,9 @@ func (c *Core) Outlook() (Outlook, error) {
 	}
 	_, good := c.Backups()
 	o := Outlook{Space: space, LastBackup: good, GrowthPerDay: good.GrowthPerDay}
+	if size := c.opts.Space.StoreSize; size != nil {
+		o.StoreSize, _ = size()
+	}
 	if o.GrowthPerDay > 0 {
 		days := float64(space.Free) / o.GrowthPerDay
 		o.FullBy = c.now().Add(time.Duration(min(days, 100*365) * float64(24*time.Hour)))

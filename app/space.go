@@ -13,6 +13,9 @@ type SpaceOptions struct {
 	// blocks reserved for root) and the file system's size; nil: not
 	// watched, so no warning and no early refusal of uploads.
 	Statfs func() (free, total uint64, err error)
+	// StoreSize reports the store file's size (the outlook shows it);
+	// nil: not shown.
+	StoreSize func() (int64, error)
 	// Low is the free space in bytes below which the dashboard warns
 	// (default DefaultLowSpace).
 	Low int64

@@ -105,10 +105,12 @@ func TestBackupFailedWarning(t *testing.T) {
 func TestOverviewDataDisk(t *testing.T) {
 	var free atomic.Int64
 	free.Store(10 << 30)
-	e := newEnv(t, diskOf(&free))
+	e := newEnv(t, diskOf(&free), func(o *app.Options) {
+		o.Space.StoreSize = func() (int64, error) { return 250 << 20, nil }
+	})
 	const card = `id="data-disk"`
 	webtest.Contains(t, "before any backup", e.as("admin").get("/dashboard/").Body, card, "10.0 GB free of 100.0 GB",
-		"No scheduled backup since the server started")
+		"The store takes 250.0 MB", "No scheduled backup since the server started")
 	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
 	e.core.NoteBackup(app.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 3 << 20, GrowthPerDay: 1 << 30})
 	webtest.Contains(t, "after a backup", e.as("admin").get("/dashboard/").Body, card, "grows by 1.0 GB a day",

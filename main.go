@@ -296,7 +296,6 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	defer closeLogged(log, "device listeners", devices)
 	m.Listeners(devices.Stats)
 	schedule := backupSchedule(cfg, db)
-	m.Backups(schedule)
 	webLn, err := net.Listen("tcp", cfg.Web.Address)
 	if err != nil {
 		return fmt.Errorf("web.address: %w", err)

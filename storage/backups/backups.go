@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/fleetd/fleetd/storage"
@@ -156,25 +155,14 @@ type Schedule struct {
 	// that would leave less than Reserve is not started.
 	Room    func() (int64, error)
 	Reserve int64
-
-	mu         sync.Mutex
-	last, good Result
 }
 
-// Result is the outcome of the last scheduled backup.
+// Result is the outcome of one scheduled backup.
 type Result struct {
 	At   time.Time // when it ended; zero before the first
 	Path string    // the archive, when it succeeded
 	Size int64
 	Err  error
-}
-
-// Last is the outcome of the last backup this schedule ran, and the last
-// one that succeeded.
-func (s *Schedule) Last() (last, good Result) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.last, s.good
 }
 
 const nameLayout = "fleetd-20060102T150405Z.tar"
@@ -203,8 +191,7 @@ func (s *Schedule) Due(now time.Time) time.Duration {
 	return max(0, taken.Add(s.Every).Sub(now))
 }
 
-// Run takes a backup now, removes the archives beyond Keep and records
-// the result.
+// Run takes a backup now and removes the archives beyond Keep.
 func (s *Schedule) Run(now time.Time) Result {
 	r := Result{Path: filepath.Join(s.Dir, now.UTC().Format(nameLayout))}
 	r.Err = s.write(r.Path)
@@ -220,12 +207,6 @@ func (s *Schedule) Run(now time.Time) Result {
 		r.Path = ""
 	}
 	r.At = time.Now()
-	s.mu.Lock()
-	s.last = r
-	if r.Err == nil {
-		s.good = r
-	}
-	s.mu.Unlock()
 	return r
 }
 

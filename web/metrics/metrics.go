@@ -4,7 +4,6 @@
 package metrics
 
 import (
-	"github.com/fleetd/fleetd/storage/backups"
 	"runtime"
 	"time"
 
@@ -92,31 +91,6 @@ func (m *Metrics) Watch(core *app.Core, store Sizer) { m.sources.watch(core, sto
 // Listeners makes the listeners' counters (catalog.Listening.Stats) part
 // of every scrape.
 func (m *Metrics) Listeners(stats map[string]*protocols.Counters) { m.listeners.set(stats) }
-
-// Backups makes the schedule's last results part of every scrape.
-func (m *Metrics) Backups(s *backups.Schedule) {
-	gauge := func(name, help string, value func(last, good backups.Result) float64) prometheus.Collector {
-		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help},
-			func() float64 { return value(s.Last()) })
-	}
-	m.registry.MustRegister(
-		gauge("fleetd_backup_last_success_timestamp_seconds", "When the last scheduled backup that succeeded ended, in Unix seconds (0: none since start).",
-			func(_, good backups.Result) float64 {
-				if good.At.IsZero() {
-					return 0
-				}
-				return float64(good.At.Unix())
-			}),
-		gauge("fleetd_backup_last_size_bytes", "Size of the last scheduled backup archive that succeeded.",
-			func(_, good backups.Result) float64 { return float64(good.Size) }),
-		gauge("fleetd_backup_last_failed", "1 when the last scheduled backup failed (the log says why), else 0.",
-			func(last, _ backups.Result) float64 {
-				if last.Err != nil {
-					return 1
-				}
-				return 0
-			}))
-}
 
 // ObserveAck records one ACK's latency; it is protocols.Options.AckLatency.
 func (m *Metrics) ObserveAck(protocol string, d time.Duration) {

@@ -43,6 +43,22 @@ func newSourceCollector() *sourceCollector {
 			func(_ *sources, st app.Stats) float64 { return float64(st.PasswordChecks) }},
 		{plain("fleetd_device_ids_invalid_total", "Device identifiers refused as malformed (not printable UTF-8 of at most 128 characters); also counted as unknown devices."), counter,
 			func(_ *sources, st app.Stats) float64 { return float64(st.InvalidIDs) }},
+		{plain("fleetd_backup_last_success_timestamp_seconds", "When the last scheduled backup that succeeded ended, in Unix seconds (0: none since start)."), gauge,
+			func(s *sources, _ app.Stats) float64 {
+				if _, good := s.core.Backups(); !good.At.IsZero() {
+					return float64(good.At.Unix())
+				}
+				return 0
+			}},
+		{plain("fleetd_backup_last_size_bytes", "Size of the last scheduled backup archive that succeeded."), gauge,
+			func(s *sources, _ app.Stats) float64 { _, good := s.core.Backups(); return float64(good.Size) }},
+		{plain("fleetd_backup_last_failed", "1 when the last scheduled backup failed (the log says why), else 0."), gauge,
+			func(s *sources, _ app.Stats) float64 {
+				if last, _ := s.core.Backups(); last.Err != "" {
+					return 1
+				}
+				return 0
+			}},
 		{plain("fleetd_data_growth_bytes_per_day", "How many bytes a day the data (store and files) grew by, over the backup archives kept (0: not known yet)."), gauge,
 			func(s *sources, _ app.Stats) float64 {
 				_, good := s.core.Backups()

@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"github.com/fleetd/fleetd/web/httpx"
 	"log/slog"
 	"net"
 	"net/http"
@@ -126,11 +127,7 @@ func Redirect(ln net.Listener, httpsPort string, src Source) *http.Server {
 // hostOf is the request's host name without its port, refused when it
 // could make the redirect point at another path or user.
 func hostOf(hostport string) (string, error) {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]") // an IPv6 address without a port
+	host := httpx.Hostname(hostport)
 	if host == "" || strings.ContainsAny(host, "/\\@?#% ") {
 		return "", errors.New("the request names no valid host")
 	}

@@ -68,19 +68,19 @@ func sameSite(c *fiber.Ctx, source string, allowed []string) bool {
 	}
 	u, _ := url.Parse(origin)
 	host := u.Hostname()
-	if strings.EqualFold(host, hostname(string(c.Request().Host()))) {
+	if strings.EqualFold(host, Hostname(string(c.Request().Host()))) {
 		return true
 	}
 	if c.App().Config().EnableTrustedProxyCheck && c.IsProxyTrusted() {
 		forwarded, _, _ := strings.Cut(c.Get(fiber.HeaderXForwardedHost), ",")
-		return forwarded != "" && strings.EqualFold(host, hostname(strings.TrimSpace(forwarded)))
+		return forwarded != "" && strings.EqualFold(host, Hostname(strings.TrimSpace(forwarded)))
 	}
 	return false
 }
 
-// hostname is the host of a Host header value: without the port and the
+// Hostname is the host of a Host header value: without the port and the
 // brackets of an IPv6 address.
-func hostname(hostport string) string {
+func Hostname(hostport string) string {
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
 		return h
 	}

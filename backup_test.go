@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage/backups"
 )
 
@@ -22,7 +23,7 @@ func TestScheduledBackupRestores(t *testing.T) {
 	e := newEnv(t, "web: {address: '127.0.0.1:0'}\nbackup: {schedule: 1s, keep: 2}\n"+anyPorts)
 	s := e.serve(t)
 	core := s.server.Core
-	if _, err := core.Devices.Create(app.System(), func(d *app.Device) error {
+	if _, err := core.Devices.Create(app.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "Truck 7", "123456789012345"
 		return nil
 	}); err != nil {

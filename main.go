@@ -32,6 +32,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/simulate"
@@ -775,7 +776,7 @@ func (c *cli) userCommands() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				u, err := core.CreateUser(app.System(), func(u *app.User) error {
+				u, err := core.CreateUser(app.System(), func(u *model.User) error {
 					u.Email, u.Name, u.Password, u.Administrator = email, name, pw, admin
 					return nil
 				})
@@ -800,7 +801,7 @@ func (c *cli) userCommands() *cobra.Command {
 				if err == nil {
 					err = core.SetPassword(email, pw)
 				}
-				if errors.Is(err, app.ErrNotFound) {
+				if errors.Is(err, model.ErrNotFound) {
 					return fmt.Errorf("no user with e-mail %q", email)
 				}
 				if err == nil {

@@ -1,21 +1,24 @@
 package app
 
-import "slices"
+import (
+	"github.com/fleetd/fleetd/app/model"
+	"slices"
+)
 
 // access answers "may this actor see/change that object" inside one
 // transaction. It follows Traccar's model: objects are linked to users by
 // permissions; devices are also reachable through a linked group and its
 // sub-groups; managers reach what their managed users reach.
 type access struct {
-	tx    Tx
-	actor *User
+	tx    model.Tx
+	actor *model.User
 }
 
 // ownerIDs is the actor plus, for a manager, the users it manages.
 func (a access) ownerIDs() ([]int64, error) {
 	ids := []int64{a.actor.ID}
 	if a.actor.Manager() {
-		managed, err := a.tx.Linked(KindUser, a.actor.ID, KindManagedUser)
+		managed, err := a.tx.Linked(model.KindUser, a.actor.ID, model.KindManagedUser)
 		if err != nil {
 			return nil, err
 		}
@@ -28,7 +31,7 @@ func (a access) ownerIDs() ([]int64, error) {
 func (a access) linkedToUsers(users []int64, kind string) (map[int64]bool, error) {
 	set := map[int64]bool{}
 	for _, u := range users {
-		ids, err := a.tx.Linked(KindUser, u, kind)
+		ids, err := a.tx.Linked(model.KindUser, u, kind)
 		if err != nil {
 			return nil, err
 		}
@@ -42,7 +45,7 @@ func (a access) linkedToUsers(users []int64, kind string) (map[int64]bool, error
 // groupClosure adds every descendant group of the groups in set.
 func (a access) groupClosure(set map[int64]bool) error {
 	children := map[int64][]int64{}
-	err := a.tx.Groups().List(func(g *Group) bool {
+	err := a.tx.Groups().List(func(g *model.Group) bool {
 		children[g.GroupID] = append(children[g.GroupID], g.ID)
 		return true
 	})
@@ -70,22 +73,22 @@ func (a access) groupClosure(set map[int64]bool) error {
 // groups this includes group inheritance.
 func (a access) visibleTo(users []int64, kind string) (map[int64]bool, error) {
 	switch kind {
-	case KindGroup:
-		set, err := a.linkedToUsers(users, KindGroup)
+	case model.KindGroup:
+		set, err := a.linkedToUsers(users, model.KindGroup)
 		if err != nil {
 			return nil, err
 		}
 		return set, a.groupClosure(set)
-	case KindDevice:
-		set, err := a.linkedToUsers(users, KindDevice)
+	case model.KindDevice:
+		set, err := a.linkedToUsers(users, model.KindDevice)
 		if err != nil {
 			return nil, err
 		}
-		groups, err := a.visibleTo(users, KindGroup)
+		groups, err := a.visibleTo(users, model.KindGroup)
 		if err != nil || len(groups) == 0 {
 			return set, err
 		}
-		err = a.tx.Devices().List(func(d *Device) bool {
+		err = a.tx.Devices().List(func(d *model.Device) bool {
 			if d.GroupID != 0 && groups[d.GroupID] {
 				set[d.ID] = true
 			}
@@ -112,7 +115,7 @@ func (a access) canSee(kind string, id int64) (bool, error) {
 	if a.actor.Administrator {
 		return true, nil
 	}
-	if kind == KindUser || kind == KindManagedUser {
+	if kind == model.KindUser || kind == model.KindManagedUser {
 		return a.managesUser(id)
 	}
 	set, err := a.visible(kind)
@@ -128,7 +131,7 @@ func (a access) managesUser(id int64) (bool, error) {
 	if !a.actor.Manager() {
 		return false, nil
 	}
-	managed, err := a.tx.Linked(KindUser, a.actor.ID, KindManagedUser)
+	managed, err := a.tx.Linked(model.KindUser, a.actor.ID, model.KindManagedUser)
 	return slices.Contains(managed, id), err
 }
 
@@ -140,7 +143,7 @@ func (a access) mustSee(kind string, id int64) error {
 		return err
 	}
 	if !ok {
-		return NotFound(kindNames[kind])
+		return model.NotFound(kindNames[kind])
 	}
 	return nil
 }
@@ -152,21 +155,21 @@ func (a access) mustSeeDevices(ids []int64) error {
 	if a.actor.Administrator {
 		return nil
 	}
-	set, err := a.visible(KindDevice)
+	set, err := a.visible(model.KindDevice)
 	if err != nil {
 		return err
 	}
 	for _, id := range ids {
 		if !set[id] {
-			return NotFound(kindNames[KindDevice])
+			return model.NotFound(kindNames[model.KindDevice])
 		}
 	}
 	return nil
 }
 
 var kindNames = map[string]string{
-	KindUser: "User", KindManagedUser: "User", KindDevice: "Device", KindGroup: "Group",
-	KindGeofence: "Geofence", KindCommand: "Command", KindDriver: "Driver", KindAttribute: "Attribute",
+	model.KindUser: "User", model.KindManagedUser: "User", model.KindDevice: "Device", model.KindGroup: "Group",
+	model.KindGeofence: "Geofence", model.KindCommand: "Command", model.KindDriver: "Driver", model.KindAttribute: "Attribute",
 }
 
 // checkEdit enforces the read-only flags of the server and the user.
@@ -175,35 +178,35 @@ func (a access) checkEdit(kind string) error {
 		return nil
 	}
 	s, err := a.tx.Server()
-	if err != nil && KindOf(err) != KindNotFound {
+	if err != nil && model.ClassOf(err) != model.ClassNotFound {
 		return err
 	}
 	if s == nil {
-		s = &Server{}
+		s = &model.Server{}
 	}
 	switch {
 	case a.actor.Readonly || s.Readonly:
-		return Forbidden("Account is read-only")
-	case kind == KindDevice && (a.actor.DeviceReadonly || s.DeviceReadonly):
-		return Forbidden("Devices are read-only for this account")
-	case kind == KindCommand && (a.actor.LimitCommands || s.LimitCommands):
-		return Forbidden("Commands are limited for this account")
+		return model.Forbidden("Account is read-only")
+	case kind == model.KindDevice && (a.actor.DeviceReadonly || s.DeviceReadonly):
+		return model.Forbidden("Devices are read-only for this account")
+	case kind == model.KindCommand && (a.actor.LimitCommands || s.LimitCommands):
+		return model.Forbidden("Commands are limited for this account")
 	}
 	return nil
 }
 
 // checkDeviceLimit refuses one more device for user when its deviceLimit
 // (-1 unlimited) is reached.
-func (a access) checkDeviceLimit(user *User) error {
+func (a access) checkDeviceLimit(user *model.User) error {
 	if user.Administrator || user.DeviceLimit < 0 {
 		return nil
 	}
-	set, err := access{tx: a.tx, actor: user}.visible(KindDevice)
+	set, err := access{tx: a.tx, actor: user}.visible(model.KindDevice)
 	if err != nil {
 		return err
 	}
 	if len(set) >= user.DeviceLimit {
-		return &Error{Kind: KindInvalid, Message: "Device limit reached",
+		return &model.Error{Class: model.ClassInvalid, Message: "Device limit reached",
 			Description: "The account's device limit is reached; remove a device or ask an administrator to raise the limit"}
 	}
 	return nil

@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"github.com/fleetd/fleetd/app/model"
 	"strings"
 )
 
@@ -19,9 +20,9 @@ func (c *Core) VerifyOTP(code, identifier, purpose string) (string, error) {
 	switch purpose {
 	case PurposeRegistration, PurposeReset, PurposeDemo:
 	case PurposeUpdateEmail, PurposeUpdatePhone:
-		return "", Invalid("type %s is verified by POST /api2/security/update/init with otp", purpose)
+		return "", model.Invalid("type %s is verified by POST /api2/security/update/init with otp", purpose)
 	default:
-		return "", Invalid("type must be one of registration, reset or demo_auth")
+		return "", model.Invalid("type must be one of registration, reset or demo_auth")
 	}
 	id, err := ParseIdentifier(identifier)
 	if err != nil {
@@ -76,13 +77,13 @@ func (c *Core) ResetPassword(token, newPassword string) error {
 		return err
 	}
 	defer c.hub.invalidate() // live clients of the old password are dropped
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		t, err := c.takeToken(tx, token, PurposeReset)
 		if err != nil {
 			return err
 		}
 		u, err := tx.Users().Get(t.UserID)
-		if KindOf(err) == KindNotFound {
+		if model.ClassOf(err) == model.ClassNotFound {
 			return ErrUserNotFound
 		}
 		if err != nil {
@@ -147,7 +148,7 @@ var ErrCreateFailed = errors.New("Failed to create user account.")
 
 // CompleteRegistration is A6: a registration token creates the account.
 // The token is consumed first, so it cannot create two accounts.
-func (c *Core) CompleteRegistration(token, fullName, password string) (*User, error) {
+func (c *Core) CompleteRegistration(token, fullName, password string) (*model.User, error) {
 	fullName = strings.TrimSpace(fullName)
 	if strings.TrimSpace(token) == "" || fullName == "" || password == "" {
 		return nil, ErrRegistrationMissing
@@ -161,14 +162,14 @@ func (c *Core) CompleteRegistration(token, fullName, password string) (*User, er
 		return nil, err
 	}
 	var t *otpToken
-	if err := c.store.Update(func(tx Tx) (err error) { t, err = c.takeToken(tx, token, PurposeRegistration); return err }); err != nil {
+	if err := c.store.Update(func(tx model.Tx) (err error) { t, err = c.takeToken(tx, token, PurposeRegistration); return err }); err != nil {
 		return nil, err
 	}
 	id := Identifier{Value: t.Identifier, Phone: !strings.Contains(t.Identifier, "@")}
 	if err := c.mustBeFree(id); err != nil {
 		return nil, err
 	}
-	u, err := c.CreateUser(System(), func(u *User) error {
+	u, err := c.CreateUser(System(), func(u *model.User) error {
 		u.Name, u.Password = fullName, password
 		if id.Phone {
 			u.Phone, u.Email = id.Value, placeholderEmail("", id.Value)
@@ -177,14 +178,14 @@ func (c *Core) CompleteRegistration(token, fullName, password string) (*User, er
 		}
 		return nil
 	})
-	switch KindOf(err) {
+	switch model.ClassOf(err) {
 	case 0:
 		if err != nil {
 			return nil, errors.Join(ErrCreateFailed, err)
 		}
 		c.log.Info("account registered", "userId", u.ID, "email", u.Email)
 		return u, nil
-	case KindConflict:
+	case model.ClassConflict:
 		return nil, ErrAccountExists
 	default:
 		return nil, err
@@ -204,7 +205,7 @@ func (c *Core) StartDemo(phone, fullName, ip string) error {
 	}
 	id, err := ParseIdentifier(phone)
 	if err == nil && !id.Phone {
-		err = Invalid("%q is not a valid phone number", phone)
+		err = model.Invalid("%q is not a valid phone number", phone)
 	}
 	if err != nil {
 		return err

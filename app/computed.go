@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 )
@@ -10,7 +11,7 @@ import (
 // the ingest stores as the position attribute named Attribute, for every
 // device the attribute is linked to directly or through its groups.
 type ComputedAttribute struct {
-	Base
+	model.Base
 	Description string `json:"description"`
 	Attribute   string `json:"attribute"`
 	Expression  string `json:"expression"`
@@ -33,13 +34,13 @@ var computedTypes = []string{ComputedString, ComputedNumber, ComputedBoolean}
 // maxAttributeName bounds the attribute a computed attribute sets (fieldLimits).
 const maxAttributeName = 64
 
-func computedTable(tx Tx) Table[ComputedAttribute] {
-	return RecordTable[ComputedAttribute](tx, "computed_attributes", "Attribute")
+func computedTable(tx model.Tx) model.Table[ComputedAttribute] {
+	return model.RecordTable[ComputedAttribute](tx, "computed_attributes", "Attribute")
 }
 
 func newComputedAttributes(c *Core) *Objects[ComputedAttribute, *ComputedAttribute] {
 	return &Objects[ComputedAttribute, *ComputedAttribute]{
-		c: c, kind: KindAttribute,
+		c: c, kind: model.KindAttribute,
 		table:   computedTable,
 		prepare: func(_ access, _, v *ComputedAttribute) error { return v.check() },
 	}
@@ -52,11 +53,11 @@ func (v *ComputedAttribute) check() error {
 	v.Expression, v.Type = strings.TrimSpace(v.Expression), strings.TrimSpace(v.Type)
 	switch {
 	case v.Attribute == "" || v.Expression == "":
-		return Invalid("attribute and expression are required")
+		return model.Invalid("attribute and expression are required")
 	case strings.ContainsFunc(v.Attribute, isSpaceOrControl):
-		return Invalid("attribute must be a name without spaces")
+		return model.Invalid("attribute must be a name without spaces")
 	case !slices.Contains(computedTypes, v.Type):
-		return Invalid("type must be string, number or boolean")
+		return model.Invalid("type must be string, number or boolean")
 	}
 	if v.Description == "" {
 		v.Description = v.Attribute

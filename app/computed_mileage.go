@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,17 +21,17 @@ const maxMileage = 50
 // or creating one, and links it to the vehicle and the actor. A vehicle has
 // one mileage: others linked to it directly are unlinked. created reports
 // whether a computed attribute was created.
-func (c *Core) ConnectMileage(actor *User, deviceID int64, value string) (created bool, err error) {
+func (c *Core) ConnectMileage(actor *model.User, deviceID int64, value string) (created bool, err error) {
 	defer c.hub.invalidate()
-	err = c.store.Update(func(tx Tx) error {
+	err = c.store.Update(func(tx model.Tx) error {
 		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(KindDevice, deviceID); err != nil {
+		if err := a.mustSee(model.KindDevice, deviceID); err != nil {
 			return err
 		}
-		if err := a.checkEdit(KindAttribute); err != nil {
+		if err := a.checkEdit(model.KindAttribute); err != nil {
 			return err
 		}
-		if err := a.checkEdit(KindDevice); err != nil { // the vehicle's configuration changes
+		if err := a.checkEdit(model.KindDevice); err != nil { // the vehicle's configuration changes
 			return err
 		}
 		d, err := tx.Devices().Get(deviceID)
@@ -64,12 +65,12 @@ func (c *Core) ConnectMileage(actor *User, deviceID int64, value string) (create
 			return err
 		}
 		if actor.ID != 0 { // the attribute is the actor's already or was just made by it
-			err := tx.Link(Permission{OwnerKind: KindUser, OwnerID: actor.ID, PropKind: KindAttribute, PropID: id})
+			err := tx.Link(model.Permission{OwnerKind: model.KindUser, OwnerID: actor.ID, PropKind: model.KindAttribute, PropID: id})
 			if err != nil {
 				return err
 			}
 		}
-		return c.link(tx, actor, Permission{OwnerKind: KindDevice, OwnerID: deviceID, PropKind: KindAttribute, PropID: id})
+		return c.link(tx, actor, model.Permission{OwnerKind: model.KindDevice, OwnerID: deviceID, PropKind: model.KindAttribute, PropID: id})
 	})
 	return created, err
 }
@@ -77,9 +78,9 @@ func (c *Core) ConnectMileage(actor *User, deviceID int64, value string) (create
 func checkMileage(v string) error {
 	switch {
 	case v == "":
-		return Invalid("mileage is required: the vehicle has no mileage attribute")
+		return model.Invalid("mileage is required: the vehicle has no mileage attribute")
 	case len(v) > maxMileage || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsPrint(r) }):
-		return Invalid("mileage must be printable text of at most %d characters, such as 12 km/l", maxMileage)
+		return model.Invalid("mileage must be printable text of at most %d characters, such as 12 km/l", maxMileage)
 	}
 	return nil
 }
@@ -90,7 +91,7 @@ func findComputed(a access, want *ComputedAttribute) (int64, error) {
 	var visible map[int64]bool
 	if !a.actor.Administrator {
 		var err error
-		if visible, err = a.visible(KindAttribute); err != nil {
+		if visible, err = a.visible(model.KindAttribute); err != nil {
 			return 0, err
 		}
 	}
@@ -110,7 +111,7 @@ func findComputed(a access, want *ComputedAttribute) (int64, error) {
 // shares the vehicle: it is not the actor's to remove, so the change is
 // refused instead.
 func unlinkMileage(a access, deviceID, keep int64) error {
-	linked, err := a.tx.Linked(KindDevice, deviceID, KindAttribute)
+	linked, err := a.tx.Linked(model.KindDevice, deviceID, model.KindAttribute)
 	if err != nil {
 		return err
 	}
@@ -119,15 +120,15 @@ func unlinkMileage(a access, deviceID, keep int64) error {
 		if err != nil || v.Attribute != MileageAttribute {
 			continue
 		}
-		mine, err := a.canSee(KindAttribute, id)
+		mine, err := a.canSee(model.KindAttribute, id)
 		if err != nil {
 			return err
 		}
 		if !mine {
-			return &Error{Kind: KindConflict, Message: "Mileage set by another account",
+			return &model.Error{Class: model.ClassConflict, Message: "Mileage set by another account",
 				Description: "another account that shares this vehicle set its mileage"}
 		}
-		if err := a.tx.Unlink(Permission{OwnerKind: KindDevice, OwnerID: deviceID, PropKind: KindAttribute, PropID: id}); err != nil {
+		if err := a.tx.Unlink(model.Permission{OwnerKind: model.KindDevice, OwnerID: deviceID, PropKind: model.KindAttribute, PropID: id}); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"github.com/fleetd/fleetd/app/model"
 	"log/slog"
 	"sync"
 	"time"
@@ -36,7 +37,7 @@ type Options struct {
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;
 // it reaches the outside only through the interfaces it defines.
 type Core struct {
-	store    Store
+	store    model.Store
 	opts     Options
 	now      func() time.Time
 	log      *slog.Logger
@@ -62,11 +63,11 @@ type Core struct {
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn
 
-	Devices   *Objects[Device, *Device]
-	Groups    *Objects[Group, *Group]
-	Commands  *Objects[Command, *Command]
-	Geofences *Objects[Geofence, *Geofence]
-	Drivers   *Objects[Driver, *Driver]
+	Devices   *Objects[model.Device, *model.Device]
+	Groups    *Objects[model.Group, *model.Group]
+	Commands  *Objects[model.Command, *model.Command]
+	Geofences *Objects[model.Geofence, *model.Geofence]
+	Drivers   *Objects[model.Driver, *model.Driver]
 	// ComputedAttributes are Traccar's /api/attributes/computed.
 	ComputedAttributes *Objects[ComputedAttribute, *ComputedAttribute]
 	computedErrs       sync.Map // failures already logged
@@ -77,7 +78,7 @@ type Core struct {
 }
 
 // New builds the core on store.
-func New(store Store, opts Options) *Core {
+func New(store model.Store, opts Options) *Core {
 	if opts.SessionTTL <= 0 {
 		opts.SessionTTL = 30 * 24 * time.Hour
 	}
@@ -116,7 +117,7 @@ func New(store Store, opts Options) *Core {
 }
 
 // Store exposes the store to adapters that need raw access (backup).
-func (c *Core) Store() Store { return c.store }
+func (c *Core) Store() model.Store { return c.store }
 
 // LiveClients is the number of live update subscribers (WebSocket clients).
 func (c *Core) LiveClients() int {
@@ -127,9 +128,9 @@ func (c *Core) LiveClients() int {
 
 // Health reports whether the store answers.
 func (c *Core) Health() error {
-	return c.store.View(func(tx Tx) error {
+	return c.store.View(func(tx model.Tx) error {
 		_, err := tx.Server()
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			return nil
 		}
 		return err
@@ -138,4 +139,4 @@ func (c *Core) Health() error {
 
 // System is the actor for operator actions from the CLI and start-up: an
 // administrator that is not a stored user.
-func System() *User { return &User{Name: "system", Administrator: true} }
+func System() *model.User { return &model.User{Name: "system", Administrator: true} }

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"time"
 )
@@ -48,7 +49,7 @@ func (c *Core) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
 		what  string
 	}
 	var pending []due
-	err := c.store.View(func(tx Tx) error {
+	err := c.store.View(func(tx model.Tx) error {
 		all, err := documents.all(tx)
 		for _, d := range all {
 			if d.ExpiryDate.IsZero() {
@@ -83,9 +84,9 @@ func (c *Core) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
 // recordNotice marks stage (and the less urgent ones) sent, unless the
 // document went or its expiry date changed meanwhile.
 func (c *Core) recordNotice(seen *Document, stage int) error {
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		d, err := documents.table(tx).Get(seen.GetID())
-		if KindOf(err) == KindNotFound || (err == nil && !d.ExpiryDate.Equal(seen.ExpiryDate.Time)) {
+		if model.ClassOf(err) == model.ClassNotFound || (err == nil && !d.ExpiryDate.Equal(seen.ExpiryDate.Time)) {
 			return nil
 		}
 		if err != nil {
@@ -101,7 +102,7 @@ func (c *Core) recordNotice(seen *Document, stage int) error {
 }
 
 // entityName names a document's vehicle or driver for a reminder.
-func (c *Core) entityName(tx Tx, d *Document) string {
+func (c *Core) entityName(tx model.Tx, d *Document) string {
 	name := ""
 	switch d.DocumentOf {
 	case DocumentOfVehicle:

@@ -2,6 +2,7 @@ package app
 
 import (
 	"cmp"
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 	"time"
@@ -53,9 +54,9 @@ func (d *Document) SetID(id int64) { d.ID = TextID(id) }
 var documents = cabinet[Document, *Document]{name: "documents", what: "Document"}
 
 // Documents lists the actor's documents, newest first.
-func (c *Core) Documents(actor *User) ([]*Document, error) {
+func (c *Core) Documents(actor *model.User) ([]*Document, error) {
 	var list []*Document
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		list, err = documents.grouped(tx, actor.ID)
 		return err
 	})
@@ -71,7 +72,7 @@ func (c *Core) Documents(actor *User) ([]*Document, error) {
 
 // ExpiringDocuments lists the actor's documents that have an expiry date,
 // soonest first (G5).
-func (c *Core) ExpiringDocuments(actor *User) ([]*Document, error) {
+func (c *Core) ExpiringDocuments(actor *model.User) ([]*Document, error) {
 	list, err := c.Documents(actor)
 	if err != nil {
 		return nil, err
@@ -84,9 +85,9 @@ func (c *Core) ExpiringDocuments(actor *User) ([]*Document, error) {
 }
 
 // Document returns one of the actor's documents.
-func (c *Core) Document(actor *User, id int64) (*Document, error) {
+func (c *Core) Document(actor *model.User, id int64) (*Document, error) {
 	var d *Document
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		d, err = documents.get(tx, id, ownerOnly(actor))
 		return err
 	})
@@ -97,12 +98,12 @@ func (c *Core) Document(actor *User, id int64) (*Document, error) {
 }
 
 // CreateDocument stores a document apply fills from the request.
-func (c *Core) CreateDocument(actor *User, apply func(*Document) error) (*Document, error) {
+func (c *Core) CreateDocument(actor *model.User, apply func(*Document) error) (*Document, error) {
 	d := &Document{}
 	if err := fromRequest(apply, d); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		if err := c.prepareDocument(tx, actor, nil, d); err != nil {
 			return err
 		}
@@ -119,9 +120,9 @@ func (c *Core) CreateDocument(actor *User, apply func(*Document) error) (*Docume
 
 // UpdateDocument changes one of the actor's documents; apply fills a copy
 // from the request (G3).
-func (c *Core) UpdateDocument(actor *User, id int64, apply func(*Document) error) (*Document, error) {
+func (c *Core) UpdateDocument(actor *model.User, id int64, apply func(*Document) error) (*Document, error) {
 	var after *Document
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		before, err := documents.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err
@@ -147,13 +148,13 @@ func (c *Core) UpdateDocument(actor *User, id int64, apply func(*Document) error
 }
 
 // DeleteDocument removes one of the actor's documents and its files (G4).
-func (c *Core) DeleteDocument(actor *User, id int64) error {
+func (c *Core) DeleteDocument(actor *model.User, id int64) error {
 	return documents.deleteOwn(c, actor, id, func(d *Document) []TextID { return d.FileIDs })
 }
 
 // prepareDocument validates a new (before == nil) or changed document and
 // restores what callers may not set.
-func (c *Core) prepareDocument(tx Tx, actor *User, before, d *Document) error {
+func (c *Core) prepareDocument(tx model.Tx, actor *model.User, before, d *Document) error {
 	if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
 		return err
 	}
@@ -162,7 +163,7 @@ func (c *Core) prepareDocument(tx Tx, actor *User, before, d *Document) error {
 		return err
 	}
 	if d.EntityID == 0 {
-		return Invalid("entityId is required")
+		return model.Invalid("entityId is required")
 	}
 	if err := checkEntity(tx, actor, "entityId", d.DocumentOf, int64(d.EntityID)); err != nil {
 		return err
@@ -187,24 +188,24 @@ func (c *Core) prepareDocument(tx Tx, actor *User, before, d *Document) error {
 
 // checkEntity makes sure the vehicle or driver a request's field refers to
 // exists and the actor sees it; a bad reference is the request's fault (400).
-func checkEntity(tx Tx, actor *User, field, of string, id int64) error {
+func checkEntity(tx model.Tx, actor *model.User, field, of string, id int64) error {
 	var kind string
 	var err error
 	switch of {
 	case DocumentOfVehicle:
-		kind = KindDevice
+		kind = model.KindDevice
 		_, err = tx.Devices().Get(id)
 	case DocumentOfDriver:
-		kind = KindDriver
+		kind = model.KindDriver
 		_, err = driversTable(tx).Get(id)
 	default:
-		return Invalid("documentOf must be %s or %s", DocumentOfVehicle, DocumentOfDriver)
+		return model.Invalid("documentOf must be %s or %s", DocumentOfVehicle, DocumentOfDriver)
 	}
 	if err == nil {
 		err = access{tx: tx, actor: actor}.mustSee(kind, id)
 	}
-	if KindOf(err) == KindNotFound {
-		return Invalid("%s %d is not a %s you can see", field, id, of)
+	if model.ClassOf(err) == model.ClassNotFound {
+		return model.Invalid("%s %d is not a %s you can see", field, id, of)
 	}
 	return err
 }

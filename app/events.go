@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 )
@@ -27,19 +28,19 @@ const (
 // only from a position that becomes the latest; a late, older fix cannot
 // change the current state. Alarms are reported whatever the order. The
 // events get their positionId when the position is stored.
-func (c *Core) deriveEvents(d *Device, prev, p *Position, latest bool) []*Event {
-	var out []*Event
-	add := func(typ string, attrs Attributes, geofenceID int64) {
+func (c *Core) deriveEvents(d *model.Device, prev, p *model.Position, latest bool) []*model.Event {
+	var out []*model.Event
+	add := func(typ string, attrs model.Attributes, geofenceID int64) {
 		if attrs == nil {
-			attrs = Attributes{}
+			attrs = model.Attributes{}
 		}
-		out = append(out, &Event{Type: typ, EventTime: p.FixTime, DeviceID: d.ID,
+		out = append(out, &model.Event{Type: typ, EventTime: p.FixTime, DeviceID: d.ID,
 			GeofenceID: geofenceID, Attributes: attrs})
 	}
 	if alarm, _ := p.Attributes["alarm"].(string); alarm != "" {
 		for _, a := range strings.Split(alarm, ",") {
 			if a = strings.TrimSpace(a); a != "" {
-				add(EventAlarm, Attributes{"alarm": a}, 0)
+				add(EventAlarm, model.Attributes{"alarm": a}, 0)
 			}
 		}
 	}
@@ -57,7 +58,7 @@ func (c *Core) deriveEvents(d *Device, prev, p *Position, latest bool) []*Event 
 		}
 	}
 	if limit := number(d.Attributes["speedLimit"]); limit > 0 && p.Speed > limit && prev.Speed <= limit {
-		add(EventDeviceOverspeed, Attributes{"speed": p.Speed, "speedLimit": limit}, 0)
+		add(EventDeviceOverspeed, model.Attributes{"speed": p.Speed, "speedLimit": limit}, 0)
 	}
 	for _, id := range p.GeofenceIDs {
 		if !slices.Contains(prev.GeofenceIDs, id) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/fleetd/fleetd/app/model"
 	"io"
 	"mime"
 	"net/http"
@@ -52,7 +53,7 @@ func (c *Core) office() OfficeOptions {
 }
 
 // ErrFileTooLarge refuses an upload over OfficeOptions.MaxFileSize (HTTP 413).
-var ErrFileTooLarge = &Error{Kind: KindInvalid, Message: "File too large"}
+var ErrFileTooLarge = &model.Error{Class: model.ClassInvalid, Message: "File too large"}
 
 // File is an uploaded attachment: its metadata in the store, its content on
 // disk at <FilesDir>/<id>.
@@ -77,16 +78,16 @@ var files = cabinet[File, *File]{name: "files", what: "File"}
 // client declared (-1: unknown), refused at once when the disk has less
 // room. A write the disk runs out of room for fails with an error of
 // KindNoSpace (AsError).
-func (c *Core) UploadFile(actor *User, name, declaredType string, size int64, r io.Reader) (*File, error) {
+func (c *Core) UploadFile(actor *model.User, name, declaredType string, size int64, r io.Reader) (*File, error) {
 	o := c.office()
 	if o.FilesDir == "" {
-		return nil, &Error{Kind: KindUnavailable, Message: "Uploads disabled", Description: "no files directory is configured"}
+		return nil, &model.Error{Class: model.ClassUnavailable, Message: "Uploads disabled", Description: "no files directory is configured"}
 	}
 	br := bufio.NewReaderSize(r, 512)
 	head, _ := br.Peek(512)
 	f := &File{Name: cleanFileName(name), Type: fileType(declaredType, name, head)}
 	if !slices.Contains(o.FileTypes, f.Type) {
-		return nil, Invalid("files of type %s are not accepted (allowed: %s)", f.Type, strings.Join(o.FileTypes, ", "))
+		return nil, model.Invalid("files of type %s are not accepted (allowed: %s)", f.Type, strings.Join(o.FileTypes, ", "))
 	}
 	if err := c.roomFor(size); err != nil {
 		return nil, err
@@ -105,10 +106,10 @@ func (c *Core) UploadFile(actor *User, name, declaredType string, size int64, r 
 	case err != nil:
 		return nil, err
 	case f.Size > o.MaxFileSize:
-		return nil, &Error{Kind: KindInvalid, Message: ErrFileTooLarge.Message,
+		return nil, &model.Error{Class: model.ClassInvalid, Message: ErrFileTooLarge.Message,
 			Description: fmt.Sprintf("files may have at most %d bytes", o.MaxFileSize)}
 	}
-	err = c.store.Update(func(tx Tx) error {
+	err = c.store.Update(func(tx model.Tx) error {
 		if err := files.create(tx, actor.ID, c.now(), f); err != nil {
 			return err
 		}
@@ -160,9 +161,9 @@ func fileType(declared, name string, head []byte) string {
 }
 
 // File returns the metadata of a file the actor may read.
-func (c *Core) File(actor *User, id int64) (*File, error) {
+func (c *Core) File(actor *model.User, id int64) (*File, error) {
 	var f *File
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		f, err = c.readableFile(tx, actor, id)
 		return err
 	})
@@ -170,14 +171,14 @@ func (c *Core) File(actor *User, id int64) (*File, error) {
 }
 
 // OpenFile returns a readable file's metadata and content.
-func (c *Core) OpenFile(actor *User, id int64) (*File, *os.File, error) {
+func (c *Core) OpenFile(actor *model.User, id int64) (*File, *os.File, error) {
 	f, err := c.File(actor, id)
 	if err != nil {
 		return nil, nil, err
 	}
 	content, err := os.Open(c.filePath(f.ID))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, NotFound("File content")
+		return nil, nil, model.NotFound("File content")
 	}
 	return f, content, err
 }
@@ -185,7 +186,7 @@ func (c *Core) OpenFile(actor *User, id int64) (*File, *os.File, error) {
 // readableFile: a file is read by its owner, administrators, and whoever
 // may read the ticket it is attached to (directly or through a response),
 // so both sides of a support conversation see its attachments.
-func (c *Core) readableFile(tx Tx, actor *User, id int64) (*File, error) {
+func (c *Core) readableFile(tx model.Tx, actor *model.User, id int64) (*File, error) {
 	f, err := files.table(tx).Get(id)
 	if err != nil {
 		return nil, err
@@ -198,11 +199,11 @@ func (c *Core) readableFile(tx Tx, actor *User, id int64) (*File, error) {
 			return f, nil
 		}
 	}
-	return nil, NotFound(files.what)
+	return nil, model.NotFound(files.what)
 }
 
 // attachedTicket is the ticket a file reference belongs to, if any.
-func (c *Core) attachedTicket(tx Tx, ref string) (int64, bool) {
+func (c *Core) attachedTicket(tx model.Tx, ref string) (int64, bool) {
 	kind, id, ok := parseRef(ref)
 	switch {
 	case !ok:
@@ -221,14 +222,14 @@ func (c *Core) attachedTicket(tx Tx, ref string) (int64, bool) {
 
 // DeleteFile removes a file of the actor (an administrator: anyone's) that
 // no record uses.
-func (c *Core) DeleteFile(actor *User, id int64) error {
-	err := c.store.Update(func(tx Tx) error {
+func (c *Core) DeleteFile(actor *model.User, id int64) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		f, err := files.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
 			return err
 		}
 		if f.AttachedTo != "" {
-			return Invalid("the file is attached to %s; remove it from there first", f.AttachedTo)
+			return model.Invalid("the file is attached to %s; remove it from there first", f.AttachedTo)
 		}
 		return files.remove(tx, f)
 	})
@@ -262,14 +263,14 @@ func uniqueFileIDs(ids []TextID) ([]TextID, error) {
 	out := make([]TextID, 0, len(ids))
 	for _, id := range ids {
 		if id <= 0 {
-			return nil, Invalid("fileIds must be file ids")
+			return nil, model.Invalid("fileIds must be file ids")
 		}
 		if !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}
 	if len(out) > maxFileIDs {
-		return nil, Invalid("at most %d files may be attached", maxFileIDs)
+		return nil, model.Invalid("at most %d files may be attached", maxFileIDs)
 	}
 	return out, nil
 }
@@ -277,20 +278,20 @@ func uniqueFileIDs(ids []TextID) ([]TextID, error) {
 // attachFiles moves the files of a record from before to after: new ones
 // must be unused files of the actor and become attached to ref; dropped
 // ones become unused (the owner may attach or delete them).
-func attachFiles(tx Tx, actor *User, ref string, before, after []TextID) error {
+func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []TextID) error {
 	for _, id := range after {
 		if slices.Contains(before, id) {
 			continue
 		}
 		f, err := files.get(tx, int64(id), ownerOnly(actor))
-		if KindOf(err) == KindNotFound {
-			return Invalid("file %s is not one of your files", id)
+		if model.ClassOf(err) == model.ClassNotFound {
+			return model.Invalid("file %s is not one of your files", id)
 		}
 		if err != nil {
 			return err
 		}
 		if f.AttachedTo != "" && f.AttachedTo != ref {
-			return Invalid("file %s is already attached to %s", id, f.AttachedTo)
+			return model.Invalid("file %s is already attached to %s", id, f.AttachedTo)
 		}
 		f.AttachedTo = ref
 		if err := files.table(tx).Put(f); err != nil {
@@ -302,7 +303,7 @@ func attachFiles(tx Tx, actor *User, ref string, before, after []TextID) error {
 			continue
 		}
 		f, err := files.table(tx).Get(int64(id))
-		if KindOf(err) == KindNotFound {
+		if model.ClassOf(err) == model.ClassNotFound {
 			continue
 		}
 		if err != nil {
@@ -318,10 +319,10 @@ func attachFiles(tx Tx, actor *User, ref string, before, after []TextID) error {
 
 // dropFiles deletes the metadata of a deleted record's files; their content
 // goes with removeFileContent once the transaction committed.
-func dropFiles(tx Tx, ids []TextID) error {
+func dropFiles(tx model.Tx, ids []TextID) error {
 	for _, id := range ids {
 		f, err := files.table(tx).Get(int64(id))
-		if KindOf(err) == KindNotFound {
+		if model.ClassOf(err) == model.ClassNotFound {
 			continue
 		}
 		if err == nil {

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"github.com/fleetd/fleetd/app/model"
 	"os"
 	"path/filepath"
 	"slices"
@@ -102,12 +103,12 @@ func (c *Core) SweepFiles() (int, error) {
 // be the next upload's). A read transaction looks first, so that the writer
 // is taken only when there is something to remove.
 func (c *Core) sweepContent(ids []TextID) (int, error) {
-	orphans := func(tx Tx) ([]TextID, error) {
+	orphans := func(tx model.Tx) ([]TextID, error) {
 		var out []TextID
 		for _, id := range ids {
 			_, err := files.table(tx).Get(int64(id))
 			switch {
-			case KindOf(err) == KindNotFound:
+			case model.ClassOf(err) == model.ClassNotFound:
 				out = append(out, id)
 			case err != nil:
 				return nil, err
@@ -116,7 +117,7 @@ func (c *Core) sweepContent(ids []TextID) (int, error) {
 		return out, nil
 	}
 	var seen []TextID
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		seen, err = orphans(tx)
 		return err
 	})
@@ -124,7 +125,7 @@ func (c *Core) sweepContent(ids []TextID) (int, error) {
 		return 0, err
 	}
 	removed := 0
-	err = c.store.Update(func(tx Tx) error {
+	err = c.store.Update(func(tx model.Tx) error {
 		gone, err := orphans(tx)
 		for _, id := range gone {
 			if os.Remove(c.filePath(id)) == nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,7 +47,7 @@ func (id *TextID) UnmarshalJSON(b []byte) error {
 func ParseTextID(s string) (TextID, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil || n <= 0 {
-		return 0, Invalid("%q is not an id", s)
+		return 0, model.Invalid("%q is not an id", s)
 	}
 	return TextID(n), nil
 }
@@ -68,7 +69,7 @@ func ParseDate(s string) (Date, error) {
 			return Date{t.UTC()}, nil
 		}
 	}
-	return Date{}, Invalid("%q is not an ISO 8601 date (like 2025-03-01 or 2025-03-01T10:00:00Z)", s)
+	return Date{}, model.Invalid("%q is not an ISO 8601 date (like 2025-03-01 or 2025-03-01T10:00:00Z)", s)
 }
 
 func (d Date) MarshalJSON() ([]byte, error) {
@@ -110,7 +111,7 @@ func (s *Stamp) Owner() int64 { return int64(s.UserID) }
 
 // filed is an office record: an Entity with a Stamp.
 type filed interface {
-	Entity
+	model.Entity
 	stamp() *Stamp
 }
 
@@ -126,9 +127,11 @@ type cabinet[T any, P interface {
 	group func(*T) int64
 }
 
-func (k cabinet[T, P]) table(tx Tx) Table[T] { return RecordTable[T, P](tx, k.name, k.what) }
+func (k cabinet[T, P]) table(tx model.Tx) model.Table[T] {
+	return model.RecordTable[T, P](tx, k.name, k.what)
+}
 
-func (k cabinet[T, P]) keys(tx Tx) KeySet { return tx.Keys(k.name + "_by_group") }
+func (k cabinet[T, P]) keys(tx model.Tx) model.KeySet { return tx.Keys(k.name + "_by_group") }
 
 func (k cabinet[T, P]) groupOf(v *T) int64 {
 	if k.group != nil {
@@ -144,7 +147,7 @@ func (k cabinet[T, P]) key(v *T) string {
 }
 
 // create stamps v for owner at now and stores it.
-func (k cabinet[T, P]) create(tx Tx, owner int64, now time.Time, v *T) error {
+func (k cabinet[T, P]) create(tx model.Tx, owner int64, now time.Time, v *T) error {
 	s := P(v).stamp()
 	s.UserID, s.CreatedAt, s.UpdatedAt = TextID(owner), now.UTC(), now.UTC()
 	P(v).SetID(0)
@@ -156,7 +159,7 @@ func (k cabinet[T, P]) create(tx Tx, owner int64, now time.Time, v *T) error {
 
 // update stores after over before, keeping the stamp and moving the index
 // entry when the group changed.
-func (k cabinet[T, P]) update(tx Tx, before, after *T, now time.Time) error {
+func (k cabinet[T, P]) update(tx model.Tx, before, after *T, now time.Time) error {
 	*P(after).stamp() = *P(before).stamp()
 	P(after).stamp().UpdatedAt = now.UTC()
 	P(after).SetID(P(before).GetID())
@@ -171,7 +174,7 @@ func (k cabinet[T, P]) update(tx Tx, before, after *T, now time.Time) error {
 	return k.table(tx).Put(after)
 }
 
-func (k cabinet[T, P]) remove(tx Tx, v *T) error {
+func (k cabinet[T, P]) remove(tx model.Tx, v *T) error {
 	if err := k.keys(tx).Delete(k.key(v)); err != nil {
 		return err
 	}
@@ -180,9 +183,9 @@ func (k cabinet[T, P]) remove(tx Tx, v *T) error {
 
 // deleteOwn removes one of the actor's own records (owner-only kinds) with
 // its attached files; read-only accounts delete nothing.
-func (k cabinet[T, P]) deleteOwn(c *Core, actor *User, id int64, files func(*T) []TextID) error {
+func (k cabinet[T, P]) deleteOwn(c *Core, actor *model.User, id int64, files func(*T) []TextID) error {
 	var dropped []TextID
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		v, err := k.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err
@@ -201,19 +204,19 @@ func (k cabinet[T, P]) deleteOwn(c *Core, actor *User, id int64, files func(*T) 
 
 // get returns record id when reach allows its owner; otherwise the record
 // is "not found", so callers cannot probe for other users' ids.
-func (k cabinet[T, P]) get(tx Tx, id int64, reach func(owner int64) bool) (*T, error) {
+func (k cabinet[T, P]) get(tx model.Tx, id int64, reach func(owner int64) bool) (*T, error) {
 	v, err := k.table(tx).Get(id)
 	if err != nil {
 		return nil, err
 	}
 	if !reach(P(v).stamp().Owner()) {
-		return nil, NotFound(k.what)
+		return nil, model.NotFound(k.what)
 	}
 	return v, nil
 }
 
 // grouped returns one group's records in id (creation) order.
-func (k cabinet[T, P]) grouped(tx Tx, group int64) ([]*T, error) {
+func (k cabinet[T, P]) grouped(tx model.Tx, group int64) ([]*T, error) {
 	var ids []int64
 	if err := k.keys(tx).Scan(groupPrefix(group), func(_ string, id int64) bool {
 		ids = append(ids, id)
@@ -233,19 +236,19 @@ func (k cabinet[T, P]) grouped(tx Tx, group int64) ([]*T, error) {
 }
 
 // all returns every record in id order.
-func (k cabinet[T, P]) all(tx Tx) ([]*T, error) {
+func (k cabinet[T, P]) all(tx model.Tx) ([]*T, error) {
 	out := []*T{}
 	err := k.table(tx).List(func(v *T) bool { out = append(out, v); return true })
 	return out, err
 }
 
 // ownerOnly reaches the actor's own records.
-func ownerOnly(actor *User) func(int64) bool {
+func ownerOnly(actor *model.User) func(int64) bool {
 	return func(owner int64) bool { return owner == actor.ID }
 }
 
 // ownerOrAdmin also lets administrators reach everyone's records.
-func ownerOrAdmin(actor *User) func(int64) bool {
+func ownerOrAdmin(actor *model.User) func(int64) bool {
 	return func(owner int64) bool { return actor.Administrator || owner == actor.ID }
 }
 
@@ -262,7 +265,7 @@ func requireText(fields map[string]*string) error {
 	case 0:
 		return nil
 	case 1:
-		return Invalid("%s is required", missing[0])
+		return model.Invalid("%s is required", missing[0])
 	}
-	return Invalid("%s are required", strings.Join(missing, ", "))
+	return model.Invalid("%s are required", strings.Join(missing, ", "))
 }

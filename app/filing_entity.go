@@ -1,10 +1,12 @@
 package app
 
+import "github.com/fleetd/fleetd/app/model"
+
 // dropEntityRecords removes the extended records about a device or driver
 // that is being deleted: its installation record, its documents and (for
 // a vehicle) its service history, whoever owns them. It returns the files
 // whose content removeFileContent deletes once the transaction committed.
-func dropEntityRecords(tx Tx, of string, id int64) ([]TextID, error) {
+func dropEntityRecords(tx model.Tx, of string, id int64) ([]TextID, error) {
 	var dropped []TextID
 	if of == DocumentOfVehicle {
 		if err := deleteInstallation(tx, id); err != nil {
@@ -27,7 +29,7 @@ func dropEntityRecords(tx Tx, of string, id int64) ([]TextID, error) {
 func dropWhere[T any, P interface {
 	*T
 	filed
-}](tx Tx, k cabinet[T, P], match func(*T) bool, filesOf func(*T) []TextID, dropped *[]TextID) error {
+}](tx model.Tx, k cabinet[T, P], match func(*T) bool, filesOf func(*T) []TextID, dropped *[]TextID) error {
 	all, err := k.all(tx)
 	if err != nil {
 		return err
@@ -43,7 +45,7 @@ func dropWhere[T any, P interface {
 
 // dropEntity is dropEntityRecords as an Objects remove hook: the files'
 // content goes once the deletion is committed.
-func (c *Core) dropEntity(tx Tx, of string, id int64) (func(), error) {
+func (c *Core) dropEntity(tx model.Tx, of string, id int64) (func(), error) {
 	dropped, err := dropEntityRecords(tx, of, id)
 	return func() { c.removeFileContent(dropped) }, err
 }

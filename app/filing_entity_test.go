@@ -5,17 +5,18 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Deleting a device (or driver) takes its extended records with it:
 // installation record, documents and service history, not other devices'.
 func TestDeleteDeviceRemovesExtendedRecords(t *testing.T) {
 	f := newFixture(t)
-	other, err := f.core.Devices.Create(f.admin, func(d *app.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
+	other, err := f.core.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	installed, err := f.core.InstallDevice(f.admin, func(d *app.Device) error {
+	installed, err := f.core.InstallDevice(f.admin, func(d *model.Device) error {
 		d.Name, d.UniqueID, d.Phone, d.Contact = "bus", "B1", "+100", "Ann"
 		return nil
 	}, app.InstallationDetails{Location: "depot"})

@@ -1,10 +1,12 @@
 package app
 
+import "github.com/fleetd/fleetd/app/model"
+
 // DropUserOffice runs dropUserOffice as Core.DeleteUser is meant to: in
 // one transaction, file content removed after it committed.
 func (c *Core) DropUserOffice(userID int64) error {
 	var dropped []TextID
-	err := c.store.Update(func(tx Tx) (err error) {
+	err := c.store.Update(func(tx model.Tx) (err error) {
 		dropped, err = dropUserOffice(tx, userID)
 		return err
 	})

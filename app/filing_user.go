@@ -1,12 +1,14 @@
 package app
 
+import "github.com/fleetd/fleetd/app/model"
+
 // dropUserOffice removes what a user owns in the office, for the user's
 // deletion (Core.DeleteUser calls it in its transaction): tickets
 // with all their responses, the user's responses on other tickets,
 // documents, service records, own service tasks and files. It returns the
 // files whose content removeFileContent deletes once the transaction
 // committed.
-func dropUserOffice(tx Tx, userID int64) ([]TextID, error) {
+func dropUserOffice(tx model.Tx, userID int64) ([]TextID, error) {
 	var dropped []TextID
 	own, err := tickets.grouped(tx, userID)
 	if err != nil {
@@ -43,7 +45,7 @@ func dropUserOffice(tx Tx, userID int64) ([]TextID, error) {
 func dropOwned[T any, P interface {
 	*T
 	filed
-}](tx Tx, k cabinet[T, P], owner int64, filesOf func(*T) []TextID, dropped *[]TextID) error {
+}](tx model.Tx, k cabinet[T, P], owner int64, filesOf func(*T) []TextID, dropped *[]TextID) error {
 	list, err := k.grouped(tx, owner)
 	if err != nil {
 		return err
@@ -56,14 +58,14 @@ func dropOwned[T any, P interface {
 func dropEvery[T any, P interface {
 	*T
 	filed
-}](tx Tx, k cabinet[T, P], owner int64, filesOf func(*T) []TextID, dropped *[]TextID) error {
+}](tx model.Tx, k cabinet[T, P], owner int64, filesOf func(*T) []TextID, dropped *[]TextID) error {
 	return dropWhere(tx, k, func(v *T) bool { return P(v).stamp().Owner() == owner }, filesOf, dropped)
 }
 
 func dropAll[T any, P interface {
 	*T
 	filed
-}](tx Tx, k cabinet[T, P], list []*T, filesOf func(*T) []TextID, dropped *[]TextID) error {
+}](tx model.Tx, k cabinet[T, P], list []*T, filesOf func(*T) []TextID, dropped *[]TextID) error {
 	for _, v := range list {
 		if filesOf != nil {
 			*dropped = append(*dropped, filesOf(v)...)

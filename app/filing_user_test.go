@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -31,18 +32,18 @@ func TestDropUserOffice(t *testing.T) {
 	}
 	admin, _, err := core.Bootstrap("admin@example.com", "admin-secret")
 	must(err)
-	users := map[string]*app.User{"admin": admin}
+	users := map[string]*model.User{"admin": admin}
 	for _, name := range []string{"alice", "bob"} {
-		users[name], err = core.CreateUser(admin, func(u *app.User) error {
+		users[name], err = core.CreateUser(admin, func(u *model.User) error {
 			u.Name, u.Email, u.Password = name, name+"@example.com", name+"-secret"
 			u.Administrator = name == "alice" // so she answers on bob's ticket too
 			return nil
 		})
 		must(err)
 	}
-	car, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = "car", "1"; return nil })
+	car, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "1"; return nil })
 	must(err)
-	must(core.Link(admin, app.Permission{OwnerKind: app.KindUser, OwnerID: users["alice"].ID, PropKind: app.KindDevice, PropID: car.ID}))
+	must(core.Link(admin, model.Permission{OwnerKind: model.KindUser, OwnerID: users["alice"].ID, PropKind: model.KindDevice, PropID: car.ID}))
 	upload := func(who string) app.TextID {
 		f, err := core.UploadFile(users[who], "a.pdf", "application/pdf", -1, strings.NewReader("%PDF"))
 		must(err)

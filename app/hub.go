@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"github.com/fleetd/fleetd/app/model"
 	"sync"
 	"sync/atomic"
 )
@@ -9,9 +10,9 @@ import (
 // Update is one live message in Traccar's socket format; empty parts are
 // left out of the JSON, and an empty Update is the keep-alive "{}".
 type Update struct {
-	Devices   []*Device   `json:"devices,omitempty"`
-	Positions []*Position `json:"positions,omitempty"`
-	Events    []*Event    `json:"events,omitempty"`
+	Devices   []*model.Device   `json:"devices,omitempty"`
+	Positions []*model.Position `json:"positions,omitempty"`
+	Events    []*model.Event    `json:"events,omitempty"`
 }
 
 // subscriberQueue bounds what a slow client may have pending; past it the
@@ -43,7 +44,7 @@ type Subscription struct {
 	revoked               atomic.Bool
 
 	mu      sync.Mutex
-	user    *User
+	user    *model.User
 	checked bool
 	gen     uint64
 	visible map[int64]bool // nil for administrators: everything
@@ -51,7 +52,7 @@ type Subscription struct {
 
 // Subscribe starts live updates for user, authenticated by the session
 // with cookie value sessionToken ("" for Basic credentials).
-func (c *Core) Subscribe(user *User, sessionToken string) *Subscription {
+func (c *Core) Subscribe(user *model.User, sessionToken string) *Subscription {
 	ch := make(chan Update, subscriberQueue)
 	s := &Subscription{C: ch, ch: ch, user: user, hub: c.hub, passwordHash: user.PasswordHash}
 	if sessionToken != "" {
@@ -89,7 +90,7 @@ func (s *Subscription) sees(deviceID int64) bool {
 	}
 	if gen := s.hub.gen.Load(); !s.checked || s.gen != gen {
 		if err := s.refresh(); err != nil {
-			if KindOf(err) == KindUnauthorized {
+			if model.ClassOf(err) == model.ClassUnauthorized {
 				s.revoked.Store(true)
 			}
 			return false
@@ -103,10 +104,10 @@ func (s *Subscription) sees(deviceID int64) bool {
 // Unauthorized error means access has ended.
 func (s *Subscription) refresh() error {
 	c := s.hub.core
-	return c.store.View(func(tx Tx) error {
+	return c.store.View(func(tx model.Tx) error {
 		u, err := tx.Users().Get(s.user.ID)
-		if errors.Is(err, ErrNotFound) || (err == nil && u.PasswordHash != s.passwordHash) {
-			return Unauthorized("credentials changed")
+		if errors.Is(err, model.ErrNotFound) || (err == nil && u.PasswordHash != s.passwordHash) {
+			return model.Unauthorized("credentials changed")
 		}
 		if err != nil {
 			return err
@@ -116,8 +117,8 @@ func (s *Subscription) refresh() error {
 		}
 		if s.session != "" {
 			sess, err := tx.Session(s.session)
-			if errors.Is(err, ErrNotFound) || (err == nil && c.now().After(sess.Expires)) {
-				return Unauthorized("session ended")
+			if errors.Is(err, model.ErrNotFound) || (err == nil && c.now().After(sess.Expires)) {
+				return model.Unauthorized("session ended")
 			}
 			if err != nil {
 				return err
@@ -125,7 +126,7 @@ func (s *Subscription) refresh() error {
 		}
 		var set map[int64]bool
 		if !u.Administrator {
-			if set, err = (access{tx: tx, actor: u}).visible(KindDevice); err != nil {
+			if set, err = (access{tx: tx, actor: u}).visible(model.KindDevice); err != nil {
 				return err
 			}
 		}

@@ -5,31 +5,32 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/geo"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // endOfTime bounds "all of a device's history" in range deletes; it is well
 // inside the range of nanosecond keys.
 var endOfTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func newDevices(c *Core) *Objects[Device, *Device] {
-	return &Objects[Device, *Device]{
-		c: c, kind: KindDevice,
-		table: func(tx Tx) Table[Device] { return tx.Devices() },
+func newDevices(c *Core) *Objects[model.Device, *model.Device] {
+	return &Objects[model.Device, *model.Device]{
+		c: c, kind: model.KindDevice,
+		table: func(tx model.Tx) model.Table[model.Device] { return tx.Devices() },
 		match: matchIDs,
 		view:  c.liveDevice,
 		// A registered id is no longer unknown.
-		stored: func(d *Device) { c.unknown.forget(d.UniqueID) },
-		prepare: func(a access, before, d *Device) error {
+		stored: func(d *model.Device) { c.unknown.forget(d.UniqueID) },
+		prepare: func(a access, before, d *model.Device) error {
 			d.Name = strings.TrimSpace(d.Name)
 			d.UniqueID = strings.TrimSpace(d.UniqueID)
 			if d.Name == "" || d.UniqueID == "" {
-				return Invalid("name and uniqueId are required")
+				return model.Invalid("name and uniqueId are required")
 			}
 			if err := checkUniqueID(d.UniqueID); err != nil {
 				return err
 			}
 			if d.Attributes == nil {
-				d.Attributes = Attributes{}
+				d.Attributes = model.Attributes{}
 			}
 			if err := checkParent(a, d.GroupID); err != nil {
 				return err
@@ -38,7 +39,7 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 				if err := a.checkDeviceLimit(a.actor); err != nil {
 					return err
 				}
-				before = &Device{Status: StatusOffline}
+				before = &model.Device{Status: model.StatusOffline}
 			}
 			// Status, position and last update belong to the ingest.
 			d.Status, d.PositionID, d.LastUpdate = before.Status, before.PositionID, before.LastUpdate
@@ -47,8 +48,8 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 			}
 			return nil
 		},
-		drain: func(tx Tx, d *Device) (bool, error) { return drainHistory(tx, d.ID) },
-		remove: func(tx Tx, d *Device) (func(), error) {
+		drain: func(tx model.Tx, d *model.Device) (bool, error) { return drainHistory(tx, d.ID) },
+		remove: func(tx model.Tx, d *model.Device) (func(), error) {
 			// What the ingest stored since the last drain.
 			for done := false; !done; {
 				var err error
@@ -64,17 +65,17 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 	}
 }
 
-func newGroups(c *Core) *Objects[Group, *Group] {
-	return &Objects[Group, *Group]{
-		c: c, kind: KindGroup,
-		table: func(tx Tx) Table[Group] { return tx.Groups() },
-		prepare: func(a access, before, g *Group) error {
+func newGroups(c *Core) *Objects[model.Group, *model.Group] {
+	return &Objects[model.Group, *model.Group]{
+		c: c, kind: model.KindGroup,
+		table: func(tx model.Tx) model.Table[model.Group] { return tx.Groups() },
+		prepare: func(a access, before, g *model.Group) error {
 			g.Name = strings.TrimSpace(g.Name)
 			if g.Name == "" {
-				return Invalid("name is required")
+				return model.Invalid("name is required")
 			}
 			if g.Attributes == nil {
-				g.Attributes = Attributes{}
+				g.Attributes = model.Attributes{}
 			}
 			if err := checkParent(a, g.GroupID); err != nil {
 				return err
@@ -82,7 +83,7 @@ func newGroups(c *Core) *Objects[Group, *Group] {
 			// A group may not become its own ancestor.
 			for parent, hops := g.GroupID, 0; parent != 0 && before != nil; hops++ {
 				if parent == g.ID || hops > 1000 {
-					return Invalid("a group cannot be inside itself")
+					return model.Invalid("a group cannot be inside itself")
 				}
 				p, err := a.tx.Groups().Get(parent)
 				if err != nil {
@@ -92,18 +93,18 @@ func newGroups(c *Core) *Objects[Group, *Group] {
 			}
 			return nil
 		},
-		remove: func(tx Tx, g *Group) (func(), error) {
+		remove: func(tx model.Tx, g *model.Group) (func(), error) {
 			// Members move up to the deleted group's parent.
-			var devices []*Device
-			var groups []*Group
-			err := tx.Devices().List(func(d *Device) bool {
+			var devices []*model.Device
+			var groups []*model.Group
+			err := tx.Devices().List(func(d *model.Device) bool {
 				if d.GroupID == g.ID {
 					devices = append(devices, d)
 				}
 				return true
 			})
 			if err == nil {
-				err = tx.Groups().List(func(child *Group) bool {
+				err = tx.Groups().List(func(child *model.Group) bool {
 					if child.GroupID == g.ID {
 						groups = append(groups, child)
 					}
@@ -134,44 +135,44 @@ func checkParent(a access, groupID int64) error {
 	if groupID == 0 {
 		return nil
 	}
-	return a.reference(KindGroup, groupID)
+	return a.reference(model.KindGroup, groupID)
 }
 
-func newCommands(c *Core) *Objects[Command, *Command] {
-	return &Objects[Command, *Command]{
-		c: c, kind: KindCommand,
-		table: func(tx Tx) Table[Command] { return tx.Commands() },
-		prepare: func(a access, _, cmd *Command) error {
+func newCommands(c *Core) *Objects[model.Command, *model.Command] {
+	return &Objects[model.Command, *model.Command]{
+		c: c, kind: model.KindCommand,
+		table: func(tx model.Tx) model.Table[model.Command] { return tx.Commands() },
+		prepare: func(a access, _, cmd *model.Command) error {
 			cmd.Type = strings.TrimSpace(cmd.Type)
 			if cmd.Type == "" {
-				return Invalid("type is required")
+				return model.Invalid("type is required")
 			}
 			if cmd.Attributes == nil {
-				cmd.Attributes = Attributes{}
+				cmd.Attributes = model.Attributes{}
 			}
 			if cmd.DeviceID != 0 {
-				return a.reference(KindDevice, cmd.DeviceID)
+				return a.reference(model.KindDevice, cmd.DeviceID)
 			}
 			return nil
 		},
 	}
 }
 
-func newGeofences(c *Core) *Objects[Geofence, *Geofence] {
-	return &Objects[Geofence, *Geofence]{
-		c: c, kind: KindGeofence,
-		table: func(tx Tx) Table[Geofence] { return tx.Geofences() },
-		prepare: func(_ access, _, g *Geofence) error {
+func newGeofences(c *Core) *Objects[model.Geofence, *model.Geofence] {
+	return &Objects[model.Geofence, *model.Geofence]{
+		c: c, kind: model.KindGeofence,
+		table: func(tx model.Tx) model.Table[model.Geofence] { return tx.Geofences() },
+		prepare: func(_ access, _, g *model.Geofence) error {
 			g.Name = strings.TrimSpace(g.Name)
 			g.Area = strings.TrimSpace(g.Area)
 			if g.Name == "" || g.Area == "" {
-				return Invalid("name and area are required")
+				return model.Invalid("name and area are required")
 			}
 			if _, err := geo.Parse(g.Area); err != nil {
-				return Invalid("%v", err)
+				return model.Invalid("%v", err)
 			}
 			if g.Attributes == nil {
-				g.Attributes = Attributes{}
+				g.Attributes = model.Attributes{}
 			}
 			return nil
 		},
@@ -187,27 +188,29 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-func driversTable(tx Tx) Table[Driver] { return RecordTable[Driver](tx, "drivers", "driver") }
+func driversTable(tx model.Tx) model.Table[model.Driver] {
+	return model.RecordTable[model.Driver](tx, "drivers", "driver")
+}
 
 // driverKeys indexes drivers by uniqueId, which must be unique like a
 // device's.
 const driverKeys = "drivers_by_unique_id"
 
-func newDrivers(c *Core) *Objects[Driver, *Driver] {
-	return &Objects[Driver, *Driver]{
-		c: c, kind: KindDriver,
+func newDrivers(c *Core) *Objects[model.Driver, *model.Driver] {
+	return &Objects[model.Driver, *model.Driver]{
+		c: c, kind: model.KindDriver,
 		table: driversTable,
-		prepare: func(a access, before, d *Driver) error {
+		prepare: func(a access, before, d *model.Driver) error {
 			d.Name, d.UniqueID = strings.TrimSpace(d.Name), strings.TrimSpace(d.UniqueID)
 			if d.Name == "" || d.UniqueID == "" {
-				return Invalid("name and uniqueId are required")
+				return model.Invalid("name and uniqueId are required")
 			}
 			if d.Attributes == nil {
-				d.Attributes = Attributes{}
+				d.Attributes = model.Attributes{}
 			}
 			keys := a.tx.Keys(driverKeys)
 			if id, taken, err := keys.Get(d.UniqueID); err != nil || (taken && id != d.ID) {
-				return firstErr(err, Conflict("driver with uniqueId %q already exists", d.UniqueID))
+				return firstErr(err, model.Conflict("driver with uniqueId %q already exists", d.UniqueID))
 			}
 			if before != nil && before.UniqueID != d.UniqueID {
 				if err := keys.Delete(before.UniqueID); err != nil {
@@ -217,8 +220,8 @@ func newDrivers(c *Core) *Objects[Driver, *Driver] {
 			return nil
 		},
 		// The index entry is written after Create assigned the id.
-		created: func(tx Tx, d *Driver) error { return tx.Keys(driverKeys).Put(d.UniqueID, d.ID) },
-		remove: func(tx Tx, d *Driver) (func(), error) {
+		created: func(tx model.Tx, d *model.Driver) error { return tx.Keys(driverKeys).Put(d.UniqueID, d.ID) },
+		remove: func(tx model.Tx, d *model.Driver) (func(), error) {
 			if err := tx.Keys(driverKeys).Delete(d.UniqueID); err != nil {
 				return nil, err
 			}

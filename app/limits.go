@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"reflect"
 	"strings"
 	"sync"
@@ -32,17 +33,17 @@ const (
 // JSON field name, the limits that differ from MaxText. Every other string
 // field of these types (and of any type checkLengths is given) has MaxText.
 var fieldLimits = map[reflect.Type]map[string]int{
-	reflect.TypeFor[User](): {"name": MaxName, "login": MaxName, "email": MaxEmail, "phone": MaxName,
+	reflect.TypeFor[model.User](): {"name": MaxName, "login": MaxName, "email": MaxEmail, "phone": MaxName,
 		"map": MaxName, "coordinateFormat": MaxName, "password": MaxPassword},
-	reflect.TypeFor[Device](): {"name": MaxName, "uniqueId": MaxUniqueID, "status": MaxName, "phone": MaxName,
+	reflect.TypeFor[model.Device](): {"name": MaxName, "uniqueId": MaxUniqueID, "status": MaxName, "phone": MaxName,
 		"model": MaxName, "category": MaxName},
-	reflect.TypeFor[Group]():    {"name": MaxName},
-	reflect.TypeFor[Command]():  {"type": MaxName},
-	reflect.TypeFor[Geofence](): {"name": MaxName, "area": MaxArea},
-	reflect.TypeFor[Driver]():   {"name": MaxName, "uniqueId": MaxUniqueID},
+	reflect.TypeFor[model.Group]():    {"name": MaxName},
+	reflect.TypeFor[model.Command]():  {"type": MaxName},
+	reflect.TypeFor[model.Geofence](): {"name": MaxName, "area": MaxArea},
+	reflect.TypeFor[model.Driver]():   {"name": MaxName, "uniqueId": MaxUniqueID},
 	reflect.TypeFor[ComputedAttribute](): {"attribute": maxAttributeName, "expression": maxExpressionLength,
 		"type": MaxName},
-	reflect.TypeFor[Server](): {"map": MaxName, "bingKey": MaxName, "version": MaxName, "coordinateFormat": MaxName},
+	reflect.TypeFor[model.Server](): {"map": MaxName, "bingKey": MaxName, "version": MaxName, "coordinateFormat": MaxName},
 
 	reflect.TypeFor[Ticket](): {"title": MaxName, "description": MaxMessage, "category": MaxName, "status": MaxName,
 		"user_info": MaxName, "device_info": MaxName},
@@ -115,7 +116,7 @@ func checkValue(v reflect.Value, prefix string) error {
 				err = checkText(name, f.Index(i).String(), r.limit)
 			}
 		case attributesRule:
-			err = checkAttributes(name, f.Interface().(Attributes))
+			err = checkAttributes(name, f.Interface().(model.Attributes))
 		case nestedRule:
 			if f.Kind() == reflect.Pointer {
 				if f.IsNil() {
@@ -135,7 +136,7 @@ func checkValue(v reflect.Value, prefix string) error {
 // checkText refuses s when it is longer than limit characters.
 func checkText(field, s string, limit int) error {
 	if tooLong(s, limit) {
-		return Invalid("%s may have at most %d characters", field, limit)
+		return model.Invalid("%s may have at most %d characters", field, limit)
 	}
 	return nil
 }
@@ -147,7 +148,7 @@ func tooLong(s string, limit int) bool {
 // checkPassword refuses a password bcrypt could not take whole.
 func checkPassword(field, password string) error {
 	if len(password) > MaxPassword {
-		return Invalid("%s may have at most %d bytes", field, MaxPassword)
+		return model.Invalid("%s may have at most %d bytes", field, MaxPassword)
 	}
 	return nil
 }
@@ -155,7 +156,7 @@ func checkPassword(field, password string) error {
 // checkAttributes bounds a free-form attributes map: keys MaxAttributeKey,
 // strings MaxText, at any depth. The path to a value is only joined into
 // a name for the error, so a map that passes costs no allocation.
-func checkAttributes(field string, attrs Attributes) error {
+func checkAttributes(field string, attrs model.Attributes) error {
 	path := make([]string, 1, 8)
 	path[0] = field
 	return checkJSONObject(path, attrs)
@@ -164,7 +165,7 @@ func checkAttributes(field string, attrs Attributes) error {
 func checkJSONObject(path []string, m map[string]any) error {
 	for k, v := range m {
 		if tooLong(k, MaxAttributeKey) {
-			return Invalid("%s keys may have at most %d characters", strings.Join(path, "."), MaxAttributeKey)
+			return model.Invalid("%s keys may have at most %d characters", strings.Join(path, "."), MaxAttributeKey)
 		}
 		if err := checkJSONValue(append(path, k), v); err != nil {
 			return err
@@ -178,11 +179,11 @@ func checkJSONValue(path []string, v any) error {
 	switch x := v.(type) {
 	case string:
 		if tooLong(x, MaxText) {
-			return Invalid("%s may have at most %d characters", strings.Join(path, "."), MaxText)
+			return model.Invalid("%s may have at most %d characters", strings.Join(path, "."), MaxText)
 		}
 	case map[string]any:
 		return checkJSONObject(path, x)
-	case Attributes: // set by the core rather than decoded
+	case model.Attributes: // set by the core rather than decoded
 		return checkJSONObject(path, x)
 	case []any:
 		for _, e := range x {
@@ -227,7 +228,7 @@ func rulesOf(t reflect.Type) []lengthRule {
 	return rs
 }
 
-var attributesType = reflect.TypeFor[Attributes]()
+var attributesType = reflect.TypeFor[model.Attributes]()
 
 func collectRules(t reflect.Type, limits map[string]int, index []int, out *[]lengthRule) {
 	for i := range t.NumField() {

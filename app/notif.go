@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/fleetd/fleetd/app/model"
 	"strings"
 )
 
@@ -30,7 +31,7 @@ func validType(typ string) bool {
 	return false
 }
 
-func getJSON(tx Tx, set string, id int64, v any) error {
+func getJSON(tx model.Tx, set string, id int64, v any) error {
 	data, ok, err := tx.Records(set).Get(id)
 	if err != nil || !ok {
 		return err
@@ -41,7 +42,7 @@ func getJSON(tx Tx, set string, id int64, v any) error {
 	return nil
 }
 
-func putJSON(tx Tx, set string, id int64, v any) error {
+func putJSON(tx model.Tx, set string, id int64, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -49,7 +50,7 @@ func putJSON(tx Tx, set string, id int64, v any) error {
 	return tx.Records(set).Put(id, data)
 }
 
-func settingsOf(tx Tx, userID int64) (NotificationSettings, error) {
+func settingsOf(tx model.Tx, userID int64) (NotificationSettings, error) {
 	s := NotificationSettings{}
 	for _, t := range NotificationTypes {
 		s[t] = true
@@ -67,18 +68,18 @@ func settingsOf(tx Tx, userID int64) (NotificationSettings, error) {
 }
 
 // NotificationSettings is K1: the caller's switches.
-func (c *Core) NotificationSettings(actor *User) (NotificationSettings, error) {
+func (c *Core) NotificationSettings(actor *model.User) (NotificationSettings, error) {
 	var s NotificationSettings
-	err := c.store.View(func(tx Tx) (err error) { s, err = settingsOf(tx, actor.ID); return err })
+	err := c.store.View(func(tx model.Tx) (err error) { s, err = settingsOf(tx, actor.ID); return err })
 	return s, err
 }
 
 // SetNotification is K2: one switch of the caller.
-func (c *Core) SetNotification(actor *User, typ string, on bool) error {
+func (c *Core) SetNotification(actor *model.User, typ string, on bool) error {
 	if !validType(typ) {
-		return Invalid("type must be one of %s", strings.Join(NotificationTypes, ", "))
+		return model.Invalid("type must be one of %s", strings.Join(NotificationTypes, ", "))
 	}
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		s, err := settingsOf(tx, actor.ID)
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 	"time"
@@ -22,12 +23,12 @@ type pushTokens struct {
 
 // The K3/K4 answers the spec gives.
 var (
-	ErrNoToken     = &Error{Kind: KindInvalid, Message: "No token provided"}
-	ErrTokenExists = &Error{Kind: KindConflict, Message: "Token already exists"}
-	ErrTokenAbsent = &Error{Kind: KindNotFound, Message: "Token not found"}
+	ErrNoToken     = &model.Error{Class: model.ClassInvalid, Message: "No token provided"}
+	ErrTokenExists = &model.Error{Class: model.ClassConflict, Message: "Token already exists"}
+	ErrTokenAbsent = &model.Error{Class: model.ClassNotFound, Message: "Token not found"}
 )
 
-func tokensOf(tx Tx, userID int64) (pushTokens, error) {
+func tokensOf(tx model.Tx, userID int64) (pushTokens, error) {
 	var t pushTokens
 	err := getJSON(tx, tokenRecords, userID, &t)
 	return t, err
@@ -44,12 +45,12 @@ func checkToken(token string) error {
 // moves to the end of the eviction order) and answers ErrTokenExists; a
 // token another user had moves to the caller, since one app install
 // serves one account at a time.
-func (c *Core) AddPushToken(actor *User, token string) error {
+func (c *Core) AddPushToken(actor *model.User, token string) error {
 	if err := checkToken(token); err != nil {
 		return err
 	}
 	var exists bool
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		owner, ok, err := tx.Keys(tokenOwners).Get(token)
 		if err != nil {
 			return err
@@ -88,11 +89,11 @@ func (c *Core) AddPushToken(actor *User, token string) error {
 }
 
 // RemovePushToken is K4.
-func (c *Core) RemovePushToken(actor *User, token string) error {
+func (c *Core) RemovePushToken(actor *model.User, token string) error {
 	if err := checkToken(token); err != nil {
 		return err
 	}
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		t, err := tokensOf(tx, actor.ID)
 		if err != nil {
 			return err
@@ -105,14 +106,14 @@ func (c *Core) RemovePushToken(actor *User, token string) error {
 }
 
 // PushTokens lists the caller's tokens, oldest first.
-func (c *Core) PushTokens(actor *User) ([]PushToken, error) {
+func (c *Core) PushTokens(actor *model.User) ([]PushToken, error) {
 	var t pushTokens
-	err := c.store.View(func(tx Tx) (err error) { t, err = tokensOf(tx, actor.ID); return err })
+	err := c.store.View(func(tx model.Tx) (err error) { t, err = tokensOf(tx, actor.ID); return err })
 	return t.Tokens, err
 }
 
 // removeToken drops token from userID's list and the owner index.
-func removeToken(tx Tx, userID int64, token string) error {
+func removeToken(tx model.Tx, userID int64, token string) error {
 	t, err := tokensOf(tx, userID)
 	if err != nil {
 		return err
@@ -134,7 +135,7 @@ func removeToken(tx Tx, userID int64, token string) error {
 
 // dropUserNotifications removes a deleted user's notification switches and
 // push tokens (with their owner index entries).
-func dropUserNotifications(tx Tx, userID int64) error {
+func dropUserNotifications(tx model.Tx, userID int64) error {
 	t, err := tokensOf(tx, userID)
 	if err != nil {
 		return err

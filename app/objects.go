@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"maps"
 	"slices"
 )
@@ -22,19 +23,19 @@ type ListQuery struct {
 // differences between kinds live in their hooks.
 type Objects[T any, P interface {
 	*T
-	Entity
+	model.Entity
 }] struct {
 	c     *Core
 	kind  string
-	table func(Tx) Table[T]
+	table func(model.Tx) model.Table[T]
 	// prepare validates a create (before == nil) or an update and restores
 	// server-managed fields the caller may not set.
 	prepare func(a access, before, after *T) error
 	// created and remove maintain what depends on the object (indexes,
 	// positions) after it is stored and before it goes. remove may return
 	// work to do once the deletion is committed (removing files).
-	created func(tx Tx, v *T) error
-	remove  func(tx Tx, v *T) (after func(), err error)
+	created func(tx model.Tx, v *T) error
+	remove  func(tx model.Tx, v *T) (after func(), err error)
 	// stored runs once a create or an update has committed: in-memory
 	// state must not change for a write that is refused or rolled back.
 	stored func(v *T)
@@ -42,7 +43,7 @@ type Objects[T any, P interface {
 	// object (a device's history) and reports whether nothing is left. Delete
 	// runs it in transactions of its own until done, before the one that
 	// removes the object, so no transaction grows with the object's history.
-	drain func(tx Tx, v *T) (done bool, err error)
+	drain func(tx model.Tx, v *T) (done bool, err error)
 	// match applies kind-specific list filters (devices: ids, uniqueIds).
 	match func(q ListQuery, v *T) bool
 	// view completes a record read from the store for the caller (devices:
@@ -51,9 +52,9 @@ type Objects[T any, P interface {
 }
 
 // List returns the objects the actor may see, filtered by q, in id order.
-func (o *Objects[T, P]) List(actor *User, q ListQuery) ([]*T, error) {
+func (o *Objects[T, P]) List(actor *model.User, q ListQuery) ([]*T, error) {
 	out := []*T{}
-	err := o.c.store.View(func(tx Tx) error {
+	err := o.c.store.View(func(tx model.Tx) error {
 		a := access{tx: tx, actor: actor}
 		set, err := o.listSet(a, q)
 		if err != nil {
@@ -79,14 +80,14 @@ func (o *Objects[T, P]) listSet(a access, q ListQuery) (map[int64]bool, error) {
 	switch {
 	case q.UserID > 0:
 		if !a.actor.Administrator && !a.actor.Manager() && q.UserID != a.actor.ID {
-			return nil, Forbidden("Only administrators and managers may list another user's objects")
+			return nil, model.Forbidden("Only administrators and managers may list another user's objects")
 		}
-		if err := a.mustSee(KindUser, q.UserID); err != nil {
+		if err := a.mustSee(model.KindUser, q.UserID); err != nil {
 			return nil, err
 		}
 		set, err = a.visibleTo([]int64{q.UserID}, o.kind)
 	case q.All && !a.actor.Administrator && !a.actor.Manager():
-		return nil, Forbidden("Only administrators and managers may use all")
+		return nil, model.Forbidden("Only administrators and managers may use all")
 	case a.actor.Administrator:
 		set = nil
 	default:
@@ -98,7 +99,7 @@ func (o *Objects[T, P]) listSet(a access, q ListQuery) (map[int64]bool, error) {
 	for _, link := range []struct {
 		kind string
 		id   int64
-	}{{KindDevice, q.DeviceID}, {KindGroup, q.GroupID}} {
+	}{{model.KindDevice, q.DeviceID}, {model.KindGroup, q.GroupID}} {
 		if link.id == 0 || link.kind == o.kind {
 			continue
 		}
@@ -121,9 +122,9 @@ func (o *Objects[T, P]) listSet(a access, q ListQuery) (map[int64]bool, error) {
 }
 
 // Get returns one object the actor may see.
-func (o *Objects[T, P]) Get(actor *User, id int64) (*T, error) {
+func (o *Objects[T, P]) Get(actor *model.User, id int64) (*T, error) {
 	var v *T
-	err := o.c.store.View(func(tx Tx) (err error) {
+	err := o.c.store.View(func(tx model.Tx) (err error) {
 		if err = (access{tx: tx, actor: actor}).mustSee(o.kind, id); err != nil {
 			return err
 		}
@@ -149,16 +150,16 @@ func (o *Objects[T, P]) complete(v *T) {
 
 // Create builds a new object with apply (which fills it from the request),
 // stores it and links it to the actor, in one transaction.
-func (o *Objects[T, P]) Create(actor *User, apply func(*T) error) (*T, error) {
+func (o *Objects[T, P]) Create(actor *model.User, apply func(*T) error) (*T, error) {
 	return o.CreateWith(actor, apply, nil)
 }
 
 // CreateWith is Create with also run in the same transaction once the
 // object is stored and linked, for records that must commit with it (a
 // device's installation record).
-func (o *Objects[T, P]) CreateWith(actor *User, apply func(*T) error, also func(Tx, *T) error) (*T, error) {
+func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also func(model.Tx, *T) error) (*T, error) {
 	v := new(T)
-	err := o.c.store.Update(func(tx Tx) error {
+	err := o.c.store.Update(func(tx model.Tx) error {
 		a := access{tx: tx, actor: actor}
 		if err := a.checkEdit(o.kind); err != nil {
 			return err
@@ -180,7 +181,7 @@ func (o *Objects[T, P]) CreateWith(actor *User, apply func(*T) error, also func(
 			}
 		}
 		if actor.ID != 0 { // the CLI's system actor owns nothing
-			err := tx.Link(Permission{OwnerKind: KindUser, OwnerID: actor.ID, PropKind: o.kind, PropID: P(v).GetID()})
+			err := tx.Link(model.Permission{OwnerKind: model.KindUser, OwnerID: actor.ID, PropKind: o.kind, PropID: P(v).GetID()})
 			if err != nil {
 				return err
 			}
@@ -201,9 +202,9 @@ func (o *Objects[T, P]) CreateWith(actor *User, apply func(*T) error, also func(
 }
 
 // Update applies a change to a copy of the stored object and saves it.
-func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T, error) {
+func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error) (*T, error) {
 	var after *T
-	err := o.c.store.Update(func(tx Tx) error {
+	err := o.c.store.Update(func(tx model.Tx) error {
 		a := access{tx: tx, actor: actor}
 		before, err := o.editable(a, id)
 		if err != nil {
@@ -239,10 +240,10 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 }
 
 // Delete removes an object, what depends on it and every link to it.
-func (o *Objects[T, P]) Delete(actor *User, id int64) error {
+func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
 	defer o.c.hub.invalidate()
 	for done := o.drain == nil; !done; {
-		err := o.c.store.Update(func(tx Tx) error {
+		err := o.c.store.Update(func(tx model.Tx) error {
 			v, err := o.editable(access{tx: tx, actor: actor}, id)
 			if err == nil {
 				done, err = o.drain(tx, v)
@@ -254,7 +255,7 @@ func (o *Objects[T, P]) Delete(actor *User, id int64) error {
 		}
 	}
 	var after func()
-	err := o.c.store.Update(func(tx Tx) error {
+	err := o.c.store.Update(func(tx model.Tx) error {
 		v, err := o.editable(access{tx: tx, actor: actor}, id)
 		if err != nil {
 			return err
@@ -292,21 +293,21 @@ func (o *Objects[T, P]) editable(a access, id int64) (*T, error) {
 // request into it cannot alter the stored "before" value.
 func cloneAttributes(v any) {
 	switch x := v.(type) {
-	case *Device:
+	case *model.Device:
 		x.Attributes = maps.Clone(x.Attributes)
-	case *Group:
+	case *model.Group:
 		x.Attributes = maps.Clone(x.Attributes)
-	case *Command:
+	case *model.Command:
 		x.Attributes = maps.Clone(x.Attributes)
-	case *Geofence:
+	case *model.Geofence:
 		x.Attributes = maps.Clone(x.Attributes)
-	case *Driver:
+	case *model.Driver:
 		x.Attributes = maps.Clone(x.Attributes)
 	}
 }
 
 // matchIDs is the devices' id / uniqueId filter.
-func matchIDs(q ListQuery, d *Device) bool {
+func matchIDs(q ListQuery, d *model.Device) bool {
 	if len(q.IDs) == 0 && len(q.UniqueIDs) == 0 {
 		return true
 	}

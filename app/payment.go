@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"math"
 	"regexp"
 	"slices"
@@ -49,29 +50,29 @@ func (p *Payment) check() error {
 	}
 	switch {
 	case p.Method == "":
-		return Invalid("method is required")
+		return model.Invalid("method is required")
 	case !currencyCode.MatchString(p.Currency):
-		return Invalid("currency must be a three-letter ISO 4217 code such as USD")
+		return model.Invalid("currency must be a three-letter ISO 4217 code such as USD")
 	case !slices.Contains([]string{PaymentCompleted, PaymentPending, PaymentFailed}, p.Status):
-		return Invalid("status must be completed, pending or failed")
+		return model.Invalid("status must be completed, pending or failed")
 	case !validMoney(p.Amount) || !validMoney(p.Discount):
-		return Invalid("amount and discount must be numbers of at least 0")
+		return model.Invalid("amount and discount must be numbers of at least 0")
 	}
 	return nil
 }
 
 func validMoney(v float64) bool { return v >= 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
 
-func requireAdmin(actor *User) error {
+func requireAdmin(actor *model.User) error {
 	if !actor.Administrator {
-		return Forbidden("Only administrators may record payments")
+		return model.Forbidden("Only administrators may record payments")
 	}
 	return nil
 }
 
 // CreatePayment records a payment (administrators only); apply fills it,
 // userId included, which must name an existing user.
-func (c *Core) CreatePayment(actor *User, apply func(*Payment) error) (*Payment, error) {
+func (c *Core) CreatePayment(actor *model.User, apply func(*Payment) error) (*Payment, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
@@ -83,12 +84,12 @@ func (c *Core) CreatePayment(actor *User, apply func(*Payment) error) (*Payment,
 		return nil, err
 	}
 	if p.UserID == 0 {
-		return nil, Invalid("userId is required")
+		return nil, model.Invalid("userId is required")
 	}
-	return p, c.store.Update(func(tx Tx) error {
+	return p, c.store.Update(func(tx model.Tx) error {
 		_, err := tx.Users().Get(p.Owner())
-		if KindOf(err) == KindNotFound {
-			return Invalid("user %d not found", p.Owner())
+		if model.ClassOf(err) == model.ClassNotFound {
+			return model.Invalid("user %d not found", p.Owner())
 		}
 		if err != nil {
 			return err
@@ -98,12 +99,12 @@ func (c *Core) CreatePayment(actor *User, apply func(*Payment) error) (*Payment,
 }
 
 // UpdatePayment changes a payment (administrators only); its user stays.
-func (c *Core) UpdatePayment(actor *User, id int64, apply func(*Payment) error) (*Payment, error) {
+func (c *Core) UpdatePayment(actor *model.User, id int64, apply func(*Payment) error) (*Payment, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
 	var after *Payment
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		before, err := payments.table(tx).Get(id)
 		if err != nil {
 			return err
@@ -122,11 +123,11 @@ func (c *Core) UpdatePayment(actor *User, id int64, apply func(*Payment) error) 
 }
 
 // DeletePayment removes a payment (administrators only).
-func (c *Core) DeletePayment(actor *User, id int64) error {
+func (c *Core) DeletePayment(actor *model.User, id int64) error {
 	if err := requireAdmin(actor); err != nil {
 		return err
 	}
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		p, err := payments.table(tx).Get(id)
 		if err != nil {
 			return err
@@ -136,9 +137,9 @@ func (c *Core) DeletePayment(actor *User, id int64) error {
 }
 
 // Payment returns one payment: the actor's own, or any for administrators.
-func (c *Core) Payment(actor *User, id int64) (*Payment, error) {
+func (c *Core) Payment(actor *model.User, id int64) (*Payment, error) {
 	var p *Payment
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		p, err = payments.get(tx, id, ownerOrAdmin(actor))
 		return err
 	})
@@ -147,15 +148,15 @@ func (c *Core) Payment(actor *User, id int64) (*Payment, error) {
 
 // Payments lists payments in creation order: userID's (0: the actor's own),
 // or every user's for an administrator asking with all.
-func (c *Core) Payments(actor *User, userID int64, all bool) ([]*Payment, error) {
+func (c *Core) Payments(actor *model.User, userID int64, all bool) ([]*Payment, error) {
 	if userID == 0 {
 		userID = actor.ID
 	}
 	if (all || userID != actor.ID) && !actor.Administrator {
-		return nil, Forbidden("Only administrators may list other users' payments")
+		return nil, model.Forbidden("Only administrators may list other users' payments")
 	}
 	var out []*Payment
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		if all {
 			out, err = payments.all(tx)
 		} else {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 )
@@ -58,7 +59,7 @@ type PaymentOverview struct {
 // PaymentOverview sums the actor's own payments, overall and per method
 // (methods by name; a method's name is compared case-insensitively and
 // shown as first recorded).
-func (c *Core) PaymentOverview(actor *User) (*PaymentOverview, error) {
+func (c *Core) PaymentOverview(actor *model.User) (*PaymentOverview, error) {
 	list, err := c.Payments(actor, actor.ID, false)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"github.com/fleetd/fleetd/app/model"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -27,7 +28,7 @@ type PushSender interface {
 var (
 	ErrPushTokenInvalid = errors.New("push token rejected by the provider")
 	ErrPushPermanent    = errors.New("push failed permanently")
-	errPushQueueFull    = &Error{Kind: KindUnavailable, Message: "Push queue full",
+	errPushQueueFull    = &model.Error{Class: model.ClassUnavailable, Message: "Push queue full",
 		Description: "Too many notifications are pending; this one was dropped"}
 )
 
@@ -56,7 +57,7 @@ type Notification struct {
 
 // pushJob is one queued item: an event to fan out or a user notification.
 type pushJob struct {
-	event  *Event
+	event  *model.Event
 	userID int64
 	note   Notification
 }
@@ -104,7 +105,7 @@ func (c *Core) NotifyUser(userID int64, n Notification) error {
 		return nil
 	}
 	if n.Type != "" && !validType(n.Type) {
-		return Invalid("type must be empty or one of %s", strings.Join(NotificationTypes, ", "))
+		return model.Invalid("type must be empty or one of %s", strings.Join(NotificationTypes, ", "))
 	}
 	if !c.push.enqueue(pushJob{userID: userID, note: n}) {
 		return errPushQueueFull
@@ -141,7 +142,7 @@ func (c *Core) RunPush(ctx context.Context) {
 
 func (c *Core) deliverPush(ctx context.Context, j pushJob) {
 	var out []pushOut
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		if j.event != nil {
 			out, err = c.eventRecipients(tx, j.event)
 		} else {
@@ -196,7 +197,7 @@ func (c *Core) sendPush(ctx context.Context, userID int64, m PushMessage) {
 
 func (c *Core) dropInvalidToken(userID int64, token string) {
 	c.push.removed.Add(1)
-	if err := c.store.Update(func(tx Tx) error { return removeToken(tx, userID, token) }); err != nil {
+	if err := c.store.Update(func(tx model.Tx) error { return removeToken(tx, userID, token) }); err != nil {
 		c.log.Error("push: removing an invalid token", "userId", userID, "err", err)
 		return
 	}

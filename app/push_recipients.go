@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/fleetd/fleetd/app/model"
 	"strconv"
 	"time"
 )
@@ -34,7 +35,7 @@ func eventNotification(eventType string) string {
 }
 
 // eventText is the notification body of an event.
-func eventText(e *Event) string {
+func eventText(e *model.Event) string {
 	switch e.Type {
 	case EventIgnitionOn:
 		return "Ignition on"
@@ -58,12 +59,12 @@ func eventText(e *Event) string {
 // switch on and may see its device (the core's visibility rules), with
 // the message each gets. Only users holding tokens are checked, so the
 // cost follows the number of push users, not of all users.
-func (c *Core) eventRecipients(tx Tx, e *Event) ([]pushOut, error) {
+func (c *Core) eventRecipients(tx model.Tx, e *model.Event) ([]pushOut, error) {
 	typ := eventNotification(e.Type)
 	title := "Device " + strconv.FormatInt(e.DeviceID, 10)
 	if d, err := tx.Devices().Get(e.DeviceID); err == nil {
 		title = d.Name
-	} else if KindOf(err) != KindNotFound {
+	} else if model.ClassOf(err) != model.ClassNotFound {
 		return nil, err
 	}
 	msg := PushMessage{Title: title, Body: eventText(e), Data: map[string]string{
@@ -87,7 +88,7 @@ func (c *Core) eventRecipients(tx Tx, e *Event) ([]pushOut, error) {
 		if !ok {
 			continue
 		}
-		if sees, err := (access{tx: tx, actor: o.user}).canSee(KindDevice, e.DeviceID); err != nil {
+		if sees, err := (access{tx: tx, actor: o.user}).canSee(model.KindDevice, e.DeviceID); err != nil {
 			return nil, err
 		} else if sees {
 			out = append(out, pushOut{userID: id, tokens: o.tokens, msg: msg})
@@ -97,14 +98,14 @@ func (c *Core) eventRecipients(tx Tx, e *Event) ([]pushOut, error) {
 }
 
 type holder struct {
-	user   *User
+	user   *model.User
 	tokens []PushToken
 }
 
 // recipient loads a live user with tokens who has typ on ("" is always on).
-func recipient(tx Tx, userID int64, typ string, now time.Time) (holder, bool, error) {
+func recipient(tx model.Tx, userID int64, typ string, now time.Time) (holder, bool, error) {
 	u, err := tx.Users().Get(userID)
-	if KindOf(err) == KindNotFound {
+	if model.ClassOf(err) == model.ClassNotFound {
 		return holder{}, false, nil
 	}
 	if err != nil || u.Disabled || u.Expired(now) {
@@ -124,7 +125,7 @@ func recipient(tx Tx, userID int64, typ string, now time.Time) (holder, bool, er
 }
 
 // userRecipient is NotifyUser's one recipient, if the user wants it.
-func userRecipient(tx Tx, userID int64, n Notification, now time.Time) ([]pushOut, error) {
+func userRecipient(tx model.Tx, userID int64, n Notification, now time.Time) ([]pushOut, error) {
 	o, ok, err := recipient(tx, userID, n.Type, now)
 	if err != nil || !ok {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -31,7 +32,7 @@ func TestPushQueueNeverBlocks(t *testing.T) {
 	if s := core.PushStats(); s.Queued != 2 || s.Dropped != 2 {
 		t.Fatalf("stats %+v", s)
 	}
-	if err := core.NotifyUser(1, app.Notification{Type: "weather"}); app.KindOf(err) != app.KindInvalid {
+	if err := core.NotifyUser(1, app.Notification{Type: "weather"}); model.ClassOf(err) != model.ClassInvalid {
 		t.Fatalf("unknown type: %v", err)
 	}
 	off := app.New(db, app.Options{})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fleetd/fleetd/app/model"
 	"strconv"
 	"strings"
 	"time"
@@ -73,7 +74,7 @@ func ParseRetention(s string) (time.Duration, error) {
 
 // retentionOverride reads a device's retention attribute: absent means
 // the configured window applies.
-func retentionOverride(attrs Attributes, key string) (d time.Duration, set bool, err error) {
+func retentionOverride(attrs model.Attributes, key string) (d time.Duration, set bool, err error) {
 	v, ok := attrs[key]
 	if !ok || v == nil {
 		return 0, false, nil
@@ -155,8 +156,8 @@ func orDefaultChunk(n int) int {
 // read transaction.
 func (c *Core) retentionTargets(opts RetentionOptions) ([]retentionTarget, error) {
 	var out []retentionTarget
-	err := c.store.View(func(tx Tx) error {
-		return tx.Devices().List(func(d *Device) bool {
+	err := c.store.View(func(tx model.Tx) error {
+		return tx.Devices().List(func(d *model.Device) bool {
 			t := retentionTarget{id: d.ID, positions: opts.Positions, events: opts.Events}
 			for _, o := range []struct {
 				key string

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"io"
 	"log/slog"
 	"testing"
@@ -10,7 +11,7 @@ import (
 // cost little beside the ingest's encoding (about 3.5 us).
 func BenchmarkSanitize(b *testing.B) {
 	c := &Core{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	d, p := &Device{}, typicalPosition()
+	d, p := &model.Device{}, typicalPosition()
 	b.ReportAllocs()
 	for b.Loop() {
 		c.sanitize(d, p)

@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"errors"
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"time"
 )
@@ -64,7 +65,7 @@ func (c *Core) maintenance() MaintenanceOptions {
 // due for service, overdue first, then by due date. Service records are
 // private to their owner, so only the actor's own history counts: a
 // vehicle the actor never recorded a service for is due now.
-func (c *Core) MaintenanceDue(actor *User, now time.Time) ([]MaintenanceDue, error) {
+func (c *Core) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDue, error) {
 	devices, err := c.Devices.List(actor, ListQuery{})
 	if err != nil {
 		return nil, err
@@ -81,7 +82,7 @@ func (c *Core) MaintenanceDue(actor *User, now time.Time) ([]MaintenanceDue, err
 	}
 	opts := c.maintenance()
 	out := make([]MaintenanceDue, 0, len(devices))
-	err = c.store.View(func(tx Tx) error {
+	err = c.store.View(func(tx model.Tx) error {
 		for _, d := range devices {
 			due := MaintenanceDue{DeviceID: d.ID, DeviceName: d.Name}
 			r := last[d.ID]
@@ -146,9 +147,9 @@ func urgency(over, soon bool) string {
 // fleetd's own GPS sum since tracking began, not the vehicle's reading, so
 // it counts from the first position at or after the service date instead.
 // nil when neither is known.
-func kmSince(tx Tx, deviceID int64, r *ServiceRecord) (*float64, error) {
+func kmSince(tx model.Tx, deviceID int64, r *ServiceRecord) (*float64, error) {
 	latest, err := tx.LatestPosition(deviceID)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
@@ -163,7 +164,7 @@ func kmSince(tx Tx, deviceID int64, r *ServiceRecord) (*float64, error) {
 		return nil, nil
 	}
 	base := total // no position since the service: nothing driven
-	err = tx.Positions(deviceID, r.ServiceDate.Time, latest.FixTime, func(p *Position) bool {
+	err = tx.Positions(deviceID, r.ServiceDate.Time, latest.FixTime, func(p *model.Position) bool {
 		if b, ok := meters(p.Attributes, "totalDistance"); ok {
 			base = b
 			return false
@@ -176,7 +177,7 @@ func kmSince(tx Tx, deviceID int64, r *ServiceRecord) (*float64, error) {
 
 // meters reads a distance attribute, which JSON gives as float64 and
 // decoders as integers.
-func meters(attrs Attributes, key string) (float64, bool) {
+func meters(attrs model.Attributes, key string) (float64, bool) {
 	switch attrs[key].(type) {
 	case float64, float32, int, int64, uint64:
 		return number(attrs[key]), true

@@ -2,6 +2,7 @@ package app
 
 import (
 	"cmp"
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 	"time"
@@ -40,12 +41,12 @@ type ServiceQuery struct {
 }
 
 // ServiceRecords lists the actor's records, latest service first.
-func (c *Core) ServiceRecords(actor *User, q ServiceQuery) ([]*ServiceRecord, error) {
+func (c *Core) ServiceRecords(actor *model.User, q ServiceQuery) ([]*ServiceRecord, error) {
 	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
-		return nil, Invalid("from must not be after to")
+		return nil, model.Invalid("from must not be after to")
 	}
 	var list []*ServiceRecord
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		list, err = serviceRecords.grouped(tx, actor.ID)
 		return err
 	})
@@ -64,9 +65,9 @@ func (c *Core) ServiceRecords(actor *User, q ServiceQuery) ([]*ServiceRecord, er
 }
 
 // ServiceRecord returns one of the actor's records.
-func (c *Core) ServiceRecord(actor *User, id int64) (*ServiceRecord, error) {
+func (c *Core) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error) {
 	var r *ServiceRecord
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		r, err = serviceRecords.get(tx, id, ownerOnly(actor))
 		return err
 	})
@@ -74,12 +75,12 @@ func (c *Core) ServiceRecord(actor *User, id int64) (*ServiceRecord, error) {
 }
 
 // CreateServiceRecord stores a record apply fills from the request.
-func (c *Core) CreateServiceRecord(actor *User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
+func (c *Core) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
 	r := &ServiceRecord{}
 	if err := fromRequest(apply, r); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		if err := prepareServiceRecord(tx, actor, r); err != nil {
 			return err
 		}
@@ -96,9 +97,9 @@ func (c *Core) CreateServiceRecord(actor *User, apply func(*ServiceRecord) error
 
 // UpdateServiceRecord changes one of the actor's records; apply fills a
 // copy from the request (L4: any of the fields).
-func (c *Core) UpdateServiceRecord(actor *User, id int64, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
+func (c *Core) UpdateServiceRecord(actor *model.User, id int64, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
 	var after *ServiceRecord
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		before, err := serviceRecords.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err
@@ -124,13 +125,13 @@ func (c *Core) UpdateServiceRecord(actor *User, id int64, apply func(*ServiceRec
 }
 
 // DeleteServiceRecord removes one of the actor's records and its files.
-func (c *Core) DeleteServiceRecord(actor *User, id int64) error {
+func (c *Core) DeleteServiceRecord(actor *model.User, id int64) error {
 	return serviceRecords.deleteOwn(c, actor, id, func(r *ServiceRecord) []TextID { return r.FileIDs })
 }
 
 // prepareServiceRecord validates a record: title, a vehicle the actor
 // sees, serviceDate and a non-negative odometer are required.
-func prepareServiceRecord(tx Tx, actor *User, r *ServiceRecord) error {
+func prepareServiceRecord(tx model.Tx, actor *model.User, r *ServiceRecord) error {
 	a := access{tx: tx, actor: actor}
 	if err := a.checkEdit(""); err != nil {
 		return err
@@ -140,13 +141,13 @@ func prepareServiceRecord(tx Tx, actor *User, r *ServiceRecord) error {
 	}
 	switch {
 	case r.VehicleID == 0:
-		return Invalid("vehicleId is required")
+		return model.Invalid("vehicleId is required")
 	case r.ServiceDate.IsZero():
-		return Invalid("serviceDate is required")
+		return model.Invalid("serviceDate is required")
 	case r.Odometer == nil:
-		return Invalid("odometer is required")
+		return model.Invalid("odometer is required")
 	case *r.Odometer < 0 || (r.Expenditure != nil && *r.Expenditure < 0):
-		return Invalid("odometer and expenditure must not be negative")
+		return model.Invalid("odometer and expenditure must not be negative")
 	}
 	if err := checkEntity(tx, actor, "vehicleId", DocumentOfVehicle, int64(r.VehicleID)); err != nil {
 		return err
@@ -172,7 +173,7 @@ func cleanLabels(labels []string) ([]string, error) {
 		}
 	}
 	if len(out) > maxServiceTasks {
-		return nil, Invalid("at most %d service tasks per record", maxServiceTasks)
+		return nil, model.Invalid("at most %d service tasks per record", maxServiceTasks)
 	}
 	return out, nil
 }

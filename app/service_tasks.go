@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 )
@@ -32,13 +33,13 @@ var DefaultServiceTasks = []string{
 func (c *Core) seedServiceTasks() error {
 	const seed = "service_tasks"
 	var seeded bool
-	if err := c.store.View(func(tx Tx) (err error) {
+	if err := c.store.View(func(tx model.Tx) (err error) {
 		_, seeded, err = tx.Keys("seeds").Get(seed)
 		return err
 	}); err != nil || seeded {
 		return err
 	}
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		if _, done, err := tx.Keys("seeds").Get(seed); err != nil || done {
 			return err
 		}
@@ -52,19 +53,19 @@ func (c *Core) seedServiceTasks() error {
 }
 
 // ServiceTasks lists the public tasks, then the actor's own, in creation order.
-func (c *Core) ServiceTasks(actor *User) ([]*ServiceTask, error) {
+func (c *Core) ServiceTasks(actor *model.User) ([]*ServiceTask, error) {
 	if err := c.seedServiceTasks(); err != nil {
 		return nil, err
 	}
 	var list []*ServiceTask
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		list, err = c.visibleTasks(tx, actor)
 		return err
 	})
 	return list, err
 }
 
-func (c *Core) visibleTasks(tx Tx, actor *User) ([]*ServiceTask, error) {
+func (c *Core) visibleTasks(tx model.Tx, actor *model.User) ([]*ServiceTask, error) {
 	public, err := serviceTasks.grouped(tx, 0)
 	if err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func (c *Core) visibleTasks(tx Tx, actor *User) ([]*ServiceTask, error) {
 
 // CreateServiceTask adds a task of the actor; a label the actor already
 // sees (public or own, ignoring case) is refused.
-func (c *Core) CreateServiceTask(actor *User, label string) (*ServiceTask, error) {
+func (c *Core) CreateServiceTask(actor *model.User, label string) (*ServiceTask, error) {
 	t := &ServiceTask{Label: label}
 	if err := requireText(map[string]*string{"label": &t.Label}); err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ func (c *Core) CreateServiceTask(actor *User, label string) (*ServiceTask, error
 	if err := c.seedServiceTasks(); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
 			return err
 		}
@@ -95,7 +96,7 @@ func (c *Core) CreateServiceTask(actor *User, label string) (*ServiceTask, error
 			return err
 		}
 		if slices.ContainsFunc(seen, func(s *ServiceTask) bool { return strings.EqualFold(s.Label, t.Label) }) {
-			return Conflict("a task labelled %q already exists", t.Label)
+			return model.Conflict("a task labelled %q already exists", t.Label)
 		}
 		return serviceTasks.create(tx, actor.ID, c.now(), t)
 	})
@@ -107,15 +108,15 @@ func (c *Core) CreateServiceTask(actor *User, label string) (*ServiceTask, error
 
 // DeleteServiceTask removes the actor's own task with label (ignoring
 // case); public and other users' tasks are never removed.
-func (c *Core) DeleteServiceTask(actor *User, label string) error {
+func (c *Core) DeleteServiceTask(actor *model.User, label string) error {
 	label = strings.TrimSpace(label)
 	if label == "" {
-		return Invalid("label is required")
+		return model.Invalid("label is required")
 	}
 	if err := checkText("label", label, MaxName); err != nil {
 		return err
 	}
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func (c *Core) DeleteServiceTask(actor *User, label string) error {
 		}
 		i := slices.IndexFunc(own, func(s *ServiceTask) bool { return strings.EqualFold(s.Label, label) })
 		if i < 0 {
-			return NotFound(serviceTasks.what)
+			return model.NotFound(serviceTasks.what)
 		}
 		return serviceTasks.remove(tx, own[i])
 	})

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"net/netip"
 	"sync"
 	"time"
@@ -35,20 +36,20 @@ type throttle struct {
 	mu   sync.Mutex
 	opts ThrottleOptions
 	now  func() time.Time
-	err  *Error // the refusal
+	err  *model.Error // the refusal
 	ips  map[string]*failures
 	accs map[string]*failures
 }
 
 // newThrottle expects opts with its defaults applied.
-func newThrottle(o ThrottleOptions, now func() time.Time, refusal *Error) *throttle {
+func newThrottle(o ThrottleOptions, now func() time.Time, refusal *model.Error) *throttle {
 	return &throttle{opts: o, now: now, err: refusal, ips: map[string]*failures{}, accs: map[string]*failures{}}
 }
 
 // loginThrottleDefaults bound failed logins when the config does not.
 var loginThrottleDefaults = ThrottleOptions{MaxPerIP: 20, MaxPerAccount: 5, Window: 15 * time.Minute}
 
-var errThrottled = &Error{Kind: KindTooMany, Message: "Too many requests",
+var errThrottled = &model.Error{Class: model.ClassTooMany, Message: "Too many requests",
 	Description: "Too many failed login attempts, try again later"}
 
 // check answers the throttle's refusal while the IP or any of the

@@ -1,6 +1,9 @@
 package app
 
-import "strings"
+import (
+	"github.com/fleetd/fleetd/app/model"
+	"strings"
+)
 
 // TicketResponse is one message on a support ticket (F5..F8).
 type TicketResponse struct {
@@ -26,9 +29,9 @@ var responses = cabinet[TicketResponse, *TicketResponse]{name: "ticket_responses
 	group: func(r *TicketResponse) int64 { return int64(r.TicketID) }}
 
 // TicketResponses lists a readable ticket's responses, oldest first.
-func (c *Core) TicketResponses(actor *User, ticketID int64) ([]*TicketResponse, error) {
+func (c *Core) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResponse, error) {
 	var list []*TicketResponse
-	err := c.store.View(func(tx Tx) error {
+	err := c.store.View(func(tx model.Tx) error {
 		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err != nil {
 			return err
 		}
@@ -42,19 +45,19 @@ func (c *Core) TicketResponses(actor *User, ticketID int64) ([]*TicketResponse, 
 // Respond adds a response to a ticket the actor created (administrators:
 // any ticket). A closed ticket takes no responses; the creator's answer to
 // a pending or resolved ticket reopens it.
-func (c *Core) Respond(actor *User, ticketID int64, message string, fileIDs []TextID) (*TicketResponse, error) {
+func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileIDs []TextID) (*TicketResponse, error) {
 	r := &TicketResponse{TicketID: TextID(ticketID), Message: strings.TrimSpace(message),
 		SenderInfo: SenderInfo{Name: senderName(actor), ID: TextID(actor.ID)}}
 	if err := firstErr(checkLengths(r), checkResponse(r, fileIDs)); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		t, err := tickets.get(tx, ticketID, ownerOrAdmin(actor))
 		if err != nil {
 			return err
 		}
 		if t.Status == TicketClosed {
-			return Invalid("the ticket is closed; reopen it to respond")
+			return model.Invalid("the ticket is closed; reopen it to respond")
 		}
 		if err := responses.create(tx, actor.ID, c.now(), r); err != nil {
 			return err
@@ -82,12 +85,12 @@ func checkResponse(r *TicketResponse, fileIDs []TextID) error {
 		return err
 	}
 	if r.Message == "" && len(r.FileIDs) == 0 {
-		return Invalid("a response needs content or files")
+		return model.Invalid("a response needs content or files")
 	}
 	return nil
 }
 
-func senderName(u *User) string {
+func senderName(u *model.User) string {
 	if name := strings.TrimSpace(u.Name); name != "" {
 		return name
 	}
@@ -96,7 +99,7 @@ func senderName(u *User) string {
 
 // authoredResponse finds a response only its author may change: to whom may
 // read the ticket it is forbidden, to everyone else it does not exist.
-func (c *Core) authoredResponse(tx Tx, actor *User, id int64) (*TicketResponse, error) {
+func (c *Core) authoredResponse(tx model.Tx, actor *model.User, id int64) (*TicketResponse, error) {
 	r, err := responses.table(tx).Get(id)
 	if err != nil {
 		return nil, err
@@ -105,16 +108,16 @@ func (c *Core) authoredResponse(tx Tx, actor *User, id int64) (*TicketResponse, 
 		return r, nil
 	}
 	if _, err := tickets.get(tx, int64(r.TicketID), ownerOrAdmin(actor)); err != nil {
-		return nil, NotFound(responses.what)
+		return nil, model.NotFound(responses.what)
 	}
-	return nil, Forbidden("only the author may change a response")
+	return nil, model.Forbidden("only the author may change a response")
 }
 
 // UpdateResponse changes the message (and files) of the actor's response;
 // apply fills a copy from the request.
-func (c *Core) UpdateResponse(actor *User, id int64, apply func(*TicketResponse) error) (*TicketResponse, error) {
+func (c *Core) UpdateResponse(actor *model.User, id int64, apply func(*TicketResponse) error) (*TicketResponse, error) {
 	var after *TicketResponse
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		before, err := c.authoredResponse(tx, actor, id)
 		if err != nil {
 			return err
@@ -140,9 +143,9 @@ func (c *Core) UpdateResponse(actor *User, id int64, apply func(*TicketResponse)
 }
 
 // DeleteResponse removes the actor's response and its files.
-func (c *Core) DeleteResponse(actor *User, id int64) error {
+func (c *Core) DeleteResponse(actor *model.User, id int64) error {
 	var dropped []TextID
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		r, err := c.authoredResponse(tx, actor, id)
 		if err != nil {
 			return err

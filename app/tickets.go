@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 )
@@ -71,9 +72,9 @@ type TicketQuery struct {
 
 // Tickets lists the actor's tickets (an administrator's: everyone's),
 // newest first.
-func (c *Core) Tickets(actor *User, q TicketQuery) ([]*Ticket, error) {
+func (c *Core) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error) {
 	var list []*Ticket
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		if actor.Administrator {
 			list, err = tickets.all(tx)
 		} else {
@@ -94,9 +95,9 @@ func (c *Core) Tickets(actor *User, q TicketQuery) ([]*Ticket, error) {
 }
 
 // Ticket returns a ticket of the actor (an administrator: anyone's).
-func (c *Core) Ticket(actor *User, id int64) (*Ticket, error) {
+func (c *Core) Ticket(actor *model.User, id int64) (*Ticket, error) {
 	var t *Ticket
-	err := c.store.View(func(tx Tx) (err error) {
+	err := c.store.View(func(tx model.Tx) (err error) {
 		t, err = tickets.get(tx, id, ownerOrAdmin(actor))
 		return err
 	})
@@ -104,7 +105,7 @@ func (c *Core) Ticket(actor *User, id int64) (*Ticket, error) {
 }
 
 // CreateTicket opens a ticket that apply fills from the request.
-func (c *Core) CreateTicket(actor *User, apply func(*Ticket) error) (*Ticket, error) {
+func (c *Core) CreateTicket(actor *model.User, apply func(*Ticket) error) (*Ticket, error) {
 	t := &Ticket{}
 	if err := fromRequest(apply, t); err != nil {
 		return nil, err
@@ -112,7 +113,7 @@ func (c *Core) CreateTicket(actor *User, apply func(*Ticket) error) (*Ticket, er
 	if err := prepareTicket(actor, t); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		no, err := nextNumber(tx, "ticket_no", firstTicketNo)
 		if err != nil {
 			return err
@@ -130,7 +131,7 @@ func (c *Core) CreateTicket(actor *User, apply func(*Ticket) error) (*Ticket, er
 }
 
 // prepareTicket validates a new ticket and fills what the service derives.
-func prepareTicket(actor *User, t *Ticket) error {
+func prepareTicket(actor *model.User, t *Ticket) error {
 	if err := requireText(map[string]*string{"title": &t.Title}); err != nil {
 		return err
 	}
@@ -139,7 +140,7 @@ func prepareTicket(actor *User, t *Ticket) error {
 		t.Category = "general"
 	}
 	if !slices.Contains(TicketCategories, t.Category) {
-		return Invalid("category must be one of %s", strings.Join(TicketCategories, ", "))
+		return model.Invalid("category must be one of %s", strings.Join(TicketCategories, ", "))
 	}
 	var err error
 	if t.FileIDs, err = uniqueFileIDs(t.FileIDs); err != nil {
@@ -156,7 +157,7 @@ func prepareTicket(actor *User, t *Ticket) error {
 
 // describeUser is the user info a ticket carries when the client sent none,
 // so support (and F1's search) can find the person.
-func describeUser(u *User) string {
+func describeUser(u *model.User) string {
 	parts := []string{u.Name}
 	if u.Email != "" {
 		parts = append(parts, "<"+u.Email+">")
@@ -175,7 +176,7 @@ func parenthesized(s string) string {
 }
 
 // nextNumber hands out name's next number, starting after first.
-func nextNumber(tx Tx, name string, first int64) (int64, error) {
+func nextNumber(tx model.Tx, name string, first int64) (int64, error) {
 	counters := tx.Keys("counters")
 	n, ok, err := counters.Get(name)
 	if err != nil {
@@ -190,15 +191,15 @@ func nextNumber(tx Tx, name string, first int64) (int64, error) {
 
 // DeleteTicket removes a ticket the actor created, with its responses and
 // every file attached to them.
-func (c *Core) DeleteTicket(actor *User, id int64) error {
+func (c *Core) DeleteTicket(actor *model.User, id int64) error {
 	var dropped []TextID
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		t, err := tickets.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
 			return err
 		}
 		if t.Owner() != actor.ID {
-			return Forbidden("only the creator may delete a ticket; close it instead")
+			return model.Forbidden("only the creator may delete a ticket; close it instead")
 		}
 		rs, err := responses.grouped(tx, id)
 		if err != nil {
@@ -221,13 +222,13 @@ func (c *Core) DeleteTicket(actor *User, id int64) error {
 
 // SetTicketStatus changes a ticket's status: administrators along
 // TicketTransitions, the creator to closed or from resolved back to open.
-func (c *Core) SetTicketStatus(actor *User, id int64, status string) (*Ticket, error) {
+func (c *Core) SetTicketStatus(actor *model.User, id int64, status string) (*Ticket, error) {
 	status = strings.ToLower(strings.TrimSpace(status))
 	if _, known := TicketTransitions[status]; !known {
-		return nil, Invalid("status must be one of open, pending, in_progress, resolved, closed")
+		return nil, model.Invalid("status must be one of open, pending, in_progress, resolved, closed")
 	}
 	var t *Ticket
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		before, err := tickets.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
 			return err
@@ -238,9 +239,9 @@ func (c *Core) SetTicketStatus(actor *User, id int64, status string) (*Ticket, e
 		}
 		if !ticketMoveAllowed(actor, before, status) {
 			if !actor.Administrator {
-				return Forbidden("you may close your ticket or reopen a resolved one; other changes are support's")
+				return model.Forbidden("you may close your ticket or reopen a resolved one; other changes are support's")
 			}
-			return Invalid("a ticket cannot go from %s to %s", before.Status, status)
+			return model.Invalid("a ticket cannot go from %s to %s", before.Status, status)
 		}
 		after := *before
 		after.Status = status
@@ -250,7 +251,7 @@ func (c *Core) SetTicketStatus(actor *User, id int64, status string) (*Ticket, e
 	return t, err
 }
 
-func ticketMoveAllowed(actor *User, t *Ticket, status string) bool {
+func ticketMoveAllowed(actor *model.User, t *Ticket, status string) bool {
 	if actor.Administrator {
 		return slices.Contains(TicketTransitions[t.Status], status)
 	}

@@ -1,11 +1,12 @@
 package app
 
 import (
+	"github.com/fleetd/fleetd/app/model"
 	"maps"
 	"time"
 )
 
-func cloneMap(a Attributes) Attributes { return maps.Clone(a) }
+func cloneMap(a model.Attributes) model.Attributes { return maps.Clone(a) }
 
 func sameTime(a, b *time.Time) bool {
 	if a == nil || b == nil {

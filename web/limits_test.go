@@ -20,6 +20,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -30,7 +31,7 @@ import (
 // administrator, their session cookie, uploads allowed.
 type site struct {
 	core   *app.Core
-	admin  *app.User
+	admin  *model.User
 	cookie *http.Cookie
 	addr   string
 }
@@ -404,14 +405,14 @@ func TestStreamedDownloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	device, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = "Truck", "1"; return nil })
+	device, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "Truck", "1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	var positions []*app.Position
+	var positions []*model.Position
 	for i := range 3000 {
-		positions = append(positions, &app.Position{FixTime: start.Add(time.Duration(i) * time.Second), Valid: true, Latitude: 1, Longitude: 1})
+		positions = append(positions, &model.Position{FixTime: start.Add(time.Duration(i) * time.Second), Valid: true, Latitude: 1, Longitude: 1})
 	}
 	if err := core.Ingest(device.ID, positions); err != nil {
 		t.Fatal(err)

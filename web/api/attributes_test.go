@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -29,7 +30,7 @@ func TestComputedAttributes(t *testing.T) {
 			body: `{"attribute":"x","type":"number","expression":"` + longSum(600) + `"}`, status: 400},
 		{name: "a read-only user cannot create", as: "user1", method: "POST", path: "/api/attributes/computed",
 			prepare: func(t *testing.T, e *env) {
-				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *app.User) error { u.Readonly = true; return nil })
+				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *model.User) error { u.Readonly = true; return nil })
 				must(t, err)
 			},
 			body: `{"attribute":"x","expression":"1","type":"number"}`, status: 403},
@@ -83,10 +84,10 @@ func TestComputedAttributeIngest(t *testing.T) {
 	})
 	e.link(t, "group", "g1", "attribute", "ca1")
 	at := time.Now().UTC().Truncate(time.Second)
-	must(t, e.core.Ingest(e.ids["d3"], []*app.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
-	must(t, e.core.Ingest(e.ids["d1"], []*app.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
-	var d3, d1 *app.Position
-	must(t, e.db.View(func(tx app.Tx) (err error) {
+	must(t, e.core.Ingest(e.ids["d3"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
+	must(t, e.core.Ingest(e.ids["d1"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
+	var d3, d1 *model.Position
+	must(t, e.db.View(func(tx model.Tx) (err error) {
 		if d3, err = tx.LatestPosition(e.ids["d3"]); err == nil {
 			d1, err = tx.LatestPosition(e.ids["d1"])
 		}

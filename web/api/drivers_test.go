@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestDrivers(t *testing.T) {
 	withDriver := func(t *testing.T, e *env) {
-		create(t, e, "dr1", e.core.Drivers, func(d *app.Driver) { d.Name, d.UniqueID = "Ann", "RFID-1" })
+		create(t, e, "dr1", e.core.Drivers, func(d *model.Driver) { d.Name, d.UniqueID = "Ann", "RFID-1" })
 		e.link(t, "user", "user1", "driver", "dr1")
 	}
 	runScenarios(t, []scenario{
@@ -25,9 +26,9 @@ func TestDrivers(t *testing.T) {
 			path: "/api/drivers/{dr1}", body: `{"uniqueId":"RFID-9"}`, status: 200,
 			check: func(t *testing.T, e *env, _ *webtest.Response) {
 				// The old uniqueId is free again, the new one taken.
-				_, err := e.core.Drivers.Create(app.System(), func(d *app.Driver) error { d.Name, d.UniqueID = "X", "RFID-1"; return nil })
+				_, err := e.core.Drivers.Create(app.System(), func(d *model.Driver) error { d.Name, d.UniqueID = "X", "RFID-1"; return nil })
 				must(t, err)
-				if _, err := e.core.Drivers.Create(app.System(), func(d *app.Driver) error { d.Name, d.UniqueID = "Y", "RFID-9"; return nil }); err == nil {
+				if _, err := e.core.Drivers.Create(app.System(), func(d *model.Driver) error { d.Name, d.UniqueID = "Y", "RFID-9"; return nil }); err == nil {
 					t.Fatal("RFID-9 accepted twice")
 				}
 			}},
@@ -35,7 +36,7 @@ func TestDrivers(t *testing.T) {
 			body: `{"deviceId":{d1},"driverId":{dr1}}`, status: 204},
 		{name: "delete frees the uniqueId", as: "user1", prepare: withDriver, method: "DELETE", path: "/api/drivers/{dr1}", status: 204,
 			check: func(t *testing.T, e *env, _ *webtest.Response) {
-				_, err := e.core.Drivers.Create(app.System(), func(d *app.Driver) error { d.Name, d.UniqueID = "X", "RFID-1"; return nil })
+				_, err := e.core.Drivers.Create(app.System(), func(d *model.Driver) error { d.Name, d.UniqueID = "X", "RFID-1"; return nil })
 				must(t, err)
 			}},
 	})

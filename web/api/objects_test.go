@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -69,7 +70,7 @@ func TestDevices(t *testing.T) {
 			body: `{"name":"Car","uniqueId":"200000000000001","groupId":{g1}}`, status: 400},
 
 		{name: "update merges fields and keeps ingest fields", as: "user1", method: "PUT", path: "/api/devices/{d1}",
-			prepare: setDeviceAttributes("d1", app.Attributes{"old": "x", "keep": "y"}),
+			prepare: setDeviceAttributes("d1", model.Attributes{"old": "x", "keep": "y"}),
 			body:    `{"id":999,"name":"Truck One","positionId":1,"attributes":{"keep":"y","new":true}}`, status: 200,
 			want:   []string{`"id":{d1}`, `"name":"Truck One"`, `"uniqueId":"100000000000001"`, `"positionId":{p3}`, `"new":true`},
 			absent: []string{`"old"`},
@@ -80,18 +81,18 @@ func TestDevices(t *testing.T) {
 				}
 			}},
 		{name: "update without attributes keeps them", as: "admin", method: "PUT", path: "/api/devices/{d1}",
-			prepare: setDeviceAttributes("d1", app.Attributes{"old": "x"}), body: `{"phone":"123"}`, status: 200,
+			prepare: setDeviceAttributes("d1", model.Attributes{"old": "x"}), body: `{"phone":"123"}`, status: 200,
 			want: []string{`"attributes":{"old":"x"}`, `"phone":"123"`}},
 		{name: "deviceReadonly user cannot edit", as: "user1", method: "PUT", path: "/api/devices/{d1}",
 			prepare: func(t *testing.T, e *env) {
-				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *app.User) error { u.DeviceReadonly = true; return nil })
+				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 				must(t, err)
 			},
 			body: `{"name":"x"}`, status: 403, check: deviceNamed("d1", "Truck 1")},
 		{name: "delete removes the device and its positions", as: "user1", method: "DELETE", path: "/api/devices/{d1}",
 			status: 204, check: func(t *testing.T, e *env, _ *webtest.Response) {
-				err := e.db.View(func(tx app.Tx) error { _, err := tx.Devices().Get(e.ids["d1"]); return err })
-				if !errors.Is(err, app.ErrNotFound) {
+				err := e.db.View(func(tx model.Tx) error { _, err := tx.Devices().Get(e.ids["d1"]); return err })
+				if !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("d1 still stored: %v", err)
 				}
 				list, err := e.core.Positions(app.System(), app.PositionQuery{})
@@ -113,9 +114,9 @@ func deviceNamed(device, name string) func(*testing.T, *env, *webtest.Response) 
 	}
 }
 
-func setDeviceAttributes(device string, attrs app.Attributes) func(*testing.T, *env) {
+func setDeviceAttributes(device string, attrs model.Attributes) func(*testing.T, *env) {
 	return func(t *testing.T, e *env) {
-		_, err := e.core.Devices.Update(app.System(), e.ids[device], func(d *app.Device) error { d.Attributes = attrs; return nil })
+		_, err := e.core.Devices.Update(app.System(), e.ids[device], func(d *model.Device) error { d.Attributes = attrs; return nil })
 		must(t, err)
 	}
 }
@@ -162,7 +163,7 @@ func TestCommands(t *testing.T) {
 			body: `{"type":"custom","deviceId":9999}`, status: 400, want: []string{"device 9999 not found"}},
 		{name: "limitCommands server", as: "user1", method: "POST", path: "/api/commands",
 			prepare: func(t *testing.T, e *env) {
-				_, err := e.core.UpdateServer(app.System(), func(s *app.Server) error { s.LimitCommands = true; return nil })
+				_, err := e.core.UpdateServer(app.System(), func(s *model.Server) error { s.LimitCommands = true; return nil })
 				must(t, err)
 			},
 			body: `{"type":"custom"}`, status: 403},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -24,8 +25,8 @@ var openapiPaths []byte
 // names and types cannot drift from what the handlers render, nor the
 // lengths (maxLength) from what the core accepts.
 var schemaTypes = map[string]any{
-	"User": app.User{}, "Device": app.Device{}, "Group": app.Group{}, "Command": app.Command{},
-	"Geofence": app.Geofence{}, "Driver": app.Driver{}, "Attribute": app.ComputedAttribute{}, "Position": app.Position{}, "Event": app.Event{}, "Server": app.Server{},
+	"User": model.User{}, "Device": model.Device{}, "Group": model.Group{}, "Command": model.Command{},
+	"Geofence": model.Geofence{}, "Driver": model.Driver{}, "Attribute": app.ComputedAttribute{}, "Position": model.Position{}, "Event": model.Event{}, "Server": model.Server{},
 }
 
 // openapiDoc is the served document, built on first use.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
@@ -19,7 +20,7 @@ func (h *handlers) socket() fiber.Handler {
 	ws := websocket.New(h.serveSocket)
 	return func(c *fiber.Ctx) error {
 		if !websocket.IsWebSocketUpgrade(c) {
-			return &app.Error{Kind: app.KindInvalid, Message: "WebSocket required",
+			return &model.Error{Class: model.ClassInvalid, Message: "WebSocket required",
 				Description: "GET /api/socket must be a WebSocket upgrade request"}
 		}
 		c.Locals(socketUserKey, httpx.User(c))
@@ -34,7 +35,7 @@ const (
 )
 
 func (h *handlers) serveSocket(conn *websocket.Conn) {
-	user, _ := conn.Locals(socketUserKey).(*app.User)
+	user, _ := conn.Locals(socketUserKey).(*model.User)
 	if user == nil {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -60,8 +61,8 @@ func TestUsers(t *testing.T) {
 
 		{name: "update merges and replaces attributes", as: "user1", method: "PUT", path: "/api/users/{user1}",
 			prepare: func(t *testing.T, e *env) {
-				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *app.User) error {
-					u.Phone, u.Attributes = "+4930", app.Attributes{"a": 1.0, "b": 2.0}
+				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *model.User) error {
+					u.Phone, u.Attributes = "+4930", model.Attributes{"a": 1.0, "b": 2.0}
 					return nil
 				})
 				must(t, err)
@@ -90,7 +91,7 @@ func TestUsers(t *testing.T) {
 			}},
 		{name: "manager deletes its user", as: "manager1", method: "DELETE", path: "/api/users/{user1}", status: 204,
 			check: func(t *testing.T, e *env, _ *webtest.Response) {
-				if _, err := e.core.User(app.System(), e.ids["user1"]); !errors.Is(err, app.ErrNotFound) {
+				if _, err := e.core.User(app.System(), e.ids["user1"]); !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("user1 still there: %v", err)
 				}
 			}},
@@ -103,6 +104,6 @@ func TestUsers(t *testing.T) {
 
 func allowRegistration(t *testing.T, e *env) {
 	t.Helper()
-	_, err := e.core.UpdateServer(app.System(), func(s *app.Server) error { s.Registration = true; return nil })
+	_, err := e.core.UpdateServer(app.System(), func(s *model.Server) error { s.Registration = true; return nil })
 	must(t, err)
 }

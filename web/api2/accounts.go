@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -216,7 +217,7 @@ func (h *handlers) setNotification(c *fiber.Ctx) error {
 		return err
 	}
 	if in.Type == "" || in.IsOn == nil {
-		return app.Invalid("type and isOn are required")
+		return model.Invalid("type and isOn are required")
 	}
 	if err := h.core.SetNotification(httpx.User(c), in.Type, *in.IsOn); err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
@@ -91,7 +92,7 @@ func newAcctEnv(t *testing.T, opts ...acctOption) *acctEnv {
 
 // buildAcctEnv puts the fixture into db and serves a core over store (db,
 // or a wrapper of it that injects failures).
-func buildAcctEnv(t *testing.T, db *storage.DB, store app.Store, opts ...acctOption) *acctEnv {
+func buildAcctEnv(t *testing.T, db *storage.DB, store model.Store, opts ...acctOption) *acctEnv {
 	t.Helper()
 	e := &acctEnv{db: db, clock: &clock{t: time.Now().UTC()}, outbox: &outbox{}, ids: map[string]int64{}}
 	o := app.Options{
@@ -108,7 +109,7 @@ func buildAcctEnv(t *testing.T, db *storage.DB, store app.Store, opts ...acctOpt
 	must(t, err)
 	e.ids["admin"] = admin.ID
 	for _, name := range []string{"alice", "bob", "carol"} {
-		u, err := setup.CreateUser(admin, func(u *app.User) error {
+		u, err := setup.CreateUser(admin, func(u *model.User) error {
 			c := acctUsers[name]
 			u.Name, u.Email, u.Phone, u.Password = name, c[0], c[1], c[2]
 			return nil
@@ -116,7 +117,7 @@ func buildAcctEnv(t *testing.T, db *storage.DB, store app.Store, opts ...acctOpt
 		must(t, err)
 		e.ids[name] = u.ID
 	}
-	_, err = setup.UpdateServer(admin, func(s *app.Server) error { s.Registration = true; return nil })
+	_, err = setup.UpdateServer(admin, func(s *model.Server) error { s.Registration = true; return nil })
 	must(t, err)
 	e.core = app.New(store, o)
 	e.app = web.New(e.core, web.Options{Logger: o.Logger})

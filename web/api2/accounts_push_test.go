@@ -17,6 +17,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/delivery"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // fakeFCM stands in for Google: an OAuth2 token endpoint and FCM's HTTP v1
@@ -113,14 +114,14 @@ func TestIgnitionPush(t *testing.T) {
 	if r := e.call(t, "PUT", "/api2/notifications/settings", `{"type":"ignition","isOn":false}`, "bob"); r.Status != 200 {
 		t.Fatalf("K2: %d %s", r.Status, r.Body)
 	}
-	truck, err := e.core.Devices.Create(app.System(), func(d *app.Device) error {
+	truck, err := e.core.Devices.Create(app.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "Truck 7", "860000000000007"
 		return nil
 	})
 	must(t, err)
 	for _, user := range []string{"alice", "bob"} {
-		must(t, e.core.Link(app.System(), app.Permission{OwnerKind: app.KindUser, OwnerID: e.ids[user],
-			PropKind: app.KindDevice, PropID: truck.ID}))
+		must(t, e.core.Link(app.System(), model.Permission{OwnerKind: model.KindUser, OwnerID: e.ids[user],
+			PropKind: model.KindDevice, PropID: truck.ID}))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -130,8 +131,8 @@ func TestIgnitionPush(t *testing.T) {
 	at := e.clock.now().Add(-time.Minute)
 	for i, on := range []bool{false, true} {
 		fix := at.Add(time.Duration(i) * 10 * time.Second)
-		must(t, e.core.Ingest(truck.ID, []*app.Position{{DeviceID: truck.ID, Protocol: "test", DeviceTime: fix,
-			FixTime: fix, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: app.Attributes{"ignition": on}}}))
+		must(t, e.core.Ingest(truck.ID, []*model.Position{{DeviceID: truck.ID, Protocol: "test", DeviceTime: fix,
+			FixTime: fix, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: model.Attributes{"ignition": on}}}))
 	}
 	// The queue is FIFO with one worker: once this arrives, the event is done.
 	must(t, e.core.NotifyUser(e.ids["alice"], app.Notification{Title: "sentinel"}))

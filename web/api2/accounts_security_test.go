@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -36,7 +37,7 @@ func TestAccountSecurity(t *testing.T) {
 		{name: "H1 phone that is an e-mail", method: "POST", path: updatePath, body: `{"field":"phone","value":"a@b.example"}`,
 			caller: "alice", status: 400},
 		{name: "H1 read-only account", setup: func(t *testing.T, e *acctEnv) map[string]string {
-			_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.Readonly = true; return nil })
+			_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 			must(t, err)
 			return nil
 		}, method: "POST", path: updatePath, body: `{"field":"email","value":"alice@new.example"}`,
@@ -146,7 +147,7 @@ func TestPushTokenLimit(t *testing.T) {
 	}
 }
 
-func (e *acctEnv) userOf(t *testing.T, name string) *app.User {
+func (e *acctEnv) userOf(t *testing.T, name string) *model.User {
 	t.Helper()
 	u, err := e.core.User(app.System(), e.ids[name])
 	must(t, err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -199,7 +200,7 @@ func TestAccountAccess(t *testing.T) {
 		{name: "A5 registration switched off", setup: func(t *testing.T, e *acctEnv) map[string]string {
 			admin, err := e.core.User(app.System(), e.ids["admin"])
 			must(t, err)
-			_, err = e.core.UpdateServer(admin, func(s *app.Server) error { s.Registration = false; return nil })
+			_, err = e.core.UpdateServer(admin, func(s *model.Server) error { s.Registration = false; return nil })
 			must(t, err)
 			return nil
 		}, method: "POST", path: regPath, body: `{"email":"new@example.com"}`, status: 403, want: []string{"Registration is disabled"}},
@@ -264,7 +265,7 @@ func TestDemoLogin(t *testing.T) {
 	}
 	users, err := e.core.Users(app.System(), 0)
 	must(t, err)
-	var demos []*app.User
+	var demos []*model.User
 	for _, u := range users {
 		if u.Phone == phone {
 			demos = append(demos, u)
@@ -285,17 +286,17 @@ func TestDemoLogin(t *testing.T) {
 // cannot write (A6's 500).
 type failingStore struct{ *storage.DB }
 
-func (s failingStore) Update(fn func(app.Tx) error) error {
-	return s.DB.Update(func(tx app.Tx) error { return fn(failingTx{tx}) })
+func (s failingStore) Update(fn func(model.Tx) error) error {
+	return s.DB.Update(func(tx model.Tx) error { return fn(failingTx{tx}) })
 }
 
-type failingTx struct{ app.Tx }
+type failingTx struct{ model.Tx }
 
-func (t failingTx) Users() app.Table[app.User] { return failingUsers{t.Tx.Users()} }
+func (t failingTx) Users() model.Table[model.User] { return failingUsers{t.Tx.Users()} }
 
-type failingUsers struct{ app.Table[app.User] }
+type failingUsers struct{ model.Table[model.User] }
 
-func (failingUsers) Create(*app.User) error { return errors.New("disk full") }
+func (failingUsers) Create(*model.User) error { return errors.New("disk full") }
 
 func TestRegistrationStoreFailure(t *testing.T) {
 	db := webtest.OpenStore(t)

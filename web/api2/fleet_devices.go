@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -12,21 +13,21 @@ import (
 // are strings and installation is the installation record's timestamp
 // (null for a device registered through /api/devices).
 type installedDevice struct {
-	ID             app.TextID     `json:"id"`
-	Name           string         `json:"name"`
-	Installation   *time.Time     `json:"installation"`
-	UniqueID       string         `json:"uniqueId"`
-	Phone          string         `json:"phone"`
-	Contact        string         `json:"contact"`
-	Category       string         `json:"category"`
-	Model          string         `json:"model"`
-	GroupID        app.TextID     `json:"groupId"`
-	Attributes     app.Attributes `json:"attributes"`
-	ExpirationTime *time.Time     `json:"expirationTime"`
-	InstalledBy    app.TextID     `json:"installedBy"`
-	Location       string         `json:"location,omitempty"`
-	Notes          string         `json:"notes,omitempty"`
-	Message        string         `json:"message,omitempty"`
+	ID             app.TextID       `json:"id"`
+	Name           string           `json:"name"`
+	Installation   *time.Time       `json:"installation"`
+	UniqueID       string           `json:"uniqueId"`
+	Phone          string           `json:"phone"`
+	Contact        string           `json:"contact"`
+	Category       string           `json:"category"`
+	Model          string           `json:"model"`
+	GroupID        app.TextID       `json:"groupId"`
+	Attributes     model.Attributes `json:"attributes"`
+	ExpirationTime *time.Time       `json:"expirationTime"`
+	InstalledBy    app.TextID       `json:"installedBy"`
+	Location       string           `json:"location,omitempty"`
+	Notes          string           `json:"notes,omitempty"`
+	Message        string           `json:"message,omitempty"`
 }
 
 func showDevice(v *app.InstalledDevice) installedDevice {
@@ -50,14 +51,14 @@ type deviceListEntry struct {
 // deviceBody is what M3 and M4 read; absent fields keep their value.
 // expirationTime is not read: the service sets it.
 type deviceBody struct {
-	Name       *string         `json:"name"`
-	UniqueID   *string         `json:"uniqueId"`
-	Phone      *string         `json:"phone"`
-	Contact    *string         `json:"contact"`
-	Category   *string         `json:"category"`
-	Model      *string         `json:"model"`
-	GroupID    *app.TextID     `json:"groupId"`
-	Attributes *app.Attributes `json:"attributes"`
+	Name       *string           `json:"name"`
+	UniqueID   *string           `json:"uniqueId"`
+	Phone      *string           `json:"phone"`
+	Contact    *string           `json:"contact"`
+	Category   *string           `json:"category"`
+	Model      *string           `json:"model"`
+	GroupID    *app.TextID       `json:"groupId"`
+	Attributes *model.Attributes `json:"attributes"`
 	// Installation details (M3 only).
 	Location string `json:"location"`
 	Notes    string `json:"notes"`
@@ -71,7 +72,7 @@ func readDeviceBody(c *fiber.Ctx) (*deviceBody, error) {
 	return b, nil
 }
 
-func (b *deviceBody) apply(d *app.Device) error {
+func (b *deviceBody) apply(d *model.Device) error {
 	for _, f := range []struct {
 		from *string
 		to   *string
@@ -164,9 +165,9 @@ func (h *handlers) checkIMEI(c *fiber.Ctx) error {
 
 // driverEntry is M2's list entry.
 type driverEntry struct {
-	ID         app.TextID     `json:"id"`
-	Name       string         `json:"name"`
-	Attributes app.Attributes `json:"attributes"`
+	ID         app.TextID       `json:"id"`
+	Name       string           `json:"name"`
+	Attributes model.Attributes `json:"attributes"`
 }
 
 // M2

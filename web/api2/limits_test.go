@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -87,7 +88,7 @@ func TestOverLongValues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newOfficeEnv(t)
-			_, err := e.core.UpdateServer(app.System(), func(s *app.Server) error { s.Registration = true; return nil })
+			_, err := e.core.UpdateServer(app.System(), func(s *model.Server) error { s.Registration = true; return nil })
 			e.must(err) // so that A5 and A6 get as far as the store
 			e.ticket("tk", "alice", "Help")
 			e.respond("rs", "alice", "tk", "details")

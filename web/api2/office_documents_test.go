@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -17,7 +18,7 @@ func days(n int) time.Time { return officeNow.AddDate(0, 0, n) }
 // registration (in 100 days) and licence (none); bob's permit (in 3 days).
 // readonlyAlice makes alice a read-only (demo) account.
 func readonlyAlice(e *officeEnv) {
-	_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.Readonly = true; return nil })
+	_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 	e.must(err)
 }
 
@@ -103,7 +104,7 @@ func TestDocuments(t *testing.T) {
 		{name: "delete with its files", as: "alice", method: "DELETE", path: "/api2/documents/{ins}", prepare: aliceDocs,
 			status: 200, want: []string{`"message":"Document deleted successfully"`, `"documentId":"{ins}"`},
 			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				if _, err := e.core.File(e.user("alice"), e.ids["f1"]); !errors.Is(err, app.ErrNotFound) {
+				if _, err := e.core.File(e.user("alice"), e.ids["f1"]); !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("file f1: %v", err)
 				}
 				if disk := e.onDisk(); len(disk) != 0 {

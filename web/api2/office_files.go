@@ -6,6 +6,7 @@ import (
 	"mime"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -17,7 +18,7 @@ import (
 func (h *handlers) uploadFile(c *fiber.Ctx) error {
 	fh, err := c.FormFile("file")
 	if err != nil {
-		return app.Invalid("send the file as multipart/form-data in the form field \"file\"")
+		return model.Invalid("send the file as multipart/form-data in the form field \"file\"")
 	}
 	if limit := h.core.MaxFileSize(); fh.Size > limit {
 		return tooLarge(limit)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -77,7 +78,7 @@ func newOfficeEnv(t *testing.T) *officeEnv {
 	e.must(err)
 	e.ids["admin"] = admin.ID
 	for _, name := range []string{"alice", "bob"} {
-		u, err := e.core.CreateUser(admin, func(u *app.User) error {
+		u, err := e.core.CreateUser(admin, func(u *model.User) error {
 			u.Name, u.Email, u.Password = strings.ToUpper(name[:1])+name[1:], officeLogins[name][0], officeLogins[name][1]
 			return nil
 		})
@@ -86,13 +87,13 @@ func newOfficeEnv(t *testing.T) *officeEnv {
 	}
 	e.device("car", "alice")
 	e.device("van", "bob")
-	drv, err := e.core.Drivers.Create(app.System(), func(d *app.Driver) error {
+	drv, err := e.core.Drivers.Create(app.System(), func(d *model.Driver) error {
 		d.Name, d.UniqueID = "Dana", "drv-1"
 		return nil
 	})
 	e.must(err)
 	e.ids["drv"] = drv.ID
-	e.link("alice", app.KindDriver, drv.ID)
+	e.link("alice", model.KindDriver, drv.ID)
 	return e
 }
 
@@ -117,11 +118,11 @@ func (e *officeEnv) must(err error) {
 
 func (e *officeEnv) link(user, kind string, id int64) {
 	e.t.Helper()
-	e.must(e.core.Link(app.System(), app.Permission{OwnerKind: app.KindUser, OwnerID: e.ids[user], PropKind: kind, PropID: id}))
+	e.must(e.core.Link(app.System(), model.Permission{OwnerKind: model.KindUser, OwnerID: e.ids[user], PropKind: kind, PropID: id}))
 }
 
 // user is the stored fixture user, as the core sees it.
-func (e *officeEnv) user(name string) *app.User {
+func (e *officeEnv) user(name string) *model.User {
 	e.t.Helper()
 	u, err := e.core.User(app.System(), e.ids[name])
 	e.must(err)
@@ -164,13 +165,13 @@ func (e *officeEnv) cookie(name string) *http.Cookie {
 // record) and names it.
 func (e *officeEnv) device(name, owner string) {
 	e.t.Helper()
-	d, err := e.core.Devices.Create(app.System(), func(d *app.Device) error {
+	d, err := e.core.Devices.Create(app.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = name, "imei-"+name
 		return nil
 	})
 	e.must(err)
 	e.ids[name] = d.ID
-	e.link(owner, app.KindDevice, d.ID)
+	e.link(owner, model.KindDevice, d.ID)
 }
 
 // upload posts content as the multipart field "file" (fileType sets the
@@ -280,7 +281,7 @@ var officeSets = []string{"tickets", "ticket_responses", "documents", "files", "
 func (e *officeEnv) snapshot() string {
 	e.t.Helper()
 	var b strings.Builder
-	e.must(e.db.View(func(tx app.Tx) error {
+	e.must(e.db.View(func(tx model.Tx) error {
 		for _, name := range officeSets {
 			err := tx.Records(name).List(false, func(id int64, data []byte) bool {
 				fmt.Fprintf(&b, "%s %d %s\n", name, id, data)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -19,7 +20,7 @@ func (h *handlers) listServiceRecords(c *fiber.Ctx) error {
 	if s := c.Query("vehicleId"); s != "" {
 		id, err := app.ParseTextID(s)
 		if err != nil {
-			return app.Invalid("vehicleId must be a device id, not %q", s)
+			return model.Invalid("vehicleId must be a device id, not %q", s)
 		}
 		q.VehicleID = int64(id)
 	}
@@ -46,7 +47,7 @@ func queryDate(c *fiber.Ctx, name string) (time.Time, error) {
 	}
 	d, err := app.ParseDate(s)
 	if err != nil {
-		return time.Time{}, app.Invalid("%s must be an ISO 8601 date or timestamp, not %q", name, s)
+		return time.Time{}, model.Invalid("%s must be an ISO 8601 date or timestamp, not %q", name, s)
 	}
 	if name == "to" && len(s) == len(time.DateOnly) {
 		return d.AddDate(0, 0, 1).Add(-time.Nanosecond), nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -17,11 +18,11 @@ import (
 // fullStore is the fixture's store whose writes fail with errno, as the
 // file system answers when the disk (ENOSPC) or the quota (EDQUOT) is full.
 type fullStore struct {
-	app.Store
+	model.Store
 	errno atomic.Value // syscall.Errno; unset: writes go through
 }
 
-func (s *fullStore) Update(fn func(app.Tx) error) error {
+func (s *fullStore) Update(fn func(model.Tx) error) error {
 	if errno, ok := s.errno.Load().(syscall.Errno); ok {
 		return &fs.PathError{Op: "write", Path: "fleetd.db", Err: errno}
 	}

@@ -2,6 +2,7 @@ package api2
 
 import (
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -96,7 +97,7 @@ func (h *handlers) respond(c *fiber.Ctx) error {
 		return err
 	}
 	if in.TicketID == 0 {
-		return app.Invalid("ticketId is required")
+		return model.Invalid("ticketId is required")
 	}
 	text := in.Content
 	if text == "" {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -89,7 +90,7 @@ func TestOpenAPILimits(t *testing.T) {
 	// bounded is a property a client sets as free text.
 	bounded := func(p *schemaProp) bool { return p.Type == "string" && p.Enum == nil && !p.ReadOnly && p.Format == "" }
 	schemaTypes := map[string][]reflect.Type{
-		"DeviceBody":     {reflect.TypeFor[app.Device](), reflect.TypeFor[app.Installation]()},
+		"DeviceBody":     {reflect.TypeFor[model.Device](), reflect.TypeFor[app.Installation]()},
 		"Payment":        {reflect.TypeFor[app.Payment]()},
 		"Ticket":         {reflect.TypeFor[app.Ticket]()},
 		"TicketResponse": {reflect.TypeFor[app.TicketResponse]()},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -36,7 +37,7 @@ func (d *Dashboard) documents(c *fiber.Ctx) error {
 	actor := user(c)
 	v := documentList{Entity: c.Query("entity"), Type: c.Query("type"), State: c.Query("state")}
 	if v.State != "" && !slices.Contains(documentStates, v.State) {
-		return app.Invalid("state must be one of %s", strings.Join(documentStates, ", "))
+		return model.Invalid("state must be one of %s", strings.Join(documentStates, ", "))
 	}
 	docs, err := d.core.Documents(actor)
 	if err != nil {
@@ -73,7 +74,7 @@ func parseEntityKey(s string) (of string, id app.TextID, err error) {
 	of, num, ok := strings.Cut(s, ":")
 	n, perr := strconv.ParseInt(num, 10, 64)
 	if !ok || perr != nil || n <= 0 {
-		return "", 0, app.Invalid("choose the vehicle or driver the document belongs to")
+		return "", 0, model.Invalid("choose the vehicle or driver the document belongs to")
 	}
 	return of, app.TextID(n), nil
 }

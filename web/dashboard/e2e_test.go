@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -58,7 +59,7 @@ func newSession(t *testing.T, e *env) *session {
 	t.Cleanup(func() { _ = e.app.Shutdown() })
 	s := &session{t: t, base: "http://" + ln.Addr().String()}
 
-	if _, err := e.core.UpdateServer(e.users["admin"], func(srv *app.Server) error {
+	if _, err := e.core.UpdateServer(e.users["admin"], func(srv *model.Server) error {
 		srv.MapURL = s.base + "/test-tiles/{z}/{x}/{y}.png"
 		return nil
 	}); err != nil {

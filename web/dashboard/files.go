@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -50,11 +51,11 @@ func fileSize(n int64) string {
 
 // files resolves attachment ids to their metadata, skipping any the actor
 // may no longer read.
-func (d *Dashboard) files(actor *app.User, ids []app.TextID) ([]*app.File, error) {
+func (d *Dashboard) files(actor *model.User, ids []app.TextID) ([]*app.File, error) {
 	out := make([]*app.File, 0, len(ids))
 	for _, id := range ids {
 		f, err := d.core.File(actor, int64(id))
-		if app.KindOf(err) == app.KindNotFound {
+		if model.ClassOf(err) == model.ClassNotFound {
 			continue
 		}
 		if err != nil {
@@ -68,13 +69,13 @@ func (d *Dashboard) files(actor *app.User, ids []app.TextID) ([]*app.File, error
 // uploadAll stores the files of a multipart form field and returns their
 // ids; a form that is not multipart has none. On error the files stored so
 // far are removed again.
-func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *app.User, field string) ([]app.TextID, error) {
+func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *model.User, field string) ([]app.TextID, error) {
 	if !strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEMultipartForm) {
 		return nil, nil
 	}
 	form, err := c.MultipartForm()
 	if err != nil {
-		return nil, app.Invalid("the form could not be read: %v", err)
+		return nil, model.Invalid("the form could not be read: %v", err)
 	}
 	var ids []app.TextID
 	for _, fh := range form.File[field] {
@@ -91,9 +92,9 @@ func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *app.User, field string) ([]ap
 	return ids, nil
 }
 
-func (d *Dashboard) uploadOne(actor *app.User, fh *multipart.FileHeader) (*app.File, error) {
+func (d *Dashboard) uploadOne(actor *model.User, fh *multipart.FileHeader) (*app.File, error) {
 	if limit := d.core.MaxFileSize(); fh.Size > limit {
-		return nil, app.Invalid("%s is too large: files may have at most %s", fh.Filename, fileSize(limit))
+		return nil, model.Invalid("%s is too large: files may have at most %s", fh.Filename, fileSize(limit))
 	}
 	r, err := fh.Open()
 	if err != nil {
@@ -104,7 +105,7 @@ func (d *Dashboard) uploadOne(actor *app.User, fh *multipart.FileHeader) (*app.F
 }
 
 // discardUploads removes files uploaded for a form the core then refused.
-func (d *Dashboard) discardUploads(actor *app.User, ids []app.TextID) {
+func (d *Dashboard) discardUploads(actor *model.User, ids []app.TextID) {
 	for _, id := range ids {
 		if err := d.core.DeleteFile(actor, int64(id)); err != nil {
 			d.log.Warn("uploaded file not removed", "fileId", id, "err", err)
@@ -121,8 +122,8 @@ type attachedForm[T any, P interface {
 }] struct {
 	read   func(*fiber.Ctx, *T) error
 	files  func(*T) *[]app.TextID
-	create func(*app.User, func(*T) error) (*T, error)
-	update func(*app.User, int64, func(*T) error) (*T, error)
+	create func(*model.User, func(*T) error) (*T, error)
+	update func(*model.User, int64, func(*T) error) (*T, error)
 	// again shows the form once more with what was submitted and why it
 	// was refused.
 	again func(c *fiber.Ctx, status int, submitted *T, problem error) error

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -38,7 +39,7 @@ func (r *formReader) parseID(name, s string) int64 {
 	}
 	id, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || id < 0 {
-		r.fail(app.Invalid("%s must be an id", name))
+		r.fail(model.Invalid("%s must be an id", name))
 	}
 	return id
 }
@@ -51,7 +52,7 @@ func (r *formReader) float(name, label string) *float64 {
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		r.fail(app.Invalid("%s must be a number", label))
+		r.fail(model.Invalid("%s must be a number", label))
 		return nil
 	}
 	return &v
@@ -65,7 +66,7 @@ func (r *formReader) date(name, label string) app.Date {
 	}
 	d, err := app.ParseDate(s)
 	if err != nil {
-		r.fail(app.Invalid("%s must be a date like 2025-03-01", label))
+		r.fail(model.Invalid("%s must be a date like 2025-03-01", label))
 	}
 	return d
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -224,7 +225,7 @@ func TestDocuments(t *testing.T) {
 	if res := admin.post(path+"/delete", nil); res.Status != 303 {
 		t.Fatalf("delete: %d", res.Status)
 	}
-	if _, err := e.core.Document(e.users["admin"], int64(ins.ID)); app.KindOf(err) != app.KindNotFound {
+	if _, err := e.core.Document(e.users["admin"], int64(ins.ID)); model.ClassOf(err) != model.ClassNotFound {
 		t.Fatalf("deleted document: %v", err)
 	}
 }
@@ -311,9 +312,9 @@ func TestOverview(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	sos := &app.Position{DeviceID: e.devices["truck1"].ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
-		FixTime: e.now, DeviceTime: e.now, Attributes: app.Attributes{"alarm": "sos"}}
-	if err := e.core.Ingest(sos.DeviceID, []*app.Position{sos}); err != nil {
+	sos := &model.Position{DeviceID: e.devices["truck1"].ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
+		FixTime: e.now, DeviceTime: e.now, Attributes: model.Attributes{"alarm": "sos"}}
+	if err := e.core.Ingest(sos.DeviceID, []*model.Position{sos}); err != nil {
 		t.Fatal(err)
 	}
 	body := e.as("admin").get("/dashboard/").Body

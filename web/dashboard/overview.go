@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -99,7 +100,7 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, overviewPage(d.page(c, "Overview", "overview"), v))
 }
 
-func (d *Dashboard) overviewDocuments(actor *app.User, names entityNames, v *overviewView) error {
+func (d *Dashboard) overviewDocuments(actor *model.User, names entityNames, v *overviewView) error {
 	docs, err := d.core.ExpiringDocuments(actor) // soonest first
 	if err != nil {
 		return err
@@ -115,7 +116,7 @@ func (d *Dashboard) overviewDocuments(actor *app.User, names entityNames, v *ove
 	return nil
 }
 
-func (d *Dashboard) overviewServices(actor *app.User, names entityNames, v *overviewView) error {
+func (d *Dashboard) overviewServices(actor *model.User, names entityNames, v *overviewView) error {
 	records, err := d.core.ServiceRecords(actor, app.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
@@ -142,7 +143,7 @@ func (n entityNames) of(kind string, id int64) string {
 	return "#" + itoa(id)
 }
 
-func (d *Dashboard) entityNames(actor *app.User) (entityNames, error) {
+func (d *Dashboard) entityNames(actor *model.User) (entityNames, error) {
 	devices, err := d.core.Devices.List(actor, app.ListQuery{})
 	if err != nil {
 		return nil, err
@@ -171,7 +172,7 @@ func (n entityNames) options(kind, none string) []option {
 	return out
 }
 
-func (d *Dashboard) overviewAlarms(actor *app.User, v *overviewView) error {
+func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
 	now := time.Now()
 	events, err := d.core.ExtendedEvents(actor, app.EventQuery{Types: []string{app.EventAlarm},
 		From: now.Add(-alarmWindow), To: now, Desc: true, Page: 1, Limit: overviewListLen})

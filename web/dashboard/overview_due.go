@@ -5,11 +5,12 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // overviewMaintenanceDue fills the vehicles that are overdue or due soon
 // for service (the core lists them most urgent first).
-func (d *Dashboard) overviewMaintenanceDue(actor *app.User, v *overviewView) error {
+func (d *Dashboard) overviewMaintenanceDue(actor *model.User, v *overviewView) error {
 	all, err := d.core.MaintenanceDue(actor, time.Now())
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -41,9 +42,9 @@ func TestOverviewMaintenanceDue(t *testing.T) {
 	e.serviced("truck1", 200, 120000) // 20 days past the 180-day interval
 	e.serviced("van2", 10, 1000)      // recent, but nearly 10,000 km driven since
 	van2 := e.devices["van2"]
-	fix := &app.Position{DeviceID: van2.ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
-		FixTime: e.now.Add(-time.Minute), DeviceTime: e.now.Add(-time.Minute), Attributes: app.Attributes{"odometer": 10_800_000.0}}
-	if err := e.core.Ingest(van2.ID, []*app.Position{fix}); err != nil {
+	fix := &model.Position{DeviceID: van2.ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
+		FixTime: e.now.Add(-time.Minute), DeviceTime: e.now.Add(-time.Minute), Attributes: model.Attributes{"odometer": 10_800_000.0}}
+	if err := e.core.Ingest(van2.ID, []*model.Position{fix}); err != nil {
 		t.Fatal(err)
 	}
 	link := func(key string) string {

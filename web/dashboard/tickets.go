@@ -7,6 +7,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -45,10 +46,10 @@ func (d *Dashboard) tickets(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, ticketsPage(d.page(c, "Tickets", "tickets"), v))
 }
 
-func (d *Dashboard) loadTickets(actor *app.User, query, status string, page int) (ticketList, error) {
+func (d *Dashboard) loadTickets(actor *model.User, query, status string, page int) (ticketList, error) {
 	v := ticketList{Query: strings.TrimSpace(query), Status: status}
 	if status != "" && !slices.Contains(ticketStatuses, status) {
-		return v, app.Invalid("status must be one of %s", strings.Join(ticketStatuses, ", "))
+		return v, model.Invalid("status must be one of %s", strings.Join(ticketStatuses, ", "))
 	}
 	all, err := d.core.Tickets(actor, app.TicketQuery{Search: v.Query, Status: status})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
@@ -58,7 +59,7 @@ func TestLogin(t *testing.T) {
 // SessionCookie's cookie is a session the core knows, of the user given.
 func TestSessionCookie(t *testing.T) {
 	core := app.New(OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost})
-	u, err := core.CreateUser(app.System(), func(u *app.User) error {
+	u, err := core.CreateUser(app.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password = "Ada", "ada@example.com", "secret"
 		return nil
 	})

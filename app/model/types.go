@@ -1,4 +1,4 @@
-package app
+package model
 
 import (
 	"strings"
@@ -150,6 +150,12 @@ type Command struct {
 	Type        string     `json:"type"`
 	TextChannel bool       `json:"textChannel"`
 	Attributes  Attributes `json:"attributes"`
+}
+
+// QueuedCommand is a command waiting for its device to connect.
+type QueuedCommand struct {
+	Command
+	Queued time.Time `json:"queued"`
 }
 
 // Geofence follows Traccar's Geofence model; Area is WKT.

@@ -1,4 +1,4 @@
-package app
+package model
 
 import (
 	"encoding/json"
@@ -52,7 +52,10 @@ func (t recordTable[T, P]) List(fn func(*T) bool) error {
 		}
 		return fn(v)
 	})
-	return firstErr(err, derr)
+	if err != nil {
+		return err
+	}
+	return derr
 }
 
 func (t recordTable[T, P]) Create(v *T) error {
@@ -65,8 +68,10 @@ func (t recordTable[T, P]) Create(v *T) error {
 }
 
 func (t recordTable[T, P]) Put(v *T) error {
-	if _, ok, err := t.set.Get(P(v).GetID()); err != nil || !ok {
-		return firstErr(err, NotFound(t.what))
+	if _, ok, err := t.set.Get(P(v).GetID()); err != nil {
+		return err
+	} else if !ok {
+		return NotFound(t.what)
 	}
 	return t.put(v)
 }

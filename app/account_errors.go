@@ -1,8 +1,9 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"strconv"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // The spec's account-access answers (section Errors), word for word.

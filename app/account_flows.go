@@ -2,8 +2,9 @@ package app
 
 import (
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // VerifyOTP is A1: it checks the OTP sent for purpose to identifier and

@@ -2,9 +2,10 @@ package app
 
 import (
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"net/mail"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Identifier is an e-mail address or a phone number in normalized form.

@@ -1,8 +1,9 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // LoginIdentifier is A2: login by e-mail or phone. It shares Login's

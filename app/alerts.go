@@ -3,10 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
-	"github.com/fleetd/fleetd/app/model"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // alerts remembers which conditions administrators have been told about:

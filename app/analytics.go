@@ -1,11 +1,13 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"strings"
 	"sync"
 	"time"
 	_ "time/tzdata" // zones work on hosts without a zoneinfo database
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // AlarmCounts counts alarm events by kind and by day.
@@ -57,7 +59,7 @@ func (c *Core) AlarmAnalytics(actor *model.User, deviceIDs []int64, from, to tim
 	var devices []int64
 	var zone *time.Location
 	err := c.store.View(func(tx model.Tx) (err error) {
-		devices, err = visibleDevices(access{tx: tx, actor: actor}, deviceIDs)
+		devices, err = visibleDevices(access.Guard{Tx: tx, Actor: actor}, deviceIDs)
 		zone = serverZone(tx)
 		return err
 	})

@@ -2,10 +2,12 @@ package app
 
 import (
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // CommandType is one entry of B7's answer.
@@ -31,7 +33,7 @@ func (c *Core) deviceProtocol(tx model.Tx, deviceID int64) string {
 func (c *Core) CommandTypes(actor *model.User, deviceID int64, protocol string, textChannel bool) ([]CommandType, error) {
 	if deviceID != 0 {
 		err := c.store.View(func(tx model.Tx) error {
-			if err := (access{tx: tx, actor: actor}).mustSee(model.KindDevice, deviceID); err != nil {
+			if err := (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
 				return err
 			}
 			protocol = c.deviceProtocol(tx, deviceID)
@@ -91,12 +93,12 @@ func (c *Core) SendCommand(actor *model.User, cmd *model.Command) (sent *model.C
 	}
 	var protocol string
 	err = c.store.View(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.checkEdit(model.KindCommand); err != nil {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.CheckEdit(model.KindCommand); err != nil {
 			return &model.Error{Class: model.ClassInvalid, Message: "Command not allowed", Description: err.(*model.Error).Description}
 		}
 		if cmd.ID > 0 {
-			if err := a.mustSee(model.KindCommand, cmd.ID); err != nil {
+			if err := a.MustSee(model.KindCommand, cmd.ID); err != nil {
 				return err
 			}
 			saved, err := tx.Commands().Get(cmd.ID)
@@ -110,7 +112,7 @@ func (c *Core) SendCommand(actor *model.User, cmd *model.Command) (sent *model.C
 		if cmd.DeviceID == 0 {
 			return model.Invalid("deviceId is required")
 		}
-		if err := a.mustSee(model.KindDevice, cmd.DeviceID); err != nil {
+		if err := a.MustSee(model.KindDevice, cmd.DeviceID); err != nil {
 			return err
 		}
 		protocol = c.deviceProtocol(tx, cmd.DeviceID)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
+	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -110,7 +111,7 @@ func convertResult(typ string, v any) (any, error) {
 // applyComputed sets attrs (those linked to the device or its groups,
 // loaded with the device's state) on p. It never fails the ingest: a broken
 // expression is logged once and skipped.
-func (c *Core) applyComputed(attrs []*ComputedAttribute, p *model.Position) {
+func (c *Core) applyComputed(attrs []*model.ComputedAttribute, p *model.Position) {
 	if len(attrs) == 0 {
 		return
 	}
@@ -128,7 +129,7 @@ func (c *Core) applyComputed(attrs []*ComputedAttribute, p *model.Position) {
 	}
 }
 
-func evalComputed(a *ComputedAttribute, env map[string]any) (any, error) {
+func evalComputed(a *model.ComputedAttribute, env map[string]any) (any, error) {
 	prog, err := compileExpression(a.Expression)
 	if err != nil {
 		return nil, err
@@ -142,18 +143,18 @@ func evalComputed(a *ComputedAttribute, env map[string]any) (any, error) {
 
 // deviceComputed are the attributes linked to d, its group and the group's
 // ancestors, in evaluation order (priority, then id).
-func deviceComputed(tx model.Tx, d *model.Device) ([]*ComputedAttribute, error) {
+func deviceComputed(tx model.Tx, d *model.Device) ([]*model.ComputedAttribute, error) {
 	ids, err := linkedToDevice(tx, d, model.KindAttribute)
 	if err != nil {
 		return nil, err
 	}
-	var out []*ComputedAttribute
+	var out []*model.ComputedAttribute
 	for _, id := range ids {
-		if a, err := computedTable(tx).Get(id); err == nil {
+		if a, err := tx.ComputedAttributes().Get(id); err == nil {
 			out = append(out, a)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *ComputedAttribute) int { return cmp.Compare(b.Priority, a.Priority) })
+	slices.SortStableFunc(out, func(a, b *model.ComputedAttribute) int { return cmp.Compare(b.Priority, a.Priority) })
 	return out, nil
 }
 
@@ -182,7 +183,7 @@ func linkedToDevice(tx model.Tx, d *model.Device, kind string) ([]int64, error) 
 
 // logComputedOnce logs an evaluation failure once per attribute and
 // expression (a store error once per text), not for every position.
-func (c *Core) logComputedOnce(a *ComputedAttribute, err error) {
+func (c *Core) logComputedOnce(a *model.ComputedAttribute, err error) {
 	key, id := err.Error(), int64(0)
 	if a != nil {
 		key, id = fmt.Sprintf("%d %s", a.ID, a.Expression), a.ID
@@ -195,14 +196,14 @@ func (c *Core) logComputedOnce(a *ComputedAttribute, err error) {
 // TestComputedAttribute evaluates a (not necessarily stored) attribute on
 // the device's latest position, as Traccar's /attributes/computed/test
 // does; nil means the expression gave no value.
-func (c *Core) TestComputedAttribute(actor *model.User, deviceID int64, a *ComputedAttribute) (any, error) {
-	if err := a.check(); err != nil {
+func (c *Core) TestComputedAttribute(actor *model.User, deviceID int64, a *model.ComputedAttribute) (any, error) {
+	if err := checkComputed(a); err != nil {
 		return nil, err
 	}
 	var p *model.Position
 	err := c.store.View(func(tx model.Tx) (err error) {
-		ac := access{tx: tx, actor: actor}
-		if err := firstErr(ac.mustSee(model.KindDevice, deviceID), ac.exists(model.KindDevice, deviceID)); err != nil {
+		ac := access.Guard{Tx: tx, Actor: actor}
+		if err := firstErr(ac.MustSee(model.KindDevice, deviceID), ac.Exists(model.KindDevice, deviceID)); err != nil {
 			return err
 		}
 		p, err = tx.LatestPosition(deviceID)

@@ -2,11 +2,13 @@ package app
 
 import (
 	"fmt"
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // MileageAttribute is the position attribute J1 connects a vehicle to: a
@@ -24,14 +26,14 @@ const maxMileage = 50
 func (c *Core) ConnectMileage(actor *model.User, deviceID int64, value string) (created bool, err error) {
 	defer c.hub.invalidate()
 	err = c.store.Update(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(model.KindDevice, deviceID); err != nil {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.MustSee(model.KindDevice, deviceID); err != nil {
 			return err
 		}
-		if err := a.checkEdit(model.KindAttribute); err != nil {
+		if err := a.CheckEdit(model.KindAttribute); err != nil {
 			return err
 		}
-		if err := a.checkEdit(model.KindDevice); err != nil { // the vehicle's configuration changes
+		if err := a.CheckEdit(model.KindDevice); err != nil { // the vehicle's configuration changes
 			return err
 		}
 		d, err := tx.Devices().Get(deviceID)
@@ -46,17 +48,17 @@ func (c *Core) ConnectMileage(actor *model.User, deviceID int64, value string) (
 		if err := checkMileage(value); err != nil {
 			return err
 		}
-		want := &ComputedAttribute{Description: "Mileage", Attribute: MileageAttribute,
+		want := &model.ComputedAttribute{Description: "Mileage", Attribute: MileageAttribute,
 			Expression: strconv.Quote(value), Type: ComputedString}
 		id, err := findComputed(a, want)
 		if err != nil {
 			return err
 		}
 		if created = id == 0; created {
-			if err := want.check(); err != nil {
+			if err := checkComputed(want); err != nil {
 				return err
 			}
-			if err := computedTable(tx).Create(want); err != nil {
+			if err := tx.ComputedAttributes().Create(want); err != nil {
 				return err
 			}
 			id = want.ID
@@ -87,16 +89,16 @@ func checkMileage(v string) error {
 
 // findComputed is the id of a computed attribute like want the actor sees
 // (the lowest), 0 when there is none.
-func findComputed(a access, want *ComputedAttribute) (int64, error) {
+func findComputed(a access.Guard, want *model.ComputedAttribute) (int64, error) {
 	var visible map[int64]bool
-	if !a.actor.Administrator {
+	if !a.Actor.Administrator {
 		var err error
-		if visible, err = a.visible(model.KindAttribute); err != nil {
+		if visible, err = a.Visible(model.KindAttribute); err != nil {
 			return 0, err
 		}
 	}
 	var id int64
-	err := computedTable(a.tx).List(func(v *ComputedAttribute) bool {
+	err := a.Tx.ComputedAttributes().List(func(v *model.ComputedAttribute) bool {
 		if (visible == nil || visible[v.ID]) && v.Attribute == want.Attribute && v.Expression == want.Expression && v.Type == want.Type {
 			id = v.ID
 			return false
@@ -110,17 +112,17 @@ func findComputed(a access, want *ComputedAttribute) (int64, error) {
 // other than keep. One the actor cannot see belongs to another account that
 // shares the vehicle: it is not the actor's to remove, so the change is
 // refused instead.
-func unlinkMileage(a access, deviceID, keep int64) error {
-	linked, err := a.tx.Linked(model.KindDevice, deviceID, model.KindAttribute)
+func unlinkMileage(a access.Guard, deviceID, keep int64) error {
+	linked, err := a.Tx.Linked(model.KindDevice, deviceID, model.KindAttribute)
 	if err != nil {
 		return err
 	}
 	for _, id := range slices.DeleteFunc(linked, func(id int64) bool { return id == keep }) {
-		v, err := computedTable(a.tx).Get(id)
+		v, err := a.Tx.ComputedAttributes().Get(id)
 		if err != nil || v.Attribute != MileageAttribute {
 			continue
 		}
-		mine, err := a.canSee(model.KindAttribute, id)
+		mine, err := a.CanSee(model.KindAttribute, id)
 		if err != nil {
 			return err
 		}
@@ -128,7 +130,7 @@ func unlinkMileage(a access, deviceID, keep int64) error {
 			return &model.Error{Class: model.ClassConflict, Message: "Mileage set by another account",
 				Description: "another account that shares this vehicle set its mileage"}
 		}
-		if err := a.tx.Unlink(model.Permission{OwnerKind: model.KindDevice, OwnerID: deviceID, PropKind: model.KindAttribute, PropID: id}); err != nil {
+		if err := a.Tx.Unlink(model.Permission{OwnerKind: model.KindDevice, OwnerID: deviceID, PropKind: model.KindAttribute, PropID: id}); err != nil {
 			return err
 		}
 	}

@@ -2,10 +2,11 @@ package app
 
 import (
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Options configures the core. Zero values get sensible defaults in New.
@@ -69,7 +70,7 @@ type Core struct {
 	Geofences *Objects[model.Geofence, *model.Geofence]
 	Drivers   *Objects[model.Driver, *model.Driver]
 	// ComputedAttributes are Traccar's /api/attributes/computed.
-	ComputedAttributes *Objects[ComputedAttribute, *ComputedAttribute]
+	ComputedAttributes *Objects[model.ComputedAttribute, *model.ComputedAttribute]
 	computedErrs       sync.Map // failures already logged
 
 	// ingestFails and statusFails condense the log of failed ingest calls

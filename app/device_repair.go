@@ -3,9 +3,10 @@ package app
 import (
 	"context"
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // RepairDevices makes every device record agree with the store after a

@@ -3,9 +3,10 @@ package app
 import (
 	"errors"
 	"fmt"
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // ExpiryNoticeDays are the reminders a document's owner gets: 30, 7 and 1
@@ -110,7 +111,7 @@ func (c *Core) entityName(tx model.Tx, d *Document) string {
 			name = v.Name
 		}
 	case DocumentOfDriver:
-		if v, err := driversTable(tx).Get(int64(d.EntityID)); err == nil {
+		if v, err := tx.Drivers().Get(int64(d.EntityID)); err == nil {
 			name = v.Name
 		}
 	}

@@ -2,10 +2,12 @@ package app
 
 import (
 	"cmp"
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Document kinds: what a document's entityId refers to.
@@ -155,7 +157,7 @@ func (c *Core) DeleteDocument(actor *model.User, id int64) error {
 // prepareDocument validates a new (before == nil) or changed document and
 // restores what callers may not set.
 func (c *Core) prepareDocument(tx model.Tx, actor *model.User, before, d *Document) error {
-	if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
+	if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 		return err
 	}
 	d.DocumentOf = strings.ToLower(strings.TrimSpace(d.DocumentOf))
@@ -197,12 +199,12 @@ func checkEntity(tx model.Tx, actor *model.User, field, of string, id int64) err
 		_, err = tx.Devices().Get(id)
 	case DocumentOfDriver:
 		kind = model.KindDriver
-		_, err = driversTable(tx).Get(id)
+		_, err = tx.Drivers().Get(id)
 	default:
 		return model.Invalid("documentOf must be %s or %s", DocumentOfVehicle, DocumentOfDriver)
 	}
 	if err == nil {
-		err = access{tx: tx, actor: actor}.mustSee(kind, id)
+		err = access.Guard{Tx: tx, Actor: actor}.MustSee(kind, id)
 	}
 	if model.ClassOf(err) == model.ClassNotFound {
 		return model.Invalid("%s %d is not a %s you can see", field, id, of)

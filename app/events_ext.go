@@ -2,10 +2,12 @@ package app
 
 import (
 	"encoding/json"
-	"github.com/fleetd/fleetd/app/model"
 	"iter"
 	"slices"
 	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // ExtendedEvent is the extended API's form of an event (E2, M7): lowercase
@@ -84,7 +86,7 @@ func (c *Core) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEvent,
 	var page []*model.Event
 	var zone *time.Location
 	err := c.store.View(func(tx model.Tx) error {
-		devices, err := visibleDevices(access{tx: tx, actor: actor}, q.DeviceIDs)
+		devices, err := visibleDevices(access.Guard{Tx: tx, Actor: actor}, q.DeviceIDs)
 		if err != nil {
 			return err
 		}
@@ -121,28 +123,28 @@ const MaxQueryDevices = 1000
 // visibleDevices resolves a request's device list: the ids given, each of
 // which the actor must see (not found otherwise), or every device the
 // actor sees. The result is sorted and without repeats.
-func visibleDevices(a access, ids []int64) ([]int64, error) {
+func visibleDevices(a access.Guard, ids []int64) ([]int64, error) {
 	var out []int64
 	if len(ids) > MaxQueryDevices {
 		return nil, model.Invalid("at most %d device ids", MaxQueryDevices)
 	}
 	if len(ids) > 0 {
-		if err := a.mustSeeDevices(ids); err != nil {
+		if err := a.MustSeeDevices(ids); err != nil {
 			return nil, err
 		}
 		for _, id := range ids {
-			if err := a.exists(model.KindDevice, id); err != nil {
+			if err := a.Exists(model.KindDevice, id); err != nil {
 				return nil, err
 			}
 		}
 		out = slices.Clone(ids)
-	} else if a.actor.Administrator {
-		err := a.tx.Devices().List(func(d *model.Device) bool { out = append(out, d.ID); return true })
+	} else if a.Actor.Administrator {
+		err := a.Tx.Devices().List(func(d *model.Device) bool { out = append(out, d.ID); return true })
 		if err != nil {
 			return nil, err
 		}
 	} else {
-		set, err := a.visible(model.KindDevice)
+		set, err := a.Visible(model.KindDevice)
 		if err != nil {
 			return nil, err
 		}
@@ -162,8 +164,8 @@ var stopTypes = []string{EventIgnitionOff, EventDeviceStopped}
 func (c *Core) LastStop(actor *model.User, deviceID int64) (*ExtendedEvent, error) {
 	var out *ExtendedEvent
 	err := c.store.View(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := firstErr(a.mustSee(model.KindDevice, deviceID), a.exists(model.KindDevice, deviceID)); err != nil {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := firstErr(a.MustSee(model.KindDevice, deviceID), a.Exists(model.KindDevice, deviceID)); err != nil {
 			return err
 		}
 		var stop *model.Event

@@ -3,9 +3,10 @@ package app
 import (
 	"cmp"
 	"container/heap"
-	"github.com/fleetd/fleetd/app/model"
 	"iter"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // E2 merges per-device event streams: each device's events come from the

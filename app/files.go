@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/fleetd/fleetd/app/model"
 	"io"
 	"mime"
 	"net/http"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // OfficeOptions configures the fleet office: uploads and document expiry.

@@ -4,11 +4,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Temporary files in the files directory carry the tag of the run (the

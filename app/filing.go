@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // The "fleet office" (support tickets, documents, files, maintenance) keeps
@@ -190,7 +192,7 @@ func (k cabinet[T, P]) deleteOwn(c *Core, actor *model.User, id int64, files fun
 		if err != nil {
 			return err
 		}
-		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
+		if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 			return err
 		}
 		dropped = files(v)

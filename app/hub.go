@@ -2,9 +2,11 @@ package app
 
 import (
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"sync"
 	"sync/atomic"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Update is one live message in Traccar's socket format; empty parts are
@@ -126,7 +128,7 @@ func (s *Subscription) refresh() error {
 		}
 		var set map[int64]bool
 		if !u.Administrator {
-			if set, err = (access{tx: tx, actor: u}).visible(model.KindDevice); err != nil {
+			if set, err = (access.Guard{Tx: tx, Actor: u}).Visible(model.KindDevice); err != nil {
 				return err
 			}
 		}

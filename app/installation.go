@@ -3,9 +3,11 @@ package app
 import (
 	"encoding/json"
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Installation is a device's installation record (spec M3, M5), kept in
@@ -127,7 +129,7 @@ func (c *Core) UpdateInstalledDevice(actor *model.User, id int64, apply func(*mo
 func (c *Core) Installation(actor *model.User, deviceID int64) (*Installation, error) {
 	var inst *Installation
 	err := c.store.View(func(tx model.Tx) (err error) {
-		if err = (access{tx: tx, actor: actor}).mustSee(model.KindDevice, deviceID); err != nil {
+		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
 			return err
 		}
 		inst, err = installationOf(tx, deviceID)
@@ -169,8 +171,8 @@ func (c *Core) InstalledDevices(actor *model.User) ([]InstalledDevice, error) {
 // the device stays. A device without one is not found.
 func (c *Core) DeleteInstallation(actor *model.User, deviceID int64) error {
 	return c.store.Update(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := firstErr(a.mustSee(model.KindDevice, deviceID), a.checkEdit(model.KindDevice)); err != nil {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := firstErr(a.MustSee(model.KindDevice, deviceID), a.CheckEdit(model.KindDevice)); err != nil {
 			return err
 		}
 		return installations(tx).Delete(deviceID)

@@ -2,8 +2,9 @@ package app
 
 import (
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // DriverOverview answers M2: the drivers the actor sees, and the id of the

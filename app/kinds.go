@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/geo"
 	"github.com/fleetd/fleetd/app/model"
 )
@@ -20,7 +21,7 @@ func newDevices(c *Core) *Objects[model.Device, *model.Device] {
 		view:  c.liveDevice,
 		// A registered id is no longer unknown.
 		stored: func(d *model.Device) { c.unknown.forget(d.UniqueID) },
-		prepare: func(a access, before, d *model.Device) error {
+		prepare: func(a access.Guard, before, d *model.Device) error {
 			d.Name = strings.TrimSpace(d.Name)
 			d.UniqueID = strings.TrimSpace(d.UniqueID)
 			if d.Name == "" || d.UniqueID == "" {
@@ -36,14 +37,14 @@ func newDevices(c *Core) *Objects[model.Device, *model.Device] {
 				return err
 			}
 			if before == nil {
-				if err := a.checkDeviceLimit(a.actor); err != nil {
+				if err := a.CheckDeviceLimit(a.Actor); err != nil {
 					return err
 				}
 				before = &model.Device{Status: model.StatusOffline}
 			}
 			// Status, position and last update belong to the ingest.
 			d.Status, d.PositionID, d.LastUpdate = before.Status, before.PositionID, before.LastUpdate
-			if !a.actor.Administrator {
+			if !a.Actor.Administrator {
 				d.ExpirationTime = before.ExpirationTime
 			}
 			return nil
@@ -69,7 +70,7 @@ func newGroups(c *Core) *Objects[model.Group, *model.Group] {
 	return &Objects[model.Group, *model.Group]{
 		c: c, kind: model.KindGroup,
 		table: func(tx model.Tx) model.Table[model.Group] { return tx.Groups() },
-		prepare: func(a access, before, g *model.Group) error {
+		prepare: func(a access.Guard, before, g *model.Group) error {
 			g.Name = strings.TrimSpace(g.Name)
 			if g.Name == "" {
 				return model.Invalid("name is required")
@@ -85,7 +86,7 @@ func newGroups(c *Core) *Objects[model.Group, *model.Group] {
 				if parent == g.ID || hops > 1000 {
 					return model.Invalid("a group cannot be inside itself")
 				}
-				p, err := a.tx.Groups().Get(parent)
+				p, err := a.Tx.Groups().Get(parent)
 				if err != nil {
 					return err
 				}
@@ -131,18 +132,18 @@ func newGroups(c *Core) *Objects[model.Group, *model.Group] {
 }
 
 // checkParent accepts no group or an existing group the actor can see.
-func checkParent(a access, groupID int64) error {
+func checkParent(a access.Guard, groupID int64) error {
 	if groupID == 0 {
 		return nil
 	}
-	return a.reference(model.KindGroup, groupID)
+	return a.Reference(model.KindGroup, groupID)
 }
 
 func newCommands(c *Core) *Objects[model.Command, *model.Command] {
 	return &Objects[model.Command, *model.Command]{
 		c: c, kind: model.KindCommand,
 		table: func(tx model.Tx) model.Table[model.Command] { return tx.Commands() },
-		prepare: func(a access, _, cmd *model.Command) error {
+		prepare: func(a access.Guard, _, cmd *model.Command) error {
 			cmd.Type = strings.TrimSpace(cmd.Type)
 			if cmd.Type == "" {
 				return model.Invalid("type is required")
@@ -151,7 +152,7 @@ func newCommands(c *Core) *Objects[model.Command, *model.Command] {
 				cmd.Attributes = model.Attributes{}
 			}
 			if cmd.DeviceID != 0 {
-				return a.reference(model.KindDevice, cmd.DeviceID)
+				return a.Reference(model.KindDevice, cmd.DeviceID)
 			}
 			return nil
 		},
@@ -162,7 +163,7 @@ func newGeofences(c *Core) *Objects[model.Geofence, *model.Geofence] {
 	return &Objects[model.Geofence, *model.Geofence]{
 		c: c, kind: model.KindGeofence,
 		table: func(tx model.Tx) model.Table[model.Geofence] { return tx.Geofences() },
-		prepare: func(_ access, _, g *model.Geofence) error {
+		prepare: func(_ access.Guard, _, g *model.Geofence) error {
 			g.Name = strings.TrimSpace(g.Name)
 			g.Area = strings.TrimSpace(g.Area)
 			if g.Name == "" || g.Area == "" {
@@ -188,10 +189,6 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-func driversTable(tx model.Tx) model.Table[model.Driver] {
-	return model.RecordTable[model.Driver](tx, "drivers", "driver")
-}
-
 // driverKeys indexes drivers by uniqueId, which must be unique like a
 // device's.
 const driverKeys = "drivers_by_unique_id"
@@ -199,8 +196,8 @@ const driverKeys = "drivers_by_unique_id"
 func newDrivers(c *Core) *Objects[model.Driver, *model.Driver] {
 	return &Objects[model.Driver, *model.Driver]{
 		c: c, kind: model.KindDriver,
-		table: driversTable,
-		prepare: func(a access, before, d *model.Driver) error {
+		table: model.Tx.Drivers,
+		prepare: func(a access.Guard, before, d *model.Driver) error {
 			d.Name, d.UniqueID = strings.TrimSpace(d.Name), strings.TrimSpace(d.UniqueID)
 			if d.Name == "" || d.UniqueID == "" {
 				return model.Invalid("name and uniqueId are required")
@@ -208,7 +205,7 @@ func newDrivers(c *Core) *Objects[model.Driver, *model.Driver] {
 			if d.Attributes == nil {
 				d.Attributes = model.Attributes{}
 			}
-			keys := a.tx.Keys(driverKeys)
+			keys := a.Tx.Keys(driverKeys)
 			if id, taken, err := keys.Get(d.UniqueID); err != nil || (taken && id != d.ID) {
 				return firstErr(err, model.Conflict("driver with uniqueId %q already exists", d.UniqueID))
 			}

@@ -1,11 +1,12 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"reflect"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Every string a client can make fleetd store has a maximum length, checked
@@ -41,7 +42,7 @@ var fieldLimits = map[reflect.Type]map[string]int{
 	reflect.TypeFor[model.Command]():  {"type": MaxName},
 	reflect.TypeFor[model.Geofence](): {"name": MaxName, "area": MaxArea},
 	reflect.TypeFor[model.Driver]():   {"name": MaxName, "uniqueId": MaxUniqueID},
-	reflect.TypeFor[ComputedAttribute](): {"attribute": maxAttributeName, "expression": maxExpressionLength,
+	reflect.TypeFor[model.ComputedAttribute](): {"attribute": maxAttributeName, "expression": maxExpressionLength,
 		"type": MaxName},
 	reflect.TypeFor[model.Server](): {"map": MaxName, "bingKey": MaxName, "version": MaxName, "coordinateFormat": MaxName},
 

@@ -1,10 +1,11 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // TestFieldLimitsNameFields: every name fieldLimits declares is a string

@@ -1,11 +1,12 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // DeviceConn is a live device connection a listener registers, through

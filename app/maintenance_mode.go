@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+
 	"github.com/fleetd/fleetd/app/model"
 )
 

@@ -3,8 +3,9 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/fleetd/fleetd/app/model"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // NotificationTypes are the switches of K1/K2, in the spec's order.

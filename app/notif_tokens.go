@@ -1,10 +1,11 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // MaxPushTokens is the spec's limit of push tokens per user (K3); a new

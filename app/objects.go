@@ -1,9 +1,11 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"maps"
 	"slices"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // ListQuery holds Traccar's list filters. Each kind uses the ones it has:
@@ -30,7 +32,7 @@ type Objects[T any, P interface {
 	table func(model.Tx) model.Table[T]
 	// prepare validates a create (before == nil) or an update and restores
 	// server-managed fields the caller may not set.
-	prepare func(a access, before, after *T) error
+	prepare func(a access.Guard, before, after *T) error
 	// created and remove maintain what depends on the object (indexes,
 	// positions) after it is stored and before it goes. remove may return
 	// work to do once the deletion is committed (removing files).
@@ -55,7 +57,7 @@ type Objects[T any, P interface {
 func (o *Objects[T, P]) List(actor *model.User, q ListQuery) ([]*T, error) {
 	out := []*T{}
 	err := o.c.store.View(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
+		a := access.Guard{Tx: tx, Actor: actor}
 		set, err := o.listSet(a, q)
 		if err != nil {
 			return err
@@ -74,24 +76,24 @@ func (o *Objects[T, P]) List(actor *model.User, q ListQuery) ([]*T, error) {
 }
 
 // listSet is the set of ids to return; nil means every object.
-func (o *Objects[T, P]) listSet(a access, q ListQuery) (map[int64]bool, error) {
+func (o *Objects[T, P]) listSet(a access.Guard, q ListQuery) (map[int64]bool, error) {
 	var set map[int64]bool
 	var err error
 	switch {
 	case q.UserID > 0:
-		if !a.actor.Administrator && !a.actor.Manager() && q.UserID != a.actor.ID {
+		if !a.Actor.Administrator && !a.Actor.Manager() && q.UserID != a.Actor.ID {
 			return nil, model.Forbidden("Only administrators and managers may list another user's objects")
 		}
-		if err := a.mustSee(model.KindUser, q.UserID); err != nil {
+		if err := a.MustSee(model.KindUser, q.UserID); err != nil {
 			return nil, err
 		}
-		set, err = a.visibleTo([]int64{q.UserID}, o.kind)
-	case q.All && !a.actor.Administrator && !a.actor.Manager():
+		set, err = a.VisibleTo([]int64{q.UserID}, o.kind)
+	case q.All && !a.Actor.Administrator && !a.Actor.Manager():
 		return nil, model.Forbidden("Only administrators and managers may use all")
-	case a.actor.Administrator:
+	case a.Actor.Administrator:
 		set = nil
 	default:
-		set, err = a.visible(o.kind)
+		set, err = a.Visible(o.kind)
 	}
 	if err != nil {
 		return nil, err
@@ -103,10 +105,10 @@ func (o *Objects[T, P]) listSet(a access, q ListQuery) (map[int64]bool, error) {
 		if link.id == 0 || link.kind == o.kind {
 			continue
 		}
-		if err := a.mustSee(link.kind, link.id); err != nil {
+		if err := a.MustSee(link.kind, link.id); err != nil {
 			return nil, err
 		}
-		ids, err := a.tx.Linked(link.kind, link.id, o.kind)
+		ids, err := a.Tx.Linked(link.kind, link.id, o.kind)
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +127,7 @@ func (o *Objects[T, P]) listSet(a access, q ListQuery) (map[int64]bool, error) {
 func (o *Objects[T, P]) Get(actor *model.User, id int64) (*T, error) {
 	var v *T
 	err := o.c.store.View(func(tx model.Tx) (err error) {
-		if err = (access{tx: tx, actor: actor}).mustSee(o.kind, id); err != nil {
+		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(o.kind, id); err != nil {
 			return err
 		}
 		v, err = o.table(tx).Get(id)
@@ -160,8 +162,8 @@ func (o *Objects[T, P]) Create(actor *model.User, apply func(*T) error) (*T, err
 func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also func(model.Tx, *T) error) (*T, error) {
 	v := new(T)
 	err := o.c.store.Update(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.checkEdit(o.kind); err != nil {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.CheckEdit(o.kind); err != nil {
 			return err
 		}
 		*v = *new(T)
@@ -205,7 +207,7 @@ func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also
 func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error) (*T, error) {
 	var after *T
 	err := o.c.store.Update(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
+		a := access.Guard{Tx: tx, Actor: actor}
 		before, err := o.editable(a, id)
 		if err != nil {
 			return err
@@ -244,7 +246,7 @@ func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
 	defer o.c.hub.invalidate()
 	for done := o.drain == nil; !done; {
 		err := o.c.store.Update(func(tx model.Tx) error {
-			v, err := o.editable(access{tx: tx, actor: actor}, id)
+			v, err := o.editable(access.Guard{Tx: tx, Actor: actor}, id)
 			if err == nil {
 				done, err = o.drain(tx, v)
 			}
@@ -256,7 +258,7 @@ func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
 	}
 	var after func()
 	err := o.c.store.Update(func(tx model.Tx) error {
-		v, err := o.editable(access{tx: tx, actor: actor}, id)
+		v, err := o.editable(access.Guard{Tx: tx, Actor: actor}, id)
 		if err != nil {
 			return err
 		}
@@ -279,14 +281,14 @@ func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
 // editable returns object id for a change by a.actor: it must be visible
 // (else not found) and the actor's and server's read-only flags must allow
 // editing this kind.
-func (o *Objects[T, P]) editable(a access, id int64) (*T, error) {
-	if err := a.mustSee(o.kind, id); err != nil {
+func (o *Objects[T, P]) editable(a access.Guard, id int64) (*T, error) {
+	if err := a.MustSee(o.kind, id); err != nil {
 		return nil, err
 	}
-	if err := a.checkEdit(o.kind); err != nil {
+	if err := a.CheckEdit(o.kind); err != nil {
 		return nil, err
 	}
-	return o.table(a.tx).Get(id)
+	return o.table(a.Tx).Get(id)
 }
 
 // cloneAttributes gives an update its own attributes map, so decoding the

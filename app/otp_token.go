@@ -3,8 +3,9 @@ package app
 import (
 	"crypto/rand"
 	"encoding/base64"
-	"github.com/fleetd/fleetd/app/model"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // otpToken is what a verified OTP turns into (A1): proof that the caller

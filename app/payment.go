@@ -1,11 +1,12 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"math"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Payment is a payment an administrator records for a user (the spec's

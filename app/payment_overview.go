@@ -1,9 +1,10 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // PaymentTotals sums payments. totalAmount is every payment's amount,

@@ -1,9 +1,10 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
-	"strings"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // permissionPairs lists the owner -> property links fleetd supports, as
@@ -64,7 +65,7 @@ func (c *Core) link(tx model.Tx, actor *model.User, p model.Permission) error {
 			return err
 		}
 		if !slices.Contains(linked, p.PropID) {
-			if err := (access{tx: tx, actor: actor}).checkDeviceLimit(owner); err != nil {
+			if err := (access.Guard{Tx: tx, Actor: actor}).CheckDeviceLimit(owner); err != nil {
 				return err
 			}
 		}
@@ -98,8 +99,8 @@ func (c *Core) checkPermission(tx model.Tx, actor *model.User, p model.Permissio
 	if p.OwnerID <= 0 || p.PropID <= 0 {
 		return model.Invalid("%sId and %sId must be positive ids", p.OwnerKind, p.PropKind)
 	}
-	a := access{tx: tx, actor: actor}
-	if err := a.checkEdit(p.PropKind); err != nil {
+	a := access.Guard{Tx: tx, Actor: actor}
+	if err := a.CheckEdit(p.PropKind); err != nil {
 		return err
 	}
 	if p.PropKind == model.KindManagedUser && !actor.Administrator {
@@ -111,48 +112,12 @@ func (c *Core) checkPermission(tx model.Tx, actor *model.User, p model.Permissio
 		kind string
 		id   int64
 	}{{p.OwnerKind, p.OwnerID}, {p.PropKind, p.PropID}} {
-		if err := a.mustSee(obj.kind, obj.id); err != nil {
+		if err := a.MustSee(obj.kind, obj.id); err != nil {
 			return err
 		}
-		if err := a.exists(obj.kind, obj.id); err != nil {
+		if err := a.Exists(obj.kind, obj.id); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// exists returns a not-found error for an id with no object behind it:
-// canSee is true for administrators whatever the id.
-func (a access) exists(kind string, id int64) error {
-	var err error
-	switch kind {
-	case model.KindUser, model.KindManagedUser:
-		_, err = a.tx.Users().Get(id)
-	case model.KindDevice:
-		_, err = a.tx.Devices().Get(id)
-	case model.KindGroup:
-		_, err = a.tx.Groups().Get(id)
-	case model.KindGeofence:
-		_, err = a.tx.Geofences().Get(id)
-	case model.KindCommand:
-		_, err = a.tx.Commands().Get(id)
-	case model.KindDriver:
-		_, err = driversTable(a.tx).Get(id)
-	case model.KindAttribute:
-		_, err = computedTable(a.tx).Get(id)
-	}
-	return err
-}
-
-// reference checks an id a request points at (a parent group, a target
-// device): it must exist and be visible, else the request is invalid.
-func (a access) reference(kind string, id int64) error {
-	ok, err := a.canSee(kind, id)
-	if err == nil && ok {
-		err = a.exists(kind, id)
-	}
-	if model.ClassOf(err) == model.ClassNotFound || (err == nil && !ok) {
-		return model.Invalid("%s %d not found", strings.ToLower(kindNames[kind]), id)
-	}
-	return err
 }

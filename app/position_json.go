@@ -2,13 +2,14 @@ package app
 
 import (
 	"encoding/json"
-	"github.com/fleetd/fleetd/app/model"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // encodePosition is json.Marshal(p), byte for byte, made faster for the

@@ -3,10 +3,11 @@ package app
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/fleetd/fleetd/app/model"
 	"math"
 	"testing"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func typicalPosition() *model.Position {

@@ -2,8 +2,10 @@ package app
 
 import (
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // PositionQuery is D1's query: no fields means the latest position of every
@@ -30,7 +32,7 @@ func (c *Core) Positions(actor *model.User, q PositionQuery) ([]*model.Position,
 		return out, err
 	}
 	err := c.store.View(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
+		a := access.Guard{Tx: tx, Actor: actor}
 		switch {
 		case len(q.IDs) > 0:
 			devices := make([]int64, 0, len(q.IDs))
@@ -42,7 +44,7 @@ func (c *Core) Positions(actor *model.User, q PositionQuery) ([]*model.Position,
 				out = append(out, p)
 				devices = append(devices, p.DeviceID)
 			}
-			err := a.mustSeeDevices(devices)
+			err := a.MustSeeDevices(devices)
 			if model.ClassOf(err) == model.ClassNotFound {
 				// as for an id that does not exist: ids cannot be probed
 				return model.NotFound("position")
@@ -85,7 +87,7 @@ func (c *Core) PositionHistory(actor *model.User, deviceID int64, from, to time.
 	if err := checkRange(from, to); err != nil {
 		return nil, err
 	}
-	err := c.store.View(func(tx model.Tx) error { return access{tx: tx, actor: actor}.mustSee(model.KindDevice, deviceID) })
+	err := c.store.View(func(tx model.Tx) error { return access.Guard{Tx: tx, Actor: actor}.MustSee(model.KindDevice, deviceID) })
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +106,7 @@ func (h *History) Each(fn func(*model.Position) error) error {
 			return len(chunk) < historyChunk
 		}
 		err := h.c.store.View(func(tx model.Tx) error {
-			if err := (access{tx: tx, actor: h.actor}).mustSee(model.KindDevice, h.deviceID); err != nil {
+			if err := (access.Guard{Tx: tx, Actor: h.actor}).MustSee(model.KindDevice, h.deviceID); err != nil {
 				return err
 			}
 			if last == nil {
@@ -137,11 +139,11 @@ func (c *Core) DeletePositions(actor *model.User, deviceID int64, from, to time.
 		return err
 	}
 	mayDelete := func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(model.KindDevice, deviceID); err != nil {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.MustSee(model.KindDevice, deviceID); err != nil {
 			return err
 		}
-		return a.checkEdit(model.KindDevice)
+		return a.CheckEdit(model.KindDevice)
 	}
 	// Access first: a refused request must not even drop the live state
 	// (its positionId and lastUpdate may not be stored yet).
@@ -205,16 +207,16 @@ func checkRange(from, to time.Time) error {
 }
 
 // eachVisibleDevice calls fn for every device the actor sees, in id order.
-func (c *Core) eachVisibleDevice(a access, fn func(*model.Device) error) error {
+func (c *Core) eachVisibleDevice(a access.Guard, fn func(*model.Device) error) error {
 	var set map[int64]bool
-	if !a.actor.Administrator {
+	if !a.Actor.Administrator {
 		var err error
-		if set, err = a.visible(model.KindDevice); err != nil {
+		if set, err = a.Visible(model.KindDevice); err != nil {
 			return err
 		}
 	}
 	var ferr error
-	err := a.tx.Devices().List(func(d *model.Device) bool {
+	err := a.Tx.Devices().List(func(d *model.Device) bool {
 		if set == nil || set[d.ID] {
 			ferr = fn(d)
 		}
@@ -230,7 +232,7 @@ func (c *Core) Event(actor *model.User, id int64) (*model.Event, error) {
 		if e, err = tx.Event(id); err != nil {
 			return err
 		}
-		return access{tx: tx, actor: actor}.mustSee(model.KindDevice, e.DeviceID)
+		return access.Guard{Tx: tx, Actor: actor}.MustSee(model.KindDevice, e.DeviceID)
 	})
 	if err != nil {
 		return nil, err

@@ -3,10 +3,11 @@ package app
 import (
 	"context"
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // PushMessage is one notification to one device token.

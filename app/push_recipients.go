@@ -2,9 +2,11 @@ package app
 
 import (
 	"fmt"
-	"github.com/fleetd/fleetd/app/model"
 	"strconv"
 	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // pushOut is one user's message and the tokens it goes to.
@@ -88,7 +90,7 @@ func (c *Core) eventRecipients(tx model.Tx, e *model.Event) ([]pushOut, error) {
 		if !ok {
 			continue
 		}
-		if sees, err := (access{tx: tx, actor: o.user}).canSee(model.KindDevice, e.DeviceID); err != nil {
+		if sees, err := (access.Guard{Tx: tx, Actor: o.user}).CanSee(model.KindDevice, e.DeviceID); err != nil {
 			return nil, err
 		} else if sees {
 			out = append(out, pushOut{userID: id, tokens: o.tokens, msg: msg})

@@ -1,8 +1,9 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"sync"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // queueIndex counts each device's queued commands in memory, so that the

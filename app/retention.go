@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/fleetd/fleetd/app/model"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Device attributes that override the configured retention for one device:

@@ -1,9 +1,10 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"math"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // A corrupt frame that still decodes (many protocols have no checksum, and

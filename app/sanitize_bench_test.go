@@ -1,10 +1,11 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"io"
 	"log/slog"
 	"testing"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // The sanitizer runs on every position on the devices' goroutines: it must

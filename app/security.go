@@ -1,9 +1,10 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"strconv"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // updatePurpose maps H1/H2's field to its OTP purpose.

@@ -3,8 +3,9 @@ package app
 import (
 	"crypto/rand"
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"math/big"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // defaultServer is the settings a new store starts with.

@@ -3,9 +3,10 @@ package app
 import (
 	"cmp"
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // MaintenanceOptions set when a vehicle is next due for service: so many

@@ -2,10 +2,12 @@ package app
 
 import (
 	"cmp"
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // ServiceRecord is one entry of a vehicle's maintenance history (spec
@@ -132,8 +134,8 @@ func (c *Core) DeleteServiceRecord(actor *model.User, id int64) error {
 // prepareServiceRecord validates a record: title, a vehicle the actor
 // sees, serviceDate and a non-negative odometer are required.
 func prepareServiceRecord(tx model.Tx, actor *model.User, r *ServiceRecord) error {
-	a := access{tx: tx, actor: actor}
-	if err := a.checkEdit(""); err != nil {
+	a := access.Guard{Tx: tx, Actor: actor}
+	if err := a.CheckEdit(""); err != nil {
 		return err
 	}
 	if err := requireText(map[string]*string{"title": &r.Title}); err != nil {

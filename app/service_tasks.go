@@ -1,9 +1,11 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // ServiceTask is a reusable maintenance task label (spec L6..L8): public
@@ -88,7 +90,7 @@ func (c *Core) CreateServiceTask(actor *model.User, label string) (*ServiceTask,
 		return nil, err
 	}
 	err := c.store.Update(func(tx model.Tx) error {
-		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
+		if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 			return err
 		}
 		seen, err := c.visibleTasks(tx, actor)
@@ -117,7 +119,7 @@ func (c *Core) DeleteServiceTask(actor *model.User, label string) error {
 		return err
 	}
 	return c.store.Update(func(tx model.Tx) error {
-		if err := (access{tx: tx, actor: actor}).checkEdit(""); err != nil {
+		if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 			return err
 		}
 		own, err := serviceTasks.grouped(tx, actor.ID)

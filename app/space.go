@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+
 	"github.com/fleetd/fleetd/app/model"
 )
 

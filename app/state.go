@@ -2,10 +2,11 @@ package app
 
 import (
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // devicePersistInterval bounds how stale a device's stored positionId and
@@ -26,7 +27,7 @@ type deviceState struct {
 	device    *model.Device
 	latest    *model.Position
 	fences    []*fence
-	computed  []*ComputedAttribute
+	computed  []*model.ComputedAttribute
 	persisted time.Time // when the ingest last wrote the device record
 	dirty     bool      // device holds positionId/lastUpdate not stored yet
 }

@@ -1,10 +1,11 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // ThrottleOptions bounds failed logins. Both an IP and an account are

@@ -1,12 +1,13 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func TestThrottle(t *testing.T) {

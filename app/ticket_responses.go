@@ -1,8 +1,9 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // TicketResponse is one message on a support ticket (F5..F8).

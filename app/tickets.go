@@ -1,9 +1,10 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Support ticket statuses. A ticket starts open; pending means support

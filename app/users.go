@@ -2,9 +2,11 @@ package app
 
 import (
 	"errors"
-	"github.com/fleetd/fleetd/app/model"
 	"net/mail"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Users lists users per Traccar: with userId, the users managed by that user
@@ -13,7 +15,7 @@ import (
 func (c *Core) Users(actor *model.User, userID int64) ([]*model.User, error) {
 	out := []*model.User{}
 	err := c.store.View(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
+		a := access.Guard{Tx: tx, Actor: actor}
 		if userID > 0 || !actor.Administrator {
 			if !actor.Administrator && !actor.Manager() {
 				if userID > 0 {
@@ -24,7 +26,7 @@ func (c *Core) Users(actor *model.User, userID int64) ([]*model.User, error) {
 			if userID == 0 {
 				userID = actor.ID
 			}
-			if err := a.mustSee(model.KindUser, userID); err != nil {
+			if err := a.MustSee(model.KindUser, userID); err != nil {
 				return err
 			}
 			ids, err := tx.Linked(model.KindUser, userID, model.KindManagedUser)
@@ -49,7 +51,7 @@ func (c *Core) Users(actor *model.User, userID int64) ([]*model.User, error) {
 func (c *Core) User(actor *model.User, id int64) (*model.User, error) {
 	var u *model.User
 	err := c.store.View(func(tx model.Tx) (err error) {
-		if err = (access{tx: tx, actor: actor}).mustSee(model.KindUser, id); err != nil {
+		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindUser, id); err != nil {
 			return err
 		}
 		u, err = tx.Users().Get(id)
@@ -83,7 +85,7 @@ func (c *Core) CreateUser(actor *model.User, apply func(*model.User) error) (*mo
 			}
 			actor = &model.User{} // a stranger: may set no privileged field
 		} else if !actor.Administrator {
-			if err := (access{tx: tx, actor: actor}).checkEdit(model.KindUser); err != nil {
+			if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(model.KindUser); err != nil {
 				return err
 			}
 			if !actor.Manager() {
@@ -141,11 +143,11 @@ func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) e
 	defer c.hub.invalidate() // rights, password or status may have changed
 	var after *model.User
 	err := c.store.Update(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(model.KindUser, id); err != nil {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.MustSee(model.KindUser, id); err != nil {
 			return err
 		}
-		if err := a.checkEdit(model.KindUser); err != nil {
+		if err := a.CheckEdit(model.KindUser); err != nil {
 			return err
 		}
 		before, err := tx.Users().Get(id)
@@ -186,11 +188,11 @@ func (c *Core) DeleteUser(actor *model.User, id int64) error {
 	defer c.hub.invalidate()
 	var dropped []TextID
 	err := c.store.Update(func(tx model.Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(model.KindUser, id); err != nil {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.MustSee(model.KindUser, id); err != nil {
 			return err
 		}
-		if err := a.checkEdit(model.KindUser); err != nil {
+		if err := a.CheckEdit(model.KindUser); err != nil {
 			return err
 		}
 		u, err := tx.Users().Get(id)

@@ -1,9 +1,10 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"maps"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func cloneMap(a model.Attributes) model.Attributes { return maps.Clone(a) }

@@ -144,3 +144,13 @@ func (k *keySet) Scan(prefix string, fn func(string, int64) bool) error {
 	}
 	return nil
 }
+
+// Drivers and computed attributes are extended collections kept as
+// records: they have no index but the drivers' uniqueId keys.
+func (t *tx) Drivers() model.Table[model.Driver] {
+	return model.RecordTable[model.Driver](t, "drivers", "driver")
+}
+
+func (t *tx) ComputedAttributes() model.Table[model.ComputedAttribute] {
+	return model.RecordTable[model.ComputedAttribute](t, "computed_attributes", "Attribute")
+}

@@ -47,6 +47,9 @@ type Tx interface {
 	Commands() Table[Command]
 	Geofences() Table[Geofence]
 	QueuedCommands() Table[QueuedCommand]
+	Drivers() Table[Driver]
+	// ComputedAttributes are Traccar's /api/attributes/computed.
+	ComputedAttributes() Table[ComputedAttribute]
 
 	// UserByEmail looks up by NormalizeEmail(email).
 	UserByEmail(email string) (*User, error)

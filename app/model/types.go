@@ -152,6 +152,22 @@ type Command struct {
 	Attributes  Attributes `json:"attributes"`
 }
 
+// ComputedAttribute follows Traccar's Attribute model
+// (/api/attributes/computed): an expression over a position whose result
+// the ingest stores as the position attribute named Attribute, for every
+// device the attribute is linked to directly or through its groups.
+type ComputedAttribute struct {
+	Base
+	Description string `json:"description"`
+	Attribute   string `json:"attribute"`
+	Expression  string `json:"expression"`
+	// Type is what the result is converted to: string, number or boolean.
+	Type string `json:"type"`
+	// Priority orders evaluation: higher first, so later (lower) ones can
+	// read what earlier ones computed.
+	Priority int `json:"priority"`
+}
+
 // QueuedCommand is a command waiting for its device to connect.
 type QueuedCommand struct {
 	Command

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -24,7 +23,7 @@ func (h *handlers) testAttribute(c *fiber.Ctx) error {
 	if id == 0 {
 		return model.Invalid("deviceId is required")
 	}
-	var a app.ComputedAttribute
+	var a model.ComputedAttribute
 	if err := httpx.Decode(c, &a); err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ var openapiPaths []byte
 // lengths (maxLength) from what the core accepts.
 var schemaTypes = map[string]any{
 	"User": model.User{}, "Device": model.Device{}, "Group": model.Group{}, "Command": model.Command{},
-	"Geofence": model.Geofence{}, "Driver": model.Driver{}, "Attribute": app.ComputedAttribute{}, "Position": model.Position{}, "Event": model.Event{}, "Server": model.Server{},
+	"Geofence": model.Geofence{}, "Driver": model.Driver{}, "Attribute": model.ComputedAttribute{}, "Position": model.Position{}, "Event": model.Event{}, "Server": model.Server{},
 }
 
 // openapiDoc is the served document, built on first use.

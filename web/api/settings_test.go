@@ -1,8 +1,9 @@
 package api_test
 
 import (
-	"github.com/fleetd/fleetd/web/internal/webtest"
 	"testing"
+
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestServerSettings(t *testing.T) {

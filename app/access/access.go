@@ -1,24 +1,26 @@
-package app
+package access
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"slices"
+	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
-// access answers "may this actor see/change that object" inside one
+// Guard answers "may this actor see/change that object" inside one
 // transaction. It follows Traccar's model: objects are linked to users by
 // permissions; devices are also reachable through a linked group and its
 // sub-groups; managers reach what their managed users reach.
-type access struct {
-	tx    model.Tx
-	actor *model.User
+type Guard struct {
+	Tx    model.Tx
+	Actor *model.User
 }
 
 // ownerIDs is the actor plus, for a manager, the users it manages.
-func (a access) ownerIDs() ([]int64, error) {
-	ids := []int64{a.actor.ID}
-	if a.actor.Manager() {
-		managed, err := a.tx.Linked(model.KindUser, a.actor.ID, model.KindManagedUser)
+func (a Guard) ownerIDs() ([]int64, error) {
+	ids := []int64{a.Actor.ID}
+	if a.Actor.Manager() {
+		managed, err := a.Tx.Linked(model.KindUser, a.Actor.ID, model.KindManagedUser)
 		if err != nil {
 			return nil, err
 		}
@@ -28,10 +30,10 @@ func (a access) ownerIDs() ([]int64, error) {
 }
 
 // linkedToUsers collects the ids of kind linked to any of the users.
-func (a access) linkedToUsers(users []int64, kind string) (map[int64]bool, error) {
+func (a Guard) linkedToUsers(users []int64, kind string) (map[int64]bool, error) {
 	set := map[int64]bool{}
 	for _, u := range users {
-		ids, err := a.tx.Linked(model.KindUser, u, kind)
+		ids, err := a.Tx.Linked(model.KindUser, u, kind)
 		if err != nil {
 			return nil, err
 		}
@@ -43,9 +45,9 @@ func (a access) linkedToUsers(users []int64, kind string) (map[int64]bool, error
 }
 
 // groupClosure adds every descendant group of the groups in set.
-func (a access) groupClosure(set map[int64]bool) error {
+func (a Guard) groupClosure(set map[int64]bool) error {
 	children := map[int64][]int64{}
-	err := a.tx.Groups().List(func(g *model.Group) bool {
+	err := a.Tx.Groups().List(func(g *model.Group) bool {
 		children[g.GroupID] = append(children[g.GroupID], g.ID)
 		return true
 	})
@@ -71,7 +73,7 @@ func (a access) groupClosure(set map[int64]bool) error {
 
 // visible returns the ids of kind the given users reach; for devices and
 // groups this includes group inheritance.
-func (a access) visibleTo(users []int64, kind string) (map[int64]bool, error) {
+func (a Guard) VisibleTo(users []int64, kind string) (map[int64]bool, error) {
 	switch kind {
 	case model.KindGroup:
 		set, err := a.linkedToUsers(users, model.KindGroup)
@@ -84,11 +86,11 @@ func (a access) visibleTo(users []int64, kind string) (map[int64]bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		groups, err := a.visibleTo(users, model.KindGroup)
+		groups, err := a.VisibleTo(users, model.KindGroup)
 		if err != nil || len(groups) == 0 {
 			return set, err
 		}
-		err = a.tx.Devices().List(func(d *model.Device) bool {
+		err = a.Tx.Devices().List(func(d *model.Device) bool {
 			if d.GroupID != 0 && groups[d.GroupID] {
 				set[d.ID] = true
 			}
@@ -100,45 +102,45 @@ func (a access) visibleTo(users []int64, kind string) (map[int64]bool, error) {
 	}
 }
 
-// visible is the set of kind the actor reaches (unused for administrators,
+// Visible is the set of kind the actor reaches (unused for administrators,
 // who reach everything).
-func (a access) visible(kind string) (map[int64]bool, error) {
+func (a Guard) Visible(kind string) (map[int64]bool, error) {
 	owners, err := a.ownerIDs()
 	if err != nil {
 		return nil, err
 	}
-	return a.visibleTo(owners, kind)
+	return a.VisibleTo(owners, kind)
 }
 
-// canSee reports whether the actor reaches object (kind, id).
-func (a access) canSee(kind string, id int64) (bool, error) {
-	if a.actor.Administrator {
+// CanSee reports whether the actor reaches object (kind, id).
+func (a Guard) CanSee(kind string, id int64) (bool, error) {
+	if a.Actor.Administrator {
 		return true, nil
 	}
 	if kind == model.KindUser || kind == model.KindManagedUser {
 		return a.managesUser(id)
 	}
-	set, err := a.visible(kind)
+	set, err := a.Visible(kind)
 	return set[id], err
 }
 
 // managesUser: an administrator reaches every user, anyone reaches
 // themselves, and a manager reaches the users it manages.
-func (a access) managesUser(id int64) (bool, error) {
-	if a.actor.Administrator || a.actor.ID == id {
+func (a Guard) managesUser(id int64) (bool, error) {
+	if a.Actor.Administrator || a.Actor.ID == id {
 		return true, nil
 	}
-	if !a.actor.Manager() {
+	if !a.Actor.Manager() {
 		return false, nil
 	}
-	managed, err := a.tx.Linked(model.KindUser, a.actor.ID, model.KindManagedUser)
+	managed, err := a.Tx.Linked(model.KindUser, a.Actor.ID, model.KindManagedUser)
 	return slices.Contains(managed, id), err
 }
 
-// mustSee turns "not reachable" into a not-found error, so callers cannot
+// MustSee turns "not reachable" into a not-found error, so callers cannot
 // probe for ids they may not see.
-func (a access) mustSee(kind string, id int64) error {
-	ok, err := a.canSee(kind, id)
+func (a Guard) MustSee(kind string, id int64) error {
+	ok, err := a.CanSee(kind, id)
 	if err != nil {
 		return err
 	}
@@ -148,14 +150,14 @@ func (a access) mustSee(kind string, id int64) error {
 	return nil
 }
 
-// mustSeeDevices is mustSee for many devices: the visible set is computed
+// MustSeeDevices is mustSee for many devices: the visible set is computed
 // once (it reads every group, and every device reached through one), not
 // once per id.
-func (a access) mustSeeDevices(ids []int64) error {
-	if a.actor.Administrator {
+func (a Guard) MustSeeDevices(ids []int64) error {
+	if a.Actor.Administrator {
 		return nil
 	}
-	set, err := a.visible(model.KindDevice)
+	set, err := a.Visible(model.KindDevice)
 	if err != nil {
 		return err
 	}
@@ -172,12 +174,12 @@ var kindNames = map[string]string{
 	model.KindGeofence: "Geofence", model.KindCommand: "Command", model.KindDriver: "Driver", model.KindAttribute: "Attribute",
 }
 
-// checkEdit enforces the read-only flags of the server and the user.
-func (a access) checkEdit(kind string) error {
-	if a.actor.Administrator {
+// CheckEdit enforces the read-only flags of the server and the user.
+func (a Guard) CheckEdit(kind string) error {
+	if a.Actor.Administrator {
 		return nil
 	}
-	s, err := a.tx.Server()
+	s, err := a.Tx.Server()
 	if err != nil && model.ClassOf(err) != model.ClassNotFound {
 		return err
 	}
@@ -185,23 +187,23 @@ func (a access) checkEdit(kind string) error {
 		s = &model.Server{}
 	}
 	switch {
-	case a.actor.Readonly || s.Readonly:
+	case a.Actor.Readonly || s.Readonly:
 		return model.Forbidden("Account is read-only")
-	case kind == model.KindDevice && (a.actor.DeviceReadonly || s.DeviceReadonly):
+	case kind == model.KindDevice && (a.Actor.DeviceReadonly || s.DeviceReadonly):
 		return model.Forbidden("Devices are read-only for this account")
-	case kind == model.KindCommand && (a.actor.LimitCommands || s.LimitCommands):
+	case kind == model.KindCommand && (a.Actor.LimitCommands || s.LimitCommands):
 		return model.Forbidden("Commands are limited for this account")
 	}
 	return nil
 }
 
-// checkDeviceLimit refuses one more device for user when its deviceLimit
+// CheckDeviceLimit refuses one more device for user when its deviceLimit
 // (-1 unlimited) is reached.
-func (a access) checkDeviceLimit(user *model.User) error {
+func (a Guard) CheckDeviceLimit(user *model.User) error {
 	if user.Administrator || user.DeviceLimit < 0 {
 		return nil
 	}
-	set, err := access{tx: a.tx, actor: user}.visible(model.KindDevice)
+	set, err := Guard{Tx: a.Tx, Actor: user}.Visible(model.KindDevice)
 	if err != nil {
 		return err
 	}
@@ -210,4 +212,40 @@ func (a access) checkDeviceLimit(user *model.User) error {
 			Description: "The account's device limit is reached; remove a device or ask an administrator to raise the limit"}
 	}
 	return nil
+}
+
+// Exists returns a not-found error for an id with no object behind it:
+// canSee is true for administrators whatever the id.
+func (a Guard) Exists(kind string, id int64) error {
+	var err error
+	switch kind {
+	case model.KindUser, model.KindManagedUser:
+		_, err = a.Tx.Users().Get(id)
+	case model.KindDevice:
+		_, err = a.Tx.Devices().Get(id)
+	case model.KindGroup:
+		_, err = a.Tx.Groups().Get(id)
+	case model.KindGeofence:
+		_, err = a.Tx.Geofences().Get(id)
+	case model.KindCommand:
+		_, err = a.Tx.Commands().Get(id)
+	case model.KindDriver:
+		_, err = a.Tx.Drivers().Get(id)
+	case model.KindAttribute:
+		_, err = a.Tx.ComputedAttributes().Get(id)
+	}
+	return err
+}
+
+// Reference checks an id a request points at (a parent group, a target
+// device): it must exist and be visible, else the request is invalid.
+func (a Guard) Reference(kind string, id int64) error {
+	ok, err := a.CanSee(kind, id)
+	if err == nil && ok {
+		err = a.Exists(kind, id)
+	}
+	if model.ClassOf(err) == model.ClassNotFound || (err == nil && !ok) {
+		return model.Invalid("%s %d not found", strings.ToLower(kindNames[kind]), id)
+	}
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"net/mail"
 	"strings"
 
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -61,7 +62,7 @@ func ParseIdentifier(s string) (Identifier, error) {
 func identifierOf(email, phone string) (Identifier, error) {
 	switch {
 	case strings.TrimSpace(email) != "":
-		if err := checkText("email", email, MaxEmail); err != nil {
+		if err := limits.Text("email", email, model.MaxEmail); err != nil {
 			return Identifier{}, err
 		}
 		id, err := ParseIdentifier(email)
@@ -70,7 +71,7 @@ func identifierOf(email, phone string) (Identifier, error) {
 		}
 		return id, err
 	case strings.TrimSpace(phone) != "":
-		if err := checkText("phone", phone, MaxName); err != nil {
+		if err := limits.Text("phone", phone, model.MaxName); err != nil {
 			return Identifier{}, err
 		}
 		id, err := ParseIdentifier(phone)

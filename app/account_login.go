@@ -3,6 +3,7 @@ package app
 import (
 	"strings"
 
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -14,7 +15,7 @@ func (c *Core) LoginIdentifier(identifier, password, ip string) (*model.User, er
 	if strings.TrimSpace(identifier) == "" || password == "" {
 		return nil, ErrLoginMissing
 	}
-	if err := firstErr(checkText("identifier", identifier, MaxEmail), checkPassword("password", password)); err != nil {
+	if err := firstErr(limits.Text("identifier", identifier, model.MaxEmail), limits.Password("password", password)); err != nil {
 		return nil, err
 	}
 	id, err := ParseIdentifier(identifier)

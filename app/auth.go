@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -19,7 +20,7 @@ var errBadCredentials = model.Unauthorized("Invalid email or password")
 
 // HashPassword hashes a password for storage.
 func (c *Core) HashPassword(password string) (string, error) {
-	if err := checkPassword("password", password); err != nil {
+	if err := limits.Password("password", password); err != nil {
 		return "", err
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(password), c.opts.BcryptCost)
@@ -32,7 +33,7 @@ func (c *Core) HashPassword(password string) (string, error) {
 func (c *Core) Login(email, password, ip string) (*model.User, error) {
 	// Credentials no account can have are wrong without a look, and are not
 	// counted: the throttle would keep the over-long e-mail in memory.
-	if checkText("email", email, MaxEmail) != nil || checkPassword("password", password) != nil {
+	if limits.Text("email", email, model.MaxEmail) != nil || limits.Password("password", password) != nil {
 		return nil, errBadCredentials
 	}
 	account := model.NormalizeEmail(email)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -88,7 +89,7 @@ func (c *Core) SendableCommands(actor *model.User, deviceID int64) ([]*model.Com
 // the device offline, queued until it connects (queued true). Permission and
 // type problems are 400s, as the spec's Errors table says for B6.
 func (c *Core) SendCommand(actor *model.User, cmd *model.Command) (sent *model.Command, queued bool, err error) {
-	if err := checkLengths(cmd); err != nil { // a command may be queued in the store
+	if err := limits.Check(cmd); err != nil { // a command may be queued in the store
 		return nil, false, err
 	}
 	var protocol string

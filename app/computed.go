@@ -17,9 +17,6 @@ const (
 
 var computedTypes = []string{ComputedString, ComputedNumber, ComputedBoolean}
 
-// maxAttributeName bounds the attribute a computed attribute sets (fieldLimits).
-const maxAttributeName = 64
-
 func newComputedAttributes(c *Core) *Objects[model.ComputedAttribute, *model.ComputedAttribute] {
 	return &Objects[model.ComputedAttribute, *model.ComputedAttribute]{
 		c: c, kind: model.KindAttribute,

@@ -18,8 +18,7 @@ import (
 // free, no access to anything but the position they are given, and bounded
 // in length, syntax nodes and (by expr's memory budget) work per run.
 const (
-	maxExpressionLength = 1000
-	maxExpressionNodes  = 300
+	maxExpressionNodes = 300
 	// maxPrograms bounds the compiled-expression cache.
 	maxPrograms = 4096
 )
@@ -37,8 +36,8 @@ func compileExpression(src string) (*vm.Program, error) {
 	if ok {
 		return p, nil
 	}
-	if len(src) > maxExpressionLength {
-		return nil, model.Invalid("expression is longer than %d characters", maxExpressionLength)
+	if len(src) > model.MaxExpression {
+		return nil, model.Invalid("expression is longer than %d characters", model.MaxExpression)
 	}
 	p, err := expr.Compile(src, expr.AllowUndefinedVariables(), expr.MaxNodes(maxExpressionNodes))
 	if err != nil {

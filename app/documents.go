@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -48,6 +49,11 @@ type Document struct {
 	// before it (0: on the day); a new expiryDate starts them afresh.
 	ExpiryNotices []int `json:"expiryNotices"`
 	Stamp
+}
+
+func (Document) FieldLimits() map[string]int {
+	return map[string]int{"documentOf": model.MaxName, "documentType": model.MaxName, "identifiedBy": model.MaxName,
+		"identificationNo": model.MaxName, "VIN": model.MaxName, "status": model.MaxName, "issuedBy": model.MaxName, "notes": model.MaxMessage}
 }
 
 func (d *Document) GetID() int64   { return int64(d.ID) }
@@ -102,7 +108,7 @@ func (c *Core) Document(actor *model.User, id int64) (*Document, error) {
 // CreateDocument stores a document apply fills from the request.
 func (c *Core) CreateDocument(actor *model.User, apply func(*Document) error) (*Document, error) {
 	d := &Document{}
-	if err := fromRequest(apply, d); err != nil {
+	if err := limits.FromRequest(apply, d); err != nil {
 		return nil, err
 	}
 	err := c.store.Update(func(tx model.Tx) error {
@@ -132,7 +138,7 @@ func (c *Core) UpdateDocument(actor *model.User, id int64, apply func(*Document)
 		after = &Document{}
 		*after = *before
 		after.FileIDs = slices.Clone(before.FileIDs)
-		if err := fromRequest(apply, after); err != nil {
+		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
 		if err := c.prepareDocument(tx, actor, before, after); err != nil {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fleetd/fleetd/app/geo"
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -36,7 +37,7 @@ var earliestFix = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 var ErrUnknownDevice = &model.Error{Class: model.ClassNotFound, Message: "Unknown device"}
 
 // checkUniqueID refuses an identifier no tracker has: empty, longer than
-// MaxUniqueID characters, not UTF-8 (nor U+FFFD, what bytes that were not
+// model.MaxUniqueID characters, not UTF-8 (nor U+FFFD, what bytes that were not
 // become once stored), or holding a character that is not printable
 // (control bytes of a corrupt frame; format characters such as zero-width
 // or bidirectional marks that make two ids look alike).
@@ -46,8 +47,8 @@ func checkUniqueID(id string) error {
 		return model.Invalid("uniqueId is empty")
 	case !utf8.ValidString(id) || strings.ContainsRune(id, utf8.RuneError):
 		return model.Invalid("uniqueId is not valid UTF-8")
-	case tooLong(id, MaxUniqueID):
-		return checkText("uniqueId", id, MaxUniqueID)
+	case limits.TooLong(id, model.MaxUniqueID):
+		return limits.Text("uniqueId", id, model.MaxUniqueID)
 	}
 	for _, r := range id {
 		if !unicode.IsPrint(r) {

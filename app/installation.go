@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -21,6 +22,10 @@ type Installation struct {
 	InstallerName string `json:"installerName"`
 	Location      string `json:"location,omitempty"`
 	Notes         string `json:"notes,omitempty"`
+}
+
+func (Installation) FieldLimits() map[string]int {
+	return map[string]int{"notes": model.MaxMessage}
 }
 
 func (i *Installation) GetID() int64   { return i.DeviceID }
@@ -75,7 +80,7 @@ func requireDeviceContact(d *model.Device) error {
 // DeviceLifetime after now whatever apply set.
 func (c *Core) InstallDevice(actor *model.User, apply func(*model.Device) error, details InstallationDetails) (*InstalledDevice, error) {
 	details.Location, details.Notes = strings.TrimSpace(details.Location), strings.TrimSpace(details.Notes)
-	if err := checkLengths(&Installation{Location: details.Location, Notes: details.Notes}); err != nil {
+	if err := limits.Check(&Installation{Location: details.Location, Notes: details.Notes}); err != nil {
 		return nil, err
 	}
 	now := c.now().UTC()
@@ -186,7 +191,7 @@ func (c *Core) UniqueIDTaken(uniqueID string) (bool, error) {
 	if uniqueID == "" {
 		return false, model.Invalid("an IMEI is required")
 	}
-	if err := checkText("IMEI", uniqueID, MaxUniqueID); err != nil {
+	if err := limits.Text("IMEI", uniqueID, model.MaxUniqueID); err != nil {
 		return false, err
 	}
 	var taken bool

@@ -63,8 +63,8 @@ func TestInstallDeviceRules(t *testing.T) {
 		{"phone required", func(d *model.Device) { d.Phone = " " }, app.InstallationDetails{}, model.ClassInvalid},
 		{"contact required", func(d *model.Device) { d.Contact = "" }, app.InstallationDetails{}, model.ClassInvalid},
 		{"uniqueId taken", func(d *model.Device) { d.UniqueID = f.dev.UniqueID }, app.InstallationDetails{}, model.ClassConflict},
-		{"notes too long", func(*model.Device) {}, app.InstallationDetails{Notes: strings.Repeat("n", app.MaxMessage+1)}, model.ClassInvalid},
-		{"location too long", func(*model.Device) {}, app.InstallationDetails{Location: strings.Repeat("l", app.MaxText+1)}, model.ClassInvalid},
+		{"notes too long", func(*model.Device) {}, app.InstallationDetails{Notes: strings.Repeat("n", model.MaxMessage+1)}, model.ClassInvalid},
+		{"location too long", func(*model.Device) {}, app.InstallationDetails{Location: strings.Repeat("l", model.MaxText+1)}, model.ClassInvalid},
 		{"a missing group", func(d *model.Device) { d.GroupID = 999 }, app.InstallationDetails{}, model.ClassInvalid},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -39,7 +40,7 @@ func checkToken(token string) error {
 	if strings.TrimSpace(token) == "" {
 		return ErrNoToken
 	}
-	return checkText("token", token, MaxText) // FCM's are about 160 characters
+	return limits.Text("token", token, model.MaxText) // FCM's are about 160 characters
 }
 
 // AddPushToken is K3. A token the caller already has is refreshed (it

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -167,7 +168,7 @@ func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also
 			return err
 		}
 		*v = *new(T)
-		if err := fromRequest(apply, v); err != nil {
+		if err := limits.FromRequest(apply, v); err != nil {
 			return err
 		}
 		P(v).SetID(0)
@@ -215,7 +216,7 @@ func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error
 		after = new(T)
 		*after = *before
 		cloneAttributes(after)
-		if err := fromRequest(apply, after); err != nil {
+		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
 		P(after).SetID(id)

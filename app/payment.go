@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -24,6 +25,10 @@ type Payment struct {
 	Reference   string  `json:"reference,omitempty"`
 	Description string  `json:"description,omitempty"`
 	Stamp
+}
+
+func (Payment) FieldLimits() map[string]int {
+	return map[string]int{"method": model.MaxName, "currency": model.MaxName, "status": model.MaxName, "reference": model.MaxName}
 }
 
 func (p *Payment) GetID() int64   { return int64(p.ID) }
@@ -78,7 +83,7 @@ func (c *Core) CreatePayment(actor *model.User, apply func(*Payment) error) (*Pa
 		return nil, err
 	}
 	p := &Payment{}
-	if err := fromRequest(apply, p); err != nil {
+	if err := limits.FromRequest(apply, p); err != nil {
 		return nil, err
 	}
 	if err := p.check(); err != nil {
@@ -112,7 +117,7 @@ func (c *Core) UpdatePayment(actor *model.User, id int64, apply func(*Payment) e
 		}
 		after = new(Payment)
 		*after = *before
-		if err := fromRequest(apply, after); err != nil {
+		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
 		if err := after.check(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -29,7 +30,7 @@ func (c *Core) parseUpdate(actor *model.User, field, value string) (purpose stri
 	if strings.TrimSpace(value) == "" {
 		return "", id, "", model.Invalid("field and value are required")
 	}
-	if err := checkText("value", value, MaxEmail); err != nil { // an e-mail or a phone number
+	if err := limits.Text("value", value, model.MaxEmail); err != nil { // an e-mail or a phone number
 		return "", id, "", err
 	}
 	if id, err = ParseIdentifier(value); err != nil {
@@ -88,7 +89,7 @@ func (c *Core) FinishContactUpdate(actor *model.User, field, value, code string)
 	if strings.TrimSpace(code) == "" {
 		return nil, ErrOTPRequired
 	}
-	if err := checkText("otp", code, MaxName); err != nil {
+	if err := limits.Text("otp", code, model.MaxName); err != nil {
 		return nil, err
 	}
 	if err := c.takenByOther(actor, id); err != nil {
@@ -117,7 +118,7 @@ func (c *Core) VerifyPassword(actor *model.User, password, ip string) (*model.Us
 	if password == "" {
 		return nil, model.Invalid("password is required")
 	}
-	if err := checkPassword("password", password); err != nil {
+	if err := limits.Password("password", password); err != nil {
 		return nil, err
 	}
 	account := model.NormalizeEmail(actor.Email)

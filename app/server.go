@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -52,7 +53,7 @@ func (c *Core) UpdateServer(actor *model.User, apply func(*model.Server) error) 
 			return err
 		}
 		s.Attributes = cloneMap(s.Attributes)
-		if err := fromRequest(apply, s); err != nil {
+		if err := limits.FromRequest(apply, s); err != nil {
 			return err
 		}
 		s.ID = 1

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -25,6 +26,11 @@ type ServiceRecord struct {
 	FileIDs      []TextID `json:"fileIds"`
 	ServiceTasks []string `json:"serviceTasks"`
 	Stamp
+}
+
+func (ServiceRecord) FieldLimits() map[string]int {
+	return map[string]int{"title": model.MaxName, "providerName": model.MaxName, "location": model.MaxName,
+		"notes": model.MaxMessage, "serviceTasks": model.MaxName}
 }
 
 func (r *ServiceRecord) GetID() int64   { return int64(r.ID) }
@@ -79,7 +85,7 @@ func (c *Core) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error
 // CreateServiceRecord stores a record apply fills from the request.
 func (c *Core) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
 	r := &ServiceRecord{}
-	if err := fromRequest(apply, r); err != nil {
+	if err := limits.FromRequest(apply, r); err != nil {
 		return nil, err
 	}
 	err := c.store.Update(func(tx model.Tx) error {
@@ -109,7 +115,7 @@ func (c *Core) UpdateServiceRecord(actor *model.User, id int64, apply func(*Serv
 		after = &ServiceRecord{}
 		*after = *before
 		after.FileIDs, after.ServiceTasks = slices.Clone(before.FileIDs), slices.Clone(before.ServiceTasks)
-		if err := fromRequest(apply, after); err != nil {
+		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
 		if err := prepareServiceRecord(tx, actor, after); err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -14,6 +15,10 @@ type ServiceTask struct {
 	ID    TextID `json:"id"`
 	Label string `json:"label"`
 	Stamp
+}
+
+func (ServiceTask) FieldLimits() map[string]int {
+	return map[string]int{"label": model.MaxName}
 }
 
 func (t *ServiceTask) GetID() int64   { return int64(t.ID) }
@@ -83,7 +88,7 @@ func (c *Core) CreateServiceTask(actor *model.User, label string) (*ServiceTask,
 	if err := requireText(map[string]*string{"label": &t.Label}); err != nil {
 		return nil, err
 	}
-	if err := checkLengths(t); err != nil {
+	if err := limits.Check(t); err != nil {
 		return nil, err
 	}
 	if err := c.seedServiceTasks(); err != nil {
@@ -115,7 +120,7 @@ func (c *Core) DeleteServiceTask(actor *model.User, label string) error {
 	if label == "" {
 		return model.Invalid("label is required")
 	}
-	if err := checkText("label", label, MaxName); err != nil {
+	if err := limits.Text("label", label, model.MaxName); err != nil {
 		return err
 	}
 	return c.store.Update(func(tx model.Tx) error {

@@ -3,6 +3,7 @@ package app
 import (
 	"strings"
 
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -14,6 +15,10 @@ type TicketResponse struct {
 	FileIDs    []TextID   `json:"fileIds"`
 	SenderInfo SenderInfo `json:"senderInfo"`
 	Stamp
+}
+
+func (TicketResponse) FieldLimits() map[string]int {
+	return map[string]int{"message": model.MaxMessage}
 }
 
 // SenderInfo names a response's author as they were when writing it.
@@ -49,7 +54,7 @@ func (c *Core) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResp
 func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileIDs []TextID) (*TicketResponse, error) {
 	r := &TicketResponse{TicketID: TextID(ticketID), Message: strings.TrimSpace(message),
 		SenderInfo: SenderInfo{Name: senderName(actor), ID: TextID(actor.ID)}}
-	if err := firstErr(checkLengths(r), checkResponse(r, fileIDs)); err != nil {
+	if err := firstErr(limits.Check(r), checkResponse(r, fileIDs)); err != nil {
 		return nil, err
 	}
 	err := c.store.Update(func(tx model.Tx) error {
@@ -125,7 +130,7 @@ func (c *Core) UpdateResponse(actor *model.User, id int64, apply func(*TicketRes
 		}
 		after = &TicketResponse{}
 		*after = *before
-		if err := fromRequest(apply, after); err != nil {
+		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
 		after.TicketID, after.SenderInfo, after.Message = before.TicketID, before.SenderInfo, strings.TrimSpace(after.Message)

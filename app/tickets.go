@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -52,10 +53,19 @@ type Ticket struct {
 	Stamp
 }
 
+func (Ticket) FieldLimits() map[string]int {
+	return map[string]int{"title": model.MaxName, "description": model.MaxMessage, "category": model.MaxName, "status": model.MaxName,
+		"user_info": model.MaxName, "device_info": model.MaxName}
+}
+
 // TicketDevice is the device a ticket is about, as F2 sends it.
 type TicketDevice struct {
 	Value string `json:"value"`
 	Name  string `json:"name"`
+}
+
+func (TicketDevice) FieldLimits() map[string]int {
+	return map[string]int{"value": model.MaxName, "name": model.MaxName}
 }
 
 func (t *Ticket) GetID() int64   { return int64(t.ID) }
@@ -108,7 +118,7 @@ func (c *Core) Ticket(actor *model.User, id int64) (*Ticket, error) {
 // CreateTicket opens a ticket that apply fills from the request.
 func (c *Core) CreateTicket(actor *model.User, apply func(*Ticket) error) (*Ticket, error) {
 	t := &Ticket{}
-	if err := fromRequest(apply, t); err != nil {
+	if err := limits.FromRequest(apply, t); err != nil {
 		return nil, err
 	}
 	if err := prepareTicket(actor, t); err != nil {

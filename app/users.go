@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -96,7 +97,7 @@ func (c *Core) CreateUser(actor *model.User, apply func(*model.User) error) (*mo
 			}
 		}
 		*u = *newUserDefaults()
-		if err := fromRequest(apply, u); err != nil {
+		if err := limits.FromRequest(apply, u); err != nil {
 			return err
 		}
 		u.ID = 0
@@ -157,7 +158,7 @@ func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) e
 		after = new(model.User)
 		*after = *before
 		after.Attributes = cloneMap(before.Attributes)
-		if err := fromRequest(apply, after); err != nil {
+		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
 		after.ID = id

@@ -25,7 +25,7 @@ var ErrLocked = errors.New("store is in use by another process (is fleetd serve 
 
 // ErrKeyTooLarge is what a write answers when a value it makes a key of
 // (an e-mail, a uniqueId) is longer than bbolt takes. The core bounds such
-// values first (app.MaxEmail, app.MaxUniqueID); this is the backstop for a
+// values first (model.MaxEmail, model.MaxUniqueID); this is the backstop for a
 // path it missed, so the client learns its request was at fault (400)
 // instead of getting a 500. errors.Is also matches bbolt's own error.
 var ErrKeyTooLarge = &model.Error{Class: model.ClassInvalid, Message: "Invalid request",

@@ -225,7 +225,7 @@ func TestSlowBodiesAreRead(t *testing.T) {
 	limits := quick
 	limits.MinBodyRate = 16 << 10 // each 15,000-byte piece buys 0.9 s
 	s := newSite(t, web.Options{Limits: limits})
-	var notes []string // 60,000 characters in strings no longer than app.MaxText
+	var notes []string // 60,000 characters in strings no longer than model.MaxText
 	for i := range 15 {
 		notes = append(notes, fmt.Sprintf(`"notes%d":"%s"`, i, strings.Repeat("n", 4000)))
 	}
@@ -270,12 +270,12 @@ func TestStalledBodiesReserveNoMemory(t *testing.T) {
 // its end (nor waited for), and the connection closes.
 func TestBodyLimitsPerRoute(t *testing.T) {
 	s := newSite(t, web.Options{Limits: quick})
-	device := func(size int) string { // a device whose JSON is size bytes long, no string over app.MaxText
+	device := func(size int) string { // a device whose JSON is size bytes long, no string over model.MaxText
 		const frame = `{"name":"Truck","uniqueId":"","attributes":{}}`
 		var attrs []string
 		for i, left := 0, size-len(frame)-len(strconv.Itoa(size)); left > 0; i++ {
 			key := fmt.Sprintf(`"n%d":""`, i)
-			n := min(app.MaxText, max(0, left-len(key)-1))
+			n := min(model.MaxText, max(0, left-len(key)-1))
 			attrs = append(attrs, fmt.Sprintf(`"n%d":"%s"`, i, strings.Repeat("n", n)))
 			left -= len(key) + n + 1
 		}

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
@@ -126,7 +126,7 @@ func properties(root, t reflect.Type) map[string]any {
 		s := schemaOf(f.Type)
 		if name == "password" {
 			s["writeOnly"], s["format"] = true, "password"
-			s["description"] = fmt.Sprintf("At most %d bytes (bcrypt).", app.MaxPassword)
+			s["description"] = fmt.Sprintf("At most %d bytes (bcrypt).", model.MaxPassword)
 		}
 		limit(s, root, name)
 		props[name] = s
@@ -138,14 +138,14 @@ func properties(root, t reflect.Type) map[string]any {
 // list's strings') maxLength, an attributes map's bounds in words (OpenAPI
 // 3.0 has no keyword for a map's key length).
 func limit(s map[string]any, root reflect.Type, name string) {
-	n, ok := app.MaxLength(root, name)
+	n, ok := limits.MaxLength(root, name)
 	switch {
 	case ok && s["type"] == "array":
 		s["items"].(map[string]any)["maxLength"] = n
 	case ok:
 		s["maxLength"] = n
-	case s["additionalProperties"] == true && app.FromRequests(root):
+	case s["additionalProperties"] == true && limits.FromRequests(root):
 		s["description"] = fmt.Sprintf("Free-form. Keys have at most %d characters, strings (at any depth) at most %d.",
-			app.MaxAttributeKey, app.MaxText)
+			model.MaxAttributeKey, model.MaxText)
 	}
 }

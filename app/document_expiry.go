@@ -19,7 +19,7 @@ type DocumentNotify func(userID int64, title, body string) error
 
 // daysUntil counts whole UTC calendar days from now to the expiry date:
 // 0 on the day itself, negative once it has passed.
-func daysUntil(now time.Time, expiry Date) int {
+func daysUntil(now time.Time, expiry model.Date) int {
 	day := func(t time.Time) time.Time { return t.UTC().Truncate(24 * time.Hour) }
 	return int(day(expiry.Time).Sub(day(now)) / (24 * time.Hour))
 }
@@ -135,4 +135,4 @@ func expiryMessage(d *Document, what string, stage, days int) (title, body strin
 }
 
 // DaysUntil counts whole UTC days from now to date (negative once passed).
-func (c *Core) DaysUntil(date Date) int { return daysUntil(c.now(), date) }
+func (c *Core) DaysUntil(date model.Date) int { return daysUntil(c.now(), date) }

@@ -28,23 +28,23 @@ const (
 
 // Document is a vehicle or driver document (spec section G).
 type Document struct {
-	ID               TextID   `json:"$id"`
-	DocumentOf       string   `json:"documentOf"`
-	EntityID         TextID   `json:"entityId"`
-	DocumentType     string   `json:"documentType"`
-	IdentifiedBy     string   `json:"identifiedBy"`
-	IdentificationNo string   `json:"identificationNo"`
-	VIN              string   `json:"VIN"`
-	Description      string   `json:"description"`
-	Status           string   `json:"status"`
-	Amount           *float64 `json:"amount"`
-	Address          string   `json:"address"`
-	IssuedBy         string   `json:"issuedBy"`
-	IssuedDate       Date     `json:"issuedDate"`
-	ExpiryDate       Date     `json:"expiryDate"`
-	RenewalDate      Date     `json:"renewalDate"`
-	Notes            string   `json:"notes"`
-	FileIDs          []TextID `json:"fileIds"`
+	ID               model.TextID   `json:"$id"`
+	DocumentOf       string         `json:"documentOf"`
+	EntityID         model.TextID   `json:"entityId"`
+	DocumentType     string         `json:"documentType"`
+	IdentifiedBy     string         `json:"identifiedBy"`
+	IdentificationNo string         `json:"identificationNo"`
+	VIN              string         `json:"VIN"`
+	Description      string         `json:"description"`
+	Status           string         `json:"status"`
+	Amount           *float64       `json:"amount"`
+	Address          string         `json:"address"`
+	IssuedBy         string         `json:"issuedBy"`
+	IssuedDate       model.Date     `json:"issuedDate"`
+	ExpiryDate       model.Date     `json:"expiryDate"`
+	RenewalDate      model.Date     `json:"renewalDate"`
+	Notes            string         `json:"notes"`
+	FileIDs          []model.TextID `json:"fileIds"`
 	// ExpiryNotices are the reminders already sent for ExpiryDate, in days
 	// before it (0: on the day); a new expiryDate starts them afresh.
 	ExpiryNotices []int `json:"expiryNotices"`
@@ -57,7 +57,7 @@ func (Document) FieldLimits() map[string]int {
 }
 
 func (d *Document) GetID() int64   { return int64(d.ID) }
-func (d *Document) SetID(id int64) { d.ID = TextID(id) }
+func (d *Document) SetID(id int64) { d.ID = model.TextID(id) }
 
 var documents = cabinet[Document, *Document]{name: "documents", what: "Document"}
 
@@ -157,7 +157,7 @@ func (c *Core) UpdateDocument(actor *model.User, id int64, apply func(*Document)
 
 // DeleteDocument removes one of the actor's documents and its files (G4).
 func (c *Core) DeleteDocument(actor *model.User, id int64) error {
-	return documents.deleteOwn(c, actor, id, func(d *Document) []TextID { return d.FileIDs })
+	return documents.deleteOwn(c, actor, id, func(d *Document) []model.TextID { return d.FileIDs })
 }
 
 // prepareDocument validates a new (before == nil) or changed document and
@@ -228,7 +228,7 @@ func (c *Core) presentDocument(d *Document) *Document {
 
 // documentStatus: expired after the expiry day, expiring from expiringDays
 // before it through the day itself, valid otherwise (or without a date).
-func documentStatus(expiry Date, now time.Time, expiringDays int) string {
+func documentStatus(expiry model.Date, now time.Time, expiringDays int) string {
 	if expiry.IsZero() {
 		return DocumentValid
 	}

@@ -59,10 +59,10 @@ var ErrFileTooLarge = &model.Error{Class: model.ClassInvalid, Message: "File too
 // File is an uploaded attachment: its metadata in the store, its content on
 // disk at <FilesDir>/<id>.
 type File struct {
-	ID   TextID `json:"$id"`
-	Name string `json:"name"`
-	Size int64  `json:"size"`
-	Type string `json:"type"`
+	ID   model.TextID `json:"$id"`
+	Name string       `json:"name"`
+	Size int64        `json:"size"`
+	Type string       `json:"type"`
 	// AttachedTo names the record using the file ("ticket:12",
 	// "response:3", "document:5", "service:7"); empty while unused.
 	AttachedTo string `json:"attachedTo"`
@@ -70,7 +70,7 @@ type File struct {
 }
 
 func (f *File) GetID() int64   { return int64(f.ID) }
-func (f *File) SetID(id int64) { f.ID = TextID(id) }
+func (f *File) SetID(id int64) { f.ID = model.TextID(id) }
 
 var files = cabinet[File, *File]{name: "files", what: "File"}
 
@@ -124,7 +124,7 @@ func (c *Core) UploadFile(actor *model.User, name, declaredType string, size int
 	return f, nil
 }
 
-func (c *Core) filePath(id TextID) string {
+func (c *Core) filePath(id model.TextID) string {
 	return filepath.Join(c.opts.Office.FilesDir, id.String())
 }
 
@@ -235,7 +235,7 @@ func (c *Core) DeleteFile(actor *model.User, id int64) error {
 		return files.remove(tx, f)
 	})
 	if err == nil {
-		c.removeFileContent([]TextID{TextID(id)})
+		c.removeFileContent([]model.TextID{model.TextID(id)})
 	}
 	return err
 }
@@ -255,13 +255,13 @@ func parseRef(s string) (kind string, id int64, ok bool) {
 	if !found {
 		return "", 0, false
 	}
-	n, err := ParseTextID(rest)
+	n, err := model.ParseTextID(rest)
 	return kind, int64(n), err == nil
 }
 
 // uniqueFileIDs drops repeats, keeping order, and bounds the count.
-func uniqueFileIDs(ids []TextID) ([]TextID, error) {
-	out := make([]TextID, 0, len(ids))
+func uniqueFileIDs(ids []model.TextID) ([]model.TextID, error) {
+	out := make([]model.TextID, 0, len(ids))
 	for _, id := range ids {
 		if id <= 0 {
 			return nil, model.Invalid("fileIds must be file ids")
@@ -279,7 +279,7 @@ func uniqueFileIDs(ids []TextID) ([]TextID, error) {
 // attachFiles moves the files of a record from before to after: new ones
 // must be unused files of the actor and become attached to ref; dropped
 // ones become unused (the owner may attach or delete them).
-func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []TextID) error {
+func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []model.TextID) error {
 	for _, id := range after {
 		if slices.Contains(before, id) {
 			continue
@@ -320,7 +320,7 @@ func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []Tex
 
 // dropFiles deletes the metadata of a deleted record's files; their content
 // goes with removeFileContent once the transaction committed.
-func dropFiles(tx model.Tx, ids []TextID) error {
+func dropFiles(tx model.Tx, ids []model.TextID) error {
 	for _, id := range ids {
 		f, err := files.table(tx).Get(int64(id))
 		if model.ClassOf(err) == model.ClassNotFound {
@@ -338,7 +338,7 @@ func dropFiles(tx model.Tx, ids []TextID) error {
 
 // removeFileContent deletes content from disk after its metadata went; a
 // failure leaves an orphan on disk, which is logged, never a dangling record.
-func (c *Core) removeFileContent(ids []TextID) {
+func (c *Core) removeFileContent(ids []model.TextID) {
 	for _, id := range ids {
 		if err := os.Remove(c.filePath(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			c.log.Warn("file content not removed", "file", id, "err", err)

@@ -73,7 +73,7 @@ func (c *Core) SweepFiles() (int, error) {
 		return 0, err
 	}
 	removed := 0
-	var content []TextID
+	var content []model.TextID
 	for _, e := range entries {
 		if run, ok := tempRun(e.Name()); ok {
 			if run != c.run && os.RemoveAll(filepath.Join(dir, e.Name())) == nil {
@@ -81,7 +81,7 @@ func (c *Core) SweepFiles() (int, error) {
 			}
 			continue
 		}
-		if id, err := ParseTextID(e.Name()); err == nil && id.String() == e.Name() && e.Type().IsRegular() {
+		if id, err := model.ParseTextID(e.Name()); err == nil && id.String() == e.Name() && e.Type().IsRegular() {
 			content = append(content, id)
 		}
 	}
@@ -103,9 +103,9 @@ func (c *Core) SweepFiles() (int, error) {
 // is handed out again, so content removed on a read transaction's word could
 // be the next upload's). A read transaction looks first, so that the writer
 // is taken only when there is something to remove.
-func (c *Core) sweepContent(ids []TextID) (int, error) {
-	orphans := func(tx model.Tx) ([]TextID, error) {
-		var out []TextID
+func (c *Core) sweepContent(ids []model.TextID) (int, error) {
+	orphans := func(tx model.Tx) ([]model.TextID, error) {
+		var out []model.TextID
 		for _, id := range ids {
 			_, err := files.table(tx).Get(int64(id))
 			switch {
@@ -117,7 +117,7 @@ func (c *Core) sweepContent(ids []TextID) (int, error) {
 		}
 		return out, nil
 	}
-	var seen []TextID
+	var seen []model.TextID
 	err := c.store.View(func(tx model.Tx) (err error) {
 		seen, err = orphans(tx)
 		return err

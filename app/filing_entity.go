@@ -6,19 +6,19 @@ import "github.com/fleetd/fleetd/app/model"
 // that is being deleted: its installation record, its documents and (for
 // a vehicle) its service history, whoever owns them. It returns the files
 // whose content removeFileContent deletes once the transaction committed.
-func dropEntityRecords(tx model.Tx, of string, id int64) ([]TextID, error) {
-	var dropped []TextID
+func dropEntityRecords(tx model.Tx, of string, id int64) ([]model.TextID, error) {
+	var dropped []model.TextID
 	if of == DocumentOfVehicle {
 		if err := deleteInstallation(tx, id); err != nil {
 			return nil, err
 		}
 		if err := dropWhere(tx, serviceRecords, func(r *ServiceRecord) bool { return int64(r.VehicleID) == id },
-			func(r *ServiceRecord) []TextID { return r.FileIDs }, &dropped); err != nil {
+			func(r *ServiceRecord) []model.TextID { return r.FileIDs }, &dropped); err != nil {
 			return nil, err
 		}
 	}
 	err := dropWhere(tx, documents, func(d *Document) bool { return d.DocumentOf == of && int64(d.EntityID) == id },
-		func(d *Document) []TextID { return d.FileIDs }, &dropped)
+		func(d *Document) []model.TextID { return d.FileIDs }, &dropped)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,7 @@ func dropEntityRecords(tx model.Tx, of string, id int64) ([]TextID, error) {
 func dropWhere[T any, P interface {
 	*T
 	filed
-}](tx model.Tx, k cabinet[T, P], match func(*T) bool, filesOf func(*T) []TextID, dropped *[]TextID) error {
+}](tx model.Tx, k cabinet[T, P], match func(*T) bool, filesOf func(*T) []model.TextID, dropped *[]model.TextID) error {
 	all, err := k.all(tx)
 	if err != nil {
 		return err

@@ -24,17 +24,17 @@ func TestDeleteDeviceRemovesExtendedRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	bus := installed.Device.ID
-	expiry, _ := app.ParseDate(time.Now().AddDate(0, 2, 0).Format(time.DateOnly))
+	expiry, _ := model.ParseDate(time.Now().AddDate(0, 2, 0).Format(time.DateOnly))
 	odometer := 1000.0
 	for _, id := range []int64{bus, other.ID} {
 		if _, err := f.core.CreateDocument(f.admin, func(d *app.Document) error {
-			d.DocumentOf, d.EntityID, d.DocumentType, d.ExpiryDate = "vehicle", app.TextID(id), "insurance", expiry
+			d.DocumentOf, d.EntityID, d.DocumentType, d.ExpiryDate = "vehicle", model.TextID(id), "insurance", expiry
 			return nil
 		}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := f.core.CreateServiceRecord(f.admin, func(r *app.ServiceRecord) error {
-			r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", app.TextID(id), expiry, &odometer
+			r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", model.TextID(id), expiry, &odometer
 			return nil
 		}); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"github.com/fleetd/fleetd/app/model"
 	"testing"
 	"time"
 )
@@ -9,19 +10,19 @@ import (
 func TestTextIDJSON(t *testing.T) {
 	for _, c := range []struct {
 		in      string
-		want    TextID
+		want    model.TextID
 		wantErr bool
 	}{
 		{`"12"`, 12, false}, {`12`, 12, false}, {`""`, 0, false}, {`null`, 0, false},
 		{`"abc"`, 0, true}, {`"-3"`, 0, true}, {`1.5`, 0, true}, {`"99999999999999999999"`, 0, true},
 	} {
-		var got TextID
+		var got model.TextID
 		err := json.Unmarshal([]byte(c.in), &got)
 		if (err != nil) != c.wantErr || got != c.want {
 			t.Errorf("%s: %d, %v", c.in, got, err)
 		}
 	}
-	out, _ := json.Marshal(struct{ A, B TextID }{7, 0})
+	out, _ := json.Marshal(struct{ A, B model.TextID }{7, 0})
 	if string(out) != `{"A":"7","B":null}` {
 		t.Errorf("marshal %s", out)
 	}
@@ -40,7 +41,7 @@ func TestDateJSON(t *testing.T) {
 		{`""`, `null`, false}, {`null`, `null`, false},
 		{`"01/03/2025"`, ``, true}, {`20250301`, ``, true}, {`"2025-02-30"`, ``, true},
 	} {
-		var d Date
+		var d model.Date
 		err := json.Unmarshal([]byte(c.in), &d)
 		if (err != nil) != c.wantErr {
 			t.Errorf("%s: %v", c.in, err)
@@ -74,7 +75,7 @@ func TestDaysAndNotices(t *testing.T) {
 		{"2025-05-20", -12, DocumentExpired, 0, []int{30, 7, 1, 0}, false, 30},
 		{"2025-06-20", 19, DocumentValid, 30, nil, true, 10}, // the status threshold is configurable
 	} {
-		d, err := ParseDate(c.expiry)
+		d, err := model.ParseDate(c.expiry)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +87,7 @@ func TestDaysAndNotices(t *testing.T) {
 				c.expiry, days, status, stage, due, c.days, c.status, c.stage, c.due)
 		}
 	}
-	if documentStatus(Date{}, now, 30) != DocumentValid {
+	if documentStatus(model.Date{}, now, 30) != DocumentValid {
 		t.Error("a document without expiry date should be valid")
 	}
 }

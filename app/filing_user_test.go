@@ -44,17 +44,17 @@ func TestDropUserOffice(t *testing.T) {
 	car, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "1"; return nil })
 	must(err)
 	must(core.Link(admin, model.Permission{OwnerKind: model.KindUser, OwnerID: users["alice"].ID, PropKind: model.KindDevice, PropID: car.ID}))
-	upload := func(who string) app.TextID {
+	upload := func(who string) model.TextID {
 		f, err := core.UploadFile(users[who], "a.pdf", "application/pdf", -1, strings.NewReader("%PDF"))
 		must(err)
 		return f.ID
 	}
-	ticket := func(who string, files ...app.TextID) int64 {
+	ticket := func(who string, files ...model.TextID) int64 {
 		tk, err := core.CreateTicket(users[who], func(tk *app.Ticket) error { tk.Title, tk.FileIDs = who, files; return nil })
 		must(err)
 		return int64(tk.ID)
 	}
-	respond := func(who string, ticket int64, files ...app.TextID) {
+	respond := func(who string, ticket int64, files ...model.TextID) {
 		_, err := core.Respond(users[who], ticket, "hi", files)
 		must(err)
 	}
@@ -66,14 +66,14 @@ func TestDropUserOffice(t *testing.T) {
 	respond("bob", bobTicket)
 	upload("alice") // unused
 	_, err = core.CreateDocument(users["alice"], func(d *app.Document) error {
-		d.DocumentOf, d.EntityID, d.DocumentType, d.FileIDs = "vehicle", app.TextID(car.ID), "insurance", []app.TextID{upload("alice")}
+		d.DocumentOf, d.EntityID, d.DocumentType, d.FileIDs = "vehicle", model.TextID(car.ID), "insurance", []model.TextID{upload("alice")}
 		return nil
 	})
 	must(err)
 	odometer := 1.0
 	_, err = core.CreateServiceRecord(users["alice"], func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", app.TextID(car.ID), app.Date{Time: time.Now()}, &odometer
-		r.FileIDs = []app.TextID{upload("alice")}
+		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", model.TextID(car.ID), model.Date{Time: time.Now()}, &odometer
+		r.FileIDs = []model.TextID{upload("alice")}
 		return nil
 	})
 	must(err)

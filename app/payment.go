@@ -14,9 +14,9 @@ import (
 // analytics I2 reads them; it does not say how they are recorded). userId,
 // the paying user, is set on creation and never changes.
 type Payment struct {
-	ID     TextID  `json:"id"`
-	Method string  `json:"method"`
-	Amount float64 `json:"amount"`
+	ID     model.TextID `json:"id"`
+	Method string       `json:"method"`
+	Amount float64      `json:"amount"`
 	// Currency is an ISO 4217 code; amounts are never converted.
 	Currency string `json:"currency"`
 	Status   string `json:"status"`
@@ -32,7 +32,7 @@ func (Payment) FieldLimits() map[string]int {
 }
 
 func (p *Payment) GetID() int64   { return int64(p.ID) }
-func (p *Payment) SetID(id int64) { p.ID = TextID(id) }
+func (p *Payment) SetID(id int64) { p.ID = model.TextID(id) }
 
 // Payment statuses.
 const (

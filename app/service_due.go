@@ -39,11 +39,11 @@ const (
 
 // MaintenanceDue is when one vehicle is next due for service.
 type MaintenanceDue struct {
-	DeviceID    int64  `json:"deviceId"`
-	DeviceName  string `json:"deviceName"`
-	LastService Date   `json:"lastService"` // zero: never serviced
-	DueDate     Date   `json:"dueDate"`
-	DaysLeft    int    `json:"daysLeft"` // whole UTC days; negative once passed
+	DeviceID    int64      `json:"deviceId"`
+	DeviceName  string     `json:"deviceName"`
+	LastService model.Date `json:"lastService"` // zero: never serviced
+	DueDate     model.Date `json:"dueDate"`
+	DaysLeft    int        `json:"daysLeft"` // whole UTC days; negative once passed
 	// KmLeft is the distance until the km limit; nil when the vehicle's
 	// distance is unknown (no position with odometer or totalDistance).
 	KmLeft *float64 `json:"kmLeft"`
@@ -88,7 +88,7 @@ func (c *Core) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDu
 			due := MaintenanceDue{DeviceID: d.ID, DeviceName: d.Name}
 			r := last[d.ID]
 			if r == nil {
-				due.DueDate, due.State, due.Reason = Date{now.UTC()}, MaintenanceDueSoon, DueNoService
+				due.DueDate, due.State, due.Reason = model.Date{Time: now.UTC()}, MaintenanceDueSoon, DueNoService
 				out = append(out, due)
 				continue
 			}
@@ -118,7 +118,7 @@ func stateRank(s string) int {
 // driven since it (nil when unknown).
 func dueAfter(r *ServiceRecord, driven *float64, o MaintenanceOptions, now time.Time, due MaintenanceDue) MaintenanceDue {
 	due.LastService = r.ServiceDate
-	due.DueDate = Date{r.ServiceDate.AddDate(0, 0, o.IntervalDays)}
+	due.DueDate = model.Date{Time: r.ServiceDate.AddDate(0, 0, o.IntervalDays)}
 	due.DaysLeft = daysUntil(now, due.DueDate)
 	byDate := urgency(due.DaysLeft < 0, due.DaysLeft <= DueSoonDays)
 	due.State, due.Reason = byDate, DueByDate

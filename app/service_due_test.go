@@ -20,8 +20,8 @@ var dueNow = t0
 func serviced(tb testing.TB, core *app.Core, actor *model.User, vehicle int64, daysAgo int, odometer float64) {
 	tb.Helper()
 	_, err := core.CreateServiceRecord(actor, func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.Odometer = "service", app.TextID(vehicle), &odometer
-		r.ServiceDate = app.Date{Time: dueNow.AddDate(0, 0, -daysAgo)}
+		r.Title, r.VehicleID, r.Odometer = "service", model.TextID(vehicle), &odometer
+		r.ServiceDate = model.Date{Time: dueNow.AddDate(0, 0, -daysAgo)}
 		return nil
 	})
 	if err != nil {

@@ -14,17 +14,17 @@ import (
 // ServiceRecord is one entry of a vehicle's maintenance history (spec
 // section L), owned by its creator.
 type ServiceRecord struct {
-	ID           TextID   `json:"id"`
-	Title        string   `json:"title"`
-	VehicleID    TextID   `json:"vehicleId"`
-	ServiceDate  Date     `json:"serviceDate"`
-	Odometer     *float64 `json:"odometer"`
-	ProviderName string   `json:"providerName"`
-	Location     string   `json:"location"`
-	Expenditure  *float64 `json:"expenditure"`
-	Notes        string   `json:"notes"`
-	FileIDs      []TextID `json:"fileIds"`
-	ServiceTasks []string `json:"serviceTasks"`
+	ID           model.TextID   `json:"id"`
+	Title        string         `json:"title"`
+	VehicleID    model.TextID   `json:"vehicleId"`
+	ServiceDate  model.Date     `json:"serviceDate"`
+	Odometer     *float64       `json:"odometer"`
+	ProviderName string         `json:"providerName"`
+	Location     string         `json:"location"`
+	Expenditure  *float64       `json:"expenditure"`
+	Notes        string         `json:"notes"`
+	FileIDs      []model.TextID `json:"fileIds"`
+	ServiceTasks []string       `json:"serviceTasks"`
 	Stamp
 }
 
@@ -34,7 +34,7 @@ func (ServiceRecord) FieldLimits() map[string]int {
 }
 
 func (r *ServiceRecord) GetID() int64   { return int64(r.ID) }
-func (r *ServiceRecord) SetID(id int64) { r.ID = TextID(id) }
+func (r *ServiceRecord) SetID(id int64) { r.ID = model.TextID(id) }
 
 var serviceRecords = cabinet[ServiceRecord, *ServiceRecord]{name: "service_records", what: "Service record"}
 
@@ -134,7 +134,7 @@ func (c *Core) UpdateServiceRecord(actor *model.User, id int64, apply func(*Serv
 
 // DeleteServiceRecord removes one of the actor's records and its files.
 func (c *Core) DeleteServiceRecord(actor *model.User, id int64) error {
-	return serviceRecords.deleteOwn(c, actor, id, func(r *ServiceRecord) []TextID { return r.FileIDs })
+	return serviceRecords.deleteOwn(c, actor, id, func(r *ServiceRecord) []model.TextID { return r.FileIDs })
 }
 
 // prepareServiceRecord validates a record: title, a vehicle the actor

@@ -12,8 +12,8 @@ import (
 // ServiceTask is a reusable maintenance task label (spec L6..L8): public
 // (no owner, offered to everyone) or one user's own.
 type ServiceTask struct {
-	ID    TextID `json:"id"`
-	Label string `json:"label"`
+	ID    model.TextID `json:"id"`
+	Label string       `json:"label"`
 	Stamp
 }
 
@@ -22,7 +22,7 @@ func (ServiceTask) FieldLimits() map[string]int {
 }
 
 func (t *ServiceTask) GetID() int64   { return int64(t.ID) }
-func (t *ServiceTask) SetID(id int64) { t.ID = TextID(id) }
+func (t *ServiceTask) SetID(id int64) { t.ID = model.TextID(id) }
 
 // Public tasks are the group of owner 0.
 var serviceTasks = cabinet[ServiceTask, *ServiceTask]{name: "service_tasks", what: "Task"}

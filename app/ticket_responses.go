@@ -9,11 +9,11 @@ import (
 
 // TicketResponse is one message on a support ticket (F5..F8).
 type TicketResponse struct {
-	ID         TextID     `json:"id"`
-	TicketID   TextID     `json:"ticket_id"`
-	Message    string     `json:"message"`
-	FileIDs    []TextID   `json:"fileIds"`
-	SenderInfo SenderInfo `json:"senderInfo"`
+	ID         model.TextID   `json:"id"`
+	TicketID   model.TextID   `json:"ticket_id"`
+	Message    string         `json:"message"`
+	FileIDs    []model.TextID `json:"fileIds"`
+	SenderInfo SenderInfo     `json:"senderInfo"`
 	Stamp
 }
 
@@ -23,12 +23,12 @@ func (TicketResponse) FieldLimits() map[string]int {
 
 // SenderInfo names a response's author as they were when writing it.
 type SenderInfo struct {
-	Name string `json:"name"`
-	ID   TextID `json:"id"`
+	Name string       `json:"name"`
+	ID   model.TextID `json:"id"`
 }
 
 func (r *TicketResponse) GetID() int64   { return int64(r.ID) }
-func (r *TicketResponse) SetID(id int64) { r.ID = TextID(id) }
+func (r *TicketResponse) SetID(id int64) { r.ID = model.TextID(id) }
 
 // Responses are indexed by ticket, so a conversation reads without a scan.
 var responses = cabinet[TicketResponse, *TicketResponse]{name: "ticket_responses", what: "Response",
@@ -51,9 +51,9 @@ func (c *Core) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResp
 // Respond adds a response to a ticket the actor created (administrators:
 // any ticket). A closed ticket takes no responses; the creator's answer to
 // a pending or resolved ticket reopens it.
-func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileIDs []TextID) (*TicketResponse, error) {
-	r := &TicketResponse{TicketID: TextID(ticketID), Message: strings.TrimSpace(message),
-		SenderInfo: SenderInfo{Name: senderName(actor), ID: TextID(actor.ID)}}
+func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileIDs []model.TextID) (*TicketResponse, error) {
+	r := &TicketResponse{TicketID: model.TextID(ticketID), Message: strings.TrimSpace(message),
+		SenderInfo: SenderInfo{Name: senderName(actor), ID: model.TextID(actor.ID)}}
 	if err := firstErr(limits.Check(r), checkResponse(r, fileIDs)); err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileID
 }
 
 // checkResponse validates a response's message and files (set on r).
-func checkResponse(r *TicketResponse, fileIDs []TextID) error {
+func checkResponse(r *TicketResponse, fileIDs []model.TextID) error {
 	var err error
 	if r.FileIDs, err = uniqueFileIDs(fileIDs); err != nil {
 		return err
@@ -150,7 +150,7 @@ func (c *Core) UpdateResponse(actor *model.User, id int64, apply func(*TicketRes
 
 // DeleteResponse removes the actor's response and its files.
 func (c *Core) DeleteResponse(actor *model.User, id int64) error {
-	var dropped []TextID
+	var dropped []model.TextID
 	err := c.store.Update(func(tx model.Tx) error {
 		r, err := c.authoredResponse(tx, actor, id)
 		if err != nil {

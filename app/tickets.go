@@ -40,16 +40,16 @@ const firstTicketNo = 1000
 
 // Ticket is a support ticket (spec section F).
 type Ticket struct {
-	ID          TextID        `json:"id"`
-	TicketNo    int64         `json:"ticket_no"`
-	Title       string        `json:"title"`
-	Description string        `json:"description"`
-	Category    string        `json:"category"`
-	Status      string        `json:"status"`
-	FileIDs     []TextID      `json:"fileIds"`
-	UserInfo    string        `json:"user_info"`
-	DeviceInfo  string        `json:"device_info"`
-	Device      *TicketDevice `json:"device,omitempty"`
+	ID          model.TextID   `json:"id"`
+	TicketNo    int64          `json:"ticket_no"`
+	Title       string         `json:"title"`
+	Description string         `json:"description"`
+	Category    string         `json:"category"`
+	Status      string         `json:"status"`
+	FileIDs     []model.TextID `json:"fileIds"`
+	UserInfo    string         `json:"user_info"`
+	DeviceInfo  string         `json:"device_info"`
+	Device      *TicketDevice  `json:"device,omitempty"`
 	Stamp
 }
 
@@ -69,7 +69,7 @@ func (TicketDevice) FieldLimits() map[string]int {
 }
 
 func (t *Ticket) GetID() int64   { return int64(t.ID) }
-func (t *Ticket) SetID(id int64) { t.ID = TextID(id) }
+func (t *Ticket) SetID(id int64) { t.ID = model.TextID(id) }
 
 var tickets = cabinet[Ticket, *Ticket]{name: "tickets", what: "Ticket"}
 
@@ -203,7 +203,7 @@ func nextNumber(tx model.Tx, name string, first int64) (int64, error) {
 // DeleteTicket removes a ticket the actor created, with its responses and
 // every file attached to them.
 func (c *Core) DeleteTicket(actor *model.User, id int64) error {
-	var dropped []TextID
+	var dropped []model.TextID
 	err := c.store.Update(func(tx model.Tx) error {
 		t, err := tickets.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {

@@ -187,7 +187,7 @@ func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) e
 // office records and files it owns.
 func (c *Core) DeleteUser(actor *model.User, id int64) error {
 	defer c.hub.invalidate()
-	var dropped []TextID
+	var dropped []model.TextID
 	err := c.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.MustSee(model.KindUser, id); err != nil {

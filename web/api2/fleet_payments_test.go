@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -12,7 +13,7 @@ import (
 func (e *officeEnv) pay(name, user, method string, amount, discount float64, status string) {
 	e.t.Helper()
 	p, err := e.core.CreatePayment(e.user("admin"), func(p *app.Payment) error {
-		p.UserID, p.Method, p.Amount, p.Discount, p.Status, p.Currency = app.TextID(e.ids[user]), method, amount, discount, status, "EUR"
+		p.UserID, p.Method, p.Amount, p.Discount, p.Status, p.Currency = model.TextID(e.ids[user]), method, amount, discount, status, "EUR"
 		return nil
 	})
 	e.must(err)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -30,16 +31,16 @@ func (h *handlers) createDocument(c *fiber.Ctx) error {
 // expiry is one entry of G5: the spec's fields plus entityId, status and
 // daysLeft (whole UTC days; negative once expired).
 type expiry struct {
-	ID           app.TextID `json:"$id"`
-	CreatedAt    time.Time  `json:"$createdAt"`
-	UpdatedAt    time.Time  `json:"$updatedAt"`
-	DocumentOf   string     `json:"documentOf"`
-	EntityID     app.TextID `json:"entityId"`
-	DocumentType string     `json:"documentType"`
-	ExpiryDate   app.Date   `json:"expiryDate"`
-	IssuedDate   app.Date   `json:"issuedDate"`
-	Status       string     `json:"status"`
-	DaysLeft     int        `json:"daysLeft"`
+	ID           model.TextID `json:"$id"`
+	CreatedAt    time.Time    `json:"$createdAt"`
+	UpdatedAt    time.Time    `json:"$updatedAt"`
+	DocumentOf   string       `json:"documentOf"`
+	EntityID     model.TextID `json:"entityId"`
+	DocumentType string       `json:"documentType"`
+	ExpiryDate   model.Date   `json:"expiryDate"`
+	IssuedDate   model.Date   `json:"issuedDate"`
+	Status       string       `json:"status"`
+	DaysLeft     int          `json:"daysLeft"`
 }
 
 // G5: documents with an expiry date, soonest first.
@@ -92,5 +93,5 @@ func (h *handlers) deleteDocument(c *fiber.Ctx) error {
 	if err := h.core.DeleteDocument(httpx.User(c), id); err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"message": msgDocumentDeleted, "documentId": app.TextID(id)})
+	return c.JSON(fiber.Map{"message": msgDocumentDeleted, "documentId": model.TextID(id)})
 }

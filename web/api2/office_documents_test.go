@@ -121,11 +121,11 @@ func TestDocuments(t *testing.T) {
 			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var out struct {
 					Documents []struct {
-						ID           app.TextID `json:"$id"`
+						ID           model.TextID `json:"$id"`
 						DocumentType string
 						Status       string
 						DaysLeft     int
-						ExpiryDate   app.Date
+						ExpiryDate   model.Date
 					}
 				}
 				r.Decode(t, &out)
@@ -232,7 +232,7 @@ func TestExpiryRemindersCatchUpRetryAndReset(t *testing.T) {
 	}
 	// A new expiry date starts the reminders afresh.
 	_, err := e.core.UpdateDocument(e.user("alice"), e.ids["soon"], func(d *app.Document) error {
-		d.ExpiryDate = app.Date{Time: days(20)}
+		d.ExpiryDate = model.Date{Time: days(20)}
 		return nil
 	})
 	e.must(err)

@@ -68,5 +68,5 @@ func (h *handlers) deleteFile(c *fiber.Ctx) error {
 	if err := h.core.DeleteFile(httpx.User(c), id); err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"message": msgFileDeleted, "fileId": app.TextID(id)})
+	return c.JSON(fiber.Map{"message": msgFileDeleted, "fileId": model.TextID(id)})
 }

@@ -243,8 +243,8 @@ func (e *officeEnv) document(name, owner, docType string, expiry time.Time, file
 	e.t.Helper()
 	entity := map[string]string{"alice": "car", "bob": "van"}[owner]
 	d, err := e.core.CreateDocument(e.user(owner), func(d *app.Document) error {
-		d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, app.TextID(e.ids[entity]), docType
-		d.ExpiryDate, d.FileIDs = app.Date{Time: expiry}, e.textIDs(files)
+		d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, model.TextID(e.ids[entity]), docType
+		d.ExpiryDate, d.FileIDs = model.Date{Time: expiry}, e.textIDs(files)
 		return nil
 	})
 	e.must(err)
@@ -257,7 +257,7 @@ func (e *officeEnv) record(name, owner, title string, serviceDate time.Time, fil
 	vehicle := map[string]string{"alice": "car", "bob": "van"}[owner]
 	odometer := 1000.0
 	r, err := e.core.CreateServiceRecord(e.user(owner), func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = title, app.TextID(e.ids[vehicle]), app.Date{Time: serviceDate}, &odometer
+		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = title, model.TextID(e.ids[vehicle]), model.Date{Time: serviceDate}, &odometer
 		r.FileIDs = e.textIDs(files)
 		return nil
 	})
@@ -265,10 +265,10 @@ func (e *officeEnv) record(name, owner, title string, serviceDate time.Time, fil
 	e.ids[name] = int64(r.ID)
 }
 
-func (e *officeEnv) textIDs(names []string) []app.TextID {
-	out := make([]app.TextID, len(names))
+func (e *officeEnv) textIDs(names []string) []model.TextID {
+	out := make([]model.TextID, len(names))
 	for i, n := range names {
-		out[i] = app.TextID(e.ids[n])
+		out[i] = model.TextID(e.ids[n])
 	}
 	return out
 }

@@ -18,7 +18,7 @@ func (h *handlers) listServiceRecords(c *fiber.Ctx) error {
 	}
 	var q app.ServiceQuery
 	if s := c.Query("vehicleId"); s != "" {
-		id, err := app.ParseTextID(s)
+		id, err := model.ParseTextID(s)
 		if err != nil {
 			return model.Invalid("vehicleId must be a device id, not %q", s)
 		}
@@ -45,7 +45,7 @@ func queryDate(c *fiber.Ctx, name string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
 	}
-	d, err := app.ParseDate(s)
+	d, err := model.ParseDate(s)
 	if err != nil {
 		return time.Time{}, model.Invalid("%s must be an ISO 8601 date or timestamp, not %q", name, s)
 	}

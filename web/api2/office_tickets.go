@@ -88,10 +88,10 @@ func (h *handlers) listResponses(c *fiber.Ctx) error {
 // F6: the spec's body names the text content; message is accepted too.
 func (h *handlers) respond(c *fiber.Ctx) error {
 	var in struct {
-		TicketID app.TextID   `json:"ticketId"`
-		Content  string       `json:"content"`
-		Message  string       `json:"message"`
-		FileIDs  []app.TextID `json:"fileIds"`
+		TicketID model.TextID   `json:"ticketId"`
+		Content  string         `json:"content"`
+		Message  string         `json:"message"`
+		FileIDs  []model.TextID `json:"fileIds"`
 	}
 	if err := httpx.DecodeJSON(c, &in); err != nil {
 		return err

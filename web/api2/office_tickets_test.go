@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -23,7 +24,7 @@ func TestTickets(t *testing.T) {
 			body:    `{"title":" Map blank ","description":"since today","category":"Tracking","fileIds":["{f1}"],"device":{"value":"imei-car","name":"car"},"status":"closed","ticket_no":5,"userId":"{bob}"}`,
 			status:  200, want: []string{`"success":true`, `"ticket_no":1001`, `"title":"Map blank"`},
 			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var out struct{ Data struct{ ID app.TextID } }
+				var out struct{ Data struct{ ID model.TextID } }
 				r.Decode(t, &out)
 				got, err := e.core.Ticket(e.user("alice"), int64(out.Data.ID))
 				e.must(err)

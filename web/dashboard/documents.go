@@ -68,15 +68,15 @@ func (d *Dashboard) documents(c *fiber.Ctx) error {
 }
 
 // entityKey names a vehicle or driver in one form field: "vehicle:12".
-func entityKey(of string, id app.TextID) string { return of + ":" + id.String() }
+func entityKey(of string, id model.TextID) string { return of + ":" + id.String() }
 
-func parseEntityKey(s string) (of string, id app.TextID, err error) {
+func parseEntityKey(s string) (of string, id model.TextID, err error) {
 	of, num, ok := strings.Cut(s, ":")
 	n, perr := strconv.ParseInt(num, 10, 64)
 	if !ok || perr != nil || n <= 0 {
 		return "", 0, model.Invalid("choose the vehicle or driver the document belongs to")
 	}
-	return of, app.TextID(n), nil
+	return of, model.TextID(n), nil
 }
 
 // documentForm is the document create/edit form.
@@ -142,7 +142,7 @@ func (d *Dashboard) documentUpdate(c *fiber.Ctx) error {
 func (d *Dashboard) saveDocument(c *fiber.Ctx, id int64) error {
 	form := attachedForm[app.Document, *app.Document]{
 		read:   readDocument,
-		files:  func(doc *app.Document) *[]app.TextID { return &doc.FileIDs },
+		files:  func(doc *app.Document) *[]model.TextID { return &doc.FileIDs },
 		create: d.core.CreateDocument,
 		update: d.core.UpdateDocument,
 		again:  d.renderDocumentForm,
@@ -217,7 +217,7 @@ var documentTypeSuggestions = []string{"Registration", "Insurance", "Inspection"
 	"Driving licence", "Medical certificate", "Lease contract", "Warranty"}
 
 // dateValue is a date for a date input.
-func dateValue(d app.Date) string {
+func dateValue(d model.Date) string {
 	if d.IsZero() {
 		return ""
 	}

@@ -51,7 +51,7 @@ func fileSize(n int64) string {
 
 // files resolves attachment ids to their metadata, skipping any the actor
 // may no longer read.
-func (d *Dashboard) files(actor *model.User, ids []app.TextID) ([]*app.File, error) {
+func (d *Dashboard) files(actor *model.User, ids []model.TextID) ([]*app.File, error) {
 	out := make([]*app.File, 0, len(ids))
 	for _, id := range ids {
 		f, err := d.core.File(actor, int64(id))
@@ -69,7 +69,7 @@ func (d *Dashboard) files(actor *model.User, ids []app.TextID) ([]*app.File, err
 // uploadAll stores the files of a multipart form field and returns their
 // ids; a form that is not multipart has none. On error the files stored so
 // far are removed again.
-func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *model.User, field string) ([]app.TextID, error) {
+func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *model.User, field string) ([]model.TextID, error) {
 	if !strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEMultipartForm) {
 		return nil, nil
 	}
@@ -77,7 +77,7 @@ func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *model.User, field string) ([]
 	if err != nil {
 		return nil, model.Invalid("the form could not be read: %v", err)
 	}
-	var ids []app.TextID
+	var ids []model.TextID
 	for _, fh := range form.File[field] {
 		if fh.Size == 0 && fh.Filename == "" { // an empty file input
 			continue
@@ -105,7 +105,7 @@ func (d *Dashboard) uploadOne(actor *model.User, fh *multipart.FileHeader) (*app
 }
 
 // discardUploads removes files uploaded for a form the core then refused.
-func (d *Dashboard) discardUploads(actor *model.User, ids []app.TextID) {
+func (d *Dashboard) discardUploads(actor *model.User, ids []model.TextID) {
 	for _, id := range ids {
 		if err := d.core.DeleteFile(actor, int64(id)); err != nil {
 			d.log.Warn("uploaded file not removed", "fileId", id, "err", err)
@@ -121,7 +121,7 @@ type attachedForm[T any, P interface {
 	SetID(int64)
 }] struct {
 	read   func(*fiber.Ctx, *T) error
-	files  func(*T) *[]app.TextID
+	files  func(*T) *[]model.TextID
 	create func(*model.User, func(*T) error) (*T, error)
 	update func(*model.User, int64, func(*T) error) (*T, error)
 	// again shows the form once more with what was submitted and why it
@@ -156,6 +156,6 @@ func (f attachedForm[T, P]) save(d *Dashboard, c *fiber.Ctx, id int64, done func
 	d.discardUploads(actor, uploaded)
 	P(&submitted).SetID(id)
 	files := f.files(&submitted)
-	*files = slices.DeleteFunc(*files, func(id app.TextID) bool { return slices.Contains(uploaded, id) })
+	*files = slices.DeleteFunc(*files, func(id model.TextID) bool { return slices.Contains(uploaded, id) })
 	return d.formFailed(c, err, func(status int) error { return f.again(c, status, &submitted, err) })
 }

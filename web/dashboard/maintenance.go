@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -35,7 +36,7 @@ type vehicleSpend struct {
 	ID, Name string
 	Services int
 	Total    float64
-	Last     app.Date
+	Last     model.Date
 }
 
 // maintenanceView is the service history, optionally of one vehicle, with
@@ -65,7 +66,7 @@ func (d *Dashboard) maintenance(c *fiber.Ctx) error {
 		return err
 	}
 	v.Vehicles = names.options(app.DocumentOfVehicle, "All vehicles")
-	spend := map[app.TextID]*vehicleSpend{}
+	spend := map[model.TextID]*vehicleSpend{}
 	for _, rec := range records {
 		s := spend[rec.VehicleID]
 		if s == nil {
@@ -108,7 +109,7 @@ type serviceForm struct {
 
 func (d *Dashboard) serviceNew(c *fiber.Ctx) error {
 	r := &formReader{c: c}
-	rec := &app.ServiceRecord{VehicleID: app.TextID(r.queryID("vehicle"))}
+	rec := &app.ServiceRecord{VehicleID: model.TextID(r.queryID("vehicle"))}
 	if r.err != nil {
 		return r.err
 	}
@@ -173,7 +174,7 @@ func (d *Dashboard) serviceUpdate(c *fiber.Ctx) error {
 func (d *Dashboard) saveService(c *fiber.Ctx, id int64) error {
 	form := attachedForm[app.ServiceRecord, *app.ServiceRecord]{
 		read:   readService,
-		files:  func(rec *app.ServiceRecord) *[]app.TextID { return &rec.FileIDs },
+		files:  func(rec *app.ServiceRecord) *[]model.TextID { return &rec.FileIDs },
 		create: d.core.CreateServiceRecord,
 		update: d.core.UpdateServiceRecord,
 		again:  d.renderServiceForm,
@@ -187,7 +188,7 @@ func (d *Dashboard) saveService(c *fiber.Ctx, id int64) error {
 func readService(c *fiber.Ctx, rec *app.ServiceRecord) error {
 	r := &formReader{c: c}
 	rec.Title = r.text("title")
-	rec.VehicleID = app.TextID(r.id("vehicleId"))
+	rec.VehicleID = model.TextID(r.id("vehicleId"))
 	rec.ServiceDate = r.date("serviceDate", "Service date")
 	rec.Odometer = r.float("odometer", "Odometer")
 	rec.Expenditure = r.float("expenditure", "Cost")

@@ -295,8 +295,8 @@ func TestOverview(t *testing.T) {
 	}
 	for i, days := range []int{5, 45, -1} {
 		_, err := e.core.CreateDocument(e.users["admin"], func(d *app.Document) error {
-			d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, app.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
-			d.ExpiryDate = app.Date{Time: e.now.AddDate(0, 0, days)}
+			d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, model.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
+			d.ExpiryDate = model.Date{Time: e.now.AddDate(0, 0, days)}
 			return nil
 		})
 		if err != nil {
@@ -306,7 +306,7 @@ func TestOverview(t *testing.T) {
 	spent := 250.0
 	odo := 1000.0
 	if _, err := e.core.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.ServiceDate = "Oil", app.TextID(e.devices["van2"].ID), app.Date{Time: e.now}
+		r.Title, r.VehicleID, r.ServiceDate = "Oil", model.TextID(e.devices["van2"].ID), model.Date{Time: e.now}
 		r.Odometer, r.Expenditure = &odo, &spent
 		return nil
 	}); err != nil {

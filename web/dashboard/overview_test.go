@@ -15,8 +15,8 @@ import (
 func (e *env) serviced(key string, daysAgo int, odometer float64) {
 	e.t.Helper()
 	_, err := e.core.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.Odometer = "Service", app.TextID(e.devices[key].ID), &odometer
-		r.ServiceDate = app.Date{Time: e.now.AddDate(0, 0, -daysAgo)}
+		r.Title, r.VehicleID, r.Odometer = "Service", model.TextID(e.devices[key].ID), &odometer
+		r.ServiceDate = model.Date{Time: e.now.AddDate(0, 0, -daysAgo)}
 		return nil
 	})
 	if err != nil {

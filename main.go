@@ -447,7 +447,7 @@ func repairDevices(ctx context.Context, core *app.Core, statusTimeout time.Durat
 // uploaded files, where the file sweep finds what a crash leaves. The
 // returned func restores TMPDIR and removes the directory.
 func useTempDir(core *app.Core) (func(), error) {
-	dir, err := core.TempDir()
+	dir, err := core.Office.TempDir()
 	if err != nil || dir == "" {
 		return func() {}, err
 	}
@@ -523,12 +523,12 @@ func officeJobs(ctx context.Context, core *app.Core, log *slog.Logger) {
 		return core.NotifyUser(userID, app.Notification{Title: title, Body: body})
 	}
 	for {
-		if n, err := core.NotifyDocumentExpiry(notify); err != nil {
+		if n, err := core.Office.NotifyDocumentExpiry(notify); err != nil {
 			log.Warn("document expiry reminders", "sent", n, "err", err)
 		} else if n > 0 {
 			log.Info("document expiry reminders", "sent", n)
 		}
-		if n, err := core.SweepFiles(); err != nil {
+		if n, err := core.Office.SweepFiles(); err != nil {
 			log.Warn("sweep files", "removed", n, "err", err)
 		} else if n > 0 {
 			log.Info("removed files left by a crash or a failed removal", "count", n)

@@ -64,6 +64,9 @@ type Core struct {
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn
 
+	// Office keeps tickets, documents, files, service records and payments.
+	Office *Office
+
 	Devices   *Objects[model.Device, *model.Device]
 	Groups    *Objects[model.Group, *model.Group]
 	Commands  *Objects[model.Command, *model.Command]
@@ -107,6 +110,7 @@ func New(store model.Store, opts Options) *Core {
 	c.registrations = newThrottle(ThrottleOptions{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
 	c.creds = newCredCache(c.now)
 	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
+	c.Office = &Office{store: store, opts: opts.Office, maint: opts.Maintenance, now: c.now, log: c.log, run: c.run, roomFor: c.roomFor}
 	c.Devices = newDevices(c)
 	c.Groups = newGroups(c)
 	c.Commands = newCommands(c)

@@ -1,9 +1,10 @@
 package app
 
 import (
-	"github.com/fleetd/fleetd/app/model"
 	"strings"
 	"testing"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func TestCleanFileName(t *testing.T) {

@@ -102,9 +102,9 @@ func (k cabinet[T, P]) remove(tx model.Tx, v *T) error {
 
 // deleteOwn removes one of the actor's own records (owner-only kinds) with
 // its attached files; read-only accounts delete nothing.
-func (k cabinet[T, P]) deleteOwn(c *Core, actor *model.User, id int64, files func(*T) []model.TextID) error {
+func (k cabinet[T, P]) deleteOwn(svc *Office, actor *model.User, id int64, files func(*T) []model.TextID) error {
 	var dropped []model.TextID
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		v, err := k.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err
@@ -116,7 +116,7 @@ func (k cabinet[T, P]) deleteOwn(c *Core, actor *model.User, id int64, files fun
 		return firstErr(dropFiles(tx, dropped), k.remove(tx, v))
 	})
 	if err == nil {
-		c.removeFileContent(dropped)
+		svc.removeFileContent(dropped)
 	}
 	return err
 }

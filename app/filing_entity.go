@@ -45,7 +45,7 @@ func dropWhere[T any, P interface {
 
 // dropEntity is dropEntityRecords as an Objects remove hook: the files'
 // content goes once the deletion is committed.
-func (c *Core) dropEntity(tx model.Tx, of string, id int64) (func(), error) {
+func (svc *Office) dropEntity(tx model.Tx, of string, id int64) (func(), error) {
 	dropped, err := dropEntityRecords(tx, of, id)
-	return func() { c.removeFileContent(dropped) }, err
+	return func() { svc.removeFileContent(dropped) }, err
 }

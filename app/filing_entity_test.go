@@ -27,13 +27,13 @@ func TestDeleteDeviceRemovesExtendedRecords(t *testing.T) {
 	expiry, _ := model.ParseDate(time.Now().AddDate(0, 2, 0).Format(time.DateOnly))
 	odometer := 1000.0
 	for _, id := range []int64{bus, other.ID} {
-		if _, err := f.core.CreateDocument(f.admin, func(d *app.Document) error {
+		if _, err := f.core.Office.CreateDocument(f.admin, func(d *app.Document) error {
 			d.DocumentOf, d.EntityID, d.DocumentType, d.ExpiryDate = "vehicle", model.TextID(id), "insurance", expiry
 			return nil
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.core.CreateServiceRecord(f.admin, func(r *app.ServiceRecord) error {
+		if _, err := f.core.Office.CreateServiceRecord(f.admin, func(r *app.ServiceRecord) error {
 			r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", model.TextID(id), expiry, &odometer
 			return nil
 		}); err != nil {
@@ -43,8 +43,8 @@ func TestDeleteDeviceRemovesExtendedRecords(t *testing.T) {
 	if err := f.core.Devices.Delete(f.admin, bus); err != nil {
 		t.Fatal(err)
 	}
-	docs, _ := f.core.Documents(f.admin)
-	records, _ := f.core.ServiceRecords(f.admin, app.ServiceQuery{})
+	docs, _ := f.core.Office.Documents(f.admin)
+	records, _ := f.core.Office.ServiceRecords(f.admin, app.ServiceQuery{})
 	if len(docs) != 1 || int64(docs[0].EntityID) != other.ID || len(records) != 1 || int64(records[0].VehicleID) != other.ID {
 		t.Fatalf("after deleting the bus: documents %+v, records %+v; want only the van's", docs, records)
 	}

@@ -11,7 +11,7 @@ func (c *Core) DropUserOffice(userID int64) error {
 		return err
 	})
 	if err == nil {
-		c.removeFileContent(dropped)
+		c.Office.removeFileContent(dropped)
 	}
 	return err
 }

@@ -2,9 +2,10 @@ package app
 
 import (
 	"encoding/json"
-	"github.com/fleetd/fleetd/app/model"
 	"testing"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func TestTextIDJSON(t *testing.T) {

@@ -45,17 +45,17 @@ func TestDropUserOffice(t *testing.T) {
 	must(err)
 	must(core.Link(admin, model.Permission{OwnerKind: model.KindUser, OwnerID: users["alice"].ID, PropKind: model.KindDevice, PropID: car.ID}))
 	upload := func(who string) model.TextID {
-		f, err := core.UploadFile(users[who], "a.pdf", "application/pdf", -1, strings.NewReader("%PDF"))
+		f, err := core.Office.UploadFile(users[who], "a.pdf", "application/pdf", -1, strings.NewReader("%PDF"))
 		must(err)
 		return f.ID
 	}
 	ticket := func(who string, files ...model.TextID) int64 {
-		tk, err := core.CreateTicket(users[who], func(tk *app.Ticket) error { tk.Title, tk.FileIDs = who, files; return nil })
+		tk, err := core.Office.CreateTicket(users[who], func(tk *app.Ticket) error { tk.Title, tk.FileIDs = who, files; return nil })
 		must(err)
 		return int64(tk.ID)
 	}
 	respond := func(who string, ticket int64, files ...model.TextID) {
-		_, err := core.Respond(users[who], ticket, "hi", files)
+		_, err := core.Office.Respond(users[who], ticket, "hi", files)
 		must(err)
 	}
 	aliceTicket := ticket("alice", upload("alice"))
@@ -65,34 +65,34 @@ func TestDropUserOffice(t *testing.T) {
 	respond("alice", bobTicket, upload("alice"))
 	respond("bob", bobTicket)
 	upload("alice") // unused
-	_, err = core.CreateDocument(users["alice"], func(d *app.Document) error {
+	_, err = core.Office.CreateDocument(users["alice"], func(d *app.Document) error {
 		d.DocumentOf, d.EntityID, d.DocumentType, d.FileIDs = "vehicle", model.TextID(car.ID), "insurance", []model.TextID{upload("alice")}
 		return nil
 	})
 	must(err)
 	odometer := 1.0
-	_, err = core.CreateServiceRecord(users["alice"], func(r *app.ServiceRecord) error {
+	_, err = core.Office.CreateServiceRecord(users["alice"], func(r *app.ServiceRecord) error {
 		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", model.TextID(car.ID), model.Date{Time: time.Now()}, &odometer
 		r.FileIDs = []model.TextID{upload("alice")}
 		return nil
 	})
 	must(err)
-	_, err = core.CreateServiceTask(users["alice"], "Hitch")
+	_, err = core.Office.CreateServiceTask(users["alice"], "Hitch")
 	must(err)
 
 	must(core.DropUserOffice(users["alice"].ID))
 
-	if list, _ := core.Tickets(admin, app.TicketQuery{}); len(list) != 1 || list[0].Title != "bob" {
+	if list, _ := core.Office.Tickets(admin, app.TicketQuery{}); len(list) != 1 || list[0].Title != "bob" {
 		t.Errorf("tickets left: %v", list)
 	}
-	rs, err := core.TicketResponses(users["bob"], bobTicket)
+	rs, err := core.Office.TicketResponses(users["bob"], bobTicket)
 	must(err)
 	if len(rs) != 2 || rs[0].SenderInfo.Name != "Administrator" || rs[1].SenderInfo.Name != "bob" {
 		t.Errorf("responses on bob's ticket: %+v", rs)
 	}
-	docs, _ := core.Documents(users["alice"])
-	records, _ := core.ServiceRecords(users["alice"], app.ServiceQuery{})
-	tasks, _ := core.ServiceTasks(users["alice"])
+	docs, _ := core.Office.Documents(users["alice"])
+	records, _ := core.Office.ServiceRecords(users["alice"], app.ServiceQuery{})
+	tasks, _ := core.Office.ServiceTasks(users["alice"])
 	if len(docs) != 0 || len(records) != 0 || len(tasks) != len(app.DefaultServiceTasks) {
 		t.Errorf("left: %d documents, %d records, %d tasks", len(docs), len(records), len(tasks))
 	}

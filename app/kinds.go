@@ -58,7 +58,7 @@ func newDevices(c *Core) *Objects[model.Device, *model.Device] {
 					return nil, err
 				}
 			}
-			dropFiles, err := c.dropEntity(tx, DocumentOfVehicle, d.ID)
+			dropFiles, err := c.Office.dropEntity(tx, DocumentOfVehicle, d.ID)
 			// The live state goes only once the deletion has committed: a
 			// rolled-back one must leave the device as it was.
 			return func() { c.states.Delete(d.ID); dropFiles() }, err
@@ -222,7 +222,7 @@ func newDrivers(c *Core) *Objects[model.Driver, *model.Driver] {
 			if err := tx.Keys(driverKeys).Delete(d.UniqueID); err != nil {
 				return nil, err
 			}
-			return c.dropEntity(tx, DocumentOfDriver, d.ID)
+			return c.Office.dropEntity(tx, DocumentOfDriver, d.ID)
 		},
 	}
 }

@@ -60,8 +60,8 @@ type PaymentOverview struct {
 // PaymentOverview sums the actor's own payments, overall and per method
 // (methods by name; a method's name is compared case-insensitively and
 // shown as first recorded).
-func (c *Core) PaymentOverview(actor *model.User) (*PaymentOverview, error) {
-	list, err := c.Payments(actor, actor.ID, false)
+func (svc *Office) PaymentOverview(actor *model.User) (*PaymentOverview, error) {
+	list, err := svc.Payments(actor, actor.ID, false)
 	if err != nil {
 		return nil, err
 	}

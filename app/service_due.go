@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -51,8 +52,8 @@ type MaintenanceDue struct {
 	Reason string   `json:"reason"`
 }
 
-func (c *Core) maintenance() MaintenanceOptions {
-	o := c.opts.Maintenance
+func (svc *Office) maintenance() MaintenanceOptions {
+	o := svc.maint
 	if o.IntervalDays <= 0 {
 		o.IntervalDays = 180
 	}
@@ -66,12 +67,8 @@ func (c *Core) maintenance() MaintenanceOptions {
 // due for service, overdue first, then by due date. Service records are
 // private to their owner, so only the actor's own history counts: a
 // vehicle the actor never recorded a service for is due now.
-func (c *Core) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDue, error) {
-	devices, err := c.Devices.List(actor, ListQuery{})
-	if err != nil {
-		return nil, err
-	}
-	records, err := c.ServiceRecords(actor, ServiceQuery{}) // latest first
+func (svc *Office) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDue, error) {
+	records, err := svc.ServiceRecords(actor, ServiceQuery{}) // latest first
 	if err != nil {
 		return nil, err
 	}
@@ -81,24 +78,24 @@ func (c *Core) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDu
 			last[int64(r.VehicleID)] = r
 		}
 	}
-	opts := c.maintenance()
-	out := make([]MaintenanceDue, 0, len(devices))
-	err = c.store.View(func(tx model.Tx) error {
-		for _, d := range devices {
+	opts := svc.maintenance()
+	out := []MaintenanceDue{}
+	err = svc.store.View(func(tx model.Tx) error {
+		return access.Guard{Tx: tx, Actor: actor}.EachDevice(func(d *model.Device) error {
 			due := MaintenanceDue{DeviceID: d.ID, DeviceName: d.Name}
 			r := last[d.ID]
 			if r == nil {
 				due.DueDate, due.State, due.Reason = model.Date{Time: now.UTC()}, MaintenanceDueSoon, DueNoService
 				out = append(out, due)
-				continue
+				return nil
 			}
 			km, err := kmSince(tx, d.ID, r)
 			if err != nil {
 				return err
 			}
 			out = append(out, dueAfter(r, km, opts, now, due))
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err

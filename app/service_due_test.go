@@ -19,7 +19,7 @@ var dueNow = t0
 // serviced stores a service record of vehicle daysAgo days before dueNow.
 func serviced(tb testing.TB, core *app.Core, actor *model.User, vehicle int64, daysAgo int, odometer float64) {
 	tb.Helper()
-	_, err := core.CreateServiceRecord(actor, func(r *app.ServiceRecord) error {
+	_, err := core.Office.CreateServiceRecord(actor, func(r *app.ServiceRecord) error {
 		r.Title, r.VehicleID, r.Odometer = "service", model.TextID(vehicle), &odometer
 		r.ServiceDate = model.Date{Time: dueNow.AddDate(0, 0, -daysAgo)}
 		return nil
@@ -88,7 +88,7 @@ func TestMaintenanceDue(t *testing.T) {
 			}
 		}
 	}
-	list, err := f.core.MaintenanceDue(f.admin, dueNow)
+	list, err := f.core.Office.MaintenanceDue(f.admin, dueNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			list, err := f.core.MaintenanceDue(tt.actor, dueNow)
+			list, err := f.core.Office.MaintenanceDue(tt.actor, dueNow)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func TestMaintenanceDueInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 	core := app.New(f.db, app.Options{Maintenance: app.MaintenanceOptions{IntervalDays: 30, IntervalKm: 200}})
-	list, err := core.MaintenanceDue(f.admin, dueNow)
+	list, err := core.Office.MaintenanceDue(f.admin, dueNow)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("%+v, %v", list, err)
 	}
@@ -235,7 +235,7 @@ func BenchmarkMaintenanceDue(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		if list, err := core.MaintenanceDue(admin, dueNow); err != nil || len(list) != 1000 {
+		if list, err := core.Office.MaintenanceDue(admin, dueNow); err != nil || len(list) != 1000 {
 			b.Fatalf("%d listed, %v", len(list), err)
 		}
 	}

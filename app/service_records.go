@@ -49,12 +49,12 @@ type ServiceQuery struct {
 }
 
 // ServiceRecords lists the actor's records, latest service first.
-func (c *Core) ServiceRecords(actor *model.User, q ServiceQuery) ([]*ServiceRecord, error) {
+func (svc *Office) ServiceRecords(actor *model.User, q ServiceQuery) ([]*ServiceRecord, error) {
 	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
 		return nil, model.Invalid("from must not be after to")
 	}
 	var list []*ServiceRecord
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		list, err = serviceRecords.grouped(tx, actor.ID)
 		return err
 	})
@@ -73,9 +73,9 @@ func (c *Core) ServiceRecords(actor *model.User, q ServiceQuery) ([]*ServiceReco
 }
 
 // ServiceRecord returns one of the actor's records.
-func (c *Core) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error) {
+func (svc *Office) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error) {
 	var r *ServiceRecord
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		r, err = serviceRecords.get(tx, id, ownerOnly(actor))
 		return err
 	})
@@ -83,16 +83,16 @@ func (c *Core) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error
 }
 
 // CreateServiceRecord stores a record apply fills from the request.
-func (c *Core) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
+func (svc *Office) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
 	r := &ServiceRecord{}
 	if err := limits.FromRequest(apply, r); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		if err := prepareServiceRecord(tx, actor, r); err != nil {
 			return err
 		}
-		if err := serviceRecords.create(tx, actor.ID, c.now(), r); err != nil {
+		if err := serviceRecords.create(tx, actor.ID, svc.now(), r); err != nil {
 			return err
 		}
 		return attachFiles(tx, actor, ref(refService, r.GetID()), nil, r.FileIDs)
@@ -105,9 +105,9 @@ func (c *Core) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord)
 
 // UpdateServiceRecord changes one of the actor's records; apply fills a
 // copy from the request (L4: any of the fields).
-func (c *Core) UpdateServiceRecord(actor *model.User, id int64, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
+func (svc *Office) UpdateServiceRecord(actor *model.User, id int64, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
 	var after *ServiceRecord
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := serviceRecords.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err
@@ -124,7 +124,7 @@ func (c *Core) UpdateServiceRecord(actor *model.User, id int64, apply func(*Serv
 		if err := attachFiles(tx, actor, ref(refService, id), before.FileIDs, after.FileIDs); err != nil {
 			return err
 		}
-		return serviceRecords.update(tx, before, after, c.now())
+		return serviceRecords.update(tx, before, after, svc.now())
 	})
 	if err != nil {
 		return nil, err
@@ -133,8 +133,8 @@ func (c *Core) UpdateServiceRecord(actor *model.User, id int64, apply func(*Serv
 }
 
 // DeleteServiceRecord removes one of the actor's records and its files.
-func (c *Core) DeleteServiceRecord(actor *model.User, id int64) error {
-	return serviceRecords.deleteOwn(c, actor, id, func(r *ServiceRecord) []model.TextID { return r.FileIDs })
+func (svc *Office) DeleteServiceRecord(actor *model.User, id int64) error {
+	return serviceRecords.deleteOwn(svc, actor, id, func(r *ServiceRecord) []model.TextID { return r.FileIDs })
 }
 
 // prepareServiceRecord validates a record: title, a vehicle the actor

@@ -35,9 +35,9 @@ var responses = cabinet[TicketResponse, *TicketResponse]{name: "ticket_responses
 	group: func(r *TicketResponse) int64 { return int64(r.TicketID) }}
 
 // TicketResponses lists a readable ticket's responses, oldest first.
-func (c *Core) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResponse, error) {
+func (svc *Office) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResponse, error) {
 	var list []*TicketResponse
-	err := c.store.View(func(tx model.Tx) error {
+	err := svc.store.View(func(tx model.Tx) error {
 		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err != nil {
 			return err
 		}
@@ -51,13 +51,13 @@ func (c *Core) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResp
 // Respond adds a response to a ticket the actor created (administrators:
 // any ticket). A closed ticket takes no responses; the creator's answer to
 // a pending or resolved ticket reopens it.
-func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileIDs []model.TextID) (*TicketResponse, error) {
+func (svc *Office) Respond(actor *model.User, ticketID int64, message string, fileIDs []model.TextID) (*TicketResponse, error) {
 	r := &TicketResponse{TicketID: model.TextID(ticketID), Message: strings.TrimSpace(message),
 		SenderInfo: SenderInfo{Name: senderName(actor), ID: model.TextID(actor.ID)}}
 	if err := firstErr(limits.Check(r), checkResponse(r, fileIDs)); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		t, err := tickets.get(tx, ticketID, ownerOrAdmin(actor))
 		if err != nil {
 			return err
@@ -65,7 +65,7 @@ func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileID
 		if t.Status == TicketClosed {
 			return model.Invalid("the ticket is closed; reopen it to respond")
 		}
-		if err := responses.create(tx, actor.ID, c.now(), r); err != nil {
+		if err := responses.create(tx, actor.ID, svc.now(), r); err != nil {
 			return err
 		}
 		if err := attachFiles(tx, actor, ref(refResponse, r.GetID()), nil, r.FileIDs); err != nil {
@@ -74,7 +74,7 @@ func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileID
 		if t.Owner() == actor.ID && (t.Status == TicketPending || t.Status == TicketResolved) {
 			after := *t
 			after.Status = TicketOpen
-			return tickets.update(tx, t, &after, c.now())
+			return tickets.update(tx, t, &after, svc.now())
 		}
 		return nil
 	})
@@ -105,7 +105,7 @@ func senderName(u *model.User) string {
 
 // authoredResponse finds a response only its author may change: to whom may
 // read the ticket it is forbidden, to everyone else it does not exist.
-func (c *Core) authoredResponse(tx model.Tx, actor *model.User, id int64) (*TicketResponse, error) {
+func (svc *Office) authoredResponse(tx model.Tx, actor *model.User, id int64) (*TicketResponse, error) {
 	r, err := responses.table(tx).Get(id)
 	if err != nil {
 		return nil, err
@@ -121,10 +121,10 @@ func (c *Core) authoredResponse(tx model.Tx, actor *model.User, id int64) (*Tick
 
 // UpdateResponse changes the message (and files) of the actor's response;
 // apply fills a copy from the request.
-func (c *Core) UpdateResponse(actor *model.User, id int64, apply func(*TicketResponse) error) (*TicketResponse, error) {
+func (svc *Office) UpdateResponse(actor *model.User, id int64, apply func(*TicketResponse) error) (*TicketResponse, error) {
 	var after *TicketResponse
-	err := c.store.Update(func(tx model.Tx) error {
-		before, err := c.authoredResponse(tx, actor, id)
+	err := svc.store.Update(func(tx model.Tx) error {
+		before, err := svc.authoredResponse(tx, actor, id)
 		if err != nil {
 			return err
 		}
@@ -140,7 +140,7 @@ func (c *Core) UpdateResponse(actor *model.User, id int64, apply func(*TicketRes
 		if err := attachFiles(tx, actor, ref(refResponse, id), before.FileIDs, after.FileIDs); err != nil {
 			return err
 		}
-		return responses.update(tx, before, after, c.now())
+		return responses.update(tx, before, after, svc.now())
 	})
 	if err != nil {
 		return nil, err
@@ -149,10 +149,10 @@ func (c *Core) UpdateResponse(actor *model.User, id int64, apply func(*TicketRes
 }
 
 // DeleteResponse removes the actor's response and its files.
-func (c *Core) DeleteResponse(actor *model.User, id int64) error {
+func (svc *Office) DeleteResponse(actor *model.User, id int64) error {
 	var dropped []model.TextID
-	err := c.store.Update(func(tx model.Tx) error {
-		r, err := c.authoredResponse(tx, actor, id)
+	err := svc.store.Update(func(tx model.Tx) error {
+		r, err := svc.authoredResponse(tx, actor, id)
 		if err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func (c *Core) DeleteResponse(actor *model.User, id int64) error {
 		return firstErr(dropFiles(tx, dropped), responses.remove(tx, r))
 	})
 	if err == nil {
-		c.removeFileContent(dropped)
+		svc.removeFileContent(dropped)
 	}
 	return err
 }

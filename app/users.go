@@ -221,7 +221,7 @@ func (c *Core) DeleteUser(actor *model.User, id int64) error {
 		return tx.Users().Delete(id)
 	})
 	if err == nil {
-		c.removeFileContent(dropped) // file content goes once the records are gone for good
+		c.Office.removeFileContent(dropped) // file content goes once the records are gone for good
 	}
 	return err
 }

@@ -401,7 +401,7 @@ func TestStreamedDownloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	content := append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("x"), 1<<20)...)
-	file, err := core.UploadFile(admin, "big.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
+	file, err := core.Office.UploadFile(admin, "big.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
 	if err != nil {
 		t.Fatal(err)
 	}

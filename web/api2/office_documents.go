@@ -11,7 +11,7 @@ import (
 
 // G1: the caller's documents, newest first.
 func (h *handlers) listDocuments(c *fiber.Ctx) error {
-	list, err := h.core.Documents(httpx.User(c))
+	list, err := h.core.Office.Documents(httpx.User(c))
 	if err != nil {
 		return err
 	}
@@ -21,7 +21,7 @@ func (h *handlers) listDocuments(c *fiber.Ctx) error {
 // Creating a document is "not shown" in the spec: POST /documents takes
 // G3's fields and answers 201 with the document.
 func (h *handlers) createDocument(c *fiber.Ctx) error {
-	d, err := h.core.CreateDocument(httpx.User(c), func(d *app.Document) error { return httpx.Decode(c, d) })
+	d, err := h.core.Office.CreateDocument(httpx.User(c), func(d *app.Document) error { return httpx.Decode(c, d) })
 	if err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ type expiry struct {
 
 // G5: documents with an expiry date, soonest first.
 func (h *handlers) expiryInfo(c *fiber.Ctx) error {
-	list, err := h.core.ExpiringDocuments(httpx.User(c))
+	list, err := h.core.Office.ExpiringDocuments(httpx.User(c))
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func (h *handlers) expiryInfo(c *fiber.Ctx) error {
 	for i, d := range list {
 		out[i] = expiry{ID: d.ID, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt, DocumentOf: d.DocumentOf,
 			EntityID: d.EntityID, DocumentType: d.DocumentType, ExpiryDate: d.ExpiryDate, IssuedDate: d.IssuedDate,
-			Status: d.Status, DaysLeft: h.core.DaysUntil(d.ExpiryDate)}
+			Status: d.Status, DaysLeft: h.core.Office.DaysUntil(d.ExpiryDate)}
 	}
 	return c.JSON(fiber.Map{"total": len(out), "documents": out})
 }
@@ -64,7 +64,7 @@ func (h *handlers) getDocument(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d, err := h.core.Document(httpx.User(c), id)
+	d, err := h.core.Office.Document(httpx.User(c), id)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (h *handlers) updateDocument(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d, err := h.core.UpdateDocument(httpx.User(c), id, func(d *app.Document) error { return httpx.Decode(c, d) })
+	d, err := h.core.Office.UpdateDocument(httpx.User(c), id, func(d *app.Document) error { return httpx.Decode(c, d) })
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (h *handlers) deleteDocument(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.core.DeleteDocument(httpx.User(c), id); err != nil {
+	if err := h.core.Office.DeleteDocument(httpx.User(c), id); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"message": msgDocumentDeleted, "documentId": model.TextID(id)})

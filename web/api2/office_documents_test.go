@@ -90,8 +90,8 @@ func TestDocuments(t *testing.T) {
 		{name: "update moves the files", as: "alice", method: "PUT", path: "/api2/documents/{ins}",
 			prepare: func(e *officeEnv) { aliceDocs(e); e.file("f2", "alice") }, body: `{"fileIds":["{f2}"]}`, status: 200,
 			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				f1, _ := e.core.File(e.user("alice"), e.ids["f1"])
-				f2, _ := e.core.File(e.user("alice"), e.ids["f2"])
+				f1, _ := e.core.Office.File(e.user("alice"), e.ids["f1"])
+				f2, _ := e.core.Office.File(e.user("alice"), e.ids["f2"])
 				if f1.AttachedTo != "" || f2.AttachedTo != fmt.Sprintf("document:%d", e.ids["ins"]) {
 					t.Errorf("attached: f1 %q, f2 %q", f1.AttachedTo, f2.AttachedTo)
 				}
@@ -104,7 +104,7 @@ func TestDocuments(t *testing.T) {
 		{name: "delete with its files", as: "alice", method: "DELETE", path: "/api2/documents/{ins}", prepare: aliceDocs,
 			status: 200, want: []string{`"message":"Document deleted successfully"`, `"documentId":"{ins}"`},
 			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				if _, err := e.core.File(e.user("alice"), e.ids["f1"]); !errors.Is(err, model.ErrNotFound) {
+				if _, err := e.core.Office.File(e.user("alice"), e.ids["f1"]); !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("file f1: %v", err)
 				}
 				if disk := e.onDisk(); len(disk) != 0 {
@@ -150,7 +150,7 @@ func TestDocumentStatus(t *testing.T) {
 		{days(40).Add(14 * time.Hour), "expiring"}, {days(41), "expired"},
 	} {
 		e.setNow(c.at)
-		d, err := e.core.Document(e.user("alice"), e.ids["d"])
+		d, err := e.core.Office.Document(e.user("alice"), e.ids["d"])
 		e.must(err)
 		if d.Status != c.want {
 			t.Errorf("at %s: %s, want %s", c.at, d.Status, c.want)
@@ -179,7 +179,7 @@ func TestExpiryReminders(t *testing.T) {
 		for range 2 { // a second run the same day sends nothing
 			e.setNow(days(day).Add(time.Duration(day%5) * time.Hour))
 			before := len(sent)
-			n, err := e.core.NotifyDocumentExpiry(notify)
+			n, err := e.core.Office.NotifyDocumentExpiry(notify)
 			e.must(err)
 			if n != len(sent)-before {
 				t.Fatalf("day %d: reported %d, sent %d", day, n, len(sent)-before)
@@ -199,7 +199,7 @@ func TestExpiryReminders(t *testing.T) {
 	if s := sent[1].body; s != "The insurance of vehicle car expires in 7 days, on 2025-07-11." {
 		t.Errorf("body %q", s)
 	}
-	d, err := e.core.Document(e.user("alice"), e.ids["ins"])
+	d, err := e.core.Office.Document(e.user("alice"), e.ids["ins"])
 	e.must(err)
 	if fmt.Sprint(d.ExpiryNotices) != "[30 7 1 0]" {
 		t.Errorf("recorded %v", d.ExpiryNotices)
@@ -219,11 +219,11 @@ func TestExpiryRemindersCatchUpRetryAndReset(t *testing.T) {
 		titles = append(titles, title)
 		return nil
 	}
-	if n, err := e.core.NotifyDocumentExpiry(notify); n != 0 || err == nil {
+	if n, err := e.core.Office.NotifyDocumentExpiry(notify); n != 0 || err == nil {
 		t.Fatalf("failed delivery: %d, %v", n, err)
 	}
 	failing = false
-	if n, err := e.core.NotifyDocumentExpiry(notify); n != 2 || err != nil {
+	if n, err := e.core.Office.NotifyDocumentExpiry(notify); n != 2 || err != nil {
 		t.Fatalf("retry: %d, %v", n, err)
 	}
 	// One reminder each: the most urgent reached, never the skipped ones.
@@ -231,15 +231,15 @@ func TestExpiryRemindersCatchUpRetryAndReset(t *testing.T) {
 		t.Fatalf("titles %v", titles)
 	}
 	// A new expiry date starts the reminders afresh.
-	_, err := e.core.UpdateDocument(e.user("alice"), e.ids["soon"], func(d *app.Document) error {
+	_, err := e.core.Office.UpdateDocument(e.user("alice"), e.ids["soon"], func(d *app.Document) error {
 		d.ExpiryDate = model.Date{Time: days(20)}
 		return nil
 	})
 	e.must(err)
-	if n, err := e.core.NotifyDocumentExpiry(notify); n != 1 || err != nil || titles[2] != "Document expiring" {
+	if n, err := e.core.Office.NotifyDocumentExpiry(notify); n != 1 || err != nil || titles[2] != "Document expiring" {
 		t.Fatalf("after renewal: %d, %v, %v", n, err, titles)
 	}
-	if n, _ := e.core.NotifyDocumentExpiry(notify); n != 0 {
+	if n, _ := e.core.Office.NotifyDocumentExpiry(notify); n != 0 {
 		t.Fatalf("sent %d again", n)
 	}
 }

@@ -213,7 +213,7 @@ var pdf = []byte("%PDF-1.4\n%fixture\n")
 // file uploads a fixture file of owner and names its id.
 func (e *officeEnv) file(name, owner string) {
 	e.t.Helper()
-	f, err := e.core.UploadFile(e.user(owner), name+".pdf", "application/pdf", int64(len(pdf)), bytes.NewReader(pdf))
+	f, err := e.core.Office.UploadFile(e.user(owner), name+".pdf", "application/pdf", int64(len(pdf)), bytes.NewReader(pdf))
 	e.must(err)
 	e.ids[name] = int64(f.ID)
 }
@@ -221,7 +221,7 @@ func (e *officeEnv) file(name, owner string) {
 // ticket opens a fixture ticket of owner.
 func (e *officeEnv) ticket(name, owner, title string, files ...string) {
 	e.t.Helper()
-	t, err := e.core.CreateTicket(e.user(owner), func(t *app.Ticket) error {
+	t, err := e.core.Office.CreateTicket(e.user(owner), func(t *app.Ticket) error {
 		t.Title, t.FileIDs = title, e.textIDs(files)
 		return nil
 	})
@@ -232,7 +232,7 @@ func (e *officeEnv) ticket(name, owner, title string, files ...string) {
 // respond adds a fixture response of author to ticket.
 func (e *officeEnv) respond(name, author, ticket, message string, files ...string) {
 	e.t.Helper()
-	r, err := e.core.Respond(e.user(author), e.ids[ticket], message, e.textIDs(files))
+	r, err := e.core.Office.Respond(e.user(author), e.ids[ticket], message, e.textIDs(files))
 	e.must(err)
 	e.ids[name] = int64(r.ID)
 }
@@ -242,7 +242,7 @@ func (e *officeEnv) respond(name, author, ticket, message string, files ...strin
 func (e *officeEnv) document(name, owner, docType string, expiry time.Time, files ...string) {
 	e.t.Helper()
 	entity := map[string]string{"alice": "car", "bob": "van"}[owner]
-	d, err := e.core.CreateDocument(e.user(owner), func(d *app.Document) error {
+	d, err := e.core.Office.CreateDocument(e.user(owner), func(d *app.Document) error {
 		d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, model.TextID(e.ids[entity]), docType
 		d.ExpiryDate, d.FileIDs = model.Date{Time: expiry}, e.textIDs(files)
 		return nil
@@ -256,7 +256,7 @@ func (e *officeEnv) record(name, owner, title string, serviceDate time.Time, fil
 	e.t.Helper()
 	vehicle := map[string]string{"alice": "car", "bob": "van"}[owner]
 	odometer := 1000.0
-	r, err := e.core.CreateServiceRecord(e.user(owner), func(r *app.ServiceRecord) error {
+	r, err := e.core.Office.CreateServiceRecord(e.user(owner), func(r *app.ServiceRecord) error {
 		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = title, model.TextID(e.ids[vehicle]), model.Date{Time: serviceDate}, &odometer
 		r.FileIDs = e.textIDs(files)
 		return nil

@@ -76,7 +76,7 @@ func TestServiceHistory(t *testing.T) {
 			body: `{"notes":"brakes squeak","expenditure":45,"userId":"{bob}"}`, status: 200,
 			want: []string{`"message":"Record updated successfully"`},
 			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				r, err := e.core.ServiceRecord(e.user("alice"), e.ids["s3"])
+				r, err := e.core.Office.ServiceRecord(e.user("alice"), e.ids["s3"])
 				e.must(err)
 				if r.Notes != "brakes squeak" || *r.Expenditure != 45 || r.Title != "service 3" || r.Owner() != e.ids["alice"] ||
 					len(r.FileIDs) != 1 {
@@ -90,7 +90,7 @@ func TestServiceHistory(t *testing.T) {
 		{name: "delete with its files", as: "alice", method: "DELETE", path: "/api2/services/history/{s3}",
 			prepare: aliceRecords, status: 200, want: []string{`"message":"Record deleted successfully"`},
 			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				list, err := e.core.ServiceRecords(e.user("alice"), app.ServiceQuery{})
+				list, err := e.core.Office.ServiceRecords(e.user("alice"), app.ServiceQuery{})
 				e.must(err)
 				if len(list) != 11 || len(e.onDisk()) != 0 {
 					t.Errorf("%d records, disk %v", len(list), e.onDisk())
@@ -105,7 +105,7 @@ func TestServiceHistory(t *testing.T) {
 
 func TestServiceTasks(t *testing.T) {
 	bobTask := func(e *officeEnv) {
-		_, err := e.core.CreateServiceTask(e.user("bob"), "Tachograph check")
+		_, err := e.core.Office.CreateServiceTask(e.user("bob"), "Tachograph check")
 		e.must(err)
 	}
 	runOfficeScenarios(t, []officeScenario{
@@ -117,7 +117,7 @@ func TestServiceTasks(t *testing.T) {
 				if len(list) != len(app.DefaultServiceTasks) {
 					t.Errorf("%d tasks", len(list))
 				}
-				again, err := e.core.ServiceTasks(e.user("bob"))
+				again, err := e.core.Office.ServiceTasks(e.user("bob"))
 				e.must(err)
 				if len(again) != len(list) {
 					t.Errorf("seeded twice: %d", len(again))
@@ -134,14 +134,14 @@ func TestServiceTasks(t *testing.T) {
 		{name: "own and public, never others'", as: "alice", method: "GET", path: "/api2/services/task",
 			prepare: func(e *officeEnv) {
 				bobTask(e)
-				_, err := e.core.CreateServiceTask(e.user("alice"), "Trailer hitch")
+				_, err := e.core.Office.CreateServiceTask(e.user("alice"), "Trailer hitch")
 				e.must(err)
 			},
 			status: 200, want: []string{`"label":"Trailer hitch","userId":"{alice}"`}, absent: []string{"Tachograph"}},
 		{name: "delete own", as: "bob", method: "DELETE", path: "/api2/services/task", prepare: bobTask,
 			body: `{"label":"tachograph CHECK"}`, status: 200, want: []string{`"message":"Task deleted"`},
 			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				list, err := e.core.ServiceTasks(e.user("bob"))
+				list, err := e.core.Office.ServiceTasks(e.user("bob"))
 				e.must(err)
 				if len(list) != len(app.DefaultServiceTasks) {
 					t.Errorf("%d tasks left", len(list))

@@ -26,13 +26,13 @@ func TestTickets(t *testing.T) {
 			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var out struct{ Data struct{ ID model.TextID } }
 				r.Decode(t, &out)
-				got, err := e.core.Ticket(e.user("alice"), int64(out.Data.ID))
+				got, err := e.core.Office.Ticket(e.user("alice"), int64(out.Data.ID))
 				e.must(err)
 				if got.Status != "open" || got.Category != "tracking" || got.DeviceInfo != "car (imei-car)" ||
 					got.UserInfo != "Alice <alice@example.com>" || got.Owner() != e.ids["alice"] {
 					t.Errorf("stored ticket %+v", got)
 				}
-				f, err := e.core.File(e.user("alice"), e.ids["f1"])
+				f, err := e.core.Office.File(e.user("alice"), e.ids["f1"])
 				e.must(err)
 				if f.AttachedTo != fmt.Sprintf("ticket:%d", out.Data.ID) {
 					t.Errorf("file attached to %q", f.AttachedTo)
@@ -88,7 +88,7 @@ func TestTicketList(t *testing.T) {
 		for i := 1; i <= 12; i++ {
 			e.ticket(fmt.Sprintf("a%d", i), "alice", fmt.Sprintf("alice %d", i))
 		}
-		_, err := e.core.CreateTicket(e.user("bob"), func(t *app.Ticket) error {
+		_, err := e.core.Office.CreateTicket(e.user("bob"), func(t *app.Ticket) error {
 			t.Title, t.Device = "Van offline", &app.TicketDevice{Name: "van", Value: "imei-van"}
 			return nil
 		})
@@ -128,7 +128,7 @@ func TestTicketList(t *testing.T) {
 		{name: "status filter", as: "alice", method: "GET", path: "/api2/support/tickets?status=closed",
 			prepare: func(e *officeEnv) {
 				many(e)
-				_, err := e.core.SetTicketStatus(e.user("alice"), e.ids["a3"], "closed")
+				_, err := e.core.Office.SetTicketStatus(e.user("alice"), e.ids["a3"], "closed")
 				e.must(err)
 			},
 			status: 200, want: []string{`"total":1`}, check: titles("alice 3")},
@@ -138,7 +138,7 @@ func TestTicketList(t *testing.T) {
 func TestTicketStatus(t *testing.T) {
 	status := func(want string) func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 		return func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-			got, err := e.core.Ticket(app.System(), e.ids["t1"])
+			got, err := e.core.Office.Ticket(app.System(), e.ids["t1"])
 			e.must(err)
 			if got.Status != want {
 				t.Errorf("status %s, want %s", got.Status, want)
@@ -148,7 +148,7 @@ func TestTicketStatus(t *testing.T) {
 	setTo := func(s string) func(e *officeEnv) {
 		return func(e *officeEnv) {
 			aliceTicket(e)
-			_, err := e.core.SetTicketStatus(e.user("admin"), e.ids["t1"], s)
+			_, err := e.core.Office.SetTicketStatus(e.user("admin"), e.ids["t1"], s)
 			e.must(err)
 		}
 	}
@@ -177,12 +177,12 @@ func TestTicketStatus(t *testing.T) {
 func TestTicketResponses(t *testing.T) {
 	closed := func(e *officeEnv) {
 		aliceTicket(e)
-		_, err := e.core.SetTicketStatus(e.user("admin"), e.ids["t1"], "closed")
+		_, err := e.core.Office.SetTicketStatus(e.user("admin"), e.ids["t1"], "closed")
 		e.must(err)
 	}
 	pending := func(e *officeEnv) {
 		aliceTicket(e)
-		_, err := e.core.SetTicketStatus(e.user("admin"), e.ids["t1"], "pending")
+		_, err := e.core.Office.SetTicketStatus(e.user("admin"), e.ids["t1"], "pending")
 		e.must(err)
 	}
 	runOfficeScenarios(t, []officeScenario{
@@ -207,7 +207,7 @@ func TestTicketResponses(t *testing.T) {
 		{name: "creator's answer reopens a pending ticket", as: "alice", method: "POST", path: "/api2/support/tickets/respond",
 			prepare: pending, body: `{"ticketId":{t1},"message":"here you go"}`, status: 200,
 			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				if got, _ := e.core.Ticket(app.System(), e.ids["t1"]); got.Status != "open" {
+				if got, _ := e.core.Office.Ticket(app.System(), e.ids["t1"]); got.Status != "open" {
 					t.Errorf("status %s, want open", got.Status)
 				}
 			}},
@@ -235,7 +235,7 @@ func TestTicketResponses(t *testing.T) {
 		{name: "author deletes", as: "admin", method: "DELETE", path: "/api2/support/tickets/responses/{r1}",
 			prepare: aliceTicket, status: 200, want: []string{`"message":"Response deleted successfully!"`},
 			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				list, err := e.core.TicketResponses(e.user("alice"), e.ids["t1"])
+				list, err := e.core.Office.TicketResponses(e.user("alice"), e.ids["t1"])
 				e.must(err)
 				if len(list) != 0 {
 					t.Errorf("responses left: %d", len(list))

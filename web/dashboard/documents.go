@@ -39,7 +39,7 @@ func (d *Dashboard) documents(c *fiber.Ctx) error {
 	if v.State != "" && !slices.Contains(documentStates, v.State) {
 		return model.Invalid("state must be one of %s", strings.Join(documentStates, ", "))
 	}
-	docs, err := d.core.Documents(actor)
+	docs, err := d.core.Office.Documents(actor)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (d *Dashboard) documents(c *fiber.Ctx) error {
 		}
 		due := docDue{Doc: doc, Entity: v.Entities.of(doc.DocumentOf, int64(doc.EntityID))}
 		if !doc.ExpiryDate.IsZero() {
-			due.Days = d.core.DaysUntil(doc.ExpiryDate)
+			due.Days = d.core.Office.DaysUntil(doc.ExpiryDate)
 		}
 		v.Docs = append(v.Docs, due)
 	}
@@ -100,7 +100,7 @@ func (d *Dashboard) documentEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	doc, err := d.core.Document(user(c), id)
+	doc, err := d.core.Office.Document(user(c), id)
 	if err != nil {
 		return err
 	}
@@ -143,8 +143,8 @@ func (d *Dashboard) saveDocument(c *fiber.Ctx, id int64) error {
 	form := attachedForm[app.Document, *app.Document]{
 		read:   readDocument,
 		files:  func(doc *app.Document) *[]model.TextID { return &doc.FileIDs },
-		create: d.core.CreateDocument,
-		update: d.core.UpdateDocument,
+		create: d.core.Office.CreateDocument,
+		update: d.core.Office.UpdateDocument,
 		again:  d.renderDocumentForm,
 	}
 	return form.save(d, c, id, func(*app.Document) error { return redirect(c, Prefix+"/documents") })
@@ -174,7 +174,7 @@ func (d *Dashboard) documentDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.core.DeleteDocument(user(c), id); err != nil {
+	if err := d.core.Office.DeleteDocument(user(c), id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/documents")

@@ -240,7 +240,7 @@ func TestBrowser(t *testing.T) {
 		s.waitText("section.card .badge", "in progress"),
 	)
 	s.screenshot("ticket")
-	if got, err := e.core.Ticket(e.users["admin"], int64(ticket.ID)); err != nil || got.Status != app.TicketInProgress {
+	if got, err := e.core.Office.Ticket(e.users["admin"], int64(ticket.ID)); err != nil || got.Status != app.TicketInProgress {
 		t.Fatalf("ticket after the browser: %+v %v", got, err)
 	}
 	s.do("ticket list", chromedp.Navigate(dash+"/tickets"), s.waitText("#ticket-list", "in progress"))
@@ -266,7 +266,7 @@ func TestBrowser(t *testing.T) {
 		s.waitText("#document-list", "in 10 days"),
 	)
 	s.screenshot("documents")
-	docs, err := e.core.Documents(e.users["admin"])
+	docs, err := e.core.Office.Documents(e.users["admin"])
 	if err != nil || len(docs) != 1 || len(docs[0].FileIDs) != 1 || docs[0].Status != app.DocumentExpiring {
 		t.Fatalf("document from the browser: %+v %v", docs, err)
 	}

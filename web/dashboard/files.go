@@ -23,7 +23,7 @@ func (d *Dashboard) download(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, content, err := d.core.OpenFile(user(c), id)
+	f, content, err := d.core.Office.OpenFile(user(c), id)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func fileSize(n int64) string {
 func (d *Dashboard) files(actor *model.User, ids []model.TextID) ([]*app.File, error) {
 	out := make([]*app.File, 0, len(ids))
 	for _, id := range ids {
-		f, err := d.core.File(actor, int64(id))
+		f, err := d.core.Office.File(actor, int64(id))
 		if model.ClassOf(err) == model.ClassNotFound {
 			continue
 		}
@@ -93,7 +93,7 @@ func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *model.User, field string) ([]
 }
 
 func (d *Dashboard) uploadOne(actor *model.User, fh *multipart.FileHeader) (*app.File, error) {
-	if limit := d.core.MaxFileSize(); fh.Size > limit {
+	if limit := d.core.Office.MaxFileSize(); fh.Size > limit {
 		return nil, model.Invalid("%s is too large: files may have at most %s", fh.Filename, fileSize(limit))
 	}
 	r, err := fh.Open()
@@ -101,13 +101,13 @@ func (d *Dashboard) uploadOne(actor *model.User, fh *multipart.FileHeader) (*app
 		return nil, err
 	}
 	defer r.Close()
-	return d.core.UploadFile(actor, fh.Filename, fh.Header.Get(fiber.HeaderContentType), fh.Size, r)
+	return d.core.Office.UploadFile(actor, fh.Filename, fh.Header.Get(fiber.HeaderContentType), fh.Size, r)
 }
 
 // discardUploads removes files uploaded for a form the core then refused.
 func (d *Dashboard) discardUploads(actor *model.User, ids []model.TextID) {
 	for _, id := range ids {
-		if err := d.core.DeleteFile(actor, int64(id)); err != nil {
+		if err := d.core.Office.DeleteFile(actor, int64(id)); err != nil {
 			d.log.Warn("uploaded file not removed", "fileId", id, "err", err)
 		}
 	}

@@ -57,7 +57,7 @@ func (d *Dashboard) maintenance(c *fiber.Ctx) error {
 	if r.err != nil {
 		return r.err
 	}
-	records, err := d.core.ServiceRecords(actor, app.ServiceQuery{}) // latest first
+	records, err := d.core.Office.ServiceRecords(actor, app.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (d *Dashboard) serviceEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rec, err := d.core.ServiceRecord(user(c), id)
+	rec, err := d.core.Office.ServiceRecord(user(c), id)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *app.Service
 	if err != nil {
 		return err
 	}
-	tasks, err := d.core.ServiceTasks(actor)
+	tasks, err := d.core.Office.ServiceTasks(actor)
 	if err != nil {
 		return err
 	}
@@ -175,8 +175,8 @@ func (d *Dashboard) saveService(c *fiber.Ctx, id int64) error {
 	form := attachedForm[app.ServiceRecord, *app.ServiceRecord]{
 		read:   readService,
 		files:  func(rec *app.ServiceRecord) *[]model.TextID { return &rec.FileIDs },
-		create: d.core.CreateServiceRecord,
-		update: d.core.UpdateServiceRecord,
+		create: d.core.Office.CreateServiceRecord,
+		update: d.core.Office.UpdateServiceRecord,
 		again:  d.renderServiceForm,
 	}
 	return form.save(d, c, id, func(saved *app.ServiceRecord) error {
@@ -208,7 +208,7 @@ func (d *Dashboard) serviceDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.core.DeleteServiceRecord(user(c), id); err != nil {
+	if err := d.core.Office.DeleteServiceRecord(user(c), id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/maintenance")
@@ -226,7 +226,7 @@ func (d *Dashboard) serviceTasks(c *fiber.Ctx) error {
 }
 
 func (d *Dashboard) renderTasks(c *fiber.Ctx, status int, label string, problem error) error {
-	tasks, err := d.core.ServiceTasks(user(c))
+	tasks, err := d.core.Office.ServiceTasks(user(c))
 	if err != nil {
 		return err
 	}
@@ -235,14 +235,14 @@ func (d *Dashboard) renderTasks(c *fiber.Ctx, status int, label string, problem 
 
 func (d *Dashboard) serviceTaskCreate(c *fiber.Ctx) error {
 	label := c.FormValue("label")
-	if _, err := d.core.CreateServiceTask(user(c), label); err != nil {
+	if _, err := d.core.Office.CreateServiceTask(user(c), label); err != nil {
 		return d.formFailed(c, err, func(status int) error { return d.renderTasks(c, status, label, err) })
 	}
 	return redirect(c, Prefix+"/maintenance/tasks")
 }
 
 func (d *Dashboard) serviceTaskDelete(c *fiber.Ctx) error {
-	if err := d.core.DeleteServiceTask(user(c), c.FormValue("label")); err != nil {
+	if err := d.core.Office.DeleteServiceTask(user(c), c.FormValue("label")); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/maintenance/tasks")

@@ -17,7 +17,7 @@ import (
 // addTicket opens a ticket as the seeded user who.
 func (e *env) addTicket(who, title, category string) *app.Ticket {
 	e.t.Helper()
-	t, err := e.core.CreateTicket(e.users[who], func(t *app.Ticket) error {
+	t, err := e.core.Office.CreateTicket(e.users[who], func(t *app.Ticket) error {
 		t.Title, t.Category, t.Description = title, category, "Details of "+title
 		return nil
 	})
@@ -68,7 +68,7 @@ func TestTicketList(t *testing.T) {
 		e.addTicket("driver1", "GPS drops "+itoa(int64(i)), "tracking")
 	}
 	login := e.addTicket("driver1", "Cannot log in", "login")
-	if _, err := e.core.SetTicketStatus(e.users["admin"], int64(login.ID), app.TicketInProgress); err != nil {
+	if _, err := e.core.Office.SetTicketStatus(e.users["admin"], int64(login.ID), app.TicketInProgress); err != nil {
 		t.Fatal(err)
 	}
 	admin := e.as("admin")
@@ -117,7 +117,7 @@ func TestTicketThread(t *testing.T) {
 	}
 	res = admin.get(path)
 	webtest.Contains(t, "thread after response", res.Body, "Please clear the cache.", "steps.pdf", `class="message mine" id="latest"`)
-	responses, err := e.core.TicketResponses(e.users["admin"], int64(ticket.ID))
+	responses, err := e.core.Office.TicketResponses(e.users["admin"], int64(ticket.ID))
 	if err != nil || len(responses) != 1 || len(responses[0].FileIDs) != 1 {
 		t.Fatalf("responses: %+v %v", responses, err)
 	}
@@ -191,7 +191,7 @@ func TestDocuments(t *testing.T) {
 		webtest.Contains(t, "documents"+tc.query, res.Body, tc.want...)
 		webtest.Lacks(t, "documents"+tc.query, res.Body, tc.avoid...)
 	}
-	docs, err := e.core.Documents(e.users["admin"])
+	docs, err := e.core.Office.Documents(e.users["admin"])
 	if err != nil || len(docs) != 3 {
 		t.Fatalf("documents: %d %v", len(docs), err)
 	}
@@ -207,7 +207,7 @@ func TestDocuments(t *testing.T) {
 	if res.Status != 303 {
 		t.Fatalf("update: %d %.300s", res.Status, res.Body)
 	}
-	if d, _ := e.core.Document(e.users["admin"], int64(ins.ID)); d == nil || d.Status != app.DocumentValid || len(d.FileIDs) != 0 {
+	if d, _ := e.core.Office.Document(e.users["admin"], int64(ins.ID)); d == nil || d.Status != app.DocumentValid || len(d.FileIDs) != 0 {
 		t.Fatalf("updated: %+v", d)
 	}
 	// Refusals keep the form.
@@ -225,7 +225,7 @@ func TestDocuments(t *testing.T) {
 	if res := admin.post(path+"/delete", nil); res.Status != 303 {
 		t.Fatalf("delete: %d", res.Status)
 	}
-	if _, err := e.core.Document(e.users["admin"], int64(ins.ID)); model.ClassOf(err) != model.ClassNotFound {
+	if _, err := e.core.Office.Document(e.users["admin"], int64(ins.ID)); model.ClassOf(err) != model.ClassNotFound {
 		t.Fatalf("deleted document: %v", err)
 	}
 }
@@ -250,7 +250,7 @@ func TestMaintenance(t *testing.T) {
 	webtest.Contains(t, "van history", one, "Brakes</a>", "300.00")
 	webtest.Lacks(t, "van history", one, "Tyres</a>")
 
-	recs, err := e.core.ServiceRecords(e.users["admin"], app.ServiceQuery{})
+	recs, err := e.core.Office.ServiceRecords(e.users["admin"], app.ServiceQuery{})
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("records: %v %v", recs, err)
 	}
@@ -290,11 +290,11 @@ func TestOverview(t *testing.T) {
 	e := newEnv(t)
 	e.addTicket("driver1", "Wrong speed", "tracking")
 	closed := e.addTicket("driver1", "Old problem", "other")
-	if _, err := e.core.SetTicketStatus(e.users["admin"], int64(closed.ID), app.TicketClosed); err != nil {
+	if _, err := e.core.Office.SetTicketStatus(e.users["admin"], int64(closed.ID), app.TicketClosed); err != nil {
 		t.Fatal(err)
 	}
 	for i, days := range []int{5, 45, -1} {
-		_, err := e.core.CreateDocument(e.users["admin"], func(d *app.Document) error {
+		_, err := e.core.Office.CreateDocument(e.users["admin"], func(d *app.Document) error {
 			d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, model.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
 			d.ExpiryDate = model.Date{Time: e.now.AddDate(0, 0, days)}
 			return nil
@@ -305,7 +305,7 @@ func TestOverview(t *testing.T) {
 	}
 	spent := 250.0
 	odo := 1000.0
-	if _, err := e.core.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
+	if _, err := e.core.Office.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
 		r.Title, r.VehicleID, r.ServiceDate = "Oil", model.TextID(e.devices["van2"].ID), model.Date{Time: e.now}
 		r.Odometer, r.Expenditure = &odo, &spent
 		return nil

@@ -69,7 +69,7 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 			v.Disk = &o
 		}
 	}
-	tickets, err := d.core.Tickets(actor, app.TicketQuery{})
+	tickets, err := d.core.Office.Tickets(actor, app.TicketQuery{})
 	if err != nil {
 		return err
 	}
@@ -101,12 +101,12 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 }
 
 func (d *Dashboard) overviewDocuments(actor *model.User, names entityNames, v *overviewView) error {
-	docs, err := d.core.ExpiringDocuments(actor) // soonest first
+	docs, err := d.core.Office.ExpiringDocuments(actor) // soonest first
 	if err != nil {
 		return err
 	}
 	for _, doc := range docs {
-		switch days := d.core.DaysUntil(doc.ExpiryDate); {
+		switch days := d.core.Office.DaysUntil(doc.ExpiryDate); {
 		case days < 0:
 			v.Expired++
 		case days <= overviewSoon:
@@ -117,7 +117,7 @@ func (d *Dashboard) overviewDocuments(actor *model.User, names entityNames, v *o
 }
 
 func (d *Dashboard) overviewServices(actor *model.User, names entityNames, v *overviewView) error {
-	records, err := d.core.ServiceRecords(actor, app.ServiceQuery{}) // latest first
+	records, err := d.core.Office.ServiceRecords(actor, app.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
 	}

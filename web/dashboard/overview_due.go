@@ -11,7 +11,7 @@ import (
 // overviewMaintenanceDue fills the vehicles that are overdue or due soon
 // for service (the core lists them most urgent first).
 func (d *Dashboard) overviewMaintenanceDue(actor *model.User, v *overviewView) error {
-	all, err := d.core.MaintenanceDue(actor, time.Now())
+	all, err := d.core.Office.MaintenanceDue(actor, time.Now())
 	if err != nil {
 		return err
 	}

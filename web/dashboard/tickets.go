@@ -51,7 +51,7 @@ func (d *Dashboard) loadTickets(actor *model.User, query, status string, page in
 	if status != "" && !slices.Contains(ticketStatuses, status) {
 		return v, model.Invalid("status must be one of %s", strings.Join(ticketStatuses, ", "))
 	}
-	all, err := d.core.Tickets(actor, app.TicketQuery{Search: v.Query, Status: status})
+	all, err := d.core.Office.Tickets(actor, app.TicketQuery{Search: v.Query, Status: status})
 	if err != nil {
 		return v, err
 	}
@@ -88,11 +88,11 @@ func (d *Dashboard) renderTicket(c *fiber.Ctx, status int, draft string, problem
 		return err
 	}
 	actor := user(c)
-	t, err := d.core.Ticket(actor, id)
+	t, err := d.core.Office.Ticket(actor, id)
 	if err != nil {
 		return err
 	}
-	responses, err := d.core.TicketResponses(actor, id)
+	responses, err := d.core.Office.TicketResponses(actor, id)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (d *Dashboard) ticketRespond(c *fiber.Ctx) error {
 	message := c.FormValue("message")
 	fileIDs, err := d.uploadAll(c, actor, "files")
 	if err == nil {
-		_, err = d.core.Respond(actor, id, message, fileIDs)
+		_, err = d.core.Office.Respond(actor, id, message, fileIDs)
 	}
 	if err != nil {
 		d.discardUploads(actor, fileIDs)
@@ -134,7 +134,7 @@ func (d *Dashboard) ticketStatus(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := d.core.SetTicketStatus(user(c), id, c.FormValue("status")); err != nil {
+	if _, err := d.core.Office.SetTicketStatus(user(c), id, c.FormValue("status")); err != nil {
 		return d.formFailed(c, err, func(status int) error { return d.renderTicket(c, status, "", err) })
 	}
 	return redirect(c, Prefix+"/tickets/"+itoa(id))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 )
 
 // Options configures the core. Zero values get sensible defaults in New.
@@ -25,9 +26,9 @@ type Options struct {
 	Accounts AccountOptions
 	Push     PushOptions
 	// Office configures uploads and document expiry (tickets, documents, maintenance).
-	Office OfficeOptions
+	Office office.Options
 	// Maintenance sets the service interval behind MaintenanceDue.
-	Maintenance MaintenanceOptions
+	Maintenance office.MaintenanceOptions
 	Now         func() time.Time
 	Logger      *slog.Logger
 
@@ -59,13 +60,12 @@ type Core struct {
 	states    sync.Map // device id -> *deviceState (state.go)
 	queue     queueIndex
 	push      *pusher
-	run       string // tags this run's temporary files (files_sweep.go)
 
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn
 
 	// Office keeps tickets, documents, files, service records and payments.
-	Office *Office
+	Office *office.Service
 
 	Devices   *Objects[model.Device, *model.Device]
 	Groups    *Objects[model.Group, *model.Group]
@@ -102,7 +102,7 @@ func New(store model.Store, opts Options) *Core {
 		opts.Ingest.MotionSpeed = 0.01
 	}
 	setDefault(&opts.Ingest.AutoRegisterPerHour, 100)
-	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}, run: newRunTag()}
+	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
 	c.hub = &hub{subs: map[*Subscription]struct{}{}, core: c}
 	c.unknown.m = map[string]*UnknownDevice{}
 	c.opts.Throttle.defaults(loginThrottleDefaults)
@@ -110,7 +110,7 @@ func New(store model.Store, opts Options) *Core {
 	c.registrations = newThrottle(ThrottleOptions{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
 	c.creds = newCredCache(c.now)
 	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
-	c.Office = &Office{store: store, opts: opts.Office, maint: opts.Maintenance, now: c.now, log: c.log, run: c.run, roomFor: c.roomFor}
+	c.Office = office.New(store, opts.Office, opts.Maintenance, c.roomFor, c.now, c.log)
 	c.Devices = newDevices(c)
 	c.Groups = newGroups(c)
 	c.Commands = newCommands(c)

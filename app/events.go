@@ -58,7 +58,7 @@ func (c *Core) deriveEvents(d *model.Device, prev, p *model.Position, latest boo
 			add(map[bool]string{true: EventDeviceMoving, false: EventDeviceStopped}[moving], nil, 0)
 		}
 	}
-	if limit := number(d.Attributes["speedLimit"]); limit > 0 && p.Speed > limit && prev.Speed <= limit {
+	if limit := model.Number(d.Attributes["speedLimit"]); limit > 0 && p.Speed > limit && prev.Speed <= limit {
 		add(EventDeviceOverspeed, model.Attributes{"speed": p.Speed, "speedLimit": limit}, 0)
 	}
 	for _, id := range p.GeofenceIDs {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -22,7 +23,7 @@ func TestSweepFiles(t *testing.T) {
 	}
 	defer db.Close()
 	dir := filepath.Join(t.TempDir(), "files")
-	core := app.New(db, app.Options{Office: app.OfficeOptions{FilesDir: dir}})
+	core := app.New(db, app.Options{Office: office.Options{FilesDir: dir}})
 	if n, err := core.Office.SweepFiles(); n != 0 || err != nil {
 		t.Fatalf("before any upload: %d, %v", n, err)
 	}
@@ -60,7 +61,7 @@ func TestSweepFiles(t *testing.T) {
 
 	// An upload of this run in flight, halfway through its copy.
 	r, w := io.Pipe()
-	uploaded := make(chan *app.File, 1)
+	uploaded := make(chan *office.File, 1)
 	go func() {
 		f, err := core.Office.UploadFile(app.System(), "b.pdf", "application/pdf", -1, r)
 		if err != nil {

@@ -9,11 +9,12 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/storage"
 	"golang.org/x/crypto/bcrypt"
 )
 
-// TestDropUserOffice: deleting alice's office (she is a second
+// TestDropUserOffice: deleting alice (and so her office) (she is a second
 // administrator) leaves bob's ticket, with bob's and the admin's
 // responses, and nothing of alice's.
 func TestDropUserOffice(t *testing.T) {
@@ -23,7 +24,7 @@ func TestDropUserOffice(t *testing.T) {
 	}
 	defer db.Close()
 	dir := filepath.Join(t.TempDir(), "files")
-	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost, Office: app.OfficeOptions{FilesDir: dir}})
+	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost, Office: office.Options{FilesDir: dir}})
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -50,7 +51,7 @@ func TestDropUserOffice(t *testing.T) {
 		return f.ID
 	}
 	ticket := func(who string, files ...model.TextID) int64 {
-		tk, err := core.Office.CreateTicket(users[who], func(tk *app.Ticket) error { tk.Title, tk.FileIDs = who, files; return nil })
+		tk, err := core.Office.CreateTicket(users[who], func(tk *office.Ticket) error { tk.Title, tk.FileIDs = who, files; return nil })
 		must(err)
 		return int64(tk.ID)
 	}
@@ -65,13 +66,13 @@ func TestDropUserOffice(t *testing.T) {
 	respond("alice", bobTicket, upload("alice"))
 	respond("bob", bobTicket)
 	upload("alice") // unused
-	_, err = core.Office.CreateDocument(users["alice"], func(d *app.Document) error {
+	_, err = core.Office.CreateDocument(users["alice"], func(d *office.Document) error {
 		d.DocumentOf, d.EntityID, d.DocumentType, d.FileIDs = "vehicle", model.TextID(car.ID), "insurance", []model.TextID{upload("alice")}
 		return nil
 	})
 	must(err)
 	odometer := 1.0
-	_, err = core.Office.CreateServiceRecord(users["alice"], func(r *app.ServiceRecord) error {
+	_, err = core.Office.CreateServiceRecord(users["alice"], func(r *office.ServiceRecord) error {
 		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", model.TextID(car.ID), model.Date{Time: time.Now()}, &odometer
 		r.FileIDs = []model.TextID{upload("alice")}
 		return nil
@@ -80,9 +81,9 @@ func TestDropUserOffice(t *testing.T) {
 	_, err = core.Office.CreateServiceTask(users["alice"], "Hitch")
 	must(err)
 
-	must(core.DropUserOffice(users["alice"].ID))
+	must(core.DeleteUser(admin, users["alice"].ID))
 
-	if list, _ := core.Office.Tickets(admin, app.TicketQuery{}); len(list) != 1 || list[0].Title != "bob" {
+	if list, _ := core.Office.Tickets(admin, office.TicketQuery{}); len(list) != 1 || list[0].Title != "bob" {
 		t.Errorf("tickets left: %v", list)
 	}
 	rs, err := core.Office.TicketResponses(users["bob"], bobTicket)
@@ -91,9 +92,9 @@ func TestDropUserOffice(t *testing.T) {
 		t.Errorf("responses on bob's ticket: %+v", rs)
 	}
 	docs, _ := core.Office.Documents(users["alice"])
-	records, _ := core.Office.ServiceRecords(users["alice"], app.ServiceQuery{})
+	records, _ := core.Office.ServiceRecords(users["alice"], office.ServiceQuery{})
 	tasks, _ := core.Office.ServiceTasks(users["alice"])
-	if len(docs) != 0 || len(records) != 0 || len(tasks) != len(app.DefaultServiceTasks) {
+	if len(docs) != 0 || len(records) != 0 || len(tasks) != len(office.DefaultServiceTasks) {
 		t.Errorf("left: %d documents, %d records, %d tasks", len(docs), len(records), len(tasks))
 	}
 	// Left on disk: bob's ticket file and the admin's file on bob's ticket.

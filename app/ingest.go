@@ -250,7 +250,7 @@ func (c *Core) enrich(p, prev *model.Position, fences []*fence) {
 	}
 	distance, total := 0.0, 0.0
 	if prev != nil {
-		total = number(prev.Attributes["totalDistance"])
+		total = model.Number(prev.Attributes["totalDistance"])
 		if !p.FixTime.Before(prev.FixTime) && !p.Outdated {
 			distance = geo.Distance(prev.Latitude, prev.Longitude, p.Latitude, p.Longitude)
 		}
@@ -269,12 +269,6 @@ func (c *Core) enrich(p, prev *model.Position, fences []*fence) {
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
-
-// number reads a numeric attribute whatever JSON or a decoder made of it.
-func number(v any) float64 {
-	f, _ := numeric(v)
-	return f
-}
 
 type fence struct {
 	id    int64

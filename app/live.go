@@ -216,5 +216,5 @@ func (c *Core) SweepStatus(timeout time.Duration) error {
 		ev, err := changeStatus(tx, d, model.StatusUnknown, c.now().UTC())
 		return err == nil, ev, err
 	})
-	return firstErr(err, rerr)
+	return model.FirstError(err, rerr)
 }

@@ -187,7 +187,7 @@ func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) e
 // office records and files it owns.
 func (c *Core) DeleteUser(actor *model.User, id int64) error {
 	defer c.hub.invalidate()
-	var dropped []model.TextID
+	var dropFiles func()
 	err := c.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.MustSee(model.KindUser, id); err != nil {
@@ -215,13 +215,13 @@ func (c *Core) DeleteUser(actor *model.User, id int64) error {
 		if err := dropUserNotifications(tx, id); err != nil {
 			return err
 		}
-		if dropped, err = dropUserOffice(tx, id); err != nil {
+		if dropFiles, err = c.Office.DropUser(tx, id); err != nil {
 			return err
 		}
 		return tx.Users().Delete(id)
 	})
 	if err == nil {
-		c.Office.removeFileContent(dropped) // file content goes once the records are gone for good
+		dropFiles() // file content goes once the records are gone for good
 	}
 	return err
 }

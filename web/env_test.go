@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
@@ -34,7 +35,7 @@ type appEnv struct {
 func newAppEnv(t *testing.T, opts web.Options) *appEnv {
 	t.Helper()
 	core := app.New(webtest.OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost,
-		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files")}})
+		Office: office.Options{FilesDir: filepath.Join(t.TempDir(), "files")}})
 	admin, _, err := core.Bootstrap(adminEmail, adminPassword)
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -39,7 +40,7 @@ type site struct {
 func newSite(t *testing.T, opts web.Options) *site {
 	t.Helper()
 	core := app.New(webtest.OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost,
-		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files"), MaxFileSize: 8 << 20}})
+		Office: office.Options{FilesDir: filepath.Join(t.TempDir(), "files"), MaxFileSize: 8 << 20}})
 	admin, _, err := core.Bootstrap(adminEmail, adminPassword)
 	if err != nil {
 		t.Fatal(err)
@@ -395,7 +396,7 @@ func (l slowLink) Accept() (net.Conn, error) {
 func TestStreamedDownloads(t *testing.T) {
 	limits := quick
 	core := app.New(webtest.OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost,
-		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files"), MaxFileSize: 8 << 20}})
+		Office: office.Options{FilesDir: filepath.Join(t.TempDir(), "files"), MaxFileSize: 8 << 20}})
 	admin, _, err := core.Bootstrap(adminEmail, adminPassword)
 	if err != nil {
 		t.Fatal(err)

@@ -1,14 +1,14 @@
 package api2
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
 
 // applyPayment decodes the body onto a new payment or a stored one's copy.
-func applyPayment(c *fiber.Ctx) func(*app.Payment) error {
-	return func(p *app.Payment) error { return httpx.Decode(c, p) }
+func applyPayment(c *fiber.Ctx) func(*office.Payment) error {
+	return func(p *office.Payment) error { return httpx.Decode(c, p) }
 }
 
 func (h *handlers) listPayments(c *fiber.Ctx) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -66,7 +67,7 @@ func TestDocuments(t *testing.T) {
 		{name: "list own, newest first", as: "alice", method: "GET", path: "/api2/documents", prepare: aliceDocs,
 			status: 200, want: []string{`"total":3`}, absent: []string{"permit"},
 			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var out struct{ Documents []app.Document }
+				var out struct{ Documents []office.Document }
 				r.Decode(t, &out)
 				if len(out.Documents) != 3 || out.Documents[0].DocumentType != "licence" || out.Documents[2].DocumentType != "insurance" {
 					t.Errorf("order %+v", out.Documents)
@@ -231,7 +232,7 @@ func TestExpiryRemindersCatchUpRetryAndReset(t *testing.T) {
 		t.Fatalf("titles %v", titles)
 	}
 	// A new expiry date starts the reminders afresh.
-	_, err := e.core.Office.UpdateDocument(e.user("alice"), e.ids["soon"], func(d *app.Document) error {
+	_, err := e.core.Office.UpdateDocument(e.user("alice"), e.ids["soon"], func(d *office.Document) error {
 		d.ExpiryDate = model.Date{Time: days(20)}
 		return nil
 	})

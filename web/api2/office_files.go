@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"mime"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -29,7 +29,7 @@ func (h *handlers) uploadFile(c *fiber.Ctx) error {
 	}
 	defer content.Close()
 	f, err := h.core.Office.UploadFile(httpx.User(c), fh.Filename, fh.Header.Get(fiber.HeaderContentType), fh.Size, content)
-	if errors.Is(err, app.ErrFileTooLarge) {
+	if errors.Is(err, office.ErrFileTooLarge) {
 		return tooLarge(h.core.Office.MaxFileSize())
 	}
 	if err != nil {

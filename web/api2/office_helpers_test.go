@@ -18,6 +18,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -69,7 +70,7 @@ func newOfficeEnv(t *testing.T) *officeEnv {
 		now: officeNow, cookies: map[string]*http.Cookie{}}
 	e.core = app.New(db, app.Options{
 		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock,
-		Office: app.OfficeOptions{FilesDir: e.files, MaxFileSize: officeMaxFile},
+		Office: office.Options{FilesDir: e.files, MaxFileSize: officeMaxFile},
 		Logger: slog.New(slog.DiscardHandler),
 	})
 	e.app = web.New(e.core, web.Options{Logger: slog.New(slog.DiscardHandler)})
@@ -221,7 +222,7 @@ func (e *officeEnv) file(name, owner string) {
 // ticket opens a fixture ticket of owner.
 func (e *officeEnv) ticket(name, owner, title string, files ...string) {
 	e.t.Helper()
-	t, err := e.core.Office.CreateTicket(e.user(owner), func(t *app.Ticket) error {
+	t, err := e.core.Office.CreateTicket(e.user(owner), func(t *office.Ticket) error {
 		t.Title, t.FileIDs = title, e.textIDs(files)
 		return nil
 	})
@@ -242,8 +243,8 @@ func (e *officeEnv) respond(name, author, ticket, message string, files ...strin
 func (e *officeEnv) document(name, owner, docType string, expiry time.Time, files ...string) {
 	e.t.Helper()
 	entity := map[string]string{"alice": "car", "bob": "van"}[owner]
-	d, err := e.core.Office.CreateDocument(e.user(owner), func(d *app.Document) error {
-		d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, model.TextID(e.ids[entity]), docType
+	d, err := e.core.Office.CreateDocument(e.user(owner), func(d *office.Document) error {
+		d.DocumentOf, d.EntityID, d.DocumentType = office.DocumentOfVehicle, model.TextID(e.ids[entity]), docType
 		d.ExpiryDate, d.FileIDs = model.Date{Time: expiry}, e.textIDs(files)
 		return nil
 	})
@@ -256,7 +257,7 @@ func (e *officeEnv) record(name, owner, title string, serviceDate time.Time, fil
 	e.t.Helper()
 	vehicle := map[string]string{"alice": "car", "bob": "van"}[owner]
 	odometer := 1000.0
-	r, err := e.core.Office.CreateServiceRecord(e.user(owner), func(r *app.ServiceRecord) error {
+	r, err := e.core.Office.CreateServiceRecord(e.user(owner), func(r *office.ServiceRecord) error {
 		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = title, model.TextID(e.ids[vehicle]), model.Date{Time: serviceDate}, &odometer
 		r.FileIDs = e.textIDs(files)
 		return nil

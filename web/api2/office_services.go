@@ -3,8 +3,8 @@ package api2
 import (
 	"time"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -16,7 +16,7 @@ func (h *handlers) listServiceRecords(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var q app.ServiceQuery
+	var q office.ServiceQuery
 	if s := c.Query("vehicleId"); s != "" {
 		id, err := model.ParseTextID(s)
 		if err != nil {
@@ -70,7 +70,7 @@ func (h *handlers) getServiceRecord(c *fiber.Ctx) error {
 
 // L3
 func (h *handlers) createServiceRecord(c *fiber.Ctx) error {
-	r, err := h.core.Office.CreateServiceRecord(httpx.User(c), func(r *app.ServiceRecord) error { return httpx.Decode(c, r) })
+	r, err := h.core.Office.CreateServiceRecord(httpx.User(c), func(r *office.ServiceRecord) error { return httpx.Decode(c, r) })
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func (h *handlers) updateServiceRecord(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	_, err = h.core.Office.UpdateServiceRecord(httpx.User(c), id, func(r *app.ServiceRecord) error { return httpx.Decode(c, r) })
+	_, err = h.core.Office.UpdateServiceRecord(httpx.User(c), id, func(r *office.ServiceRecord) error { return httpx.Decode(c, r) })
 	if err != nil {
 		return err
 	}

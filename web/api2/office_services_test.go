@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -90,7 +90,7 @@ func TestServiceHistory(t *testing.T) {
 		{name: "delete with its files", as: "alice", method: "DELETE", path: "/api2/services/history/{s3}",
 			prepare: aliceRecords, status: 200, want: []string{`"message":"Record deleted successfully"`},
 			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				list, err := e.core.Office.ServiceRecords(e.user("alice"), app.ServiceQuery{})
+				list, err := e.core.Office.ServiceRecords(e.user("alice"), office.ServiceQuery{})
 				e.must(err)
 				if len(list) != 11 || len(e.onDisk()) != 0 {
 					t.Errorf("%d records, disk %v", len(list), e.onDisk())
@@ -112,9 +112,9 @@ func TestServiceTasks(t *testing.T) {
 		{name: "public tasks are seeded", as: "alice", method: "GET", path: "/api2/services/task", status: 200,
 			want: []string{`"label":"Oil change","userId":null`, `"label":"Tyre rotation"`, `"label":"Brake inspection"`},
 			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var list []app.ServiceTask
+				var list []office.ServiceTask
 				r.Decode(t, &list)
-				if len(list) != len(app.DefaultServiceTasks) {
+				if len(list) != len(office.DefaultServiceTasks) {
 					t.Errorf("%d tasks", len(list))
 				}
 				again, err := e.core.Office.ServiceTasks(e.user("bob"))
@@ -143,7 +143,7 @@ func TestServiceTasks(t *testing.T) {
 			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				list, err := e.core.Office.ServiceTasks(e.user("bob"))
 				e.must(err)
-				if len(list) != len(app.DefaultServiceTasks) {
+				if len(list) != len(office.DefaultServiceTasks) {
 					t.Errorf("%d tasks left", len(list))
 				}
 			}},

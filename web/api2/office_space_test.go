@@ -11,6 +11,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -55,7 +56,7 @@ func TestFileUploadOnAFullDisk(t *testing.T) {
 			e.cookie("alice") // signs in while the store still writes
 			store := &fullStore{Store: e.db}
 			e.core = app.New(store, app.Options{Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock,
-				Office: app.OfficeOptions{FilesDir: e.files, MaxFileSize: officeMaxFile},
+				Office: office.Options{FilesDir: e.files, MaxFileSize: officeMaxFile},
 				Space: app.SpaceOptions{Statfs: func() (uint64, uint64, error) {
 					if c.free < 0 {
 						return 0, 0, errors.New("statfs failed")

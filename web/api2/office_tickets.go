@@ -1,8 +1,8 @@
 package api2
 
 import (
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -13,7 +13,7 @@ func (h *handlers) listTickets(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, err := h.core.Office.Tickets(httpx.User(c), app.TicketQuery{Search: c.Query("search"), Status: c.Query("status")})
+	list, err := h.core.Office.Tickets(httpx.User(c), office.TicketQuery{Search: c.Query("search"), Status: c.Query("status")})
 	if err != nil {
 		return err
 	}
@@ -23,7 +23,7 @@ func (h *handlers) listTickets(c *fiber.Ctx) error {
 // F2: the answer names the new ticket; id is our addition, so the client
 // can open it (F3) without listing.
 func (h *handlers) createTicket(c *fiber.Ctx) error {
-	t, err := h.core.Office.CreateTicket(httpx.User(c), func(t *app.Ticket) error { return httpx.Decode(c, t) })
+	t, err := h.core.Office.CreateTicket(httpx.User(c), func(t *office.Ticket) error { return httpx.Decode(c, t) })
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func (h *handlers) updateResponse(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, err := h.core.Office.UpdateResponse(httpx.User(c), id, func(r *app.TicketResponse) error {
+	r, err := h.core.Office.UpdateResponse(httpx.User(c), id, func(r *office.TicketResponse) error {
 		return httpx.Decode(c, r)
 	})
 	if err != nil {

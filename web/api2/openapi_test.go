@@ -10,6 +10,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -92,12 +93,12 @@ func TestOpenAPILimits(t *testing.T) {
 	bounded := func(p *schemaProp) bool { return p.Type == "string" && p.Enum == nil && !p.ReadOnly && p.Format == "" }
 	schemaTypes := map[string][]reflect.Type{
 		"DeviceBody":     {reflect.TypeFor[model.Device](), reflect.TypeFor[app.Installation]()},
-		"Payment":        {reflect.TypeFor[app.Payment]()},
-		"Ticket":         {reflect.TypeFor[app.Ticket]()},
-		"TicketResponse": {reflect.TypeFor[app.TicketResponse]()},
-		"Document":       {reflect.TypeFor[app.Document]()},
-		"ServiceRecord":  {reflect.TypeFor[app.ServiceRecord]()},
-		"ServiceTask":    {reflect.TypeFor[app.ServiceTask]()},
+		"Payment":        {reflect.TypeFor[office.Payment]()},
+		"Ticket":         {reflect.TypeFor[office.Ticket]()},
+		"TicketResponse": {reflect.TypeFor[office.TicketResponse]()},
+		"Document":       {reflect.TypeFor[office.Document]()},
+		"ServiceRecord":  {reflect.TypeFor[office.ServiceRecord]()},
+		"ServiceTask":    {reflect.TypeFor[office.ServiceTask]()},
 	}
 	var compare func(schema, prefix string, props map[string]*schemaProp)
 	compare = func(schema, prefix string, props map[string]*schemaProp) {

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -23,7 +23,7 @@ func (d *Dashboard) documentRoutes() []route {
 }
 
 // documentStates are the computed expiry states, the filter's choices.
-var documentStates = []string{app.DocumentValid, app.DocumentExpiring, app.DocumentExpired}
+var documentStates = []string{office.DocumentValid, office.DocumentExpiring, office.DocumentExpired}
 
 // documentList is the filtered document list.
 type documentList struct {
@@ -81,14 +81,14 @@ func parseEntityKey(s string) (of string, id model.TextID, err error) {
 
 // documentForm is the document create/edit form.
 type documentForm struct {
-	Doc      *app.Document
-	Files    []*app.File
+	Doc      *office.Document
+	Files    []*office.File
 	Entities entityNames
 	Problem  string
 }
 
 func (d *Dashboard) documentNew(c *fiber.Ctx) error {
-	doc := &app.Document{DocumentOf: app.DocumentOfVehicle}
+	doc := &office.Document{DocumentOf: office.DocumentOfVehicle}
 	if of, id, err := parseEntityKey(c.Query("entity")); err == nil {
 		doc.DocumentOf, doc.EntityID = of, id
 	}
@@ -107,7 +107,7 @@ func (d *Dashboard) documentEdit(c *fiber.Ctx) error {
 	return d.renderDocumentForm(c, fiber.StatusOK, doc, nil)
 }
 
-func (d *Dashboard) renderDocumentForm(c *fiber.Ctx, status int, doc *app.Document, problem error) error {
+func (d *Dashboard) renderDocumentForm(c *fiber.Ctx, status int, doc *office.Document, problem error) error {
 	actor := user(c)
 	names, err := d.entityNames(actor)
 	if err != nil {
@@ -140,18 +140,18 @@ func (d *Dashboard) documentUpdate(c *fiber.Ctx) error {
 // saveDocument creates (id 0) or updates a document from the form, with
 // the files uploaded along.
 func (d *Dashboard) saveDocument(c *fiber.Ctx, id int64) error {
-	form := attachedForm[app.Document, *app.Document]{
+	form := attachedForm[office.Document, *office.Document]{
 		read:   readDocument,
-		files:  func(doc *app.Document) *[]model.TextID { return &doc.FileIDs },
+		files:  func(doc *office.Document) *[]model.TextID { return &doc.FileIDs },
 		create: d.core.Office.CreateDocument,
 		update: d.core.Office.UpdateDocument,
 		again:  d.renderDocumentForm,
 	}
-	return form.save(d, c, id, func(*app.Document) error { return redirect(c, Prefix+"/documents") })
+	return form.save(d, c, id, func(*office.Document) error { return redirect(c, Prefix+"/documents") })
 }
 
 // readDocument applies the document form's fields to doc.
-func readDocument(c *fiber.Ctx, doc *app.Document) error {
+func readDocument(c *fiber.Ctx, doc *office.Document) error {
 	r := &formReader{c: c}
 	of, entity, err := parseEntityKey(c.FormValue("entity"))
 	r.fail(err)
@@ -180,9 +180,9 @@ func (d *Dashboard) documentDelete(c *fiber.Ctx) error {
 	return redirect(c, Prefix+"/documents")
 }
 
-func documentURL(doc *app.Document) string { return Prefix + "/documents/" + doc.ID.String() }
+func documentURL(doc *office.Document) string { return Prefix + "/documents/" + doc.ID.String() }
 
-func documentAction(doc *app.Document) string {
+func documentAction(doc *office.Document) string {
 	if doc.ID == 0 {
 		return Prefix + "/documents"
 	}
@@ -192,7 +192,7 @@ func documentAction(doc *app.Document) string {
 // entityOptions are the vehicles and drivers a document can belong to.
 func entityOptions(n entityNames) []option {
 	out := []option{{"", "Choose a vehicle or driver"}}
-	for _, kind := range []string{app.DocumentOfVehicle, app.DocumentOfDriver} {
+	for _, kind := range []string{office.DocumentOfVehicle, office.DocumentOfDriver} {
 		for _, o := range n.options(kind, "")[1:] {
 			out = append(out, option{kind + ":" + o.Value, kind + ": " + o.Label})
 		}
@@ -201,7 +201,7 @@ func entityOptions(n entityNames) []option {
 }
 
 func documentStateOptions() []option {
-	return []option{{"", "Any state"}, {app.DocumentValid, "Valid"}, {app.DocumentExpiring, "Expiring"}, {app.DocumentExpired, "Expired"}}
+	return []option{{"", "Any state"}, {office.DocumentValid, "Valid"}, {office.DocumentExpiring, "Expiring"}, {office.DocumentExpired, "Expired"}}
 }
 
 func documentTypeOptions(types []string) []option {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -43,7 +44,7 @@ func newEnv(t testing.TB, with ...func(*app.Options)) *env {
 	db := webtest.OpenStore(t)
 	now := time.Now().UTC().Truncate(time.Second)
 	opts := app.Options{BcryptCost: 4, Now: func() time.Time { return now },
-		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files")}}
+		Office: office.Options{FilesDir: filepath.Join(t.TempDir(), "files")}}
 	for _, w := range with {
 		w(&opts)
 	}

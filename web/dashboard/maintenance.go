@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -27,7 +27,7 @@ func (d *Dashboard) maintenanceRoutes() []route {
 
 // serviceRow is a service record with its vehicle's name.
 type serviceRow struct {
-	Record  *app.ServiceRecord
+	Record  *office.ServiceRecord
 	Vehicle string
 }
 
@@ -57,7 +57,7 @@ func (d *Dashboard) maintenance(c *fiber.Ctx) error {
 	if r.err != nil {
 		return r.err
 	}
-	records, err := d.core.Office.ServiceRecords(actor, app.ServiceQuery{}) // latest first
+	records, err := d.core.Office.ServiceRecords(actor, office.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
 	}
@@ -65,12 +65,12 @@ func (d *Dashboard) maintenance(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v.Vehicles = names.options(app.DocumentOfVehicle, "All vehicles")
+	v.Vehicles = names.options(office.DocumentOfVehicle, "All vehicles")
 	spend := map[model.TextID]*vehicleSpend{}
 	for _, rec := range records {
 		s := spend[rec.VehicleID]
 		if s == nil {
-			s = &vehicleSpend{ID: rec.VehicleID.String(), Name: names.of(app.DocumentOfVehicle, int64(rec.VehicleID)), Last: rec.ServiceDate}
+			s = &vehicleSpend{ID: rec.VehicleID.String(), Name: names.of(office.DocumentOfVehicle, int64(rec.VehicleID)), Last: rec.ServiceDate}
 			spend[rec.VehicleID] = s
 		}
 		s.Services++
@@ -100,8 +100,8 @@ func deref(v *float64) float64 {
 
 // serviceForm is the service record create/edit form.
 type serviceForm struct {
-	Record   *app.ServiceRecord
-	Files    []*app.File
+	Record   *office.ServiceRecord
+	Files    []*office.File
 	Vehicles []option
 	Tasks    []string
 	Problem  string
@@ -109,7 +109,7 @@ type serviceForm struct {
 
 func (d *Dashboard) serviceNew(c *fiber.Ctx) error {
 	r := &formReader{c: c}
-	rec := &app.ServiceRecord{VehicleID: model.TextID(r.queryID("vehicle"))}
+	rec := &office.ServiceRecord{VehicleID: model.TextID(r.queryID("vehicle"))}
 	if r.err != nil {
 		return r.err
 	}
@@ -128,7 +128,7 @@ func (d *Dashboard) serviceEdit(c *fiber.Ctx) error {
 	return d.renderServiceForm(c, fiber.StatusOK, rec, nil)
 }
 
-func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *app.ServiceRecord, problem error) error {
+func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *office.ServiceRecord, problem error) error {
 	actor := user(c)
 	names, err := d.entityNames(actor)
 	if err != nil {
@@ -142,7 +142,7 @@ func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *app.Service
 	if err != nil {
 		return err
 	}
-	f := serviceForm{Record: rec, Files: files, Vehicles: names.options(app.DocumentOfVehicle, "Choose a vehicle"),
+	f := serviceForm{Record: rec, Files: files, Vehicles: names.options(office.DocumentOfVehicle, "Choose a vehicle"),
 		Problem: problemText(problem)}
 	for _, t := range tasks {
 		f.Tasks = append(f.Tasks, t.Label)
@@ -172,20 +172,20 @@ func (d *Dashboard) serviceUpdate(c *fiber.Ctx) error {
 // saveService creates (id 0) or updates a service record from the form,
 // with the files uploaded along.
 func (d *Dashboard) saveService(c *fiber.Ctx, id int64) error {
-	form := attachedForm[app.ServiceRecord, *app.ServiceRecord]{
+	form := attachedForm[office.ServiceRecord, *office.ServiceRecord]{
 		read:   readService,
-		files:  func(rec *app.ServiceRecord) *[]model.TextID { return &rec.FileIDs },
+		files:  func(rec *office.ServiceRecord) *[]model.TextID { return &rec.FileIDs },
 		create: d.core.Office.CreateServiceRecord,
 		update: d.core.Office.UpdateServiceRecord,
 		again:  d.renderServiceForm,
 	}
-	return form.save(d, c, id, func(saved *app.ServiceRecord) error {
+	return form.save(d, c, id, func(saved *office.ServiceRecord) error {
 		return redirect(c, Prefix+"/maintenance?vehicle="+saved.VehicleID.String())
 	})
 }
 
 // readService applies the service form's fields to rec.
-func readService(c *fiber.Ctx, rec *app.ServiceRecord) error {
+func readService(c *fiber.Ctx, rec *office.ServiceRecord) error {
 	r := &formReader{c: c}
 	rec.Title = r.text("title")
 	rec.VehicleID = model.TextID(r.id("vehicleId"))
@@ -216,7 +216,7 @@ func (d *Dashboard) serviceDelete(c *fiber.Ctx) error {
 
 // taskView is the service task list: public tasks and the viewer's own.
 type taskView struct {
-	Tasks   []*app.ServiceTask
+	Tasks   []*office.ServiceTask
 	Problem string
 	Label   string
 }
@@ -248,16 +248,16 @@ func (d *Dashboard) serviceTaskDelete(c *fiber.Ctx) error {
 	return redirect(c, Prefix+"/maintenance/tasks")
 }
 
-func serviceURL(rec *app.ServiceRecord) string { return Prefix + "/maintenance/" + rec.ID.String() }
+func serviceURL(rec *office.ServiceRecord) string { return Prefix + "/maintenance/" + rec.ID.String() }
 
-func serviceAction(rec *app.ServiceRecord) string {
+func serviceAction(rec *office.ServiceRecord) string {
 	if rec.ID == 0 {
 		return Prefix + "/maintenance"
 	}
 	return serviceURL(rec)
 }
 
-func hasTask(rec *app.ServiceRecord, label string) bool {
+func hasTask(rec *office.ServiceRecord, label string) bool {
 	return slices.Contains(rec.ServiceTasks, label)
 }
 

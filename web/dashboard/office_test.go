@@ -9,15 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // addTicket opens a ticket as the seeded user who.
-func (e *env) addTicket(who, title, category string) *app.Ticket {
+func (e *env) addTicket(who, title, category string) *office.Ticket {
 	e.t.Helper()
-	t, err := e.core.Office.CreateTicket(e.users[who], func(t *app.Ticket) error {
+	t, err := e.core.Office.CreateTicket(e.users[who], func(t *office.Ticket) error {
 		t.Title, t.Category, t.Description = title, category, "Details of "+title
 		return nil
 	})
@@ -68,7 +68,7 @@ func TestTicketList(t *testing.T) {
 		e.addTicket("driver1", "GPS drops "+itoa(int64(i)), "tracking")
 	}
 	login := e.addTicket("driver1", "Cannot log in", "login")
-	if _, err := e.core.Office.SetTicketStatus(e.users["admin"], int64(login.ID), app.TicketInProgress); err != nil {
+	if _, err := e.core.Office.SetTicketStatus(e.users["admin"], int64(login.ID), office.TicketInProgress); err != nil {
 		t.Fatal(err)
 	}
 	admin := e.as("admin")
@@ -207,7 +207,7 @@ func TestDocuments(t *testing.T) {
 	if res.Status != 303 {
 		t.Fatalf("update: %d %.300s", res.Status, res.Body)
 	}
-	if d, _ := e.core.Office.Document(e.users["admin"], int64(ins.ID)); d == nil || d.Status != app.DocumentValid || len(d.FileIDs) != 0 {
+	if d, _ := e.core.Office.Document(e.users["admin"], int64(ins.ID)); d == nil || d.Status != office.DocumentValid || len(d.FileIDs) != 0 {
 		t.Fatalf("updated: %+v", d)
 	}
 	// Refusals keep the form.
@@ -250,7 +250,7 @@ func TestMaintenance(t *testing.T) {
 	webtest.Contains(t, "van history", one, "Brakes</a>", "300.00")
 	webtest.Lacks(t, "van history", one, "Tyres</a>")
 
-	recs, err := e.core.Office.ServiceRecords(e.users["admin"], app.ServiceQuery{})
+	recs, err := e.core.Office.ServiceRecords(e.users["admin"], office.ServiceQuery{})
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("records: %v %v", recs, err)
 	}
@@ -290,12 +290,12 @@ func TestOverview(t *testing.T) {
 	e := newEnv(t)
 	e.addTicket("driver1", "Wrong speed", "tracking")
 	closed := e.addTicket("driver1", "Old problem", "other")
-	if _, err := e.core.Office.SetTicketStatus(e.users["admin"], int64(closed.ID), app.TicketClosed); err != nil {
+	if _, err := e.core.Office.SetTicketStatus(e.users["admin"], int64(closed.ID), office.TicketClosed); err != nil {
 		t.Fatal(err)
 	}
 	for i, days := range []int{5, 45, -1} {
-		_, err := e.core.Office.CreateDocument(e.users["admin"], func(d *app.Document) error {
-			d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, model.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
+		_, err := e.core.Office.CreateDocument(e.users["admin"], func(d *office.Document) error {
+			d.DocumentOf, d.EntityID, d.DocumentType = office.DocumentOfVehicle, model.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
 			d.ExpiryDate = model.Date{Time: e.now.AddDate(0, 0, days)}
 			return nil
 		})
@@ -305,7 +305,7 @@ func TestOverview(t *testing.T) {
 	}
 	spent := 250.0
 	odo := 1000.0
-	if _, err := e.core.Office.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
+	if _, err := e.core.Office.CreateServiceRecord(e.users["admin"], func(r *office.ServiceRecord) error {
 		r.Title, r.VehicleID, r.ServiceDate = "Oil", model.TextID(e.devices["van2"].ID), model.Date{Time: e.now}
 		r.Odometer, r.Expenditure = &odo, &spent
 		return nil

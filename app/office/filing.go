@@ -1,9 +1,7 @@
-package app
+package office
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/fleetd/fleetd/app/access"
@@ -102,7 +100,7 @@ func (k cabinet[T, P]) remove(tx model.Tx, v *T) error {
 
 // deleteOwn removes one of the actor's own records (owner-only kinds) with
 // its attached files; read-only accounts delete nothing.
-func (k cabinet[T, P]) deleteOwn(svc *Office, actor *model.User, id int64, files func(*T) []model.TextID) error {
+func (k cabinet[T, P]) deleteOwn(svc *Service, actor *model.User, id int64, files func(*T) []model.TextID) error {
 	var dropped []model.TextID
 	err := svc.store.Update(func(tx model.Tx) error {
 		v, err := k.get(tx, id, ownerOnly(actor))
@@ -113,7 +111,7 @@ func (k cabinet[T, P]) deleteOwn(svc *Office, actor *model.User, id int64, files
 			return err
 		}
 		dropped = files(v)
-		return firstErr(dropFiles(tx, dropped), k.remove(tx, v))
+		return model.FirstError(dropFiles(tx, dropped), k.remove(tx, v))
 	})
 	if err == nil {
 		svc.removeFileContent(dropped)
@@ -169,22 +167,4 @@ func ownerOnly(actor *model.User) func(int64) bool {
 // ownerOrAdmin also lets administrators reach everyone's records.
 func ownerOrAdmin(actor *model.User) func(int64) bool {
 	return func(owner int64) bool { return actor.Administrator || owner == actor.ID }
-}
-
-// requireText trims the named fields in place and refuses empty ones.
-func requireText(fields map[string]*string) error {
-	var missing []string
-	for name, p := range fields {
-		if *p = strings.TrimSpace(*p); *p == "" {
-			missing = append(missing, name)
-		}
-	}
-	slices.Sort(missing)
-	switch len(missing) {
-	case 0:
-		return nil
-	case 1:
-		return model.Invalid("%s is required", missing[0])
-	}
-	return model.Invalid("%s are required", strings.Join(missing, ", "))
 }

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"cmp"
@@ -49,7 +49,7 @@ type ServiceQuery struct {
 }
 
 // ServiceRecords lists the actor's records, latest service first.
-func (svc *Office) ServiceRecords(actor *model.User, q ServiceQuery) ([]*ServiceRecord, error) {
+func (svc *Service) ServiceRecords(actor *model.User, q ServiceQuery) ([]*ServiceRecord, error) {
 	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
 		return nil, model.Invalid("from must not be after to")
 	}
@@ -73,7 +73,7 @@ func (svc *Office) ServiceRecords(actor *model.User, q ServiceQuery) ([]*Service
 }
 
 // ServiceRecord returns one of the actor's records.
-func (svc *Office) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error) {
+func (svc *Service) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error) {
 	var r *ServiceRecord
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		r, err = serviceRecords.get(tx, id, ownerOnly(actor))
@@ -83,7 +83,7 @@ func (svc *Office) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, e
 }
 
 // CreateServiceRecord stores a record apply fills from the request.
-func (svc *Office) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
+func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
 	r := &ServiceRecord{}
 	if err := limits.FromRequest(apply, r); err != nil {
 		return nil, err
@@ -105,7 +105,7 @@ func (svc *Office) CreateServiceRecord(actor *model.User, apply func(*ServiceRec
 
 // UpdateServiceRecord changes one of the actor's records; apply fills a
 // copy from the request (L4: any of the fields).
-func (svc *Office) UpdateServiceRecord(actor *model.User, id int64, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
+func (svc *Service) UpdateServiceRecord(actor *model.User, id int64, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
 	var after *ServiceRecord
 	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := serviceRecords.get(tx, id, ownerOnly(actor))
@@ -133,7 +133,7 @@ func (svc *Office) UpdateServiceRecord(actor *model.User, id int64, apply func(*
 }
 
 // DeleteServiceRecord removes one of the actor's records and its files.
-func (svc *Office) DeleteServiceRecord(actor *model.User, id int64) error {
+func (svc *Service) DeleteServiceRecord(actor *model.User, id int64) error {
 	return serviceRecords.deleteOwn(svc, actor, id, func(r *ServiceRecord) []model.TextID { return r.FileIDs })
 }
 
@@ -144,7 +144,7 @@ func prepareServiceRecord(tx model.Tx, actor *model.User, r *ServiceRecord) erro
 	if err := a.CheckEdit(""); err != nil {
 		return err
 	}
-	if err := requireText(map[string]*string{"title": &r.Title}); err != nil {
+	if err := limits.Required(map[string]*string{"title": &r.Title}); err != nil {
 		return err
 	}
 	switch {

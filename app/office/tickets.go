@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"slices"
@@ -83,7 +83,7 @@ type TicketQuery struct {
 
 // Tickets lists the actor's tickets (an administrator's: everyone's),
 // newest first.
-func (svc *Office) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error) {
+func (svc *Service) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error) {
 	var list []*Ticket
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		if actor.Administrator {
@@ -106,7 +106,7 @@ func (svc *Office) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error) 
 }
 
 // Ticket returns a ticket of the actor (an administrator: anyone's).
-func (svc *Office) Ticket(actor *model.User, id int64) (*Ticket, error) {
+func (svc *Service) Ticket(actor *model.User, id int64) (*Ticket, error) {
 	var t *Ticket
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		t, err = tickets.get(tx, id, ownerOrAdmin(actor))
@@ -116,7 +116,7 @@ func (svc *Office) Ticket(actor *model.User, id int64) (*Ticket, error) {
 }
 
 // CreateTicket opens a ticket that apply fills from the request.
-func (svc *Office) CreateTicket(actor *model.User, apply func(*Ticket) error) (*Ticket, error) {
+func (svc *Service) CreateTicket(actor *model.User, apply func(*Ticket) error) (*Ticket, error) {
 	t := &Ticket{}
 	if err := limits.FromRequest(apply, t); err != nil {
 		return nil, err
@@ -143,7 +143,7 @@ func (svc *Office) CreateTicket(actor *model.User, apply func(*Ticket) error) (*
 
 // prepareTicket validates a new ticket and fills what the service derives.
 func prepareTicket(actor *model.User, t *Ticket) error {
-	if err := requireText(map[string]*string{"title": &t.Title}); err != nil {
+	if err := limits.Required(map[string]*string{"title": &t.Title}); err != nil {
 		return err
 	}
 	t.Category = strings.ToLower(strings.TrimSpace(t.Category))
@@ -202,7 +202,7 @@ func nextNumber(tx model.Tx, name string, first int64) (int64, error) {
 
 // DeleteTicket removes a ticket the actor created, with its responses and
 // every file attached to them.
-func (svc *Office) DeleteTicket(actor *model.User, id int64) error {
+func (svc *Service) DeleteTicket(actor *model.User, id int64) error {
 	var dropped []model.TextID
 	err := svc.store.Update(func(tx model.Tx) error {
 		t, err := tickets.get(tx, id, ownerOrAdmin(actor))
@@ -223,7 +223,7 @@ func (svc *Office) DeleteTicket(actor *model.User, id int64) error {
 				return err
 			}
 		}
-		return firstErr(dropFiles(tx, dropped), tickets.remove(tx, t))
+		return model.FirstError(dropFiles(tx, dropped), tickets.remove(tx, t))
 	})
 	if err == nil {
 		svc.removeFileContent(dropped)
@@ -233,7 +233,7 @@ func (svc *Office) DeleteTicket(actor *model.User, id int64) error {
 
 // SetTicketStatus changes a ticket's status: administrators along
 // TicketTransitions, the creator to closed or from resolved back to open.
-func (svc *Office) SetTicketStatus(actor *model.User, id int64, status string) (*Ticket, error) {
+func (svc *Service) SetTicketStatus(actor *model.User, id int64, status string) (*Ticket, error) {
 	status = strings.ToLower(strings.TrimSpace(status))
 	if _, known := TicketTransitions[status]; !known {
 		return nil, model.Invalid("status must be one of open, pending, in_progress, resolved, closed")

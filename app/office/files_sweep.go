@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"crypto/rand"
@@ -35,7 +35,7 @@ func newRunTag() string {
 // TMPDIR at it: the HTTP server spills large multipart uploads into temporary
 // files there, and a crash would leave them in the system's /tmp, where
 // nobody removes them.
-func (svc *Office) TempDir() (string, error) {
+func (svc *Service) TempDir() (string, error) {
 	if svc.opts.FilesDir == "" {
 		return "", nil
 	}
@@ -60,7 +60,7 @@ func tempRun(name string) (run string, ok bool) {
 // never committed or the file of a record deleted before its content went
 // (removeFileContent). serve runs it at start-up, in the background, and
 // hourly. It returns how many files it removed.
-func (svc *Office) SweepFiles() (int, error) {
+func (svc *Service) SweepFiles() (int, error) {
 	dir := svc.opts.FilesDir
 	if dir == "" {
 		return 0, nil
@@ -103,7 +103,7 @@ func (svc *Office) SweepFiles() (int, error) {
 // is handed out again, so content removed on a read transaction's word could
 // be the next upload's). A read transaction looks first, so that the writer
 // is taken only when there is something to remove.
-func (svc *Office) sweepContent(ids []model.TextID) (int, error) {
+func (svc *Service) sweepContent(ids []model.TextID) (int, error) {
 	orphans := func(tx model.Tx) ([]model.TextID, error) {
 		var out []model.TextID
 		for _, id := range ids {

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"errors"
@@ -42,7 +42,7 @@ func dueNotice(days int, sent []int) (stage int, due bool) {
 // serve) and records it in the document, so each goes out once. A failed
 // delivery is not recorded and is retried on the next run. It returns the
 // number sent.
-func (svc *Office) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
+func (svc *Service) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
 	now := svc.now()
 	type due struct {
 		doc   *Document
@@ -84,7 +84,7 @@ func (svc *Office) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
 
 // recordNotice marks stage (and the less urgent ones) sent, unless the
 // document went or its expiry date changed meanwhile.
-func (svc *Office) recordNotice(seen *Document, stage int) error {
+func (svc *Service) recordNotice(seen *Document, stage int) error {
 	return svc.store.Update(func(tx model.Tx) error {
 		d, err := documents.table(tx).Get(seen.GetID())
 		if model.ClassOf(err) == model.ClassNotFound || (err == nil && !d.ExpiryDate.Equal(seen.ExpiryDate.Time)) {
@@ -103,7 +103,7 @@ func (svc *Office) recordNotice(seen *Document, stage int) error {
 }
 
 // entityName names a document's vehicle or driver for a reminder.
-func (svc *Office) entityName(tx model.Tx, d *Document) string {
+func (svc *Service) entityName(tx model.Tx, d *Document) string {
 	name := ""
 	switch d.DocumentOf {
 	case DocumentOfVehicle:
@@ -135,4 +135,4 @@ func expiryMessage(d *Document, what string, stage, days int) (title, body strin
 }
 
 // DaysUntil counts whole UTC days from now to date (negative once passed).
-func (svc *Office) DaysUntil(date model.Date) int { return daysUntil(svc.now(), date) }
+func (svc *Service) DaysUntil(date model.Date) int { return daysUntil(svc.now(), date) }

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"math"
@@ -78,7 +78,7 @@ func requireAdmin(actor *model.User) error {
 
 // CreatePayment records a payment (administrators only); apply fills it,
 // userId included, which must name an existing user.
-func (svc *Office) CreatePayment(actor *model.User, apply func(*Payment) error) (*Payment, error) {
+func (svc *Service) CreatePayment(actor *model.User, apply func(*Payment) error) (*Payment, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (svc *Office) CreatePayment(actor *model.User, apply func(*Payment) error) 
 }
 
 // UpdatePayment changes a payment (administrators only); its user stays.
-func (svc *Office) UpdatePayment(actor *model.User, id int64, apply func(*Payment) error) (*Payment, error) {
+func (svc *Service) UpdatePayment(actor *model.User, id int64, apply func(*Payment) error) (*Payment, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (svc *Office) UpdatePayment(actor *model.User, id int64, apply func(*Paymen
 }
 
 // DeletePayment removes a payment (administrators only).
-func (svc *Office) DeletePayment(actor *model.User, id int64) error {
+func (svc *Service) DeletePayment(actor *model.User, id int64) error {
 	if err := requireAdmin(actor); err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func (svc *Office) DeletePayment(actor *model.User, id int64) error {
 }
 
 // Payment returns one payment: the actor's own, or any for administrators.
-func (svc *Office) Payment(actor *model.User, id int64) (*Payment, error) {
+func (svc *Service) Payment(actor *model.User, id int64) (*Payment, error) {
 	var p *Payment
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		p, err = payments.get(tx, id, ownerOrAdmin(actor))
@@ -154,7 +154,7 @@ func (svc *Office) Payment(actor *model.User, id int64) (*Payment, error) {
 
 // Payments lists payments in creation order: userID's (0: the actor's own),
 // or every user's for an administrator asking with all.
-func (svc *Office) Payments(actor *model.User, userID int64, all bool) ([]*Payment, error) {
+func (svc *Service) Payments(actor *model.User, userID int64, all bool) ([]*Payment, error) {
 	if userID == 0 {
 		userID = actor.ID
 	}

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"bufio"
@@ -17,8 +17,8 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// OfficeOptions configures the fleet office: uploads and document expiry.
-type OfficeOptions struct {
+// Options configures the fleet office: uploads and document expiry.
+type Options struct {
 	// FilesDir holds uploaded files, one per id; empty refuses uploads.
 	FilesDir string
 	// MaxFileSize bounds one upload in bytes (default 10 MiB).
@@ -39,7 +39,7 @@ const DefaultMaxFileSize = 10 << 20
 // maxFileIDs bounds the attachments of one record.
 const maxFileIDs = 20
 
-func (svc *Office) office() OfficeOptions {
+func (svc *Service) office() Options {
 	o := svc.opts
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = DefaultMaxFileSize
@@ -53,7 +53,7 @@ func (svc *Office) office() OfficeOptions {
 	return o
 }
 
-// ErrFileTooLarge refuses an upload over OfficeOptions.MaxFileSize (HTTP 413).
+// ErrFileTooLarge refuses an upload over Options.MaxFileSize (HTTP 413).
 var ErrFileTooLarge = &model.Error{Class: model.ClassInvalid, Message: "File too large"}
 
 // File is an uploaded attachment: its metadata in the store, its content on
@@ -79,7 +79,7 @@ var files = cabinet[File, *File]{name: "files", what: "File"}
 // client declared (-1: unknown), refused at once when the disk has less
 // room. A write the disk runs out of room for fails with an error of
 // KindNoSpace (AsError).
-func (svc *Office) UploadFile(actor *model.User, name, declaredType string, size int64, r io.Reader) (*File, error) {
+func (svc *Service) UploadFile(actor *model.User, name, declaredType string, size int64, r io.Reader) (*File, error) {
 	o := svc.office()
 	if o.FilesDir == "" {
 		return nil, &model.Error{Class: model.ClassUnavailable, Message: "Uploads disabled", Description: "no files directory is configured"}
@@ -102,7 +102,7 @@ func (svc *Office) UploadFile(actor *model.User, name, declaredType string, size
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	f.Size, err = io.Copy(tmp, io.LimitReader(br, o.MaxFileSize+1))
-	err = firstErr(err, tmp.Sync(), tmp.Close())
+	err = model.FirstError(err, tmp.Sync(), tmp.Close())
 	switch {
 	case err != nil:
 		return nil, err
@@ -124,7 +124,7 @@ func (svc *Office) UploadFile(actor *model.User, name, declaredType string, size
 	return f, nil
 }
 
-func (svc *Office) filePath(id model.TextID) string {
+func (svc *Service) filePath(id model.TextID) string {
 	return filepath.Join(svc.opts.FilesDir, id.String())
 }
 
@@ -162,7 +162,7 @@ func fileType(declared, name string, head []byte) string {
 }
 
 // File returns the metadata of a file the actor may read.
-func (svc *Office) File(actor *model.User, id int64) (*File, error) {
+func (svc *Service) File(actor *model.User, id int64) (*File, error) {
 	var f *File
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		f, err = svc.readableFile(tx, actor, id)
@@ -172,7 +172,7 @@ func (svc *Office) File(actor *model.User, id int64) (*File, error) {
 }
 
 // OpenFile returns a readable file's metadata and content.
-func (svc *Office) OpenFile(actor *model.User, id int64) (*File, *os.File, error) {
+func (svc *Service) OpenFile(actor *model.User, id int64) (*File, *os.File, error) {
 	f, err := svc.File(actor, id)
 	if err != nil {
 		return nil, nil, err
@@ -187,7 +187,7 @@ func (svc *Office) OpenFile(actor *model.User, id int64) (*File, *os.File, error
 // readableFile: a file is read by its owner, administrators, and whoever
 // may read the ticket it is attached to (directly or through a response),
 // so both sides of a support conversation see its attachments.
-func (svc *Office) readableFile(tx model.Tx, actor *model.User, id int64) (*File, error) {
+func (svc *Service) readableFile(tx model.Tx, actor *model.User, id int64) (*File, error) {
 	f, err := files.table(tx).Get(id)
 	if err != nil {
 		return nil, err
@@ -204,7 +204,7 @@ func (svc *Office) readableFile(tx model.Tx, actor *model.User, id int64) (*File
 }
 
 // attachedTicket is the ticket a file reference belongs to, if any.
-func (svc *Office) attachedTicket(tx model.Tx, ref string) (int64, bool) {
+func (svc *Service) attachedTicket(tx model.Tx, ref string) (int64, bool) {
 	kind, id, ok := parseRef(ref)
 	switch {
 	case !ok:
@@ -223,7 +223,7 @@ func (svc *Office) attachedTicket(tx model.Tx, ref string) (int64, bool) {
 
 // DeleteFile removes a file of the actor (an administrator: anyone's) that
 // no record uses.
-func (svc *Office) DeleteFile(actor *model.User, id int64) error {
+func (svc *Service) DeleteFile(actor *model.User, id int64) error {
 	err := svc.store.Update(func(tx model.Tx) error {
 		f, err := files.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
@@ -338,7 +338,7 @@ func dropFiles(tx model.Tx, ids []model.TextID) error {
 
 // removeFileContent deletes content from disk after its metadata went; a
 // failure leaves an orphan on disk, which is logged, never a dangling record.
-func (svc *Office) removeFileContent(ids []model.TextID) {
+func (svc *Service) removeFileContent(ids []model.TextID) {
 	for _, id := range ids {
 		if err := os.Remove(svc.filePath(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			svc.log.Warn("file content not removed", "file", id, "err", err)
@@ -347,4 +347,4 @@ func (svc *Office) removeFileContent(ids []model.TextID) {
 }
 
 // MaxFileSize is the upload limit in bytes.
-func (svc *Office) MaxFileSize() int64 { return svc.office().MaxFileSize }
+func (svc *Service) MaxFileSize() int64 { return svc.office().MaxFileSize }

@@ -1,6 +1,14 @@
-package app
+package office
 
 import "github.com/fleetd/fleetd/app/model"
+
+// DropUser is dropUserOffice for the user's deletion, which runs it in its
+// transaction (tx); the files' content goes, by the function it returns,
+// once that transaction has committed.
+func (svc *Service) DropUser(tx model.Tx, userID int64) (func(), error) {
+	dropped, err := dropUserOffice(tx, userID)
+	return func() { svc.removeFileContent(dropped) }, err
+}
 
 // dropUserOffice removes what a user owns in the office, for the user's
 // deletion (Core.DeleteUser calls it in its transaction): tickets
@@ -26,7 +34,7 @@ func dropUserOffice(tx model.Tx, userID int64) ([]model.TextID, error) {
 			}
 		}
 	}
-	err = firstErr(
+	err = model.FirstError(
 		dropOwned(tx, tickets, userID, func(t *Ticket) []model.TextID { return t.FileIDs }, &dropped),
 		dropEvery(tx, responses, userID, func(r *TicketResponse) []model.TextID { return r.FileIDs }, &dropped),
 		dropOwned(tx, documents, userID, func(d *Document) []model.TextID { return d.FileIDs }, &dropped),

@@ -1,17 +1,14 @@
-package app
+package office
 
 import "github.com/fleetd/fleetd/app/model"
 
-// dropEntityRecords removes the extended records about a device or driver
-// that is being deleted: its installation record, its documents and (for
-// a vehicle) its service history, whoever owns them. It returns the files
+// dropEntityRecords removes the office's records about a device or driver
+// that is being deleted: its documents and (for a vehicle) its service
+// history, whoever owns them. It returns the files
 // whose content removeFileContent deletes once the transaction committed.
 func dropEntityRecords(tx model.Tx, of string, id int64) ([]model.TextID, error) {
 	var dropped []model.TextID
 	if of == DocumentOfVehicle {
-		if err := deleteInstallation(tx, id); err != nil {
-			return nil, err
-		}
 		if err := dropWhere(tx, serviceRecords, func(r *ServiceRecord) bool { return int64(r.VehicleID) == id },
 			func(r *ServiceRecord) []model.TextID { return r.FileIDs }, &dropped); err != nil {
 			return nil, err
@@ -43,9 +40,10 @@ func dropWhere[T any, P interface {
 	return dropAll(tx, k, list, filesOf, dropped)
 }
 
-// dropEntity is dropEntityRecords as an Objects remove hook: the files'
-// content goes once the deletion is committed.
-func (svc *Office) dropEntity(tx model.Tx, of string, id int64) (func(), error) {
+// DropEntity is dropEntityRecords as a remove hook of the fleet's objects:
+// the files' content goes, by the function it returns, once the deletion
+// is committed.
+func (svc *Service) DropEntity(tx model.Tx, of string, id int64) (func(), error) {
 	dropped, err := dropEntityRecords(tx, of, id)
 	return func() { svc.removeFileContent(dropped) }, err
 }

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"strings"
@@ -35,7 +35,7 @@ var responses = cabinet[TicketResponse, *TicketResponse]{name: "ticket_responses
 	group: func(r *TicketResponse) int64 { return int64(r.TicketID) }}
 
 // TicketResponses lists a readable ticket's responses, oldest first.
-func (svc *Office) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResponse, error) {
+func (svc *Service) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResponse, error) {
 	var list []*TicketResponse
 	err := svc.store.View(func(tx model.Tx) error {
 		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err != nil {
@@ -51,10 +51,10 @@ func (svc *Office) TicketResponses(actor *model.User, ticketID int64) ([]*Ticket
 // Respond adds a response to a ticket the actor created (administrators:
 // any ticket). A closed ticket takes no responses; the creator's answer to
 // a pending or resolved ticket reopens it.
-func (svc *Office) Respond(actor *model.User, ticketID int64, message string, fileIDs []model.TextID) (*TicketResponse, error) {
+func (svc *Service) Respond(actor *model.User, ticketID int64, message string, fileIDs []model.TextID) (*TicketResponse, error) {
 	r := &TicketResponse{TicketID: model.TextID(ticketID), Message: strings.TrimSpace(message),
 		SenderInfo: SenderInfo{Name: senderName(actor), ID: model.TextID(actor.ID)}}
-	if err := firstErr(limits.Check(r), checkResponse(r, fileIDs)); err != nil {
+	if err := model.FirstError(limits.Check(r), checkResponse(r, fileIDs)); err != nil {
 		return nil, err
 	}
 	err := svc.store.Update(func(tx model.Tx) error {
@@ -105,7 +105,7 @@ func senderName(u *model.User) string {
 
 // authoredResponse finds a response only its author may change: to whom may
 // read the ticket it is forbidden, to everyone else it does not exist.
-func (svc *Office) authoredResponse(tx model.Tx, actor *model.User, id int64) (*TicketResponse, error) {
+func (svc *Service) authoredResponse(tx model.Tx, actor *model.User, id int64) (*TicketResponse, error) {
 	r, err := responses.table(tx).Get(id)
 	if err != nil {
 		return nil, err
@@ -121,7 +121,7 @@ func (svc *Office) authoredResponse(tx model.Tx, actor *model.User, id int64) (*
 
 // UpdateResponse changes the message (and files) of the actor's response;
 // apply fills a copy from the request.
-func (svc *Office) UpdateResponse(actor *model.User, id int64, apply func(*TicketResponse) error) (*TicketResponse, error) {
+func (svc *Service) UpdateResponse(actor *model.User, id int64, apply func(*TicketResponse) error) (*TicketResponse, error) {
 	var after *TicketResponse
 	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := svc.authoredResponse(tx, actor, id)
@@ -149,7 +149,7 @@ func (svc *Office) UpdateResponse(actor *model.User, id int64, apply func(*Ticke
 }
 
 // DeleteResponse removes the actor's response and its files.
-func (svc *Office) DeleteResponse(actor *model.User, id int64) error {
+func (svc *Service) DeleteResponse(actor *model.User, id int64) error {
 	var dropped []model.TextID
 	err := svc.store.Update(func(tx model.Tx) error {
 		r, err := svc.authoredResponse(tx, actor, id)
@@ -157,7 +157,7 @@ func (svc *Office) DeleteResponse(actor *model.User, id int64) error {
 			return err
 		}
 		dropped = r.FileIDs
-		return firstErr(dropFiles(tx, dropped), responses.remove(tx, r))
+		return model.FirstError(dropFiles(tx, dropped), responses.remove(tx, r))
 	})
 	if err == nil {
 		svc.removeFileContent(dropped)

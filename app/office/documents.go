@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"cmp"
@@ -62,7 +62,7 @@ func (d *Document) SetID(id int64) { d.ID = model.TextID(id) }
 var documents = cabinet[Document, *Document]{name: "documents", what: "Document"}
 
 // Documents lists the actor's documents, newest first.
-func (svc *Office) Documents(actor *model.User) ([]*Document, error) {
+func (svc *Service) Documents(actor *model.User) ([]*Document, error) {
 	var list []*Document
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		list, err = documents.grouped(tx, actor.ID)
@@ -80,7 +80,7 @@ func (svc *Office) Documents(actor *model.User) ([]*Document, error) {
 
 // ExpiringDocuments lists the actor's documents that have an expiry date,
 // soonest first (G5).
-func (svc *Office) ExpiringDocuments(actor *model.User) ([]*Document, error) {
+func (svc *Service) ExpiringDocuments(actor *model.User) ([]*Document, error) {
 	list, err := svc.Documents(actor)
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func (svc *Office) ExpiringDocuments(actor *model.User) ([]*Document, error) {
 }
 
 // Document returns one of the actor's documents.
-func (svc *Office) Document(actor *model.User, id int64) (*Document, error) {
+func (svc *Service) Document(actor *model.User, id int64) (*Document, error) {
 	var d *Document
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		d, err = documents.get(tx, id, ownerOnly(actor))
@@ -106,7 +106,7 @@ func (svc *Office) Document(actor *model.User, id int64) (*Document, error) {
 }
 
 // CreateDocument stores a document apply fills from the request.
-func (svc *Office) CreateDocument(actor *model.User, apply func(*Document) error) (*Document, error) {
+func (svc *Service) CreateDocument(actor *model.User, apply func(*Document) error) (*Document, error) {
 	d := &Document{}
 	if err := limits.FromRequest(apply, d); err != nil {
 		return nil, err
@@ -128,7 +128,7 @@ func (svc *Office) CreateDocument(actor *model.User, apply func(*Document) error
 
 // UpdateDocument changes one of the actor's documents; apply fills a copy
 // from the request (G3).
-func (svc *Office) UpdateDocument(actor *model.User, id int64, apply func(*Document) error) (*Document, error) {
+func (svc *Service) UpdateDocument(actor *model.User, id int64, apply func(*Document) error) (*Document, error) {
 	var after *Document
 	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := documents.get(tx, id, ownerOnly(actor))
@@ -156,18 +156,18 @@ func (svc *Office) UpdateDocument(actor *model.User, id int64, apply func(*Docum
 }
 
 // DeleteDocument removes one of the actor's documents and its files (G4).
-func (svc *Office) DeleteDocument(actor *model.User, id int64) error {
+func (svc *Service) DeleteDocument(actor *model.User, id int64) error {
 	return documents.deleteOwn(svc, actor, id, func(d *Document) []model.TextID { return d.FileIDs })
 }
 
 // prepareDocument validates a new (before == nil) or changed document and
 // restores what callers may not set.
-func (svc *Office) prepareDocument(tx model.Tx, actor *model.User, before, d *Document) error {
+func (svc *Service) prepareDocument(tx model.Tx, actor *model.User, before, d *Document) error {
 	if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 		return err
 	}
 	d.DocumentOf = strings.ToLower(strings.TrimSpace(d.DocumentOf))
-	if err := requireText(map[string]*string{"documentOf": &d.DocumentOf, "documentType": &d.DocumentType}); err != nil {
+	if err := limits.Required(map[string]*string{"documentOf": &d.DocumentOf, "documentType": &d.DocumentType}); err != nil {
 		return err
 	}
 	if d.EntityID == 0 {
@@ -219,7 +219,7 @@ func checkEntity(tx model.Tx, actor *model.User, field, of string, id int64) err
 }
 
 // presentDocument fills a computed status in.
-func (svc *Office) presentDocument(d *Document) *Document {
+func (svc *Service) presentDocument(d *Document) *Document {
 	if d.Status == "" {
 		d.Status = documentStatus(d.ExpiryDate, svc.now(), svc.office().ExpiringDays)
 	}

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"slices"
@@ -37,7 +37,7 @@ var DefaultServiceTasks = []string{
 }
 
 // seedServiceTasks adds DefaultServiceTasks once per store, on first use.
-func (svc *Office) seedServiceTasks() error {
+func (svc *Service) seedServiceTasks() error {
 	const seed = "service_tasks"
 	var seeded bool
 	if err := svc.store.View(func(tx model.Tx) (err error) {
@@ -60,7 +60,7 @@ func (svc *Office) seedServiceTasks() error {
 }
 
 // ServiceTasks lists the public tasks, then the actor's own, in creation order.
-func (svc *Office) ServiceTasks(actor *model.User) ([]*ServiceTask, error) {
+func (svc *Service) ServiceTasks(actor *model.User) ([]*ServiceTask, error) {
 	if err := svc.seedServiceTasks(); err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func (svc *Office) ServiceTasks(actor *model.User) ([]*ServiceTask, error) {
 	return list, err
 }
 
-func (svc *Office) visibleTasks(tx model.Tx, actor *model.User) ([]*ServiceTask, error) {
+func (svc *Service) visibleTasks(tx model.Tx, actor *model.User) ([]*ServiceTask, error) {
 	public, err := serviceTasks.grouped(tx, 0)
 	if err != nil {
 		return nil, err
@@ -83,9 +83,9 @@ func (svc *Office) visibleTasks(tx model.Tx, actor *model.User) ([]*ServiceTask,
 
 // CreateServiceTask adds a task of the actor; a label the actor already
 // sees (public or own, ignoring case) is refused.
-func (svc *Office) CreateServiceTask(actor *model.User, label string) (*ServiceTask, error) {
+func (svc *Service) CreateServiceTask(actor *model.User, label string) (*ServiceTask, error) {
 	t := &ServiceTask{Label: label}
-	if err := requireText(map[string]*string{"label": &t.Label}); err != nil {
+	if err := limits.Required(map[string]*string{"label": &t.Label}); err != nil {
 		return nil, err
 	}
 	if err := limits.Check(t); err != nil {
@@ -115,7 +115,7 @@ func (svc *Office) CreateServiceTask(actor *model.User, label string) (*ServiceT
 
 // DeleteServiceTask removes the actor's own task with label (ignoring
 // case); public and other users' tasks are never removed.
-func (svc *Office) DeleteServiceTask(actor *model.User, label string) error {
+func (svc *Service) DeleteServiceTask(actor *model.User, label string) error {
 	label = strings.TrimSpace(label)
 	if label == "" {
 		return model.Invalid("label is required")

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"cmp"
@@ -52,7 +52,7 @@ type MaintenanceDue struct {
 	Reason string   `json:"reason"`
 }
 
-func (svc *Office) maintenance() MaintenanceOptions {
+func (svc *Service) maintenance() MaintenanceOptions {
 	o := svc.maint
 	if o.IntervalDays <= 0 {
 		o.IntervalDays = 180
@@ -67,7 +67,7 @@ func (svc *Office) maintenance() MaintenanceOptions {
 // due for service, overdue first, then by due date. Service records are
 // private to their owner, so only the actor's own history counts: a
 // vehicle the actor never recorded a service for is due now.
-func (svc *Office) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDue, error) {
+func (svc *Service) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDue, error) {
 	records, err := svc.ServiceRecords(actor, ServiceQuery{}) // latest first
 	if err != nil {
 		return nil, err
@@ -178,7 +178,7 @@ func kmSince(tx model.Tx, deviceID int64, r *ServiceRecord) (*float64, error) {
 func meters(attrs model.Attributes, key string) (float64, bool) {
 	switch attrs[key].(type) {
 	case float64, float32, int, int64, uint64:
-		return number(attrs[key]), true
+		return model.Number(attrs[key]), true
 	}
 	return 0, false
 }

@@ -19,6 +19,7 @@ func newDevices(c *Core) *Objects[model.Device, *model.Device] {
 		c: c, kind: model.KindDevice,
 		table: func(tx model.Tx) model.Table[model.Device] { return tx.Devices() },
 		match: matchIDs,
+		index: deviceIndex,
 		view:  c.liveDevice,
 		// A registered id is no longer unknown.
 		stored: func(d *model.Device) { c.unknown.forget(d.UniqueID) },

@@ -9,17 +9,10 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// ListQuery holds Traccar's list filters. Each kind uses the ones it has:
-// devices take IDs and UniqueIDs; commands and geofences take DeviceID and
-// GroupID (objects linked to that device or group).
-type ListQuery struct {
-	All       bool
-	UserID    int64
-	DeviceID  int64
-	GroupID   int64
-	IDs       []int64
-	UniqueIDs []string
-}
+// ListQuery is the kernel's list query, model.Query: Traccar's filters
+// (devices take IDs and UniqueIDs; commands, geofences, drivers and
+// computed attributes DeviceID and GroupID), keyword and paging.
+type ListQuery = model.Query
 
 // Objects is the one implementation of list/get/create/update/delete for
 // the user-owned object kinds (devices, groups, commands, geofences); the
@@ -49,31 +42,20 @@ type Objects[T any, P interface {
 	drain func(tx model.Tx, v *T) (done bool, err error)
 	// match applies kind-specific list filters (devices: ids, uniqueIds).
 	match func(q ListQuery, v *T) bool
+	// index, when set, resolves the filters of q it can through the
+	// store's keys and indexes (devices: ids, uniqueIds), so a list reads
+	// those objects instead of every one; ok is false when q has none.
+	index func(tx model.Tx, q ListQuery) (ids []int64, ok bool, err error)
 	// view completes a record read from the store for the caller (devices:
 	// the ingest's live status, positionId and lastUpdate).
 	view func(v *T)
 }
 
-// List returns the objects the actor may see, filtered by q, in id order.
+// List returns the objects the actor may see that q selects, in id order:
+// Page without the total.
 func (o *Objects[T, P]) List(actor *model.User, q ListQuery) ([]*T, error) {
-	out := []*T{}
-	err := o.c.store.View(func(tx model.Tx) error {
-		a := access.Guard{Tx: tx, Actor: actor}
-		set, err := o.listSet(a, q)
-		if err != nil {
-			return err
-		}
-		return o.table(tx).List(func(v *T) bool {
-			if (set == nil || set[P(v).GetID()]) && (o.match == nil || o.match(q, v)) {
-				out = append(out, v)
-			}
-			return true
-		})
-	})
-	for _, v := range out {
-		o.complete(v)
-	}
-	return out, err
+	items, _, err := o.Page(actor, q)
+	return items, err
 }
 
 // listSet is the set of ids to return; nil means every object.

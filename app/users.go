@@ -14,7 +14,23 @@ import (
 // (caller must be an administrator or manage it); otherwise an
 // administrator gets everyone and a manager the users it manages.
 func (c *Core) Users(actor *model.User, userID int64) ([]*model.User, error) {
-	out := []*model.User{}
+	users, _, err := c.UserPage(actor, model.Query{UserID: userID})
+	return users, err
+}
+
+// UserPage is Users for a whole query: q.UserID as Users' userID, then
+// q's keyword (name, e-mail) and window; it also answers the total.
+func (c *Core) UserPage(actor *model.User, q model.Query) ([]*model.User, int, error) {
+	if err := q.Check(); err != nil {
+		return nil, 0, err
+	}
+	page := model.NewPager[*model.User](q)
+	offer := func(u *model.User) {
+		if q.Matches(u) {
+			page.Add(u)
+		}
+	}
+	userID := q.UserID
 	err := c.store.View(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if userID > 0 || !actor.Administrator {
@@ -39,13 +55,16 @@ func (c *Core) Users(actor *model.User, userID int64) ([]*model.User, error) {
 				if err != nil {
 					return err
 				}
-				out = append(out, u)
+				offer(u)
 			}
 			return nil
 		}
-		return tx.Users().List(func(u *model.User) bool { out = append(out, u); return true })
+		return tx.Users().List(func(u *model.User) bool { offer(u); return true })
 	})
-	return out, err
+	if err != nil {
+		return nil, 0, err
+	}
+	return page.Items, page.Total, nil
 }
 
 // User returns one user the actor may see.

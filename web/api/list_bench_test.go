@@ -19,8 +19,9 @@ import (
 const benchDevices = 29000
 
 // benchFleet is a real bbolt store with benchDevices devices: the admin
-// sees them all, "user" is linked to ten of them. Callers are identified
-// by session cookies, so no bcrypt check is measured.
+// sees them all, "manager" is linked to every one, "user" to ten of them.
+// Callers are identified by session cookies, so no bcrypt check is
+// measured.
 func benchFleet(b *testing.B) (*fiber.App, map[string]*http.Cookie) {
 	b.Helper()
 	db := webtest.OpenStore(b)
@@ -32,6 +33,11 @@ func benchFleet(b *testing.B) (*fiber.App, map[string]*http.Cookie) {
 		return nil
 	})
 	must(b, err)
+	manager, err := core.CreateUser(admin, func(u *model.User) error {
+		u.Name, u.Email, u.Password, u.UserLimit = "manager", "manager@example.com", "manager-secret", 10
+		return nil
+	})
+	must(b, err)
 	must(b, db.Update(func(tx model.Tx) error {
 		for i := range benchDevices {
 			d := &model.Device{Name: fmt.Sprintf("Truck %05d", i), UniqueID: fmt.Sprintf("8680%011d", i),
@@ -39,16 +45,20 @@ func benchFleet(b *testing.B) (*fiber.App, map[string]*http.Cookie) {
 			if err := tx.Devices().Create(d); err != nil {
 				return err
 			}
-			if i%(benchDevices/10) == 0 {
-				err := tx.Link(model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: d.ID})
-				if err != nil {
-					return err
-				}
+			err := tx.Link(model.Permission{OwnerKind: model.KindUser, OwnerID: manager.ID, PropKind: model.KindDevice, PropID: d.ID})
+			if err == nil && i%(benchDevices/10) == 0 {
+				err = tx.Link(model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: d.ID})
+			}
+			if err != nil {
+				return err
 			}
 		}
 		return nil
 	}))
-	cookies := map[string]*http.Cookie{"admin": webtest.SessionCookie(b, core, admin), "user": webtest.SessionCookie(b, core, user)}
+	cookies := map[string]*http.Cookie{}
+	for name, u := range map[string]*model.User{"admin": admin, "manager": manager, "user": user} {
+		cookies[name] = webtest.SessionCookie(b, core, u)
+	}
 	return web.New(core, web.Options{Logger: slog.New(slog.DiscardHandler)}), cookies
 }
 
@@ -65,6 +75,30 @@ func BenchmarkDeviceLookup(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				benchGet(b, f, cookies[c.as], c.path, 1)
+			}
+		})
+	}
+}
+
+// BenchmarkDeviceList is GET /api/devices whole, as Traccar's clients ask
+// for it, and paged or searched: as the administrator (the whole table is
+// read), as a manager linked to every device and as a user linked to ten
+// (the linked ids are read).
+func BenchmarkDeviceList(b *testing.B) {
+	f, cookies := benchFleet(b)
+	for _, c := range []struct {
+		name, as, path string
+		want           int
+	}{
+		{"admin/all", "admin", "/api/devices", benchDevices},
+		{"manager/all", "manager", "/api/devices", benchDevices},
+		{"user/all", "user", "/api/devices", 10},
+		{"admin/limit50", "admin", "/api/devices?limit=50&offset=14000", 50},
+		{"admin/keyword", "admin", "/api/devices?keyword=truck%2014500", 1},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				benchGet(b, f, cookies[c.as], c.path, c.want)
 			}
 		})
 	}

@@ -47,11 +47,14 @@ func (o objectAPI[T, P]) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, err := o.objs.List(httpx.User(c), q)
-	return send(c, list, err)
+	list, total, err := o.objs.Page(httpx.User(c), q)
+	return sendList(c, list, total, err)
 }
 
 func (o objectAPI[T, P]) query(c *fiber.Ctx) (q app.ListQuery, err error) {
+	if q, err = listQuery(c); err != nil {
+		return q, err
+	}
 	if q.All, err = httpx.QueryBool(c, "all"); err != nil {
 		return q, err
 	}

@@ -7,14 +7,18 @@ import (
 )
 
 // listUsers is C1: all users for an administrator, the managed users of a
-// manager, or with userId the users that user manages.
+// manager, or with userId the users that user manages; paged and searched
+// like every list.
 func (h *handlers) listUsers(c *fiber.Ctx) error {
-	userID, err := httpx.QueryID(c, "userId")
+	q, err := listQuery(c)
 	if err != nil {
 		return err
 	}
-	users, err := h.core.Users(httpx.User(c), userID)
-	return send(c, scrub(users...), err)
+	if q.UserID, err = httpx.QueryID(c, "userId"); err != nil {
+		return err
+	}
+	users, total, err := h.core.UserPage(httpx.User(c), q)
+	return sendList(c, scrub(users...), total, err)
 }
 
 // createUser is C2. Anonymous callers register themselves (when the server

@@ -1,0 +1,51 @@
+package api
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/gofiber/fiber/v2"
+)
+
+// totalHeader carries a list's number of matches before limit and offset
+// cut it, so a client can page without guessing: Traccar's answer is the
+// bare array, which stays as it is.
+const totalHeader = "X-Total-Count"
+
+// listQuery reads the parameters every Traccar list takes for paging and
+// search (BaseObjectResource and its kinds, UserResource): limit, absent or
+// 0 for everything as Traccar's clients expect; offset, which counts only
+// with a limit (in Traccar it is SQL's OFFSET after LIMIT); keyword, a
+// case-insensitive substring of the kind's searched fields.
+func listQuery(c *fiber.Ctx) (model.Query, error) {
+	var q model.Query
+	for _, p := range []struct {
+		name string
+		to   *int
+	}{{"limit", &q.Limit}, {"offset", &q.Offset}} {
+		s := c.Query(p.name)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 0 {
+			return q, model.Invalid("%s must be a whole number from 0, not %q", p.name, s)
+		}
+		*p.to = n
+	}
+	if q.Limit == 0 {
+		q.Offset = 0
+	}
+	q.Keyword = c.Query("keyword")
+	return q, nil
+}
+
+// sendList renders one page of a list with its total.
+func sendList[T any](c *fiber.Ctx, items []T, total int, err error) error {
+	if err != nil {
+		return err
+	}
+	c.Set(totalHeader, strconv.Itoa(total))
+	return c.JSON(items)
+}

@@ -63,19 +63,26 @@ var documents = cabinet[Document, *Document]{name: "documents", what: "Document"
 
 // Documents lists the actor's documents, newest first.
 func (svc *Service) Documents(actor *model.User) ([]*Document, error) {
+	list, _, err := svc.DocumentPage(actor, model.Query{})
+	return list, err
+}
+
+// DocumentPage is q's window of the actor's documents, newest first, and
+// how many the actor has (G1); only the window is read.
+func (svc *Service) DocumentPage(actor *model.User, q model.Query) ([]*Document, int, error) {
 	var list []*Document
+	var total int
 	err := svc.store.View(func(tx model.Tx) (err error) {
-		list, err = documents.grouped(tx, actor.ID)
+		list, total, err = documents.groupedPage(tx, actor.ID, q, true)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	slices.Reverse(list)
 	for _, d := range list {
 		svc.presentDocument(d)
 	}
-	return list, nil
+	return list, total, nil
 }
 
 // ExpiringDocuments lists the actor's documents that have an expiry date,

@@ -2,6 +2,7 @@ package office
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/fleetd/fleetd/app/access"
@@ -134,22 +135,37 @@ func (k cabinet[T, P]) get(tx model.Tx, id int64, reach func(owner int64) bool) 
 
 // grouped returns one group's records in id (creation) order.
 func (k cabinet[T, P]) grouped(tx model.Tx, group int64) ([]*T, error) {
+	out, _, err := k.groupedPage(tx, group, model.Query{}, false)
+	return out, err
+}
+
+// groupedPage is q's window of one group's records in id order (newest
+// first when newestFirst) and how many the group has: the ids come from
+// the index, and only the window's records are read.
+func (k cabinet[T, P]) groupedPage(tx model.Tx, group int64, q model.Query, newestFirst bool) ([]*T, int, error) {
+	if err := q.Check(); err != nil {
+		return nil, 0, err
+	}
 	var ids []int64
 	if err := k.keys(tx).Scan(groupPrefix(group), func(_ string, id int64) bool {
 		ids = append(ids, id)
 		return true
 	}); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	out := make([]*T, 0, len(ids))
-	for _, id := range ids {
+	if newestFirst {
+		slices.Reverse(ids)
+	}
+	window := model.Window(ids, q)
+	out := make([]*T, 0, len(window))
+	for _, id := range window {
 		v, err := k.table(tx).Get(id)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		out = append(out, v)
 	}
-	return out, nil
+	return out, len(ids), nil
 }
 
 // all returns every record in id order.

@@ -155,20 +155,33 @@ func (svc *Service) Payment(actor *model.User, id int64) (*Payment, error) {
 // Payments lists payments in creation order: userID's (0: the actor's own),
 // or every user's for an administrator asking with all.
 func (svc *Service) Payments(actor *model.User, userID int64, all bool) ([]*Payment, error) {
+	out, _, err := svc.PaymentPage(actor, model.Query{UserID: userID, All: all})
+	return out, err
+}
+
+// PaymentPage is Payments with q.UserID and q.All for userID and all, cut
+// to q's window; it also answers how many there are.
+func (svc *Service) PaymentPage(actor *model.User, q model.Query) ([]*Payment, int, error) {
+	userID := q.UserID
 	if userID == 0 {
 		userID = actor.ID
 	}
-	if (all || userID != actor.ID) && !actor.Administrator {
-		return nil, model.Forbidden("Only administrators may list other users' payments")
+	if (q.All || userID != actor.ID) && !actor.Administrator {
+		return nil, 0, model.Forbidden("Only administrators may list other users' payments")
 	}
 	var out []*Payment
+	var total int
 	err := svc.store.View(func(tx model.Tx) (err error) {
-		if all {
+		if !q.All {
+			out, total, err = payments.groupedPage(tx, userID, q, false)
+			return err
+		}
+		if err = q.Check(); err == nil {
 			out, err = payments.all(tx)
-		} else {
-			out, err = payments.grouped(tx, userID)
+			total = len(out)
+			out = model.Window(out, q)
 		}
 		return err
 	})
-	return out, err
+	return out, total, err
 }

@@ -36,16 +36,24 @@ var responses = cabinet[TicketResponse, *TicketResponse]{name: "ticket_responses
 
 // TicketResponses lists a readable ticket's responses, oldest first.
 func (svc *Service) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResponse, error) {
+	list, _, err := svc.TicketResponsePage(actor, ticketID, model.Query{})
+	return list, err
+}
+
+// TicketResponsePage is q's window of a readable ticket's responses,
+// oldest first, and how many it has (F5); only the window is read.
+func (svc *Service) TicketResponsePage(actor *model.User, ticketID int64, q model.Query) ([]*TicketResponse, int, error) {
 	var list []*TicketResponse
+	var total int
 	err := svc.store.View(func(tx model.Tx) error {
 		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err != nil {
 			return err
 		}
 		var err error
-		list, err = responses.grouped(tx, ticketID)
+		list, total, err = responses.groupedPage(tx, ticketID, q, false)
 		return err
 	})
-	return list, err
+	return list, total, err
 }
 
 // Respond adds a response to a ticket the actor created (administrators:

@@ -1,6 +1,8 @@
 package api2
 
 import (
+	"strconv"
+
 	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -11,19 +13,23 @@ func applyPayment(c *fiber.Ctx) func(*office.Payment) error {
 	return func(p *office.Payment) error { return httpx.Decode(c, p) }
 }
 
+// listPayments pages like G1 (readWindow); the total is in X-Total-Count.
 func (h *handlers) listPayments(c *fiber.Ctx) error {
-	user, err := httpx.QueryID(c, "userId")
+	q, err := readWindow(c)
 	if err != nil {
 		return err
 	}
-	all, err := httpx.QueryBool(c, "all")
+	if q.UserID, err = httpx.QueryID(c, "userId"); err != nil {
+		return err
+	}
+	if q.All, err = httpx.QueryBool(c, "all"); err != nil {
+		return err
+	}
+	list, total, err := h.core.Office.PaymentPage(httpx.User(c), q)
 	if err != nil {
 		return err
 	}
-	list, err := h.core.Office.Payments(httpx.User(c), user, all)
-	if err != nil {
-		return err
-	}
+	c.Set(totalHeader, strconv.Itoa(total))
 	return c.JSON(list)
 }
 

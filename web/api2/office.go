@@ -93,11 +93,7 @@ func readPaging(c *fiber.Ctx, defaultLimit int) (paging, error) {
 
 // pageOf is the page's part of list (empty past the last page).
 func pageOf[T any](list []T, p paging) []T {
-	if p.page > p.pages(len(list)) {
-		return list[:0]
-	}
-	start := (p.page - 1) * p.limit // no overflow: page is at most len(list)
-	return list[start:min(start+p.limit, len(list))]
+	return model.Window(list, model.PageQuery(p.page, p.limit))
 }
 
 // pages is how many pages total items fill (0 for none).

@@ -9,13 +9,18 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// G1: the caller's documents, newest first.
+// G1: the caller's documents, newest first; limit and offset or page
+// (readWindow) pick a part, total counts them all.
 func (h *handlers) listDocuments(c *fiber.Ctx) error {
-	list, err := h.core.Office.Documents(httpx.User(c))
+	q, err := readWindow(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"total": len(list), "documents": list})
+	list, total, err := h.core.Office.DocumentPage(httpx.User(c), q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"total": total, "documents": list})
 }
 
 // Creating a document is "not shown" in the spec: POST /documents takes
@@ -43,19 +48,24 @@ type expiry struct {
 	DaysLeft     int          `json:"daysLeft"`
 }
 
-// G5: documents with an expiry date, soonest first.
+// G5: documents with an expiry date, soonest first, paged like G1.
 func (h *handlers) expiryInfo(c *fiber.Ctx) error {
-	list, err := h.core.Office.ExpiringDocuments(httpx.User(c))
+	q, err := readWindow(c)
 	if err != nil {
 		return err
 	}
+	all, err := h.core.Office.ExpiringDocuments(httpx.User(c))
+	if err != nil {
+		return err
+	}
+	list := model.Window(all, q)
 	out := make([]expiry, len(list))
 	for i, d := range list {
 		out[i] = expiry{ID: d.ID, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt, DocumentOf: d.DocumentOf,
 			EntityID: d.EntityID, DocumentType: d.DocumentType, ExpiryDate: d.ExpiryDate, IssuedDate: d.IssuedDate,
 			Status: d.Status, DaysLeft: h.core.Office.DaysUntil(d.ExpiryDate)}
 	}
-	return c.JSON(fiber.Map{"total": len(out), "documents": out})
+	return c.JSON(fiber.Map{"total": len(all), "documents": out})
 }
 
 // G2

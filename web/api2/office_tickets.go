@@ -72,17 +72,21 @@ func (h *handlers) setTicketStatus(c *fiber.Ctx) error {
 	return c.JSON(t)
 }
 
-// F5: oldest first, as a conversation reads.
+// F5: oldest first, as a conversation reads; paged like G1.
 func (h *handlers) listResponses(c *fiber.Ctx) error {
 	id, err := pathID(c, "ticketId", "Ticket")
 	if err != nil {
 		return err
 	}
-	list, err := h.core.Office.TicketResponses(httpx.User(c), id)
+	q, err := readWindow(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"total": len(list), "data": list})
+	list, total, err := h.core.Office.TicketResponsePage(httpx.User(c), id, q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"total": total, "data": list})
 }
 
 // F6: the spec's body names the text content; message is accepted too.

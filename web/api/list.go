@@ -2,9 +2,9 @@ package api
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -18,27 +18,15 @@ const totalHeader = "X-Total-Count"
 // 0 for everything as Traccar's clients expect; offset, which counts only
 // with a limit (in Traccar it is SQL's OFFSET after LIMIT); keyword, a
 // case-insensitive substring of the kind's searched fields.
-func listQuery(c *fiber.Ctx) (model.Query, error) {
-	var q model.Query
-	for _, p := range []struct {
-		name string
-		to   *int
-	}{{"limit", &q.Limit}, {"offset", &q.Offset}} {
-		s := c.Query(p.name)
-		if s == "" {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 0 {
-			return q, model.Invalid("%s must be a whole number from 0, not %q", p.name, s)
-		}
-		*p.to = n
+func listQuery(c *fiber.Ctx) (q model.Query, err error) {
+	q.Keyword = c.Query("keyword")
+	if q.Limit, err = httpx.QueryInt(c, "limit", 0, 0); err == nil {
+		q.Offset, err = httpx.QueryInt(c, "offset", 0, 0)
 	}
 	if q.Limit == 0 {
 		q.Offset = 0
 	}
-	q.Keyword = c.Query("keyword")
-	return q, nil
+	return q, err
 }
 
 // sendList renders one page of a list with its total.

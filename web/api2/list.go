@@ -1,10 +1,8 @@
 package api2
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -22,27 +20,19 @@ const totalHeader = "X-Total-Count"
 // 1, default and at most maxListItems), and offset (from 0) or page (from
 // 1, of limit items), not both. Anything else is 400.
 func readWindow(c *fiber.Ctx) (model.Query, error) {
-	var n [3]int
-	for i, name := range []string{"limit", "offset", "page"} {
-		s := c.Query(name)
-		if s == "" {
-			continue
-		}
-		v, err := strconv.Atoi(strings.TrimSpace(s))
-		least := 1
-		if name == "offset" {
-			least = 0
-		}
-		if err != nil || v < least {
-			return model.Query{}, model.Invalid("%s must be a whole number from %d, not %q", name, least, s)
-		}
-		n[i] = v
+	limit, err := httpx.QueryInt(c, "limit", 1, maxListItems)
+	if err != nil {
+		return model.Query{}, err
 	}
-	limit, offset, page := min(n[0], maxListItems), n[1], n[2]
-	if limit == 0 {
-		limit = maxListItems
+	limit = min(limit, maxListItems)
+	offset, err := httpx.QueryInt(c, "offset", 0, 0)
+	if err != nil {
+		return model.Query{}, err
 	}
+	page, err := httpx.QueryInt(c, "page", 1, 0)
 	switch {
+	case err != nil:
+		return model.Query{}, err
 	case page > 0 && c.Query("offset") != "":
 		return model.Query{}, model.Invalid("give offset or page, not both")
 	case page > 0:

@@ -1,8 +1,6 @@
 package api2
 
 import (
-	"strconv"
-
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -71,24 +69,12 @@ const maxLimit = 100
 
 type paging struct{ page, limit int }
 
-func readPaging(c *fiber.Ctx, defaultLimit int) (paging, error) {
-	p := paging{page: 1, limit: defaultLimit}
-	for _, q := range []struct {
-		name string
-		to   *int
-	}{{"page", &p.page}, {"limit", &p.limit}} {
-		s := c.Query(q.name)
-		if s == "" {
-			continue
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return p, model.Invalid("%s must be a whole number from 1, not %q", q.name, s)
-		}
-		*q.to = n
+func readPaging(c *fiber.Ctx, defaultLimit int) (p paging, err error) {
+	if p.page, err = httpx.QueryInt(c, "page", 1, 1); err == nil {
+		p.limit, err = httpx.QueryInt(c, "limit", 1, defaultLimit)
 	}
 	p.limit = min(p.limit, maxLimit)
-	return p, nil
+	return p, err
 }
 
 // pageOf is the page's part of list (empty past the last page).

@@ -82,6 +82,20 @@ func QueryBool(c *fiber.Ctx, name string) (bool, error) {
 	return b, nil
 }
 
+// QueryInt reads an optional whole-number parameter of at least least
+// (paging's limit, offset, page); absent is def.
+func QueryInt(c *fiber.Ctx, name string, least, def int) (int, error) {
+	s := c.Query(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < least {
+		return 0, model.Invalid("%s must be a whole number from %d, not %q", name, least, s)
+	}
+	return n, nil
+}
+
 // ParamID reads the :id path parameter.
 func ParamID(c *fiber.Ctx) (int64, error) { return parseID("id", c.Params("id")) }
 

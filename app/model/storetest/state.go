@@ -26,7 +26,17 @@ var (
 	seedEmails = []string{"ann@example.com", "bob@example.com", "new@example.com"}
 	seedUIDs   = []string{"111", "222", "333"}
 	seedTokens = []string{"token-ann", "token-bob", "token-new"}
-	seedKinds  = []string{model.KindUser, model.KindDevice, model.KindGroup, model.KindGeofence, model.KindManagedUser}
+	// seedLinks are the links state reads from both ends: the seed's and
+	// those the writes make.
+	seedLinks = []model.Permission{
+		{OwnerKind: model.KindUser, OwnerID: 1, PropKind: model.KindDevice, PropID: 1},
+		{OwnerKind: model.KindUser, OwnerID: 2, PropKind: model.KindDevice, PropID: 2},
+		{OwnerKind: model.KindGroup, OwnerID: 1, PropKind: model.KindDevice, PropID: 2},
+		{OwnerKind: model.KindUser, OwnerID: 1, PropKind: model.KindManagedUser, PropID: 2},
+		{OwnerKind: model.KindUser, OwnerID: 3, PropKind: model.KindGeofence, PropID: 1},
+		{OwnerKind: model.KindUser, OwnerID: 2, PropKind: model.KindManagedUser, PropID: 1},
+		{OwnerKind: model.KindDevice, OwnerID: 2, PropKind: model.KindGeofence, PropID: 1},
+	}
 )
 
 // seed fills a fresh store: users 1 ann and 2 bob, devices 1 "111" and 2
@@ -119,15 +129,11 @@ func state(t *testing.T, s model.Store) string {
 			sess, err := tx.Session(tok)
 			w("session "+tok, sess, err)
 		}
-		for _, ok := range seedKinds {
-			for id := int64(1); id <= 3; id++ {
-				for _, pk := range seedKinds {
-					ids, err := tx.Linked(ok, id, pk)
-					w(fmt.Sprintf("linked %s %d %s", ok, id, pk), sorted(ids), err)
-					ids, err = tx.Owners(ok, id, pk)
-					w(fmt.Sprintf("owners %s %d %s", ok, id, pk), sorted(ids), err)
-				}
-			}
+		for _, q := range seedLinks {
+			ids, err := tx.Linked(q.OwnerKind, q.OwnerID, q.PropKind)
+			w(fmt.Sprintf("linked %s %d %s", q.OwnerKind, q.OwnerID, q.PropKind), sorted(ids), err)
+			ids, err = tx.Owners(q.PropKind, q.PropID, q.OwnerKind)
+			w(fmt.Sprintf("owners %s %d %s", q.PropKind, q.PropID, q.OwnerKind), sorted(ids), err)
 		}
 		for device := int64(1); device <= 3; device++ {
 			var ps []*model.Position

@@ -10,14 +10,27 @@
 //	}
 //
 // open must return a new, empty store and close it when t ends
-// (t.Cleanup); every case opens its own. The store may also implement
-// Reopener and BackupOpener, so the suite can check what survives Close and
-// what a backup holds; without them those checks are skipped.
+// (t.Cleanup); every case opens its own, and cases run in parallel. The
+// store may also implement Reopener and BackupOpener, so the suite can
+// check what survives Close and what a backup holds; without them those
+// checks are skipped.
 //
 // The suite checks what the interfaces promise and nothing a backend may
-// choose: not error texts, input validation, how ids continue after a
+// choose: not error texts, input validation, how ids go on after a
 // rolled-back transaction, nor the order of Linked and Owners (which the
-// interface leaves open; they are compared as sets).
+// interface leaves open; they are compared as sets). Where a comment is
+// silent but its neighbours or fleetd's use settle the answer, the suite
+// asks for that answer:
+//   - a new store's sequences start at 1 (ids are Traccar's API ids);
+//   - Table.Delete of a missing id is ErrNotFound, as Get and Put are;
+//   - Events gives equal times in id order (EventsNewest is its reverse);
+//   - "key order" of KeySet.Scan is byte order (Go's string order), and a
+//     prefix is literal ("a_" does not match "ab");
+//   - User.Password is not kept, PasswordHash is (model.User's comment);
+//   - only the e-mail and uniqueId indexes are unique;
+//   - transactions are what the word says: one sees its own writes, a View
+//     reads one snapshot, and concurrent Updates and Batches lose no
+//     read-modify-write.
 package storetest
 
 import (
@@ -49,7 +62,7 @@ type BackupOpener interface {
 
 // Run runs the whole contract against the stores open returns.
 func Run(t *testing.T, open func(t *testing.T) model.Store) {
-	s := &suite{open: open}
+	s := &suite{newStore: open}
 	t.Run("Tables", s.tables)
 	t.Run("UniqueIndexes", s.uniqueIndexes)
 	t.Run("Server", s.server)
@@ -67,7 +80,15 @@ func Run(t *testing.T, open func(t *testing.T) model.Store) {
 }
 
 type suite struct {
-	open func(t *testing.T) model.Store
+	newStore func(t *testing.T) model.Store
+}
+
+// open is the first call of every case: it makes the case parallel, then
+// opens its store.
+func (s *suite) open(t *testing.T) model.Store {
+	t.Helper()
+	t.Parallel()
+	return s.newStore(t)
 }
 
 // errRollback is what a transaction returns to be rolled back.

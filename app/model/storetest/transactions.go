@@ -15,7 +15,7 @@ import (
 
 // meanwhile is how long a check waits for another goroutine's transaction
 // that the contract says must not wait for the checking one.
-const meanwhile = 2 * time.Second
+const meanwhile = 5 * time.Second
 
 // makeRoom writes about 2 MB and deletes it again, so the store has free
 // space when a check needs a writer to commit while a reader is open. A

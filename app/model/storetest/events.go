@@ -170,6 +170,7 @@ func (s *suite) events(t *testing.T) {
 			}{
 				{1, beginning, end}, {2, beginning, end}, {3, beginning, end},
 				{2, at(10), at(50)}, {3, at(20), at(20)}, {1, beginning, at(-1)}, {3, at(101), end},
+				{1, at(50), at(10)}, {4, beginning, end}, {0, beginning, end},
 			} {
 				want := eventIDs(t, tx, false, r.device, r.from, r.to, 1<<30)
 				slices.Reverse(want)

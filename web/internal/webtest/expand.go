@@ -13,12 +13,9 @@ var placeholder = regexp.MustCompile(`\{([a-z0-9]+)\}`)
 // the test: it is a typo in the scenario, not a value to send.
 func Expand(t testing.TB, ids map[string]int64, s string) string {
 	t.Helper()
-	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
-		id, ok := ids[m[1:len(m)-1]]
-		if !ok {
-			t.Fatalf("unknown fixture name in %q", m)
-		}
-		return strconv.FormatInt(id, 10)
+	return expand(t, s, func(name string) (string, bool) {
+		id, ok := ids[name]
+		return strconv.FormatInt(id, 10), ok
 	})
 }
 
@@ -30,4 +27,17 @@ func ExpandAll(t testing.TB, ids map[string]int64, fragments []string) []string 
 		out[i] = Expand(t, ids, f)
 	}
 	return out
+}
+
+// expand replaces each {name} in s with what lookup has for name; a name
+// it lacks fails the test.
+func expand(t testing.TB, s string, lookup func(name string) (string, bool)) string {
+	t.Helper()
+	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		v, ok := lookup(m[1 : len(m)-1])
+		if !ok {
+			t.Fatalf("unknown fixture name in %q", m)
+		}
+		return v
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // eventsFixture: alice's car and bus and bob's van, with events a minute
@@ -24,11 +25,11 @@ func eventsFixture(t *testing.T) *officeEnv {
 	e.addEvent("c4", "car", at(60*24+1), app.EventIgnitionOn, nil) // the next day
 	e.addEvent("v1", "van", at(4), app.EventIgnitionOn, nil)
 	// The geofence event names its geofence; the bus's has a maintenance.
-	e.must(e.db.Update(func(tx app.Tx) error {
-		ev := &app.Event{Type: "maintenance", EventTime: at(7), DeviceID: e.ids["bus"], MaintenanceID: 9, GeofenceID: 4,
+	e.must(e.DB.Update(func(tx app.Tx) error {
+		ev := &app.Event{Type: "maintenance", EventTime: at(7), DeviceID: e.IDs["bus"], MaintenanceID: 9, GeofenceID: 4,
 			Attributes: app.Attributes{"note": "due"}}
 		err := tx.AddEvent(ev)
-		e.ids["b4"] = ev.ID
+		e.IDs["b4"] = ev.ID
 		return err
 	}))
 	return e
@@ -60,7 +61,7 @@ func TestFleetEvents(t *testing.T) {
 	e := eventsFixture(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := e.call(tt.as, "GET", "/api2/events?"+tt.query, "")
+			r := e.Call(t, tt.as, "GET", "/api2/events?"+tt.query, "")
 			if r.Status != 200 {
 				t.Fatalf("%d %s", r.Status, r.Body)
 			}
@@ -74,14 +75,14 @@ func TestFleetEvents(t *testing.T) {
 func TestFleetEventShape(t *testing.T) {
 	e := eventsFixture(t)
 	e.setZone("Europe/Vilnius") // UTC+3 in June
-	r := e.call("alice", "GET", "/api2/events?"+day+"&type=alarm&type=maintenance", "")
+	r := e.Call(t, "alice", "GET", "/api2/events?"+day+"&type=alarm&type=maintenance", "")
 	got := decodeExtended(t, r.Body)
 	if len(got) != 2 {
 		t.Fatalf("%d events: %s", len(got), r.Body)
 	}
 	alarm, maintenance := got[0], got[1]
 	if alarm.EventTime != "2025-06-01T12:03:00.000+03:00" || alarm.Attributes != `{"alarm":"vibration"}` ||
-		alarm.GeofenceID != nil || alarm.MaintenanceID != nil || alarm.DeviceID != e.ids["car"] || alarm.Type != "alarm" {
+		alarm.GeofenceID != nil || alarm.MaintenanceID != nil || alarm.DeviceID != e.IDs["car"] || alarm.Type != "alarm" {
 		t.Errorf("alarm %+v", alarm)
 	}
 	if maintenance.GeofenceID == nil || *maintenance.GeofenceID != 4 || maintenance.MaintenanceID == nil ||
@@ -96,7 +97,7 @@ func TestFleetEventsLimit(t *testing.T) {
 		e.addEvent("", "car", officeNow.Add(time.Duration(i)*time.Second), app.EventDeviceMoving, nil)
 	}
 	for query, want := range map[string]int{"": 20, "&limit=1000": 100, "&limit=7&page=17": 7, "&limit=7&page=18": 1} {
-		r := e.call("alice", "GET", "/api2/events?"+day+query, "")
+		r := e.Call(t, "alice", "GET", "/api2/events?"+day+query, "")
 		if got := len(decodeExtended(t, r.Body)); r.Status != 200 || got != want {
 			t.Errorf("%q: %d events (status %d), want %d", query, got, r.Status, want)
 		}
@@ -123,10 +124,10 @@ func TestFleetEventErrors(t *testing.T) {
 		{"a device that does not exist", "admin", day + "&deviceIds=999999", 404, "not found"},
 		{"no session", "", day, 401, ""},
 	} {
-		scenarios = append(scenarios, officeScenario{name: s.name, as: s.as, method: "GET", path: "/api2/events?" + s.query,
-			status: s.status, want: []string{s.want}})
+		scenarios = append(scenarios, officeScenario{Name: s.name, As: s.as, Method: "GET", Path: "/api2/events?" + s.query,
+			Status: s.status, Want: []string{s.want}})
 	}
-	runOfficeScenarios(t, scenarios)
+	webtest.Run(t, newOfficeEnv, scenarios)
 }
 
 // TestFleetEventsFromIngest: events the ingest derives come back through
@@ -135,7 +136,7 @@ func TestFleetEventsFromIngest(t *testing.T) {
 	e := newOfficeEnv(t)
 	e.ingest("car", e.fix(0, 0, app.Attributes{"ignition": false}))
 	e.ingest("car", e.fix(1, 0, app.Attributes{"ignition": true, "alarm": "powerCut"}))
-	r := e.call("alice", "GET", "/api2/events?"+day, "")
+	r := e.Call(t, "alice", "GET", "/api2/events?"+day, "")
 	var types []string
 	for _, ev := range decodeExtended(t, r.Body) {
 		types = append(types, ev.Type)

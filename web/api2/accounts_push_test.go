@@ -105,36 +105,36 @@ func TestIgnitionPush(t *testing.T) {
 		o.Push = app.PushOptions{Sender: sender, Backoff: time.Millisecond}
 	})
 	for user, token := range map[string]string{"alice": "tok-alice", "bob": "tok-bob", "carol": "tok-carol"} {
-		if r := e.call(t, "PUT", "/api2/notifications/tokens", `{"token":"`+token+`"}`, user); r.Status != 200 {
+		if r := e.Call(t, user, "PUT", "/api2/notifications/tokens", `{"token":"`+token+`"}`); r.Status != 200 {
 			t.Fatalf("K3 %s: %d %s", user, r.Status, r.Body)
 		}
 	}
-	must(t, e.core.AddPushToken(e.userOf(t, "alice"), "dead"))
-	if r := e.call(t, "PUT", "/api2/notifications/settings", `{"type":"ignition","isOn":false}`, "bob"); r.Status != 200 {
+	must(t, e.Core.AddPushToken(e.userOf(t, "alice"), "dead"))
+	if r := e.Call(t, "bob", "PUT", "/api2/notifications/settings", `{"type":"ignition","isOn":false}`); r.Status != 200 {
 		t.Fatalf("K2: %d %s", r.Status, r.Body)
 	}
-	truck, err := e.core.Devices.Create(app.System(), func(d *app.Device) error {
+	truck, err := e.Core.Devices.Create(app.System(), func(d *app.Device) error {
 		d.Name, d.UniqueID = "Truck 7", "860000000000007"
 		return nil
 	})
 	must(t, err)
 	for _, user := range []string{"alice", "bob"} {
-		must(t, e.core.Link(app.System(), app.Permission{OwnerKind: app.KindUser, OwnerID: e.ids[user],
+		must(t, e.Core.Link(app.System(), app.Permission{OwnerKind: app.KindUser, OwnerID: e.IDs[user],
 			PropKind: app.KindDevice, PropID: truck.ID}))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { e.core.RunPush(ctx); close(done) }()
+	go func() { e.Core.RunPush(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
 
 	at := e.clock.now().Add(-time.Minute)
 	for i, on := range []bool{false, true} {
 		fix := at.Add(time.Duration(i) * 10 * time.Second)
-		must(t, e.core.Ingest(truck.ID, []*app.Position{{DeviceID: truck.ID, Protocol: "test", DeviceTime: fix,
+		must(t, e.Core.Ingest(truck.ID, []*app.Position{{DeviceID: truck.ID, Protocol: "test", DeviceTime: fix,
 			FixTime: fix, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: app.Attributes{"ignition": on}}}))
 	}
 	// The queue is FIFO with one worker: once this arrives, the event is done.
-	must(t, e.core.NotifyUser(e.ids["alice"], app.Notification{Title: "sentinel"}))
+	must(t, e.Core.NotifyUser(e.IDs["alice"], app.Notification{Title: "sentinel"}))
 	for waiting := true; waiting; {
 		select {
 		case m := <-fcm.got:
@@ -155,7 +155,7 @@ func TestIgnitionPush(t *testing.T) {
 	if tokens := e.tokens(t, "alice"); len(tokens) != 1 || tokens[0] != "tok-alice" {
 		t.Fatalf("alice's tokens %v: the dead one should be gone", tokens)
 	}
-	if s := e.core.PushStats(); s.TokensRemoved != 1 || s.Dropped != 0 {
+	if s := e.Core.PushStats(); s.TokensRemoved != 1 || s.Dropped != 0 {
 		t.Fatalf("stats %+v", s)
 	}
 }

@@ -22,7 +22,8 @@ type Scenario[E Env] struct {
 	// by Auth, by default the world's way.
 	As   string
 	Auth Auth
-	// Header holds more request headers; "Host" sets the request's host.
+	// Header holds more request headers: "Host" sets the request's host,
+	// an empty value removes the header (a body without Content-Type).
 	Header map[string]string
 
 	Method string
@@ -83,8 +84,12 @@ func (s Scenario[E]) send(t testing.TB, w *World) *Response {
 	}
 	req := w.Request(t, s.Method, s.Path, contentType, s.Body)
 	for k, v := range s.Header {
-		if k == "Host" {
+		switch {
+		case k == "Host":
 			req.Host = v
+		case v == "":
+			req.Header.Del(k)
+			continue
 		}
 		req.Header.Set(k, v)
 	}

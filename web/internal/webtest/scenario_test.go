@@ -90,6 +90,8 @@ func TestScenarioRequest(t *testing.T) {
 			echoed{Method: "POST", Type: fiber.MIMEApplicationForm, Body: "a=1", Path: "/echo", Host: "example.com"}},
 		{scenario{Method: "GET", Path: "/echo", Header: map[string]string{"X-Test": "yes", "Host": "fleet.example"}},
 			echoed{Method: "GET", Path: "/echo", Host: "fleet.example", X: "yes"}},
+		{scenario{Method: "POST", Path: "/echo", Body: "{}", Header: map[string]string{"Content-Type": ""}},
+			echoed{Method: "POST", Path: "/echo", Body: "{}", Host: "example.com"}},
 		{scenario{Method: "GET", Path: "/echo", As: "ada", Auth: AuthBasic},
 			echoed{Method: "GET", Path: "/echo", Host: "example.com", Auth: basic("ada@example.com", "ada-secret")}},
 		{scenario{Method: "GET", Path: "/echo", As: "ada", Auth: AuthLogin},

@@ -12,6 +12,8 @@ func TestExpand(t *testing.T) {
 		{name: "one", in: "/api/devices/{d1}", want: "/api/devices/7"},
 		{name: "several", in: `{"deviceId":{d1},"userId":{user2},"again":{d1}}`, want: `{"deviceId":7,"userId":12,"again":7}`},
 		{name: "not a name", in: "{D1} {} {d-1}", want: "{D1} {} {d-1}"},
+		{name: "the text of a placeholder", in: "/tiles/{{z}}/{{d1}}/{d1}", want: "/tiles/{z}/{d1}/7"},
+		{name: "JSON objects", in: `{"a":{"b":{d1}}}`, want: `{"a":{"b":7}}`},
 		{name: "unknown name", in: "/api/devices/{d9}", fails: true},
 	}
 	for _, tc := range cases {

@@ -53,12 +53,12 @@ func newSession(t *testing.T, e *env) *session {
 	}
 	// Map tiles come from the test server, so the page needs no network.
 	// Routes must be added before the server starts.
-	e.app.Get("/test-tiles/*", func(c *fiber.Ctx) error { return c.SendStatus(fiber.StatusNoContent) })
-	go func() { _ = e.app.Listener(ln) }()
-	t.Cleanup(func() { _ = e.app.Shutdown() })
+	e.App.Get("/test-tiles/*", func(c *fiber.Ctx) error { return c.SendStatus(fiber.StatusNoContent) })
+	go func() { _ = e.App.Listener(ln) }()
+	t.Cleanup(func() { _ = e.App.Shutdown() })
 	s := &session{t: t, base: "http://" + ln.Addr().String()}
 
-	if _, err := e.core.UpdateServer(e.users["admin"], func(srv *app.Server) error {
+	if _, err := e.Core.UpdateServer(e.users["admin"], func(srv *app.Server) error {
 		srv.MapURL = s.base + "/test-tiles/{z}/{x}/{y}.png"
 		return nil
 	}); err != nil {
@@ -174,7 +174,7 @@ func TestBrowser(t *testing.T) {
 	}
 	e := newEnv(t)
 	ticket := e.addTicket("driver1", "Speed looks wrong", "tracking")
-	if _, err := e.core.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err == nil {
+	if _, err := e.Core.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err == nil {
 		t.Fatal("unknown device identified")
 	}
 	s := newSession(t, e)
@@ -219,7 +219,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form.inline button[type=submit]`)),
 		s.waitText("#fleet-list", "Trailer 42"),
 	)
-	if d, err := e.core.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err != nil || d.Name != "Trailer 42" {
+	if d, err := e.Core.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err != nil || d.Name != "Trailer 42" {
 		t.Fatalf("device added in the browser: %+v %v", d, err)
 	}
 
@@ -239,7 +239,7 @@ func TestBrowser(t *testing.T) {
 		s.waitText("section.card .badge", "in progress"),
 	)
 	s.screenshot("ticket")
-	if got, err := e.core.Ticket(e.users["admin"], int64(ticket.ID)); err != nil || got.Status != app.TicketInProgress {
+	if got, err := e.Core.Ticket(e.users["admin"], int64(ticket.ID)); err != nil || got.Status != app.TicketInProgress {
 		t.Fatalf("ticket after the browser: %+v %v", got, err)
 	}
 	s.do("ticket list", chromedp.Navigate(dash+"/tickets"), s.waitText("#ticket-list", "in progress"))
@@ -265,7 +265,7 @@ func TestBrowser(t *testing.T) {
 		s.waitText("#document-list", "in 10 days"),
 	)
 	s.screenshot("documents")
-	docs, err := e.core.Documents(e.users["admin"])
+	docs, err := e.Core.Documents(e.users["admin"])
 	if err != nil || len(docs) != 1 || len(docs[0].FileIDs) != 1 || docs[0].Status != app.DocumentExpiring {
 		t.Fatalf("document from the browser: %+v %v", docs, err)
 	}

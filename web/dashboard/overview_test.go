@@ -13,7 +13,7 @@ import (
 // serviced records a service of the seeded device key, daysAgo days ago, as admin.
 func (e *env) serviced(key string, daysAgo int, odometer float64) {
 	e.t.Helper()
-	_, err := e.core.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
+	_, err := e.Core.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
 		r.Title, r.VehicleID, r.Odometer = "Service", app.TextID(e.devices[key].ID), &odometer
 		r.ServiceDate = app.Date{Time: e.now.AddDate(0, 0, -daysAgo)}
 		return nil
@@ -43,7 +43,7 @@ func TestOverviewMaintenanceDue(t *testing.T) {
 	van2 := e.devices["van2"]
 	fix := &app.Position{DeviceID: van2.ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
 		FixTime: e.now.Add(-time.Minute), DeviceTime: e.now.Add(-time.Minute), Attributes: app.Attributes{"odometer": 10_800_000.0}}
-	if err := e.core.Ingest(van2.ID, []*app.Position{fix}); err != nil {
+	if err := e.Core.Ingest(van2.ID, []*app.Position{fix}); err != nil {
 		t.Fatal(err)
 	}
 	link := func(key string) string {

@@ -58,6 +58,14 @@ func Run[E Env](t *testing.T, world func(t testing.TB) E, scenarios []Scenario[E
 	}
 }
 
+// Runner is Run with world bound: a package's runner for its fixture.
+func Runner[E Env](world func(t testing.TB) E) func(t *testing.T, scenarios []Scenario[E]) {
+	return func(t *testing.T, scenarios []Scenario[E]) {
+		t.Helper()
+		Run(t, world, scenarios)
+	}
+}
+
 // Test runs the scenario as t: it builds the world, runs Before, signs the
 // caller in, sends the request and checks the answer, then runs After.
 func (s Scenario[E]) Test(t *testing.T, world func(t testing.TB) E) {

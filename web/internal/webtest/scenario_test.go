@@ -255,3 +255,15 @@ func TestWorldCall(t *testing.T) {
 		t.Errorf("received %+v, want %+v", got, want)
 	}
 }
+
+func TestRunner(t *testing.T) {
+	var built int
+	run := Runner(func(t testing.TB) *testEnv { built++; return testWorld(t) })
+	run(t, []Scenario[*testEnv]{
+		{Name: "one", Method: "GET", Path: "/echo", Status: 200},
+		{Name: "two", Method: "GET", Path: "/echo", Status: 200},
+	})
+	if built != 2 {
+		t.Errorf("%d worlds built, want one a scenario", built)
+	}
+}

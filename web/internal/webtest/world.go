@@ -26,7 +26,7 @@ type World struct {
 	Values map[string]string
 
 	// Users are the credentials of the fixture's users by caller name,
-	// for AuthBasic and AuthLogin. AuthSession needs the user's id in IDs instead.
+	// for AuthBasic and AuthLogin; AuthSession needs the user's id in IDs.
 	Users map[string]Credentials
 	// Auth is how a named caller signs in when a scenario does not say;
 	// unset, AuthSession.
@@ -73,28 +73,6 @@ func NewWorld(db *storage.DB, core *app.Core, f *fiber.App) *World {
 }
 
 func (w *World) world() *World { return w }
-
-// Expand replaces each {name} in s with the fixture id or the value of
-// name; an unknown name fails the test.
-func (w *World) Expand(t testing.TB, s string) string {
-	t.Helper()
-	return expand(t, s, func(name string) (string, bool) {
-		if id, ok := w.IDs[name]; ok {
-			return strconv.FormatInt(id, 10), true
-		}
-		v, ok := w.Values[name]
-		return v, ok
-	})
-}
-
-func (w *World) expandAll(t testing.TB, fragments []string) []string {
-	t.Helper()
-	out := make([]string, len(fragments))
-	for i, f := range fragments {
-		out[i] = w.Expand(t, f)
-	}
-	return out
-}
 
 // Request is method path carrying body, declared as contentType unless
 // that is empty, to the world's host; {name}s in path and body expand.
@@ -153,6 +131,9 @@ func (w *World) Cookie(t testing.TB, name string) *http.Cookie {
 
 func (w *World) cookie(t testing.TB, name string, auth Auth) *http.Cookie {
 	t.Helper()
+	if auth == AuthDefault {
+		auth = AuthSession
+	}
 	key := strconv.Itoa(int(auth)) + " " + name
 	if c, ok := w.cookies[key]; ok {
 		return c
@@ -164,10 +145,10 @@ func (w *World) cookie(t testing.TB, name string, auth Auth) *http.Cookie {
 	switch auth {
 	case AuthLogin:
 		c = w.Login(t, name)
-	case AuthBasic:
-		t.Fatalf("caller %s signs in with Basic: there is no session cookie", name)
-	default:
+	case AuthSession:
 		c = w.Session(t, name)
+	default:
+		t.Fatalf("caller %s signs in with Basic: there is no session cookie", name)
 	}
 	w.cookies[key] = c
 	return c

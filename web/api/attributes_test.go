@@ -15,7 +15,7 @@ func TestComputedAttributes(t *testing.T) {
 		})
 		e.link(t, "user", "user1", "attribute", "ca1")
 	}
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "create", As: "user1", Method: "POST", Path: "/api/attributes/computed",
 			Body: `{"attribute":"fuelOut","expression":"fuel == 0","type":"boolean","priority":2}`, Status: 200,
 			Want: []string{`"attribute":"fuelOut"`, `"description":"fuelOut"`, `"expression":"fuel == 0"`, `"type":"boolean"`, `"priority":2`}},

@@ -30,7 +30,7 @@ func TestCommandSending(t *testing.T) {
 		_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *app.User) error { u.LimitCommands = true; return nil })
 		must(t, err)
 	}
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "types of a device's protocol", As: "user1", Method: "GET", Path: "/api/commands/types?deviceId={d1}",
 			Status: 200, Want: []string{`[{"type":"custom"},{"type":"engineStop"}]`}},
 		{Name: "types of a named protocol", As: "user1", Method: "GET", Path: "/api/commands/types?protocol=test",

@@ -12,7 +12,7 @@ func TestDrivers(t *testing.T) {
 		create(t, e, "dr1", e.Core.Drivers, func(d *app.Driver) { d.Name, d.UniqueID = "Ann", "RFID-1" })
 		e.link(t, "user", "user1", "driver", "dr1")
 	}
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "create", As: "user1", Method: "POST", Path: "/api/drivers", Body: `{"name":"Bob","uniqueId":"RFID-2"}`,
 			Status: 200, Want: []string{`"name":"Bob"`, `"uniqueId":"RFID-2"`, `"attributes":{}`}},
 		{Name: "uniqueId required", As: "user1", Method: "POST", Path: "/api/drivers", Body: `{"name":"Bob"}`, Status: 400},

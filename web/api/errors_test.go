@@ -15,7 +15,7 @@ import (
 // error shape, never a 500 (webtest.Run checks the shape; the fixture's
 // Never, that no secret leaks).
 func TestBadInput(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "truncated JSON", As: "admin", Method: "POST", Path: "/api/devices", Body: `{"name":`, Status: 400,
 			Want: []string{"malformed JSON"}},
 		{Name: "array instead of object", As: "admin", Method: "POST", Path: "/api/devices", Body: `[]`, Status: 400,
@@ -55,7 +55,7 @@ func TestAuthorizationHeaders(t *testing.T) {
 		scenarios = append(scenarios, scenario{Name: header, Method: "GET", Path: "/api/devices",
 			Header: map[string]string{"Authorization": header}, Status: 401, Want: []string{`"message"`}})
 	}
-	webtest.Run(t, newEnv, scenarios)
+	run(t, scenarios)
 }
 
 // TestBodyTooLarge runs on a real listener: fasthttp refuses the body

@@ -19,6 +19,9 @@ type env struct{ *webtest.World }
 // scenario is one API call on a fresh fixture and what must come of it.
 type scenario = webtest.Scenario[*env]
 
+// run runs scenarios, each on a fresh fixture.
+var run = webtest.Runner(newEnv)
+
 // logins are the fixture's credentials by caller name. A named caller
 // signs in with HTTP Basic unless its scenario says otherwise.
 var logins = map[string]webtest.Credentials{

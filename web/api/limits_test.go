@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -64,7 +63,7 @@ func TestOverLongValues(t *testing.T) {
 		scenarios = append(scenarios, scenario{Name: tt.name, As: tt.as, Method: tt.method, Path: tt.path, Body: tt.body,
 			Status: 400, Want: []string{`"message":"Invalid request"`, tt.want}, Absent: []string{digits[:200]}, Unchanged: true})
 	}
-	webtest.Run(t, newEnv, scenarios)
+	run(t, scenarios)
 }
 
 // TestOverLongCredentials: credentials no account can have are wrong

@@ -10,7 +10,7 @@ import (
 )
 
 func TestDevices(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "admin lists all", As: "admin", Method: "GET", Path: "/api/devices", Status: 200,
 			Want: []string{"Truck 1", "Truck 2", "Van 3", `"status":"offline"`}},
 		{Name: "user lists its linked device", As: "user1", Method: "GET", Path: "/api/devices", Status: 200,
@@ -121,7 +121,7 @@ func setDeviceAttributes(device string, attrs app.Attributes) func(*testing.T, *
 }
 
 func TestGroups(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "user sees its group", As: "user2", Method: "GET", Path: "/api/groups", Status: 200, Want: []string{"Fleet"}},
 		{Name: "user without groups", As: "user1", Method: "GET", Path: "/api/groups", Status: 200, Want: []string{"[]"}},
 		{Name: "unknown parent", As: "user2", Method: "POST", Path: "/api/groups",
@@ -142,7 +142,7 @@ func TestGroups(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "user lists its commands", As: "user1", Method: "GET", Path: "/api/commands", Status: 200,
 			Want: []string{"engineStop"}, Absent: []string{"engineResume"}},
 		{Name: "all by admin", As: "admin", Method: "GET", Path: "/api/commands?all=true", Status: 200,
@@ -170,7 +170,7 @@ func TestCommands(t *testing.T) {
 }
 
 func TestGeofences(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "deviceId filter", As: "user1", Method: "GET", Path: "/api/geofences?deviceId={d1}", Status: 200,
 			Want: []string{"Depot"}},
 		{Name: "deviceId of an invisible device", As: "user2", Method: "GET", Path: "/api/geofences?deviceId={d1}", Status: 404},

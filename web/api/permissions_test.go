@@ -10,7 +10,7 @@ import (
 )
 
 func TestPermissions(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "link a device to a user", As: "admin", Method: "POST", Path: "/api/permissions",
 			Body: `{"userId":{user2},"deviceId":{d1}}`, Status: 204, After: sees("user2", "d1", "d3")},
 		{Name: "key order does not pick the owner", As: "admin", Method: "POST", Path: "/api/permissions",

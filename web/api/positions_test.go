@@ -9,7 +9,7 @@ import (
 )
 
 func TestPositions(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "latest of every visible device, admin", As: "admin", Method: "GET", Path: "/api/positions", Status: 200,
 			Want: []string{`"id":{p3}`, `"id":{p4}`}, Absent: []string{`"id":{p1},`, `"id":{p2},`}},
 		{Name: "latest, user", As: "user1", Method: "GET", Path: "/api/positions", Status: 200,
@@ -97,7 +97,7 @@ func positionKept(device, position string) func(*testing.T, *env, *webtest.Respo
 }
 
 func TestEvents(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "own device's event with Basic", As: "user1", Method: "GET", Path: "/api/events/{e1}", Status: 200,
 			Want: []string{`"type":"ignitionOn"`, `"deviceId":{d1}`, `"eventTime":"2024-01-01T11:00:00Z"`}},
 		{Name: "with the cookie", As: "user1", Auth: webtest.AuthLogin, Method: "GET", Path: "/api/events/{e1}", Status: 200},

@@ -39,7 +39,7 @@ func userEmail(name, want string) func(*testing.T, *env, *webtest.Response) {
 // changes no user and no permission: not its own e-mail, phone or password
 // (a demo account's password is shared), not a managed user.
 func TestReadonlyAccounts(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "read-only user cannot change itself", As: "user1", Before: readonly("user1"),
 			Method: "PUT", Path: "/api/users/{user1}", Body: `{"email":"taken@example.com","phone":"+15551234567","password":"x"}`,
 			Status: 403, Want: []string{"read-only"}, After: userEmail("user1", "user1@example.com")},

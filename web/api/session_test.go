@@ -13,7 +13,7 @@ import (
 )
 
 func TestSession(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "form login returns the user and an HttpOnly cookie", Method: "POST", Path: "/api/session",
 			ContentType: fiber.MIMEApplicationForm, Body: "email=user1@example.com&password=user1-secret", Status: 200,
 			Want: []string{`"id":{user1}`, `"email":"user1@example.com"`},

@@ -7,7 +7,7 @@ import (
 )
 
 func TestServerSettings(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "public read", Method: "GET", Path: "/api/server", Status: 200,
 			Want: []string{`"version":"test"`, `"map":"osm"`, `"registration":false`, `"attributes":{}`}},
 		{Name: "admin update applies onto current settings", As: "admin", Method: "PUT", Path: "/api/server",

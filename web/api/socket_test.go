@@ -84,7 +84,7 @@ func TestSocket(t *testing.T) {
 }
 
 func TestSocketNeedsUpgrade(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "plain GET", As: "user1", Method: "GET", Path: "/api/socket", Status: 400, Want: []string{"WebSocket"}},
 	})
 }

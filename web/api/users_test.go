@@ -9,7 +9,7 @@ import (
 )
 
 func TestUsers(t *testing.T) {
-	webtest.Run(t, newEnv, []scenario{
+	run(t, []scenario{
 		{Name: "admin lists everyone", As: "admin", Method: "GET", Path: "/api/users", Status: 200,
 			Want: []string{"admin@example.com", "manager1@example.com", "user1@example.com", "user2@example.com"}},
 		{Name: "manager lists only its users", As: "manager1", Method: "GET", Path: "/api/users", Status: 200,

@@ -10,7 +10,6 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/storage"
-	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"golang.org/x/crypto/bcrypt"
@@ -89,8 +88,9 @@ func newAcctEnv(t testing.TB, opts ...acctOption) *acctEnv {
 	return buildAcctEnv(t, nil, opts...)
 }
 
-// acctWorld is the fixture with the default options, for webtest.Run.
-func acctWorld(t testing.TB) *acctEnv { return newAcctEnv(t) }
+// runAccounts runs scenarios, each on a fresh accounts fixture with the
+// default options.
+var runAccounts = webtest.Runner(func(t testing.TB) *acctEnv { return newAcctEnv(t) })
 
 // buildAcctEnv builds the fixture with a core over store(db) (nil: the
 // store itself, else a wrapper of it that injects failures).
@@ -106,14 +106,9 @@ func buildAcctEnv(t testing.TB, store func(*storage.DB) app.Store, opts ...acctO
 	for _, fn := range opts {
 		fn(&o)
 	}
-	db := webtest.OpenStore(t)
-	var s app.Store = db
-	if store != nil {
-		s = store(db)
-	}
-	core := app.New(s, o)
-	e.World = webtest.NewWorld(db, core, web.New(core, web.Options{Logger: o.Logger}))
+	e.World = newWorld(t, o, store)
 	e.Auth = webtest.AuthSession
+	core := e.Core
 	admin, _, err := core.Bootstrap(acctUsers["admin"][0], acctUsers["admin"][2])
 	must(t, err)
 	e.IDs["admin"] = admin.ID
@@ -129,13 +124,6 @@ func buildAcctEnv(t testing.TB, store func(*storage.DB) app.Store, opts ...acctO
 	_, err = core.UpdateServer(admin, func(s *app.Server) error { s.Registration = true; return nil })
 	must(t, err)
 	return e
-}
-
-func must(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // setsSession reports whether r sets a session cookie with a value.

@@ -21,7 +21,7 @@ func TestAccountSecurity(t *testing.T) {
 	newEmail := func(t *testing.T, e *acctEnv) {
 		updateCode(t, e, "email", "alice@new.example")
 	}
-	webtest.Run(t, acctWorld, []acctScenario{
+	runAccounts(t, []acctScenario{
 		{Name: "H1 success", Method: "POST", Path: updatePath, Body: `{"field":"email","value":"alice@new.example"}`,
 			As: "alice", Status: 200, Want: []string{`{"message":"OTP sent!"}`},
 			After: func(t *testing.T, e *acctEnv, r *webtest.Response) {
@@ -79,7 +79,7 @@ func TestNotificationsAPI(t *testing.T) {
 	addToken := func(t *testing.T, e *acctEnv) {
 		must(t, e.Core.AddPushToken(e.userOf(t, "alice"), "tok-1"))
 	}
-	webtest.Run(t, acctWorld, []acctScenario{
+	runAccounts(t, []acctScenario{
 		{Name: "K1 defaults: all on", Method: "GET", Path: settings, As: "alice", Status: 200,
 			Want: []string{`"ignition":true`, `"geofence":true`, `"deviceOverspeed":true`, `"maintenance":true`,
 				`"alarm":true`, `"commandResult":true`}},

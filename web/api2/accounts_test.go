@@ -59,7 +59,21 @@ func TestAccountAccess(t *testing.T) {
 		code := resetCode(t, e)
 		e.set("code", code, "wrong", wrong(code))
 	}
-	webtest.Run(t, acctWorld, []acctScenario{
+	// token names the token of get "token"; expired lets it expire first.
+	token := func(get func(*testing.T, *acctEnv) string) func(*testing.T, *acctEnv) {
+		return func(t *testing.T, e *acctEnv) { e.set("token", get(t, e)) }
+	}
+	expired := func(get func(*testing.T, *acctEnv) string) func(*testing.T, *acctEnv) {
+		return func(t *testing.T, e *acctEnv) {
+			tok := get(t, e)
+			e.clock.add(11 * time.Minute)
+			e.set("token", tok)
+		}
+	}
+	registration := func(identifier string) func(*testing.T, *acctEnv) string {
+		return func(t *testing.T, e *acctEnv) string { return registrationToken(t, e, identifier) }
+	}
+	runAccounts(t, []acctScenario{
 		// A1
 		{Name: "A1 otp missing", Method: "POST", Path: a1, Body: `{"identifier":"alice@example.com","type":"reset"}`,
 			Status: 400, Want: []string{`"message":"OTP & Identifier are required!"`}},
@@ -158,19 +172,11 @@ func TestAccountAccess(t *testing.T) {
 			Status: 400, Want: []string{`"message":"Token and identifier are required!"`}},
 		{Name: "A4 bad token", Method: "POST", Path: "/api2/auth/password/reset", Body: `{"token":"x","newPassword":"n3w"}`,
 			Status: 400, Want: []string{`"message":"Invalid Token!"`}},
-		{Name: "A4 expired token", Before: func(t *testing.T, e *acctEnv) {
-			tok := resetToken(t, e)
-			e.clock.add(11 * time.Minute)
-			e.set("token", tok)
-		}, Method: "POST", Path: "/api2/auth/password/reset", Body: `{"token":"{token}","newPassword":"n3w"}`,
+		{Name: "A4 expired token", Before: expired(resetToken), Method: "POST", Path: "/api2/auth/password/reset", Body: `{"token":"{token}","newPassword":"n3w"}`,
 			Status: 400, Want: []string{`"message":"Token has expired!"`}},
-		{Name: "A4 registration token", Before: func(t *testing.T, e *acctEnv) {
-			e.set("token", registrationToken(t, e, "new@example.com"))
-		}, Method: "POST", Path: "/api2/auth/password/reset", Body: `{"token":"{token}","newPassword":"n3w"}`,
+		{Name: "A4 registration token", Before: token(registration("new@example.com")), Method: "POST", Path: "/api2/auth/password/reset", Body: `{"token":"{token}","newPassword":"n3w"}`,
 			Status: 401, Want: []string{`"message":"Unauthorized token!"`}},
-		{Name: "A4 success", Before: func(t *testing.T, e *acctEnv) {
-			e.set("token", resetToken(t, e))
-		}, Method: "POST", Path: "/api2/auth/password/reset", Body: `{"token":"{token}","newPassword":"n3w-secret"}`,
+		{Name: "A4 success", Before: token(resetToken), Method: "POST", Path: "/api2/auth/password/reset", Body: `{"token":"{token}","newPassword":"n3w-secret"}`,
 			Status: 200, Want: []string{`"message":"Password Updated!"`, `"success":true`},
 			After: func(t *testing.T, e *acctEnv, r *webtest.Response) {
 				loginWorks(t, e, aliceEmail, "n3w-secret")
@@ -199,19 +205,11 @@ func TestAccountAccess(t *testing.T) {
 			Status: 400, Want: []string{`"message":"token, fullName & password are required!"`}},
 		{Name: "A6 bad token", Method: "POST", Path: "/api2/auth/registration/complete",
 			Body: `{"token":"x","fullName":"New","password":"p"}`, Status: 400, Want: []string{`"message":"Invalid Token!"`}},
-		{Name: "A6 expired token", Before: func(t *testing.T, e *acctEnv) {
-			tok := registrationToken(t, e, "new@example.com")
-			e.clock.add(11 * time.Minute)
-			e.set("token", tok)
-		}, Method: "POST", Path: "/api2/auth/registration/complete", Body: `{"token":"{token}","fullName":"New","password":"p"}`,
+		{Name: "A6 expired token", Before: expired(registration("new@example.com")), Method: "POST", Path: "/api2/auth/registration/complete", Body: `{"token":"{token}","fullName":"New","password":"p"}`,
 			Status: 400, Want: []string{`"message":"Token has expired!"`}},
-		{Name: "A6 reset token", Before: func(t *testing.T, e *acctEnv) {
-			e.set("token", resetToken(t, e))
-		}, Method: "POST", Path: "/api2/auth/registration/complete", Body: `{"token":"{token}","fullName":"New","password":"p"}`,
+		{Name: "A6 reset token", Before: token(resetToken), Method: "POST", Path: "/api2/auth/registration/complete", Body: `{"token":"{token}","fullName":"New","password":"p"}`,
 			Status: 401, Want: []string{`"message":"Unauthorized token!"`}},
-		{Name: "A6 success by phone", Before: func(t *testing.T, e *acctEnv) {
-			e.set("token", registrationToken(t, e, "+4930123456"))
-		}, Method: "POST", Path: "/api2/auth/registration/complete",
+		{Name: "A6 success by phone", Before: token(registration("+4930123456")), Method: "POST", Path: "/api2/auth/registration/complete",
 			Body:   `{"token":"{token}","fullName":"Neu","password":"neu-secret"}`,
 			Status: 200, Want: []string{`"message":"Account registered successfully"`, `"success":true`},
 			After: func(t *testing.T, e *acctEnv, r *webtest.Response) {

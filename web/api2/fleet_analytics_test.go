@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestFleetAlarmAnalytics(t *testing.T) {
@@ -64,7 +63,7 @@ func TestFleetAlarmAnalytics(t *testing.T) {
 		t.Fatalf("all devices:\ngot  %s\nwant %s", mustJSON(t, got), mustJSON(t, want))
 	}
 
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "from and to are required", As: "alice", Method: "GET", Path: "/api2/analytics/device/alerts?deviceId={car}",
 			Status: 400, Want: []string{"from and to are required"}},
 		{Name: "another user's device is not found", As: "alice", Method: "GET",

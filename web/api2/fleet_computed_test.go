@@ -119,5 +119,5 @@ func TestFleetMileageErrors(t *testing.T) {
 		Status: 400, Want: []string{failed, "another account"}, Unchanged: true})
 	scenarios = append(scenarios, officeScenario{Name: "no session", Method: "POST", Path: "/api2/computed/mileage",
 		Body: `{"vehicleId":"1"}`, Status: 401})
-	webtest.Run(t, newOfficeEnv, scenarios)
+	runOffice(t, scenarios)
 }

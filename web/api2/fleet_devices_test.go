@@ -47,7 +47,7 @@ func (e *officeEnv) stored(id string) *app.Device {
 }
 
 func TestFleetDeviceCreate(t *testing.T) {
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "M3 creates the core device and its installation record; expirationTime in the body is ignored",
 			As: "alice", Method: "POST", Path: "/api2/devices", Body: newDevice, Status: 201,
 			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
@@ -165,7 +165,7 @@ func sameJSON(t *testing.T, a, b any) bool {
 }
 
 func TestFleetDeviceUpdate(t *testing.T) {
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "M4 updates the given fields and never the expiration", As: "alice", Method: "PUT", Path: "/api2/devices/{truck}",
 			Before: func(t *testing.T, e *officeEnv) { e.install("truck", "alice"); e.setNow(officeNow.Add(48 * time.Hour)) },
 			Body:   `{"name":"Big truck","phone":"2","expirationTime":"2040-01-01T00:00:00Z","model":"X"}`, Status: 200,
@@ -244,7 +244,7 @@ func TestFleetDeviceDeleteInstallation(t *testing.T) {
 }
 
 func TestFleetCheckIMEI(t *testing.T) {
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "unused", As: "alice", Method: "GET", Path: "/api2/devices/check-imei/356307042441013", Status: 200,
 			Want: []string{`{"message":"IMEI not used."}`}},
 		{Name: "used by another user, without saying whose", As: "alice", Method: "GET", Path: "/api2/devices/check-imei/imei-van",

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // eventsFixture: alice's car and bus and bob's van, with events a minute
@@ -127,7 +126,7 @@ func TestFleetEventErrors(t *testing.T) {
 		scenarios = append(scenarios, officeScenario{Name: s.name, As: s.as, Method: "GET", Path: "/api2/events?" + s.query,
 			Status: s.status, Want: []string{s.want}})
 	}
-	webtest.Run(t, newOfficeEnv, scenarios)
+	runOffice(t, scenarios)
 }
 
 // TestFleetEventsFromIngest: events the ingest derives come back through

@@ -60,7 +60,7 @@ func TestFleetPayments(t *testing.T) {
 		e.pay("pa", "alice", "card", 10, 0, "pending")
 		e.pay("pb", "bob", "bank", 20, 0, "completed")
 	}
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "an administrator records a payment", As: "admin", Method: "POST", Path: "/api2/payments", Body: body, Status: 201,
 			Want: []string{`"userId":"{alice}"`, `"currency":"EUR"`, `"status":"completed"`, `"discount":2.5`, `"reference":"INV-1"`, `"$createdAt":"2025-06-01T09:00:00Z"`}},
 		{Name: "status defaults to pending", As: "admin", Method: "POST", Path: "/api2/payments",

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // TestOverLongValues: a string longer than its field's limit answers 400
@@ -97,5 +96,5 @@ func TestOverLongValues(t *testing.T) {
 		scenarios = append(scenarios, officeScenario{Name: tt.name, As: tt.as, Method: tt.method, Path: tt.path, Body: tt.body,
 			Before: records, Status: 400, Want: []string{tt.want}, Absent: []string{digits[:200]}, Unchanged: true})
 	}
-	webtest.Run(t, newOfficeEnv, scenarios)
+	runOffice(t, scenarios)
 }

@@ -32,7 +32,7 @@ func aliceDocs(t *testing.T, e *officeEnv) {
 func TestDocuments(t *testing.T) {
 	create := `{"documentOf":"vehicle","entityId":"{car}","documentType":"insurance","identificationNo":"P-1",
 		"amount":120.5,"issuedDate":"2025-01-01","expiryDate":"2025-06-20T00:00:00+02:00","fileIds":["{f1}"]}`
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "create", As: "alice", Method: "POST", Path: "/api2/documents", Body: create,
 			Before: func(t *testing.T, e *officeEnv) { e.file("f1", "alice") }, Status: 201,
 			Want: []string{`"$id":"`, `"$createdAt":"2025-06-01T09:00:00Z"`, `"$updatedAt":"2025-06-01T09:00:00Z"`,

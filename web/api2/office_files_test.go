@@ -96,7 +96,7 @@ func TestFiles(t *testing.T) {
 			t.Errorf("download: %v %q", r.Header, r.Body)
 		}
 	}
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "owner downloads", As: "alice", Method: "GET", Path: "/api2/files/{f1}",
 			Before: func(t *testing.T, e *officeEnv) { e.file("f1", "alice") }, Status: 200, After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				content(t, e, r)

@@ -16,7 +16,6 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/storage"
-	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -47,6 +46,9 @@ type officeEnv struct {
 // come of it; Unchanged compares the office records and the files on disk.
 type officeScenario = webtest.Scenario[*officeEnv]
 
+// runOffice runs scenarios, each on a fresh office fixture.
+var runOffice = webtest.Runner(newOfficeEnv)
+
 // officeLogins are the fixture's users, who sign in through POST
 // /api/session, once per fixture.
 var officeLogins = map[string]webtest.Credentials{
@@ -66,7 +68,6 @@ func newOfficeEnv(t testing.TB) *officeEnv { return buildOfficeEnv(t, nil, nil) 
 // itself) whose options with adjusts (nil: none).
 func buildOfficeEnv(t testing.TB, store func(*storage.DB) app.Store, with func(*app.Options)) *officeEnv {
 	t.Helper()
-	db := webtest.OpenStore(t)
 	e := &officeEnv{t: t, files: filepath.Join(t.TempDir(), "files"), now: officeNow}
 	opts := app.Options{
 		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock,
@@ -76,12 +77,7 @@ func buildOfficeEnv(t testing.TB, store func(*storage.DB) app.Store, with func(*
 	if with != nil {
 		with(&opts)
 	}
-	var s app.Store = db
-	if store != nil {
-		s = store(db)
-	}
-	core := app.New(s, opts)
-	e.World = webtest.NewWorld(db, core, web.New(core, web.Options{Logger: slog.New(slog.DiscardHandler)}))
+	e.World = newWorld(t, opts, store)
 	e.Users, e.Auth = officeLogins, webtest.AuthLogin
 	e.Snapshot = func(testing.TB) string { return e.snapshot() }
 

@@ -28,7 +28,7 @@ func recordTitles(want ...string) func(*testing.T, *officeEnv, *webtest.Response
 }
 
 func TestServiceHistory(t *testing.T) {
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "create", As: "alice", Method: "POST", Path: "/api2/services/history",
 			Body:   `{"title":"Oil","vehicleId":"{car}","serviceDate":"2025-05-30","odometer":12000.5,"expenditure":80,"serviceTasks":[" Oil change ","oil change",""]}`,
 			Status: 201,
@@ -108,7 +108,7 @@ func TestServiceTasks(t *testing.T) {
 		_, err := e.Core.CreateServiceTask(e.user("bob"), "Tachograph check")
 		e.must(err)
 	}
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "public tasks are seeded", As: "alice", Method: "GET", Path: "/api2/services/task", Status: 200,
 			Want: []string{`"label":"Oil change","userId":null`, `"label":"Tyre rotation"`, `"label":"Brake inspection"`},
 			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {

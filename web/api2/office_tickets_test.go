@@ -17,7 +17,7 @@ func aliceTicket(t *testing.T, e *officeEnv) {
 }
 
 func TestTickets(t *testing.T) {
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "create", As: "alice", Method: "POST", Path: "/api2/support/tickets",
 			Before: func(t *testing.T, e *officeEnv) { e.file("f1", "alice") },
 			Body:   `{"title":" Map blank ","description":"since today","category":"Tracking","fileIds":["{f1}"],"device":{"value":"imei-car","name":"car"},"status":"closed","ticket_no":5,"userId":"{bob}"}`,
@@ -96,7 +96,7 @@ func TestTicketList(t *testing.T) {
 	titles := func(want ...string) func(*testing.T, *officeEnv, *webtest.Response) {
 		return listTitles("data", want...)
 	}
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "defaults: page 1, limit 10, newest first, own only", As: "alice", Method: "GET",
 			Path: "/api2/support/tickets", Before: many, Status: 200,
 			Want:  []string{`"page":1`, `"limit":10`, `"total":12`},
@@ -152,7 +152,7 @@ func TestTicketStatus(t *testing.T) {
 		}
 	}
 	path := "/api2/support/tickets/{t1}/status"
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "admin: open to in_progress", As: "admin", Method: "PUT", Path: path, Before: aliceTicket,
 			Body: `{"status":"in_progress"}`, Status: 200, Want: []string{`"status":"in_progress"`}, After: status("in_progress")},
 		{Name: "admin: closed to resolved is no transition", As: "admin", Method: "PUT", Path: path,
@@ -184,7 +184,7 @@ func TestTicketResponses(t *testing.T) {
 		_, err := e.Core.SetTicketStatus(e.user("admin"), e.IDs["t1"], "pending")
 		e.must(err)
 	}
-	webtest.Run(t, newOfficeEnv, []officeScenario{
+	runOffice(t, []officeScenario{
 		{Name: "list", As: "alice", Method: "GET", Path: "/api2/support/tickets/{t1}/responses",
 			Before: func(t *testing.T, e *officeEnv) { aliceTicket(t, e); e.respond("r2", "alice", "t1", "did that") },
 			Status: 200,

@@ -15,7 +15,7 @@ func TestFleetPage(t *testing.T) {
 	// the filters the list shows.
 	page := []string{`data-tiles="https://tile.openstreetmap.org/{{z}}/{{x}}/{{y}}.png"`, `<nav`,
 		`hx-include="#fleet-filters" hx-trigger="every 15s"`}
-	webtest.Run(t, world, []scenario{
+	run(t, []scenario{
 		{Name: "admin", As: "admin", Method: "GET", Path: "/dashboard/fleet", Status: 200,
 			Want: append([]string{"Truck One", "Van Two", "Van Three", `"name":"Truck One"`, `"lat":52.52`,
 				`"status":"online"`, "no position yet", "50 km/h", "Unknown devices"}, page...)},
@@ -33,7 +33,7 @@ func TestFleetPage(t *testing.T) {
 
 // The filters and the 15 s refresh ask for the list only.
 func TestFleetListFragment(t *testing.T) {
-	webtest.Run(t, world, []scenario{
+	run(t, []scenario{
 		{Name: "fragment", As: "admin", Method: "GET", Path: "/dashboard/fleet?q=truck",
 			Header: map[string]string{"HX-Request": "true", "HX-Target": "fleet-list"}, Status: 200,
 			Want: []string{"Truck One</a>", `id="fleet-data"`}, Absent: []string{"<html", "<nav", "Van Two"}},
@@ -129,7 +129,7 @@ func TestUnknownDevices(t *testing.T) {
 }
 
 func TestUsersPage(t *testing.T) {
-	webtest.Run(t, world, []scenario{
+	run(t, []scenario{
 		{Name: "admin's users", As: "admin", Method: "GET", Path: "/dashboard/users", Status: 200,
 			Want: []string{"Ada Admin", "Max Manager", "Dora Driver", "administrator", "manager"}},
 		{Name: "manager's users", As: "manager", Method: "GET", Path: "/dashboard/users", Status: 200,
@@ -138,7 +138,7 @@ func TestUsersPage(t *testing.T) {
 }
 
 func TestNotFoundPage(t *testing.T) {
-	webtest.Run(t, world, []scenario{
+	run(t, []scenario{
 		{Name: "404 page", As: "admin", Method: "GET", Path: "/dashboard/no-such-page", Status: 404, Want: []string{"<nav"}},
 	})
 }

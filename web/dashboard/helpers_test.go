@@ -31,8 +31,9 @@ type env struct {
 // scenario is one page request on a fresh seeded world.
 type scenario = webtest.Scenario[*env]
 
-// world is the seeded world with the default options, for webtest.Run.
-func world(t testing.TB) *env { return newEnv(t) }
+// run runs scenarios, each on a freshly seeded world with the default
+// options (or the scenario's own).
+var run = webtest.Runner(func(t testing.TB) *env { return newEnv(t) })
 
 const password = "secret-pass"
 

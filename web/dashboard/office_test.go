@@ -76,7 +76,7 @@ func TestTicketList(t *testing.T) {
 		return scenario{Name: "tickets" + query, As: "admin", Method: "GET", Path: "/dashboard/tickets" + query,
 			Before: tickets, Status: 200, Want: want, Absent: avoid}
 	}
-	webtest.Run(t, world, []scenario{
+	run(t, []scenario{
 		// Newest first, 25 a page.
 		list("", []string{"Cannot log in", "GPS drops 29", "GPS drops 6<", "Page 1 of 2 · 31 tickets", "page=2"}, []string{"GPS drops 5<"}),
 		list("?page=2", []string{"GPS drops 5<", "GPS drops 0<", "Page 2 of 2", "Previous"}, []string{"Cannot log in"}),

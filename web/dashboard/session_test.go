@@ -117,7 +117,7 @@ func TestSignedOutGoesToLogin(t *testing.T) {
 }
 
 func TestPlainUserSessionRefused(t *testing.T) {
-	webtest.Run(t, world, []scenario{
+	run(t, []scenario{
 		{Name: "plain user", As: "driver1", Method: "GET", Path: "/dashboard/", Status: 403,
 			Want: []string{"administrators and managers", "Sign out"}},
 	})

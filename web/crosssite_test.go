@@ -111,7 +111,7 @@ func TestSocketChecksOrigin(t *testing.T) {
 			}
 			if tc.basic {
 				req := httptest.NewRequest("GET", "/", nil)
-				req.SetBasicAuth(adminEmail, adminPassword)
+				s.Sign(t, req, "admin", webtest.AuthBasic)
 				h.Set("Authorization", req.Header.Get("Authorization"))
 			} else {
 				h.Set("Cookie", s.cookie.String())

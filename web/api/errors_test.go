@@ -68,7 +68,7 @@ func TestBodyTooLarge(t *testing.T) {
 	req, err := http.NewRequest("POST", "http://"+addr+"/api/devices", strings.NewReader(body))
 	must(t, err)
 	req.Header.Set("Content-Type", "application/json")
-	req.SetBasicAuth(logins["admin"].Email, logins["admin"].Password)
+	e.Sign(t, req, "admin", webtest.AuthBasic)
 	res, err := http.DefaultClient.Do(req)
 	must(t, err)
 	if r := webtest.Read(t, res); r.Status != http.StatusRequestEntityTooLarge || !strings.Contains(r.Body, `"message":"Request Entity Too Large"`) {

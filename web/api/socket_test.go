@@ -95,10 +95,10 @@ func itoa(id int64) string { b, _ := json.Marshal(id); return string(b) }
 // a password change, a disabled account. Another session's logout does not
 // touch it.
 func TestSocketAccessEnds(t *testing.T) {
-	basic := func(name string) http.Header {
+	basic := func(t *testing.T, e *env, name string) http.Header {
 		h := http.Header{}
 		req, _ := http.NewRequest("GET", "/", nil)
-		req.SetBasicAuth(logins[name].Email, logins[name].Password)
+		e.Sign(t, req, name, webtest.AuthBasic)
 		h.Set("Authorization", req.Header.Get("Authorization"))
 		return h
 	}
@@ -120,7 +120,7 @@ func TestSocketAccessEnds(t *testing.T) {
 		}, func(t *testing.T, e *env, _ *http.Cookie) {
 			e.requestWithCookie(t, e.Login(t, "user1"), "DELETE", "/api/session").Check(t, "logout", 204, nil, nil)
 		}, false},
-		{"password changed (Basic)", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return basic("user1"), nil },
+		{"password changed (Basic)", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return basic(t, e, "user1"), nil },
 			func(t *testing.T, e *env, _ *http.Cookie) {
 				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *app.User) error { u.Password = "new-secret"; return nil })
 				must(t, err)

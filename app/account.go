@@ -95,6 +95,6 @@ func (c *Core) initAccounts() {
 	}
 	c.push = newPusher(c.opts.Push)
 	if c.opts.Push.Sender != nil {
-		c.Observe(c.push.observe)
+		c.Live.Observe(c.push.observe)
 	}
 }

@@ -78,7 +78,6 @@ func (c *Core) ResetPassword(token, newPassword string) error {
 	if err != nil {
 		return err
 	}
-	defer c.hub.invalidate() // live clients of the old password are dropped
 	return c.store.Update(func(tx model.Tx) error {
 		t, err := c.takeToken(tx, token, PurposeReset)
 		if err != nil {

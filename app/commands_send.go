@@ -8,6 +8,7 @@ import (
 
 	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -254,6 +255,6 @@ func (c *Core) record(deviceID int64, typ string, attrs model.Attributes) error 
 		c.log.Warn("event not stored", "type", typ, "deviceId", deviceID, "err", err)
 		return err
 	}
-	c.hub.publish(deviceID, Update{Events: []*model.Event{e}})
+	c.Live.Publish(deviceID, live.Update{Events: []*model.Event{e}})
 	return nil
 }

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 )
@@ -53,7 +55,6 @@ type Core struct {
 	// decoy is the hash unknown accounts are checked against (decoyHash).
 	decoyOnce sync.Once
 	decoy     string
-	hub       *hub
 	unknown   unknownList
 	counters  counters
 	shapes    sync.Map // geofence area -> geo.Shape
@@ -64,6 +65,12 @@ type Core struct {
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn
 
+	// Live fans stored positions and events out to subscribers.
+	Live *live.Hub
+	// configGen is bumped when devices, groups, geofences, computed
+	// attributes or links change: the ingest's cached state then rereads
+	// what applies to its device.
+	configGen atomic.Uint64
 	// Office keeps tickets, documents, files, service records and payments.
 	Office *office.Service
 
@@ -102,8 +109,10 @@ func New(store model.Store, opts Options) *Core {
 		opts.Ingest.MotionSpeed = 0.01
 	}
 	setDefault(&opts.Ingest.AutoRegisterPerHour, 100)
-	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
-	c.hub = &hub{subs: map[*Subscription]struct{}{}, core: c}
+	c := &Core{opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
+	store = live.Track(store, c.changed)
+	c.store = store
+	c.Live = live.New(c.store, c.loginAllowed, c.now)
 	c.unknown.m = map[string]*UnknownDevice{}
 	c.opts.Throttle.defaults(loginThrottleDefaults)
 	c.throttle = newThrottle(c.opts.Throttle, c.now, errThrottled)
@@ -124,11 +133,24 @@ func New(store model.Store, opts Options) *Core {
 // Store exposes the store to adapters that need raw access (backup).
 func (c *Core) Store() model.Store { return c.store }
 
-// LiveClients is the number of live update subscribers (WebSocket clients).
-func (c *Core) LiveClients() int {
-	c.hub.mu.RLock()
-	defer c.hub.mu.RUnlock()
-	return len(c.hub.subs)
+// Subscribe starts live updates for user, authenticated by the session
+// with cookie value sessionToken ("" for Basic credentials).
+func (c *Core) Subscribe(user *model.User, sessionToken string) *live.Subscription {
+	key := ""
+	if sessionToken != "" {
+		key = sessionKey(sessionToken)
+	}
+	return c.Live.Subscribe(user, key)
+}
+
+// changed hears every committed change (live.Track): the hub checks its
+// subscribers' access again, and the ingest rereads the configuration of
+// the devices it caches when what applies to them may have changed.
+func (c *Core) changed(ch live.Changes) {
+	c.Live.Changed(ch)
+	if ch.Any(model.KindDevice, model.KindGroup, model.KindGeofence, model.KindAttribute, live.ChangedPermissions) {
+		c.configGen.Add(1)
+	}
 }
 
 // Health reports whether the store answers.

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -90,7 +91,7 @@ func (p *pusher) enqueue(j pushJob) bool {
 }
 
 // observe is the hub observer: events of a notification type are queued.
-func (p *pusher) observe(_ int64, u Update) {
+func (p *pusher) observe(_ int64, u live.Update) {
 	for _, e := range u.Events {
 		if eventNotification(e.Type) != "" {
 			p.enqueue(pushJob{event: e})

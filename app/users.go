@@ -141,7 +141,6 @@ func (c *Core) checkUserLimit(tx model.Tx, manager *model.User) error {
 
 // UpdateUser applies a change to a user the actor may manage.
 func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) error) (*model.User, error) {
-	defer c.hub.invalidate() // rights, password or status may have changed
 	var after *model.User
 	err := c.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
@@ -186,7 +185,6 @@ func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) e
 // sessions, links, notification settings and push tokens, and the fleet
 // office records and files it owns.
 func (c *Core) DeleteUser(actor *model.User, id int64) error {
-	defer c.hub.invalidate()
 	var dropFiles func()
 	err := c.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}

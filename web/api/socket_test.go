@@ -11,6 +11,7 @@ import (
 
 	"github.com/fasthttp/websocket"
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -32,12 +33,12 @@ func dialSocket(t *testing.T, addr string, cookie *http.Cookie) (*websocket.Conn
 	return websocket.DefaultDialer.Dial("ws://"+addr+"/api/socket", h)
 }
 
-func nextUpdate(t *testing.T, c *websocket.Conn) (app.Update, string) {
+func nextUpdate(t *testing.T, c *websocket.Conn) (live.Update, string) {
 	t.Helper()
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	_, data, err := c.ReadMessage()
 	must(t, err)
-	var u app.Update
+	var u live.Update
 	must(t, json.Unmarshal(data, &u))
 	return u, string(data)
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -323,7 +324,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	var background sync.WaitGroup
 	background.Go(func() { pruneSessions(ctx, core, log) })
 	background.Go(func() { officeJobs(ctx, core, log) })
-	background.Go(func() { core.RunPush(ctx) })
+	background.Go(func() { core.Notify.RunPush(ctx) })
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	background.Go(func() { runRetention(ctx, core, db, cfg) })
 	background.Go(func() { watchStoreSize(ctx, db, log) })
@@ -521,7 +522,7 @@ func officeJobs(ctx context.Context, core *app.Core, log *slog.Logger) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	notify := func(userID int64, title, body string) error {
-		return core.NotifyUser(userID, app.Notification{Title: title, Body: body})
+		return core.Notify.NotifyUser(userID, notify.Notification{Title: title, Body: body})
 	}
 	for {
 		if n, err := core.Office.NotifyDocumentExpiry(notify); err != nil {

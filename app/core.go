@@ -9,6 +9,7 @@ import (
 
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/app/office"
 )
 
@@ -26,7 +27,7 @@ type Options struct {
 	// Accounts configures OTP delivery and account access (spec A, H);
 	// Push the push notifications (spec K).
 	Accounts AccountOptions
-	Push     PushOptions
+	Push     notify.PushOptions
 	// Office configures uploads and document expiry (tickets, documents, maintenance).
 	Office office.Options
 	// Maintenance sets the service interval behind MaintenanceDue.
@@ -60,7 +61,6 @@ type Core struct {
 	shapes    sync.Map // geofence area -> geo.Shape
 	states    sync.Map // device id -> *deviceState (state.go)
 	queue     queueIndex
-	push      *pusher
 
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn
@@ -71,6 +71,8 @@ type Core struct {
 	// attributes or links change: the ingest's cached state then rereads
 	// what applies to its device.
 	configGen atomic.Uint64
+	// Notify sends push notifications and keeps their settings.
+	Notify *notify.Service
 	// Office keeps tickets, documents, files, service records and payments.
 	Office *office.Service
 
@@ -108,7 +110,7 @@ func New(store model.Store, opts Options) *Core {
 	if opts.Ingest.MotionSpeed <= 0 {
 		opts.Ingest.MotionSpeed = 0.01
 	}
-	setDefault(&opts.Ingest.AutoRegisterPerHour, 100)
+	model.SetDefault(&opts.Ingest.AutoRegisterPerHour, 100)
 	c := &Core{opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
 	store = live.Track(store, c.changed)
 	c.store = store
@@ -126,6 +128,7 @@ func New(store model.Store, opts Options) *Core {
 	c.Geofences = newGeofences(c)
 	c.Drivers = newDrivers(c)
 	c.ComputedAttributes = newComputedAttributes(c)
+	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)
 	c.initAccounts()
 	return c
 }

@@ -210,7 +210,7 @@ func (c *Core) DeleteUser(actor *model.User, id int64) error {
 		if err := tx.UnlinkAll(model.KindManagedUser, id); err != nil {
 			return err
 		}
-		if err := dropUserNotifications(tx, id); err != nil {
+		if err := c.Notify.DropUser(tx, id); err != nil {
 			return err
 		}
 		if dropFiles, err = c.Office.DropUser(tx, id); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -79,7 +80,7 @@ func TestAccountSecurity(t *testing.T) {
 func TestNotificationsAPI(t *testing.T) {
 	const settings, tokens = "/api2/notifications/settings", "/api2/notifications/tokens"
 	addToken := func(t *testing.T, e *acctEnv) map[string]string {
-		must(t, e.core.AddPushToken(e.userOf(t, "alice"), "tok-1"))
+		must(t, e.core.Notify.AddPushToken(e.userOf(t, "alice"), "tok-1"))
 		return nil
 	}
 	runAcctScenarios(t, []acctScenario{
@@ -134,16 +135,16 @@ func TestPushTokenLimit(t *testing.T) {
 	e := newAcctEnv(t)
 	alice := e.userOf(t, "alice")
 	name := func(i int) string { return "tok-" + string(rune('a'+i)) }
-	for i := range app.MaxPushTokens {
-		must(t, e.core.AddPushToken(alice, name(i)))
+	for i := range notify.MaxPushTokens {
+		must(t, e.core.Notify.AddPushToken(alice, name(i)))
 	}
-	if err := e.core.AddPushToken(alice, name(0)); err != app.ErrTokenExists {
+	if err := e.core.Notify.AddPushToken(alice, name(0)); err != notify.ErrTokenExists {
 		t.Fatalf("refresh: %v", err)
 	}
-	must(t, e.core.AddPushToken(alice, name(app.MaxPushTokens)))
+	must(t, e.core.Notify.AddPushToken(alice, name(notify.MaxPushTokens)))
 	got := e.tokens(t, "alice")
-	if len(got) != app.MaxPushTokens || got[0] != name(2) || slices.Contains(got, name(1)) || !slices.Contains(got, name(0)) {
-		t.Fatalf("tokens %v: want %d, tok-b evicted, tok-a kept", got, app.MaxPushTokens)
+	if len(got) != notify.MaxPushTokens || got[0] != name(2) || slices.Contains(got, name(1)) || !slices.Contains(got, name(0)) {
+		t.Fatalf("tokens %v: want %d, tok-b evicted, tok-a kept", got, notify.MaxPushTokens)
 	}
 }
 
@@ -156,7 +157,7 @@ func (e *acctEnv) userOf(t *testing.T, name string) *model.User {
 
 func (e *acctEnv) tokens(t *testing.T, name string) []string {
 	t.Helper()
-	ts, err := e.core.PushTokens(e.userOf(t, name))
+	ts, err := e.core.Notify.PushTokens(e.userOf(t, name))
 	must(t, err)
 	var out []string
 	for _, tk := range ts {

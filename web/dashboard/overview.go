@@ -175,7 +175,7 @@ func (n entityNames) options(kind, none string) []option {
 
 func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
 	now := time.Now()
-	events, err := d.core.ExtendedEvents(actor, app.EventQuery{Types: []string{app.EventAlarm},
+	events, err := d.core.ExtendedEvents(actor, app.EventQuery{Types: []string{model.EventAlarm},
 		From: now.Add(-alarmWindow), To: now, Desc: true, Page: 1, Limit: overviewListLen})
 	if err != nil {
 		return err

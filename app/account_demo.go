@@ -1,5 +1,7 @@
 package app
 
+import "github.com/fleetd/fleetd/app/model"
+
 // demoKeys maps a verified phone to its demo account.
 const demoKeys = "demoUsers"
 
@@ -10,14 +12,14 @@ const demoKeys = "demoUsers"
 // /api/users/{id}) and linking demo devices to it; see docs/accounts.md.
 func (c *Core) demoUser(rec *otpRecord) (int64, error) {
 	var id int64
-	err := c.store.View(func(tx Tx) error {
+	err := c.store.View(func(tx model.Tx) error {
 		got, ok, err := tx.Keys(demoKeys).Get(rec.Identifier)
 		if err != nil || !ok {
 			return err
 		}
 		if _, err := tx.Users().Get(got); err == nil {
 			id = got
-		} else if KindOf(err) != KindNotFound {
+		} else if model.ClassOf(err) != model.ClassNotFound {
 			return err
 		}
 		return nil
@@ -31,20 +33,20 @@ func (c *Core) demoUser(rec *otpRecord) (int64, error) {
 	}
 	email := placeholderEmail("demo-", rec.Identifier)
 	expires := c.now().UTC().Add(c.opts.Accounts.DemoTTL)
-	u, err := c.CreateUser(System(), func(u *User) error {
+	u, err := c.CreateUser(System(), func(u *model.User) error {
 		u.Name, u.Email, u.Phone, u.Password = rec.Name, email, rec.Identifier, password
 		u.Readonly, u.DeviceReadonly, u.LimitCommands = true, true, true
 		u.ExpirationTime = &expires
-		u.Attributes = Attributes{"demo": true}
+		u.Attributes = model.Attributes{"demo": true}
 		return nil
 	})
-	if KindOf(err) == KindConflict { // the key was lost but the account is there
-		err = c.store.View(func(tx Tx) (err error) { u, err = tx.UserByEmail(email); return err })
+	if model.ClassOf(err) == model.ClassConflict { // the key was lost but the account is there
+		err = c.store.View(func(tx model.Tx) (err error) { u, err = tx.UserByEmail(email); return err })
 	}
 	if err != nil {
 		return 0, err
 	}
 	c.log.Info("demo account ready: set its password to hand out credentials", "userId", u.ID,
 		"email", u.Email, "phone", u.Phone, "expires", u.ExpirationTime)
-	return u.ID, c.store.Update(func(tx Tx) error { return tx.Keys(demoKeys).Put(rec.Identifier, u.ID) })
+	return u.ID, c.store.Update(func(tx model.Tx) error { return tx.Keys(demoKeys).Put(rec.Identifier, u.ID) })
 }

@@ -1,52 +1,56 @@
 package app
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // The spec's account-access answers (section Errors), word for word.
 var (
-	ErrServerNotRunning = &Error{Kind: KindForbidden, Message: "Server not running!",
+	ErrServerNotRunning = &model.Error{Class: model.ClassForbidden, Message: "Server not running!",
 		Description: "The server is in maintenance mode; try again later"}
 
-	ErrOTPRequired  = &Error{Kind: KindInvalid, Message: "OTP & Identifier are required!"}
-	ErrOTPInvalid   = &Error{Kind: KindInvalid, Message: "Invalid OTP!"}
-	ErrOTPExpired   = &Error{Kind: KindInvalid, Message: "OTP has expired!"}
-	ErrLoginMissing = &Error{Kind: KindInvalid, Message: "Identifier & password are required!"}
+	ErrOTPRequired  = &model.Error{Class: model.ClassInvalid, Message: "OTP & Identifier are required!"}
+	ErrOTPInvalid   = &model.Error{Class: model.ClassInvalid, Message: "Invalid OTP!"}
+	ErrOTPExpired   = &model.Error{Class: model.ClassInvalid, Message: "OTP has expired!"}
+	ErrLoginMissing = &model.Error{Class: model.ClassInvalid, Message: "Identifier & password are required!"}
 
-	ErrLoginAmbiguous = &Error{Kind: KindInvalid, Message: "Multiple users found!",
+	ErrLoginAmbiguous = &model.Error{Class: model.ClassInvalid, Message: "Multiple users found!",
 		Description: "Multiple users found with same credentials please use another method!"}
-	ErrLoginFailed = &Error{Kind: KindUnauthorized, Message: "Login failed!",
+	ErrLoginFailed = &model.Error{Class: model.ClassUnauthorized, Message: "Login failed!",
 		Description: "Invalid Credentials!"}
-	ErrLoginUnknown = &Error{Kind: KindNotFound, Message: "Credentials error!",
+	ErrLoginUnknown = &model.Error{Class: model.ClassNotFound, Message: "Credentials error!",
 		Description: "Please use the e-mail address or phone number you registered with as the identifier!"}
 
-	ErrIdentifierRequired = &Error{Kind: KindInvalid, Message: "Email or phone number is required!"}
-	ErrUserNotFound       = &Error{Kind: KindNotFound, Message: "User not found!"}
-	ErrResetAmbiguous     = &Error{Kind: KindInvalid, Message: "Multiple users found!",
+	ErrIdentifierRequired = &model.Error{Class: model.ClassInvalid, Message: "Email or phone number is required!"}
+	ErrUserNotFound       = &model.Error{Class: model.ClassNotFound, Message: "User not found!"}
+	ErrResetAmbiguous     = &model.Error{Class: model.ClassInvalid, Message: "Multiple users found!",
 		Description: "These credentials are used by multiple users, please use another method!"}
 
-	ErrResetMissing      = &Error{Kind: KindInvalid, Message: "Token and identifier are required!"}
-	ErrTokenInvalid      = &Error{Kind: KindInvalid, Message: "Invalid Token!"}
-	ErrTokenExpired      = &Error{Kind: KindInvalid, Message: "Token has expired!"}
-	ErrTokenUnauthorized = &Error{Kind: KindUnauthorized, Message: "Unauthorized token!"}
+	ErrResetMissing      = &model.Error{Class: model.ClassInvalid, Message: "Token and identifier are required!"}
+	ErrTokenInvalid      = &model.Error{Class: model.ClassInvalid, Message: "Invalid Token!"}
+	ErrTokenExpired      = &model.Error{Class: model.ClassInvalid, Message: "Token has expired!"}
+	ErrTokenUnauthorized = &model.Error{Class: model.ClassUnauthorized, Message: "Unauthorized token!"}
 
-	ErrAccountExists       = &Error{Kind: KindInvalid, Message: "Account already exists!"}
-	ErrRegistrationMissing = &Error{Kind: KindInvalid, Message: "token, fullName & password are required!"}
-	ErrDemoMissing         = &Error{Kind: KindInvalid, Message: "Phone number and Full name is required!"}
+	ErrAccountExists       = &model.Error{Class: model.ClassInvalid, Message: "Account already exists!"}
+	ErrRegistrationMissing = &model.Error{Class: model.ClassInvalid, Message: "token, fullName & password are required!"}
+	ErrDemoMissing         = &model.Error{Class: model.ClassInvalid, Message: "Phone number and Full name is required!"}
 
-	ErrRegistrationClosed = &Error{Kind: KindForbidden, Message: "Registration is disabled",
+	ErrRegistrationClosed = &model.Error{Class: model.ClassForbidden, Message: "Registration is disabled",
 		Description: "An administrator must switch registration on in the server settings"}
-	ErrOTPNotSent = &Error{Kind: KindUnavailable, Message: "Failed to send OTP!",
+	ErrOTPNotSent = &model.Error{Class: model.ClassUnavailable, Message: "Failed to send OTP!",
 		Description: "The code could not be delivered; check the address or try again later"}
-	ErrPasswordMismatch = &Error{Kind: KindUnauthorized, Message: "Invalid password!",
+	ErrPasswordMismatch = &model.Error{Class: model.ClassUnauthorized, Message: "Invalid password!",
 		Description: "The password does not match this account"}
 )
 
 // errTooManyOTPs answers a caller over the OTP send budget.
-var errTooManyOTPs = &Error{Kind: KindTooMany, Message: "Too many requests",
+var errTooManyOTPs = &model.Error{Class: model.ClassTooMany, Message: "Too many requests",
 	Description: "Too many codes were requested, try again later"}
 
 // errCooldown answers a resend inside the cool-down.
-func errCooldown(wait int) *Error {
-	return &Error{Kind: KindTooMany, Message: "Too many requests",
+func errCooldown(wait int) *model.Error {
+	return &model.Error{Class: model.ClassTooMany, Message: "Too many requests",
 		Description: "A code was sent moments ago; wait " + strconv.Itoa(wait) + " seconds before asking for another"}
 }

@@ -3,6 +3,9 @@ package app
 import (
 	"errors"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // VerifyOTP is A1: it checks the OTP sent for purpose to identifier and
@@ -13,15 +16,15 @@ func (c *Core) VerifyOTP(code, identifier, purpose string) (string, error) {
 	if code == "" || strings.TrimSpace(identifier) == "" {
 		return "", ErrOTPRequired
 	}
-	if err := firstErr(checkText("otp", code, MaxName), checkText("identifier", identifier, MaxEmail)); err != nil {
+	if err := model.FirstError(limits.Text("otp", code, model.MaxName), limits.Text("identifier", identifier, model.MaxEmail)); err != nil {
 		return "", err
 	}
 	switch purpose {
 	case PurposeRegistration, PurposeReset, PurposeDemo:
 	case PurposeUpdateEmail, PurposeUpdatePhone:
-		return "", Invalid("type %s is verified by POST /api2/security/update/init with otp", purpose)
+		return "", model.Invalid("type %s is verified by POST /api2/security/update/init with otp", purpose)
 	default:
-		return "", Invalid("type must be one of registration, reset or demo_auth")
+		return "", model.Invalid("type must be one of registration, reset or demo_auth")
 	}
 	id, err := ParseIdentifier(identifier)
 	if err != nil {
@@ -68,21 +71,20 @@ func (c *Core) ResetPassword(token, newPassword string) error {
 	if strings.TrimSpace(token) == "" || newPassword == "" {
 		return ErrResetMissing
 	}
-	if err := firstErr(checkText("token", token, MaxName), checkPassword("newPassword", newPassword)); err != nil {
+	if err := model.FirstError(limits.Text("token", token, model.MaxName), limits.Password("newPassword", newPassword)); err != nil {
 		return err
 	}
 	hash, err := c.HashPassword(newPassword)
 	if err != nil {
 		return err
 	}
-	defer c.hub.invalidate() // live clients of the old password are dropped
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		t, err := c.takeToken(tx, token, PurposeReset)
 		if err != nil {
 			return err
 		}
 		u, err := tx.Users().Get(t.UserID)
-		if KindOf(err) == KindNotFound {
+		if model.ClassOf(err) == model.ClassNotFound {
 			return ErrUserNotFound
 		}
 		if err != nil {
@@ -147,13 +149,13 @@ var ErrCreateFailed = errors.New("Failed to create user account.")
 
 // CompleteRegistration is A6: a registration token creates the account.
 // The token is consumed first, so it cannot create two accounts.
-func (c *Core) CompleteRegistration(token, fullName, password string) (*User, error) {
+func (c *Core) CompleteRegistration(token, fullName, password string) (*model.User, error) {
 	fullName = strings.TrimSpace(fullName)
 	if strings.TrimSpace(token) == "" || fullName == "" || password == "" {
 		return nil, ErrRegistrationMissing
 	}
 	// Checked before the token is consumed, so a refused request can be repeated.
-	err := firstErr(checkText("token", token, MaxName), checkText("fullName", fullName, MaxName), checkPassword("password", password))
+	err := model.FirstError(limits.Text("token", token, model.MaxName), limits.Text("fullName", fullName, model.MaxName), limits.Password("password", password))
 	if err != nil {
 		return nil, err
 	}
@@ -161,14 +163,14 @@ func (c *Core) CompleteRegistration(token, fullName, password string) (*User, er
 		return nil, err
 	}
 	var t *otpToken
-	if err := c.store.Update(func(tx Tx) (err error) { t, err = c.takeToken(tx, token, PurposeRegistration); return err }); err != nil {
+	if err := c.store.Update(func(tx model.Tx) (err error) { t, err = c.takeToken(tx, token, PurposeRegistration); return err }); err != nil {
 		return nil, err
 	}
 	id := Identifier{Value: t.Identifier, Phone: !strings.Contains(t.Identifier, "@")}
 	if err := c.mustBeFree(id); err != nil {
 		return nil, err
 	}
-	u, err := c.CreateUser(System(), func(u *User) error {
+	u, err := c.CreateUser(System(), func(u *model.User) error {
 		u.Name, u.Password = fullName, password
 		if id.Phone {
 			u.Phone, u.Email = id.Value, placeholderEmail("", id.Value)
@@ -177,14 +179,14 @@ func (c *Core) CompleteRegistration(token, fullName, password string) (*User, er
 		}
 		return nil
 	})
-	switch KindOf(err) {
+	switch model.ClassOf(err) {
 	case 0:
 		if err != nil {
 			return nil, errors.Join(ErrCreateFailed, err)
 		}
 		c.log.Info("account registered", "userId", u.ID, "email", u.Email)
 		return u, nil
-	case KindConflict:
+	case model.ClassConflict:
 		return nil, ErrAccountExists
 	default:
 		return nil, err
@@ -199,12 +201,12 @@ func (c *Core) StartDemo(phone, fullName, ip string) error {
 	if strings.TrimSpace(phone) == "" || fullName == "" {
 		return ErrDemoMissing
 	}
-	if err := firstErr(checkText("phone", phone, MaxName), checkText("fullName", fullName, MaxName)); err != nil {
+	if err := model.FirstError(limits.Text("phone", phone, model.MaxName), limits.Text("fullName", fullName, model.MaxName)); err != nil {
 		return err
 	}
 	id, err := ParseIdentifier(phone)
 	if err == nil && !id.Phone {
-		err = Invalid("%q is not a valid phone number", phone)
+		err = model.Invalid("%q is not a valid phone number", phone)
 	}
 	if err != nil {
 		return err

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"net/mail"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Identifier is an e-mail address or a phone number in normalized form.
@@ -44,13 +47,13 @@ func ParseIdentifier(s string) (Identifier, error) {
 	s = strings.TrimSpace(s)
 	if strings.Contains(s, "@") {
 		if a, err := mail.ParseAddress(s); err != nil || a.Address != s || strings.ContainsAny(s, " <>") {
-			return Identifier{}, Invalid("%q is not a valid e-mail address", s)
+			return Identifier{}, model.Invalid("%q is not a valid e-mail address", s)
 		}
-		return Identifier{Value: NormalizeEmail(s)}, nil
+		return Identifier{Value: model.NormalizeEmail(s)}, nil
 	}
 	p, ok := NormalizePhone(s)
 	if !ok {
-		return Identifier{}, Invalid("%q is not a valid phone number (6 to 15 digits, optionally with a leading +)", s)
+		return Identifier{}, model.Invalid("%q is not a valid phone number (6 to 15 digits, optionally with a leading +)", s)
 	}
 	return Identifier{Value: p, Phone: true}, nil
 }
@@ -59,21 +62,21 @@ func ParseIdentifier(s string) (Identifier, error) {
 func identifierOf(email, phone string) (Identifier, error) {
 	switch {
 	case strings.TrimSpace(email) != "":
-		if err := checkText("email", email, MaxEmail); err != nil {
+		if err := limits.Text("email", email, model.MaxEmail); err != nil {
 			return Identifier{}, err
 		}
 		id, err := ParseIdentifier(email)
 		if err == nil && id.Phone {
-			return id, Invalid("%q is not a valid e-mail address", email)
+			return id, model.Invalid("%q is not a valid e-mail address", email)
 		}
 		return id, err
 	case strings.TrimSpace(phone) != "":
-		if err := checkText("phone", phone, MaxName); err != nil {
+		if err := limits.Text("phone", phone, model.MaxName); err != nil {
 			return Identifier{}, err
 		}
 		id, err := ParseIdentifier(phone)
 		if err == nil && !id.Phone {
-			return id, Invalid("%q is not a valid phone number", phone)
+			return id, model.Invalid("%q is not a valid phone number", phone)
 		}
 		return id, err
 	}
@@ -83,19 +86,19 @@ func identifierOf(email, phone string) (Identifier, error) {
 // usersBy returns the users an identifier names: at most one for an
 // e-mail (a unique index), any number for a phone. Phones have no index,
 // so this scans the users; it runs only on login, reset and registration.
-func usersBy(tx Tx, id Identifier) ([]*User, error) {
+func usersBy(tx model.Tx, id Identifier) ([]*model.User, error) {
 	if !id.Phone {
 		u, err := tx.UserByEmail(id.Value)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			return nil, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		return []*User{u}, nil
+		return []*model.User{u}, nil
 	}
-	var out []*User
-	err := tx.Users().List(func(u *User) bool {
+	var out []*model.User
+	err := tx.Users().List(func(u *model.User) bool {
 		if p, ok := NormalizePhone(u.Phone); ok && p == id.Value {
 			out = append(out, u)
 		}
@@ -105,8 +108,8 @@ func usersBy(tx Tx, id Identifier) ([]*User, error) {
 }
 
 // usersBy is usersBy in a read transaction of its own.
-func (c *Core) usersBy(id Identifier) (users []*User, err error) {
-	err = c.store.View(func(tx Tx) error { users, err = usersBy(tx, id); return err })
+func (c *Core) usersBy(id Identifier) (users []*model.User, err error) {
+	err = c.store.View(func(tx model.Tx) error { users, err = usersBy(tx, id); return err })
 	return users, err
 }
 

@@ -1,16 +1,21 @@
 package app
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // LoginIdentifier is A2: login by e-mail or phone. It shares Login's
 // throttle (per IP and per identifier) and answers the spec's messages:
 // unknown identifier 404, several users with that phone 400, wrong
 // password 401.
-func (c *Core) LoginIdentifier(identifier, password, ip string) (*User, error) {
+func (c *Core) LoginIdentifier(identifier, password, ip string) (*model.User, error) {
 	if strings.TrimSpace(identifier) == "" || password == "" {
 		return nil, ErrLoginMissing
 	}
-	if err := firstErr(checkText("identifier", identifier, MaxEmail), checkPassword("password", password)); err != nil {
+	if err := model.FirstError(limits.Text("identifier", identifier, model.MaxEmail), limits.Password("password", password)); err != nil {
 		return nil, err
 	}
 	id, err := ParseIdentifier(identifier)
@@ -21,7 +26,7 @@ func (c *Core) LoginIdentifier(identifier, password, ip string) (*User, error) {
 	if err := c.throttle.check(ip, account); err != nil {
 		return nil, err
 	}
-	var users []*User
+	var users []*model.User
 	if err == nil {
 		if users, err = c.usersBy(id); err != nil {
 			return nil, err
@@ -36,7 +41,7 @@ func (c *Core) LoginIdentifier(identifier, password, ip string) (*User, error) {
 		return nil, ErrLoginUnknown
 	}
 	u := users[0]
-	if !c.verify(NormalizeEmail(u.Email), password, u) {
+	if !c.verify(model.NormalizeEmail(u.Email), password, u) {
 		c.throttle.add(ip, account)
 		return nil, ErrLoginFailed
 	}

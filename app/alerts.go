@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // alerts remembers which conditions administrators have been told about:
@@ -47,8 +49,8 @@ func (c *Core) settle(key string) {
 // address; failures are logged, one per address.
 func (c *Core) mailAdmins(subject, text string) {
 	var to []string
-	err := c.store.View(func(tx Tx) error {
-		return tx.Users().List(func(u *User) bool {
+	err := c.store.View(func(tx model.Tx) error {
+		return tx.Users().List(func(u *model.User) bool {
 			if u.Administrator && !u.Disabled && u.Email != "" && !strings.HasSuffix(u.Email, "@"+placeholderDomain) {
 				to = append(to, u.Email)
 			}

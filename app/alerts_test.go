@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -51,11 +52,11 @@ func TestAdministratorAlerts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []*app.User{
+	for _, u := range []*model.User{
 		{Email: "manager@example.com", Name: "M", Password: "pw", UserLimit: 5},
 		{Email: "retired@example.com", Name: "R", Password: "pw", Administrator: true, Disabled: true},
 	} {
-		if _, err := core.CreateUser(admin, func(v *app.User) error { *v = *u; return nil }); err != nil {
+		if _, err := core.CreateUser(admin, func(v *model.User) error { *v = *u; return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,6 +5,9 @@ import (
 	"sync"
 	"time"
 	_ "time/tzdata" // zones work on hosts without a zoneinfo database
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // AlarmCounts counts alarm events by kind and by day.
@@ -28,7 +31,7 @@ func (a *AlarmCounts) add(kind, day string) {
 
 // VehicleAlarms is one device's part of AlarmAnalytics.
 type VehicleAlarms struct {
-	DeviceID TextID `json:"deviceId"`
+	DeviceID model.TextID `json:"deviceId"`
 	AlarmCounts
 }
 
@@ -45,18 +48,18 @@ const MaxAnalyticsRange = 366 * 24 * time.Hour
 // actor sees when none are given; an id it cannot see is not found) in
 // [from, to]. Every device asked for has an entry, with zero counts when
 // it raised no alarm.
-func (c *Core) AlarmAnalytics(actor *User, deviceIDs []int64, from, to time.Time) (*AlarmAnalytics, error) {
+func (c *Core) AlarmAnalytics(actor *model.User, deviceIDs []int64, from, to time.Time) (*AlarmAnalytics, error) {
 	if err := checkRange(from, to); err != nil {
 		return nil, err
 	}
 	if to.Sub(from) > MaxAnalyticsRange {
-		return nil, Invalid("the range is at most %d days", int(MaxAnalyticsRange/(24*time.Hour)))
+		return nil, model.Invalid("the range is at most %d days", int(MaxAnalyticsRange/(24*time.Hour)))
 	}
 	out := &AlarmAnalytics{AlarmCounts: newAlarmCounts(), VehicleData: []VehicleAlarms{}}
 	var devices []int64
 	var zone *time.Location
-	err := c.store.View(func(tx Tx) (err error) {
-		devices, err = visibleDevices(access{tx: tx, actor: actor}, deviceIDs)
+	err := c.store.View(func(tx model.Tx) (err error) {
+		devices, err = visibleDevices(access.Guard{Tx: tx, Actor: actor}, deviceIDs)
 		zone = serverZone(tx)
 		return err
 	})
@@ -67,11 +70,11 @@ func (c *Core) AlarmAnalytics(actor *User, deviceIDs []int64, from, to time.Time
 	// keep the store file from growing (and so the ingest waiting) while it
 	// decodes every event.
 	for _, id := range devices {
-		v := VehicleAlarms{DeviceID: TextID(id), AlarmCounts: newAlarmCounts()}
-		err := c.store.View(func(tx Tx) error {
-			return tx.Events(id, from, to, func(e *Event) bool {
+		v := VehicleAlarms{DeviceID: model.TextID(id), AlarmCounts: newAlarmCounts()}
+		err := c.store.View(func(tx model.Tx) error {
+			return tx.Events(id, from, to, func(e *model.Event) bool {
 				kind, _ := e.Attributes["alarm"].(string)
-				if e.Type != EventAlarm || kind == "" {
+				if e.Type != model.EventAlarm || kind == "" {
 					return true
 				}
 				day := e.EventTime.In(zone).Format(time.DateOnly)
@@ -96,7 +99,7 @@ const ZoneAttribute = "timezone"
 var zones sync.Map // name -> *time.Location
 
 // serverZone is the configured time zone.
-func serverZone(tx Tx) *time.Location {
+func serverZone(tx model.Tx) *time.Location {
 	s, err := tx.Server()
 	if err != nil {
 		return time.UTC

@@ -9,16 +9,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
 	"golang.org/x/crypto/bcrypt"
 )
 
 const defaultBcryptCost = 11
 
-var errBadCredentials = Unauthorized("Invalid email or password")
+var errBadCredentials = model.Unauthorized("Invalid email or password")
 
 // HashPassword hashes a password for storage.
 func (c *Core) HashPassword(password string) (string, error) {
-	if err := checkPassword("password", password); err != nil {
+	if err := limits.Password("password", password); err != nil {
 		return "", err
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(password), c.opts.BcryptCost)
@@ -28,22 +30,22 @@ func (c *Core) HashPassword(password string) (string, error) {
 // Login checks e-mail and password for a caller at ip. Failures are
 // throttled per IP and per account; a locked-out caller gets 429 before the
 // password is even looked at.
-func (c *Core) Login(email, password, ip string) (*User, error) {
+func (c *Core) Login(email, password, ip string) (*model.User, error) {
 	// Credentials no account can have are wrong without a look, and are not
 	// counted: the throttle would keep the over-long e-mail in memory.
-	if checkText("email", email, MaxEmail) != nil || checkPassword("password", password) != nil {
+	if limits.Text("email", email, model.MaxEmail) != nil || limits.Password("password", password) != nil {
 		return nil, errBadCredentials
 	}
-	account := NormalizeEmail(email)
+	account := model.NormalizeEmail(email)
 	if err := c.throttle.check(ip, account); err != nil {
 		return nil, err
 	}
-	var u *User
-	err := c.store.View(func(tx Tx) (err error) {
+	var u *model.User
+	err := c.store.View(func(tx model.Tx) (err error) {
 		u, err = tx.UserByEmail(account)
 		return err
 	})
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, model.ErrNotFound) {
 		return nil, err
 	}
 	if !c.verify(account, password, u) { // u is nil for an unknown account
@@ -63,7 +65,7 @@ func (c *Core) Login(email, password, ip string) (*User, error) {
 // account (u nil) or one without a password it does the same work as for
 // a wrong password, so the answer's timing does not tell whether the
 // account exists.
-func (c *Core) verify(account, password string, u *User) bool {
+func (c *Core) verify(account, password string, u *model.User) bool {
 	if u == nil || u.PasswordHash == "" {
 		c.passwordMatches(c.decoyHash(), password)
 		return false
@@ -96,12 +98,12 @@ func (c *Core) decoyHash() string {
 	return c.decoy
 }
 
-func (c *Core) loginAllowed(u *User) error {
+func (c *Core) loginAllowed(u *model.User) error {
 	if u.Disabled {
-		return Unauthorized("Account is disabled")
+		return model.Unauthorized("Account is disabled")
 	}
 	if u.Expired(c.now()) {
-		return Unauthorized("Account has expired")
+		return model.Unauthorized("Account has expired")
 	}
 	return nil
 }
@@ -114,37 +116,37 @@ func sessionKey(token string) string {
 }
 
 // CreateSession starts a session for u and returns the cookie value.
-func (c *Core) CreateSession(u *User) (token string, expires time.Time, err error) {
+func (c *Core) CreateSession(u *model.User) (token string, expires time.Time, err error) {
 	buf := make([]byte, 32)
 	if _, err = rand.Read(buf); err != nil {
 		return "", time.Time{}, err
 	}
 	token = base64.RawURLEncoding.EncodeToString(buf)
 	now := c.now().UTC()
-	s := &Session{Token: sessionKey(token), UserID: u.ID, Created: now, Expires: now.Add(c.opts.SessionTTL)}
-	err = c.store.Update(func(tx Tx) error { return tx.PutSession(s) })
+	s := &model.Session{Token: sessionKey(token), UserID: u.ID, Created: now, Expires: now.Add(c.opts.SessionTTL)}
+	err = c.store.Update(func(tx model.Tx) error { return tx.PutSession(s) })
 	return token, s.Expires, err
 }
 
 // SessionUser returns the user of a live session.
-func (c *Core) SessionUser(token string) (*User, error) {
+func (c *Core) SessionUser(token string) (*model.User, error) {
 	if token == "" {
-		return nil, Unauthorized("Not logged in")
+		return nil, model.Unauthorized("Not logged in")
 	}
-	var u *User
-	err := c.store.View(func(tx Tx) error {
+	var u *model.User
+	err := c.store.View(func(tx model.Tx) error {
 		s, err := tx.Session(sessionKey(token))
 		if err != nil {
 			return err
 		}
 		if c.now().After(s.Expires) {
-			return ErrNotFound
+			return model.ErrNotFound
 		}
 		u, err = tx.Users().Get(s.UserID)
 		return err
 	})
-	if errors.Is(err, ErrNotFound) {
-		return nil, Unauthorized("Session expired or not found")
+	if errors.Is(err, model.ErrNotFound) {
+		return nil, model.Unauthorized("Session expired or not found")
 	}
 	if err != nil {
 		return nil, err
@@ -157,15 +159,13 @@ func (c *Core) SessionUser(token string) (*User, error) {
 
 // Logout ends a session; ending an unknown session is not an error.
 func (c *Core) Logout(token string) error {
-	defer c.hub.invalidate() // a live client of this session is dropped
-	return c.store.Update(func(tx Tx) error { return tx.DeleteSession(sessionKey(token)) })
+	return c.store.Update(func(tx model.Tx) error { return tx.DeleteSession(sessionKey(token)) })
 }
 
 // PruneSessions removes expired sessions; run periodically by serve.
 func (c *Core) PruneSessions() (int, error) {
-	defer c.hub.invalidate() // live clients of expired sessions are dropped
 	var n int
-	err := c.store.Update(func(tx Tx) (err error) {
+	err := c.store.Update(func(tx model.Tx) (err error) {
 		n, err = tx.DeleteSessions(0, c.now())
 		return err
 	})
@@ -214,7 +214,7 @@ func (cc *credCache) get(account, password string) (userID int64, hash string, o
 	return e.userID, e.hash, true
 }
 
-func (cc *credCache) put(account, password string, u *User) {
+func (cc *credCache) put(account, password string, u *model.User) {
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	if len(cc.m) >= credMaxEntries {

@@ -3,23 +3,10 @@ package app
 import (
 	"slices"
 	"strings"
-)
 
-// ComputedAttribute follows Traccar's Attribute model
-// (/api/attributes/computed): an expression over a position whose result
-// the ingest stores as the position attribute named Attribute, for every
-// device the attribute is linked to directly or through its groups.
-type ComputedAttribute struct {
-	Base
-	Description string `json:"description"`
-	Attribute   string `json:"attribute"`
-	Expression  string `json:"expression"`
-	// Type is what the result is converted to: string, number or boolean.
-	Type string `json:"type"`
-	// Priority orders evaluation: higher first, so later (lower) ones can
-	// read what earlier ones computed.
-	Priority int `json:"priority"`
-}
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // Result types of computed attributes.
 const (
@@ -30,33 +17,27 @@ const (
 
 var computedTypes = []string{ComputedString, ComputedNumber, ComputedBoolean}
 
-// maxAttributeName bounds the attribute a computed attribute sets (fieldLimits).
-const maxAttributeName = 64
-
-func computedTable(tx Tx) Table[ComputedAttribute] {
-	return RecordTable[ComputedAttribute](tx, "computed_attributes", "Attribute")
-}
-
-func newComputedAttributes(c *Core) *Objects[ComputedAttribute, *ComputedAttribute] {
-	return &Objects[ComputedAttribute, *ComputedAttribute]{
-		c: c, kind: KindAttribute,
-		table:   computedTable,
-		prepare: func(_ access, _, v *ComputedAttribute) error { return v.check() },
+func newComputedAttributes(c *Core) *Objects[model.ComputedAttribute, *model.ComputedAttribute] {
+	return &Objects[model.ComputedAttribute, *model.ComputedAttribute]{
+		c: c, kind: model.KindAttribute,
+		table:   model.Tx.ComputedAttributes,
+		prepare: func(_ access.Guard, _, v *model.ComputedAttribute) error { return checkComputed(v) },
 	}
 }
 
-// check normalises v and refuses what the ingest could not evaluate; the
-// expression is compiled here so a broken one never reaches the ingest.
-func (v *ComputedAttribute) check() error {
+// checkComputed normalises v and refuses what the ingest could not
+// evaluate; the expression is compiled here so a broken one never reaches
+// the ingest.
+func checkComputed(v *model.ComputedAttribute) error {
 	v.Description, v.Attribute = strings.TrimSpace(v.Description), strings.TrimSpace(v.Attribute)
 	v.Expression, v.Type = strings.TrimSpace(v.Expression), strings.TrimSpace(v.Type)
 	switch {
 	case v.Attribute == "" || v.Expression == "":
-		return Invalid("attribute and expression are required")
+		return model.Invalid("attribute and expression are required")
 	case strings.ContainsFunc(v.Attribute, isSpaceOrControl):
-		return Invalid("attribute must be a name without spaces")
+		return model.Invalid("attribute must be a name without spaces")
 	case !slices.Contains(computedTypes, v.Type):
-		return Invalid("type must be string, number or boolean")
+		return model.Invalid("type must be string, number or boolean")
 	}
 	if v.Description == "" {
 		v.Description = v.Attribute

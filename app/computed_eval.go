@@ -10,14 +10,15 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Computed attribute expressions are expr-lang expressions: side-effect
 // free, no access to anything but the position they are given, and bounded
 // in length, syntax nodes and (by expr's memory budget) work per run.
 const (
-	maxExpressionLength = 1000
-	maxExpressionNodes  = 300
+	maxExpressionNodes = 300
 	// maxPrograms bounds the compiled-expression cache.
 	maxPrograms = 4096
 )
@@ -35,12 +36,12 @@ func compileExpression(src string) (*vm.Program, error) {
 	if ok {
 		return p, nil
 	}
-	if len(src) > maxExpressionLength {
-		return nil, Invalid("expression is longer than %d characters", maxExpressionLength)
+	if len(src) > model.MaxExpression {
+		return nil, model.Invalid("expression is longer than %d characters", model.MaxExpression)
 	}
 	p, err := expr.Compile(src, expr.AllowUndefinedVariables(), expr.MaxNodes(maxExpressionNodes))
 	if err != nil {
-		return nil, Invalid("expression: %v", err)
+		return nil, model.Invalid("expression: %v", err)
 	}
 	programs.Lock()
 	if programs.m == nil || len(programs.m) >= maxPrograms {
@@ -53,7 +54,7 @@ func compileExpression(src string) (*vm.Program, error) {
 
 // positionEnv is what an expression sees: the position's attributes by
 // name, and its fields under their JSON names (which win over attributes).
-func positionEnv(p *Position) map[string]any {
+func positionEnv(p *model.Position) map[string]any {
 	env := make(map[string]any, len(p.Attributes)+16)
 	for k, v := range p.Attributes {
 		env[k] = v
@@ -81,7 +82,7 @@ func convertResult(typ string, v any) (any, error) {
 	}
 	switch typ {
 	case ComputedNumber:
-		f, ok := numeric(v)
+		f, ok := model.Numeric(v)
 		if text, isText := v.(string); isText {
 			var err error
 			f, err = strconv.ParseFloat(text, 64)
@@ -109,7 +110,7 @@ func convertResult(typ string, v any) (any, error) {
 // applyComputed sets attrs (those linked to the device or its groups,
 // loaded with the device's state) on p. It never fails the ingest: a broken
 // expression is logged once and skipped.
-func (c *Core) applyComputed(attrs []*ComputedAttribute, p *Position) {
+func (c *Core) applyComputed(attrs []*model.ComputedAttribute, p *model.Position) {
 	if len(attrs) == 0 {
 		return
 	}
@@ -127,7 +128,7 @@ func (c *Core) applyComputed(attrs []*ComputedAttribute, p *Position) {
 	}
 }
 
-func evalComputed(a *ComputedAttribute, env map[string]any) (any, error) {
+func evalComputed(a *model.ComputedAttribute, env map[string]any) (any, error) {
 	prog, err := compileExpression(a.Expression)
 	if err != nil {
 		return nil, err
@@ -141,30 +142,30 @@ func evalComputed(a *ComputedAttribute, env map[string]any) (any, error) {
 
 // deviceComputed are the attributes linked to d, its group and the group's
 // ancestors, in evaluation order (priority, then id).
-func deviceComputed(tx Tx, d *Device) ([]*ComputedAttribute, error) {
-	ids, err := linkedToDevice(tx, d, KindAttribute)
+func deviceComputed(tx model.Tx, d *model.Device) ([]*model.ComputedAttribute, error) {
+	ids, err := linkedToDevice(tx, d, model.KindAttribute)
 	if err != nil {
 		return nil, err
 	}
-	var out []*ComputedAttribute
+	var out []*model.ComputedAttribute
 	for _, id := range ids {
-		if a, err := computedTable(tx).Get(id); err == nil {
+		if a, err := tx.ComputedAttributes().Get(id); err == nil {
 			out = append(out, a)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *ComputedAttribute) int { return cmp.Compare(b.Priority, a.Priority) })
+	slices.SortStableFunc(out, func(a, b *model.ComputedAttribute) int { return cmp.Compare(b.Priority, a.Priority) })
 	return out, nil
 }
 
 // linkedToDevice lists the ids of kind linked to d, to its group or to
 // the group's ancestors, sorted and without repeats.
-func linkedToDevice(tx Tx, d *Device, kind string) ([]int64, error) {
-	ids, err := tx.Linked(KindDevice, d.ID, kind)
+func linkedToDevice(tx model.Tx, d *model.Device, kind string) ([]int64, error) {
+	ids, err := tx.Linked(model.KindDevice, d.ID, kind)
 	if err != nil {
 		return nil, err
 	}
 	for g, hops := d.GroupID, 0; g != 0 && hops < 100; hops++ {
-		more, err := tx.Linked(KindGroup, g, kind)
+		more, err := tx.Linked(model.KindGroup, g, kind)
 		if err != nil {
 			return nil, err
 		}
@@ -181,7 +182,7 @@ func linkedToDevice(tx Tx, d *Device, kind string) ([]int64, error) {
 
 // logComputedOnce logs an evaluation failure once per attribute and
 // expression (a store error once per text), not for every position.
-func (c *Core) logComputedOnce(a *ComputedAttribute, err error) {
+func (c *Core) logComputedOnce(a *model.ComputedAttribute, err error) {
 	key, id := err.Error(), int64(0)
 	if a != nil {
 		key, id = fmt.Sprintf("%d %s", a.ID, a.Expression), a.ID
@@ -194,14 +195,14 @@ func (c *Core) logComputedOnce(a *ComputedAttribute, err error) {
 // TestComputedAttribute evaluates a (not necessarily stored) attribute on
 // the device's latest position, as Traccar's /attributes/computed/test
 // does; nil means the expression gave no value.
-func (c *Core) TestComputedAttribute(actor *User, deviceID int64, a *ComputedAttribute) (any, error) {
-	if err := a.check(); err != nil {
+func (c *Core) TestComputedAttribute(actor *model.User, deviceID int64, a *model.ComputedAttribute) (any, error) {
+	if err := checkComputed(a); err != nil {
 		return nil, err
 	}
-	var p *Position
-	err := c.store.View(func(tx Tx) (err error) {
-		ac := access{tx: tx, actor: actor}
-		if err := firstErr(ac.mustSee(KindDevice, deviceID), ac.exists(KindDevice, deviceID)); err != nil {
+	var p *model.Position
+	err := c.store.View(func(tx model.Tx) (err error) {
+		ac := access.Guard{Tx: tx, Actor: actor}
+		if err := model.FirstError(ac.MustSee(model.KindDevice, deviceID), ac.Exists(model.KindDevice, deviceID)); err != nil {
 			return err
 		}
 		p, err = tx.LatestPosition(deviceID)
@@ -212,7 +213,7 @@ func (c *Core) TestComputedAttribute(actor *User, deviceID int64, a *ComputedAtt
 	}
 	v, err := evalComputed(a, positionEnv(p))
 	if err != nil {
-		return nil, Invalid("%v", err)
+		return nil, model.Invalid("%v", err)
 	}
 	return v, nil
 }

@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // MileageAttribute is the position attribute J1 connects a vehicle to: a
@@ -20,17 +23,16 @@ const maxMileage = 50
 // or creating one, and links it to the vehicle and the actor. A vehicle has
 // one mileage: others linked to it directly are unlinked. created reports
 // whether a computed attribute was created.
-func (c *Core) ConnectMileage(actor *User, deviceID int64, value string) (created bool, err error) {
-	defer c.hub.invalidate()
-	err = c.store.Update(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(KindDevice, deviceID); err != nil {
+func (c *Core) ConnectMileage(actor *model.User, deviceID int64, value string) (created bool, err error) {
+	err = c.store.Update(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.MustSee(model.KindDevice, deviceID); err != nil {
 			return err
 		}
-		if err := a.checkEdit(KindAttribute); err != nil {
+		if err := a.CheckEdit(model.KindAttribute); err != nil {
 			return err
 		}
-		if err := a.checkEdit(KindDevice); err != nil { // the vehicle's configuration changes
+		if err := a.CheckEdit(model.KindDevice); err != nil { // the vehicle's configuration changes
 			return err
 		}
 		d, err := tx.Devices().Get(deviceID)
@@ -45,17 +47,17 @@ func (c *Core) ConnectMileage(actor *User, deviceID int64, value string) (create
 		if err := checkMileage(value); err != nil {
 			return err
 		}
-		want := &ComputedAttribute{Description: "Mileage", Attribute: MileageAttribute,
+		want := &model.ComputedAttribute{Description: "Mileage", Attribute: MileageAttribute,
 			Expression: strconv.Quote(value), Type: ComputedString}
 		id, err := findComputed(a, want)
 		if err != nil {
 			return err
 		}
 		if created = id == 0; created {
-			if err := want.check(); err != nil {
+			if err := checkComputed(want); err != nil {
 				return err
 			}
-			if err := computedTable(tx).Create(want); err != nil {
+			if err := tx.ComputedAttributes().Create(want); err != nil {
 				return err
 			}
 			id = want.ID
@@ -64,12 +66,12 @@ func (c *Core) ConnectMileage(actor *User, deviceID int64, value string) (create
 			return err
 		}
 		if actor.ID != 0 { // the attribute is the actor's already or was just made by it
-			err := tx.Link(Permission{OwnerKind: KindUser, OwnerID: actor.ID, PropKind: KindAttribute, PropID: id})
+			err := tx.Link(model.Permission{OwnerKind: model.KindUser, OwnerID: actor.ID, PropKind: model.KindAttribute, PropID: id})
 			if err != nil {
 				return err
 			}
 		}
-		return c.link(tx, actor, Permission{OwnerKind: KindDevice, OwnerID: deviceID, PropKind: KindAttribute, PropID: id})
+		return c.link(tx, actor, model.Permission{OwnerKind: model.KindDevice, OwnerID: deviceID, PropKind: model.KindAttribute, PropID: id})
 	})
 	return created, err
 }
@@ -77,25 +79,25 @@ func (c *Core) ConnectMileage(actor *User, deviceID int64, value string) (create
 func checkMileage(v string) error {
 	switch {
 	case v == "":
-		return Invalid("mileage is required: the vehicle has no mileage attribute")
+		return model.Invalid("mileage is required: the vehicle has no mileage attribute")
 	case len(v) > maxMileage || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsPrint(r) }):
-		return Invalid("mileage must be printable text of at most %d characters, such as 12 km/l", maxMileage)
+		return model.Invalid("mileage must be printable text of at most %d characters, such as 12 km/l", maxMileage)
 	}
 	return nil
 }
 
 // findComputed is the id of a computed attribute like want the actor sees
 // (the lowest), 0 when there is none.
-func findComputed(a access, want *ComputedAttribute) (int64, error) {
+func findComputed(a access.Guard, want *model.ComputedAttribute) (int64, error) {
 	var visible map[int64]bool
-	if !a.actor.Administrator {
+	if !a.Actor.Administrator {
 		var err error
-		if visible, err = a.visible(KindAttribute); err != nil {
+		if visible, err = a.Visible(model.KindAttribute); err != nil {
 			return 0, err
 		}
 	}
 	var id int64
-	err := computedTable(a.tx).List(func(v *ComputedAttribute) bool {
+	err := a.Tx.ComputedAttributes().List(func(v *model.ComputedAttribute) bool {
 		if (visible == nil || visible[v.ID]) && v.Attribute == want.Attribute && v.Expression == want.Expression && v.Type == want.Type {
 			id = v.ID
 			return false
@@ -109,25 +111,25 @@ func findComputed(a access, want *ComputedAttribute) (int64, error) {
 // other than keep. One the actor cannot see belongs to another account that
 // shares the vehicle: it is not the actor's to remove, so the change is
 // refused instead.
-func unlinkMileage(a access, deviceID, keep int64) error {
-	linked, err := a.tx.Linked(KindDevice, deviceID, KindAttribute)
+func unlinkMileage(a access.Guard, deviceID, keep int64) error {
+	linked, err := a.Tx.Linked(model.KindDevice, deviceID, model.KindAttribute)
 	if err != nil {
 		return err
 	}
 	for _, id := range slices.DeleteFunc(linked, func(id int64) bool { return id == keep }) {
-		v, err := computedTable(a.tx).Get(id)
+		v, err := a.Tx.ComputedAttributes().Get(id)
 		if err != nil || v.Attribute != MileageAttribute {
 			continue
 		}
-		mine, err := a.canSee(KindAttribute, id)
+		mine, err := a.CanSee(model.KindAttribute, id)
 		if err != nil {
 			return err
 		}
 		if !mine {
-			return &Error{Kind: KindConflict, Message: "Mileage set by another account",
+			return &model.Error{Class: model.ClassConflict, Message: "Mileage set by another account",
 				Description: "another account that shares this vehicle set its mileage"}
 		}
-		if err := a.tx.Unlink(Permission{OwnerKind: KindDevice, OwnerID: deviceID, PropKind: KindAttribute, PropID: id}); err != nil {
+		if err := a.Tx.Unlink(model.Permission{OwnerKind: model.KindDevice, OwnerID: deviceID, PropKind: model.KindAttribute, PropID: id}); err != nil {
 			return err
 		}
 	}

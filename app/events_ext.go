@@ -5,6 +5,9 @@ import (
 	"iter"
 	"slices"
 	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // ExtendedEvent is the extended API's form of an event (E2, M7): lowercase
@@ -25,10 +28,10 @@ type ExtendedEvent struct {
 // (+00:00 rather than Z), in the server's time zone.
 const ExtendedTimeLayout = "2006-01-02T15:04:05.000-07:00"
 
-func extendEvent(e *Event, zone *time.Location) ExtendedEvent {
+func extendEvent(e *model.Event, zone *time.Location) ExtendedEvent {
 	attrs := e.Attributes
 	if attrs == nil {
-		attrs = Attributes{}
+		attrs = model.Attributes{}
 	}
 	data, err := json.Marshal(attrs)
 	if err != nil { // an attribute JSON cannot hold (NaN): keep the event readable
@@ -69,32 +72,32 @@ const (
 
 // ExtendedEvents answers E2: one page of the matching events of the
 // devices, merged in event time order (ties by id).
-func (c *Core) ExtendedEvents(actor *User, q EventQuery) ([]ExtendedEvent, error) {
+func (c *Core) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEvent, error) {
 	if err := checkRange(q.From, q.To); err != nil {
 		return nil, err
 	}
 	if q.Page < 1 || q.Limit < 1 || q.Limit > MaxEventLimit {
-		return nil, Invalid("page must be at least 1 and limit between 1 and %d", MaxEventLimit)
+		return nil, model.Invalid("page must be at least 1 and limit between 1 and %d", MaxEventLimit)
 	}
 	if q.Page > MaxEventDepth/q.Limit {
-		return nil, Invalid("page × limit may reach at most %d events: narrow the time range to go further", MaxEventDepth)
+		return nil, model.Invalid("page × limit may reach at most %d events: narrow the time range to go further", MaxEventDepth)
 	}
 	match := typeFilter(q.Types)
-	var page []*Event
+	var page []*model.Event
 	var zone *time.Location
-	err := c.store.View(func(tx Tx) error {
-		devices, err := visibleDevices(access{tx: tx, actor: actor}, q.DeviceIDs)
+	err := c.store.View(func(tx model.Tx) error {
+		devices, err := visibleDevices(access.Guard{Tx: tx, Actor: actor}, q.DeviceIDs)
 		if err != nil {
 			return err
 		}
 		zone = serverZone(tx)
-		streams := make([]iter.Seq[*Event], len(devices))
+		streams := make([]iter.Seq[*model.Event], len(devices))
 		errs := make([]error, len(devices))
 		for i, id := range devices {
 			streams[i] = deviceEvents(tx, id, q.From, q.To, q.Desc, match, &errs[i])
 		}
 		page = mergeEvents(streams, q.Desc, (q.Page-1)*q.Limit, q.Limit)
-		return firstErr(errs...)
+		return model.FirstError(errs...)
 	})
 	if err != nil {
 		return nil, err
@@ -107,11 +110,11 @@ func (c *Core) ExtendedEvents(actor *User, q EventQuery) ([]ExtendedEvent, error
 }
 
 // typeFilter matches events of the given types (all when none).
-func typeFilter(types []string) func(*Event) bool {
+func typeFilter(types []string) func(*model.Event) bool {
 	if len(types) == 0 || slices.Contains(types, "allEvents") {
-		return func(*Event) bool { return true }
+		return func(*model.Event) bool { return true }
 	}
-	return func(e *Event) bool { return slices.Contains(types, e.Type) }
+	return func(e *model.Event) bool { return slices.Contains(types, e.Type) }
 }
 
 // MaxQueryDevices bounds the device ids one E2 or I1 request may name.
@@ -120,28 +123,28 @@ const MaxQueryDevices = 1000
 // visibleDevices resolves a request's device list: the ids given, each of
 // which the actor must see (not found otherwise), or every device the
 // actor sees. The result is sorted and without repeats.
-func visibleDevices(a access, ids []int64) ([]int64, error) {
+func visibleDevices(a access.Guard, ids []int64) ([]int64, error) {
 	var out []int64
 	if len(ids) > MaxQueryDevices {
-		return nil, Invalid("at most %d device ids", MaxQueryDevices)
+		return nil, model.Invalid("at most %d device ids", MaxQueryDevices)
 	}
 	if len(ids) > 0 {
-		if err := a.mustSeeDevices(ids); err != nil {
+		if err := a.MustSeeDevices(ids); err != nil {
 			return nil, err
 		}
 		for _, id := range ids {
-			if err := a.exists(KindDevice, id); err != nil {
+			if err := a.Exists(model.KindDevice, id); err != nil {
 				return nil, err
 			}
 		}
 		out = slices.Clone(ids)
-	} else if a.actor.Administrator {
-		err := a.tx.Devices().List(func(d *Device) bool { out = append(out, d.ID); return true })
+	} else if a.Actor.Administrator {
+		err := a.Tx.Devices().List(func(d *model.Device) bool { out = append(out, d.ID); return true })
 		if err != nil {
 			return nil, err
 		}
 	} else {
-		set, err := a.visible(KindDevice)
+		set, err := a.Visible(model.KindDevice)
 		if err != nil {
 			return nil, err
 		}
@@ -154,18 +157,18 @@ func visibleDevices(a access, ids []int64) ([]int64, error) {
 }
 
 // Stop event types, newest of which is a device's last stop (M7).
-var stopTypes = []string{EventIgnitionOff, EventDeviceStopped}
+var stopTypes = []string{model.EventIgnitionOff, model.EventDeviceStopped}
 
 // LastStop answers M7: the device's newest ignitionOff or deviceStopped
 // event, not found when it has none.
-func (c *Core) LastStop(actor *User, deviceID int64) (*ExtendedEvent, error) {
+func (c *Core) LastStop(actor *model.User, deviceID int64) (*ExtendedEvent, error) {
 	var out *ExtendedEvent
-	err := c.store.View(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := firstErr(a.mustSee(KindDevice, deviceID), a.exists(KindDevice, deviceID)); err != nil {
+	err := c.store.View(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := model.FirstError(a.MustSee(model.KindDevice, deviceID), a.Exists(model.KindDevice, deviceID)); err != nil {
 			return err
 		}
-		var stop *Event
+		var stop *model.Event
 		var err error
 		for e := range deviceEvents(tx, deviceID, earliestFix, endOfTime, true, typeFilter(stopTypes), &err) {
 			stop = e
@@ -175,7 +178,7 @@ func (c *Core) LastStop(actor *User, deviceID int64) (*ExtendedEvent, error) {
 			return err
 		}
 		if stop == nil {
-			return &Error{Kind: KindNotFound, Message: "Not found", Description: "The device has no recorded stop"}
+			return &model.Error{Class: model.ClassNotFound, Message: "Not found", Description: "The device has no recorded stop"}
 		}
 		e := extendEvent(stop, serverZone(tx))
 		out = &e

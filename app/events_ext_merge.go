@@ -5,6 +5,8 @@ import (
 	"container/heap"
 	"iter"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // E2 merges per-device event streams: each device's events come from the
@@ -16,19 +18,19 @@ import (
 // deviceEvents yields the device's matching events in [from, to], oldest
 // first or newest first (ties by id, reversed too), reading the store only
 // as far as the consumer pulls; a store error ends it in *errp.
-func deviceEvents(tx Tx, device int64, from, to time.Time, desc bool, match func(*Event) bool, errp *error) iter.Seq[*Event] {
+func deviceEvents(tx model.Tx, device int64, from, to time.Time, desc bool, match func(*model.Event) bool, errp *error) iter.Seq[*model.Event] {
 	scan := tx.Events
 	if desc {
 		scan = tx.EventsNewest
 	}
-	return func(yield func(*Event) bool) {
-		*errp = scan(device, from, to, func(e *Event) bool { return !match(e) || yield(e) })
+	return func(yield func(*model.Event) bool) {
+		*errp = scan(device, from, to, func(e *model.Event) bool { return !match(e) || yield(e) })
 	}
 }
 
 // mergeEvents merges the streams (each in query order) by event time, then
 // id, skipping the first skip events and returning up to n.
-func mergeEvents(streams []iter.Seq[*Event], desc bool, skip, n int) []*Event {
+func mergeEvents(streams []iter.Seq[*model.Event], desc bool, skip, n int) []*model.Event {
 	h := &eventHeap{desc: desc}
 	for _, s := range streams {
 		next, stop := iter.Pull(s)
@@ -38,7 +40,7 @@ func mergeEvents(streams []iter.Seq[*Event], desc bool, skip, n int) []*Event {
 		}
 	}
 	heap.Init(h)
-	out := make([]*Event, 0, n)
+	out := make([]*model.Event, 0, n)
 	for h.Len() > 0 && len(out) < n {
 		top := &h.heads[0]
 		if skip > 0 {
@@ -58,8 +60,8 @@ func mergeEvents(streams []iter.Seq[*Event], desc bool, skip, n int) []*Event {
 
 // head is a stream's next event and the way to pull the one after.
 type head struct {
-	event *Event
-	next  func() (*Event, bool)
+	event *model.Event
+	next  func() (*model.Event, bool)
 }
 
 type eventHeap struct {

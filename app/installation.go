@@ -1,9 +1,14 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Installation is a device's installation record (spec M3, M5), kept in
@@ -19,6 +24,10 @@ type Installation struct {
 	Notes         string `json:"notes,omitempty"`
 }
 
+func (Installation) FieldLimits() map[string]int {
+	return map[string]int{"notes": model.MaxMessage}
+}
+
 func (i *Installation) GetID() int64   { return i.DeviceID }
 func (i *Installation) SetID(id int64) { i.DeviceID = id }
 
@@ -32,12 +41,22 @@ type InstallationDetails struct {
 // expires; the device endpoints never change it.
 const DeviceLifetime = 1 // year
 
-func installations(tx Tx) recordTable[Installation, *Installation] {
-	return recordTable[Installation, *Installation]{set: tx.Records("installations"), what: "Installation"}
+func installations(tx model.Tx) model.Table[Installation] {
+	return model.RecordTable[Installation](tx, "installations", "Installation")
+}
+
+// putInstallation stores a device's installation record under the
+// device's id, which it shares.
+func putInstallation(tx model.Tx, inst *Installation) error {
+	data, err := json.Marshal(inst)
+	if err != nil {
+		return err
+	}
+	return tx.Records("installations").Put(inst.DeviceID, data)
 }
 
 // deleteInstallation removes a device's installation record if it has one.
-func deleteInstallation(tx Tx, deviceID int64) error {
+func deleteInstallation(tx model.Tx, deviceID int64) error {
 	_, err := tx.Records("installations").Delete(deviceID)
 	return err
 }
@@ -45,33 +64,33 @@ func deleteInstallation(tx Tx, deviceID int64) error {
 // InstalledDevice is a device with its installation record (nil when it
 // was registered another way, e.g. through /api/devices).
 type InstalledDevice struct {
-	Device       *Device
+	Device       *model.Device
 	Installation *Installation
 }
 
 // requireDeviceContact is the extended API's rule: name, uniqueId, phone
 // and contact are required on create and update.
-func requireDeviceContact(d *Device) error {
-	return requireText(map[string]*string{"name": &d.Name, "uniqueId": &d.UniqueID, "phone": &d.Phone, "contact": &d.Contact})
+func requireDeviceContact(d *model.Device) error {
+	return limits.Required(map[string]*string{"name": &d.Name, "uniqueId": &d.UniqueID, "phone": &d.Phone, "contact": &d.Contact})
 }
 
 // InstallDevice registers a device (the same one /api/devices shows, under
 // the same rules: uniqueId, deviceLimit, link to the actor) and its
 // installation record in one transaction. The device expires
 // DeviceLifetime after now whatever apply set.
-func (c *Core) InstallDevice(actor *User, apply func(*Device) error, details InstallationDetails) (*InstalledDevice, error) {
+func (c *Core) InstallDevice(actor *model.User, apply func(*model.Device) error, details InstallationDetails) (*InstalledDevice, error) {
 	details.Location, details.Notes = strings.TrimSpace(details.Location), strings.TrimSpace(details.Notes)
-	if err := checkLengths(&Installation{Location: details.Location, Notes: details.Notes}); err != nil {
+	if err := limits.Check(&Installation{Location: details.Location, Notes: details.Notes}); err != nil {
 		return nil, err
 	}
 	now := c.now().UTC()
 	out := &InstalledDevice{}
-	d, err := c.Devices.CreateWith(actor, func(d *Device) error {
+	d, err := c.Devices.CreateWith(actor, func(d *model.Device) error {
 		if err := apply(d); err != nil {
 			return err
 		}
 		return requireDeviceContact(d)
-	}, func(tx Tx, d *Device) error {
+	}, func(tx model.Tx, d *model.Device) error {
 		expires := now.AddDate(DeviceLifetime, 0, 0)
 		d.ExpirationTime = &expires
 		if err := tx.Devices().Put(d); err != nil {
@@ -79,7 +98,7 @@ func (c *Core) InstallDevice(actor *User, apply func(*Device) error, details Ins
 		}
 		out.Installation = &Installation{DeviceID: d.ID, InstalledAt: now, InstalledBy: actor.ID,
 			InstallerName: actor.Name, Location: details.Location, Notes: details.Notes}
-		return installations(tx).put(out.Installation)
+		return putInstallation(tx, out.Installation)
 	})
 	if err != nil {
 		return nil, err
@@ -91,8 +110,8 @@ func (c *Core) InstallDevice(actor *User, apply func(*Device) error, details Ins
 // UpdateInstalledDevice changes a device through the extended API: apply
 // may change anything but the expiration time, and the result must keep
 // name, uniqueId, phone and contact.
-func (c *Core) UpdateInstalledDevice(actor *User, id int64, apply func(*Device) error) (*InstalledDevice, error) {
-	d, err := c.Devices.Update(actor, id, func(d *Device) error {
+func (c *Core) UpdateInstalledDevice(actor *model.User, id int64, apply func(*model.Device) error) (*InstalledDevice, error) {
+	d, err := c.Devices.Update(actor, id, func(d *model.Device) error {
 		expires := d.ExpirationTime
 		if err := apply(d); err != nil {
 			return err
@@ -104,7 +123,7 @@ func (c *Core) UpdateInstalledDevice(actor *User, id int64, apply func(*Device) 
 		return nil, err
 	}
 	out := &InstalledDevice{Device: d}
-	return out, c.store.View(func(tx Tx) (err error) {
+	return out, c.store.View(func(tx model.Tx) (err error) {
 		out.Installation, err = installationOf(tx, id)
 		return err
 	})
@@ -112,10 +131,10 @@ func (c *Core) UpdateInstalledDevice(actor *User, id int64, apply func(*Device) 
 
 // Installation is the installation record of a device the actor sees,
 // nil when it has none.
-func (c *Core) Installation(actor *User, deviceID int64) (*Installation, error) {
+func (c *Core) Installation(actor *model.User, deviceID int64) (*Installation, error) {
 	var inst *Installation
-	err := c.store.View(func(tx Tx) (err error) {
-		if err = (access{tx: tx, actor: actor}).mustSee(KindDevice, deviceID); err != nil {
+	err := c.store.View(func(tx model.Tx) (err error) {
+		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
 			return err
 		}
 		inst, err = installationOf(tx, deviceID)
@@ -125,9 +144,9 @@ func (c *Core) Installation(actor *User, deviceID int64) (*Installation, error) 
 }
 
 // installationOf is the device's installation record, nil when it has none.
-func installationOf(tx Tx, deviceID int64) (*Installation, error) {
+func installationOf(tx model.Tx, deviceID int64) (*Installation, error) {
 	inst, err := installations(tx).Get(deviceID)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, nil
 	}
 	return inst, err
@@ -135,13 +154,13 @@ func installationOf(tx Tx, deviceID int64) (*Installation, error) {
 
 // InstalledDevices lists the devices the actor sees with their
 // installation records, in id order.
-func (c *Core) InstalledDevices(actor *User) ([]InstalledDevice, error) {
+func (c *Core) InstalledDevices(actor *model.User) ([]InstalledDevice, error) {
 	devices, err := c.Devices.List(actor, ListQuery{})
 	if err != nil {
 		return nil, err
 	}
 	out := make([]InstalledDevice, len(devices))
-	return out, c.store.View(func(tx Tx) error {
+	return out, c.store.View(func(tx model.Tx) error {
 		for i, d := range devices {
 			inst, err := installationOf(tx, d.ID)
 			if err != nil {
@@ -155,10 +174,10 @@ func (c *Core) InstalledDevices(actor *User) ([]InstalledDevice, error) {
 
 // DeleteInstallation removes only the device's installation record (M5);
 // the device stays. A device without one is not found.
-func (c *Core) DeleteInstallation(actor *User, deviceID int64) error {
-	return c.store.Update(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := firstErr(a.mustSee(KindDevice, deviceID), a.checkEdit(KindDevice)); err != nil {
+func (c *Core) DeleteInstallation(actor *model.User, deviceID int64) error {
+	return c.store.Update(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := model.FirstError(a.MustSee(model.KindDevice, deviceID), a.CheckEdit(model.KindDevice)); err != nil {
 			return err
 		}
 		return installations(tx).Delete(deviceID)
@@ -170,16 +189,16 @@ func (c *Core) DeleteInstallation(actor *User, deviceID int64) error {
 func (c *Core) UniqueIDTaken(uniqueID string) (bool, error) {
 	uniqueID = strings.TrimSpace(uniqueID)
 	if uniqueID == "" {
-		return false, Invalid("an IMEI is required")
+		return false, model.Invalid("an IMEI is required")
 	}
-	if err := checkText("IMEI", uniqueID, MaxUniqueID); err != nil {
+	if err := limits.Text("IMEI", uniqueID, model.MaxUniqueID); err != nil {
 		return false, err
 	}
 	var taken bool
-	err := c.store.View(func(tx Tx) error {
+	err := c.store.View(func(tx model.Tx) error {
 		_, err := tx.DeviceByUniqueID(uniqueID)
 		taken = err == nil
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			return nil
 		}
 		return err

@@ -3,6 +3,8 @@ package app
 import (
 	"errors"
 	"slices"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // DriverOverview answers M2: the drivers the actor sees, and the id of the
@@ -10,7 +12,7 @@ import (
 // none): the driver whose uniqueId that device's latest position reports as
 // driverUniqueId, else the lowest-id driver linked to the device. Only
 // drivers in the returned list are ever named.
-func (c *Core) DriverOverview(actor *User) (int64, []*Driver, error) {
+func (c *Core) DriverOverview(actor *model.User) (int64, []*model.Driver, error) {
 	drivers, err := c.Drivers.List(actor, ListQuery{})
 	if err != nil {
 		return 0, nil, err
@@ -19,7 +21,7 @@ func (c *Core) DriverOverview(actor *User) (int64, []*Driver, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	var current *Device
+	var current *model.Device
 	for _, d := range devices {
 		if d.LastUpdate != nil && (current == nil || d.LastUpdate.After(*current.LastUpdate)) {
 			current = d
@@ -29,23 +31,23 @@ func (c *Core) DriverOverview(actor *User) (int64, []*Driver, error) {
 		return 0, drivers, nil
 	}
 	var id int64
-	err = c.store.View(func(tx Tx) error {
+	err = c.store.View(func(tx model.Tx) error {
 		p, err := tx.LatestPosition(current.ID)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if err != nil && !errors.Is(err, model.ErrNotFound) {
 			return err
 		}
 		if p != nil {
 			if tag, _ := p.Attributes["driverUniqueId"].(string); tag != "" {
-				if i := slices.IndexFunc(drivers, func(d *Driver) bool { return d.UniqueID == tag }); i >= 0 {
+				if i := slices.IndexFunc(drivers, func(d *model.Driver) bool { return d.UniqueID == tag }); i >= 0 {
 					id = drivers[i].ID
 					return nil
 				}
 			}
 		}
-		linked, err := tx.Linked(KindDevice, current.ID, KindDriver)
+		linked, err := tx.Linked(model.KindDevice, current.ID, model.KindDriver)
 		slices.Sort(linked)
 		for _, l := range linked {
-			if slices.ContainsFunc(drivers, func(d *Driver) bool { return d.ID == l }) {
+			if slices.ContainsFunc(drivers, func(d *model.Driver) bool { return d.ID == l }) {
 				id = l
 				break
 			}

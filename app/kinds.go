@@ -4,51 +4,54 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/geo"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 )
 
 // endOfTime bounds "all of a device's history" in range deletes; it is well
 // inside the range of nanosecond keys.
 var endOfTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func newDevices(c *Core) *Objects[Device, *Device] {
-	return &Objects[Device, *Device]{
-		c: c, kind: KindDevice,
-		table: func(tx Tx) Table[Device] { return tx.Devices() },
+func newDevices(c *Core) *Objects[model.Device, *model.Device] {
+	return &Objects[model.Device, *model.Device]{
+		c: c, kind: model.KindDevice,
+		table: func(tx model.Tx) model.Table[model.Device] { return tx.Devices() },
 		match: matchIDs,
 		view:  c.liveDevice,
 		// A registered id is no longer unknown.
-		stored: func(d *Device) { c.unknown.forget(d.UniqueID) },
-		prepare: func(a access, before, d *Device) error {
+		stored: func(d *model.Device) { c.unknown.forget(d.UniqueID) },
+		prepare: func(a access.Guard, before, d *model.Device) error {
 			d.Name = strings.TrimSpace(d.Name)
 			d.UniqueID = strings.TrimSpace(d.UniqueID)
 			if d.Name == "" || d.UniqueID == "" {
-				return Invalid("name and uniqueId are required")
+				return model.Invalid("name and uniqueId are required")
 			}
 			if err := checkUniqueID(d.UniqueID); err != nil {
 				return err
 			}
 			if d.Attributes == nil {
-				d.Attributes = Attributes{}
+				d.Attributes = model.Attributes{}
 			}
 			if err := checkParent(a, d.GroupID); err != nil {
 				return err
 			}
 			if before == nil {
-				if err := a.checkDeviceLimit(a.actor); err != nil {
+				if err := a.CheckDeviceLimit(a.Actor); err != nil {
 					return err
 				}
-				before = &Device{Status: StatusOffline}
+				before = &model.Device{Status: model.StatusOffline}
 			}
 			// Status, position and last update belong to the ingest.
 			d.Status, d.PositionID, d.LastUpdate = before.Status, before.PositionID, before.LastUpdate
-			if !a.actor.Administrator {
+			if !a.Actor.Administrator {
 				d.ExpirationTime = before.ExpirationTime
 			}
 			return nil
 		},
-		drain: func(tx Tx, d *Device) (bool, error) { return drainHistory(tx, d.ID) },
-		remove: func(tx Tx, d *Device) (func(), error) {
+		drain: func(tx model.Tx, d *model.Device) (bool, error) { return drainHistory(tx, d.ID) },
+		remove: func(tx model.Tx, d *model.Device) (func(), error) {
 			// What the ingest stored since the last drain.
 			for done := false; !done; {
 				var err error
@@ -56,7 +59,10 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 					return nil, err
 				}
 			}
-			dropFiles, err := c.dropEntity(tx, DocumentOfVehicle, d.ID)
+			if err := deleteInstallation(tx, d.ID); err != nil {
+				return nil, err
+			}
+			dropFiles, err := c.Office.DropEntity(tx, office.DocumentOfVehicle, d.ID)
 			// The live state goes only once the deletion has committed: a
 			// rolled-back one must leave the device as it was.
 			return func() { c.states.Delete(d.ID); dropFiles() }, err
@@ -64,17 +70,17 @@ func newDevices(c *Core) *Objects[Device, *Device] {
 	}
 }
 
-func newGroups(c *Core) *Objects[Group, *Group] {
-	return &Objects[Group, *Group]{
-		c: c, kind: KindGroup,
-		table: func(tx Tx) Table[Group] { return tx.Groups() },
-		prepare: func(a access, before, g *Group) error {
+func newGroups(c *Core) *Objects[model.Group, *model.Group] {
+	return &Objects[model.Group, *model.Group]{
+		c: c, kind: model.KindGroup,
+		table: func(tx model.Tx) model.Table[model.Group] { return tx.Groups() },
+		prepare: func(a access.Guard, before, g *model.Group) error {
 			g.Name = strings.TrimSpace(g.Name)
 			if g.Name == "" {
-				return Invalid("name is required")
+				return model.Invalid("name is required")
 			}
 			if g.Attributes == nil {
-				g.Attributes = Attributes{}
+				g.Attributes = model.Attributes{}
 			}
 			if err := checkParent(a, g.GroupID); err != nil {
 				return err
@@ -82,9 +88,9 @@ func newGroups(c *Core) *Objects[Group, *Group] {
 			// A group may not become its own ancestor.
 			for parent, hops := g.GroupID, 0; parent != 0 && before != nil; hops++ {
 				if parent == g.ID || hops > 1000 {
-					return Invalid("a group cannot be inside itself")
+					return model.Invalid("a group cannot be inside itself")
 				}
-				p, err := a.tx.Groups().Get(parent)
+				p, err := a.Tx.Groups().Get(parent)
 				if err != nil {
 					return err
 				}
@@ -92,18 +98,18 @@ func newGroups(c *Core) *Objects[Group, *Group] {
 			}
 			return nil
 		},
-		remove: func(tx Tx, g *Group) (func(), error) {
+		remove: func(tx model.Tx, g *model.Group) (func(), error) {
 			// Members move up to the deleted group's parent.
-			var devices []*Device
-			var groups []*Group
-			err := tx.Devices().List(func(d *Device) bool {
+			var devices []*model.Device
+			var groups []*model.Group
+			err := tx.Devices().List(func(d *model.Device) bool {
 				if d.GroupID == g.ID {
 					devices = append(devices, d)
 				}
 				return true
 			})
 			if err == nil {
-				err = tx.Groups().List(func(child *Group) bool {
+				err = tx.Groups().List(func(child *model.Group) bool {
 					if child.GroupID == g.ID {
 						groups = append(groups, child)
 					}
@@ -130,84 +136,73 @@ func newGroups(c *Core) *Objects[Group, *Group] {
 }
 
 // checkParent accepts no group or an existing group the actor can see.
-func checkParent(a access, groupID int64) error {
+func checkParent(a access.Guard, groupID int64) error {
 	if groupID == 0 {
 		return nil
 	}
-	return a.reference(KindGroup, groupID)
+	return a.Reference(model.KindGroup, groupID)
 }
 
-func newCommands(c *Core) *Objects[Command, *Command] {
-	return &Objects[Command, *Command]{
-		c: c, kind: KindCommand,
-		table: func(tx Tx) Table[Command] { return tx.Commands() },
-		prepare: func(a access, _, cmd *Command) error {
+func newCommands(c *Core) *Objects[model.Command, *model.Command] {
+	return &Objects[model.Command, *model.Command]{
+		c: c, kind: model.KindCommand,
+		table: func(tx model.Tx) model.Table[model.Command] { return tx.Commands() },
+		prepare: func(a access.Guard, _, cmd *model.Command) error {
 			cmd.Type = strings.TrimSpace(cmd.Type)
 			if cmd.Type == "" {
-				return Invalid("type is required")
+				return model.Invalid("type is required")
 			}
 			if cmd.Attributes == nil {
-				cmd.Attributes = Attributes{}
+				cmd.Attributes = model.Attributes{}
 			}
 			if cmd.DeviceID != 0 {
-				return a.reference(KindDevice, cmd.DeviceID)
+				return a.Reference(model.KindDevice, cmd.DeviceID)
 			}
 			return nil
 		},
 	}
 }
 
-func newGeofences(c *Core) *Objects[Geofence, *Geofence] {
-	return &Objects[Geofence, *Geofence]{
-		c: c, kind: KindGeofence,
-		table: func(tx Tx) Table[Geofence] { return tx.Geofences() },
-		prepare: func(_ access, _, g *Geofence) error {
+func newGeofences(c *Core) *Objects[model.Geofence, *model.Geofence] {
+	return &Objects[model.Geofence, *model.Geofence]{
+		c: c, kind: model.KindGeofence,
+		table: func(tx model.Tx) model.Table[model.Geofence] { return tx.Geofences() },
+		prepare: func(_ access.Guard, _, g *model.Geofence) error {
 			g.Name = strings.TrimSpace(g.Name)
 			g.Area = strings.TrimSpace(g.Area)
 			if g.Name == "" || g.Area == "" {
-				return Invalid("name and area are required")
+				return model.Invalid("name and area are required")
 			}
 			if _, err := geo.Parse(g.Area); err != nil {
-				return Invalid("%v", err)
+				return model.Invalid("%v", err)
 			}
 			if g.Attributes == nil {
-				g.Attributes = Attributes{}
+				g.Attributes = model.Attributes{}
 			}
 			return nil
 		},
 	}
 }
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func driversTable(tx Tx) Table[Driver] { return RecordTable[Driver](tx, "drivers", "driver") }
 
 // driverKeys indexes drivers by uniqueId, which must be unique like a
 // device's.
 const driverKeys = "drivers_by_unique_id"
 
-func newDrivers(c *Core) *Objects[Driver, *Driver] {
-	return &Objects[Driver, *Driver]{
-		c: c, kind: KindDriver,
-		table: driversTable,
-		prepare: func(a access, before, d *Driver) error {
+func newDrivers(c *Core) *Objects[model.Driver, *model.Driver] {
+	return &Objects[model.Driver, *model.Driver]{
+		c: c, kind: model.KindDriver,
+		table: model.Tx.Drivers,
+		prepare: func(a access.Guard, before, d *model.Driver) error {
 			d.Name, d.UniqueID = strings.TrimSpace(d.Name), strings.TrimSpace(d.UniqueID)
 			if d.Name == "" || d.UniqueID == "" {
-				return Invalid("name and uniqueId are required")
+				return model.Invalid("name and uniqueId are required")
 			}
 			if d.Attributes == nil {
-				d.Attributes = Attributes{}
+				d.Attributes = model.Attributes{}
 			}
-			keys := a.tx.Keys(driverKeys)
+			keys := a.Tx.Keys(driverKeys)
 			if id, taken, err := keys.Get(d.UniqueID); err != nil || (taken && id != d.ID) {
-				return firstErr(err, Conflict("driver with uniqueId %q already exists", d.UniqueID))
+				return model.FirstError(err, model.Conflict("driver with uniqueId %q already exists", d.UniqueID))
 			}
 			if before != nil && before.UniqueID != d.UniqueID {
 				if err := keys.Delete(before.UniqueID); err != nil {
@@ -217,12 +212,12 @@ func newDrivers(c *Core) *Objects[Driver, *Driver] {
 			return nil
 		},
 		// The index entry is written after Create assigned the id.
-		created: func(tx Tx, d *Driver) error { return tx.Keys(driverKeys).Put(d.UniqueID, d.ID) },
-		remove: func(tx Tx, d *Driver) (func(), error) {
+		created: func(tx model.Tx, d *model.Driver) error { return tx.Keys(driverKeys).Put(d.UniqueID, d.ID) },
+		remove: func(tx model.Tx, d *model.Driver) (func(), error) {
 			if err := tx.Keys(driverKeys).Delete(d.UniqueID); err != nil {
 				return nil, err
 			}
-			return c.dropEntity(tx, DocumentOfDriver, d.ID)
+			return c.Office.DropEntity(tx, office.DocumentOfDriver, d.ID)
 		},
 	}
 }

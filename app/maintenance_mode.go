@@ -1,6 +1,10 @@
 package app
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // The maintenance switch is one record in the "serverState" collection,
 // so it survives restarts and the CLI can set it while serve is stopped.
@@ -21,7 +25,7 @@ func (c *Core) Maintenance() (bool, error) {
 		return true, nil
 	}
 	var st serverState
-	err := c.store.View(func(tx Tx) error {
+	err := c.store.View(func(tx model.Tx) error {
 		data, ok, err := tx.Records(stateRecords).Get(stateID)
 		if err != nil || !ok {
 			return err
@@ -37,7 +41,7 @@ func (c *Core) SetMaintenance(on bool) error {
 	if err != nil {
 		return err
 	}
-	return c.store.Update(func(tx Tx) error { return tx.Records(stateRecords).Put(stateID, data) })
+	return c.store.Update(func(tx model.Tx) error { return tx.Records(stateRecords).Put(stateID, data) })
 }
 
 // Running answers ErrServerNotRunning in maintenance mode.

@@ -3,6 +3,10 @@ package app
 import (
 	"maps"
 	"slices"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // ListQuery holds Traccar's list filters. Each kind uses the ones it has:
@@ -22,19 +26,19 @@ type ListQuery struct {
 // differences between kinds live in their hooks.
 type Objects[T any, P interface {
 	*T
-	Entity
+	model.Entity
 }] struct {
 	c     *Core
 	kind  string
-	table func(Tx) Table[T]
+	table func(model.Tx) model.Table[T]
 	// prepare validates a create (before == nil) or an update and restores
 	// server-managed fields the caller may not set.
-	prepare func(a access, before, after *T) error
+	prepare func(a access.Guard, before, after *T) error
 	// created and remove maintain what depends on the object (indexes,
 	// positions) after it is stored and before it goes. remove may return
 	// work to do once the deletion is committed (removing files).
-	created func(tx Tx, v *T) error
-	remove  func(tx Tx, v *T) (after func(), err error)
+	created func(tx model.Tx, v *T) error
+	remove  func(tx model.Tx, v *T) (after func(), err error)
 	// stored runs once a create or an update has committed: in-memory
 	// state must not change for a write that is refused or rolled back.
 	stored func(v *T)
@@ -42,7 +46,7 @@ type Objects[T any, P interface {
 	// object (a device's history) and reports whether nothing is left. Delete
 	// runs it in transactions of its own until done, before the one that
 	// removes the object, so no transaction grows with the object's history.
-	drain func(tx Tx, v *T) (done bool, err error)
+	drain func(tx model.Tx, v *T) (done bool, err error)
 	// match applies kind-specific list filters (devices: ids, uniqueIds).
 	match func(q ListQuery, v *T) bool
 	// view completes a record read from the store for the caller (devices:
@@ -51,10 +55,10 @@ type Objects[T any, P interface {
 }
 
 // List returns the objects the actor may see, filtered by q, in id order.
-func (o *Objects[T, P]) List(actor *User, q ListQuery) ([]*T, error) {
+func (o *Objects[T, P]) List(actor *model.User, q ListQuery) ([]*T, error) {
 	out := []*T{}
-	err := o.c.store.View(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
+	err := o.c.store.View(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
 		set, err := o.listSet(a, q)
 		if err != nil {
 			return err
@@ -73,24 +77,24 @@ func (o *Objects[T, P]) List(actor *User, q ListQuery) ([]*T, error) {
 }
 
 // listSet is the set of ids to return; nil means every object.
-func (o *Objects[T, P]) listSet(a access, q ListQuery) (map[int64]bool, error) {
+func (o *Objects[T, P]) listSet(a access.Guard, q ListQuery) (map[int64]bool, error) {
 	var set map[int64]bool
 	var err error
 	switch {
 	case q.UserID > 0:
-		if !a.actor.Administrator && !a.actor.Manager() && q.UserID != a.actor.ID {
-			return nil, Forbidden("Only administrators and managers may list another user's objects")
+		if !a.Actor.Administrator && !a.Actor.Manager() && q.UserID != a.Actor.ID {
+			return nil, model.Forbidden("Only administrators and managers may list another user's objects")
 		}
-		if err := a.mustSee(KindUser, q.UserID); err != nil {
+		if err := a.MustSee(model.KindUser, q.UserID); err != nil {
 			return nil, err
 		}
-		set, err = a.visibleTo([]int64{q.UserID}, o.kind)
-	case q.All && !a.actor.Administrator && !a.actor.Manager():
-		return nil, Forbidden("Only administrators and managers may use all")
-	case a.actor.Administrator:
+		set, err = a.VisibleTo([]int64{q.UserID}, o.kind)
+	case q.All && !a.Actor.Administrator && !a.Actor.Manager():
+		return nil, model.Forbidden("Only administrators and managers may use all")
+	case a.Actor.Administrator:
 		set = nil
 	default:
-		set, err = a.visible(o.kind)
+		set, err = a.Visible(o.kind)
 	}
 	if err != nil {
 		return nil, err
@@ -98,14 +102,14 @@ func (o *Objects[T, P]) listSet(a access, q ListQuery) (map[int64]bool, error) {
 	for _, link := range []struct {
 		kind string
 		id   int64
-	}{{KindDevice, q.DeviceID}, {KindGroup, q.GroupID}} {
+	}{{model.KindDevice, q.DeviceID}, {model.KindGroup, q.GroupID}} {
 		if link.id == 0 || link.kind == o.kind {
 			continue
 		}
-		if err := a.mustSee(link.kind, link.id); err != nil {
+		if err := a.MustSee(link.kind, link.id); err != nil {
 			return nil, err
 		}
-		ids, err := a.tx.Linked(link.kind, link.id, o.kind)
+		ids, err := a.Tx.Linked(link.kind, link.id, o.kind)
 		if err != nil {
 			return nil, err
 		}
@@ -121,10 +125,10 @@ func (o *Objects[T, P]) listSet(a access, q ListQuery) (map[int64]bool, error) {
 }
 
 // Get returns one object the actor may see.
-func (o *Objects[T, P]) Get(actor *User, id int64) (*T, error) {
+func (o *Objects[T, P]) Get(actor *model.User, id int64) (*T, error) {
 	var v *T
-	err := o.c.store.View(func(tx Tx) (err error) {
-		if err = (access{tx: tx, actor: actor}).mustSee(o.kind, id); err != nil {
+	err := o.c.store.View(func(tx model.Tx) (err error) {
+		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(o.kind, id); err != nil {
 			return err
 		}
 		v, err = o.table(tx).Get(id)
@@ -149,22 +153,22 @@ func (o *Objects[T, P]) complete(v *T) {
 
 // Create builds a new object with apply (which fills it from the request),
 // stores it and links it to the actor, in one transaction.
-func (o *Objects[T, P]) Create(actor *User, apply func(*T) error) (*T, error) {
+func (o *Objects[T, P]) Create(actor *model.User, apply func(*T) error) (*T, error) {
 	return o.CreateWith(actor, apply, nil)
 }
 
 // CreateWith is Create with also run in the same transaction once the
 // object is stored and linked, for records that must commit with it (a
 // device's installation record).
-func (o *Objects[T, P]) CreateWith(actor *User, apply func(*T) error, also func(Tx, *T) error) (*T, error) {
+func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also func(model.Tx, *T) error) (*T, error) {
 	v := new(T)
-	err := o.c.store.Update(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.checkEdit(o.kind); err != nil {
+	err := o.c.store.Update(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.CheckEdit(o.kind); err != nil {
 			return err
 		}
 		*v = *new(T)
-		if err := fromRequest(apply, v); err != nil {
+		if err := limits.FromRequest(apply, v); err != nil {
 			return err
 		}
 		P(v).SetID(0)
@@ -180,7 +184,7 @@ func (o *Objects[T, P]) CreateWith(actor *User, apply func(*T) error, also func(
 			}
 		}
 		if actor.ID != 0 { // the CLI's system actor owns nothing
-			err := tx.Link(Permission{OwnerKind: KindUser, OwnerID: actor.ID, PropKind: o.kind, PropID: P(v).GetID()})
+			err := tx.Link(model.Permission{OwnerKind: model.KindUser, OwnerID: actor.ID, PropKind: o.kind, PropID: P(v).GetID()})
 			if err != nil {
 				return err
 			}
@@ -193,7 +197,6 @@ func (o *Objects[T, P]) CreateWith(actor *User, apply func(*T) error, also func(
 	if err != nil {
 		return nil, err
 	}
-	o.c.hub.invalidate()
 	if o.stored != nil {
 		o.stored(v)
 	}
@@ -201,10 +204,10 @@ func (o *Objects[T, P]) CreateWith(actor *User, apply func(*T) error, also func(
 }
 
 // Update applies a change to a copy of the stored object and saves it.
-func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T, error) {
+func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error) (*T, error) {
 	var after *T
-	err := o.c.store.Update(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
+	err := o.c.store.Update(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
 		before, err := o.editable(a, id)
 		if err != nil {
 			return err
@@ -212,7 +215,7 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 		after = new(T)
 		*after = *before
 		cloneAttributes(after)
-		if err := fromRequest(apply, after); err != nil {
+		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
 		P(after).SetID(id)
@@ -230,7 +233,6 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 	if err != nil {
 		return nil, err
 	}
-	o.c.hub.invalidate()
 	if o.stored != nil {
 		o.stored(after)
 	}
@@ -239,11 +241,10 @@ func (o *Objects[T, P]) Update(actor *User, id int64, apply func(*T) error) (*T,
 }
 
 // Delete removes an object, what depends on it and every link to it.
-func (o *Objects[T, P]) Delete(actor *User, id int64) error {
-	defer o.c.hub.invalidate()
+func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
 	for done := o.drain == nil; !done; {
-		err := o.c.store.Update(func(tx Tx) error {
-			v, err := o.editable(access{tx: tx, actor: actor}, id)
+		err := o.c.store.Update(func(tx model.Tx) error {
+			v, err := o.editable(access.Guard{Tx: tx, Actor: actor}, id)
 			if err == nil {
 				done, err = o.drain(tx, v)
 			}
@@ -254,8 +255,8 @@ func (o *Objects[T, P]) Delete(actor *User, id int64) error {
 		}
 	}
 	var after func()
-	err := o.c.store.Update(func(tx Tx) error {
-		v, err := o.editable(access{tx: tx, actor: actor}, id)
+	err := o.c.store.Update(func(tx model.Tx) error {
+		v, err := o.editable(access.Guard{Tx: tx, Actor: actor}, id)
 		if err != nil {
 			return err
 		}
@@ -278,35 +279,35 @@ func (o *Objects[T, P]) Delete(actor *User, id int64) error {
 // editable returns object id for a change by a.actor: it must be visible
 // (else not found) and the actor's and server's read-only flags must allow
 // editing this kind.
-func (o *Objects[T, P]) editable(a access, id int64) (*T, error) {
-	if err := a.mustSee(o.kind, id); err != nil {
+func (o *Objects[T, P]) editable(a access.Guard, id int64) (*T, error) {
+	if err := a.MustSee(o.kind, id); err != nil {
 		return nil, err
 	}
-	if err := a.checkEdit(o.kind); err != nil {
+	if err := a.CheckEdit(o.kind); err != nil {
 		return nil, err
 	}
-	return o.table(a.tx).Get(id)
+	return o.table(a.Tx).Get(id)
 }
 
 // cloneAttributes gives an update its own attributes map, so decoding the
 // request into it cannot alter the stored "before" value.
 func cloneAttributes(v any) {
 	switch x := v.(type) {
-	case *Device:
+	case *model.Device:
 		x.Attributes = maps.Clone(x.Attributes)
-	case *Group:
+	case *model.Group:
 		x.Attributes = maps.Clone(x.Attributes)
-	case *Command:
+	case *model.Command:
 		x.Attributes = maps.Clone(x.Attributes)
-	case *Geofence:
+	case *model.Geofence:
 		x.Attributes = maps.Clone(x.Attributes)
-	case *Driver:
+	case *model.Driver:
 		x.Attributes = maps.Clone(x.Attributes)
 	}
 }
 
 // matchIDs is the devices' id / uniqueId filter.
-func matchIDs(q ListQuery, d *Device) bool {
+func matchIDs(q ListQuery, d *model.Device) bool {
 	if len(q.IDs) == 0 && len(q.UniqueIDs) == 0 {
 		return true
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fleetd/fleetd/app/model"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -16,7 +17,7 @@ import (
 // digits are a million guesses, which a plain hash of a copied database
 // would give away in a second.
 type otpRecord struct {
-	Base
+	model.Base
 	Key        string    `json:"key"`
 	Purpose    string    `json:"purpose"`
 	Identifier string    `json:"identifier"`
@@ -33,7 +34,9 @@ const (
 	otpKeys  = "otpKeys" // otpKey(purpose, subject) -> otp id
 )
 
-func otps(tx Tx) Table[otpRecord] { return RecordTable[otpRecord](tx, otpTable, "OTP") }
+func otps(tx model.Tx) model.Table[otpRecord] {
+	return model.RecordTable[otpRecord](tx, otpTable, "OTP")
+}
 
 // otpKey binds an OTP to its purpose and subject (the identifier, or for
 // the update purposes the user and the new value).
@@ -59,7 +62,7 @@ func (c *Core) withOTPBudget(ip string, accounts []string, send func() error) er
 		return err
 	}
 	err := send()
-	if KindOf(err) == KindTooMany || errors.Is(err, ErrOTPNotSent) {
+	if model.ClassOf(err) == model.ClassTooMany || errors.Is(err, ErrOTPNotSent) {
 		c.otpSends.refund(ip, accounts...)
 	}
 	return err
@@ -79,13 +82,13 @@ func (c *Core) issueOTP(rec otpRecord, to Identifier) error {
 	}
 	now := c.now().UTC()
 	rec.Hash, rec.Sent, rec.Expires = string(hash), now, now.Add(c.opts.Accounts.OTPTTL)
-	err = c.store.Update(func(tx Tx) error {
+	err = c.store.Update(func(tx model.Tx) error {
 		keys := tx.Keys(otpKeys)
 		if id, ok, err := keys.Get(rec.Key); err != nil {
 			return err
 		} else if ok {
 			old, err := otps(tx).Get(id)
-			if err != nil && KindOf(err) != KindNotFound {
+			if err != nil && model.ClassOf(err) != model.ClassNotFound {
 				return err
 			}
 			if old != nil && now.Sub(old.Sent) < c.opts.Accounts.ResendCooldown {
@@ -112,7 +115,7 @@ func (c *Core) issueOTP(rec otpRecord, to Identifier) error {
 	if err := c.deliver(to, "Your fleetd code", "Your fleetd verification code is "+code+
 		". It expires in "+strconv.Itoa(int(c.opts.Accounts.OTPTTL.Minutes()))+" minutes."); err != nil {
 		c.log.Error("OTP delivery failed", "purpose", rec.Purpose, "to", to.Value, "err", err)
-		if derr := c.store.Update(func(tx Tx) error { return dropOTP(tx, rec.Key, rec.ID) }); derr != nil {
+		if derr := c.store.Update(func(tx model.Tx) error { return dropOTP(tx, rec.Key, rec.ID) }); derr != nil {
 			c.log.Error("removing an undelivered OTP", "err", derr)
 		}
 		return ErrOTPNotSent
@@ -133,7 +136,7 @@ func (c *Core) deliver(to Identifier, subject, text string) error {
 }
 
 // dropOTP removes the OTP under key when it is still the one with id.
-func dropOTP(tx Tx, key string, id int64) error {
+func dropOTP(tx model.Tx, key string, id int64) error {
 	keys := tx.Keys(otpKeys)
 	cur, ok, err := keys.Get(key)
 	if err != nil || !ok || cur != id {
@@ -143,7 +146,7 @@ func dropOTP(tx Tx, key string, id int64) error {
 		return err
 	}
 	err = otps(tx).Delete(id)
-	if KindOf(err) == KindNotFound {
+	if model.ClassOf(err) == model.ClassNotFound {
 		err = nil
 	}
 	return err
@@ -151,7 +154,7 @@ func dropOTP(tx Tx, key string, id int64) error {
 
 // pruneOTPs removes expired OTPs and tokens, so abandoned flows leave
 // nothing behind. Both collections hold only minutes' worth of records.
-func pruneOTPs(tx Tx, now time.Time) error {
+func pruneOTPs(tx model.Tx, now time.Time) error {
 	var stale []otpRecord
 	err := otps(tx).List(func(r *otpRecord) bool {
 		if now.After(r.Expires) {
@@ -175,13 +178,13 @@ func pruneOTPs(tx Tx, now time.Time) error {
 // bcrypt runs outside the write transaction, so a slow hash holds no lock.
 func (c *Core) checkOTP(key, code string) (*otpRecord, error) {
 	var rec *otpRecord
-	err := c.store.View(func(tx Tx) error {
+	err := c.store.View(func(tx model.Tx) error {
 		id, ok, err := tx.Keys(otpKeys).Get(key)
 		if err != nil || !ok {
-			return firstErr(err, ErrOTPInvalid)
+			return model.FirstError(err, ErrOTPInvalid)
 		}
 		rec, err = otps(tx).Get(id)
-		if KindOf(err) == KindNotFound {
+		if model.ClassOf(err) == model.ClassNotFound {
 			return ErrOTPInvalid
 		}
 		return err
@@ -191,15 +194,15 @@ func (c *Core) checkOTP(key, code string) (*otpRecord, error) {
 	}
 	now := c.now()
 	if now.After(rec.Expires) {
-		return nil, firstErr(c.store.Update(func(tx Tx) error { return dropOTP(tx, key, rec.ID) }), ErrOTPExpired)
+		return nil, model.FirstError(c.store.Update(func(tx model.Tx) error { return dropOTP(tx, key, rec.ID) }), ErrOTPExpired)
 	}
 	right := bcrypt.CompareHashAndPassword([]byte(rec.Hash), []byte(code)) == nil
 	// A wrong code's try must be committed, so its answer is returned
 	// after the transaction, not from it (which would roll it back).
 	var answer error
-	err = c.store.Update(func(tx Tx) error {
+	err = c.store.Update(func(tx model.Tx) error {
 		cur, err := otps(tx).Get(rec.ID)
-		if KindOf(err) == KindNotFound {
+		if model.ClassOf(err) == model.ClassNotFound {
 			answer = ErrOTPInvalid // used or replaced meanwhile
 			return nil
 		}
@@ -211,13 +214,13 @@ func (c *Core) checkOTP(key, code string) (*otpRecord, error) {
 		}
 		answer = ErrOTPInvalid
 		if cur.Tries++; cur.Tries >= c.opts.Accounts.OTPMaxTries {
-			answer = &Error{Kind: KindInvalid, Message: ErrOTPInvalid.Message,
+			answer = &model.Error{Class: model.ClassInvalid, Message: ErrOTPInvalid.Message,
 				Description: "Too many wrong codes: request a new one"}
 			return dropOTP(tx, key, rec.ID)
 		}
 		return otps(tx).Put(cur)
 	})
-	if err = firstErr(err, answer); err != nil {
+	if err = model.FirstError(err, answer); err != nil {
 		return nil, err
 	}
 	return rec, nil

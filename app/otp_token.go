@@ -4,13 +4,15 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // otpToken is what a verified OTP turns into (A1): proof that the caller
 // controls Identifier, good for one action of Purpose. Only the token's
 // SHA-256 is stored, as for sessions.
 type otpToken struct {
-	Base
+	model.Base
 	Key        string    `json:"key"`
 	Purpose    string    `json:"purpose"`
 	Identifier string    `json:"identifier"`
@@ -23,7 +25,9 @@ const (
 	tokenKeys  = "otpTokenKeys" // sessionKey(token) -> token id
 )
 
-func tokens(tx Tx) Table[otpToken] { return RecordTable[otpToken](tx, tokenTable, "token") }
+func tokens(tx model.Tx) model.Table[otpToken] {
+	return model.RecordTable[otpToken](tx, tokenTable, "token")
+}
 
 // issueToken returns a new token bound to the verified OTP's purpose,
 // identifier and user.
@@ -35,7 +39,7 @@ func (c *Core) issueToken(rec *otpRecord) (string, error) {
 	token := base64.RawURLEncoding.EncodeToString(buf)
 	t := &otpToken{Key: sessionKey(token), Purpose: rec.Purpose, Identifier: rec.Identifier,
 		UserID: rec.UserID, Expires: c.now().UTC().Add(c.opts.Accounts.TokenTTL)}
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		if err := tokens(tx).Create(t); err != nil {
 			return err
 		}
@@ -47,15 +51,15 @@ func (c *Core) issueToken(rec *otpRecord) (string, error) {
 // takeToken checks a token for purpose inside tx and consumes it: tokens
 // are single use. A token of another purpose stays (it may still serve
 // its own flow) and answers ErrTokenUnauthorized.
-func (c *Core) takeToken(tx Tx, token, purpose string) (*otpToken, error) {
+func (c *Core) takeToken(tx model.Tx, token, purpose string) (*otpToken, error) {
 	keys := tx.Keys(tokenKeys)
 	key := sessionKey(token)
 	id, ok, err := keys.Get(key)
 	if err != nil || !ok {
-		return nil, firstErr(err, ErrTokenInvalid)
+		return nil, model.FirstError(err, ErrTokenInvalid)
 	}
 	t, err := tokens(tx).Get(id)
-	if KindOf(err) == KindNotFound {
+	if model.ClassOf(err) == model.ClassNotFound {
 		return nil, ErrTokenInvalid
 	}
 	if err != nil {
@@ -74,7 +78,7 @@ func (c *Core) takeToken(tx Tx, token, purpose string) (*otpToken, error) {
 }
 
 // pruneTokens removes expired tokens.
-func pruneTokens(tx Tx, now time.Time) error {
+func pruneTokens(tx model.Tx, now time.Time) error {
 	var stale []otpToken
 	err := tokens(tx).List(func(t *otpToken) bool {
 		if now.After(t.Expires) {

@@ -2,7 +2,9 @@ package app
 
 import (
 	"slices"
-	"strings"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // permissionPairs lists the owner -> property links fleetd supports, as
@@ -10,23 +12,23 @@ import (
 // for yet (notifications, calendars, maintenance) are
 // refused with a clear 400 rather than stored dangling.
 var permissionPairs = map[string][]string{
-	KindUser:   {KindDevice, KindGroup, KindGeofence, KindCommand, KindDriver, KindAttribute, KindManagedUser},
-	KindDevice: {KindGeofence, KindCommand, KindDriver, KindAttribute},
-	KindGroup:  {KindGeofence, KindCommand, KindDriver, KindAttribute},
+	model.KindUser:   {model.KindDevice, model.KindGroup, model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindManagedUser},
+	model.KindDevice: {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute},
+	model.KindGroup:  {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute},
 }
 
 // PermissionKinds lists every kind that can appear in a permission, for the
 // web layer's parsing of "<kind>Id" keys.
-var PermissionKinds = []string{KindUser, KindDevice, KindGroup, KindGeofence, KindCommand, KindManagedUser,
-	KindNotification, KindCalendar, KindAttribute, KindDriver, KindMaintenance}
+var PermissionKinds = []string{model.KindUser, model.KindDevice, model.KindGroup, model.KindGeofence, model.KindCommand, model.KindManagedUser,
+	model.KindNotification, model.KindCalendar, model.KindAttribute, model.KindDriver, model.KindMaintenance}
 
 // MaxBulkPermissions bounds one bulk change: it is checked and written in
 // one write transaction, which holds the store's single writer.
 const MaxBulkPermissions = 1000
 
-func checkBulk(ps []Permission) error {
+func checkBulk(ps []model.Permission) error {
 	if len(ps) > MaxBulkPermissions {
-		return Invalid("at most %d permissions per request", MaxBulkPermissions)
+		return model.Invalid("at most %d permissions per request", MaxBulkPermissions)
 	}
 	return nil
 }
@@ -34,12 +36,11 @@ func checkBulk(ps []Permission) error {
 // Link adds permissions (all or none) after checking the actor may see both
 // objects of each and may edit; linking a device to a user counts against
 // that user's deviceLimit.
-func (c *Core) Link(actor *User, ps ...Permission) error {
+func (c *Core) Link(actor *model.User, ps ...model.Permission) error {
 	if err := checkBulk(ps); err != nil {
 		return err
 	}
-	defer c.hub.invalidate()
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		for _, p := range ps {
 			if err := c.link(tx, actor, p); err != nil {
 				return err
@@ -49,21 +50,21 @@ func (c *Core) Link(actor *User, ps ...Permission) error {
 	})
 }
 
-func (c *Core) link(tx Tx, actor *User, p Permission) error {
+func (c *Core) link(tx model.Tx, actor *model.User, p model.Permission) error {
 	if err := c.checkPermission(tx, actor, p); err != nil {
 		return err
 	}
-	if p.OwnerKind == KindUser && p.PropKind == KindDevice {
+	if p.OwnerKind == model.KindUser && p.PropKind == model.KindDevice {
 		owner, err := tx.Users().Get(p.OwnerID)
 		if err != nil {
 			return err
 		}
-		linked, err := tx.Linked(KindUser, owner.ID, KindDevice)
+		linked, err := tx.Linked(model.KindUser, owner.ID, model.KindDevice)
 		if err != nil {
 			return err
 		}
 		if !slices.Contains(linked, p.PropID) {
-			if err := (access{tx: tx, actor: actor}).checkDeviceLimit(owner); err != nil {
+			if err := (access.Guard{Tx: tx, Actor: actor}).CheckDeviceLimit(owner); err != nil {
 				return err
 			}
 		}
@@ -72,12 +73,11 @@ func (c *Core) link(tx Tx, actor *User, p Permission) error {
 }
 
 // Unlink removes permissions (all or none) under the same checks as Link.
-func (c *Core) Unlink(actor *User, ps ...Permission) error {
+func (c *Core) Unlink(actor *model.User, ps ...model.Permission) error {
 	if err := checkBulk(ps); err != nil {
 		return err
 	}
-	defer c.hub.invalidate()
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		for _, p := range ps {
 			if err := c.checkPermission(tx, actor, p); err != nil {
 				return err
@@ -90,68 +90,32 @@ func (c *Core) Unlink(actor *User, ps ...Permission) error {
 	})
 }
 
-func (c *Core) checkPermission(tx Tx, actor *User, p Permission) error {
+func (c *Core) checkPermission(tx model.Tx, actor *model.User, p model.Permission) error {
 	if !slices.Contains(permissionPairs[p.OwnerKind], p.PropKind) {
-		return Invalid("unsupported permission pair %sId/%sId", p.OwnerKind, p.PropKind)
+		return model.Invalid("unsupported permission pair %sId/%sId", p.OwnerKind, p.PropKind)
 	}
 	if p.OwnerID <= 0 || p.PropID <= 0 {
-		return Invalid("%sId and %sId must be positive ids", p.OwnerKind, p.PropKind)
+		return model.Invalid("%sId and %sId must be positive ids", p.OwnerKind, p.PropKind)
 	}
-	a := access{tx: tx, actor: actor}
-	if err := a.checkEdit(p.PropKind); err != nil {
+	a := access.Guard{Tx: tx, Actor: actor}
+	if err := a.CheckEdit(p.PropKind); err != nil {
 		return err
 	}
-	if p.PropKind == KindManagedUser && !actor.Administrator {
+	if p.PropKind == model.KindManagedUser && !actor.Administrator {
 		if !actor.Manager() {
-			return Forbidden("Only managers may manage users")
+			return model.Forbidden("Only managers may manage users")
 		}
 	}
 	for _, obj := range []struct {
 		kind string
 		id   int64
 	}{{p.OwnerKind, p.OwnerID}, {p.PropKind, p.PropID}} {
-		if err := a.mustSee(obj.kind, obj.id); err != nil {
+		if err := a.MustSee(obj.kind, obj.id); err != nil {
 			return err
 		}
-		if err := a.exists(obj.kind, obj.id); err != nil {
+		if err := a.Exists(obj.kind, obj.id); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// exists returns a not-found error for an id with no object behind it:
-// canSee is true for administrators whatever the id.
-func (a access) exists(kind string, id int64) error {
-	var err error
-	switch kind {
-	case KindUser, KindManagedUser:
-		_, err = a.tx.Users().Get(id)
-	case KindDevice:
-		_, err = a.tx.Devices().Get(id)
-	case KindGroup:
-		_, err = a.tx.Groups().Get(id)
-	case KindGeofence:
-		_, err = a.tx.Geofences().Get(id)
-	case KindCommand:
-		_, err = a.tx.Commands().Get(id)
-	case KindDriver:
-		_, err = driversTable(a.tx).Get(id)
-	case KindAttribute:
-		_, err = computedTable(a.tx).Get(id)
-	}
-	return err
-}
-
-// reference checks an id a request points at (a parent group, a target
-// device): it must exist and be visible, else the request is invalid.
-func (a access) reference(kind string, id int64) error {
-	ok, err := a.canSee(kind, id)
-	if err == nil && ok {
-		err = a.exists(kind, id)
-	}
-	if KindOf(err) == KindNotFound || (err == nil && !ok) {
-		return Invalid("%s %d not found", strings.ToLower(kindNames[kind]), id)
-	}
-	return err
 }

@@ -3,6 +3,9 @@ package app
 import (
 	"errors"
 	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // PositionQuery is D1's query: no fields means the latest position of every
@@ -15,21 +18,21 @@ type PositionQuery struct {
 
 // Positions implements D1 as a list. The API streams a device's range
 // through PositionHistory instead.
-func (c *Core) Positions(actor *User, q PositionQuery) ([]*Position, error) {
-	out := []*Position{}
+func (c *Core) Positions(actor *model.User, q PositionQuery) ([]*model.Position, error) {
+	out := []*model.Position{}
 	if q.DeviceID != 0 {
 		h, err := c.PositionHistory(actor, q.DeviceID, q.From, q.To)
 		if err != nil {
 			return nil, err
 		}
-		err = h.Each(func(p *Position) error {
+		err = h.Each(func(p *model.Position) error {
 			out = append(out, p)
 			return nil
 		})
 		return out, err
 	}
-	err := c.store.View(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
+	err := c.store.View(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
 		switch {
 		case len(q.IDs) > 0:
 			devices := make([]int64, 0, len(q.IDs))
@@ -41,16 +44,16 @@ func (c *Core) Positions(actor *User, q PositionQuery) ([]*Position, error) {
 				out = append(out, p)
 				devices = append(devices, p.DeviceID)
 			}
-			err := a.mustSeeDevices(devices)
-			if KindOf(err) == KindNotFound {
+			err := a.MustSeeDevices(devices)
+			if model.ClassOf(err) == model.ClassNotFound {
 				// as for an id that does not exist: ids cannot be probed
-				return NotFound("position")
+				return model.NotFound("position")
 			}
 			return err
 		default:
-			return c.eachVisibleDevice(a, func(d *Device) error {
+			return a.EachDevice(func(d *model.Device) error {
 				p, err := tx.LatestPosition(d.ID)
-				if errors.Is(err, ErrNotFound) {
+				if errors.Is(err, model.ErrNotFound) {
 					return nil
 				}
 				if err == nil {
@@ -73,18 +76,18 @@ const historyChunk = 1000
 // read in chunks so that a route of any length takes constant memory.
 type History struct {
 	c        *Core
-	actor    *User
+	actor    *model.User
 	deviceID int64
 	from, to time.Time
 }
 
 // PositionHistory checks D1's range query: the range, and that the actor
 // sees the device. The positions are read by Each.
-func (c *Core) PositionHistory(actor *User, deviceID int64, from, to time.Time) (*History, error) {
+func (c *Core) PositionHistory(actor *model.User, deviceID int64, from, to time.Time) (*History, error) {
 	if err := checkRange(from, to); err != nil {
 		return nil, err
 	}
-	err := c.store.View(func(tx Tx) error { return access{tx: tx, actor: actor}.mustSee(KindDevice, deviceID) })
+	err := c.store.View(func(tx model.Tx) error { return access.Guard{Tx: tx, Actor: actor}.MustSee(model.KindDevice, deviceID) })
 	if err != nil {
 		return nil, err
 	}
@@ -94,16 +97,16 @@ func (c *Core) PositionHistory(actor *User, deviceID int64, from, to time.Time) 
 // Each calls fn with the positions in fixTime order until fn fails. Every
 // chunk checks again that the actor sees the device, so access revoked
 // during a long download ends it.
-func (h *History) Each(fn func(*Position) error) error {
-	var last *Position
+func (h *History) Each(fn func(*model.Position) error) error {
+	var last *model.Position
 	for {
-		chunk := make([]*Position, 0, historyChunk)
-		collect := func(p *Position) bool {
+		chunk := make([]*model.Position, 0, historyChunk)
+		collect := func(p *model.Position) bool {
 			chunk = append(chunk, p)
 			return len(chunk) < historyChunk
 		}
-		err := h.c.store.View(func(tx Tx) error {
-			if err := (access{tx: tx, actor: h.actor}).mustSee(KindDevice, h.deviceID); err != nil {
+		err := h.c.store.View(func(tx model.Tx) error {
+			if err := (access.Guard{Tx: tx, Actor: h.actor}).MustSee(model.KindDevice, h.deviceID); err != nil {
 				return err
 			}
 			if last == nil {
@@ -128,19 +131,19 @@ func (h *History) Each(fn func(*Position) error) error {
 
 // DeletePositions implements D2: removes a device's positions in [from, to]
 // and repoints the device at its newest remaining position.
-func (c *Core) DeletePositions(actor *User, deviceID int64, from, to time.Time) error {
+func (c *Core) DeletePositions(actor *model.User, deviceID int64, from, to time.Time) error {
 	if deviceID == 0 {
-		return Invalid("deviceId, from and to are required")
+		return model.Invalid("deviceId, from and to are required")
 	}
 	if err := checkRange(from, to); err != nil {
 		return err
 	}
-	mayDelete := func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(KindDevice, deviceID); err != nil {
+	mayDelete := func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.MustSee(model.KindDevice, deviceID); err != nil {
 			return err
 		}
-		return a.checkEdit(KindDevice)
+		return a.CheckEdit(model.KindDevice)
 	}
 	// Access first: a refused request must not even drop the live state
 	// (its positionId and lastUpdate may not be stored yet).
@@ -149,7 +152,7 @@ func (c *Core) DeletePositions(actor *User, deviceID int64, from, to time.Time) 
 	}
 	defer c.forgetState(deviceID) // its latest position may be gone
 	for n := deleteChunk; n == deleteChunk; {
-		err := c.store.Update(func(tx Tx) (err error) {
+		err := c.store.Update(func(tx model.Tx) (err error) {
 			if err := mayDelete(tx); err != nil { // rights may change between chunks
 				return err
 			}
@@ -163,7 +166,7 @@ func (c *Core) DeletePositions(actor *User, deviceID int64, from, to time.Time) 
 	// In a transaction of its own: finding the newest position right after
 	// deleting the newest ones is slow in the deleting transaction (see
 	// storage's lastKey).
-	return c.store.Update(func(tx Tx) error { return repointDevice(tx, deviceID) })
+	return c.store.Update(func(tx model.Tx) error { return repointDevice(tx, deviceID) })
 }
 
 // deleteChunk is how many records one transaction of a bulk deletion
@@ -172,7 +175,7 @@ const deleteChunk = DefaultRetentionChunk
 
 // drainHistory deletes a chunk of a device's positions, then of its
 // events, and reports whether none is left.
-func drainHistory(tx Tx, deviceID int64) (done bool, err error) {
+func drainHistory(tx model.Tx, deviceID int64) (done bool, err error) {
 	n, err := tx.DeletePositions(deviceID, time.Time{}, endOfTime, deleteChunk)
 	if err != nil || n == deleteChunk {
 		return false, err
@@ -182,7 +185,7 @@ func drainHistory(tx Tx, deviceID int64) (done bool, err error) {
 }
 
 // repointDevice points the device at its newest remaining position.
-func repointDevice(tx Tx, deviceID int64) error {
+func repointDevice(tx model.Tx, deviceID int64) error {
 	d, err := tx.Devices().Get(deviceID)
 	if err != nil {
 		return err
@@ -195,41 +198,22 @@ func repointDevice(tx Tx, deviceID int64) error {
 
 func checkRange(from, to time.Time) error {
 	if from.IsZero() || to.IsZero() {
-		return Invalid("from and to are required")
+		return model.Invalid("from and to are required")
 	}
 	if to.Before(from) {
-		return Invalid("to must not be before from")
+		return model.Invalid("to must not be before from")
 	}
 	return nil
 }
 
-// eachVisibleDevice calls fn for every device the actor sees, in id order.
-func (c *Core) eachVisibleDevice(a access, fn func(*Device) error) error {
-	var set map[int64]bool
-	if !a.actor.Administrator {
-		var err error
-		if set, err = a.visible(KindDevice); err != nil {
-			return err
-		}
-	}
-	var ferr error
-	err := a.tx.Devices().List(func(d *Device) bool {
-		if set == nil || set[d.ID] {
-			ferr = fn(d)
-		}
-		return ferr == nil
-	})
-	return firstErr(err, ferr)
-}
-
 // Event implements E1: one event of a device the actor sees.
-func (c *Core) Event(actor *User, id int64) (*Event, error) {
-	var e *Event
-	err := c.store.View(func(tx Tx) (err error) {
+func (c *Core) Event(actor *model.User, id int64) (*model.Event, error) {
+	var e *model.Event
+	err := c.store.View(func(tx model.Tx) (err error) {
 		if e, err = tx.Event(id); err != nil {
 			return err
 		}
-		return access{tx: tx, actor: actor}.mustSee(KindDevice, e.DeviceID)
+		return access.Guard{Tx: tx, Actor: actor}.MustSee(model.KindDevice, e.DeviceID)
 	})
 	if err != nil {
 		return nil, err

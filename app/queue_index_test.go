@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -23,17 +24,17 @@ func TestQueuedCommands(t *testing.T) {
 	}
 	db, core := open()
 	admin := app.System()
-	car, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
+	car, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	van, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
+	van, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	send := func(core *app.Core, device int64, data string) {
 		t.Helper()
-		if _, queued, err := core.SendCommand(app.System(), &app.Command{DeviceID: device, Type: "custom", Attributes: app.Attributes{"data": data}}); err != nil || !queued {
+		if _, queued, err := core.SendCommand(app.System(), &model.Command{DeviceID: device, Type: "custom", Attributes: model.Attributes{"data": data}}); err != nil || !queued {
 			t.Fatalf("send: queued %v, %v", queued, err)
 		}
 	}

@@ -3,6 +3,9 @@ package app
 import (
 	"strconv"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // updatePurpose maps H1/H2's field to its OTP purpose.
@@ -13,40 +16,40 @@ func updatePurpose(field string) (string, error) {
 	case "phone":
 		return PurposeUpdatePhone, nil
 	case "":
-		return "", Invalid("field and value are required")
+		return "", model.Invalid("field and value are required")
 	}
-	return "", Invalid("field must be email or phone")
+	return "", model.Invalid("field must be email or phone")
 }
 
 // parseUpdate validates H1/H2's field and value for actor and returns the
 // OTP purpose, the new value and the OTP's key (bound to the user).
-func (c *Core) parseUpdate(actor *User, field, value string) (purpose string, id Identifier, key string, err error) {
+func (c *Core) parseUpdate(actor *model.User, field, value string) (purpose string, id Identifier, key string, err error) {
 	if purpose, err = updatePurpose(field); err != nil {
 		return "", id, "", err
 	}
 	if strings.TrimSpace(value) == "" {
-		return "", id, "", Invalid("field and value are required")
+		return "", id, "", model.Invalid("field and value are required")
 	}
-	if err := checkText("value", value, MaxEmail); err != nil { // an e-mail or a phone number
+	if err := limits.Text("value", value, model.MaxEmail); err != nil { // an e-mail or a phone number
 		return "", id, "", err
 	}
 	if id, err = ParseIdentifier(value); err != nil {
 		return "", id, "", err
 	}
 	if id.Phone != (purpose == PurposeUpdatePhone) {
-		return "", id, "", Invalid("%q is not a valid %s", value, map[bool]string{true: "phone number", false: "e-mail address"}[purpose == PurposeUpdatePhone])
+		return "", id, "", model.Invalid("%q is not a valid %s", value, map[bool]string{true: "phone number", false: "e-mail address"}[purpose == PurposeUpdatePhone])
 	}
 	if !actor.Administrator && actor.Readonly {
-		return "", id, "", Forbidden("Account is read-only")
+		return "", id, "", model.Forbidden("Account is read-only")
 	}
 	if purpose == PurposeUpdateEmail && actor.FixedEmail && !actor.Administrator {
-		return "", id, "", Forbidden("The e-mail of this account is fixed")
+		return "", id, "", model.Forbidden("The e-mail of this account is fixed")
 	}
 	return purpose, id, otpKey(purpose, strconv.FormatInt(actor.ID, 10)+"\x00"+id.Value), nil
 }
 
 // takenByOther answers ErrAccountExists when another user has id.
-func (c *Core) takenByOther(actor *User, id Identifier) error {
+func (c *Core) takenByOther(actor *model.User, id Identifier) error {
 	users, err := c.usersBy(id)
 	if err != nil {
 		return err
@@ -61,7 +64,7 @@ func (c *Core) takenByOther(actor *User, id Identifier) error {
 
 // StartContactUpdate is H1: it sends an OTP to the new e-mail or phone,
 // which no other account may use.
-func (c *Core) StartContactUpdate(actor *User, field, value, ip string) error {
+func (c *Core) StartContactUpdate(actor *model.User, field, value, ip string) error {
 	purpose, id, key, err := c.parseUpdate(actor, field, value)
 	if err != nil {
 		return err
@@ -78,7 +81,7 @@ func (c *Core) StartContactUpdate(actor *User, field, value, ip string) error {
 }
 
 // FinishContactUpdate is H2: the OTP sent by H1 applies the change.
-func (c *Core) FinishContactUpdate(actor *User, field, value, code string) (*User, error) {
+func (c *Core) FinishContactUpdate(actor *model.User, field, value, code string) (*model.User, error) {
 	_, id, key, err := c.parseUpdate(actor, field, value)
 	if err != nil {
 		return nil, err
@@ -86,7 +89,7 @@ func (c *Core) FinishContactUpdate(actor *User, field, value, code string) (*Use
 	if strings.TrimSpace(code) == "" {
 		return nil, ErrOTPRequired
 	}
-	if err := checkText("otp", code, MaxName); err != nil {
+	if err := limits.Text("otp", code, model.MaxName); err != nil {
 		return nil, err
 	}
 	if err := c.takenByOther(actor, id); err != nil {
@@ -95,7 +98,7 @@ func (c *Core) FinishContactUpdate(actor *User, field, value, code string) (*Use
 	if _, err := c.checkOTP(key, strings.TrimSpace(code)); err != nil {
 		return nil, err
 	}
-	u, err := c.UpdateUser(System(), actor.ID, func(u *User) error {
+	u, err := c.UpdateUser(System(), actor.ID, func(u *model.User) error {
 		if id.Phone {
 			u.Phone = id.Value
 		} else {
@@ -103,7 +106,7 @@ func (c *Core) FinishContactUpdate(actor *User, field, value, code string) (*Use
 		}
 		return nil
 	})
-	if KindOf(err) == KindConflict {
+	if model.ClassOf(err) == model.ClassConflict {
 		return nil, ErrAccountExists
 	}
 	return u, err
@@ -111,14 +114,14 @@ func (c *Core) FinishContactUpdate(actor *User, field, value, code string) (*Use
 
 // VerifyPassword is H3: it checks the caller's password, throttled like a
 // login, and returns the caller.
-func (c *Core) VerifyPassword(actor *User, password, ip string) (*User, error) {
+func (c *Core) VerifyPassword(actor *model.User, password, ip string) (*model.User, error) {
 	if password == "" {
-		return nil, Invalid("password is required")
+		return nil, model.Invalid("password is required")
 	}
-	if err := checkPassword("password", password); err != nil {
+	if err := limits.Password("password", password); err != nil {
 		return nil, err
 	}
-	account := NormalizeEmail(actor.Email)
+	account := model.NormalizeEmail(actor.Email)
 	if err := c.throttle.check(ip, account); err != nil {
 		return nil, err
 	}

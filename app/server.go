@@ -4,21 +4,24 @@ import (
 	"crypto/rand"
 	"errors"
 	"math/big"
+
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // defaultServer is the settings a new store starts with.
-func defaultServer() *Server {
-	return &Server{Base: Base{ID: 1}, Map: "osm", CoordinateFormat: "dd", Zoom: 2, Attributes: Attributes{}}
+func defaultServer() *model.Server {
+	return &model.Server{Base: model.Base{ID: 1}, Map: "osm", CoordinateFormat: "dd", Zoom: 2, Attributes: model.Attributes{}}
 }
 
 // Server returns the server settings (public, GET /api/server).
-func (c *Core) Server() (*Server, error) {
-	var s *Server
-	err := c.store.View(func(tx Tx) (err error) {
+func (c *Core) Server() (*model.Server, error) {
+	var s *model.Server
+	err := c.store.View(func(tx model.Tx) (err error) {
 		s, err = tx.Server()
 		return err
 	})
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		s, err = defaultServer(), nil
 	}
 	if err != nil {
@@ -27,30 +30,30 @@ func (c *Core) Server() (*Server, error) {
 	return c.decorate(s), nil
 }
 
-func (c *Core) decorate(s *Server) *Server {
+func (c *Core) decorate(s *model.Server) *model.Server {
 	s.Version = c.opts.Version
 	if s.Attributes == nil {
-		s.Attributes = Attributes{}
+		s.Attributes = model.Attributes{}
 	}
 	return s
 }
 
 // UpdateServer changes the settings; administrators only.
-func (c *Core) UpdateServer(actor *User, apply func(*Server) error) (*Server, error) {
+func (c *Core) UpdateServer(actor *model.User, apply func(*model.Server) error) (*model.Server, error) {
 	if !actor.Administrator {
-		return nil, Forbidden("Only administrators may change server settings")
+		return nil, model.Forbidden("Only administrators may change server settings")
 	}
-	var s *Server
-	err := c.store.Update(func(tx Tx) (err error) {
+	var s *model.Server
+	err := c.store.Update(func(tx model.Tx) (err error) {
 		s, err = tx.Server()
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			s, err = defaultServer(), nil
 		}
 		if err != nil {
 			return err
 		}
 		s.Attributes = cloneMap(s.Attributes)
-		if err := fromRequest(apply, s); err != nil {
+		if err := limits.FromRequest(apply, s); err != nil {
 			return err
 		}
 		s.ID = 1
@@ -65,9 +68,9 @@ func (c *Core) UpdateServer(actor *User, apply func(*Server) error) (*Server, er
 // Bootstrap prepares an empty store: default settings and a first
 // administrator. With no e-mail/password given it generates a password and
 // returns it so the caller can show it once.
-func (c *Core) Bootstrap(email, password string) (admin *User, generated string, err error) {
-	err = c.store.Update(func(tx Tx) error {
-		if _, err := tx.Server(); errors.Is(err, ErrNotFound) {
+func (c *Core) Bootstrap(email, password string) (admin *model.User, generated string, err error) {
+	err = c.store.Update(func(tx model.Tx) error {
+		if _, err := tx.Server(); errors.Is(err, model.ErrNotFound) {
 			if err := tx.PutServer(c.decorate(defaultServer())); err != nil {
 				return err
 			}
@@ -80,7 +83,7 @@ func (c *Core) Bootstrap(email, password string) (admin *User, generated string,
 		return nil, "", err
 	}
 	var count int
-	if err = c.store.View(func(tx Tx) (err error) { count, err = tx.Users().Count(); return err }); err != nil || count > 0 {
+	if err = c.store.View(func(tx model.Tx) (err error) { count, err = tx.Users().Count(); return err }); err != nil || count > 0 {
 		return nil, "", err
 	}
 	if email == "" {
@@ -92,7 +95,7 @@ func (c *Core) Bootstrap(email, password string) (admin *User, generated string,
 		}
 		password = generated
 	}
-	admin, err = c.CreateUser(System(), func(u *User) error {
+	admin, err = c.CreateUser(System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password, u.Administrator = "Administrator", email, password, true
 		return nil
 	})
@@ -116,7 +119,7 @@ func RandomPassword(n int) (string, error) {
 // SetPassword sets a user's password by e-mail (CLI) and ends its sessions.
 func (c *Core) SetPassword(email, password string) error {
 	var id int64
-	err := c.store.View(func(tx Tx) error {
+	err := c.store.View(func(tx model.Tx) error {
 		u, err := tx.UserByEmail(email)
 		if err == nil {
 			id = u.ID
@@ -127,8 +130,8 @@ func (c *Core) SetPassword(email, password string) error {
 		return err
 	}
 	if password == "" {
-		return Invalid("password is required")
+		return model.Invalid("password is required")
 	}
-	_, err = c.UpdateUser(System(), id, func(u *User) error { u.Password = password; return nil })
+	_, err = c.UpdateUser(System(), id, func(u *model.User) error { u.Password = password; return nil })
 	return err
 }

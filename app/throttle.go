@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // ThrottleOptions bounds failed logins. Both an IP and an account are
@@ -17,9 +19,9 @@ type ThrottleOptions struct {
 }
 
 func (o *ThrottleOptions) defaults(def ThrottleOptions) {
-	setDefault(&o.MaxPerIP, def.MaxPerIP)
-	setDefault(&o.MaxPerAccount, def.MaxPerAccount)
-	setDefault(&o.Window, def.Window)
+	model.SetDefault(&o.MaxPerIP, def.MaxPerIP)
+	model.SetDefault(&o.MaxPerAccount, def.MaxPerAccount)
+	model.SetDefault(&o.Window, def.Window)
 }
 
 const maxThrottleEntries = 100_000
@@ -35,20 +37,20 @@ type throttle struct {
 	mu   sync.Mutex
 	opts ThrottleOptions
 	now  func() time.Time
-	err  *Error // the refusal
+	err  *model.Error // the refusal
 	ips  map[string]*failures
 	accs map[string]*failures
 }
 
 // newThrottle expects opts with its defaults applied.
-func newThrottle(o ThrottleOptions, now func() time.Time, refusal *Error) *throttle {
+func newThrottle(o ThrottleOptions, now func() time.Time, refusal *model.Error) *throttle {
 	return &throttle{opts: o, now: now, err: refusal, ips: map[string]*failures{}, accs: map[string]*failures{}}
 }
 
 // loginThrottleDefaults bound failed logins when the config does not.
 var loginThrottleDefaults = ThrottleOptions{MaxPerIP: 20, MaxPerAccount: 5, Window: 15 * time.Minute}
 
-var errThrottled = &Error{Kind: KindTooMany, Message: "Too many requests",
+var errThrottled = &model.Error{Class: model.ClassTooMany, Message: "Too many requests",
 	Description: "Too many failed login attempts, try again later"}
 
 // check answers the throttle's refusal while the IP or any of the

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func TestThrottle(t *testing.T) {
@@ -54,8 +56,8 @@ func TestThrottle(t *testing.T) {
 			if (err != nil) != tt.locked {
 				t.Fatalf("locked = %v, want %v", err != nil, tt.locked)
 			}
-			if err != nil && KindOf(err) != KindTooMany {
-				t.Fatalf("kind = %v, want KindTooMany", KindOf(err))
+			if err != nil && model.ClassOf(err) != model.ClassTooMany {
+				t.Fatalf("kind = %v, want KindTooMany", model.ClassOf(err))
 			}
 		})
 	}

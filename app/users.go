@@ -4,29 +4,33 @@ import (
 	"errors"
 	"net/mail"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Users lists users per Traccar: with userId, the users managed by that user
 // (caller must be an administrator or manage it); otherwise an
 // administrator gets everyone and a manager the users it manages.
-func (c *Core) Users(actor *User, userID int64) ([]*User, error) {
-	out := []*User{}
-	err := c.store.View(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
+func (c *Core) Users(actor *model.User, userID int64) ([]*model.User, error) {
+	out := []*model.User{}
+	err := c.store.View(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
 		if userID > 0 || !actor.Administrator {
 			if !actor.Administrator && !actor.Manager() {
 				if userID > 0 {
-					return Forbidden("Only administrators and managers may list users")
+					return model.Forbidden("Only administrators and managers may list users")
 				}
 				return nil
 			}
 			if userID == 0 {
 				userID = actor.ID
 			}
-			if err := a.mustSee(KindUser, userID); err != nil {
+			if err := a.MustSee(model.KindUser, userID); err != nil {
 				return err
 			}
-			ids, err := tx.Linked(KindUser, userID, KindManagedUser)
+			ids, err := tx.Linked(model.KindUser, userID, model.KindManagedUser)
 			if err != nil {
 				return err
 			}
@@ -39,16 +43,16 @@ func (c *Core) Users(actor *User, userID int64) ([]*User, error) {
 			}
 			return nil
 		}
-		return tx.Users().List(func(u *User) bool { out = append(out, u); return true })
+		return tx.Users().List(func(u *model.User) bool { out = append(out, u); return true })
 	})
 	return out, err
 }
 
 // User returns one user the actor may see.
-func (c *Core) User(actor *User, id int64) (*User, error) {
-	var u *User
-	err := c.store.View(func(tx Tx) (err error) {
-		if err = (access{tx: tx, actor: actor}).mustSee(KindUser, id); err != nil {
+func (c *Core) User(actor *model.User, id int64) (*model.User, error) {
+	var u *model.User
+	err := c.store.View(func(tx model.Tx) (err error) {
+		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindUser, id); err != nil {
 			return err
 		}
 		u, err = tx.Users().Get(id)
@@ -58,42 +62,42 @@ func (c *Core) User(actor *User, id int64) (*User, error) {
 }
 
 // newUserDefaults is what a user is before the request's fields apply.
-func newUserDefaults() *User {
-	return &User{DeviceLimit: -1, Attributes: Attributes{}}
+func newUserDefaults() *model.User {
+	return &model.User{DeviceLimit: -1, Attributes: model.Attributes{}}
 }
 
 // CreateUser adds a user. actor nil is self-registration (allowed when the
 // server has registration on); a manager's new user becomes managed by it.
 // The very first user of an empty store becomes an administrator.
-func (c *Core) CreateUser(actor *User, apply func(*User) error) (*User, error) {
+func (c *Core) CreateUser(actor *model.User, apply func(*model.User) error) (*model.User, error) {
 	u := newUserDefaults()
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		count, err := tx.Users().Count()
 		if err != nil {
 			return err
 		}
 		if actor == nil {
 			s, err := tx.Server()
-			if err != nil && !errors.Is(err, ErrNotFound) {
+			if err != nil && !errors.Is(err, model.ErrNotFound) {
 				return err
 			}
 			if count > 0 && (s == nil || !s.Registration) {
-				return Forbidden("Registration is disabled")
+				return model.Forbidden("Registration is disabled")
 			}
-			actor = &User{} // a stranger: may set no privileged field
+			actor = &model.User{} // a stranger: may set no privileged field
 		} else if !actor.Administrator {
-			if err := (access{tx: tx, actor: actor}).checkEdit(KindUser); err != nil {
+			if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(model.KindUser); err != nil {
 				return err
 			}
 			if !actor.Manager() {
-				return Forbidden("Only administrators and managers may create users")
+				return model.Forbidden("Only administrators and managers may create users")
 			}
 			if err := c.checkUserLimit(tx, actor); err != nil {
 				return err
 			}
 		}
 		*u = *newUserDefaults()
-		if err := fromRequest(apply, u); err != nil {
+		if err := limits.FromRequest(apply, u); err != nil {
 			return err
 		}
 		u.ID = 0
@@ -101,7 +105,7 @@ func (c *Core) CreateUser(actor *User, apply func(*User) error) (*User, error) {
 			return err
 		}
 		if u.PasswordHash == "" {
-			return Invalid("password is required")
+			return model.Invalid("password is required")
 		}
 		if count == 0 {
 			u.Administrator = true
@@ -110,7 +114,7 @@ func (c *Core) CreateUser(actor *User, apply func(*User) error) (*User, error) {
 			return err
 		}
 		if actor.ID != 0 && !actor.Administrator {
-			return tx.Link(Permission{OwnerKind: KindUser, OwnerID: actor.ID, PropKind: KindManagedUser, PropID: u.ID})
+			return tx.Link(model.Permission{OwnerKind: model.KindUser, OwnerID: actor.ID, PropKind: model.KindManagedUser, PropID: u.ID})
 		}
 		return nil
 	})
@@ -120,41 +124,40 @@ func (c *Core) CreateUser(actor *User, apply func(*User) error) (*User, error) {
 	return u, nil
 }
 
-func (c *Core) checkUserLimit(tx Tx, manager *User) error {
+func (c *Core) checkUserLimit(tx model.Tx, manager *model.User) error {
 	if manager.UserLimit < 0 {
 		return nil
 	}
-	managed, err := tx.Linked(KindUser, manager.ID, KindManagedUser)
+	managed, err := tx.Linked(model.KindUser, manager.ID, model.KindManagedUser)
 	if err != nil {
 		return err
 	}
 	if len(managed) >= manager.UserLimit {
-		return &Error{Kind: KindInvalid, Message: "User limit reached",
+		return &model.Error{Class: model.ClassInvalid, Message: "User limit reached",
 			Description: "The manager's user limit is reached"}
 	}
 	return nil
 }
 
 // UpdateUser applies a change to a user the actor may manage.
-func (c *Core) UpdateUser(actor *User, id int64, apply func(*User) error) (*User, error) {
-	defer c.hub.invalidate() // rights, password or status may have changed
-	var after *User
-	err := c.store.Update(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(KindUser, id); err != nil {
+func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) error) (*model.User, error) {
+	var after *model.User
+	err := c.store.Update(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.MustSee(model.KindUser, id); err != nil {
 			return err
 		}
-		if err := a.checkEdit(KindUser); err != nil {
+		if err := a.CheckEdit(model.KindUser); err != nil {
 			return err
 		}
 		before, err := tx.Users().Get(id)
 		if err != nil {
 			return err
 		}
-		after = new(User)
+		after = new(model.User)
 		*after = *before
 		after.Attributes = cloneMap(before.Attributes)
-		if err := fromRequest(apply, after); err != nil {
+		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
 		after.ID = id
@@ -181,15 +184,14 @@ func (c *Core) UpdateUser(actor *User, id int64, apply func(*User) error) (*User
 // DeleteUser removes a user with everything that is only the user's:
 // sessions, links, notification settings and push tokens, and the fleet
 // office records and files it owns.
-func (c *Core) DeleteUser(actor *User, id int64) error {
-	defer c.hub.invalidate()
-	var dropped []TextID
-	err := c.store.Update(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.mustSee(KindUser, id); err != nil {
+func (c *Core) DeleteUser(actor *model.User, id int64) error {
+	var dropFiles func()
+	err := c.store.Update(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.MustSee(model.KindUser, id); err != nil {
 			return err
 		}
-		if err := a.checkEdit(KindUser); err != nil {
+		if err := a.CheckEdit(model.KindUser); err != nil {
 			return err
 		}
 		u, err := tx.Users().Get(id)
@@ -202,62 +204,62 @@ func (c *Core) DeleteUser(actor *User, id int64) error {
 		if _, err := tx.DeleteSessions(id, c.now()); err != nil {
 			return err
 		}
-		if err := tx.UnlinkAll(KindUser, id); err != nil {
+		if err := tx.UnlinkAll(model.KindUser, id); err != nil {
 			return err
 		}
-		if err := tx.UnlinkAll(KindManagedUser, id); err != nil {
+		if err := tx.UnlinkAll(model.KindManagedUser, id); err != nil {
 			return err
 		}
-		if err := dropUserNotifications(tx, id); err != nil {
+		if err := c.Notify.DropUser(tx, id); err != nil {
 			return err
 		}
-		if dropped, err = dropUserOffice(tx, id); err != nil {
+		if dropFiles, err = c.Office.DropUser(tx, id); err != nil {
 			return err
 		}
 		return tx.Users().Delete(id)
 	})
 	if err == nil {
-		c.removeFileContent(dropped) // file content goes once the records are gone for good
+		dropFiles() // file content goes once the records are gone for good
 	}
 	return err
 }
 
 // keepAnAdmin refuses to remove or demote the last enabled administrator,
 // which would lock everyone out of the server's settings.
-func (c *Core) keepAnAdmin(tx Tx, before, after *User) error {
+func (c *Core) keepAnAdmin(tx model.Tx, before, after *model.User) error {
 	if !before.Administrator || before.Disabled || (after != nil && after.Administrator && !after.Disabled) {
 		return nil
 	}
 	admins := 0
-	err := tx.Users().List(func(u *User) bool {
+	err := tx.Users().List(func(u *model.User) bool {
 		if u.Administrator && !u.Disabled {
 			admins++
 		}
 		return true
 	})
 	if err == nil && admins <= 1 {
-		err = Invalid("the last administrator cannot be removed, disabled or demoted")
+		err = model.Invalid("the last administrator cannot be removed, disabled or demoted")
 	}
 	return err
 }
 
 // prepareUser validates a user change and enforces who may change which
 // field, following Traccar's checkUserUpdate.
-func (c *Core) prepareUser(tx Tx, actor, before, after *User) error {
+func (c *Core) prepareUser(tx model.Tx, actor, before, after *model.User) error {
 	after.Name = strings.TrimSpace(after.Name)
 	after.Email = strings.TrimSpace(after.Email)
 	after.Phone = strings.TrimSpace(after.Phone)
 	if after.Email == "" {
-		return Invalid("email is required")
+		return model.Invalid("email is required")
 	}
 	if _, err := mail.ParseAddress(after.Email); err != nil || strings.ContainsAny(after.Email, " <>") {
-		return Invalid("email %q is not a valid address", after.Email)
+		return model.Invalid("email %q is not a valid address", after.Email)
 	}
 	if after.Name == "" {
 		after.Name = after.Email
 	}
 	if after.Attributes == nil {
-		after.Attributes = Attributes{}
+		after.Attributes = model.Attributes{}
 	}
 	if after.Password != "" {
 		hash, err := c.HashPassword(after.Password)
@@ -274,17 +276,17 @@ func (c *Core) prepareUser(tx Tx, actor, before, after *User) error {
 	case before.Administrator != after.Administrator,
 		before.DeviceLimit != after.DeviceLimit,
 		before.UserLimit != after.UserLimit:
-		return Forbidden("Only administrators may change administrator, deviceLimit or userLimit")
-	case before.FixedEmail && NormalizeEmail(before.Email) != NormalizeEmail(after.Email):
-		return Forbidden("The e-mail of this account is fixed")
+		return model.Forbidden("Only administrators may change administrator, deviceLimit or userLimit")
+	case before.FixedEmail && model.NormalizeEmail(before.Email) != model.NormalizeEmail(after.Email):
+		return model.Forbidden("The e-mail of this account is fixed")
 	case !sameTime(before.ExpirationTime, after.ExpirationTime) &&
 		(self || !actor.Manager() || laterThan(after.ExpirationTime, actor.ExpirationTime)):
-		return Forbidden("Not allowed to change the expiration time")
+		return model.Forbidden("Not allowed to change the expiration time")
 	case before.Readonly != after.Readonly, before.DeviceReadonly != after.DeviceReadonly,
 		before.Disabled != after.Disabled, before.LimitCommands != after.LimitCommands,
 		before.DisableReports != after.DisableReports, before.FixedEmail != after.FixedEmail:
 		if self || !actor.Manager() {
-			return Forbidden("Only a manager or an administrator may change account restrictions")
+			return model.Forbidden("Only a manager or an administrator may change account restrictions")
 		}
 	}
 	return nil

@@ -3,9 +3,11 @@ package app
 import (
 	"maps"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
-func cloneMap(a Attributes) Attributes { return maps.Clone(a) }
+func cloneMap(a model.Attributes) model.Attributes { return maps.Clone(a) }
 
 func sameTime(a, b *time.Time) bool {
 	if a == nil || b == nil {

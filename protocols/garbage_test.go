@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
@@ -151,7 +152,7 @@ func wellFormedID(id string) bool {
 
 // impossible lists the values of p that no tracker can measure, by the
 // limits docs/devices.md gives for the fields the issue saw spoiled.
-func impossible(p *app.Position) map[string]any {
+func impossible(p *model.Position) map[string]any {
 	out := map[string]any{}
 	outside := func(field string, v, lo, hi float64) {
 		if !(v >= lo && v <= hi) {

@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Sink is what the listeners need from the core (app.Core implements it).
 type Sink interface {
-	Identify(protocol, uniqueID, remote string) (*app.Device, error)
+	Identify(protocol, uniqueID, remote string) (*model.Device, error)
 	// Ingest returns once the positions are durable.
-	Ingest(deviceID int64, positions []*app.Position) error
+	Ingest(deviceID int64, positions []*model.Position) error
 	Connected(deviceID int64, conn app.DeviceConn) (release func())
 	CommandResult(deviceID int64, result string) error
 }
@@ -261,13 +262,13 @@ type conn struct {
 
 	mu            sync.Mutex // guards state and writes (commands arrive from other goroutines)
 	state         *Conn
-	device        *app.Device
+	device        *model.Device
 	releaseDevice func()
 }
 
 func (c *conn) Protocol() string { return c.srv.proto.Name() }
 
-func (c *conn) Send(cmd *app.Command) error {
+func (c *conn) Send(cmd *model.Command) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	data, err := c.srv.proto.Encode(c.state, cmd)
@@ -416,7 +417,7 @@ func (c *conn) identify(uniqueID string) {
 	c.releaseDevice = c.srv.sink.Connected(d.ID, c)
 }
 
-func (s *Server) ingest(deviceID int64, positions []*app.Position) error {
+func (s *Server) ingest(deviceID int64, positions []*model.Position) error {
 	for _, p := range positions {
 		if p.Protocol == "" {
 			p.Protocol = s.proto.Name()

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // errRollback makes a test transaction roll back.
@@ -18,9 +18,9 @@ func at(minutes int) time.Time { return t0.Add(time.Duration(minutes) * time.Min
 
 // addPositions stores fixes in the given order and returns their ids and
 // whether each was its device's latest position right after it was added.
-func addPositions(t *testing.T, db *DB, fixes []app.Position) (ids []int64, latest []bool) {
+func addPositions(t *testing.T, db *DB, fixes []model.Position) (ids []int64, latest []bool) {
 	t.Helper()
-	mustUpdate(t, db, func(tx app.Tx) error {
+	mustUpdate(t, db, func(tx model.Tx) error {
 		for i := range fixes {
 			p := fixes[i]
 			if err := tx.AddPosition(&p); err != nil {
@@ -40,8 +40,8 @@ func addPositions(t *testing.T, db *DB, fixes []app.Position) (ids []int64, late
 func positionIDs(t *testing.T, db *DB, device int64, from, to time.Time) []int64 {
 	t.Helper()
 	var ids []int64
-	mustView(t, db, func(tx app.Tx) error {
-		return tx.Positions(device, from, to, func(p *app.Position) bool {
+	mustView(t, db, func(tx model.Tx) error {
+		return tx.Positions(device, from, to, func(p *model.Position) bool {
 			if p.DeviceID != device {
 				t.Errorf("device %d scan returned a position of device %d", device, p.DeviceID)
 			}
@@ -55,11 +55,11 @@ func positionIDs(t *testing.T, db *DB, device int64, from, to time.Time) []int64
 func latestID(t *testing.T, db *DB, device int64) int64 {
 	t.Helper()
 	var id int64
-	mustView(t, db, func(tx app.Tx) error {
+	mustView(t, db, func(tx model.Tx) error {
 		p, err := tx.LatestPosition(device)
 		if err == nil {
 			id = p.ID
-		} else if app.KindOf(err) != app.KindNotFound {
+		} else if model.ClassOf(err) != model.ClassNotFound {
 			return err
 		}
 		return nil
@@ -89,8 +89,8 @@ func runRanges(t *testing.T, db *DB, ids func(*testing.T, *DB, int64, time.Time,
 func TestPositions(t *testing.T) {
 	db := openTestDB(t)
 	addr := "Main St"
-	ids, latest := addPositions(t, db, []app.Position{
-		{DeviceID: 1, FixTime: at(10), Latitude: 1, Address: &addr, Attributes: app.Attributes{"ignition": true}}, // id 1
+	ids, latest := addPositions(t, db, []model.Position{
+		{DeviceID: 1, FixTime: at(10), Latitude: 1, Address: &addr, Attributes: model.Attributes{"ignition": true}}, // id 1
 		{DeviceID: 2, FixTime: at(10)},                                         // 2
 		{DeviceID: 1, FixTime: at(20)},                                         // 3
 		{DeviceID: 1, FixTime: at(5)},                                          // 4: late fix, older than latest
@@ -127,7 +127,7 @@ func TestPositions(t *testing.T) {
 		{"before 1970 only", 1, never, time.Unix(0, 0), []int64{8}},
 	})
 
-	mustView(t, db, func(tx app.Tx) error {
+	mustView(t, db, func(tx model.Tx) error {
 		p, err := tx.Position(1)
 		if err != nil {
 			return err
@@ -137,10 +137,10 @@ func TestPositions(t *testing.T) {
 		}
 		for _, id := range []int64{0, -1, 99} {
 			_, err := tx.Position(id)
-			wantKind(t, err, app.ErrNotFound)
+			wantKind(t, err, model.ErrNotFound)
 		}
 		n := 0
-		tx.Positions(1, never, forever, func(*app.Position) bool { n++; return n < 2 })
+		tx.Positions(1, never, forever, func(*model.Position) bool { n++; return n < 2 })
 		if n != 2 {
 			t.Errorf("scan visited %d positions after fn returned false, want 2", n)
 		}
@@ -152,7 +152,7 @@ func TestPositions(t *testing.T) {
 // positions with the same fix time.
 func TestPositionsAfter(t *testing.T) {
 	db := openTestDB(t)
-	addPositions(t, db, []app.Position{
+	addPositions(t, db, []model.Position{
 		{DeviceID: 1, FixTime: at(10)}, // id 1
 		{DeviceID: 1, FixTime: at(20)}, // 2
 		{DeviceID: 1, FixTime: at(20)}, // 3: same time, larger id
@@ -164,22 +164,22 @@ func TestPositionsAfter(t *testing.T) {
 	forever := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name  string
-		after app.Position
+		after model.Position
 		to    time.Time
 		want  []int64
 	}{
-		{"after the first", app.Position{Base: app.Base{ID: 5}, DeviceID: 1, FixTime: at(5)}, forever, []int64{1, 2, 3, 7, 6}},
-		{"between equal times", app.Position{Base: app.Base{ID: 2}, DeviceID: 1, FixTime: at(20)}, forever, []int64{3, 7, 6}},
-		{"after the last of a time", app.Position{Base: app.Base{ID: 7}, DeviceID: 1, FixTime: at(20)}, forever, []int64{6}},
-		{"up to an inclusive bound", app.Position{Base: app.Base{ID: 1}, DeviceID: 1, FixTime: at(10)}, at(20), []int64{2, 3, 7}},
-		{"after the newest", app.Position{Base: app.Base{ID: 6}, DeviceID: 1, FixTime: at(30)}, forever, nil},
-		{"other device", app.Position{Base: app.Base{ID: 1}, DeviceID: 2, FixTime: at(10)}, forever, []int64{4}},
-		{"before the key range", app.Position{DeviceID: 1, FixTime: time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)}, at(10), []int64{5, 1}},
+		{"after the first", model.Position{Base: model.Base{ID: 5}, DeviceID: 1, FixTime: at(5)}, forever, []int64{1, 2, 3, 7, 6}},
+		{"between equal times", model.Position{Base: model.Base{ID: 2}, DeviceID: 1, FixTime: at(20)}, forever, []int64{3, 7, 6}},
+		{"after the last of a time", model.Position{Base: model.Base{ID: 7}, DeviceID: 1, FixTime: at(20)}, forever, []int64{6}},
+		{"up to an inclusive bound", model.Position{Base: model.Base{ID: 1}, DeviceID: 1, FixTime: at(10)}, at(20), []int64{2, 3, 7}},
+		{"after the newest", model.Position{Base: model.Base{ID: 6}, DeviceID: 1, FixTime: at(30)}, forever, nil},
+		{"other device", model.Position{Base: model.Base{ID: 1}, DeviceID: 2, FixTime: at(10)}, forever, []int64{4}},
+		{"before the key range", model.Position{DeviceID: 1, FixTime: time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)}, at(10), []int64{5, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []int64
-			mustView(t, db, func(tx app.Tx) error {
-				return tx.PositionsAfter(&tc.after, tc.to, func(p *app.Position) bool {
+			mustView(t, db, func(tx model.Tx) error {
+				return tx.PositionsAfter(&tc.after, tc.to, func(p *model.Position) bool {
 					got = append(got, p.ID)
 					return true
 				})
@@ -196,11 +196,11 @@ func TestPositionsAfter(t *testing.T) {
 // stops on an emptied leaf).
 func TestLatestAfterDeletingInTheSameTx(t *testing.T) {
 	db := openTestDB(t)
-	var fixes []app.Position
+	var fixes []model.Position
 	for i := range 600 {
-		fixes = append(fixes, app.Position{DeviceID: 1, FixTime: at(i)})
+		fixes = append(fixes, model.Position{DeviceID: 1, FixTime: at(i)})
 	}
-	fixes = append(fixes, app.Position{DeviceID: 2, FixTime: at(0)}) // a range follows device 1's
+	fixes = append(fixes, model.Position{DeviceID: 2, FixTime: at(0)}) // a range follows device 1's
 	addPositions(t, db, fixes)
 	for _, tc := range []struct {
 		name   string
@@ -212,13 +212,13 @@ func TestLatestAfterDeletingInTheSameTx(t *testing.T) {
 		{"all", at(0), 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := db.Update(func(tx app.Tx) error {
+			err := db.Update(func(tx model.Tx) error {
 				if _, err := tx.DeletePositions(1, tc.from, at(1000), 1000); err != nil {
 					return err
 				}
 				p, err := tx.LatestPosition(1)
 				switch {
-				case tc.latest == 0 && app.KindOf(err) != app.KindNotFound:
+				case tc.latest == 0 && model.ClassOf(err) != model.ClassNotFound:
 					t.Errorf("latest %+v (%v), want none", p, err)
 				case tc.latest != 0 && (err != nil || p.ID != tc.latest):
 					t.Errorf("latest %+v (%v), want id %d", p, err, tc.latest)
@@ -234,7 +234,7 @@ func TestLatestAfterDeletingInTheSameTx(t *testing.T) {
 
 func TestAddPositionRejectsBadInput(t *testing.T) {
 	db := openTestDB(t)
-	for name, p := range map[string]app.Position{
+	for name, p := range map[string]model.Position{
 		"no device":        {FixTime: t0},
 		"negative device":  {DeviceID: -1, FixTime: t0},
 		"no fix time":      {DeviceID: 1},
@@ -242,14 +242,14 @@ func TestAddPositionRejectsBadInput(t *testing.T) {
 		"before year 1678": {DeviceID: 1, FixTime: time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC)},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err := db.Update(func(tx app.Tx) error { err := tx.AddPosition(&p); return err })
-			wantKind(t, err, app.ErrInvalid)
+			err := db.Update(func(tx model.Tx) error { err := tx.AddPosition(&p); return err })
+			wantKind(t, err, model.ErrInvalid)
 		})
 	}
 }
 
 func TestDeletePositions(t *testing.T) {
-	fixes := []app.Position{
+	fixes := []model.Position{
 		{DeviceID: 1, FixTime: at(10)}, // 1
 		{DeviceID: 1, FixTime: at(20)}, // 2
 		{DeviceID: 1, FixTime: at(30)}, // 3 latest of device 1
@@ -276,7 +276,7 @@ func TestDeletePositions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			db := openTestDB(t)
 			addPositions(t, db, fixes)
-			mustUpdate(t, db, func(tx app.Tx) error {
+			mustUpdate(t, db, func(tx model.Tx) error {
 				n, err := tx.DeletePositions(1, tt.from, tt.to, tt.limit)
 				if n != tt.deleted {
 					t.Errorf("deleted %d, want %d", n, tt.deleted)
@@ -292,7 +292,7 @@ func TestDeletePositions(t *testing.T) {
 			if got := latestID(t, db, 2); got != 4 {
 				t.Errorf("device 2 latest = %d, want 4", got)
 			}
-			mustView(t, db, func(tx app.Tx) error {
+			mustView(t, db, func(tx model.Tx) error {
 				for id := int64(1); id <= 3; id++ {
 					_, err := tx.Position(id)
 					kept := false
@@ -306,7 +306,7 @@ func TestDeletePositions(t *testing.T) {
 				return nil
 			})
 			// A new fix after deleting everything becomes latest even if older.
-			_, latest := addPositions(t, db, []app.Position{{DeviceID: 1, FixTime: at(1)}})
+			_, latest := addPositions(t, db, []model.Position{{DeviceID: 1, FixTime: at(1)}})
 			if latest[0] != (tt.wantLatest == 0) {
 				t.Errorf("AddPosition after delete reported latest=%v", latest[0])
 			}

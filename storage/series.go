@@ -7,7 +7,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -30,11 +30,11 @@ func (s *series[T, P]) add(tx *bolt.Tx, v *T) ([]byte, error) {
 	device, at := s.deviceOf(v), s.timeOf(v)
 	switch {
 	case device <= 0:
-		return nil, app.Invalid("%s deviceId is required", s.what)
+		return nil, model.Invalid("%s deviceId is required", s.what)
 	case at.IsZero():
-		return nil, app.Invalid("%s %s is required", s.what, s.timeField)
+		return nil, model.Invalid("%s %s is required", s.what, s.timeField)
 	case !timeInKeyRange(at):
-		return nil, app.Invalid("%s %s %s is out of range", s.what, s.timeField, at.Format(time.RFC3339))
+		return nil, model.Invalid("%s %s %s is out of range", s.what, s.timeField, at.Format(time.RFC3339))
 	}
 	data, ids := tx.Bucket(s.data), tx.Bucket(s.ids)
 	// Keys append: ids at the end of the index, records at the end of their
@@ -73,7 +73,7 @@ const appendFill = 1.0
 
 func (s *series[T, P]) get(tx *bolt.Tx, id int64) (*T, error) {
 	if id <= 0 {
-		return nil, app.NotFound(s.what)
+		return nil, model.NotFound(s.what)
 	}
 	return s.atKey(tx, tx.Bucket(s.ids).Get(idKey(id)))
 }
@@ -85,7 +85,7 @@ func (s *series[T, P]) atKey(tx *bolt.Tx, key []byte) (*T, error) {
 		value = tx.Bucket(s.data).Get(key)
 	}
 	if value == nil {
-		return nil, app.NotFound(s.what)
+		return nil, model.NotFound(s.what)
 	}
 	return s.decode(key, value)
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"golang.org/x/crypto/bcrypt"
@@ -30,7 +32,7 @@ type appEnv struct{ *webtest.World }
 // unless they have one) a core whose options with adjusts.
 func newAppEnv(t testing.TB, opts web.Options, with ...func(*app.Options)) *appEnv {
 	t.Helper()
-	o := app.Options{BcryptCost: bcrypt.MinCost, Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files")}}
+	o := app.Options{BcryptCost: bcrypt.MinCost, Office: office.Options{FilesDir: filepath.Join(t.TempDir(), "files")}}
 	for _, w := range with {
 		w(&o)
 	}
@@ -56,7 +58,7 @@ func appWorld(opts web.Options) func(testing.TB) *appEnv {
 }
 
 // admin is the administrator as the core has it.
-func (e *appEnv) admin(t testing.TB) *app.User {
+func (e *appEnv) admin(t testing.TB) *model.User {
 	t.Helper()
 	u, err := e.Core.User(app.System(), e.IDs["admin"])
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -216,7 +217,7 @@ func TestSlowBodiesAreRead(t *testing.T) {
 	limits := quick
 	limits.MinBodyRate = 16 << 10 // each 15,000-byte piece buys 0.9 s
 	s := newSite(t, web.Options{Limits: limits})
-	var notes []string // 60,000 characters in strings no longer than app.MaxText
+	var notes []string // 60,000 characters in strings no longer than model.MaxText
 	for i := range 15 {
 		notes = append(notes, fmt.Sprintf(`"notes%d":"%s"`, i, strings.Repeat("n", 4000)))
 	}
@@ -261,12 +262,12 @@ func TestStalledBodiesReserveNoMemory(t *testing.T) {
 // its end (nor waited for), and the connection closes.
 func TestBodyLimitsPerRoute(t *testing.T) {
 	s := newSite(t, web.Options{Limits: quick})
-	device := func(size int) string { // a device whose JSON is size bytes long, no string over app.MaxText
+	device := func(size int) string { // a device whose JSON is size bytes long, no string over model.MaxText
 		const frame = `{"name":"Truck","uniqueId":"","attributes":{}}`
 		var attrs []string
 		for i, left := 0, size-len(frame)-len(strconv.Itoa(size)); left > 0; i++ {
 			key := fmt.Sprintf(`"n%d":""`, i)
-			n := min(app.MaxText, max(0, left-len(key)-1))
+			n := min(model.MaxText, max(0, left-len(key)-1))
 			attrs = append(attrs, fmt.Sprintf(`"n%d":"%s"`, i, strings.Repeat("n", n)))
 			left -= len(key) + n + 1
 		}
@@ -388,18 +389,18 @@ func TestStreamedDownloads(t *testing.T) {
 	e := newAppEnv(t, web.Options{Limits: limits}, largeFiles)
 	core, admin := e.Core, e.admin(t)
 	content := append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("x"), 1<<20)...)
-	file, err := core.UploadFile(admin, "big.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
+	file, err := core.Office.UploadFile(admin, "big.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
 	if err != nil {
 		t.Fatal(err)
 	}
-	device, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = "Truck", "1"; return nil })
+	device, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "Truck", "1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	var positions []*app.Position
+	var positions []*model.Position
 	for i := range 3000 {
-		positions = append(positions, &app.Position{FixTime: start.Add(time.Duration(i) * time.Second), Valid: true, Latitude: 1, Longitude: 1})
+		positions = append(positions, &model.Position{FixTime: start.Add(time.Duration(i) * time.Second), Valid: true, Latitude: 1, Longitude: 1})
 	}
 	if err := core.Ingest(device.ID, positions); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 package api
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -21,9 +21,9 @@ func (h *handlers) testAttribute(c *fiber.Ctx) error {
 		return err
 	}
 	if id == 0 {
-		return app.Invalid("deviceId is required")
+		return model.Invalid("deviceId is required")
 	}
-	var a app.ComputedAttribute
+	var a model.ComputedAttribute
 	if err := httpx.Decode(c, &a); err != nil {
 		return err
 	}

@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestComputedAttributes(t *testing.T) {
 	withAttr := func(t *testing.T, e *env) {
-		create(t, e, "ca1", e.Core.ComputedAttributes, func(a *app.ComputedAttribute) {
+		create(t, e, "ca1", e.Core.ComputedAttributes, func(a *model.ComputedAttribute) {
 			a.Attribute, a.Expression, a.Type = "kmh", "speed * 1.852", "number"
 		})
 		e.link(t, "user", "user1", "attribute", "ca1")
@@ -29,7 +30,7 @@ func TestComputedAttributes(t *testing.T) {
 			Body: `{"attribute":"x","type":"number","expression":"` + longSum(600) + `"}`, Status: 400},
 		{Name: "a read-only user cannot create", As: "user1", Method: "POST", Path: "/api/attributes/computed",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *app.User) error { u.Readonly = true; return nil })
+				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.Readonly = true; return nil })
 				must(t, err)
 			},
 			Body: `{"attribute":"x","expression":"1","type":"number"}`, Status: 403},
@@ -78,15 +79,15 @@ func longSum(n int) string {
 // to positions of the group's devices, via the real ingest.
 func TestComputedAttributeIngest(t *testing.T) {
 	e := newEnv(t)
-	create(t, e, "ca1", e.Core.ComputedAttributes, func(a *app.ComputedAttribute) {
+	create(t, e, "ca1", e.Core.ComputedAttributes, func(a *model.ComputedAttribute) {
 		a.Attribute, a.Expression, a.Type = "kmh", "speed * 1.852", "number"
 	})
 	e.link(t, "group", "g1", "attribute", "ca1")
 	at := time.Now().UTC().Truncate(time.Second)
-	must(t, e.Core.Ingest(e.IDs["d3"], []*app.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
-	must(t, e.Core.Ingest(e.IDs["d1"], []*app.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
-	var d3, d1 *app.Position
-	must(t, e.DB.View(func(tx app.Tx) (err error) {
+	must(t, e.Core.Ingest(e.IDs["d3"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
+	must(t, e.Core.Ingest(e.IDs["d1"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
+	var d3, d1 *model.Position
+	must(t, e.DB.View(func(tx model.Tx) (err error) {
 		if d3, err = tx.LatestPosition(e.IDs["d3"]); err == nil {
 			d1, err = tx.LatestPosition(e.IDs["d1"])
 		}

@@ -4,14 +4,15 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
-func queued(t *testing.T, e *env) []*app.QueuedCommand {
+func queued(t *testing.T, e *env) []*model.QueuedCommand {
 	t.Helper()
-	var out []*app.QueuedCommand
-	must(t, e.DB.View(func(tx app.Tx) error {
-		return tx.QueuedCommands().List(func(q *app.QueuedCommand) bool { out = append(out, q); return true })
+	var out []*model.QueuedCommand
+	must(t, e.DB.View(func(tx model.Tx) error {
+		return tx.QueuedCommands().List(func(q *model.QueuedCommand) bool { out = append(out, q); return true })
 	}))
 	return out
 }
@@ -27,7 +28,7 @@ func wantQueued(n int, typ string) func(t *testing.T, e *env, _ *webtest.Respons
 
 func TestCommandSending(t *testing.T) {
 	limit := func(t *testing.T, e *env) {
-		_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *app.User) error { u.LimitCommands = true; return nil })
+		_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.LimitCommands = true; return nil })
 		must(t, err)
 	}
 	run(t, []scenario{

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"golang.org/x/crypto/bcrypt"
@@ -71,21 +72,21 @@ func newEnv(t testing.TB) *env {
 	admin, _, err := core.Bootstrap(logins["admin"].Email, logins["admin"].Password)
 	must(t, err)
 	e.IDs["admin"] = admin.ID
-	e.user(t, admin, "manager1", func(u *app.User) { u.UserLimit = 1 })
-	e.user(t, admin, "manager2", func(u *app.User) { u.UserLimit = 5 })
-	e.user(t, admin, "limited", func(u *app.User) { u.DeviceLimit = 1 })
+	e.user(t, admin, "manager1", func(u *model.User) { u.UserLimit = 1 })
+	e.user(t, admin, "manager2", func(u *model.User) { u.UserLimit = 5 })
+	e.user(t, admin, "limited", func(u *model.User) { u.DeviceLimit = 1 })
 	e.user(t, e.caller(t, "manager1"), "user1", nil)
 	e.user(t, e.caller(t, "manager2"), "user2", nil)
 
-	create(t, e, "g1", core.Groups, func(g *app.Group) { g.Name = "Fleet" })
-	create(t, e, "d1", core.Devices, func(d *app.Device) { d.Name, d.UniqueID = "Truck 1", "100000000000001" })
-	create(t, e, "d2", core.Devices, func(d *app.Device) { d.Name, d.UniqueID = "Truck 2", "100000000000002" })
-	create(t, e, "d3", core.Devices, func(d *app.Device) {
+	create(t, e, "g1", core.Groups, func(g *model.Group) { g.Name = "Fleet" })
+	create(t, e, "d1", core.Devices, func(d *model.Device) { d.Name, d.UniqueID = "Truck 1", "100000000000001" })
+	create(t, e, "d2", core.Devices, func(d *model.Device) { d.Name, d.UniqueID = "Truck 2", "100000000000002" })
+	create(t, e, "d3", core.Devices, func(d *model.Device) {
 		d.Name, d.UniqueID, d.GroupID = "Van 3", "100000000000003", e.IDs["g1"]
 	})
-	create(t, e, "cmd1", core.Commands, func(c *app.Command) { c.Description, c.Type = "Stop engine", "engineStop" })
-	create(t, e, "cmd2", core.Commands, func(c *app.Command) { c.Description, c.Type = "Resume engine", "engineResume" })
-	create(t, e, "gf1", core.Geofences, func(g *app.Geofence) { g.Name, g.Area = "Depot", "CIRCLE (0 0, 100)" })
+	create(t, e, "cmd1", core.Commands, func(c *model.Command) { c.Description, c.Type = "Stop engine", "engineStop" })
+	create(t, e, "cmd2", core.Commands, func(c *model.Command) { c.Description, c.Type = "Resume engine", "engineResume" })
+	create(t, e, "gf1", core.Geofences, func(g *model.Geofence) { g.Name, g.Area = "Depot", "CIRCLE (0 0, 100)" })
 	e.link(t, "user", "user1", "device", "d1")
 	e.link(t, "user", "limited", "device", "d2")
 	e.link(t, "user", "user2", "group", "g1")
@@ -111,9 +112,9 @@ func must(t testing.TB, err error) {
 }
 
 // user creates the fixture user name (credentials from logins) as actor.
-func (e *env) user(t testing.TB, actor *app.User, name string, set func(*app.User)) {
+func (e *env) user(t testing.TB, actor *model.User, name string, set func(*model.User)) {
 	t.Helper()
-	u, err := e.Core.CreateUser(actor, func(u *app.User) error {
+	u, err := e.Core.CreateUser(actor, func(u *model.User) error {
 		u.Name, u.Email, u.Password = name, logins[name].Email, logins[name].Password
 		if set != nil {
 			set(u)
@@ -125,7 +126,7 @@ func (e *env) user(t testing.TB, actor *app.User, name string, set func(*app.Use
 }
 
 // caller is the stored fixture user name, as the core sees it.
-func (e *env) caller(t testing.TB, name string) *app.User {
+func (e *env) caller(t testing.TB, name string) *model.User {
 	t.Helper()
 	u, err := e.Core.User(app.System(), e.IDs[name])
 	must(t, err)
@@ -135,7 +136,7 @@ func (e *env) caller(t testing.TB, name string) *app.User {
 // create adds a fixture object through the core as the system actor.
 func create[T any, P interface {
 	*T
-	app.Entity
+	model.Entity
 }](t testing.TB, e *env, name string, objs *app.Objects[T, P], set func(*T)) {
 	t.Helper()
 	v, err := objs.Create(app.System(), func(v *T) error { set(v); return nil })
@@ -146,7 +147,7 @@ func create[T any, P interface {
 // link adds a permission between two fixture objects.
 func (e *env) link(t testing.TB, ownerKind, owner, propKind, prop string) {
 	t.Helper()
-	must(t, e.Core.Link(app.System(), app.Permission{
+	must(t, e.Core.Link(app.System(), model.Permission{
 		OwnerKind: ownerKind, OwnerID: e.IDs[owner], PropKind: propKind, PropID: e.IDs[prop]}))
 }
 
@@ -154,9 +155,9 @@ func (e *env) link(t testing.TB, ownerKind, owner, propKind, prop string) {
 // moving the device's positionId like the ingest does.
 func (e *env) position(t testing.TB, name, device string, fixTime time.Time) {
 	t.Helper()
-	p := &app.Position{DeviceID: e.IDs[device], Protocol: "test", ServerTime: fixTime, DeviceTime: fixTime,
-		FixTime: fixTime, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: app.Attributes{}}
-	must(t, e.DB.Update(func(tx app.Tx) error {
+	p := &model.Position{DeviceID: e.IDs[device], Protocol: "test", ServerTime: fixTime, DeviceTime: fixTime,
+		FixTime: fixTime, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: model.Attributes{}}
+	must(t, e.DB.Update(func(tx model.Tx) error {
 		if err := tx.AddPosition(p); err != nil {
 			return err
 		}
@@ -175,16 +176,16 @@ func (e *env) position(t testing.TB, name, device string, fixTime time.Time) {
 
 func (e *env) event(t testing.TB, name, device string, at time.Time) {
 	t.Helper()
-	ev := &app.Event{Type: "ignitionOn", EventTime: at, DeviceID: e.IDs[device], Attributes: app.Attributes{}}
-	must(t, e.DB.Update(func(tx app.Tx) error { return tx.AddEvent(ev) }))
+	ev := &model.Event{Type: "ignitionOn", EventTime: at, DeviceID: e.IDs[device], Attributes: model.Attributes{}}
+	must(t, e.DB.Update(func(tx model.Tx) error { return tx.AddEvent(ev) }))
 	e.IDs[name] = ev.ID
 }
 
 // device reads a device straight from the store.
-func (e *env) device(t testing.TB, name string) *app.Device {
+func (e *env) device(t testing.TB, name string) *model.Device {
 	t.Helper()
-	var d *app.Device
-	must(t, e.DB.View(func(tx app.Tx) (err error) { d, err = tx.Devices().Get(e.IDs[name]); return err }))
+	var d *model.Device
+	must(t, e.DB.View(func(tx model.Tx) (err error) { d, err = tx.Devices().Get(e.IDs[name]); return err }))
 	return d
 }
 

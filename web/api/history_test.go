@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -19,12 +20,12 @@ import (
 func addRoute(t testing.TB, e *env, device string, n int) {
 	t.Helper()
 	for k := 0; k < n; k += 10000 {
-		must(t, e.DB.Update(func(tx app.Tx) error {
+		must(t, e.DB.Update(func(tx model.Tx) error {
 			for i := k; i < min(n, k+10000); i++ {
 				at := t10.Add(time.Duration(i) * time.Second)
-				p := &app.Position{DeviceID: e.IDs[device], Protocol: "gt06", ServerTime: at, DeviceTime: at, FixTime: at,
+				p := &model.Position{DeviceID: e.IDs[device], Protocol: "gt06", ServerTime: at, DeviceTime: at, FixTime: at,
 					Valid: true, Latitude: 52.5 + float64(i)*1e-5, Longitude: 13.4, Speed: 12.5,
-					Attributes: app.Attributes{"sat": 9, "ignition": true, "distance": 12.5, "totalDistance": 1234567.8}}
+					Attributes: model.Attributes{"sat": 9, "ignition": true, "distance": 12.5, "totalDistance": 1234567.8}}
 				if err := tx.AddPosition(p); err != nil {
 					return err
 				}
@@ -63,7 +64,7 @@ func TestPositionRangeStreamed(t *testing.T) {
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/json; charset=utf-8" {
 		t.Fatalf("status %d, Content-Type %q", res.StatusCode, res.Header.Get("Content-Type"))
 	}
-	var got []app.Position
+	var got []model.Position
 	if err := json.Unmarshal(body, &got); err != nil {
 		t.Fatalf("not one JSON array: %v", err)
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -19,7 +20,7 @@ const (
 // groups, commands, geofences), over the core's generic app.Objects.
 type objectAPI[T any, P interface {
 	*T
-	app.Entity
+	model.Entity
 }] struct {
 	objs    *app.Objects[T, P]
 	filters listFilters
@@ -28,7 +29,7 @@ type objectAPI[T any, P interface {
 // objectRoutes lists GET/POST on path and GET/PUT/DELETE on path/:id.
 func objectRoutes[T any, P interface {
 	*T
-	app.Entity
+	model.Entity
 }](path string, objs *app.Objects[T, P], filters listFilters) []route {
 	o := objectAPI[T, P]{objs: objs, filters: filters}
 	item := path + "/:id<int>"

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -69,7 +70,7 @@ func TestDevices(t *testing.T) {
 			Body: `{"name":"Car","uniqueId":"200000000000001","groupId":{g1}}`, Status: 400},
 
 		{Name: "update merges fields and keeps ingest fields", As: "user1", Method: "PUT", Path: "/api/devices/{d1}",
-			Before: setDeviceAttributes("d1", app.Attributes{"old": "x", "keep": "y"}),
+			Before: setDeviceAttributes("d1", model.Attributes{"old": "x", "keep": "y"}),
 			Body:   `{"id":999,"name":"Truck One","positionId":1,"attributes":{"keep":"y","new":true}}`, Status: 200,
 			Want:   []string{`"id":{d1}`, `"name":"Truck One"`, `"uniqueId":"100000000000001"`, `"positionId":{p3}`, `"new":true`},
 			Absent: []string{`"old"`},
@@ -80,18 +81,18 @@ func TestDevices(t *testing.T) {
 				}
 			}},
 		{Name: "update without attributes keeps them", As: "admin", Method: "PUT", Path: "/api/devices/{d1}",
-			Before: setDeviceAttributes("d1", app.Attributes{"old": "x"}), Body: `{"phone":"123"}`, Status: 200,
+			Before: setDeviceAttributes("d1", model.Attributes{"old": "x"}), Body: `{"phone":"123"}`, Status: 200,
 			Want: []string{`"attributes":{"old":"x"}`, `"phone":"123"`}},
 		{Name: "deviceReadonly user cannot edit", As: "user1", Method: "PUT", Path: "/api/devices/{d1}",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *app.User) error { u.DeviceReadonly = true; return nil })
+				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 				must(t, err)
 			},
 			Body: `{"name":"x"}`, Status: 403, After: deviceNamed("d1", "Truck 1")},
 		{Name: "delete removes the device and its positions", As: "user1", Method: "DELETE", Path: "/api/devices/{d1}",
 			Status: 204, After: func(t *testing.T, e *env, _ *webtest.Response) {
-				err := e.DB.View(func(tx app.Tx) error { _, err := tx.Devices().Get(e.IDs["d1"]); return err })
-				if !errors.Is(err, app.ErrNotFound) {
+				err := e.DB.View(func(tx model.Tx) error { _, err := tx.Devices().Get(e.IDs["d1"]); return err })
+				if !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("d1 still stored: %v", err)
 				}
 				list, err := e.Core.Positions(app.System(), app.PositionQuery{})
@@ -113,9 +114,9 @@ func deviceNamed(device, name string) func(*testing.T, *env, *webtest.Response) 
 	}
 }
 
-func setDeviceAttributes(device string, attrs app.Attributes) func(*testing.T, *env) {
+func setDeviceAttributes(device string, attrs model.Attributes) func(*testing.T, *env) {
 	return func(t *testing.T, e *env) {
-		_, err := e.Core.Devices.Update(app.System(), e.IDs[device], func(d *app.Device) error { d.Attributes = attrs; return nil })
+		_, err := e.Core.Devices.Update(app.System(), e.IDs[device], func(d *model.Device) error { d.Attributes = attrs; return nil })
 		must(t, err)
 	}
 }
@@ -162,7 +163,7 @@ func TestCommands(t *testing.T) {
 			Body: `{"type":"custom","deviceId":9999}`, Status: 400, Want: []string{"device 9999 not found"}},
 		{Name: "limitCommands server", As: "user1", Method: "POST", Path: "/api/commands",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.UpdateServer(app.System(), func(s *app.Server) error { s.LimitCommands = true; return nil })
+				_, err := e.Core.UpdateServer(app.System(), func(s *model.Server) error { s.LimitCommands = true; return nil })
 				must(t, err)
 			},
 			Body: `{"type":"custom"}`, Status: 403},

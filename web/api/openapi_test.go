@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 type openapiDoc struct {
@@ -140,17 +140,17 @@ func TestOpenAPILimits(t *testing.T) {
 		schema, field string
 		want          int // 0: no maxLength
 	}{
-		{"Device", "uniqueId", app.MaxUniqueID},
-		{"Device", "name", app.MaxName},
-		{"Device", "contact", app.MaxText},
-		{"Driver", "uniqueId", app.MaxUniqueID},
-		{"User", "email", app.MaxEmail},
-		{"User", "password", app.MaxPassword},
-		{"Geofence", "area", app.MaxArea},
+		{"Device", "uniqueId", model.MaxUniqueID},
+		{"Device", "name", model.MaxName},
+		{"Device", "contact", model.MaxText},
+		{"Driver", "uniqueId", model.MaxUniqueID},
+		{"User", "email", model.MaxEmail},
+		{"User", "password", model.MaxPassword},
+		{"Geofence", "area", model.MaxArea},
 		{"Attribute", "attribute", 64},
-		{"Server", "announcement", app.MaxText},
-		{"Credentials", "email", app.MaxEmail},
-		{"Credentials", "password", app.MaxPassword},
+		{"Server", "announcement", model.MaxText},
+		{"Credentials", "email", model.MaxEmail},
+		{"Credentials", "password", model.MaxPassword},
 		{"Position", "protocol", 0}, // the server writes positions
 		{"Event", "type", 0},
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -42,7 +43,7 @@ func (h *handlers) streamHistory(c *fiber.Ctx, q app.PositionQuery) error {
 	httpx.StreamWriter(c, func(w *bufio.Writer) {
 		w.WriteByte('[')
 		n := 0
-		err := history.Each(func(p *app.Position) error {
+		err := history.Each(func(p *model.Position) error {
 			b, err := httpx.JSONEncoder(p)
 			if err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -73,8 +74,8 @@ func ingestTwice(device string) func(*testing.T, *env) {
 	return func(t *testing.T, e *env) {
 		for i := range 2 {
 			at := time.Now().Add(time.Duration(i-2) * time.Minute)
-			p := &app.Position{Valid: true, FixTime: at, DeviceTime: at, Latitude: 52.5, Longitude: 13.4, Attributes: app.Attributes{}}
-			must(t, e.Core.Ingest(e.IDs[device], []*app.Position{p}))
+			p := &model.Position{Valid: true, FixTime: at, DeviceTime: at, Latitude: 52.5, Longitude: 13.4, Attributes: model.Attributes{}}
+			must(t, e.Core.Ingest(e.IDs[device], []*model.Position{p}))
 			e.IDs["live"] = p.ID
 		}
 	}

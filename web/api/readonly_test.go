@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // readonly makes a fixture user read-only (a demo account).
 func readonly(name string) func(t *testing.T, e *env) {
 	return func(t *testing.T, e *env) {
-		_, err := e.Core.UpdateUser(app.System(), e.IDs[name], func(u *app.User) error { u.Readonly = true; return nil })
+		_, err := e.Core.UpdateUser(app.System(), e.IDs[name], func(u *model.User) error { u.Readonly = true; return nil })
 		must(t, err)
 	}
 }
@@ -24,8 +25,8 @@ func readonlyServer(t *testing.T, e *env) {
 // userEmail checks that name's e-mail is still want.
 func userEmail(name, want string) func(*testing.T, *env, *webtest.Response) {
 	return func(t *testing.T, e *env, _ *webtest.Response) {
-		var u *app.User
-		must(t, e.DB.View(func(tx app.Tx) (err error) {
+		var u *model.User
+		must(t, e.DB.View(func(tx model.Tx) (err error) {
 			u, err = tx.Users().Get(e.IDs[name])
 			return err
 		}))

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -27,7 +27,7 @@ func (h *handlers) createSession(c *fiber.Ctx) error {
 		cred = credentials{Email: c.FormValue("email"), Password: c.FormValue("password")}
 	}
 	if strings.TrimSpace(cred.Email) == "" || cred.Password == "" {
-		return app.Invalid("email and password are required")
+		return model.Invalid("email and password are required")
 	}
 	u, err := h.core.Login(cred.Email, cred.Password, c.IP())
 	if err != nil {
@@ -45,7 +45,7 @@ func (h *handlers) createSession(c *fiber.Ctx) error {
 func (h *handlers) getSession(c *fiber.Ctx) error {
 	u := httpx.User(c)
 	if u == nil {
-		return app.NotFound("Session")
+		return model.NotFound("Session")
 	}
 	return sendUser(c, u, nil)
 }

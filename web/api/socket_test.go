@@ -11,6 +11,8 @@ import (
 
 	"github.com/fasthttp/websocket"
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/live"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -31,12 +33,12 @@ func dialSocket(t *testing.T, addr string, cookie *http.Cookie) (*websocket.Conn
 	return websocket.DefaultDialer.Dial("ws://"+addr+"/api/socket", h)
 }
 
-func nextUpdate(t *testing.T, c *websocket.Conn) (app.Update, string) {
+func nextUpdate(t *testing.T, c *websocket.Conn) (live.Update, string) {
 	t.Helper()
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	_, data, err := c.ReadMessage()
 	must(t, err)
-	var u app.Update
+	var u live.Update
 	must(t, json.Unmarshal(data, &u))
 	return u, string(data)
 }
@@ -59,8 +61,8 @@ func TestSocket(t *testing.T) {
 	}
 	// A new position of a visible device arrives with its device; one of
 	// an invisible device does not.
-	must(t, e.Core.Ingest(e.IDs["d3"], []*app.Position{{FixTime: t12, Valid: true, Latitude: 1, Longitude: 1}}))
-	must(t, e.Core.Ingest(e.IDs["d1"], []*app.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
+	must(t, e.Core.Ingest(e.IDs["d3"], []*model.Position{{FixTime: t12, Valid: true, Latitude: 1, Longitude: 1}}))
+	must(t, e.Core.Ingest(e.IDs["d1"], []*model.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
 	for {
 		u, raw = nextUpdate(t, c)
 		if len(u.Positions) == 0 && len(u.Devices) == 0 && len(u.Events) == 0 {
@@ -122,12 +124,12 @@ func TestSocketAccessEnds(t *testing.T) {
 		}, false},
 		{"password changed (Basic)", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return basic(t, e, "user1"), nil },
 			func(t *testing.T, e *env, _ *http.Cookie) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *app.User) error { u.Password = "new-secret"; return nil })
+				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.Password = "new-secret"; return nil })
 				must(t, err)
 			}, true},
 		{"account disabled", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return cookieHeader(e.Login(t, "user1")), nil },
 			func(t *testing.T, e *env, _ *http.Cookie) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *app.User) error { u.Disabled = true; return nil })
+				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.Disabled = true; return nil })
 				must(t, err)
 			}, true},
 	} {
@@ -140,7 +142,7 @@ func TestSocketAccessEnds(t *testing.T) {
 			defer c.Close()
 			nextUpdate(t, c) // the latest positions
 			tc.revoke(t, e, cookie)
-			must(t, e.Core.Ingest(e.IDs["d1"], []*app.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
+			must(t, e.Core.Ingest(e.IDs["d1"], []*model.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
 			c.SetReadDeadline(time.Now().Add(10 * time.Second))
 			_, data, err := c.ReadMessage()
 			var closed *websocket.CloseError

@@ -1,7 +1,7 @@
 package api
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -20,7 +20,7 @@ func (h *handlers) listUsers(c *fiber.Ctx) error {
 // createUser is C2. Anonymous callers register themselves (when the server
 // allows registration); an identified caller creates the user as itself.
 func (h *handlers) createUser(c *fiber.Ctx) error {
-	u, err := h.core.CreateUser(httpx.User(c), applyBody[app.User](c))
+	u, err := h.core.CreateUser(httpx.User(c), applyBody[model.User](c))
 	return sendUser(c, u, err)
 }
 
@@ -39,7 +39,7 @@ func (h *handlers) updateUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.core.UpdateUser(httpx.User(c), id, applyBody[app.User](c))
+	u, err := h.core.UpdateUser(httpx.User(c), id, applyBody[model.User](c))
 	return sendUser(c, u, err)
 }
 
@@ -52,7 +52,7 @@ func (h *handlers) deleteUser(c *fiber.Ctx) error {
 	return noContent(c, h.core.DeleteUser(httpx.User(c), id))
 }
 
-func sendUser(c *fiber.Ctx, u *app.User, err error) error {
+func sendUser(c *fiber.Ctx, u *model.User, err error) error {
 	if err != nil {
 		return err
 	}
@@ -61,14 +61,14 @@ func sendUser(c *fiber.Ctx, u *app.User, err error) error {
 
 // scrub clears the input-only password so no response can carry it, even
 // if a core path forgot to; the hash is never serialised (json:"-").
-func scrub(users ...*app.User) []*app.User {
+func scrub(users ...*model.User) []*model.User {
 	for _, u := range users {
 		if u != nil {
 			u.Password = ""
 		}
 	}
 	if users == nil {
-		return []*app.User{}
+		return []*model.User{}
 	}
 	return users
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -60,8 +61,8 @@ func TestUsers(t *testing.T) {
 
 		{Name: "update merges and replaces attributes", As: "user1", Method: "PUT", Path: "/api/users/{user1}",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *app.User) error {
-					u.Phone, u.Attributes = "+4930", app.Attributes{"a": 1.0, "b": 2.0}
+				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error {
+					u.Phone, u.Attributes = "+4930", model.Attributes{"a": 1.0, "b": 2.0}
 					return nil
 				})
 				must(t, err)
@@ -90,7 +91,7 @@ func TestUsers(t *testing.T) {
 			}},
 		{Name: "manager deletes its user", As: "manager1", Method: "DELETE", Path: "/api/users/{user1}", Status: 204,
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
-				if _, err := e.Core.User(app.System(), e.IDs["user1"]); !errors.Is(err, app.ErrNotFound) {
+				if _, err := e.Core.User(app.System(), e.IDs["user1"]); !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("user1 still there: %v", err)
 				}
 			}},
@@ -103,6 +104,6 @@ func TestUsers(t *testing.T) {
 
 func allowRegistration(t *testing.T, e *env) {
 	t.Helper()
-	_, err := e.Core.UpdateServer(app.System(), func(s *app.Server) error { s.Registration = true; return nil })
+	_, err := e.Core.UpdateServer(app.System(), func(s *model.Server) error { s.Registration = true; return nil })
 	must(t, err)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -94,7 +95,7 @@ var runAccounts = webtest.Runner(func(t testing.TB) *acctEnv { return newAcctEnv
 
 // buildAcctEnv builds the fixture with a core over store(db) (nil: the
 // store itself, else a wrapper of it that injects failures).
-func buildAcctEnv(t testing.TB, store func(*storage.DB) app.Store, opts ...acctOption) *acctEnv {
+func buildAcctEnv(t testing.TB, store func(*storage.DB) model.Store, opts ...acctOption) *acctEnv {
 	t.Helper()
 	e := &acctEnv{clock: &clock{t: time.Now().UTC()}, outbox: &outbox{}}
 	o := app.Options{
@@ -113,7 +114,7 @@ func buildAcctEnv(t testing.TB, store func(*storage.DB) app.Store, opts ...acctO
 	must(t, err)
 	e.IDs["admin"] = admin.ID
 	for _, name := range []string{"alice", "bob", "carol"} {
-		u, err := core.CreateUser(admin, func(u *app.User) error {
+		u, err := core.CreateUser(admin, func(u *model.User) error {
 			c := acctUsers[name]
 			u.Name, u.Email, u.Phone, u.Password = name, c[0], c[1], c[2]
 			return nil
@@ -121,7 +122,7 @@ func buildAcctEnv(t testing.TB, store func(*storage.DB) app.Store, opts ...acctO
 		must(t, err)
 		e.IDs[name] = u.ID
 	}
-	_, err = core.UpdateServer(admin, func(s *app.Server) error { s.Registration = true; return nil })
+	_, err = core.UpdateServer(admin, func(s *model.Server) error { s.Registration = true; return nil })
 	must(t, err)
 	return e
 }

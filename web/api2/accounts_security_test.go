@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -36,7 +38,7 @@ func TestAccountSecurity(t *testing.T) {
 		{Name: "H1 phone that is an e-mail", Method: "POST", Path: updatePath, Body: `{"field":"phone","value":"a@b.example"}`,
 			As: "alice", Status: 400},
 		{Name: "H1 read-only account", Before: func(t *testing.T, e *acctEnv) {
-			_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *app.User) error { u.Readonly = true; return nil })
+			_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 			must(t, err)
 		}, Method: "POST", Path: updatePath, Body: `{"field":"email","value":"alice@new.example"}`,
 			As: "alice", Status: 403},
@@ -77,7 +79,7 @@ func TestAccountSecurity(t *testing.T) {
 func TestNotificationsAPI(t *testing.T) {
 	const settings, tokens = "/api2/notifications/settings", "/api2/notifications/tokens"
 	addToken := func(t *testing.T, e *acctEnv) {
-		must(t, e.Core.AddPushToken(e.userOf(t, "alice"), "tok-1"))
+		must(t, e.Core.Notify.AddPushToken(e.userOf(t, "alice"), "tok-1"))
 	}
 	runAccounts(t, []acctScenario{
 		{Name: "K1 defaults: all on", Method: "GET", Path: settings, As: "alice", Status: 200,
@@ -131,20 +133,20 @@ func TestPushTokenLimit(t *testing.T) {
 	e := newAcctEnv(t)
 	alice := e.userOf(t, "alice")
 	name := func(i int) string { return "tok-" + string(rune('a'+i)) }
-	for i := range app.MaxPushTokens {
-		must(t, e.Core.AddPushToken(alice, name(i)))
+	for i := range notify.MaxPushTokens {
+		must(t, e.Core.Notify.AddPushToken(alice, name(i)))
 	}
-	if err := e.Core.AddPushToken(alice, name(0)); err != app.ErrTokenExists {
+	if err := e.Core.Notify.AddPushToken(alice, name(0)); err != notify.ErrTokenExists {
 		t.Fatalf("refresh: %v", err)
 	}
-	must(t, e.Core.AddPushToken(alice, name(app.MaxPushTokens)))
+	must(t, e.Core.Notify.AddPushToken(alice, name(notify.MaxPushTokens)))
 	got := e.tokens(t, "alice")
-	if len(got) != app.MaxPushTokens || got[0] != name(2) || slices.Contains(got, name(1)) || !slices.Contains(got, name(0)) {
-		t.Fatalf("tokens %v: want %d, tok-b evicted, tok-a kept", got, app.MaxPushTokens)
+	if len(got) != notify.MaxPushTokens || got[0] != name(2) || slices.Contains(got, name(1)) || !slices.Contains(got, name(0)) {
+		t.Fatalf("tokens %v: want %d, tok-b evicted, tok-a kept", got, notify.MaxPushTokens)
 	}
 }
 
-func (e *acctEnv) userOf(t *testing.T, name string) *app.User {
+func (e *acctEnv) userOf(t *testing.T, name string) *model.User {
 	t.Helper()
 	u, err := e.Core.User(app.System(), e.IDs[name])
 	must(t, err)
@@ -153,7 +155,7 @@ func (e *acctEnv) userOf(t *testing.T, name string) *app.User {
 
 func (e *acctEnv) tokens(t *testing.T, name string) []string {
 	t.Helper()
-	ts, err := e.Core.PushTokens(e.userOf(t, name))
+	ts, err := e.Core.Notify.PushTokens(e.userOf(t, name))
 	must(t, err)
 	var out []string
 	for _, tk := range ts {

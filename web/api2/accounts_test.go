@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -194,7 +195,7 @@ func TestAccountAccess(t *testing.T) {
 		{Name: "A5 registration switched off", Before: func(t *testing.T, e *acctEnv) {
 			admin, err := e.Core.User(app.System(), e.IDs["admin"])
 			must(t, err)
-			_, err = e.Core.UpdateServer(admin, func(s *app.Server) error { s.Registration = false; return nil })
+			_, err = e.Core.UpdateServer(admin, func(s *model.Server) error { s.Registration = false; return nil })
 			must(t, err)
 		}, Method: "POST", Path: regPath, Body: `{"email":"new@example.com"}`, Status: 403, Want: []string{"Registration is disabled"}},
 		{Name: "A5 success", Method: "POST", Path: regPath, Body: `{"email":"new@example.com"}`,
@@ -250,7 +251,7 @@ func TestDemoLogin(t *testing.T) {
 	}
 	users, err := e.Core.Users(app.System(), 0)
 	must(t, err)
-	var demos []*app.User
+	var demos []*model.User
 	for _, u := range users {
 		if u.Phone == phone {
 			demos = append(demos, u)
@@ -274,24 +275,24 @@ type failingStore struct {
 	failing atomic.Bool
 }
 
-func (s *failingStore) Update(fn func(app.Tx) error) error {
+func (s *failingStore) Update(fn func(model.Tx) error) error {
 	if !s.failing.Load() {
 		return s.DB.Update(fn)
 	}
-	return s.DB.Update(func(tx app.Tx) error { return fn(failingTx{tx}) })
+	return s.DB.Update(func(tx model.Tx) error { return fn(failingTx{tx}) })
 }
 
-type failingTx struct{ app.Tx }
+type failingTx struct{ model.Tx }
 
-func (t failingTx) Users() app.Table[app.User] { return failingUsers{t.Tx.Users()} }
+func (t failingTx) Users() model.Table[model.User] { return failingUsers{t.Tx.Users()} }
 
-type failingUsers struct{ app.Table[app.User] }
+type failingUsers struct{ model.Table[model.User] }
 
-func (failingUsers) Create(*app.User) error { return errors.New("disk full") }
+func (failingUsers) Create(*model.User) error { return errors.New("disk full") }
 
 func TestRegistrationStoreFailure(t *testing.T) {
 	var store *failingStore
-	e := buildAcctEnv(t, func(db *storage.DB) app.Store { store = &failingStore{DB: db}; return store })
+	e := buildAcctEnv(t, func(db *storage.DB) model.Store { store = &failingStore{DB: db}; return store })
 	store.failing.Store(true)
 	tok := registrationToken(t, e, "new@example.com")
 	r := e.Call(t, "", "POST", "/api2/auth/registration/complete", `{"token":"`+tok+`","fullName":"N","password":"p"}`)

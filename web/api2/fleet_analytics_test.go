@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func TestFleetAlarmAnalytics(t *testing.T) {
@@ -14,16 +14,16 @@ func TestFleetAlarmAnalytics(t *testing.T) {
 	alarm := func(device string, at string, kind string) {
 		ts, err := time.Parse(time.RFC3339, at)
 		e.must(err)
-		e.addEvent("", device, ts, app.EventAlarm, app.Attributes{"alarm": kind})
+		e.addEvent("", device, ts, model.EventAlarm, model.Attributes{"alarm": kind})
 	}
 	alarm("car", "2025-06-01T03:00:00Z", "vibration") // 2025-05-31 in New York
 	alarm("car", "2025-06-01T05:00:00Z", "vibration") // 2025-06-01
 	alarm("car", "2025-06-01T06:00:00Z", "powerCut")
 	alarm("bus", "2025-06-02T12:00:00Z", "overspeed")
-	alarm("van", "2025-06-01T12:00:00Z", "tampering")                                                    // bob's
-	e.addEvent("", "car", time.Date(2025, 6, 1, 7, 0, 0, 0, time.UTC), app.EventIgnitionOn, nil)         // not an alarm
-	e.addEvent("", "car", time.Date(2025, 6, 1, 8, 0, 0, 0, time.UTC), app.EventAlarm, app.Attributes{}) // no kind
-	alarm("car", "2025-06-05T12:00:00Z", "accident")                                                     // out of range
+	alarm("van", "2025-06-01T12:00:00Z", "tampering")                                                        // bob's
+	e.addEvent("", "car", time.Date(2025, 6, 1, 7, 0, 0, 0, time.UTC), model.EventIgnitionOn, nil)           // not an alarm
+	e.addEvent("", "car", time.Date(2025, 6, 1, 8, 0, 0, 0, time.UTC), model.EventAlarm, model.Attributes{}) // no kind
+	alarm("car", "2025-06-05T12:00:00Z", "accident")                                                         // out of range
 
 	type counts struct {
 		Total    int            `json:"total"`

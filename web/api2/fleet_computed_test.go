@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -13,8 +14,8 @@ import (
 func (e *officeEnv) mileageOf(device string, minute int) any {
 	e.t.Helper()
 	e.ingest(device, e.fix(minute, 0, nil))
-	var p *app.Position
-	e.must(e.DB.View(func(tx app.Tx) (err error) {
+	var p *model.Position
+	e.must(e.DB.View(func(tx model.Tx) (err error) {
 		p, err = tx.LatestPosition(e.IDs[device])
 		return err
 	}))
@@ -25,7 +26,7 @@ func (e *officeEnv) mileageOf(device string, minute int) any {
 func (e *officeEnv) computedCount() int {
 	e.t.Helper()
 	var n int
-	e.must(e.DB.View(func(tx app.Tx) (err error) {
+	e.must(e.DB.View(func(tx model.Tx) (err error) {
 		n, err = tx.Records("computed_attributes").Count()
 		return err
 	}))
@@ -62,8 +63,8 @@ func TestFleetMileage(t *testing.T) {
 		t.Fatalf("alice's attributes for car: %s", r.Body)
 	}
 	// bob's van gets the value from its own mileage attribute.
-	_, err := e.Core.Devices.Update(app.System(), e.IDs["van"], func(d *app.Device) error {
-		d.Attributes = app.Attributes{"mileage": "9 km/l"}
+	_, err := e.Core.Devices.Update(app.System(), e.IDs["van"], func(d *model.Device) error {
+		d.Attributes = model.Attributes{"mileage": "9 km/l"}
 		return nil
 	})
 	e.must(err)
@@ -76,7 +77,7 @@ func TestFleetMileage(t *testing.T) {
 func TestFleetMileageErrors(t *testing.T) {
 	failed := `{"message":"Some requests failed","error":`
 	readonly := func(t *testing.T, e *officeEnv) {
-		_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *app.User) error { u.Readonly = true; return nil })
+		_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 		e.must(err)
 	}
 	var scenarios []officeScenario
@@ -95,7 +96,7 @@ func TestFleetMileageErrors(t *testing.T) {
 		{"malformed body", "alice", `{"vehicleId":`, nil, 400, "malformed JSON"},
 		{"no permission: a read-only account", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, readonly, 401, "read-only"},
 		{"no permission: devices read-only", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, func(t *testing.T, e *officeEnv) {
-			_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *app.User) error { u.DeviceReadonly = true; return nil })
+			_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 			e.must(err)
 		}, 401, "Devices are read-only"},
 	} {
@@ -114,7 +115,7 @@ func TestFleetMileageErrors(t *testing.T) {
 		Before: func(t *testing.T, e *officeEnv) {
 			_, err := e.Core.ConnectMileage(e.user("alice"), e.IDs["car"], "12 km/l")
 			e.must(err)
-			e.link("bob", app.KindDevice, e.IDs["car"])
+			e.link("bob", model.KindDevice, e.IDs["car"])
 		},
 		Status: 400, Want: []string{failed, "another account"}, Unchanged: true})
 	scenarios = append(scenarios, officeScenario{Name: "no session", Method: "POST", Path: "/api2/computed/mileage",

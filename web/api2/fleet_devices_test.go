@@ -8,25 +8,26 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // installed is M3's and M4's answer.
 type installed struct {
-	ID             string         `json:"id"`
-	Name           string         `json:"name"`
-	Installation   *time.Time     `json:"installation"`
-	UniqueID       string         `json:"uniqueId"`
-	Phone          string         `json:"phone"`
-	Contact        string         `json:"contact"`
-	Model          string         `json:"model"`
-	GroupID        *string        `json:"groupId"`
-	Attributes     app.Attributes `json:"attributes"`
-	ExpirationTime *time.Time     `json:"expirationTime"`
-	InstalledBy    *string        `json:"installedBy"`
-	Location       string         `json:"location"`
-	Notes          string         `json:"notes"`
-	Message        string         `json:"message"`
+	ID             string           `json:"id"`
+	Name           string           `json:"name"`
+	Installation   *time.Time       `json:"installation"`
+	UniqueID       string           `json:"uniqueId"`
+	Phone          string           `json:"phone"`
+	Contact        string           `json:"contact"`
+	Model          string           `json:"model"`
+	GroupID        *string          `json:"groupId"`
+	Attributes     model.Attributes `json:"attributes"`
+	ExpirationTime *time.Time       `json:"expirationTime"`
+	InstalledBy    *string          `json:"installedBy"`
+	Location       string           `json:"location"`
+	Notes          string           `json:"notes"`
+	Message        string           `json:"message"`
 }
 
 const newDevice = `{"name":"Truck","uniqueId":"356307042441013","phone":"+37060000000","contact":"Ann",
@@ -37,7 +38,7 @@ const newDevice = `{"name":"Truck","uniqueId":"356307042441013","phone":"+370600
 var wantExpiry = officeNow.AddDate(1, 0, 0)
 
 // stored is the device as the core (and /api/devices) has it.
-func (e *officeEnv) stored(id string) *app.Device {
+func (e *officeEnv) stored(id string) *model.Device {
 	e.t.Helper()
 	n, err := strconv.ParseInt(id, 10, 64)
 	e.must(err)
@@ -87,7 +88,7 @@ func TestFleetDeviceCreate(t *testing.T) {
 			}},
 		{Name: "groupId is a string id", As: "alice", Method: "POST", Path: "/api2/devices",
 			Before: func(t *testing.T, e *officeEnv) {
-				g, err := e.Core.Groups.Create(e.user("alice"), func(g *app.Group) error { g.Name = "fleet"; return nil })
+				g, err := e.Core.Groups.Create(e.user("alice"), func(g *model.Group) error { g.Name = "fleet"; return nil })
 				e.must(err)
 				e.IDs["fleet"] = g.ID
 			},
@@ -109,13 +110,13 @@ func TestFleetDeviceCreate(t *testing.T) {
 			}},
 		{Name: "the device limit applies", As: "alice", Method: "POST", Path: "/api2/devices",
 			Before: func(t *testing.T, e *officeEnv) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *app.User) error { u.DeviceLimit = 1; return nil })
+				_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceLimit = 1; return nil })
 				e.must(err)
 			},
 			Body: `{"name":"T","uniqueId":"u-1","phone":"1","contact":"c"}`, Status: 400, Want: []string{"Device limit reached"}},
 		{Name: "a read-only account cannot add devices", As: "alice", Method: "POST", Path: "/api2/devices",
 			Before: func(t *testing.T, e *officeEnv) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *app.User) error { u.DeviceReadonly = true; return nil })
+				_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 				e.must(err)
 			},
 			Body: `{"name":"T","uniqueId":"u-1","phone":"1","contact":"c"}`, Status: 403},
@@ -235,7 +236,7 @@ func TestFleetDeviceDeleteInstallation(t *testing.T) {
 	if r := e.Call(t, "alice", "DELETE", "/api/devices/{bus}", ""); r.Status != 204 {
 		t.Fatalf("v1 delete: %d", r.Status)
 	}
-	e.must(e.DB.View(func(tx app.Tx) error {
+	e.must(e.DB.View(func(tx model.Tx) error {
 		if _, ok, err := tx.Records("installations").Get(e.IDs["bus"]); ok || err != nil {
 			t.Errorf("installation of a deleted device left behind (%v)", err)
 		}
@@ -275,7 +276,7 @@ func TestFleetDrivers(t *testing.T) {
 		t.Fatalf("before any position: %+v", a)
 	}
 	// The car reports the driver's tag: it is the current driver.
-	e.ingest("car", e.fix(0, 0, app.Attributes{"driverUniqueId": "drv-1"}))
+	e.ingest("car", e.fix(0, 0, model.Attributes{"driverUniqueId": "drv-1"}))
 	if a = get("alice"); a.DriverID != e.IDs["drv"] {
 		t.Fatalf("driverId %d, want %d", a.DriverID, e.IDs["drv"])
 	}
@@ -284,11 +285,11 @@ func TestFleetDrivers(t *testing.T) {
 		t.Fatalf("bob: %+v", b)
 	}
 	// A tag of nobody falls back to the driver linked to the device.
-	e.ingest("car", e.fix(1, 0, app.Attributes{"driverUniqueId": "unknown"}))
+	e.ingest("car", e.fix(1, 0, model.Attributes{"driverUniqueId": "unknown"}))
 	if a = get("alice"); a.DriverID != 0 {
 		t.Fatalf("unknown tag, no link: driverId %d", a.DriverID)
 	}
-	e.must(e.Core.Link(app.System(), app.Permission{OwnerKind: app.KindDevice, OwnerID: e.IDs["car"], PropKind: app.KindDriver, PropID: e.IDs["drv"]}))
+	e.must(e.Core.Link(app.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: e.IDs["car"], PropKind: model.KindDriver, PropID: e.IDs["drv"]}))
 	if a = get("alice"); a.DriverID != e.IDs["drv"] {
 		t.Fatalf("linked driver: driverId %d", a.DriverID)
 	}
@@ -299,11 +300,11 @@ func TestFleetLastStop(t *testing.T) {
 	if r := e.Call(t, "alice", "GET", "/api2/devices/last-stop/{car}", ""); r.Status != http.StatusNotFound {
 		t.Fatalf("no stop yet: %d %s", r.Status, r.Body)
 	}
-	e.ingest("car", e.fix(0, 0, app.Attributes{"ignition": true}))
-	e.ingest("car", e.fix(1, 30, app.Attributes{"ignition": true}))
-	e.ingest("car", e.fix(2, 0, app.Attributes{"ignition": true}))  // deviceStopped
-	e.ingest("car", e.fix(3, 0, app.Attributes{"ignition": false})) // ignitionOff: the last stop
-	e.ingest("car", e.fix(4, 0, app.Attributes{"ignition": true}))  // ignitionOn does not count
+	e.ingest("car", e.fix(0, 0, model.Attributes{"ignition": true}))
+	e.ingest("car", e.fix(1, 30, model.Attributes{"ignition": true}))
+	e.ingest("car", e.fix(2, 0, model.Attributes{"ignition": true}))  // deviceStopped
+	e.ingest("car", e.fix(3, 0, model.Attributes{"ignition": false})) // ignitionOff: the last stop
+	e.ingest("car", e.fix(4, 0, model.Attributes{"ignition": true}))  // ignitionOn does not count
 	r := e.Call(t, "alice", "GET", "/api2/devices/last-stop/{car}", "")
 	if r.Status != 200 {
 		t.Fatalf("%d %s", r.Status, r.Body)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -17,7 +18,7 @@ func timeRange(c *fiber.Ctx) (from, to time.Time, err error) {
 		return from, to, err
 	}
 	if from.IsZero() || to.IsZero() {
-		return from, to, app.Invalid("from and to are required")
+		return from, to, model.Invalid("from and to are required")
 	}
 	return from, to, nil
 }
@@ -39,7 +40,7 @@ func (h *handlers) extendedEvents(c *fiber.Ctx) error {
 	case "desc":
 		q.Desc = true
 	default:
-		return app.Invalid("sort must be asc or desc, not %q", c.Query("sort"))
+		return model.Invalid("sort must be asc or desc, not %q", c.Query("sort"))
 	}
 	p, err := readPaging(c, app.DefaultEventLimit)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // eventsFixture: alice's car and bus and bob's van, with events a minute
@@ -15,18 +15,18 @@ func eventsFixture(t *testing.T) *officeEnv {
 	e := newOfficeEnv(t)
 	e.device("bus", "alice")
 	at := func(m int) time.Time { return officeNow.Add(time.Duration(m) * time.Minute) }
-	e.addEvent("c1", "car", at(1), app.EventIgnitionOn, nil)
-	e.addEvent("b1", "bus", at(2), app.EventIgnitionOn, nil)
-	e.addEvent("c2", "car", at(3), app.EventAlarm, app.Attributes{"alarm": "vibration"})
-	e.addEvent("b2", "bus", at(3), app.EventGeofenceEnter, nil) // same time as c2: ordered by id
-	e.addEvent("c3", "car", at(5), app.EventIgnitionOff, nil)
-	e.addEvent("b3", "bus", at(6), app.EventIgnitionOff, nil)
-	e.addEvent("c4", "car", at(60*24+1), app.EventIgnitionOn, nil) // the next day
-	e.addEvent("v1", "van", at(4), app.EventIgnitionOn, nil)
+	e.addEvent("c1", "car", at(1), model.EventIgnitionOn, nil)
+	e.addEvent("b1", "bus", at(2), model.EventIgnitionOn, nil)
+	e.addEvent("c2", "car", at(3), model.EventAlarm, model.Attributes{"alarm": "vibration"})
+	e.addEvent("b2", "bus", at(3), model.EventGeofenceEnter, nil) // same time as c2: ordered by id
+	e.addEvent("c3", "car", at(5), model.EventIgnitionOff, nil)
+	e.addEvent("b3", "bus", at(6), model.EventIgnitionOff, nil)
+	e.addEvent("c4", "car", at(60*24+1), model.EventIgnitionOn, nil) // the next day
+	e.addEvent("v1", "van", at(4), model.EventIgnitionOn, nil)
 	// The geofence event names its geofence; the bus's has a maintenance.
-	e.must(e.DB.Update(func(tx app.Tx) error {
-		ev := &app.Event{Type: "maintenance", EventTime: at(7), DeviceID: e.IDs["bus"], MaintenanceID: 9, GeofenceID: 4,
-			Attributes: app.Attributes{"note": "due"}}
+	e.must(e.DB.Update(func(tx model.Tx) error {
+		ev := &model.Event{Type: "maintenance", EventTime: at(7), DeviceID: e.IDs["bus"], MaintenanceID: 9, GeofenceID: 4,
+			Attributes: model.Attributes{"note": "due"}}
 		err := tx.AddEvent(ev)
 		e.IDs["b4"] = ev.ID
 		return err
@@ -93,7 +93,7 @@ func TestFleetEventShape(t *testing.T) {
 func TestFleetEventsLimit(t *testing.T) {
 	e := newOfficeEnv(t)
 	for i := range 120 {
-		e.addEvent("", "car", officeNow.Add(time.Duration(i)*time.Second), app.EventDeviceMoving, nil)
+		e.addEvent("", "car", officeNow.Add(time.Duration(i)*time.Second), model.EventDeviceMoving, nil)
 	}
 	for query, want := range map[string]int{"": 20, "&limit=1000": 100, "&limit=7&page=17": 7, "&limit=7&page=18": 1} {
 		r := e.Call(t, "alice", "GET", "/api2/events?"+day+query, "")
@@ -133,8 +133,8 @@ func TestFleetEventErrors(t *testing.T) {
 // E2 (not just ones written into the store).
 func TestFleetEventsFromIngest(t *testing.T) {
 	e := newOfficeEnv(t)
-	e.ingest("car", e.fix(0, 0, app.Attributes{"ignition": false}))
-	e.ingest("car", e.fix(1, 0, app.Attributes{"ignition": true, "alarm": "powerCut"}))
+	e.ingest("car", e.fix(0, 0, model.Attributes{"ignition": false}))
+	e.ingest("car", e.fix(1, 0, model.Attributes{"ignition": true, "alarm": "powerCut"}))
 	r := e.Call(t, "alice", "GET", "/api2/events?"+day, "")
 	var types []string
 	for _, ev := range decodeExtended(t, r.Body) {

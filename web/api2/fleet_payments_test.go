@@ -4,15 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // pay records a payment for user as the administrator and names it.
 func (e *officeEnv) pay(name, user, method string, amount, discount float64, status string) {
 	e.t.Helper()
-	p, err := e.Core.CreatePayment(e.user("admin"), func(p *app.Payment) error {
-		p.UserID, p.Method, p.Amount, p.Discount, p.Status, p.Currency = app.TextID(e.IDs[user]), method, amount, discount, status, "EUR"
+	p, err := e.Core.Office.CreatePayment(e.user("admin"), func(p *office.Payment) error {
+		p.UserID, p.Method, p.Amount, p.Discount, p.Status, p.Currency = model.TextID(e.IDs[user]), method, amount, discount, status, "EUR"
 		return nil
 	})
 	e.must(err)

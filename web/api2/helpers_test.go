@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -14,10 +15,10 @@ import (
 
 // newWorld opens a fresh store and serves a core with opts over store(db)
 // (nil: the store itself, else a wrapper of it that injects failures).
-func newWorld(t testing.TB, opts app.Options, store func(*storage.DB) app.Store) *webtest.World {
+func newWorld(t testing.TB, opts app.Options, store func(*storage.DB) model.Store) *webtest.World {
 	t.Helper()
 	db := webtest.OpenStore(t)
-	var s app.Store = db
+	var s model.Store = db
 	if store != nil {
 		s = store(db)
 	}

@@ -3,7 +3,7 @@ package api2
 import (
 	"strconv"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -59,9 +59,9 @@ const (
 // pathID reads an id path parameter. v2 ids are opaque strings to
 // clients, so one that cannot exist is simply not found.
 func pathID(c *fiber.Ctx, param, what string) (int64, error) {
-	id, err := app.ParseTextID(c.Params(param))
+	id, err := model.ParseTextID(c.Params(param))
 	if err != nil {
-		return 0, app.NotFound(what)
+		return 0, model.NotFound(what)
 	}
 	return int64(id), nil
 }
@@ -83,7 +83,7 @@ func readPaging(c *fiber.Ctx, defaultLimit int) (paging, error) {
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			return p, app.Invalid("%s must be a whole number from 1, not %q", q.name, s)
+			return p, model.Invalid("%s must be a whole number from 1, not %q", q.name, s)
 		}
 		*q.to = n
 	}

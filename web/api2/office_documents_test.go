@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -17,7 +19,7 @@ func days(n int) time.Time { return officeNow.AddDate(0, 0, n) }
 // registration (in 100 days) and licence (none); bob's permit (in 3 days).
 // readonlyAlice makes alice a read-only (demo) account.
 func readonlyAlice(t *testing.T, e *officeEnv) {
-	_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *app.User) error { u.Readonly = true; return nil })
+	_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 	e.must(err)
 }
 
@@ -65,7 +67,7 @@ func TestDocuments(t *testing.T) {
 		{Name: "list own, newest first", As: "alice", Method: "GET", Path: "/api2/documents", Before: aliceDocs,
 			Status: 200, Want: []string{`"total":3`}, Absent: []string{"permit"},
 			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var out struct{ Documents []app.Document }
+				var out struct{ Documents []office.Document }
 				r.Decode(t, &out)
 				if len(out.Documents) != 3 || out.Documents[0].DocumentType != "licence" || out.Documents[2].DocumentType != "insurance" {
 					t.Errorf("order %+v", out.Documents)
@@ -89,8 +91,8 @@ func TestDocuments(t *testing.T) {
 		{Name: "update moves the files", As: "alice", Method: "PUT", Path: "/api2/documents/{ins}",
 			Before: func(t *testing.T, e *officeEnv) { aliceDocs(t, e); e.file("f2", "alice") }, Body: `{"fileIds":["{f2}"]}`, Status: 200,
 			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				f1, _ := e.Core.File(e.user("alice"), e.IDs["f1"])
-				f2, _ := e.Core.File(e.user("alice"), e.IDs["f2"])
+				f1, _ := e.Core.Office.File(e.user("alice"), e.IDs["f1"])
+				f2, _ := e.Core.Office.File(e.user("alice"), e.IDs["f2"])
 				if f1.AttachedTo != "" || f2.AttachedTo != fmt.Sprintf("document:%d", e.IDs["ins"]) {
 					t.Errorf("attached: f1 %q, f2 %q", f1.AttachedTo, f2.AttachedTo)
 				}
@@ -103,7 +105,7 @@ func TestDocuments(t *testing.T) {
 		{Name: "delete with its files", As: "alice", Method: "DELETE", Path: "/api2/documents/{ins}", Before: aliceDocs,
 			Status: 200, Want: []string{`"message":"Document deleted successfully"`, `"documentId":"{ins}"`},
 			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				if _, err := e.Core.File(e.user("alice"), e.IDs["f1"]); !errors.Is(err, app.ErrNotFound) {
+				if _, err := e.Core.Office.File(e.user("alice"), e.IDs["f1"]); !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("file f1: %v", err)
 				}
 				if disk := e.onDisk(); len(disk) != 0 {
@@ -120,11 +122,11 @@ func TestDocuments(t *testing.T) {
 			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var out struct {
 					Documents []struct {
-						ID           app.TextID `json:"$id"`
+						ID           model.TextID `json:"$id"`
 						DocumentType string
 						Status       string
 						DaysLeft     int
-						ExpiryDate   app.Date
+						ExpiryDate   model.Date
 					}
 				}
 				r.Decode(t, &out)
@@ -149,7 +151,7 @@ func TestDocumentStatus(t *testing.T) {
 		{days(40).Add(14 * time.Hour), "expiring"}, {days(41), "expired"},
 	} {
 		e.setNow(c.at)
-		d, err := e.Core.Document(e.user("alice"), e.IDs["d"])
+		d, err := e.Core.Office.Document(e.user("alice"), e.IDs["d"])
 		e.must(err)
 		if d.Status != c.want {
 			t.Errorf("at %s: %s, want %s", c.at, d.Status, c.want)
@@ -178,7 +180,7 @@ func TestExpiryReminders(t *testing.T) {
 		for range 2 { // a second run the same day sends nothing
 			e.setNow(days(day).Add(time.Duration(day%5) * time.Hour))
 			before := len(sent)
-			n, err := e.Core.NotifyDocumentExpiry(notify)
+			n, err := e.Core.Office.NotifyDocumentExpiry(notify)
 			e.must(err)
 			if n != len(sent)-before {
 				t.Fatalf("day %d: reported %d, sent %d", day, n, len(sent)-before)
@@ -198,7 +200,7 @@ func TestExpiryReminders(t *testing.T) {
 	if s := sent[1].body; s != "The insurance of vehicle car expires in 7 days, on 2025-07-11." {
 		t.Errorf("body %q", s)
 	}
-	d, err := e.Core.Document(e.user("alice"), e.IDs["ins"])
+	d, err := e.Core.Office.Document(e.user("alice"), e.IDs["ins"])
 	e.must(err)
 	if fmt.Sprint(d.ExpiryNotices) != "[30 7 1 0]" {
 		t.Errorf("recorded %v", d.ExpiryNotices)
@@ -218,11 +220,11 @@ func TestExpiryRemindersCatchUpRetryAndReset(t *testing.T) {
 		titles = append(titles, title)
 		return nil
 	}
-	if n, err := e.Core.NotifyDocumentExpiry(notify); n != 0 || err == nil {
+	if n, err := e.Core.Office.NotifyDocumentExpiry(notify); n != 0 || err == nil {
 		t.Fatalf("failed delivery: %d, %v", n, err)
 	}
 	failing = false
-	if n, err := e.Core.NotifyDocumentExpiry(notify); n != 2 || err != nil {
+	if n, err := e.Core.Office.NotifyDocumentExpiry(notify); n != 2 || err != nil {
 		t.Fatalf("retry: %d, %v", n, err)
 	}
 	// One reminder each: the most urgent reached, never the skipped ones.
@@ -230,15 +232,15 @@ func TestExpiryRemindersCatchUpRetryAndReset(t *testing.T) {
 		t.Fatalf("titles %v", titles)
 	}
 	// A new expiry date starts the reminders afresh.
-	_, err := e.Core.UpdateDocument(e.user("alice"), e.IDs["soon"], func(d *app.Document) error {
-		d.ExpiryDate = app.Date{Time: days(20)}
+	_, err := e.Core.Office.UpdateDocument(e.user("alice"), e.IDs["soon"], func(d *office.Document) error {
+		d.ExpiryDate = model.Date{Time: days(20)}
 		return nil
 	})
 	e.must(err)
-	if n, err := e.Core.NotifyDocumentExpiry(notify); n != 1 || err != nil || titles[2] != "Document expiring" {
+	if n, err := e.Core.Office.NotifyDocumentExpiry(notify); n != 1 || err != nil || titles[2] != "Document expiring" {
 		t.Fatalf("after renewal: %d, %v, %v", n, err, titles)
 	}
-	if n, _ := e.Core.NotifyDocumentExpiry(notify); n != 0 {
+	if n, _ := e.Core.Office.NotifyDocumentExpiry(notify); n != 0 {
 		t.Fatalf("sent %d again", n)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"golang.org/x/crypto/bcrypt"
@@ -66,12 +68,12 @@ func newOfficeEnv(t testing.TB) *officeEnv { return buildOfficeEnv(t, nil, nil) 
 
 // buildOfficeEnv builds the fixture with a core over store(db) (nil: db
 // itself) whose options with adjusts (nil: none).
-func buildOfficeEnv(t testing.TB, store func(*storage.DB) app.Store, with func(*app.Options)) *officeEnv {
+func buildOfficeEnv(t testing.TB, store func(*storage.DB) model.Store, with func(*app.Options)) *officeEnv {
 	t.Helper()
 	e := &officeEnv{t: t, files: filepath.Join(t.TempDir(), "files"), now: officeNow}
 	opts := app.Options{
 		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock,
-		Office: app.OfficeOptions{FilesDir: e.files, MaxFileSize: officeMaxFile},
+		Office: office.Options{FilesDir: e.files, MaxFileSize: officeMaxFile},
 		Logger: slog.New(slog.DiscardHandler),
 	}
 	if with != nil {
@@ -85,7 +87,7 @@ func buildOfficeEnv(t testing.TB, store func(*storage.DB) app.Store, with func(*
 	e.must(err)
 	e.IDs["admin"] = admin.ID
 	for _, name := range []string{"alice", "bob"} {
-		u, err := e.Core.CreateUser(admin, func(u *app.User) error {
+		u, err := e.Core.CreateUser(admin, func(u *model.User) error {
 			u.Name, u.Email, u.Password = strings.ToUpper(name[:1])+name[1:], officeLogins[name].Email, officeLogins[name].Password
 			return nil
 		})
@@ -94,13 +96,13 @@ func buildOfficeEnv(t testing.TB, store func(*storage.DB) app.Store, with func(*
 	}
 	e.device("car", "alice")
 	e.device("van", "bob")
-	drv, err := e.Core.Drivers.Create(app.System(), func(d *app.Driver) error {
+	drv, err := e.Core.Drivers.Create(app.System(), func(d *model.Driver) error {
 		d.Name, d.UniqueID = "Dana", "drv-1"
 		return nil
 	})
 	e.must(err)
 	e.IDs["drv"] = drv.ID
-	e.link("alice", app.KindDriver, drv.ID)
+	e.link("alice", model.KindDriver, drv.ID)
 	return e
 }
 
@@ -125,11 +127,11 @@ func (e *officeEnv) must(err error) {
 
 func (e *officeEnv) link(user, kind string, id int64) {
 	e.t.Helper()
-	e.must(e.Core.Link(app.System(), app.Permission{OwnerKind: app.KindUser, OwnerID: e.IDs[user], PropKind: kind, PropID: id}))
+	e.must(e.Core.Link(app.System(), model.Permission{OwnerKind: model.KindUser, OwnerID: e.IDs[user], PropKind: kind, PropID: id}))
 }
 
 // user is the stored fixture user, as the core sees it.
-func (e *officeEnv) user(name string) *app.User {
+func (e *officeEnv) user(name string) *model.User {
 	e.t.Helper()
 	u, err := e.Core.User(app.System(), e.IDs[name])
 	e.must(err)
@@ -140,13 +142,13 @@ func (e *officeEnv) user(name string) *app.User {
 // record) and names it.
 func (e *officeEnv) device(name, owner string) {
 	e.t.Helper()
-	d, err := e.Core.Devices.Create(app.System(), func(d *app.Device) error {
+	d, err := e.Core.Devices.Create(app.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = name, "imei-"+name
 		return nil
 	})
 	e.must(err)
 	e.IDs[name] = d.ID
-	e.link(owner, app.KindDevice, d.ID)
+	e.link(owner, model.KindDevice, d.ID)
 }
 
 // upload posts content as the multipart field "file" (fileType sets the
@@ -186,7 +188,7 @@ var pdf = []byte("%PDF-1.4\n%fixture\n")
 // file uploads a fixture file of owner and names its id.
 func (e *officeEnv) file(name, owner string) {
 	e.t.Helper()
-	f, err := e.Core.UploadFile(e.user(owner), name+".pdf", "application/pdf", int64(len(pdf)), bytes.NewReader(pdf))
+	f, err := e.Core.Office.UploadFile(e.user(owner), name+".pdf", "application/pdf", int64(len(pdf)), bytes.NewReader(pdf))
 	e.must(err)
 	e.IDs[name] = int64(f.ID)
 }
@@ -194,7 +196,7 @@ func (e *officeEnv) file(name, owner string) {
 // ticket opens a fixture ticket of owner.
 func (e *officeEnv) ticket(name, owner, title string, files ...string) {
 	e.t.Helper()
-	t, err := e.Core.CreateTicket(e.user(owner), func(t *app.Ticket) error {
+	t, err := e.Core.Office.CreateTicket(e.user(owner), func(t *office.Ticket) error {
 		t.Title, t.FileIDs = title, e.textIDs(files)
 		return nil
 	})
@@ -205,7 +207,7 @@ func (e *officeEnv) ticket(name, owner, title string, files ...string) {
 // respond adds a fixture response of author to ticket.
 func (e *officeEnv) respond(name, author, ticket, message string, files ...string) {
 	e.t.Helper()
-	r, err := e.Core.Respond(e.user(author), e.IDs[ticket], message, e.textIDs(files))
+	r, err := e.Core.Office.Respond(e.user(author), e.IDs[ticket], message, e.textIDs(files))
 	e.must(err)
 	e.IDs[name] = int64(r.ID)
 }
@@ -215,9 +217,9 @@ func (e *officeEnv) respond(name, author, ticket, message string, files ...strin
 func (e *officeEnv) document(name, owner, docType string, expiry time.Time, files ...string) {
 	e.t.Helper()
 	entity := map[string]string{"alice": "car", "bob": "van"}[owner]
-	d, err := e.Core.CreateDocument(e.user(owner), func(d *app.Document) error {
-		d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, app.TextID(e.IDs[entity]), docType
-		d.ExpiryDate, d.FileIDs = app.Date{Time: expiry}, e.textIDs(files)
+	d, err := e.Core.Office.CreateDocument(e.user(owner), func(d *office.Document) error {
+		d.DocumentOf, d.EntityID, d.DocumentType = office.DocumentOfVehicle, model.TextID(e.IDs[entity]), docType
+		d.ExpiryDate, d.FileIDs = model.Date{Time: expiry}, e.textIDs(files)
 		return nil
 	})
 	e.must(err)
@@ -229,8 +231,8 @@ func (e *officeEnv) record(name, owner, title string, serviceDate time.Time, fil
 	e.t.Helper()
 	vehicle := map[string]string{"alice": "car", "bob": "van"}[owner]
 	odometer := 1000.0
-	r, err := e.Core.CreateServiceRecord(e.user(owner), func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = title, app.TextID(e.IDs[vehicle]), app.Date{Time: serviceDate}, &odometer
+	r, err := e.Core.Office.CreateServiceRecord(e.user(owner), func(r *office.ServiceRecord) error {
+		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = title, model.TextID(e.IDs[vehicle]), model.Date{Time: serviceDate}, &odometer
 		r.FileIDs = e.textIDs(files)
 		return nil
 	})
@@ -238,10 +240,10 @@ func (e *officeEnv) record(name, owner, title string, serviceDate time.Time, fil
 	e.IDs[name] = int64(r.ID)
 }
 
-func (e *officeEnv) textIDs(names []string) []app.TextID {
-	out := make([]app.TextID, len(names))
+func (e *officeEnv) textIDs(names []string) []model.TextID {
+	out := make([]model.TextID, len(names))
 	for i, n := range names {
-		out[i] = app.TextID(e.IDs[n])
+		out[i] = model.TextID(e.IDs[n])
 	}
 	return out
 }
@@ -254,7 +256,7 @@ var officeSets = []string{"tickets", "ticket_responses", "documents", "files", "
 func (e *officeEnv) snapshot() string {
 	e.t.Helper()
 	var b strings.Builder
-	e.must(e.DB.View(func(tx app.Tx) error {
+	e.must(e.DB.View(func(tx model.Tx) error {
 		for _, name := range officeSets {
 			err := tx.Records(name).List(false, func(id int64, data []byte) bool {
 				fmt.Fprintf(&b, "%s %d %s\n", name, id, data)

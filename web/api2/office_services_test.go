@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -76,7 +76,7 @@ func TestServiceHistory(t *testing.T) {
 			Body: `{"notes":"brakes squeak","expenditure":45,"userId":"{bob}"}`, Status: 200,
 			Want: []string{`"message":"Record updated successfully"`},
 			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				r, err := e.Core.ServiceRecord(e.user("alice"), e.IDs["s3"])
+				r, err := e.Core.Office.ServiceRecord(e.user("alice"), e.IDs["s3"])
 				e.must(err)
 				if r.Notes != "brakes squeak" || *r.Expenditure != 45 || r.Title != "service 3" || r.Owner() != e.IDs["alice"] ||
 					len(r.FileIDs) != 1 {
@@ -90,7 +90,7 @@ func TestServiceHistory(t *testing.T) {
 		{Name: "delete with its files", As: "alice", Method: "DELETE", Path: "/api2/services/history/{s3}",
 			Before: aliceRecords, Status: 200, Want: []string{`"message":"Record deleted successfully"`},
 			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				list, err := e.Core.ServiceRecords(e.user("alice"), app.ServiceQuery{})
+				list, err := e.Core.Office.ServiceRecords(e.user("alice"), office.ServiceQuery{})
 				e.must(err)
 				if len(list) != 11 || len(e.onDisk()) != 0 {
 					t.Errorf("%d records, disk %v", len(list), e.onDisk())
@@ -105,19 +105,19 @@ func TestServiceHistory(t *testing.T) {
 
 func TestServiceTasks(t *testing.T) {
 	bobTask := func(t *testing.T, e *officeEnv) {
-		_, err := e.Core.CreateServiceTask(e.user("bob"), "Tachograph check")
+		_, err := e.Core.Office.CreateServiceTask(e.user("bob"), "Tachograph check")
 		e.must(err)
 	}
 	runOffice(t, []officeScenario{
 		{Name: "public tasks are seeded", As: "alice", Method: "GET", Path: "/api2/services/task", Status: 200,
 			Want: []string{`"label":"Oil change","userId":null`, `"label":"Tyre rotation"`, `"label":"Brake inspection"`},
 			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var list []app.ServiceTask
+				var list []office.ServiceTask
 				r.Decode(t, &list)
-				if len(list) != len(app.DefaultServiceTasks) {
+				if len(list) != len(office.DefaultServiceTasks) {
 					t.Errorf("%d tasks", len(list))
 				}
-				again, err := e.Core.ServiceTasks(e.user("bob"))
+				again, err := e.Core.Office.ServiceTasks(e.user("bob"))
 				e.must(err)
 				if len(again) != len(list) {
 					t.Errorf("seeded twice: %d", len(again))
@@ -134,16 +134,16 @@ func TestServiceTasks(t *testing.T) {
 		{Name: "own and public, never others'", As: "alice", Method: "GET", Path: "/api2/services/task",
 			Before: func(t *testing.T, e *officeEnv) {
 				bobTask(t, e)
-				_, err := e.Core.CreateServiceTask(e.user("alice"), "Trailer hitch")
+				_, err := e.Core.Office.CreateServiceTask(e.user("alice"), "Trailer hitch")
 				e.must(err)
 			},
 			Status: 200, Want: []string{`"label":"Trailer hitch","userId":"{alice}"`}, Absent: []string{"Tachograph"}},
 		{Name: "delete own", As: "bob", Method: "DELETE", Path: "/api2/services/task", Before: bobTask,
 			Body: `{"label":"tachograph CHECK"}`, Status: 200, Want: []string{`"message":"Task deleted"`},
 			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				list, err := e.Core.ServiceTasks(e.user("bob"))
+				list, err := e.Core.Office.ServiceTasks(e.user("bob"))
 				e.must(err)
-				if len(list) != len(app.DefaultServiceTasks) {
+				if len(list) != len(office.DefaultServiceTasks) {
 					t.Errorf("%d tasks left", len(list))
 				}
 			}},

@@ -9,17 +9,18 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
 // fullStore is the fixture's store whose writes fail with errno, as the
 // file system answers when the disk (ENOSPC) or the quota (EDQUOT) is full.
 type fullStore struct {
-	app.Store
+	model.Store
 	errno atomic.Value // syscall.Errno; unset: writes go through
 }
 
-func (s *fullStore) Update(fn func(app.Tx) error) error {
+func (s *fullStore) Update(fn func(model.Tx) error) error {
 	if errno, ok := s.errno.Load().(syscall.Errno); ok {
 		return &fs.PathError{Op: "write", Path: "fleetd.db", Err: errno}
 	}
@@ -49,7 +50,7 @@ func TestFileUploadOnAFullDisk(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var store *fullStore
-			e := buildOfficeEnv(t, func(db *storage.DB) app.Store { store = &fullStore{Store: db}; return store },
+			e := buildOfficeEnv(t, func(db *storage.DB) model.Store { store = &fullStore{Store: db}; return store },
 				func(o *app.Options) {
 					o.Space.Statfs = func() (uint64, uint64, error) {
 						if c.free < 0 {

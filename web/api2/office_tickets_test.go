@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -23,15 +25,15 @@ func TestTickets(t *testing.T) {
 			Body:   `{"title":" Map blank ","description":"since today","category":"Tracking","fileIds":["{f1}"],"device":{"value":"imei-car","name":"car"},"status":"closed","ticket_no":5,"userId":"{bob}"}`,
 			Status: 200, Want: []string{`"success":true`, `"ticket_no":1001`, `"title":"Map blank"`},
 			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var out struct{ Data struct{ ID app.TextID } }
+				var out struct{ Data struct{ ID model.TextID } }
 				r.Decode(t, &out)
-				got, err := e.Core.Ticket(e.user("alice"), int64(out.Data.ID))
+				got, err := e.Core.Office.Ticket(e.user("alice"), int64(out.Data.ID))
 				e.must(err)
 				if got.Status != "open" || got.Category != "tracking" || got.DeviceInfo != "car (imei-car)" ||
 					got.UserInfo != "Alice <alice@example.com>" || got.Owner() != e.IDs["alice"] {
 					t.Errorf("stored ticket %+v", got)
 				}
-				f, err := e.Core.File(e.user("alice"), e.IDs["f1"])
+				f, err := e.Core.Office.File(e.user("alice"), e.IDs["f1"])
 				e.must(err)
 				if f.AttachedTo != fmt.Sprintf("ticket:%d", out.Data.ID) {
 					t.Errorf("file attached to %q", f.AttachedTo)
@@ -87,8 +89,8 @@ func TestTicketList(t *testing.T) {
 		for i := 1; i <= 12; i++ {
 			e.ticket(fmt.Sprintf("a%d", i), "alice", fmt.Sprintf("alice %d", i))
 		}
-		_, err := e.Core.CreateTicket(e.user("bob"), func(t *app.Ticket) error {
-			t.Title, t.Device = "Van offline", &app.TicketDevice{Name: "van", Value: "imei-van"}
+		_, err := e.Core.Office.CreateTicket(e.user("bob"), func(t *office.Ticket) error {
+			t.Title, t.Device = "Van offline", &office.TicketDevice{Name: "van", Value: "imei-van"}
 			return nil
 		})
 		e.must(err)
@@ -127,7 +129,7 @@ func TestTicketList(t *testing.T) {
 		{Name: "status filter", As: "alice", Method: "GET", Path: "/api2/support/tickets?status=closed",
 			Before: func(t *testing.T, e *officeEnv) {
 				many(t, e)
-				_, err := e.Core.SetTicketStatus(e.user("alice"), e.IDs["a3"], "closed")
+				_, err := e.Core.Office.SetTicketStatus(e.user("alice"), e.IDs["a3"], "closed")
 				e.must(err)
 			},
 			Status: 200, Want: []string{`"total":1`}, After: titles("alice 3")},
@@ -137,7 +139,7 @@ func TestTicketList(t *testing.T) {
 func TestTicketStatus(t *testing.T) {
 	status := func(want string) func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 		return func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-			got, err := e.Core.Ticket(app.System(), e.IDs["t1"])
+			got, err := e.Core.Office.Ticket(app.System(), e.IDs["t1"])
 			e.must(err)
 			if got.Status != want {
 				t.Errorf("status %s, want %s", got.Status, want)
@@ -147,7 +149,7 @@ func TestTicketStatus(t *testing.T) {
 	setTo := func(s string) func(t *testing.T, e *officeEnv) {
 		return func(t *testing.T, e *officeEnv) {
 			aliceTicket(t, e)
-			_, err := e.Core.SetTicketStatus(e.user("admin"), e.IDs["t1"], s)
+			_, err := e.Core.Office.SetTicketStatus(e.user("admin"), e.IDs["t1"], s)
 			e.must(err)
 		}
 	}
@@ -176,12 +178,12 @@ func TestTicketStatus(t *testing.T) {
 func TestTicketResponses(t *testing.T) {
 	closed := func(t *testing.T, e *officeEnv) {
 		aliceTicket(t, e)
-		_, err := e.Core.SetTicketStatus(e.user("admin"), e.IDs["t1"], "closed")
+		_, err := e.Core.Office.SetTicketStatus(e.user("admin"), e.IDs["t1"], "closed")
 		e.must(err)
 	}
 	pending := func(t *testing.T, e *officeEnv) {
 		aliceTicket(t, e)
-		_, err := e.Core.SetTicketStatus(e.user("admin"), e.IDs["t1"], "pending")
+		_, err := e.Core.Office.SetTicketStatus(e.user("admin"), e.IDs["t1"], "pending")
 		e.must(err)
 	}
 	runOffice(t, []officeScenario{
@@ -191,7 +193,7 @@ func TestTicketResponses(t *testing.T) {
 			Want: []string{`"total":2`, `"ticket_id":"{t1}"`, `"senderInfo":{"name":"Administrator","id":"{admin}"}`,
 				`"senderInfo":{"name":"Alice","id":"{alice}"}`},
 			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var out struct{ Data []app.TicketResponse }
+				var out struct{ Data []office.TicketResponse }
 				r.Decode(t, &out)
 				if len(out.Data) != 2 || out.Data[0].Message != "Please restart the tracker" {
 					t.Errorf("not oldest first: %+v", out.Data)
@@ -206,7 +208,7 @@ func TestTicketResponses(t *testing.T) {
 		{Name: "creator's answer reopens a pending ticket", As: "alice", Method: "POST", Path: "/api2/support/tickets/respond",
 			Before: pending, Body: `{"ticketId":{t1},"message":"here you go"}`, Status: 200,
 			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				if got, _ := e.Core.Ticket(app.System(), e.IDs["t1"]); got.Status != "open" {
+				if got, _ := e.Core.Office.Ticket(app.System(), e.IDs["t1"]); got.Status != "open" {
 					t.Errorf("status %s, want open", got.Status)
 				}
 			}},
@@ -234,7 +236,7 @@ func TestTicketResponses(t *testing.T) {
 		{Name: "author deletes", As: "admin", Method: "DELETE", Path: "/api2/support/tickets/responses/{r1}",
 			Before: aliceTicket, Status: 200, Want: []string{`"message":"Response deleted successfully!"`},
 			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				list, err := e.Core.TicketResponses(e.user("alice"), e.IDs["t1"])
+				list, err := e.Core.Office.TicketResponses(e.user("alice"), e.IDs["t1"])
 				e.must(err)
 				if len(list) != 0 {
 					t.Errorf("responses left: %d", len(list))

@@ -15,7 +15,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -58,7 +59,7 @@ func newSession(t *testing.T, e *env) *session {
 	t.Cleanup(func() { _ = e.App.Shutdown() })
 	s := &session{t: t, base: "http://" + ln.Addr().String()}
 
-	if _, err := e.Core.UpdateServer(e.users["admin"], func(srv *app.Server) error {
+	if _, err := e.Core.UpdateServer(e.users["admin"], func(srv *model.Server) error {
 		srv.MapURL = s.base + "/test-tiles/{z}/{x}/{y}.png"
 		return nil
 	}); err != nil {
@@ -234,12 +235,12 @@ func TestBrowser(t *testing.T) {
 		s.waitText(".thread", "We recalibrated the speed"),
 	)
 	s.do("change the ticket's status",
-		chromedp.SetValue(chromedp.CSS(`select[name=status]`), app.TicketInProgress),
+		chromedp.SetValue(chromedp.CSS(`select[name=status]`), office.TicketInProgress),
 		chromedp.Click(chromedp.CSS(`form.inline button[type=submit]`)),
 		s.waitText("section.card .badge", "in progress"),
 	)
 	s.screenshot("ticket")
-	if got, err := e.Core.Ticket(e.users["admin"], int64(ticket.ID)); err != nil || got.Status != app.TicketInProgress {
+	if got, err := e.Core.Office.Ticket(e.users["admin"], int64(ticket.ID)); err != nil || got.Status != office.TicketInProgress {
 		t.Fatalf("ticket after the browser: %+v %v", got, err)
 	}
 	s.do("ticket list", chromedp.Navigate(dash+"/tickets"), s.waitText("#ticket-list", "in progress"))
@@ -265,8 +266,8 @@ func TestBrowser(t *testing.T) {
 		s.waitText("#document-list", "in 10 days"),
 	)
 	s.screenshot("documents")
-	docs, err := e.Core.Documents(e.users["admin"])
-	if err != nil || len(docs) != 1 || len(docs[0].FileIDs) != 1 || docs[0].Status != app.DocumentExpiring {
+	docs, err := e.Core.Office.Documents(e.users["admin"])
+	if err != nil || len(docs) != 1 || len(docs[0].FileIDs) != 1 || docs[0].Status != office.DocumentExpiring {
 		t.Fatalf("document from the browser: %+v %v", docs, err)
 	}
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -43,7 +44,7 @@ func TestFleetListFragment(t *testing.T) {
 // The tile URL comes from the server's mapUrl when it is a tile template.
 func TestFleetTileURLFromServerSettings(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.Core.UpdateServer(e.users["admin"], func(s *app.Server) error {
+	if _, err := e.Core.UpdateServer(e.users["admin"], func(s *model.Server) error {
 		s.MapURL = "https://tiles.example.com/{z}/{x}/{y}.png"
 		return nil
 	}); err != nil {
@@ -95,7 +96,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 	if res := admin.post("/dashboard/fleet/devices/"+id+"/delete", nil); res.Status != 303 {
 		t.Fatalf("delete: %d", res.Status)
 	}
-	if _, err := e.Core.Devices.Get(e.users["admin"], list[0].ID); app.KindOf(err) != app.KindNotFound {
+	if _, err := e.Core.Devices.Get(e.users["admin"], list[0].ID); model.ClassOf(err) != model.ClassNotFound {
 		t.Fatalf("deleted device still there: %v", err)
 	}
 	if res := admin.get("/dashboard/fleet/devices/abc"); res.Status != 400 {

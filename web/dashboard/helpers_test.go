@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -22,8 +24,8 @@ import (
 type env struct {
 	*webtest.World
 	t       testing.TB
-	users   map[string]*app.User
-	devices map[string]*app.Device
+	users   map[string]*model.User
+	devices map[string]*model.Device
 	// now is the clock of the core, fixed so expiry states are stable.
 	now time.Time
 }
@@ -50,29 +52,29 @@ func newEnv(t testing.TB, with ...func(*app.Options)) *env {
 	db := webtest.OpenStore(t)
 	now := time.Now().UTC().Truncate(time.Second)
 	opts := app.Options{BcryptCost: 4, Now: func() time.Time { return now },
-		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files")}}
+		Office: office.Options{FilesDir: filepath.Join(t.TempDir(), "files")}}
 	for _, w := range with {
 		w(&opts)
 	}
 	core := app.New(db, opts)
-	e := &env{World: webtest.NewWorld(db, core, web.New(core, web.Options{})), t: t, users: map[string]*app.User{},
-		devices: map[string]*app.Device{}, now: now}
+	e := &env{World: webtest.NewWorld(db, core, web.New(core, web.Options{})), t: t, users: map[string]*model.User{},
+		devices: map[string]*model.Device{}, now: now}
 	e.Auth, e.Pages = webtest.AuthSession, true
-	e.users["admin"] = e.must(core.CreateUser(app.System(), func(u *app.User) error {
+	e.users["admin"] = e.must(core.CreateUser(app.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password, u.Administrator = "Ada Admin", "admin@example.com", password, true
 		return nil
 	}))
-	e.users["manager"] = e.must(core.CreateUser(app.System(), func(u *app.User) error {
+	e.users["manager"] = e.must(core.CreateUser(app.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password, u.UserLimit = "Max Manager", "manager@example.com", password, 5
 		return nil
 	}))
-	e.users["driver1"] = e.must(core.CreateUser(e.users["manager"], func(u *app.User) error {
+	e.users["driver1"] = e.must(core.CreateUser(e.users["manager"], func(u *model.User) error {
 		u.Name, u.Email, u.Password = "Dora Driver", "driver1@example.com", password
 		return nil
 	}))
-	e.addDevice("admin", "truck1", "Truck One", "356938035643809", &app.Position{Latitude: 52.52, Longitude: 13.405, Speed: 27})
+	e.addDevice("admin", "truck1", "Truck One", "356938035643809", &model.Position{Latitude: 52.52, Longitude: 13.405, Speed: 27})
 	e.addDevice("admin", "van2", "Van Two", "356938035643810", nil)
-	e.addDevice("manager", "van3", "Van Three", "356938035643811", &app.Position{Latitude: 53.55, Longitude: 9.99})
+	e.addDevice("manager", "van3", "Van Three", "356938035643811", &model.Position{Latitude: 53.55, Longitude: 9.99})
 	for name, u := range e.users {
 		e.IDs[name] = u.ID
 	}
@@ -82,7 +84,7 @@ func newEnv(t testing.TB, with ...func(*app.Options)) *env {
 	return e
 }
 
-func (e *env) must(u *app.User, err error) *app.User {
+func (e *env) must(u *model.User, err error) *model.User {
 	e.t.Helper()
 	if err != nil {
 		e.t.Fatal(err)
@@ -90,9 +92,9 @@ func (e *env) must(u *app.User, err error) *app.User {
 	return u
 }
 
-func (e *env) addDevice(owner, key, name, uniqueID string, p *app.Position) {
+func (e *env) addDevice(owner, key, name, uniqueID string, p *model.Position) {
 	e.t.Helper()
-	d, err := e.Core.Devices.Create(e.users[owner], func(d *app.Device) error {
+	d, err := e.Core.Devices.Create(e.users[owner], func(d *model.Device) error {
 		d.Name, d.UniqueID = name, uniqueID
 		return nil
 	})
@@ -102,7 +104,7 @@ func (e *env) addDevice(owner, key, name, uniqueID string, p *app.Position) {
 	if p != nil {
 		p.DeviceID, p.Valid, p.Protocol = d.ID, true, "gt06"
 		p.FixTime, p.DeviceTime = e.now.Add(-time.Minute), e.now.Add(-time.Minute)
-		if err := e.Core.Ingest(d.ID, []*app.Position{p}); err != nil {
+		if err := e.Core.Ingest(d.ID, []*model.Position{p}); err != nil {
 			e.t.Fatal(err)
 		}
 	}

@@ -9,14 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // addTicket opens a ticket as the seeded user who.
-func (e *env) addTicket(who, title, category string) *app.Ticket {
+func (e *env) addTicket(who, title, category string) *office.Ticket {
 	e.t.Helper()
-	t, err := e.Core.CreateTicket(e.users[who], func(t *app.Ticket) error {
+	t, err := e.Core.Office.CreateTicket(e.users[who], func(t *office.Ticket) error {
 		t.Title, t.Category, t.Description = title, category, "Details of "+title
 		return nil
 	})
@@ -68,7 +69,7 @@ func TestTicketList(t *testing.T) {
 			e.addTicket("driver1", "GPS drops "+itoa(int64(i)), "tracking")
 		}
 		login := e.addTicket("driver1", "Cannot log in", "login")
-		if _, err := e.Core.SetTicketStatus(e.users["admin"], int64(login.ID), app.TicketInProgress); err != nil {
+		if _, err := e.Core.Office.SetTicketStatus(e.users["admin"], int64(login.ID), office.TicketInProgress); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -108,7 +109,7 @@ func TestTicketThread(t *testing.T) {
 	}
 	res = admin.get(path)
 	webtest.Contains(t, "thread after response", res.Body, "Please clear the cache.", "steps.pdf", `class="message mine" id="latest"`)
-	responses, err := e.Core.TicketResponses(e.users["admin"], int64(ticket.ID))
+	responses, err := e.Core.Office.TicketResponses(e.users["admin"], int64(ticket.ID))
 	if err != nil || len(responses) != 1 || len(responses[0].FileIDs) != 1 {
 		t.Fatalf("responses: %+v %v", responses, err)
 	}
@@ -182,7 +183,7 @@ func TestDocuments(t *testing.T) {
 		webtest.Contains(t, "documents"+tc.query, res.Body, tc.want...)
 		webtest.Lacks(t, "documents"+tc.query, res.Body, tc.avoid...)
 	}
-	docs, err := e.Core.Documents(e.users["admin"])
+	docs, err := e.Core.Office.Documents(e.users["admin"])
 	if err != nil || len(docs) != 3 {
 		t.Fatalf("documents: %d %v", len(docs), err)
 	}
@@ -198,7 +199,7 @@ func TestDocuments(t *testing.T) {
 	if res.Status != 303 {
 		t.Fatalf("update: %d %.300s", res.Status, res.Body)
 	}
-	if d, _ := e.Core.Document(e.users["admin"], int64(ins.ID)); d == nil || d.Status != app.DocumentValid || len(d.FileIDs) != 0 {
+	if d, _ := e.Core.Office.Document(e.users["admin"], int64(ins.ID)); d == nil || d.Status != office.DocumentValid || len(d.FileIDs) != 0 {
 		t.Fatalf("updated: %+v", d)
 	}
 	// Refusals keep the form.
@@ -216,7 +217,7 @@ func TestDocuments(t *testing.T) {
 	if res := admin.post(path+"/delete", nil); res.Status != 303 {
 		t.Fatalf("delete: %d", res.Status)
 	}
-	if _, err := e.Core.Document(e.users["admin"], int64(ins.ID)); app.KindOf(err) != app.KindNotFound {
+	if _, err := e.Core.Office.Document(e.users["admin"], int64(ins.ID)); model.ClassOf(err) != model.ClassNotFound {
 		t.Fatalf("deleted document: %v", err)
 	}
 }
@@ -241,7 +242,7 @@ func TestMaintenance(t *testing.T) {
 	webtest.Contains(t, "van history", one, "Brakes</a>", "300.00")
 	webtest.Lacks(t, "van history", one, "Tyres</a>")
 
-	recs, err := e.Core.ServiceRecords(e.users["admin"], app.ServiceQuery{})
+	recs, err := e.Core.Office.ServiceRecords(e.users["admin"], office.ServiceQuery{})
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("records: %v %v", recs, err)
 	}
@@ -281,13 +282,13 @@ func TestOverview(t *testing.T) {
 	e := newEnv(t)
 	e.addTicket("driver1", "Wrong speed", "tracking")
 	closed := e.addTicket("driver1", "Old problem", "other")
-	if _, err := e.Core.SetTicketStatus(e.users["admin"], int64(closed.ID), app.TicketClosed); err != nil {
+	if _, err := e.Core.Office.SetTicketStatus(e.users["admin"], int64(closed.ID), office.TicketClosed); err != nil {
 		t.Fatal(err)
 	}
 	for i, days := range []int{5, 45, -1} {
-		_, err := e.Core.CreateDocument(e.users["admin"], func(d *app.Document) error {
-			d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, app.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
-			d.ExpiryDate = app.Date{Time: e.now.AddDate(0, 0, days)}
+		_, err := e.Core.Office.CreateDocument(e.users["admin"], func(d *office.Document) error {
+			d.DocumentOf, d.EntityID, d.DocumentType = office.DocumentOfVehicle, model.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
+			d.ExpiryDate = model.Date{Time: e.now.AddDate(0, 0, days)}
 			return nil
 		})
 		if err != nil {
@@ -296,16 +297,16 @@ func TestOverview(t *testing.T) {
 	}
 	spent := 250.0
 	odo := 1000.0
-	if _, err := e.Core.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.ServiceDate = "Oil", app.TextID(e.devices["van2"].ID), app.Date{Time: e.now}
+	if _, err := e.Core.Office.CreateServiceRecord(e.users["admin"], func(r *office.ServiceRecord) error {
+		r.Title, r.VehicleID, r.ServiceDate = "Oil", model.TextID(e.devices["van2"].ID), model.Date{Time: e.now}
 		r.Odometer, r.Expenditure = &odo, &spent
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	sos := &app.Position{DeviceID: e.devices["truck1"].ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
-		FixTime: e.now, DeviceTime: e.now, Attributes: app.Attributes{"alarm": "sos"}}
-	if err := e.Core.Ingest(sos.DeviceID, []*app.Position{sos}); err != nil {
+	sos := &model.Position{DeviceID: e.devices["truck1"].ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
+		FixTime: e.now, DeviceTime: e.now, Attributes: model.Attributes{"alarm": "sos"}}
+	if err := e.Core.Ingest(sos.DeviceID, []*model.Position{sos}); err != nil {
 		t.Fatal(err)
 	}
 	body := e.as("admin").get("/dashboard/").Body

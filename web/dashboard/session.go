@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -21,7 +21,7 @@ const (
 func (d *Dashboard) session(c *fiber.Ctx) error {
 	token := c.Cookies(httpx.SessionCookie)
 	u, err := d.core.SessionUser(token)
-	if app.KindOf(err) == app.KindUnauthorized {
+	if model.ClassOf(err) == model.ClassUnauthorized {
 		return d.toLogin(c)
 	}
 	if err != nil {
@@ -36,9 +36,9 @@ func (d *Dashboard) session(c *fiber.Ctx) error {
 }
 
 // mayUseDashboard: administrators, and managers for what they manage.
-func mayUseDashboard(u *app.User) bool { return u.Administrator || u.Manager() }
+func mayUseDashboard(u *model.User) bool { return u.Administrator || u.Manager() }
 
-var errNotForUsers = app.Forbidden("The dashboard is for administrators and managers; use the app or the API.")
+var errNotForUsers = model.Forbidden("The dashboard is for administrators and managers; use the app or the API.")
 
 func (d *Dashboard) toLogin(c *fiber.Ctx) error {
 	target := Prefix + "/login"
@@ -49,8 +49,8 @@ func (d *Dashboard) toLogin(c *fiber.Ctx) error {
 }
 
 // user is the caller admitted by session.
-func user(c *fiber.Ctx) *app.User {
-	u, _ := c.Locals(userKey).(*app.User)
+func user(c *fiber.Ctx) *model.User {
+	u, _ := c.Locals(userKey).(*model.User)
 	return u
 }
 

@@ -8,7 +8,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"github.com/fleetd/fleetd/web/httpx"
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fleetd/fleetd/web/httpx"
 )
 
 // recheck is how often a handshake may look at the files for a renewal.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -112,7 +113,7 @@ type sink struct {
 	m *Metrics
 }
 
-func (s sink) Ingest(deviceID int64, positions []*app.Position) error {
+func (s sink) Ingest(deviceID int64, positions []*model.Position) error {
 	began := time.Now()
 	err := s.HTTPSink.Ingest(deviceID, positions)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/gt06"
@@ -87,7 +88,7 @@ func serveLoopback(t *testing.T, f *fiber.App) string { return "http://" + webte
 // the connection stays open for more frames.
 func (fx *fixture) report(t *testing.T) net.Conn {
 	t.Helper()
-	if _, err := fx.core.Devices.Create(app.System(), func(d *app.Device) error {
+	if _, err := fx.core.Devices.Create(app.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "truck", "864717003283581"
 		return nil
 	}); err != nil {

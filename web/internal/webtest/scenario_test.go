@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
@@ -25,7 +26,7 @@ type testEnv struct {
 func testWorld(t testing.TB) *testEnv {
 	db := OpenStore(t)
 	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost})
-	ada, err := core.CreateUser(app.System(), func(u *app.User) error {
+	ada, err := core.CreateUser(app.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password = "Ada", "ada@example.com", "ada-secret"
 		return nil
 	})
@@ -40,7 +41,7 @@ func testWorld(t testing.TB) *testEnv {
 			"cookie": c.Cookies(httpx.SessionCookie), "host": c.Hostname(), "x": c.Get("X-Test"), "message": "echo"})
 	})
 	f.Post("/write", func(c *fiber.Ctx) error {
-		if _, err := core.Groups.Create(app.System(), func(g *app.Group) error { g.Name = "g"; return nil }); err != nil {
+		if _, err := core.Groups.Create(app.System(), func(g *model.Group) error { g.Name = "g"; return nil }); err != nil {
 			return err
 		}
 		return c.SendString("{}")
@@ -241,7 +242,7 @@ func TestScenarioChecks(t *testing.T) {
 }
 
 func countGroups(e *testEnv) (n int, err error) {
-	err = e.DB.View(func(tx app.Tx) error { n, err = tx.Groups().Count(); return err })
+	err = e.DB.View(func(tx model.Tx) error { n, err = tx.Groups().Count(); return err })
 	return n, err
 }
 

@@ -30,7 +30,7 @@ func TestScheduledBackupRestores(t *testing.T) {
 		t.Fatal(err)
 	}
 	content := append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("insurance "), 1000)...)
-	file, err := core.UploadFile(app.System(), "insurance.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
+	file, err := core.Office.UploadFile(app.System(), "insurance.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestScheduledBackupRestores(t *testing.T) {
 	if err != nil || len(devices) != 1 || devices[0].UniqueID != "123456789012345" {
 		t.Fatalf("restored devices %v (%v)", devices, err)
 	}
-	f, r, err := restored.OpenFile(app.System(), int64(file.ID))
+	f, r, err := restored.Office.OpenFile(app.System(), int64(file.ID))
 	if err != nil {
 		t.Fatalf("restored file: %v", err)
 	}

@@ -33,6 +33,8 @@ import (
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/simulate"
@@ -213,9 +215,9 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		},
 		Ingest:       app.IngestOptions{AutoRegister: cfg.Devices.AutoRegister, AutoRegisterPerHour: cfg.Devices.AutoRegisterPerHour},
 		CommandTypes: catalog.CommandTypes(),
-		Office: app.OfficeOptions{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
+		Office: office.Options{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
 			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
-		Maintenance: app.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
+		Maintenance: office.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
 		Space: app.SpaceOptions{Low: cfg.Data.LowFreeSpace,
 			Statfs: func() (uint64, uint64, error) { return storage.FreeSpace(cfg.Data.Dir) },
 			StoreSize: func() (int64, error) {
@@ -322,7 +324,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	var background sync.WaitGroup
 	background.Go(func() { pruneSessions(ctx, core, log) })
 	background.Go(func() { officeJobs(ctx, core, log) })
-	background.Go(func() { core.RunPush(ctx) })
+	background.Go(func() { core.Notify.RunPush(ctx) })
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	background.Go(func() { runRetention(ctx, core, db, cfg) })
 	background.Go(func() { watchStoreSize(ctx, db, log) })
@@ -447,7 +449,7 @@ func repairDevices(ctx context.Context, core *app.Core, statusTimeout time.Durat
 // uploaded files, where the file sweep finds what a crash leaves. The
 // returned func restores TMPDIR and removes the directory.
 func useTempDir(core *app.Core) (func(), error) {
-	dir, err := core.TempDir()
+	dir, err := core.Office.TempDir()
 	if err != nil || dir == "" {
 		return func() {}, err
 	}
@@ -520,15 +522,15 @@ func officeJobs(ctx context.Context, core *app.Core, log *slog.Logger) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	notify := func(userID int64, title, body string) error {
-		return core.NotifyUser(userID, app.Notification{Title: title, Body: body})
+		return core.Notify.NotifyUser(userID, notify.Notification{Title: title, Body: body})
 	}
 	for {
-		if n, err := core.NotifyDocumentExpiry(notify); err != nil {
+		if n, err := core.Office.NotifyDocumentExpiry(notify); err != nil {
 			log.Warn("document expiry reminders", "sent", n, "err", err)
 		} else if n > 0 {
 			log.Info("document expiry reminders", "sent", n)
 		}
-		if n, err := core.SweepFiles(); err != nil {
+		if n, err := core.Office.SweepFiles(); err != nil {
 			log.Warn("sweep files", "removed", n, "err", err)
 		} else if n > 0 {
 			log.Info("removed files left by a crash or a failed removal", "count", n)

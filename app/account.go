@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // OTP purposes (the spec's closed set of OTP types).
@@ -53,19 +55,13 @@ type AccountOptions struct {
 }
 
 func (o *AccountOptions) defaults() {
-	setDefault(&o.SendTimeout, 10*time.Second)
-	setDefault(&o.OTPTTL, 10*time.Minute)
-	setDefault(&o.TokenTTL, 10*time.Minute)
-	setDefault(&o.ResendCooldown, time.Minute)
-	setDefault(&o.DemoTTL, 7*24*time.Hour)
-	setDefault(&o.OTPMaxTries, 5)
+	model.SetDefault(&o.SendTimeout, 10*time.Second)
+	model.SetDefault(&o.OTPTTL, 10*time.Minute)
+	model.SetDefault(&o.TokenTTL, 10*time.Minute)
+	model.SetDefault(&o.ResendCooldown, time.Minute)
+	model.SetDefault(&o.DemoTTL, 7*24*time.Hour)
+	model.SetDefault(&o.OTPMaxTries, 5)
 	o.OTPSends.defaults(ThrottleOptions{MaxPerIP: 20, MaxPerAccount: 5, Window: time.Hour})
-}
-
-func setDefault[T int | time.Duration](v *T, def T) {
-	if *v <= 0 {
-		*v = def
-	}
 }
 
 // logSender is the development fallback: the message goes to the server
@@ -82,8 +78,7 @@ func (s logSender) Send(_ context.Context, to, subject, text string) error {
 	return nil
 }
 
-// initAccounts applies the account and push defaults and hooks push
-// delivery onto the hub.
+// initAccounts applies the account defaults.
 func (c *Core) initAccounts() {
 	c.opts.Accounts.defaults()
 	c.otpSends = newThrottle(c.opts.Accounts.OTPSends, c.now, errTooManyOTPs)
@@ -92,9 +87,5 @@ func (c *Core) initAccounts() {
 	}
 	if c.opts.Accounts.SMS == nil {
 		c.opts.Accounts.SMS = logSender{log: c.log, channel: "sms.http"}
-	}
-	c.push = newPusher(c.opts.Push)
-	if c.opts.Push.Sender != nil {
-		c.Observe(c.push.observe)
 	}
 }

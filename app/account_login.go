@@ -15,7 +15,7 @@ func (c *Core) LoginIdentifier(identifier, password, ip string) (*model.User, er
 	if strings.TrimSpace(identifier) == "" || password == "" {
 		return nil, ErrLoginMissing
 	}
-	if err := firstErr(limits.Text("identifier", identifier, model.MaxEmail), limits.Password("password", password)); err != nil {
+	if err := model.FirstError(limits.Text("identifier", identifier, model.MaxEmail), limits.Password("password", password)); err != nil {
 		return nil, err
 	}
 	id, err := ParseIdentifier(identifier)

@@ -31,7 +31,7 @@ func (a *AlarmCounts) add(kind, day string) {
 
 // VehicleAlarms is one device's part of AlarmAnalytics.
 type VehicleAlarms struct {
-	DeviceID TextID `json:"deviceId"`
+	DeviceID model.TextID `json:"deviceId"`
 	AlarmCounts
 }
 
@@ -70,11 +70,11 @@ func (c *Core) AlarmAnalytics(actor *model.User, deviceIDs []int64, from, to tim
 	// keep the store file from growing (and so the ingest waiting) while it
 	// decodes every event.
 	for _, id := range devices {
-		v := VehicleAlarms{DeviceID: TextID(id), AlarmCounts: newAlarmCounts()}
+		v := VehicleAlarms{DeviceID: model.TextID(id), AlarmCounts: newAlarmCounts()}
 		err := c.store.View(func(tx model.Tx) error {
 			return tx.Events(id, from, to, func(e *model.Event) bool {
 				kind, _ := e.Attributes["alarm"].(string)
-				if e.Type != EventAlarm || kind == "" {
+				if e.Type != model.EventAlarm || kind == "" {
 					return true
 				}
 				day := e.EventTime.In(zone).Format(time.DateOnly)

@@ -159,13 +159,11 @@ func (c *Core) SessionUser(token string) (*model.User, error) {
 
 // Logout ends a session; ending an unknown session is not an error.
 func (c *Core) Logout(token string) error {
-	defer c.hub.invalidate() // a live client of this session is dropped
 	return c.store.Update(func(tx model.Tx) error { return tx.DeleteSession(sessionKey(token)) })
 }
 
 // PruneSessions removes expired sessions; run periodically by serve.
 func (c *Core) PruneSessions() (int, error) {
-	defer c.hub.invalidate() // live clients of expired sessions are dropped
 	var n int
 	err := c.store.Update(func(tx model.Tx) (err error) {
 		n, err = tx.DeleteSessions(0, c.now())

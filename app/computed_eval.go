@@ -82,7 +82,7 @@ func convertResult(typ string, v any) (any, error) {
 	}
 	switch typ {
 	case ComputedNumber:
-		f, ok := numeric(v)
+		f, ok := model.Numeric(v)
 		if text, isText := v.(string); isText {
 			var err error
 			f, err = strconv.ParseFloat(text, 64)
@@ -202,7 +202,7 @@ func (c *Core) TestComputedAttribute(actor *model.User, deviceID int64, a *model
 	var p *model.Position
 	err := c.store.View(func(tx model.Tx) (err error) {
 		ac := access.Guard{Tx: tx, Actor: actor}
-		if err := firstErr(ac.MustSee(model.KindDevice, deviceID), ac.Exists(model.KindDevice, deviceID)); err != nil {
+		if err := model.FirstError(ac.MustSee(model.KindDevice, deviceID), ac.Exists(model.KindDevice, deviceID)); err != nil {
 			return err
 		}
 		p, err = tx.LatestPosition(deviceID)

@@ -4,9 +4,13 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
+	"github.com/fleetd/fleetd/app/office"
 )
 
 // Options configures the core. Zero values get sensible defaults in New.
@@ -23,11 +27,11 @@ type Options struct {
 	// Accounts configures OTP delivery and account access (spec A, H);
 	// Push the push notifications (spec K).
 	Accounts AccountOptions
-	Push     PushOptions
+	Push     notify.PushOptions
 	// Office configures uploads and document expiry (tickets, documents, maintenance).
-	Office OfficeOptions
+	Office office.Options
 	// Maintenance sets the service interval behind MaintenanceDue.
-	Maintenance MaintenanceOptions
+	Maintenance office.MaintenanceOptions
 	Now         func() time.Time
 	Logger      *slog.Logger
 
@@ -52,17 +56,25 @@ type Core struct {
 	// decoy is the hash unknown accounts are checked against (decoyHash).
 	decoyOnce sync.Once
 	decoy     string
-	hub       *hub
 	unknown   unknownList
 	counters  counters
 	shapes    sync.Map // geofence area -> geo.Shape
 	states    sync.Map // device id -> *deviceState (state.go)
 	queue     queueIndex
-	push      *pusher
-	run       string // tags this run's temporary files (files_sweep.go)
 
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn
+
+	// Live fans stored positions and events out to subscribers.
+	Live *live.Hub
+	// configGen is bumped when devices, groups, geofences, computed
+	// attributes or links change: the ingest's cached state then rereads
+	// what applies to its device.
+	configGen atomic.Uint64
+	// Notify sends push notifications and keeps their settings.
+	Notify *notify.Service
+	// Office keeps tickets, documents, files, service records and payments.
+	Office *office.Service
 
 	Devices   *Objects[model.Device, *model.Device]
 	Groups    *Objects[model.Group, *model.Group]
@@ -98,21 +110,25 @@ func New(store model.Store, opts Options) *Core {
 	if opts.Ingest.MotionSpeed <= 0 {
 		opts.Ingest.MotionSpeed = 0.01
 	}
-	setDefault(&opts.Ingest.AutoRegisterPerHour, 100)
-	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}, run: newRunTag()}
-	c.hub = &hub{subs: map[*Subscription]struct{}{}, core: c}
+	model.SetDefault(&opts.Ingest.AutoRegisterPerHour, 100)
+	c := &Core{opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
+	store = live.Track(store, c.changed)
+	c.store = store
+	c.Live = live.New(c.store, c.loginAllowed, c.now)
 	c.unknown.m = map[string]*UnknownDevice{}
 	c.opts.Throttle.defaults(loginThrottleDefaults)
 	c.throttle = newThrottle(c.opts.Throttle, c.now, errThrottled)
 	c.registrations = newThrottle(ThrottleOptions{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
 	c.creds = newCredCache(c.now)
 	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
+	c.Office = office.New(store, opts.Office, opts.Maintenance, c.roomFor, c.now, c.log)
 	c.Devices = newDevices(c)
 	c.Groups = newGroups(c)
 	c.Commands = newCommands(c)
 	c.Geofences = newGeofences(c)
 	c.Drivers = newDrivers(c)
 	c.ComputedAttributes = newComputedAttributes(c)
+	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)
 	c.initAccounts()
 	return c
 }
@@ -120,11 +136,24 @@ func New(store model.Store, opts Options) *Core {
 // Store exposes the store to adapters that need raw access (backup).
 func (c *Core) Store() model.Store { return c.store }
 
-// LiveClients is the number of live update subscribers (WebSocket clients).
-func (c *Core) LiveClients() int {
-	c.hub.mu.RLock()
-	defer c.hub.mu.RUnlock()
-	return len(c.hub.subs)
+// Subscribe starts live updates for user, authenticated by the session
+// with cookie value sessionToken ("" for Basic credentials).
+func (c *Core) Subscribe(user *model.User, sessionToken string) *live.Subscription {
+	key := ""
+	if sessionToken != "" {
+		key = sessionKey(sessionToken)
+	}
+	return c.Live.Subscribe(user, key)
+}
+
+// changed hears every committed change (live.Track): the hub checks its
+// subscribers' access again, and the ingest rereads the configuration of
+// the devices it caches when what applies to them may have changed.
+func (c *Core) changed(ch live.Changes) {
+	c.Live.Changed(ch)
+	if ch.Any(model.KindDevice, model.KindGroup, model.KindGeofence, model.KindAttribute, live.ChangedPermissions) {
+		c.configGen.Add(1)
+	}
 }
 
 // Health reports whether the store answers.

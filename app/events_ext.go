@@ -97,7 +97,7 @@ func (c *Core) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEvent,
 			streams[i] = deviceEvents(tx, id, q.From, q.To, q.Desc, match, &errs[i])
 		}
 		page = mergeEvents(streams, q.Desc, (q.Page-1)*q.Limit, q.Limit)
-		return firstErr(errs...)
+		return model.FirstError(errs...)
 	})
 	if err != nil {
 		return nil, err
@@ -157,7 +157,7 @@ func visibleDevices(a access.Guard, ids []int64) ([]int64, error) {
 }
 
 // Stop event types, newest of which is a device's last stop (M7).
-var stopTypes = []string{EventIgnitionOff, EventDeviceStopped}
+var stopTypes = []string{model.EventIgnitionOff, model.EventDeviceStopped}
 
 // LastStop answers M7: the device's newest ignitionOff or deviceStopped
 // event, not found when it has none.
@@ -165,7 +165,7 @@ func (c *Core) LastStop(actor *model.User, deviceID int64) (*ExtendedEvent, erro
 	var out *ExtendedEvent
 	err := c.store.View(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
-		if err := firstErr(a.MustSee(model.KindDevice, deviceID), a.Exists(model.KindDevice, deviceID)); err != nil {
+		if err := model.FirstError(a.MustSee(model.KindDevice, deviceID), a.Exists(model.KindDevice, deviceID)); err != nil {
 			return err
 		}
 		var stop *model.Event

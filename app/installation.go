@@ -71,7 +71,7 @@ type InstalledDevice struct {
 // requireDeviceContact is the extended API's rule: name, uniqueId, phone
 // and contact are required on create and update.
 func requireDeviceContact(d *model.Device) error {
-	return requireText(map[string]*string{"name": &d.Name, "uniqueId": &d.UniqueID, "phone": &d.Phone, "contact": &d.Contact})
+	return limits.Required(map[string]*string{"name": &d.Name, "uniqueId": &d.UniqueID, "phone": &d.Phone, "contact": &d.Contact})
 }
 
 // InstallDevice registers a device (the same one /api/devices shows, under
@@ -177,7 +177,7 @@ func (c *Core) InstalledDevices(actor *model.User) ([]InstalledDevice, error) {
 func (c *Core) DeleteInstallation(actor *model.User, deviceID int64) error {
 	return c.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
-		if err := firstErr(a.MustSee(model.KindDevice, deviceID), a.CheckEdit(model.KindDevice)); err != nil {
+		if err := model.FirstError(a.MustSee(model.KindDevice, deviceID), a.CheckEdit(model.KindDevice)); err != nil {
 			return err
 		}
 		return installations(tx).Delete(deviceID)

@@ -7,6 +7,7 @@ import (
 	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/geo"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 )
 
 // endOfTime bounds "all of a device's history" in range deletes; it is well
@@ -58,7 +59,10 @@ func newDevices(c *Core) *Objects[model.Device, *model.Device] {
 					return nil, err
 				}
 			}
-			dropFiles, err := c.dropEntity(tx, DocumentOfVehicle, d.ID)
+			if err := deleteInstallation(tx, d.ID); err != nil {
+				return nil, err
+			}
+			dropFiles, err := c.Office.DropEntity(tx, office.DocumentOfVehicle, d.ID)
 			// The live state goes only once the deletion has committed: a
 			// rolled-back one must leave the device as it was.
 			return func() { c.states.Delete(d.ID); dropFiles() }, err
@@ -180,15 +184,6 @@ func newGeofences(c *Core) *Objects[model.Geofence, *model.Geofence] {
 	}
 }
 
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // driverKeys indexes drivers by uniqueId, which must be unique like a
 // device's.
 const driverKeys = "drivers_by_unique_id"
@@ -207,7 +202,7 @@ func newDrivers(c *Core) *Objects[model.Driver, *model.Driver] {
 			}
 			keys := a.Tx.Keys(driverKeys)
 			if id, taken, err := keys.Get(d.UniqueID); err != nil || (taken && id != d.ID) {
-				return firstErr(err, model.Conflict("driver with uniqueId %q already exists", d.UniqueID))
+				return model.FirstError(err, model.Conflict("driver with uniqueId %q already exists", d.UniqueID))
 			}
 			if before != nil && before.UniqueID != d.UniqueID {
 				if err := keys.Delete(before.UniqueID); err != nil {
@@ -222,7 +217,7 @@ func newDrivers(c *Core) *Objects[model.Driver, *model.Driver] {
 			if err := tx.Keys(driverKeys).Delete(d.UniqueID); err != nil {
 				return nil, err
 			}
-			return c.dropEntity(tx, DocumentOfDriver, d.ID)
+			return c.Office.DropEntity(tx, office.DocumentOfDriver, d.ID)
 		},
 	}
 }

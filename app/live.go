@@ -155,7 +155,7 @@ func (c *Core) liveConn(deviceID int64) DeviceConn {
 }
 
 var statusEvents = map[string]string{
-	model.StatusOnline: EventDeviceOnline, model.StatusOffline: EventDeviceOffline, model.StatusUnknown: EventDeviceUnknown,
+	model.StatusOnline: model.EventDeviceOnline, model.StatusOffline: model.EventDeviceOffline, model.StatusUnknown: model.EventDeviceUnknown,
 }
 
 // setStatus changes a device's status and records the matching event.
@@ -216,5 +216,5 @@ func (c *Core) SweepStatus(timeout time.Duration) error {
 		ev, err := changeStatus(tx, d, model.StatusUnknown, c.now().UTC())
 		return err == nil, ev, err
 	})
-	return firstErr(err, rerr)
+	return model.FirstError(err, rerr)
 }

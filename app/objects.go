@@ -197,7 +197,6 @@ func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also
 	if err != nil {
 		return nil, err
 	}
-	o.c.hub.invalidate()
 	if o.stored != nil {
 		o.stored(v)
 	}
@@ -234,7 +233,6 @@ func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error
 	if err != nil {
 		return nil, err
 	}
-	o.c.hub.invalidate()
 	if o.stored != nil {
 		o.stored(after)
 	}
@@ -244,7 +242,6 @@ func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error
 
 // Delete removes an object, what depends on it and every link to it.
 func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
-	defer o.c.hub.invalidate()
 	for done := o.drain == nil; !done; {
 		err := o.c.store.Update(func(tx model.Tx) error {
 			v, err := o.editable(access.Guard{Tx: tx, Actor: actor}, id)

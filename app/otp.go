@@ -181,7 +181,7 @@ func (c *Core) checkOTP(key, code string) (*otpRecord, error) {
 	err := c.store.View(func(tx model.Tx) error {
 		id, ok, err := tx.Keys(otpKeys).Get(key)
 		if err != nil || !ok {
-			return firstErr(err, ErrOTPInvalid)
+			return model.FirstError(err, ErrOTPInvalid)
 		}
 		rec, err = otps(tx).Get(id)
 		if model.ClassOf(err) == model.ClassNotFound {
@@ -194,7 +194,7 @@ func (c *Core) checkOTP(key, code string) (*otpRecord, error) {
 	}
 	now := c.now()
 	if now.After(rec.Expires) {
-		return nil, firstErr(c.store.Update(func(tx model.Tx) error { return dropOTP(tx, key, rec.ID) }), ErrOTPExpired)
+		return nil, model.FirstError(c.store.Update(func(tx model.Tx) error { return dropOTP(tx, key, rec.ID) }), ErrOTPExpired)
 	}
 	right := bcrypt.CompareHashAndPassword([]byte(rec.Hash), []byte(code)) == nil
 	// A wrong code's try must be committed, so its answer is returned
@@ -220,7 +220,7 @@ func (c *Core) checkOTP(key, code string) (*otpRecord, error) {
 		}
 		return otps(tx).Put(cur)
 	})
-	if err = firstErr(err, answer); err != nil {
+	if err = model.FirstError(err, answer); err != nil {
 		return nil, err
 	}
 	return rec, nil

@@ -56,7 +56,7 @@ func (c *Core) takeToken(tx model.Tx, token, purpose string) (*otpToken, error) 
 	key := sessionKey(token)
 	id, ok, err := keys.Get(key)
 	if err != nil || !ok {
-		return nil, firstErr(err, ErrTokenInvalid)
+		return nil, model.FirstError(err, ErrTokenInvalid)
 	}
 	t, err := tokens(tx).Get(id)
 	if model.ClassOf(err) == model.ClassNotFound {

@@ -51,7 +51,7 @@ func (c *Core) Positions(actor *model.User, q PositionQuery) ([]*model.Position,
 			}
 			return err
 		default:
-			return c.eachVisibleDevice(a, func(d *model.Device) error {
+			return a.EachDevice(func(d *model.Device) error {
 				p, err := tx.LatestPosition(d.ID)
 				if errors.Is(err, model.ErrNotFound) {
 					return nil
@@ -204,25 +204,6 @@ func checkRange(from, to time.Time) error {
 		return model.Invalid("to must not be before from")
 	}
 	return nil
-}
-
-// eachVisibleDevice calls fn for every device the actor sees, in id order.
-func (c *Core) eachVisibleDevice(a access.Guard, fn func(*model.Device) error) error {
-	var set map[int64]bool
-	if !a.Actor.Administrator {
-		var err error
-		if set, err = a.Visible(model.KindDevice); err != nil {
-			return err
-		}
-	}
-	var ferr error
-	err := a.Tx.Devices().List(func(d *model.Device) bool {
-		if set == nil || set[d.ID] {
-			ferr = fn(d)
-		}
-		return ferr == nil
-	})
-	return firstErr(err, ferr)
 }
 
 // Event implements E1: one event of a device the actor sees.

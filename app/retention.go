@@ -86,7 +86,7 @@ func retentionOverride(attrs model.Attributes, key string) (d time.Duration, set
 	}
 	switch v.(type) {
 	case float64, float32, int, int64, uint64:
-		days := number(v)
+		days := model.Number(v)
 		if days < 0 || days > 100*365 {
 			return 0, false, fmt.Errorf("%v days is out of range", v)
 		}

@@ -73,7 +73,7 @@ func seedHistory(t *testing.T, db *storage.DB, device int64, step time.Duration)
 			if err := tx.AddPosition(&model.Position{DeviceID: device, FixTime: at, Attributes: model.Attributes{}}); err != nil {
 				return err
 			}
-			if err := tx.AddEvent(&model.Event{DeviceID: device, Type: app.EventAlarm, EventTime: at}); err != nil {
+			if err := tx.AddEvent(&model.Event{DeviceID: device, Type: model.EventAlarm, EventTime: at}); err != nil {
 				return err
 			}
 		}

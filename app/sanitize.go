@@ -141,7 +141,7 @@ func (c *Core) sanitize(d *model.Device, p *model.Position) {
 		}
 	}
 	for key, v := range p.Attributes {
-		f, ok := numeric(v)
+		f, ok := model.Numeric(v)
 		if !ok {
 			continue
 		}
@@ -163,36 +163,4 @@ func (c *Core) removed(d *model.Device, p *model.Position, rule int, field strin
 	c.counters.removed[rule].Add(1)
 	c.log.Debug("position field out of range, removed", "deviceId", d.ID, "uniqueId", d.UniqueID,
 		"protocol", p.Protocol, "field", field, "value", value)
-}
-
-// numeric reads any Go number a decoder or JSON may have put in an
-// attribute.
-func numeric(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int8:
-		return float64(x), true
-	case int16:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case uint:
-		return float64(x), true
-	case uint8:
-		return float64(x), true
-	case uint16:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	}
-	return 0, false
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -19,9 +20,9 @@ var dueNow = t0
 // serviced stores a service record of vehicle daysAgo days before dueNow.
 func serviced(tb testing.TB, core *app.Core, actor *model.User, vehicle int64, daysAgo int, odometer float64) {
 	tb.Helper()
-	_, err := core.CreateServiceRecord(actor, func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.Odometer = "service", app.TextID(vehicle), &odometer
-		r.ServiceDate = app.Date{Time: dueNow.AddDate(0, 0, -daysAgo)}
+	_, err := core.Office.CreateServiceRecord(actor, func(r *office.ServiceRecord) error {
+		r.Title, r.VehicleID, r.Odometer = "service", model.TextID(vehicle), &odometer
+		r.ServiceDate = model.Date{Time: dueNow.AddDate(0, 0, -daysAgo)}
 		return nil
 	})
 	if err != nil {
@@ -52,22 +53,22 @@ func TestMaintenanceDue(t *testing.T) {
 		daysLeft int
 		kmLeft   *float64 // nil: unknown
 	}{
-		{"never serviced", nil, nil, app.MaintenanceDueSoon, app.DueNoService, 0, nil},
-		{"overdue by date", []record{{200, 1000}}, nil, app.MaintenanceOverdue, app.DueByDate, -20, nil},
-		{"due soon by date", []record{{170, 1000}}, nil, app.MaintenanceDueSoon, app.DueByDate, 10, nil},
-		{"the latest record counts", []record{{300, 1000}, {10, 2000}}, nil, app.MaintenanceOK, app.DueByDate, 170, nil},
+		{"never serviced", nil, nil, office.MaintenanceDueSoon, office.DueNoService, 0, nil},
+		{"overdue by date", []record{{200, 1000}}, nil, office.MaintenanceOverdue, office.DueByDate, -20, nil},
+		{"due soon by date", []record{{170, 1000}}, nil, office.MaintenanceDueSoon, office.DueByDate, 10, nil},
+		{"the latest record counts", []record{{300, 1000}, {10, 2000}}, nil, office.MaintenanceOK, office.DueByDate, 170, nil},
 		{"due soon by km", []record{{30, 50000}},
-			[]fix{{1, 54, model.Attributes{"odometer": 59_700_000.0}}}, app.MaintenanceDueSoon, app.DueByKm, 150, km(300)},
+			[]fix{{1, 54, model.Attributes{"odometer": 59_700_000.0}}}, office.MaintenanceDueSoon, office.DueByKm, 150, km(300)},
 		{"overdue by km before the date", []record{{30, 50000}},
-			[]fix{{1, 54, model.Attributes{"odometer": 61_000_000.0}}}, app.MaintenanceOverdue, app.DueByKm, 150, km(-1000)},
+			[]fix{{1, 54, model.Attributes{"odometer": 61_000_000.0}}}, office.MaintenanceOverdue, office.DueByKm, 150, km(-1000)},
 		{"ok by both", []record{{30, 50000}},
-			[]fix{{1, 54, model.Attributes{"odometer": 52_000_000.0}}}, app.MaintenanceOK, app.DueByDate, 150, km(8000)},
+			[]fix{{1, 54, model.Attributes{"odometer": 52_000_000.0}}}, office.MaintenanceOK, office.DueByDate, 150, km(8000)},
 		// totalDistance starts at 0 when tracking begins: only the 0.1° (11.1
 		// km) driven after the service counts, not the 1° (111 km) before.
 		{"totalDistance counts from the service date", []record{{30, 50000}},
-			[]fix{{40, 54, nil}, {20, 55, nil}, {10, 55.1, nil}}, app.MaintenanceOK, app.DueByDate, 150, km(10000 - 11.12)},
+			[]fix{{40, 54, nil}, {20, 55, nil}, {10, 55.1, nil}}, office.MaintenanceOK, office.DueByDate, 150, km(10000 - 11.12)},
 		{"no position since the service", []record{{5, 50000}},
-			[]fix{{40, 54, nil}, {20, 55, nil}}, app.MaintenanceOK, app.DueByDate, 175, km(10000)},
+			[]fix{{40, 54, nil}, {20, 55, nil}}, office.MaintenanceOK, office.DueByDate, 175, km(10000)},
 	}
 	f := newFixture(t)
 	for _, tt := range tests {
@@ -88,11 +89,11 @@ func TestMaintenanceDue(t *testing.T) {
 			}
 		}
 	}
-	list, err := f.core.MaintenanceDue(f.admin, dueNow)
+	list, err := f.core.Office.MaintenanceDue(f.admin, dueNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]app.MaintenanceDue{}
+	byName := map[string]office.MaintenanceDue{}
 	for _, due := range list {
 		byName[due.DeviceName] = due
 	}
@@ -157,12 +158,12 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 		actor  *model.User
 		states map[string]string
 	}{
-		{"administrator", f.admin, map[string]string{"truck": app.MaintenanceDueSoon, "car": app.MaintenanceOK}},
-		{"user", user, map[string]string{"car": app.MaintenanceDueSoon}},
+		{"administrator", f.admin, map[string]string{"truck": office.MaintenanceDueSoon, "car": office.MaintenanceOK}},
+		{"user", user, map[string]string{"car": office.MaintenanceDueSoon}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			list, err := f.core.MaintenanceDue(tt.actor, dueNow)
+			list, err := f.core.Office.MaintenanceDue(tt.actor, dueNow)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,12 +191,12 @@ func TestMaintenanceDueInterval(t *testing.T) {
 		Attributes: model.Attributes{"odometer": 350_000.0}}}); err != nil {
 		t.Fatal(err)
 	}
-	core := app.New(f.db, app.Options{Maintenance: app.MaintenanceOptions{IntervalDays: 30, IntervalKm: 200}})
-	list, err := core.MaintenanceDue(f.admin, dueNow)
+	core := app.New(f.db, app.Options{Maintenance: office.MaintenanceOptions{IntervalDays: 30, IntervalKm: 200}})
+	list, err := core.Office.MaintenanceDue(f.admin, dueNow)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("%+v, %v", list, err)
 	}
-	if got := list[0]; got.DaysLeft != -10 || got.KmLeft == nil || *got.KmLeft != -50 || got.State != app.MaintenanceOverdue {
+	if got := list[0]; got.DaysLeft != -10 || got.KmLeft == nil || *got.KmLeft != -50 || got.State != office.MaintenanceOverdue {
 		t.Fatalf("%+v, want 10 days and 50 km overdue", got)
 	}
 }
@@ -235,7 +236,7 @@ func BenchmarkMaintenanceDue(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		if list, err := core.MaintenanceDue(admin, dueNow); err != nil || len(list) != 1000 {
+		if list, err := core.Office.MaintenanceDue(admin, dueNow); err != nil || len(list) != 1000 {
 			b.Fatalf("%d listed, %v", len(list), err)
 		}
 	}

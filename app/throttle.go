@@ -19,9 +19,9 @@ type ThrottleOptions struct {
 }
 
 func (o *ThrottleOptions) defaults(def ThrottleOptions) {
-	setDefault(&o.MaxPerIP, def.MaxPerIP)
-	setDefault(&o.MaxPerAccount, def.MaxPerAccount)
-	setDefault(&o.Window, def.Window)
+	model.SetDefault(&o.MaxPerIP, def.MaxPerIP)
+	model.SetDefault(&o.MaxPerAccount, def.MaxPerAccount)
+	model.SetDefault(&o.Window, def.Window)
 }
 
 const maxThrottleEntries = 100_000

@@ -141,7 +141,6 @@ func (c *Core) checkUserLimit(tx model.Tx, manager *model.User) error {
 
 // UpdateUser applies a change to a user the actor may manage.
 func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) error) (*model.User, error) {
-	defer c.hub.invalidate() // rights, password or status may have changed
 	var after *model.User
 	err := c.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
@@ -186,8 +185,7 @@ func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) e
 // sessions, links, notification settings and push tokens, and the fleet
 // office records and files it owns.
 func (c *Core) DeleteUser(actor *model.User, id int64) error {
-	defer c.hub.invalidate()
-	var dropped []TextID
+	var dropFiles func()
 	err := c.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.MustSee(model.KindUser, id); err != nil {
@@ -212,16 +210,16 @@ func (c *Core) DeleteUser(actor *model.User, id int64) error {
 		if err := tx.UnlinkAll(model.KindManagedUser, id); err != nil {
 			return err
 		}
-		if err := dropUserNotifications(tx, id); err != nil {
+		if err := c.Notify.DropUser(tx, id); err != nil {
 			return err
 		}
-		if dropped, err = dropUserOffice(tx, id); err != nil {
+		if dropFiles, err = c.Office.DropUser(tx, id); err != nil {
 			return err
 		}
 		return tx.Users().Delete(id)
 	})
 	if err == nil {
-		c.removeFileContent(dropped) // file content goes once the records are gone for good
+		dropFiles() // file content goes once the records are gone for good
 	}
 	return err
 }

@@ -249,3 +249,25 @@ func (a Guard) Reference(kind string, id int64) error {
 	}
 	return err
 }
+
+// EachDevice calls fn for every device the actor sees, in id order.
+func (a Guard) EachDevice(fn func(*model.Device) error) error {
+	var set map[int64]bool
+	if !a.Actor.Administrator {
+		var err error
+		if set, err = a.Visible(model.KindDevice); err != nil {
+			return err
+		}
+	}
+	var ferr error
+	err := a.Tx.Devices().List(func(d *model.Device) bool {
+		if set == nil || set[d.ID] {
+			ferr = fn(d)
+		}
+		return ferr == nil
+	})
+	if err != nil {
+		return err
+	}
+	return ferr
+}

@@ -5,6 +5,7 @@ package limits
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -239,4 +240,22 @@ func collectRules(t reflect.Type, limits map[string]int, index []int, out *[]len
 			*out = append(*out, lengthRule{index: at, name: name, kind: nestedRule, elem: elem})
 		}
 	}
+}
+
+// Required trims the named fields in place and refuses empty ones.
+func Required(fields map[string]*string) error {
+	var missing []string
+	for name, p := range fields {
+		if *p = strings.TrimSpace(*p); *p == "" {
+			missing = append(missing, name)
+		}
+	}
+	slices.Sort(missing)
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return model.Invalid("%s is required", missing[0])
+	}
+	return model.Invalid("%s are required", strings.Join(missing, ", "))
 }

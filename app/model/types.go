@@ -168,6 +168,23 @@ type ComputedAttribute struct {
 	Priority int `json:"priority"`
 }
 
+// Event types (Traccar's names).
+const (
+	EventDeviceOnline      = "deviceOnline"
+	EventDeviceOffline     = "deviceOffline"
+	EventDeviceUnknown     = "deviceUnknown"
+	EventDeviceMoving      = "deviceMoving"
+	EventDeviceStopped     = "deviceStopped"
+	EventDeviceOverspeed   = "deviceOverspeed"
+	EventIgnitionOn        = "ignitionOn"
+	EventIgnitionOff       = "ignitionOff"
+	EventAlarm             = "alarm"
+	EventGeofenceEnter     = "geofenceEnter"
+	EventGeofenceExit      = "geofenceExit"
+	EventCommandResult     = "commandResult"
+	EventQueuedCommandSent = "queuedCommandSent"
+)
+
 // QueuedCommand is a command waiting for its device to connect.
 type QueuedCommand struct {
 	Command

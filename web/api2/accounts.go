@@ -6,6 +6,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -201,7 +202,7 @@ func (h *handlers) verifyPassword(c *fiber.Ctx) error {
 // ---- K. notifications ----
 
 func (h *handlers) notificationSettings(c *fiber.Ctx) error {
-	s, err := h.core.NotificationSettings(httpx.User(c))
+	s, err := h.core.Notify.NotificationSettings(httpx.User(c))
 	if err != nil {
 		return err
 	}
@@ -219,7 +220,7 @@ func (h *handlers) setNotification(c *fiber.Ctx) error {
 	if in.Type == "" || in.IsOn == nil {
 		return model.Invalid("type and isOn are required")
 	}
-	if err := h.core.SetNotification(httpx.User(c), in.Type, *in.IsOn); err != nil {
+	if err := h.core.Notify.SetNotification(httpx.User(c), in.Type, *in.IsOn); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"type": in.Type, "isOn": *in.IsOn})
@@ -233,9 +234,9 @@ func (h *handlers) addPushToken(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	err := h.core.AddPushToken(httpx.User(c), in.Token)
-	if errors.Is(err, app.ErrTokenExists) {
-		return c.Status(fiber.StatusFound).JSON(fiber.Map{"message": app.ErrTokenExists.Message})
+	err := h.core.Notify.AddPushToken(httpx.User(c), in.Token)
+	if errors.Is(err, notify.ErrTokenExists) {
+		return c.Status(fiber.StatusFound).JSON(fiber.Map{"message": notify.ErrTokenExists.Message})
 	}
 	if err != nil {
 		return err
@@ -248,7 +249,7 @@ func (h *handlers) removePushToken(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	if err := h.core.RemovePushToken(httpx.User(c), in.Token); err != nil {
+	if err := h.core.Notify.RemovePushToken(httpx.User(c), in.Token); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"message": msgTokenRemoved})

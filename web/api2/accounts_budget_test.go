@@ -73,7 +73,7 @@ func TestOTPSendBudget(t *testing.T) {
 				if !rq.soon {
 					e.clock.add(2 * time.Minute) // past the per-identifier resend cool-down
 				}
-				r := e.call(t, "POST", rq.path, rq.body, rq.caller)
+				r := e.Call(t, rq.caller, "POST", rq.path, rq.body)
 				if r.Status != rq.status {
 					t.Fatalf("request %d %s %s: %d %s, want %d", i, rq.path, rq.body, r.Status, r.Body, rq.status)
 				}
@@ -99,7 +99,7 @@ func TestOTPSendBudgetWindow(t *testing.T) {
 		status int
 	}{{0, 200}, {2 * time.Minute, 429}, {59 * time.Minute, 200}} {
 		e.clock.add(step.wait)
-		r := e.call(t, "POST", resetPath, `{"email":"alice@example.com"}`, "")
+		r := e.Call(t, "", "POST", resetPath, `{"email":"alice@example.com"}`)
 		if r.Status != step.status {
 			t.Fatalf("request %d after %v: %d %s, want %d", i, step.wait, r.Status, r.Body, step.status)
 		}
@@ -129,7 +129,7 @@ func TestOTPSendBudgetFailedDelivery(t *testing.T) {
 	})
 	for i, want := range []int{503, 503, 200, 429} {
 		e.clock.add(2 * time.Minute)
-		r := e.call(t, "POST", resetPath, `{"email":"alice@example.com"}`, "")
+		r := e.Call(t, "", "POST", resetPath, `{"email":"alice@example.com"}`)
 		if r.Status != want {
 			t.Fatalf("request %d: %d %s, want %d", i, r.Status, r.Body, want)
 		}

@@ -117,7 +117,7 @@ func withSenders(mail, sms app.MessageSender) acctOption {
 func flows(t *testing.T, e *acctEnv, box *inbox, field, newID, existing string) {
 	t.Helper()
 	post := func(path, body string) *webtest.Response {
-		r := e.call(t, "POST", path, body, "")
+		r := e.Call(t, "", "POST", path, body)
 		if r.Status != 200 {
 			t.Fatalf("POST %s %s: %d %s", path, body, r.Status, r.Body)
 		}
@@ -148,12 +148,12 @@ func TestFlowsOverSMSGateway(t *testing.T) {
 
 	// A failing gateway answers 503 and leaves no cool-down behind.
 	fail.Store(true)
-	r := e.call(t, "POST", regPath, `{"phone":"+4930777777"}`, "")
+	r := e.Call(t, "", "POST", regPath, `{"phone":"+4930777777"}`)
 	if r.Status != 503 || !strings.Contains(r.Body, "Failed to send OTP!") {
 		t.Fatalf("gateway down: %d %s", r.Status, r.Body)
 	}
 	fail.Store(false)
-	if r := e.call(t, "POST", regPath, `{"phone":"+4930777777"}`, ""); r.Status != 200 {
+	if r := e.Call(t, "", "POST", regPath, `{"phone":"+4930777777"}`); r.Status != 200 {
 		t.Fatalf("retry: %d %s", r.Status, r.Body)
 	}
 }

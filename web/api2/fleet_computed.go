@@ -1,7 +1,6 @@
 package api2
 
 import (
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -26,7 +25,7 @@ func (h *handlers) connectMileage(c *fiber.Ctx) error {
 		if body.VehicleID == "" {
 			return false, model.Invalid("vehicleId is required")
 		}
-		id, err := app.ParseTextID(body.VehicleID)
+		id, err := model.ParseTextID(body.VehicleID)
 		if err != nil {
 			return false, model.Invalid("vehicle %s not found", body.VehicleID)
 		}

@@ -13,7 +13,7 @@ import (
 // are strings and installation is the installation record's timestamp
 // (null for a device registered through /api/devices).
 type installedDevice struct {
-	ID             app.TextID       `json:"id"`
+	ID             model.TextID     `json:"id"`
 	Name           string           `json:"name"`
 	Installation   *time.Time       `json:"installation"`
 	UniqueID       string           `json:"uniqueId"`
@@ -21,10 +21,10 @@ type installedDevice struct {
 	Contact        string           `json:"contact"`
 	Category       string           `json:"category"`
 	Model          string           `json:"model"`
-	GroupID        app.TextID       `json:"groupId"`
+	GroupID        model.TextID     `json:"groupId"`
 	Attributes     model.Attributes `json:"attributes"`
 	ExpirationTime *time.Time       `json:"expirationTime"`
-	InstalledBy    app.TextID       `json:"installedBy"`
+	InstalledBy    model.TextID     `json:"installedBy"`
 	Location       string           `json:"location,omitempty"`
 	Notes          string           `json:"notes,omitempty"`
 	Message        string           `json:"message,omitempty"`
@@ -32,20 +32,20 @@ type installedDevice struct {
 
 func showDevice(v *app.InstalledDevice) installedDevice {
 	d := v.Device
-	out := installedDevice{ID: app.TextID(d.ID), Name: d.Name, UniqueID: d.UniqueID, Phone: d.Phone,
-		Contact: d.Contact, Category: d.Category, Model: d.Model, GroupID: app.TextID(d.GroupID),
+	out := installedDevice{ID: model.TextID(d.ID), Name: d.Name, UniqueID: d.UniqueID, Phone: d.Phone,
+		Contact: d.Contact, Category: d.Category, Model: d.Model, GroupID: model.TextID(d.GroupID),
 		Attributes: d.Attributes, ExpirationTime: d.ExpirationTime}
 	if i := v.Installation; i != nil {
-		out.Installation, out.InstalledBy, out.Location, out.Notes = &i.InstalledAt, app.TextID(i.InstalledBy), i.Location, i.Notes
+		out.Installation, out.InstalledBy, out.Location, out.Notes = &i.InstalledAt, model.TextID(i.InstalledBy), i.Location, i.Notes
 	}
 	return out
 }
 
 // deviceListEntry is M1's shape.
 type deviceListEntry struct {
-	ID           app.TextID `json:"id"`
-	Name         string     `json:"name"`
-	Installation *time.Time `json:"installation"`
+	ID           model.TextID `json:"id"`
+	Name         string       `json:"name"`
+	Installation *time.Time   `json:"installation"`
 }
 
 // deviceBody is what M3 and M4 read; absent fields keep their value.
@@ -57,7 +57,7 @@ type deviceBody struct {
 	Contact    *string           `json:"contact"`
 	Category   *string           `json:"category"`
 	Model      *string           `json:"model"`
-	GroupID    *app.TextID       `json:"groupId"`
+	GroupID    *model.TextID     `json:"groupId"`
 	Attributes *model.Attributes `json:"attributes"`
 	// Installation details (M3 only).
 	Location string `json:"location"`
@@ -99,7 +99,7 @@ func (h *handlers) listInstalled(c *fiber.Ctx) error {
 	}
 	out := make([]deviceListEntry, len(list))
 	for i, v := range list {
-		out[i] = deviceListEntry{ID: app.TextID(v.Device.ID), Name: v.Device.Name}
+		out[i] = deviceListEntry{ID: model.TextID(v.Device.ID), Name: v.Device.Name}
 		if v.Installation != nil {
 			out[i].Installation = &v.Installation.InstalledAt
 		}
@@ -165,7 +165,7 @@ func (h *handlers) checkIMEI(c *fiber.Ctx) error {
 
 // driverEntry is M2's list entry.
 type driverEntry struct {
-	ID         app.TextID       `json:"id"`
+	ID         model.TextID     `json:"id"`
 	Name       string           `json:"name"`
 	Attributes model.Attributes `json:"attributes"`
 }
@@ -181,7 +181,7 @@ func (h *handlers) deviceDrivers(c *fiber.Ctx) error {
 		Drivers  []driverEntry `json:"drivers"`
 	}{DriverID: current, Drivers: make([]driverEntry, len(drivers))}
 	for i, d := range drivers {
-		out.Drivers[i] = driverEntry{ID: app.TextID(d.ID), Name: d.Name, Attributes: d.Attributes}
+		out.Drivers[i] = driverEntry{ID: model.TextID(d.ID), Name: d.Name, Attributes: d.Attributes}
 	}
 	return c.JSON(out)
 }

@@ -3,7 +3,6 @@ package api2
 import (
 	"strconv"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -60,7 +59,7 @@ const (
 // pathID reads an id path parameter. v2 ids are opaque strings to
 // clients, so one that cannot exist is simply not found.
 func pathID(c *fiber.Ctx, param, what string) (int64, error) {
-	id, err := app.ParseTextID(c.Params(param))
+	id, err := model.ParseTextID(c.Params(param))
 	if err != nil {
 		return 0, model.NotFound(what)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -20,7 +21,7 @@ const overviewListLen = 5
 type overviewView struct {
 	Fleet       fleetView
 	OpenTickets int
-	Tickets     []*app.Ticket
+	Tickets     []*office.Ticket
 	Expiring    []docDue
 	Expired     int
 	Services    []serviceRow
@@ -29,7 +30,7 @@ type overviewView struct {
 	Alarms      []alarmRow
 	// Due are the first vehicles overdue or due soon for service, of
 	// DueCount, Overdue of them overdue.
-	Due               []app.MaintenanceDue
+	Due               []office.MaintenanceDue
 	DueCount, Overdue int
 	// Disk is the data disk at a glance, for administrators; nil for
 	// others or when the free space cannot be read.
@@ -47,14 +48,14 @@ const alarmWindow = 7 * 24 * time.Hour
 
 // docDue is a document with the days left until it expires.
 type docDue struct {
-	Doc    *app.Document
+	Doc    *office.Document
 	Days   int
 	Entity string
 }
 
 // openTicket reports whether a ticket still needs support's attention.
-func openTicket(t *app.Ticket) bool {
-	return t.Status == app.TicketOpen || t.Status == app.TicketPending || t.Status == app.TicketInProgress
+func openTicket(t *office.Ticket) bool {
+	return t.Status == office.TicketOpen || t.Status == office.TicketPending || t.Status == office.TicketInProgress
 }
 
 func (d *Dashboard) overview(c *fiber.Ctx) error {
@@ -69,7 +70,7 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 			v.Disk = &o
 		}
 	}
-	tickets, err := d.core.Tickets(actor, app.TicketQuery{})
+	tickets, err := d.core.Office.Tickets(actor, office.TicketQuery{})
 	if err != nil {
 		return err
 	}
@@ -101,12 +102,12 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 }
 
 func (d *Dashboard) overviewDocuments(actor *model.User, names entityNames, v *overviewView) error {
-	docs, err := d.core.ExpiringDocuments(actor) // soonest first
+	docs, err := d.core.Office.ExpiringDocuments(actor) // soonest first
 	if err != nil {
 		return err
 	}
 	for _, doc := range docs {
-		switch days := d.core.DaysUntil(doc.ExpiryDate); {
+		switch days := d.core.Office.DaysUntil(doc.ExpiryDate); {
 		case days < 0:
 			v.Expired++
 		case days <= overviewSoon:
@@ -117,7 +118,7 @@ func (d *Dashboard) overviewDocuments(actor *model.User, names entityNames, v *o
 }
 
 func (d *Dashboard) overviewServices(actor *model.User, names entityNames, v *overviewView) error {
-	records, err := d.core.ServiceRecords(actor, app.ServiceQuery{}) // latest first
+	records, err := d.core.Office.ServiceRecords(actor, office.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
 	}
@@ -127,7 +128,7 @@ func (d *Dashboard) overviewServices(actor *model.User, names entityNames, v *ov
 		}
 	}
 	for _, r := range records[:min(len(records), overviewListLen)] {
-		v.Services = append(v.Services, serviceRow{Record: r, Vehicle: names.of(app.DocumentOfVehicle, int64(r.VehicleID))})
+		v.Services = append(v.Services, serviceRow{Record: r, Vehicle: names.of(office.DocumentOfVehicle, int64(r.VehicleID))})
 	}
 	return nil
 }
@@ -152,12 +153,12 @@ func (d *Dashboard) entityNames(actor *model.User) (entityNames, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := entityNames{app.DocumentOfVehicle: {}, app.DocumentOfDriver: {}}
+	n := entityNames{office.DocumentOfVehicle: {}, office.DocumentOfDriver: {}}
 	for _, dev := range devices {
-		n[app.DocumentOfVehicle][dev.ID] = dev.Name
+		n[office.DocumentOfVehicle][dev.ID] = dev.Name
 	}
 	for _, dr := range drivers {
-		n[app.DocumentOfDriver][dr.ID] = dr.Name
+		n[office.DocumentOfDriver][dr.ID] = dr.Name
 	}
 	return n, nil
 }
@@ -174,7 +175,7 @@ func (n entityNames) options(kind, none string) []option {
 
 func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
 	now := time.Now()
-	events, err := d.core.ExtendedEvents(actor, app.EventQuery{Types: []string{app.EventAlarm},
+	events, err := d.core.ExtendedEvents(actor, app.EventQuery{Types: []string{model.EventAlarm},
 		From: now.Add(-alarmWindow), To: now, Desc: true, Page: 1, Limit: overviewListLen})
 	if err != nil {
 		return err

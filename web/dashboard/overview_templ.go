@@ -8,8 +8,8 @@ package dashboard
 import (
 	"github.com/a-h/templ"
 	templruntime "github.com/a-h/templ/runtime"
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 )
 
 func overviewPage(p Page, v overviewView) templ.Component {
@@ -732,7 +732,7 @@ func overviewPage(p Page, v overviewView) templ.Component {
 	})
 }
 
-func dueBadge(due app.MaintenanceDue) templ.Component {
+func dueBadge(due office.MaintenanceDue) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -753,7 +753,7 @@ func dueBadge(due app.MaintenanceDue) templ.Component {
 			templ_7745c5c3_Var38 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		if due.State == app.MaintenanceOverdue {
+		if due.State == office.MaintenanceOverdue {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 75, "<span class=\"badge state-expired\">overdue</span>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -41,9 +41,7 @@ type fixture struct {
 func newFixture(t *testing.T, token string, proxyHeader ...string) *fixture {
 	t.Helper()
 	m := metrics.New("v9.9.9")
-	db := openStore(t, m)
-	core := app.New(db, app.Options{BcryptCost: 4})
-	m.Watch(core, db)
+	db, core := watched(t, m, app.Options{BcryptCost: 4})
 	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, m.Sink(core), protocols.Options{AckLatency: m.ObserveAck})
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +57,15 @@ func newFixture(t *testing.T, token string, proxyHeader ...string) *fixture {
 	f.Get("/metrics", m.Handler(token))
 	f.Get("/things/:id", func(c *fiber.Ctx) error { return c.SendString("thing") })
 	return &fixture{core: core, db: db, m: m, f: f, gt06: l.Addrs["gt06"].String()}
+}
+
+// watched is a core with opts on a real store, both watched by m.
+func watched(t *testing.T, m *metrics.Metrics, opts app.Options) (*storage.DB, *app.Core) {
+	t.Helper()
+	db := openStore(t, m)
+	core := app.New(db, opts)
+	m.Watch(core, db)
+	return db, core
 }
 
 // openStore opens a real store whose group commits m observes.

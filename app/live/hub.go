@@ -1,9 +1,15 @@
-package app
+// Package live carries what happens to devices to the people watching:
+// the hub fans stored positions, events and device changes out to
+// WebSocket subscribers that may see the device and to observers (push,
+// metrics), and Track turns every committed write into a change
+// notification so that access is checked again when it may have changed.
+package live
 
 import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/model"
@@ -21,14 +27,42 @@ type Update struct {
 // client is dropped, never the ingest slowed.
 const subscriberQueue = 256
 
-// hub fans live updates out to subscribers that may see the device, and
+// Hub fans live updates out to subscribers that may see the device, and
 // to observers (push notifications, metrics) that see everything.
-type hub struct {
+type Hub struct {
+	store model.Store
+	// allowed is the accounts' rule for a user who may still be served
+	// (not disabled, not expired).
+	allowed func(*model.User) error
+	now     func() time.Time
+
 	mu        sync.RWMutex
 	subs      map[*Subscription]struct{}
 	observers []func(deviceID int64, u Update)
 	gen       atomic.Uint64 // bumped when visibility may have changed
-	core      *Core
+}
+
+// New builds a hub that checks subscribers against store; allowed says
+// whether a user may still be served.
+func New(store model.Store, allowed func(*model.User) error, now func() time.Time) *Hub {
+	return &Hub{store: store, allowed: allowed, now: now, subs: map[*Subscription]struct{}{}}
+}
+
+// Changed is the hub's change listener (Track): a change to users, ended
+// sessions, permissions, devices, groups or the server settings may change
+// who sees what, so every subscriber checks its access again before its
+// next update.
+func (h *Hub) Changed(c Changes) {
+	if c.Any(model.KindUser, ChangedSessions, ChangedPermissions, model.KindDevice, model.KindGroup, ChangedServer) {
+		h.gen.Add(1)
+	}
+}
+
+// Clients is the number of subscribers (WebSocket clients).
+func (h *Hub) Clients() int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.subs)
 }
 
 // Subscription receives the updates one user may see. C is closed when the
@@ -37,7 +71,7 @@ type hub struct {
 type Subscription struct {
 	C    <-chan Update
 	ch   chan Update
-	hub  *hub
+	hub  *Hub
 	once sync.Once
 	// Set at subscribe time: the session (key) and password hash that
 	// authenticated the client. A client still connected after its session
@@ -53,16 +87,13 @@ type Subscription struct {
 }
 
 // Subscribe starts live updates for user, authenticated by the session
-// with cookie value sessionToken ("" for Basic credentials).
-func (c *Core) Subscribe(user *model.User, sessionToken string) *Subscription {
+// stored under sessionKey ("" for Basic credentials).
+func (h *Hub) Subscribe(user *model.User, sessionKey string) *Subscription {
 	ch := make(chan Update, subscriberQueue)
-	s := &Subscription{C: ch, ch: ch, user: user, hub: c.hub, passwordHash: user.PasswordHash}
-	if sessionToken != "" {
-		s.session = sessionKey(sessionToken)
-	}
-	c.hub.mu.Lock()
-	c.hub.subs[s] = struct{}{}
-	c.hub.mu.Unlock()
+	s := &Subscription{C: ch, ch: ch, user: user, hub: h, passwordHash: user.PasswordHash, session: sessionKey}
+	h.mu.Lock()
+	h.subs[s] = struct{}{}
+	h.mu.Unlock()
 	return s
 }
 
@@ -105,8 +136,8 @@ func (s *Subscription) sees(deviceID int64) bool {
 // refresh rereads the user, its session and the devices it sees; an
 // Unauthorized error means access has ended.
 func (s *Subscription) refresh() error {
-	c := s.hub.core
-	return c.store.View(func(tx model.Tx) error {
+	h := s.hub
+	return h.store.View(func(tx model.Tx) error {
 		u, err := tx.Users().Get(s.user.ID)
 		if errors.Is(err, model.ErrNotFound) || (err == nil && u.PasswordHash != s.passwordHash) {
 			return model.Unauthorized("credentials changed")
@@ -114,12 +145,12 @@ func (s *Subscription) refresh() error {
 		if err != nil {
 			return err
 		}
-		if err := c.loginAllowed(u); err != nil {
+		if err := h.allowed(u); err != nil {
 			return err
 		}
 		if s.session != "" {
 			sess, err := tx.Session(s.session)
-			if errors.Is(err, model.ErrNotFound) || (err == nil && c.now().After(sess.Expires)) {
+			if errors.Is(err, model.ErrNotFound) || (err == nil && h.now().After(sess.Expires)) {
 				return model.Unauthorized("session ended")
 			}
 			if err != nil {
@@ -137,21 +168,19 @@ func (s *Subscription) refresh() error {
 	})
 }
 
-// invalidate makes every subscriber recompute what it may see.
-func (h *hub) invalidate() { h.gen.Add(1) }
-
 // Observe registers fn to be called with every update after it is stored.
 // fn runs on the ingest path: it must only hand the update over (to a
 // bounded queue) and never block. Register observers before serving.
-func (c *Core) Observe(fn func(deviceID int64, u Update)) {
-	c.hub.mu.Lock()
-	c.hub.observers = append(c.hub.observers, fn)
-	c.hub.mu.Unlock()
+func (h *Hub) Observe(fn func(deviceID int64, u Update)) {
+	h.mu.Lock()
+	h.observers = append(h.observers, fn)
+	h.mu.Unlock()
 }
 
-// publish sends the update about one device to every subscriber that may
-// see it, without ever blocking.
-func (h *hub) publish(deviceID int64, u Update) {
+// Publish sends the update about one device to every subscriber that may
+// see it, without ever blocking. Callers publish after releasing their
+// own locks: a subscriber may read the store to check its access.
+func (h *Hub) Publish(deviceID int64, u Update) {
 	h.mu.RLock()
 	for _, fn := range h.observers {
 		fn(deviceID, u)

@@ -1,12 +1,7 @@
-package app
+package office
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/fleetd/fleetd/app/access"
@@ -18,92 +13,12 @@ import (
 // ids, flexible dates, the owner and time stamps, and the cabinet that
 // stores them with an index by owner.
 
-// TextID is an id that JSON carries as a string, as the extended API's ids
-// are ("v1 ids are integers; the same entities appear in v2 with string
-// ids"). It also accepts a JSON number, and an empty string or null as
-// none. Zero is written as null (a public service task has no owner).
-type TextID int64
-
-func (id TextID) MarshalJSON() ([]byte, error) {
-	if id == 0 {
-		return []byte("null"), nil
-	}
-	return []byte(`"` + strconv.FormatInt(int64(id), 10) + `"`), nil
-}
-
-func (id *TextID) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(string(bytes.TrimSpace(b)), `"`)
-	if s == "" || s == "null" {
-		*id = 0
-		return nil
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return fmt.Errorf("%s is not an id", b)
-	}
-	*id = TextID(n)
-	return nil
-}
-
-// ParseTextID reads a positive decimal id.
-func ParseTextID(s string) (TextID, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || n <= 0 {
-		return 0, model.Invalid("%q is not an id", s)
-	}
-	return TextID(n), nil
-}
-
-func (id TextID) String() string { return strconv.FormatInt(int64(id), 10) }
-
-// Date is an ISO 8601 date ("2025-03-01", midnight UTC) or timestamp
-// ("2025-03-01T10:00:00+02:00"), kept in UTC. The zero Date is "not set":
-// it is written as null, and "" or null read as it.
-type Date struct{ time.Time }
-
-var dateLayouts = []string{time.RFC3339, "2006-01-02T15:04:05.999999999Z0700", "2006-01-02T15:04:05", time.DateOnly}
-
-// ParseDate reads the forms Date accepts.
-func ParseDate(s string) (Date, error) {
-	s = strings.TrimSpace(s)
-	for _, layout := range dateLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return Date{t.UTC()}, nil
-		}
-	}
-	return Date{}, model.Invalid("%q is not an ISO 8601 date (like 2025-03-01 or 2025-03-01T10:00:00Z)", s)
-}
-
-func (d Date) MarshalJSON() ([]byte, error) {
-	if d.IsZero() {
-		return []byte("null"), nil
-	}
-	return json.Marshal(d.UTC().Format(time.RFC3339))
-}
-
-func (d *Date) UnmarshalJSON(b []byte) error {
-	var s *string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("dates must be ISO 8601 strings, not %s", b)
-	}
-	if s == nil || strings.TrimSpace(*s) == "" {
-		*d = Date{}
-		return nil
-	}
-	parsed, err := ParseDate(*s)
-	if err != nil {
-		return fmt.Errorf("%q is not an ISO 8601 date (like 2025-03-01 or 2025-03-01T10:00:00Z)", *s)
-	}
-	*d = parsed
-	return nil
-}
-
 // Stamp is the bookkeeping of an office record: its owner and the times the
 // service sets. Callers can never change it.
 type Stamp struct {
-	UserID    TextID    `json:"userId"`
-	CreatedAt time.Time `json:"$createdAt"`
-	UpdatedAt time.Time `json:"$updatedAt"`
+	UserID    model.TextID `json:"userId"`
+	CreatedAt time.Time    `json:"$createdAt"`
+	UpdatedAt time.Time    `json:"$updatedAt"`
 }
 
 func (s *Stamp) stamp() *Stamp { return s }
@@ -151,7 +66,7 @@ func (k cabinet[T, P]) key(v *T) string {
 // create stamps v for owner at now and stores it.
 func (k cabinet[T, P]) create(tx model.Tx, owner int64, now time.Time, v *T) error {
 	s := P(v).stamp()
-	s.UserID, s.CreatedAt, s.UpdatedAt = TextID(owner), now.UTC(), now.UTC()
+	s.UserID, s.CreatedAt, s.UpdatedAt = model.TextID(owner), now.UTC(), now.UTC()
 	P(v).SetID(0)
 	if err := k.table(tx).Create(v); err != nil {
 		return err
@@ -185,9 +100,9 @@ func (k cabinet[T, P]) remove(tx model.Tx, v *T) error {
 
 // deleteOwn removes one of the actor's own records (owner-only kinds) with
 // its attached files; read-only accounts delete nothing.
-func (k cabinet[T, P]) deleteOwn(c *Core, actor *model.User, id int64, files func(*T) []TextID) error {
-	var dropped []TextID
-	err := c.store.Update(func(tx model.Tx) error {
+func (k cabinet[T, P]) deleteOwn(svc *Service, actor *model.User, id int64, files func(*T) []model.TextID) error {
+	var dropped []model.TextID
+	err := svc.store.Update(func(tx model.Tx) error {
 		v, err := k.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err
@@ -196,10 +111,10 @@ func (k cabinet[T, P]) deleteOwn(c *Core, actor *model.User, id int64, files fun
 			return err
 		}
 		dropped = files(v)
-		return firstErr(dropFiles(tx, dropped), k.remove(tx, v))
+		return model.FirstError(dropFiles(tx, dropped), k.remove(tx, v))
 	})
 	if err == nil {
-		c.removeFileContent(dropped)
+		svc.removeFileContent(dropped)
 	}
 	return err
 }
@@ -252,22 +167,4 @@ func ownerOnly(actor *model.User) func(int64) bool {
 // ownerOrAdmin also lets administrators reach everyone's records.
 func ownerOrAdmin(actor *model.User) func(int64) bool {
 	return func(owner int64) bool { return actor.Administrator || owner == actor.ID }
-}
-
-// requireText trims the named fields in place and refuses empty ones.
-func requireText(fields map[string]*string) error {
-	var missing []string
-	for name, p := range fields {
-		if *p = strings.TrimSpace(*p); *p == "" {
-			missing = append(missing, name)
-		}
-	}
-	slices.Sort(missing)
-	switch len(missing) {
-	case 0:
-		return nil
-	case 1:
-		return model.Invalid("%s is required", missing[0])
-	}
-	return model.Invalid("%s are required", strings.Join(missing, ", "))
 }

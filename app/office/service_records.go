@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"cmp"
@@ -14,17 +14,17 @@ import (
 // ServiceRecord is one entry of a vehicle's maintenance history (spec
 // section L), owned by its creator.
 type ServiceRecord struct {
-	ID           TextID   `json:"id"`
-	Title        string   `json:"title"`
-	VehicleID    TextID   `json:"vehicleId"`
-	ServiceDate  Date     `json:"serviceDate"`
-	Odometer     *float64 `json:"odometer"`
-	ProviderName string   `json:"providerName"`
-	Location     string   `json:"location"`
-	Expenditure  *float64 `json:"expenditure"`
-	Notes        string   `json:"notes"`
-	FileIDs      []TextID `json:"fileIds"`
-	ServiceTasks []string `json:"serviceTasks"`
+	ID           model.TextID   `json:"id"`
+	Title        string         `json:"title"`
+	VehicleID    model.TextID   `json:"vehicleId"`
+	ServiceDate  model.Date     `json:"serviceDate"`
+	Odometer     *float64       `json:"odometer"`
+	ProviderName string         `json:"providerName"`
+	Location     string         `json:"location"`
+	Expenditure  *float64       `json:"expenditure"`
+	Notes        string         `json:"notes"`
+	FileIDs      []model.TextID `json:"fileIds"`
+	ServiceTasks []string       `json:"serviceTasks"`
 	Stamp
 }
 
@@ -34,7 +34,7 @@ func (ServiceRecord) FieldLimits() map[string]int {
 }
 
 func (r *ServiceRecord) GetID() int64   { return int64(r.ID) }
-func (r *ServiceRecord) SetID(id int64) { r.ID = TextID(id) }
+func (r *ServiceRecord) SetID(id int64) { r.ID = model.TextID(id) }
 
 var serviceRecords = cabinet[ServiceRecord, *ServiceRecord]{name: "service_records", what: "Service record"}
 
@@ -49,12 +49,12 @@ type ServiceQuery struct {
 }
 
 // ServiceRecords lists the actor's records, latest service first.
-func (c *Core) ServiceRecords(actor *model.User, q ServiceQuery) ([]*ServiceRecord, error) {
+func (svc *Service) ServiceRecords(actor *model.User, q ServiceQuery) ([]*ServiceRecord, error) {
 	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
 		return nil, model.Invalid("from must not be after to")
 	}
 	var list []*ServiceRecord
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		list, err = serviceRecords.grouped(tx, actor.ID)
 		return err
 	})
@@ -73,9 +73,9 @@ func (c *Core) ServiceRecords(actor *model.User, q ServiceQuery) ([]*ServiceReco
 }
 
 // ServiceRecord returns one of the actor's records.
-func (c *Core) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error) {
+func (svc *Service) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error) {
 	var r *ServiceRecord
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		r, err = serviceRecords.get(tx, id, ownerOnly(actor))
 		return err
 	})
@@ -83,16 +83,16 @@ func (c *Core) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error
 }
 
 // CreateServiceRecord stores a record apply fills from the request.
-func (c *Core) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
+func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
 	r := &ServiceRecord{}
 	if err := limits.FromRequest(apply, r); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		if err := prepareServiceRecord(tx, actor, r); err != nil {
 			return err
 		}
-		if err := serviceRecords.create(tx, actor.ID, c.now(), r); err != nil {
+		if err := serviceRecords.create(tx, actor.ID, svc.now(), r); err != nil {
 			return err
 		}
 		return attachFiles(tx, actor, ref(refService, r.GetID()), nil, r.FileIDs)
@@ -105,9 +105,9 @@ func (c *Core) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord)
 
 // UpdateServiceRecord changes one of the actor's records; apply fills a
 // copy from the request (L4: any of the fields).
-func (c *Core) UpdateServiceRecord(actor *model.User, id int64, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
+func (svc *Service) UpdateServiceRecord(actor *model.User, id int64, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
 	var after *ServiceRecord
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := serviceRecords.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err
@@ -124,7 +124,7 @@ func (c *Core) UpdateServiceRecord(actor *model.User, id int64, apply func(*Serv
 		if err := attachFiles(tx, actor, ref(refService, id), before.FileIDs, after.FileIDs); err != nil {
 			return err
 		}
-		return serviceRecords.update(tx, before, after, c.now())
+		return serviceRecords.update(tx, before, after, svc.now())
 	})
 	if err != nil {
 		return nil, err
@@ -133,8 +133,8 @@ func (c *Core) UpdateServiceRecord(actor *model.User, id int64, apply func(*Serv
 }
 
 // DeleteServiceRecord removes one of the actor's records and its files.
-func (c *Core) DeleteServiceRecord(actor *model.User, id int64) error {
-	return serviceRecords.deleteOwn(c, actor, id, func(r *ServiceRecord) []TextID { return r.FileIDs })
+func (svc *Service) DeleteServiceRecord(actor *model.User, id int64) error {
+	return serviceRecords.deleteOwn(svc, actor, id, func(r *ServiceRecord) []model.TextID { return r.FileIDs })
 }
 
 // prepareServiceRecord validates a record: title, a vehicle the actor
@@ -144,7 +144,7 @@ func prepareServiceRecord(tx model.Tx, actor *model.User, r *ServiceRecord) erro
 	if err := a.CheckEdit(""); err != nil {
 		return err
 	}
-	if err := requireText(map[string]*string{"title": &r.Title}); err != nil {
+	if err := limits.Required(map[string]*string{"title": &r.Title}); err != nil {
 		return err
 	}
 	switch {

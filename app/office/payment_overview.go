@@ -1,6 +1,7 @@
-package app
+package office
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -41,7 +42,7 @@ func (t *PaymentTotals) add(p *Payment) {
 // round keeps sums to cents, so 0.1 + 0.2 reads 0.3.
 func (t *PaymentTotals) round() {
 	for _, v := range []*float64{&t.TotalAmount, &t.CompletedAmount, &t.PendingAmount, &t.SavedAmount} {
-		*v = round2(*v)
+		*v = math.Round(*v*100) / 100
 	}
 }
 
@@ -60,8 +61,8 @@ type PaymentOverview struct {
 // PaymentOverview sums the actor's own payments, overall and per method
 // (methods by name; a method's name is compared case-insensitively and
 // shown as first recorded).
-func (c *Core) PaymentOverview(actor *model.User) (*PaymentOverview, error) {
-	list, err := c.Payments(actor, actor.ID, false)
+func (svc *Service) PaymentOverview(actor *model.User) (*PaymentOverview, error) {
+	list, err := svc.Payments(actor, actor.ID, false)
 	if err != nil {
 		return nil, err
 	}

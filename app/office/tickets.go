@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"slices"
@@ -40,16 +40,16 @@ const firstTicketNo = 1000
 
 // Ticket is a support ticket (spec section F).
 type Ticket struct {
-	ID          TextID        `json:"id"`
-	TicketNo    int64         `json:"ticket_no"`
-	Title       string        `json:"title"`
-	Description string        `json:"description"`
-	Category    string        `json:"category"`
-	Status      string        `json:"status"`
-	FileIDs     []TextID      `json:"fileIds"`
-	UserInfo    string        `json:"user_info"`
-	DeviceInfo  string        `json:"device_info"`
-	Device      *TicketDevice `json:"device,omitempty"`
+	ID          model.TextID   `json:"id"`
+	TicketNo    int64          `json:"ticket_no"`
+	Title       string         `json:"title"`
+	Description string         `json:"description"`
+	Category    string         `json:"category"`
+	Status      string         `json:"status"`
+	FileIDs     []model.TextID `json:"fileIds"`
+	UserInfo    string         `json:"user_info"`
+	DeviceInfo  string         `json:"device_info"`
+	Device      *TicketDevice  `json:"device,omitempty"`
 	Stamp
 }
 
@@ -69,7 +69,7 @@ func (TicketDevice) FieldLimits() map[string]int {
 }
 
 func (t *Ticket) GetID() int64   { return int64(t.ID) }
-func (t *Ticket) SetID(id int64) { t.ID = TextID(id) }
+func (t *Ticket) SetID(id int64) { t.ID = model.TextID(id) }
 
 var tickets = cabinet[Ticket, *Ticket]{name: "tickets", what: "Ticket"}
 
@@ -83,9 +83,9 @@ type TicketQuery struct {
 
 // Tickets lists the actor's tickets (an administrator's: everyone's),
 // newest first.
-func (c *Core) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error) {
+func (svc *Service) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error) {
 	var list []*Ticket
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		if actor.Administrator {
 			list, err = tickets.all(tx)
 		} else {
@@ -106,9 +106,9 @@ func (c *Core) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error) {
 }
 
 // Ticket returns a ticket of the actor (an administrator: anyone's).
-func (c *Core) Ticket(actor *model.User, id int64) (*Ticket, error) {
+func (svc *Service) Ticket(actor *model.User, id int64) (*Ticket, error) {
 	var t *Ticket
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		t, err = tickets.get(tx, id, ownerOrAdmin(actor))
 		return err
 	})
@@ -116,7 +116,7 @@ func (c *Core) Ticket(actor *model.User, id int64) (*Ticket, error) {
 }
 
 // CreateTicket opens a ticket that apply fills from the request.
-func (c *Core) CreateTicket(actor *model.User, apply func(*Ticket) error) (*Ticket, error) {
+func (svc *Service) CreateTicket(actor *model.User, apply func(*Ticket) error) (*Ticket, error) {
 	t := &Ticket{}
 	if err := limits.FromRequest(apply, t); err != nil {
 		return nil, err
@@ -124,13 +124,13 @@ func (c *Core) CreateTicket(actor *model.User, apply func(*Ticket) error) (*Tick
 	if err := prepareTicket(actor, t); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		no, err := nextNumber(tx, "ticket_no", firstTicketNo)
 		if err != nil {
 			return err
 		}
 		t.TicketNo, t.Status = no, TicketOpen
-		if err := tickets.create(tx, actor.ID, c.now(), t); err != nil {
+		if err := tickets.create(tx, actor.ID, svc.now(), t); err != nil {
 			return err
 		}
 		return attachFiles(tx, actor, ref(refTicket, t.GetID()), nil, t.FileIDs)
@@ -143,7 +143,7 @@ func (c *Core) CreateTicket(actor *model.User, apply func(*Ticket) error) (*Tick
 
 // prepareTicket validates a new ticket and fills what the service derives.
 func prepareTicket(actor *model.User, t *Ticket) error {
-	if err := requireText(map[string]*string{"title": &t.Title}); err != nil {
+	if err := limits.Required(map[string]*string{"title": &t.Title}); err != nil {
 		return err
 	}
 	t.Category = strings.ToLower(strings.TrimSpace(t.Category))
@@ -202,9 +202,9 @@ func nextNumber(tx model.Tx, name string, first int64) (int64, error) {
 
 // DeleteTicket removes a ticket the actor created, with its responses and
 // every file attached to them.
-func (c *Core) DeleteTicket(actor *model.User, id int64) error {
-	var dropped []TextID
-	err := c.store.Update(func(tx model.Tx) error {
+func (svc *Service) DeleteTicket(actor *model.User, id int64) error {
+	var dropped []model.TextID
+	err := svc.store.Update(func(tx model.Tx) error {
 		t, err := tickets.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
 			return err
@@ -223,23 +223,23 @@ func (c *Core) DeleteTicket(actor *model.User, id int64) error {
 				return err
 			}
 		}
-		return firstErr(dropFiles(tx, dropped), tickets.remove(tx, t))
+		return model.FirstError(dropFiles(tx, dropped), tickets.remove(tx, t))
 	})
 	if err == nil {
-		c.removeFileContent(dropped)
+		svc.removeFileContent(dropped)
 	}
 	return err
 }
 
 // SetTicketStatus changes a ticket's status: administrators along
 // TicketTransitions, the creator to closed or from resolved back to open.
-func (c *Core) SetTicketStatus(actor *model.User, id int64, status string) (*Ticket, error) {
+func (svc *Service) SetTicketStatus(actor *model.User, id int64, status string) (*Ticket, error) {
 	status = strings.ToLower(strings.TrimSpace(status))
 	if _, known := TicketTransitions[status]; !known {
 		return nil, model.Invalid("status must be one of open, pending, in_progress, resolved, closed")
 	}
 	var t *Ticket
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := tickets.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
 			return err
@@ -257,7 +257,7 @@ func (c *Core) SetTicketStatus(actor *model.User, id int64, status string) (*Tic
 		after := *before
 		after.Status = status
 		t = &after
-		return tickets.update(tx, before, t, c.now())
+		return tickets.update(tx, before, t, svc.now())
 	})
 	return t, err
 }

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"crypto/rand"
@@ -35,11 +35,11 @@ func newRunTag() string {
 // TMPDIR at it: the HTTP server spills large multipart uploads into temporary
 // files there, and a crash would leave them in the system's /tmp, where
 // nobody removes them.
-func (c *Core) TempDir() (string, error) {
-	if c.opts.Office.FilesDir == "" {
+func (svc *Service) TempDir() (string, error) {
+	if svc.opts.FilesDir == "" {
 		return "", nil
 	}
-	dir := filepath.Join(c.opts.Office.FilesDir, spoolTemp+c.run)
+	dir := filepath.Join(svc.opts.FilesDir, spoolTemp+svc.run)
 	return dir, os.MkdirAll(dir, 0o700)
 }
 
@@ -60,8 +60,8 @@ func tempRun(name string) (run string, ok bool) {
 // never committed or the file of a record deleted before its content went
 // (removeFileContent). serve runs it at start-up, in the background, and
 // hourly. It returns how many files it removed.
-func (c *Core) SweepFiles() (int, error) {
-	dir := c.opts.Office.FilesDir
+func (svc *Service) SweepFiles() (int, error) {
+	dir := svc.opts.FilesDir
 	if dir == "" {
 		return 0, nil
 	}
@@ -73,20 +73,20 @@ func (c *Core) SweepFiles() (int, error) {
 		return 0, err
 	}
 	removed := 0
-	var content []TextID
+	var content []model.TextID
 	for _, e := range entries {
 		if run, ok := tempRun(e.Name()); ok {
-			if run != c.run && os.RemoveAll(filepath.Join(dir, e.Name())) == nil {
+			if run != svc.run && os.RemoveAll(filepath.Join(dir, e.Name())) == nil {
 				removed++
 			}
 			continue
 		}
-		if id, err := ParseTextID(e.Name()); err == nil && id.String() == e.Name() && e.Type().IsRegular() {
+		if id, err := model.ParseTextID(e.Name()); err == nil && id.String() == e.Name() && e.Type().IsRegular() {
 			content = append(content, id)
 		}
 	}
 	for chunk := range slices.Chunk(content, sweepChunk) {
-		n, err := c.sweepContent(chunk)
+		n, err := svc.sweepContent(chunk)
 		removed += n
 		if err != nil {
 			return removed, err
@@ -103,9 +103,9 @@ func (c *Core) SweepFiles() (int, error) {
 // is handed out again, so content removed on a read transaction's word could
 // be the next upload's). A read transaction looks first, so that the writer
 // is taken only when there is something to remove.
-func (c *Core) sweepContent(ids []TextID) (int, error) {
-	orphans := func(tx model.Tx) ([]TextID, error) {
-		var out []TextID
+func (svc *Service) sweepContent(ids []model.TextID) (int, error) {
+	orphans := func(tx model.Tx) ([]model.TextID, error) {
+		var out []model.TextID
 		for _, id := range ids {
 			_, err := files.table(tx).Get(int64(id))
 			switch {
@@ -117,8 +117,8 @@ func (c *Core) sweepContent(ids []TextID) (int, error) {
 		}
 		return out, nil
 	}
-	var seen []TextID
-	err := c.store.View(func(tx model.Tx) (err error) {
+	var seen []model.TextID
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		seen, err = orphans(tx)
 		return err
 	})
@@ -126,10 +126,10 @@ func (c *Core) sweepContent(ids []TextID) (int, error) {
 		return 0, err
 	}
 	removed := 0
-	err = c.store.Update(func(tx model.Tx) error {
+	err = svc.store.Update(func(tx model.Tx) error {
 		gone, err := orphans(tx)
 		for _, id := range gone {
-			if os.Remove(c.filePath(id)) == nil {
+			if os.Remove(svc.filePath(id)) == nil {
 				removed++
 			}
 		}

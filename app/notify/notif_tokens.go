@@ -1,4 +1,4 @@
-package app
+package notify
 
 import (
 	"slices"
@@ -47,12 +47,12 @@ func checkToken(token string) error {
 // moves to the end of the eviction order) and answers ErrTokenExists; a
 // token another user had moves to the caller, since one app install
 // serves one account at a time.
-func (c *Core) AddPushToken(actor *model.User, token string) error {
+func (n *Service) AddPushToken(actor *model.User, token string) error {
 	if err := checkToken(token); err != nil {
 		return err
 	}
 	var exists bool
-	err := c.store.Update(func(tx model.Tx) error {
+	err := n.store.Update(func(tx model.Tx) error {
 		owner, ok, err := tx.Keys(tokenOwners).Get(token)
 		if err != nil {
 			return err
@@ -72,7 +72,7 @@ func (c *Core) AddPushToken(actor *model.User, token string) error {
 			}
 			return p.Token == token
 		})
-		t.Tokens = append(t.Tokens, PushToken{Token: token, Added: c.now().UTC()})
+		t.Tokens = append(t.Tokens, PushToken{Token: token, Added: n.now().UTC()})
 		for len(t.Tokens) > MaxPushTokens {
 			if err := tx.Keys(tokenOwners).Delete(t.Tokens[0].Token); err != nil {
 				return err
@@ -91,11 +91,11 @@ func (c *Core) AddPushToken(actor *model.User, token string) error {
 }
 
 // RemovePushToken is K4.
-func (c *Core) RemovePushToken(actor *model.User, token string) error {
+func (n *Service) RemovePushToken(actor *model.User, token string) error {
 	if err := checkToken(token); err != nil {
 		return err
 	}
-	return c.store.Update(func(tx model.Tx) error {
+	return n.store.Update(func(tx model.Tx) error {
 		t, err := tokensOf(tx, actor.ID)
 		if err != nil {
 			return err
@@ -108,9 +108,9 @@ func (c *Core) RemovePushToken(actor *model.User, token string) error {
 }
 
 // PushTokens lists the caller's tokens, oldest first.
-func (c *Core) PushTokens(actor *model.User) ([]PushToken, error) {
+func (n *Service) PushTokens(actor *model.User) ([]PushToken, error) {
 	var t pushTokens
-	err := c.store.View(func(tx model.Tx) (err error) { t, err = tokensOf(tx, actor.ID); return err })
+	err := n.store.View(func(tx model.Tx) (err error) { t, err = tokensOf(tx, actor.ID); return err })
 	return t.Tokens, err
 }
 
@@ -135,9 +135,9 @@ func removeToken(tx model.Tx, userID int64, token string) error {
 	return putJSON(tx, tokenRecords, userID, t)
 }
 
-// dropUserNotifications removes a deleted user's notification switches and
+// DropUser removes a deleted user's notification switches and
 // push tokens (with their owner index entries).
-func dropUserNotifications(tx model.Tx, userID int64) error {
+func (n *Service) DropUser(tx model.Tx, userID int64) error {
 	t, err := tokensOf(tx, userID)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ type DocumentNotify func(userID int64, title, body string) error
 
 // daysUntil counts whole UTC calendar days from now to the expiry date:
 // 0 on the day itself, negative once it has passed.
-func daysUntil(now time.Time, expiry Date) int {
+func daysUntil(now time.Time, expiry model.Date) int {
 	day := func(t time.Time) time.Time { return t.UTC().Truncate(24 * time.Hour) }
 	return int(day(expiry.Time).Sub(day(now)) / (24 * time.Hour))
 }
@@ -42,22 +42,22 @@ func dueNotice(days int, sent []int) (stage int, due bool) {
 // serve) and records it in the document, so each goes out once. A failed
 // delivery is not recorded and is retried on the next run. It returns the
 // number sent.
-func (c *Core) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
-	now := c.now()
+func (svc *Service) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
+	now := svc.now()
 	type due struct {
 		doc   *Document
 		stage int
 		what  string
 	}
 	var pending []due
-	err := c.store.View(func(tx model.Tx) error {
+	err := svc.store.View(func(tx model.Tx) error {
 		all, err := documents.all(tx)
 		for _, d := range all {
 			if d.ExpiryDate.IsZero() {
 				continue
 			}
 			if stage, ok := dueNotice(daysUntil(now, d.ExpiryDate), d.ExpiryNotices); ok {
-				pending = append(pending, due{d, stage, c.entityName(tx, d)})
+				pending = append(pending, due{d, stage, svc.entityName(tx, d)})
 			}
 		}
 		return err
@@ -73,7 +73,7 @@ func (c *Core) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
 			errs = append(errs, fmt.Errorf("document %d: %w", p.doc.ID, err))
 			continue
 		}
-		if err := c.recordNotice(p.doc, p.stage); err != nil {
+		if err := svc.recordNotice(p.doc, p.stage); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -84,8 +84,8 @@ func (c *Core) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
 
 // recordNotice marks stage (and the less urgent ones) sent, unless the
 // document went or its expiry date changed meanwhile.
-func (c *Core) recordNotice(seen *Document, stage int) error {
-	return c.store.Update(func(tx model.Tx) error {
+func (svc *Service) recordNotice(seen *Document, stage int) error {
+	return svc.store.Update(func(tx model.Tx) error {
 		d, err := documents.table(tx).Get(seen.GetID())
 		if model.ClassOf(err) == model.ClassNotFound || (err == nil && !d.ExpiryDate.Equal(seen.ExpiryDate.Time)) {
 			return nil
@@ -103,7 +103,7 @@ func (c *Core) recordNotice(seen *Document, stage int) error {
 }
 
 // entityName names a document's vehicle or driver for a reminder.
-func (c *Core) entityName(tx model.Tx, d *Document) string {
+func (svc *Service) entityName(tx model.Tx, d *Document) string {
 	name := ""
 	switch d.DocumentOf {
 	case DocumentOfVehicle:
@@ -135,4 +135,4 @@ func expiryMessage(d *Document, what string, stage, days int) (title, body strin
 }
 
 // DaysUntil counts whole UTC days from now to date (negative once passed).
-func (c *Core) DaysUntil(date Date) int { return daysUntil(c.now(), date) }
+func (svc *Service) DaysUntil(date model.Date) int { return daysUntil(svc.now(), date) }

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"math"
@@ -14,9 +14,9 @@ import (
 // analytics I2 reads them; it does not say how they are recorded). userId,
 // the paying user, is set on creation and never changes.
 type Payment struct {
-	ID     TextID  `json:"id"`
-	Method string  `json:"method"`
-	Amount float64 `json:"amount"`
+	ID     model.TextID `json:"id"`
+	Method string       `json:"method"`
+	Amount float64      `json:"amount"`
 	// Currency is an ISO 4217 code; amounts are never converted.
 	Currency string `json:"currency"`
 	Status   string `json:"status"`
@@ -32,7 +32,7 @@ func (Payment) FieldLimits() map[string]int {
 }
 
 func (p *Payment) GetID() int64   { return int64(p.ID) }
-func (p *Payment) SetID(id int64) { p.ID = TextID(id) }
+func (p *Payment) SetID(id int64) { p.ID = model.TextID(id) }
 
 // Payment statuses.
 const (
@@ -78,7 +78,7 @@ func requireAdmin(actor *model.User) error {
 
 // CreatePayment records a payment (administrators only); apply fills it,
 // userId included, which must name an existing user.
-func (c *Core) CreatePayment(actor *model.User, apply func(*Payment) error) (*Payment, error) {
+func (svc *Service) CreatePayment(actor *model.User, apply func(*Payment) error) (*Payment, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func (c *Core) CreatePayment(actor *model.User, apply func(*Payment) error) (*Pa
 	if p.UserID == 0 {
 		return nil, model.Invalid("userId is required")
 	}
-	return p, c.store.Update(func(tx model.Tx) error {
+	return p, svc.store.Update(func(tx model.Tx) error {
 		_, err := tx.Users().Get(p.Owner())
 		if model.ClassOf(err) == model.ClassNotFound {
 			return model.Invalid("user %d not found", p.Owner())
@@ -100,17 +100,17 @@ func (c *Core) CreatePayment(actor *model.User, apply func(*Payment) error) (*Pa
 		if err != nil {
 			return err
 		}
-		return payments.create(tx, p.Owner(), c.now(), p)
+		return payments.create(tx, p.Owner(), svc.now(), p)
 	})
 }
 
 // UpdatePayment changes a payment (administrators only); its user stays.
-func (c *Core) UpdatePayment(actor *model.User, id int64, apply func(*Payment) error) (*Payment, error) {
+func (svc *Service) UpdatePayment(actor *model.User, id int64, apply func(*Payment) error) (*Payment, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
 	var after *Payment
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := payments.table(tx).Get(id)
 		if err != nil {
 			return err
@@ -123,17 +123,17 @@ func (c *Core) UpdatePayment(actor *model.User, id int64, apply func(*Payment) e
 		if err := after.check(); err != nil {
 			return err
 		}
-		return payments.update(tx, before, after, c.now())
+		return payments.update(tx, before, after, svc.now())
 	})
 	return after, err
 }
 
 // DeletePayment removes a payment (administrators only).
-func (c *Core) DeletePayment(actor *model.User, id int64) error {
+func (svc *Service) DeletePayment(actor *model.User, id int64) error {
 	if err := requireAdmin(actor); err != nil {
 		return err
 	}
-	return c.store.Update(func(tx model.Tx) error {
+	return svc.store.Update(func(tx model.Tx) error {
 		p, err := payments.table(tx).Get(id)
 		if err != nil {
 			return err
@@ -143,9 +143,9 @@ func (c *Core) DeletePayment(actor *model.User, id int64) error {
 }
 
 // Payment returns one payment: the actor's own, or any for administrators.
-func (c *Core) Payment(actor *model.User, id int64) (*Payment, error) {
+func (svc *Service) Payment(actor *model.User, id int64) (*Payment, error) {
 	var p *Payment
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		p, err = payments.get(tx, id, ownerOrAdmin(actor))
 		return err
 	})
@@ -154,7 +154,7 @@ func (c *Core) Payment(actor *model.User, id int64) (*Payment, error) {
 
 // Payments lists payments in creation order: userID's (0: the actor's own),
 // or every user's for an administrator asking with all.
-func (c *Core) Payments(actor *model.User, userID int64, all bool) ([]*Payment, error) {
+func (svc *Service) Payments(actor *model.User, userID int64, all bool) ([]*Payment, error) {
 	if userID == 0 {
 		userID = actor.ID
 	}
@@ -162,7 +162,7 @@ func (c *Core) Payments(actor *model.User, userID int64, all bool) ([]*Payment, 
 		return nil, model.Forbidden("Only administrators may list other users' payments")
 	}
 	var out []*Payment
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		if all {
 			out, err = payments.all(tx)
 		} else {

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"bufio"
@@ -17,8 +17,8 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// OfficeOptions configures the fleet office: uploads and document expiry.
-type OfficeOptions struct {
+// Options configures the fleet office: uploads and document expiry.
+type Options struct {
 	// FilesDir holds uploaded files, one per id; empty refuses uploads.
 	FilesDir string
 	// MaxFileSize bounds one upload in bytes (default 10 MiB).
@@ -39,8 +39,8 @@ const DefaultMaxFileSize = 10 << 20
 // maxFileIDs bounds the attachments of one record.
 const maxFileIDs = 20
 
-func (c *Core) office() OfficeOptions {
-	o := c.opts.Office
+func (svc *Service) office() Options {
+	o := svc.opts
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = DefaultMaxFileSize
 	}
@@ -53,16 +53,16 @@ func (c *Core) office() OfficeOptions {
 	return o
 }
 
-// ErrFileTooLarge refuses an upload over OfficeOptions.MaxFileSize (HTTP 413).
+// ErrFileTooLarge refuses an upload over Options.MaxFileSize (HTTP 413).
 var ErrFileTooLarge = &model.Error{Class: model.ClassInvalid, Message: "File too large"}
 
 // File is an uploaded attachment: its metadata in the store, its content on
 // disk at <FilesDir>/<id>.
 type File struct {
-	ID   TextID `json:"$id"`
-	Name string `json:"name"`
-	Size int64  `json:"size"`
-	Type string `json:"type"`
+	ID   model.TextID `json:"$id"`
+	Name string       `json:"name"`
+	Size int64        `json:"size"`
+	Type string       `json:"type"`
 	// AttachedTo names the record using the file ("ticket:12",
 	// "response:3", "document:5", "service:7"); empty while unused.
 	AttachedTo string `json:"attachedTo"`
@@ -70,7 +70,7 @@ type File struct {
 }
 
 func (f *File) GetID() int64   { return int64(f.ID) }
-func (f *File) SetID(id int64) { f.ID = TextID(id) }
+func (f *File) SetID(id int64) { f.ID = model.TextID(id) }
 
 var files = cabinet[File, *File]{name: "files", what: "File"}
 
@@ -79,8 +79,8 @@ var files = cabinet[File, *File]{name: "files", what: "File"}
 // client declared (-1: unknown), refused at once when the disk has less
 // room. A write the disk runs out of room for fails with an error of
 // KindNoSpace (AsError).
-func (c *Core) UploadFile(actor *model.User, name, declaredType string, size int64, r io.Reader) (*File, error) {
-	o := c.office()
+func (svc *Service) UploadFile(actor *model.User, name, declaredType string, size int64, r io.Reader) (*File, error) {
+	o := svc.office()
 	if o.FilesDir == "" {
 		return nil, &model.Error{Class: model.ClassUnavailable, Message: "Uploads disabled", Description: "no files directory is configured"}
 	}
@@ -90,19 +90,19 @@ func (c *Core) UploadFile(actor *model.User, name, declaredType string, size int
 	if !slices.Contains(o.FileTypes, f.Type) {
 		return nil, model.Invalid("files of type %s are not accepted (allowed: %s)", f.Type, strings.Join(o.FileTypes, ", "))
 	}
-	if err := c.roomFor(size); err != nil {
+	if err := svc.roomFor(size); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(o.FilesDir, 0o750); err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(o.FilesDir, uploadTemp+c.run+"-*")
+	tmp, err := os.CreateTemp(o.FilesDir, uploadTemp+svc.run+"-*")
 	if err != nil {
 		return nil, err
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	f.Size, err = io.Copy(tmp, io.LimitReader(br, o.MaxFileSize+1))
-	err = firstErr(err, tmp.Sync(), tmp.Close())
+	err = model.FirstError(err, tmp.Sync(), tmp.Close())
 	switch {
 	case err != nil:
 		return nil, err
@@ -110,13 +110,13 @@ func (c *Core) UploadFile(actor *model.User, name, declaredType string, size int
 		return nil, &model.Error{Class: model.ClassInvalid, Message: ErrFileTooLarge.Message,
 			Description: fmt.Sprintf("files may have at most %d bytes", o.MaxFileSize)}
 	}
-	err = c.store.Update(func(tx model.Tx) error {
-		if err := files.create(tx, actor.ID, c.now(), f); err != nil {
+	err = svc.store.Update(func(tx model.Tx) error {
+		if err := files.create(tx, actor.ID, svc.now(), f); err != nil {
 			return err
 		}
 		// A rolled-back transaction hands the same id out again, so a file
 		// renamed here but never committed is overwritten, not leaked.
-		return os.Rename(tmp.Name(), c.filePath(f.ID))
+		return os.Rename(tmp.Name(), svc.filePath(f.ID))
 	})
 	if err != nil {
 		return nil, err
@@ -124,8 +124,8 @@ func (c *Core) UploadFile(actor *model.User, name, declaredType string, size int
 	return f, nil
 }
 
-func (c *Core) filePath(id TextID) string {
-	return filepath.Join(c.opts.Office.FilesDir, id.String())
+func (svc *Service) filePath(id model.TextID) string {
+	return filepath.Join(svc.opts.FilesDir, id.String())
 }
 
 // cleanFileName keeps the base name of what a client sent, without control
@@ -162,22 +162,22 @@ func fileType(declared, name string, head []byte) string {
 }
 
 // File returns the metadata of a file the actor may read.
-func (c *Core) File(actor *model.User, id int64) (*File, error) {
+func (svc *Service) File(actor *model.User, id int64) (*File, error) {
 	var f *File
-	err := c.store.View(func(tx model.Tx) (err error) {
-		f, err = c.readableFile(tx, actor, id)
+	err := svc.store.View(func(tx model.Tx) (err error) {
+		f, err = svc.readableFile(tx, actor, id)
 		return err
 	})
 	return f, err
 }
 
 // OpenFile returns a readable file's metadata and content.
-func (c *Core) OpenFile(actor *model.User, id int64) (*File, *os.File, error) {
-	f, err := c.File(actor, id)
+func (svc *Service) OpenFile(actor *model.User, id int64) (*File, *os.File, error) {
+	f, err := svc.File(actor, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	content, err := os.Open(c.filePath(f.ID))
+	content, err := os.Open(svc.filePath(f.ID))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, model.NotFound("File content")
 	}
@@ -187,7 +187,7 @@ func (c *Core) OpenFile(actor *model.User, id int64) (*File, *os.File, error) {
 // readableFile: a file is read by its owner, administrators, and whoever
 // may read the ticket it is attached to (directly or through a response),
 // so both sides of a support conversation see its attachments.
-func (c *Core) readableFile(tx model.Tx, actor *model.User, id int64) (*File, error) {
+func (svc *Service) readableFile(tx model.Tx, actor *model.User, id int64) (*File, error) {
 	f, err := files.table(tx).Get(id)
 	if err != nil {
 		return nil, err
@@ -195,7 +195,7 @@ func (c *Core) readableFile(tx model.Tx, actor *model.User, id int64) (*File, er
 	if ownerOrAdmin(actor)(f.Owner()) {
 		return f, nil
 	}
-	if ticketID, ok := c.attachedTicket(tx, f.AttachedTo); ok {
+	if ticketID, ok := svc.attachedTicket(tx, f.AttachedTo); ok {
 		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err == nil {
 			return f, nil
 		}
@@ -204,7 +204,7 @@ func (c *Core) readableFile(tx model.Tx, actor *model.User, id int64) (*File, er
 }
 
 // attachedTicket is the ticket a file reference belongs to, if any.
-func (c *Core) attachedTicket(tx model.Tx, ref string) (int64, bool) {
+func (svc *Service) attachedTicket(tx model.Tx, ref string) (int64, bool) {
 	kind, id, ok := parseRef(ref)
 	switch {
 	case !ok:
@@ -223,8 +223,8 @@ func (c *Core) attachedTicket(tx model.Tx, ref string) (int64, bool) {
 
 // DeleteFile removes a file of the actor (an administrator: anyone's) that
 // no record uses.
-func (c *Core) DeleteFile(actor *model.User, id int64) error {
-	err := c.store.Update(func(tx model.Tx) error {
+func (svc *Service) DeleteFile(actor *model.User, id int64) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		f, err := files.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
 			return err
@@ -235,7 +235,7 @@ func (c *Core) DeleteFile(actor *model.User, id int64) error {
 		return files.remove(tx, f)
 	})
 	if err == nil {
-		c.removeFileContent([]TextID{TextID(id)})
+		svc.removeFileContent([]model.TextID{model.TextID(id)})
 	}
 	return err
 }
@@ -255,13 +255,13 @@ func parseRef(s string) (kind string, id int64, ok bool) {
 	if !found {
 		return "", 0, false
 	}
-	n, err := ParseTextID(rest)
+	n, err := model.ParseTextID(rest)
 	return kind, int64(n), err == nil
 }
 
 // uniqueFileIDs drops repeats, keeping order, and bounds the count.
-func uniqueFileIDs(ids []TextID) ([]TextID, error) {
-	out := make([]TextID, 0, len(ids))
+func uniqueFileIDs(ids []model.TextID) ([]model.TextID, error) {
+	out := make([]model.TextID, 0, len(ids))
 	for _, id := range ids {
 		if id <= 0 {
 			return nil, model.Invalid("fileIds must be file ids")
@@ -279,7 +279,7 @@ func uniqueFileIDs(ids []TextID) ([]TextID, error) {
 // attachFiles moves the files of a record from before to after: new ones
 // must be unused files of the actor and become attached to ref; dropped
 // ones become unused (the owner may attach or delete them).
-func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []TextID) error {
+func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []model.TextID) error {
 	for _, id := range after {
 		if slices.Contains(before, id) {
 			continue
@@ -320,7 +320,7 @@ func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []Tex
 
 // dropFiles deletes the metadata of a deleted record's files; their content
 // goes with removeFileContent once the transaction committed.
-func dropFiles(tx model.Tx, ids []TextID) error {
+func dropFiles(tx model.Tx, ids []model.TextID) error {
 	for _, id := range ids {
 		f, err := files.table(tx).Get(int64(id))
 		if model.ClassOf(err) == model.ClassNotFound {
@@ -338,13 +338,13 @@ func dropFiles(tx model.Tx, ids []TextID) error {
 
 // removeFileContent deletes content from disk after its metadata went; a
 // failure leaves an orphan on disk, which is logged, never a dangling record.
-func (c *Core) removeFileContent(ids []TextID) {
+func (svc *Service) removeFileContent(ids []model.TextID) {
 	for _, id := range ids {
-		if err := os.Remove(c.filePath(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			c.log.Warn("file content not removed", "file", id, "err", err)
+		if err := os.Remove(svc.filePath(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			svc.log.Warn("file content not removed", "file", id, "err", err)
 		}
 	}
 }
 
 // MaxFileSize is the upload limit in bytes.
-func (c *Core) MaxFileSize() int64 { return c.office().MaxFileSize }
+func (svc *Service) MaxFileSize() int64 { return svc.office().MaxFileSize }

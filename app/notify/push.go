@@ -1,4 +1,4 @@
-package app
+package notify
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -70,10 +71,10 @@ type pusher struct {
 }
 
 func newPusher(o PushOptions) *pusher {
-	setDefault(&o.QueueSize, 1024)
-	setDefault(&o.Attempts, 3)
-	setDefault(&o.Backoff, 2*time.Second)
-	setDefault(&o.Timeout, 10*time.Second)
+	model.SetDefault(&o.QueueSize, 1024)
+	model.SetDefault(&o.Attempts, 3)
+	model.SetDefault(&o.Backoff, 2*time.Second)
+	model.SetDefault(&o.Timeout, 10*time.Second)
 	return &pusher{opts: o, queue: make(chan pushJob, o.QueueSize)}
 }
 
@@ -90,7 +91,7 @@ func (p *pusher) enqueue(j pushJob) bool {
 }
 
 // observe is the hub observer: events of a notification type are queued.
-func (p *pusher) observe(_ int64, u Update) {
+func (p *pusher) observe(_ int64, u live.Update) {
 	for _, e := range u.Events {
 		if eventNotification(e.Type) != "" {
 			p.enqueue(pushJob{event: e})
@@ -101,14 +102,14 @@ func (p *pusher) observe(_ int64, u Update) {
 // NotifyUser queues a notification to every push token of one user (for
 // other areas: document expiry, maintenance reminders). It never blocks;
 // without a push sender it does nothing.
-func (c *Core) NotifyUser(userID int64, n Notification) error {
-	if c.push.opts.Sender == nil {
+func (n *Service) NotifyUser(userID int64, note Notification) error {
+	if n.push.opts.Sender == nil {
 		return nil
 	}
-	if n.Type != "" && !validType(n.Type) {
+	if note.Type != "" && !validType(note.Type) {
 		return model.Invalid("type must be empty or one of %s", strings.Join(NotificationTypes, ", "))
 	}
-	if !c.push.enqueue(pushJob{userID: userID, note: n}) {
+	if !n.push.enqueue(pushJob{userID: userID, note: note}) {
 		return errPushQueueFull
 	}
 	return nil
@@ -119,55 +120,55 @@ type PushStats struct {
 	Queued, Dropped, Sent, Failed, TokensRemoved uint64
 }
 
-func (c *Core) PushStats() PushStats {
-	p := c.push
+func (n *Service) PushStats() PushStats {
+	p := n.push
 	return PushStats{Queued: p.queued.Load(), Dropped: p.dropped.Load(), Sent: p.sent.Load(),
 		Failed: p.failed.Load(), TokensRemoved: p.removed.Load()}
 }
 
 // RunPush delivers queued notifications until ctx ends; serve runs it in
 // the background. Without it the queue fills and further items are dropped.
-func (c *Core) RunPush(ctx context.Context) {
-	if c.push.opts.Sender == nil {
+func (n *Service) RunPush(ctx context.Context) {
+	if n.push.opts.Sender == nil {
 		return
 	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case j := <-c.push.queue:
-			c.deliverPush(ctx, j)
+		case j := <-n.push.queue:
+			n.deliverPush(ctx, j)
 		}
 	}
 }
 
-func (c *Core) deliverPush(ctx context.Context, j pushJob) {
+func (n *Service) deliverPush(ctx context.Context, j pushJob) {
 	var out []pushOut
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := n.store.View(func(tx model.Tx) (err error) {
 		if j.event != nil {
-			out, err = c.eventRecipients(tx, j.event)
+			out, err = n.eventRecipients(tx, j.event)
 		} else {
-			out, err = userRecipient(tx, j.userID, j.note, c.now())
+			out, err = userRecipient(tx, j.userID, j.note, n.now())
 		}
 		return err
 	})
 	if err != nil {
-		c.log.Error("push: recipients", "err", err)
+		n.log.Error("push: recipients", "err", err)
 		return
 	}
 	for _, o := range out {
 		for _, t := range o.tokens {
 			m := o.msg
 			m.Token = t.Token
-			c.sendPush(ctx, o.userID, m)
+			n.sendPush(ctx, o.userID, m)
 		}
 	}
 }
 
 // sendPush tries one message with retries and backoff; a token the
 // provider rejects is removed.
-func (c *Core) sendPush(ctx context.Context, userID int64, m PushMessage) {
-	p := c.push
+func (n *Service) sendPush(ctx context.Context, userID int64, m PushMessage) {
+	p := n.push
 	var err error
 	for attempt := 0; attempt < p.opts.Attempts; attempt++ {
 		if attempt > 0 {
@@ -185,7 +186,7 @@ func (c *Core) sendPush(ctx context.Context, userID int64, m PushMessage) {
 			return
 		}
 		if errors.Is(err, ErrPushTokenInvalid) {
-			c.dropInvalidToken(userID, m.Token)
+			n.dropInvalidToken(userID, m.Token)
 			return
 		}
 		if errors.Is(err, ErrPushPermanent) || ctx.Err() != nil {
@@ -193,14 +194,14 @@ func (c *Core) sendPush(ctx context.Context, userID int64, m PushMessage) {
 		}
 	}
 	p.failed.Add(1)
-	c.log.Warn("push: delivery failed", "userId", userID, "err", err)
+	n.log.Warn("push: delivery failed", "userId", userID, "err", err)
 }
 
-func (c *Core) dropInvalidToken(userID int64, token string) {
-	c.push.removed.Add(1)
-	if err := c.store.Update(func(tx model.Tx) error { return removeToken(tx, userID, token) }); err != nil {
-		c.log.Error("push: removing an invalid token", "userId", userID, "err", err)
+func (n *Service) dropInvalidToken(userID int64, token string) {
+	n.push.removed.Add(1)
+	if err := n.store.Update(func(tx model.Tx) error { return removeToken(tx, userID, token) }); err != nil {
+		n.log.Error("push: removing an invalid token", "userId", userID, "err", err)
 		return
 	}
-	c.log.Info("push: token removed, the provider rejected it", "userId", userID)
+	n.log.Info("push: token removed, the provider rejected it", "userId", userID)
 }

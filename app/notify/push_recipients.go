@@ -1,4 +1,4 @@
-package app
+package notify
 
 import (
 	"fmt"
@@ -20,15 +20,15 @@ type pushOut struct {
 // it; "" for events nobody is notified of.
 func eventNotification(eventType string) string {
 	switch eventType {
-	case EventIgnitionOn, EventIgnitionOff:
+	case model.EventIgnitionOn, model.EventIgnitionOff:
 		return "ignition"
-	case EventGeofenceEnter, EventGeofenceExit:
+	case model.EventGeofenceEnter, model.EventGeofenceExit:
 		return "geofence"
-	case EventDeviceOverspeed:
+	case model.EventDeviceOverspeed:
 		return "deviceOverspeed"
-	case EventAlarm:
+	case model.EventAlarm:
 		return "alarm"
-	case EventCommandResult:
+	case model.EventCommandResult:
 		return "commandResult"
 	case "maintenance":
 		return "maintenance"
@@ -39,19 +39,19 @@ func eventNotification(eventType string) string {
 // eventText is the notification body of an event.
 func eventText(e *model.Event) string {
 	switch e.Type {
-	case EventIgnitionOn:
+	case model.EventIgnitionOn:
 		return "Ignition on"
-	case EventIgnitionOff:
+	case model.EventIgnitionOff:
 		return "Ignition off"
-	case EventGeofenceEnter:
+	case model.EventGeofenceEnter:
 		return "Entered a geofence"
-	case EventGeofenceExit:
+	case model.EventGeofenceExit:
 		return "Left a geofence"
-	case EventDeviceOverspeed:
+	case model.EventDeviceOverspeed:
 		return "Speed limit exceeded"
-	case EventAlarm:
+	case model.EventAlarm:
 		return fmt.Sprintf("Alarm: %v", e.Attributes["alarm"])
-	case EventCommandResult:
+	case model.EventCommandResult:
 		return fmt.Sprintf("Command result: %v", e.Attributes["result"])
 	}
 	return "Maintenance required"
@@ -61,7 +61,7 @@ func eventText(e *model.Event) string {
 // switch on and may see its device (the core's visibility rules), with
 // the message each gets. Only users holding tokens are checked, so the
 // cost follows the number of push users, not of all users.
-func (c *Core) eventRecipients(tx model.Tx, e *model.Event) ([]pushOut, error) {
+func (n *Service) eventRecipients(tx model.Tx, e *model.Event) ([]pushOut, error) {
 	typ := eventNotification(e.Type)
 	title := "Device " + strconv.FormatInt(e.DeviceID, 10)
 	if d, err := tx.Devices().Get(e.DeviceID); err == nil {
@@ -83,7 +83,7 @@ func (c *Core) eventRecipients(tx model.Tx, e *model.Event) ([]pushOut, error) {
 	}
 	var out []pushOut
 	for _, id := range holders {
-		o, ok, err := recipient(tx, id, typ, c.now())
+		o, ok, err := recipient(tx, id, typ, n.now())
 		if err != nil {
 			return nil, err
 		}

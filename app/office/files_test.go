@@ -1,8 +1,10 @@
-package app
+package office
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func TestCleanFileName(t *testing.T) {
@@ -37,16 +39,16 @@ func TestFileType(t *testing.T) {
 }
 
 func TestUniqueFileIDs(t *testing.T) {
-	got, err := uniqueFileIDs([]TextID{3, 1, 3, 2, 1})
+	got, err := uniqueFileIDs([]model.TextID{3, 1, 3, 2, 1})
 	if err != nil || len(got) != 3 || got[0] != 3 || got[2] != 2 {
 		t.Errorf("%v %v", got, err)
 	}
-	if _, err := uniqueFileIDs(make([]TextID, 1)); err == nil {
+	if _, err := uniqueFileIDs(make([]model.TextID, 1)); err == nil {
 		t.Error("id 0 accepted")
 	}
-	many := make([]TextID, maxFileIDs+1)
+	many := make([]model.TextID, maxFileIDs+1)
 	for i := range many {
-		many[i] = TextID(i + 1)
+		many[i] = model.TextID(i + 1)
 	}
 	if _, err := uniqueFileIDs(many); err == nil {
 		t.Error("too many files accepted")

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"strings"
@@ -9,11 +9,11 @@ import (
 
 // TicketResponse is one message on a support ticket (F5..F8).
 type TicketResponse struct {
-	ID         TextID     `json:"id"`
-	TicketID   TextID     `json:"ticket_id"`
-	Message    string     `json:"message"`
-	FileIDs    []TextID   `json:"fileIds"`
-	SenderInfo SenderInfo `json:"senderInfo"`
+	ID         model.TextID   `json:"id"`
+	TicketID   model.TextID   `json:"ticket_id"`
+	Message    string         `json:"message"`
+	FileIDs    []model.TextID `json:"fileIds"`
+	SenderInfo SenderInfo     `json:"senderInfo"`
 	Stamp
 }
 
@@ -23,21 +23,21 @@ func (TicketResponse) FieldLimits() map[string]int {
 
 // SenderInfo names a response's author as they were when writing it.
 type SenderInfo struct {
-	Name string `json:"name"`
-	ID   TextID `json:"id"`
+	Name string       `json:"name"`
+	ID   model.TextID `json:"id"`
 }
 
 func (r *TicketResponse) GetID() int64   { return int64(r.ID) }
-func (r *TicketResponse) SetID(id int64) { r.ID = TextID(id) }
+func (r *TicketResponse) SetID(id int64) { r.ID = model.TextID(id) }
 
 // Responses are indexed by ticket, so a conversation reads without a scan.
 var responses = cabinet[TicketResponse, *TicketResponse]{name: "ticket_responses", what: "Response",
 	group: func(r *TicketResponse) int64 { return int64(r.TicketID) }}
 
 // TicketResponses lists a readable ticket's responses, oldest first.
-func (c *Core) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResponse, error) {
+func (svc *Service) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResponse, error) {
 	var list []*TicketResponse
-	err := c.store.View(func(tx model.Tx) error {
+	err := svc.store.View(func(tx model.Tx) error {
 		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err != nil {
 			return err
 		}
@@ -51,13 +51,13 @@ func (c *Core) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResp
 // Respond adds a response to a ticket the actor created (administrators:
 // any ticket). A closed ticket takes no responses; the creator's answer to
 // a pending or resolved ticket reopens it.
-func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileIDs []TextID) (*TicketResponse, error) {
-	r := &TicketResponse{TicketID: TextID(ticketID), Message: strings.TrimSpace(message),
-		SenderInfo: SenderInfo{Name: senderName(actor), ID: TextID(actor.ID)}}
-	if err := firstErr(limits.Check(r), checkResponse(r, fileIDs)); err != nil {
+func (svc *Service) Respond(actor *model.User, ticketID int64, message string, fileIDs []model.TextID) (*TicketResponse, error) {
+	r := &TicketResponse{TicketID: model.TextID(ticketID), Message: strings.TrimSpace(message),
+		SenderInfo: SenderInfo{Name: senderName(actor), ID: model.TextID(actor.ID)}}
+	if err := model.FirstError(limits.Check(r), checkResponse(r, fileIDs)); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		t, err := tickets.get(tx, ticketID, ownerOrAdmin(actor))
 		if err != nil {
 			return err
@@ -65,7 +65,7 @@ func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileID
 		if t.Status == TicketClosed {
 			return model.Invalid("the ticket is closed; reopen it to respond")
 		}
-		if err := responses.create(tx, actor.ID, c.now(), r); err != nil {
+		if err := responses.create(tx, actor.ID, svc.now(), r); err != nil {
 			return err
 		}
 		if err := attachFiles(tx, actor, ref(refResponse, r.GetID()), nil, r.FileIDs); err != nil {
@@ -74,7 +74,7 @@ func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileID
 		if t.Owner() == actor.ID && (t.Status == TicketPending || t.Status == TicketResolved) {
 			after := *t
 			after.Status = TicketOpen
-			return tickets.update(tx, t, &after, c.now())
+			return tickets.update(tx, t, &after, svc.now())
 		}
 		return nil
 	})
@@ -85,7 +85,7 @@ func (c *Core) Respond(actor *model.User, ticketID int64, message string, fileID
 }
 
 // checkResponse validates a response's message and files (set on r).
-func checkResponse(r *TicketResponse, fileIDs []TextID) error {
+func checkResponse(r *TicketResponse, fileIDs []model.TextID) error {
 	var err error
 	if r.FileIDs, err = uniqueFileIDs(fileIDs); err != nil {
 		return err
@@ -105,7 +105,7 @@ func senderName(u *model.User) string {
 
 // authoredResponse finds a response only its author may change: to whom may
 // read the ticket it is forbidden, to everyone else it does not exist.
-func (c *Core) authoredResponse(tx model.Tx, actor *model.User, id int64) (*TicketResponse, error) {
+func (svc *Service) authoredResponse(tx model.Tx, actor *model.User, id int64) (*TicketResponse, error) {
 	r, err := responses.table(tx).Get(id)
 	if err != nil {
 		return nil, err
@@ -121,10 +121,10 @@ func (c *Core) authoredResponse(tx model.Tx, actor *model.User, id int64) (*Tick
 
 // UpdateResponse changes the message (and files) of the actor's response;
 // apply fills a copy from the request.
-func (c *Core) UpdateResponse(actor *model.User, id int64, apply func(*TicketResponse) error) (*TicketResponse, error) {
+func (svc *Service) UpdateResponse(actor *model.User, id int64, apply func(*TicketResponse) error) (*TicketResponse, error) {
 	var after *TicketResponse
-	err := c.store.Update(func(tx model.Tx) error {
-		before, err := c.authoredResponse(tx, actor, id)
+	err := svc.store.Update(func(tx model.Tx) error {
+		before, err := svc.authoredResponse(tx, actor, id)
 		if err != nil {
 			return err
 		}
@@ -140,7 +140,7 @@ func (c *Core) UpdateResponse(actor *model.User, id int64, apply func(*TicketRes
 		if err := attachFiles(tx, actor, ref(refResponse, id), before.FileIDs, after.FileIDs); err != nil {
 			return err
 		}
-		return responses.update(tx, before, after, c.now())
+		return responses.update(tx, before, after, svc.now())
 	})
 	if err != nil {
 		return nil, err
@@ -149,18 +149,18 @@ func (c *Core) UpdateResponse(actor *model.User, id int64, apply func(*TicketRes
 }
 
 // DeleteResponse removes the actor's response and its files.
-func (c *Core) DeleteResponse(actor *model.User, id int64) error {
-	var dropped []TextID
-	err := c.store.Update(func(tx model.Tx) error {
-		r, err := c.authoredResponse(tx, actor, id)
+func (svc *Service) DeleteResponse(actor *model.User, id int64) error {
+	var dropped []model.TextID
+	err := svc.store.Update(func(tx model.Tx) error {
+		r, err := svc.authoredResponse(tx, actor, id)
 		if err != nil {
 			return err
 		}
 		dropped = r.FileIDs
-		return firstErr(dropFiles(tx, dropped), responses.remove(tx, r))
+		return model.FirstError(dropFiles(tx, dropped), responses.remove(tx, r))
 	})
 	if err == nil {
-		c.removeFileContent(dropped)
+		svc.removeFileContent(dropped)
 	}
 	return err
 }

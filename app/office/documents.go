@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"cmp"
@@ -28,23 +28,23 @@ const (
 
 // Document is a vehicle or driver document (spec section G).
 type Document struct {
-	ID               TextID   `json:"$id"`
-	DocumentOf       string   `json:"documentOf"`
-	EntityID         TextID   `json:"entityId"`
-	DocumentType     string   `json:"documentType"`
-	IdentifiedBy     string   `json:"identifiedBy"`
-	IdentificationNo string   `json:"identificationNo"`
-	VIN              string   `json:"VIN"`
-	Description      string   `json:"description"`
-	Status           string   `json:"status"`
-	Amount           *float64 `json:"amount"`
-	Address          string   `json:"address"`
-	IssuedBy         string   `json:"issuedBy"`
-	IssuedDate       Date     `json:"issuedDate"`
-	ExpiryDate       Date     `json:"expiryDate"`
-	RenewalDate      Date     `json:"renewalDate"`
-	Notes            string   `json:"notes"`
-	FileIDs          []TextID `json:"fileIds"`
+	ID               model.TextID   `json:"$id"`
+	DocumentOf       string         `json:"documentOf"`
+	EntityID         model.TextID   `json:"entityId"`
+	DocumentType     string         `json:"documentType"`
+	IdentifiedBy     string         `json:"identifiedBy"`
+	IdentificationNo string         `json:"identificationNo"`
+	VIN              string         `json:"VIN"`
+	Description      string         `json:"description"`
+	Status           string         `json:"status"`
+	Amount           *float64       `json:"amount"`
+	Address          string         `json:"address"`
+	IssuedBy         string         `json:"issuedBy"`
+	IssuedDate       model.Date     `json:"issuedDate"`
+	ExpiryDate       model.Date     `json:"expiryDate"`
+	RenewalDate      model.Date     `json:"renewalDate"`
+	Notes            string         `json:"notes"`
+	FileIDs          []model.TextID `json:"fileIds"`
 	// ExpiryNotices are the reminders already sent for ExpiryDate, in days
 	// before it (0: on the day); a new expiryDate starts them afresh.
 	ExpiryNotices []int `json:"expiryNotices"`
@@ -57,14 +57,14 @@ func (Document) FieldLimits() map[string]int {
 }
 
 func (d *Document) GetID() int64   { return int64(d.ID) }
-func (d *Document) SetID(id int64) { d.ID = TextID(id) }
+func (d *Document) SetID(id int64) { d.ID = model.TextID(id) }
 
 var documents = cabinet[Document, *Document]{name: "documents", what: "Document"}
 
 // Documents lists the actor's documents, newest first.
-func (c *Core) Documents(actor *model.User) ([]*Document, error) {
+func (svc *Service) Documents(actor *model.User) ([]*Document, error) {
 	var list []*Document
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		list, err = documents.grouped(tx, actor.ID)
 		return err
 	})
@@ -73,15 +73,15 @@ func (c *Core) Documents(actor *model.User) ([]*Document, error) {
 	}
 	slices.Reverse(list)
 	for _, d := range list {
-		c.presentDocument(d)
+		svc.presentDocument(d)
 	}
 	return list, nil
 }
 
 // ExpiringDocuments lists the actor's documents that have an expiry date,
 // soonest first (G5).
-func (c *Core) ExpiringDocuments(actor *model.User) ([]*Document, error) {
-	list, err := c.Documents(actor)
+func (svc *Service) ExpiringDocuments(actor *model.User) ([]*Document, error) {
+	list, err := svc.Documents(actor)
 	if err != nil {
 		return nil, err
 	}
@@ -93,29 +93,29 @@ func (c *Core) ExpiringDocuments(actor *model.User) ([]*Document, error) {
 }
 
 // Document returns one of the actor's documents.
-func (c *Core) Document(actor *model.User, id int64) (*Document, error) {
+func (svc *Service) Document(actor *model.User, id int64) (*Document, error) {
 	var d *Document
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := svc.store.View(func(tx model.Tx) (err error) {
 		d, err = documents.get(tx, id, ownerOnly(actor))
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return c.presentDocument(d), nil
+	return svc.presentDocument(d), nil
 }
 
 // CreateDocument stores a document apply fills from the request.
-func (c *Core) CreateDocument(actor *model.User, apply func(*Document) error) (*Document, error) {
+func (svc *Service) CreateDocument(actor *model.User, apply func(*Document) error) (*Document, error) {
 	d := &Document{}
 	if err := limits.FromRequest(apply, d); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx model.Tx) error {
-		if err := c.prepareDocument(tx, actor, nil, d); err != nil {
+	err := svc.store.Update(func(tx model.Tx) error {
+		if err := svc.prepareDocument(tx, actor, nil, d); err != nil {
 			return err
 		}
-		if err := documents.create(tx, actor.ID, c.now(), d); err != nil {
+		if err := documents.create(tx, actor.ID, svc.now(), d); err != nil {
 			return err
 		}
 		return attachFiles(tx, actor, ref(refDocument, d.GetID()), nil, d.FileIDs)
@@ -123,14 +123,14 @@ func (c *Core) CreateDocument(actor *model.User, apply func(*Document) error) (*
 	if err != nil {
 		return nil, err
 	}
-	return c.presentDocument(d), nil
+	return svc.presentDocument(d), nil
 }
 
 // UpdateDocument changes one of the actor's documents; apply fills a copy
 // from the request (G3).
-func (c *Core) UpdateDocument(actor *model.User, id int64, apply func(*Document) error) (*Document, error) {
+func (svc *Service) UpdateDocument(actor *model.User, id int64, apply func(*Document) error) (*Document, error) {
 	var after *Document
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := documents.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err
@@ -141,33 +141,33 @@ func (c *Core) UpdateDocument(actor *model.User, id int64, apply func(*Document)
 		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
-		if err := c.prepareDocument(tx, actor, before, after); err != nil {
+		if err := svc.prepareDocument(tx, actor, before, after); err != nil {
 			return err
 		}
 		if err := attachFiles(tx, actor, ref(refDocument, id), before.FileIDs, after.FileIDs); err != nil {
 			return err
 		}
-		return documents.update(tx, before, after, c.now())
+		return documents.update(tx, before, after, svc.now())
 	})
 	if err != nil {
 		return nil, err
 	}
-	return c.presentDocument(after), nil
+	return svc.presentDocument(after), nil
 }
 
 // DeleteDocument removes one of the actor's documents and its files (G4).
-func (c *Core) DeleteDocument(actor *model.User, id int64) error {
-	return documents.deleteOwn(c, actor, id, func(d *Document) []TextID { return d.FileIDs })
+func (svc *Service) DeleteDocument(actor *model.User, id int64) error {
+	return documents.deleteOwn(svc, actor, id, func(d *Document) []model.TextID { return d.FileIDs })
 }
 
 // prepareDocument validates a new (before == nil) or changed document and
 // restores what callers may not set.
-func (c *Core) prepareDocument(tx model.Tx, actor *model.User, before, d *Document) error {
+func (svc *Service) prepareDocument(tx model.Tx, actor *model.User, before, d *Document) error {
 	if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 		return err
 	}
 	d.DocumentOf = strings.ToLower(strings.TrimSpace(d.DocumentOf))
-	if err := requireText(map[string]*string{"documentOf": &d.DocumentOf, "documentType": &d.DocumentType}); err != nil {
+	if err := limits.Required(map[string]*string{"documentOf": &d.DocumentOf, "documentType": &d.DocumentType}); err != nil {
 		return err
 	}
 	if d.EntityID == 0 {
@@ -219,16 +219,16 @@ func checkEntity(tx model.Tx, actor *model.User, field, of string, id int64) err
 }
 
 // presentDocument fills a computed status in.
-func (c *Core) presentDocument(d *Document) *Document {
+func (svc *Service) presentDocument(d *Document) *Document {
 	if d.Status == "" {
-		d.Status = documentStatus(d.ExpiryDate, c.now(), c.office().ExpiringDays)
+		d.Status = documentStatus(d.ExpiryDate, svc.now(), svc.office().ExpiringDays)
 	}
 	return d
 }
 
 // documentStatus: expired after the expiry day, expiring from expiringDays
 // before it through the day itself, valid otherwise (or without a date).
-func documentStatus(expiry Date, now time.Time, expiringDays int) string {
+func documentStatus(expiry model.Date, now time.Time, expiringDays int) string {
 	if expiry.IsZero() {
 		return DocumentValid
 	}

@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"slices"
@@ -12,8 +12,8 @@ import (
 // ServiceTask is a reusable maintenance task label (spec L6..L8): public
 // (no owner, offered to everyone) or one user's own.
 type ServiceTask struct {
-	ID    TextID `json:"id"`
-	Label string `json:"label"`
+	ID    model.TextID `json:"id"`
+	Label string       `json:"label"`
 	Stamp
 }
 
@@ -22,7 +22,7 @@ func (ServiceTask) FieldLimits() map[string]int {
 }
 
 func (t *ServiceTask) GetID() int64   { return int64(t.ID) }
-func (t *ServiceTask) SetID(id int64) { t.ID = TextID(id) }
+func (t *ServiceTask) SetID(id int64) { t.ID = model.TextID(id) }
 
 // Public tasks are the group of owner 0.
 var serviceTasks = cabinet[ServiceTask, *ServiceTask]{name: "service_tasks", what: "Task"}
@@ -37,21 +37,21 @@ var DefaultServiceTasks = []string{
 }
 
 // seedServiceTasks adds DefaultServiceTasks once per store, on first use.
-func (c *Core) seedServiceTasks() error {
+func (svc *Service) seedServiceTasks() error {
 	const seed = "service_tasks"
 	var seeded bool
-	if err := c.store.View(func(tx model.Tx) (err error) {
+	if err := svc.store.View(func(tx model.Tx) (err error) {
 		_, seeded, err = tx.Keys("seeds").Get(seed)
 		return err
 	}); err != nil || seeded {
 		return err
 	}
-	return c.store.Update(func(tx model.Tx) error {
+	return svc.store.Update(func(tx model.Tx) error {
 		if _, done, err := tx.Keys("seeds").Get(seed); err != nil || done {
 			return err
 		}
 		for _, label := range DefaultServiceTasks {
-			if err := serviceTasks.create(tx, 0, c.now(), &ServiceTask{Label: label}); err != nil {
+			if err := serviceTasks.create(tx, 0, svc.now(), &ServiceTask{Label: label}); err != nil {
 				return err
 			}
 		}
@@ -60,19 +60,19 @@ func (c *Core) seedServiceTasks() error {
 }
 
 // ServiceTasks lists the public tasks, then the actor's own, in creation order.
-func (c *Core) ServiceTasks(actor *model.User) ([]*ServiceTask, error) {
-	if err := c.seedServiceTasks(); err != nil {
+func (svc *Service) ServiceTasks(actor *model.User) ([]*ServiceTask, error) {
+	if err := svc.seedServiceTasks(); err != nil {
 		return nil, err
 	}
 	var list []*ServiceTask
-	err := c.store.View(func(tx model.Tx) (err error) {
-		list, err = c.visibleTasks(tx, actor)
+	err := svc.store.View(func(tx model.Tx) (err error) {
+		list, err = svc.visibleTasks(tx, actor)
 		return err
 	})
 	return list, err
 }
 
-func (c *Core) visibleTasks(tx model.Tx, actor *model.User) ([]*ServiceTask, error) {
+func (svc *Service) visibleTasks(tx model.Tx, actor *model.User) ([]*ServiceTask, error) {
 	public, err := serviceTasks.grouped(tx, 0)
 	if err != nil {
 		return nil, err
@@ -83,29 +83,29 @@ func (c *Core) visibleTasks(tx model.Tx, actor *model.User) ([]*ServiceTask, err
 
 // CreateServiceTask adds a task of the actor; a label the actor already
 // sees (public or own, ignoring case) is refused.
-func (c *Core) CreateServiceTask(actor *model.User, label string) (*ServiceTask, error) {
+func (svc *Service) CreateServiceTask(actor *model.User, label string) (*ServiceTask, error) {
 	t := &ServiceTask{Label: label}
-	if err := requireText(map[string]*string{"label": &t.Label}); err != nil {
+	if err := limits.Required(map[string]*string{"label": &t.Label}); err != nil {
 		return nil, err
 	}
 	if err := limits.Check(t); err != nil {
 		return nil, err
 	}
-	if err := c.seedServiceTasks(); err != nil {
+	if err := svc.seedServiceTasks(); err != nil {
 		return nil, err
 	}
-	err := c.store.Update(func(tx model.Tx) error {
+	err := svc.store.Update(func(tx model.Tx) error {
 		if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 			return err
 		}
-		seen, err := c.visibleTasks(tx, actor)
+		seen, err := svc.visibleTasks(tx, actor)
 		if err != nil {
 			return err
 		}
 		if slices.ContainsFunc(seen, func(s *ServiceTask) bool { return strings.EqualFold(s.Label, t.Label) }) {
 			return model.Conflict("a task labelled %q already exists", t.Label)
 		}
-		return serviceTasks.create(tx, actor.ID, c.now(), t)
+		return serviceTasks.create(tx, actor.ID, svc.now(), t)
 	})
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func (c *Core) CreateServiceTask(actor *model.User, label string) (*ServiceTask,
 
 // DeleteServiceTask removes the actor's own task with label (ignoring
 // case); public and other users' tasks are never removed.
-func (c *Core) DeleteServiceTask(actor *model.User, label string) error {
+func (svc *Service) DeleteServiceTask(actor *model.User, label string) error {
 	label = strings.TrimSpace(label)
 	if label == "" {
 		return model.Invalid("label is required")
@@ -123,7 +123,7 @@ func (c *Core) DeleteServiceTask(actor *model.User, label string) error {
 	if err := limits.Text("label", label, model.MaxName); err != nil {
 		return err
 	}
-	return c.store.Update(func(tx model.Tx) error {
+	return svc.store.Update(func(tx model.Tx) error {
 		if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 			return err
 		}

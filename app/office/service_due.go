@@ -1,4 +1,4 @@
-package app
+package office
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -39,11 +40,11 @@ const (
 
 // MaintenanceDue is when one vehicle is next due for service.
 type MaintenanceDue struct {
-	DeviceID    int64  `json:"deviceId"`
-	DeviceName  string `json:"deviceName"`
-	LastService Date   `json:"lastService"` // zero: never serviced
-	DueDate     Date   `json:"dueDate"`
-	DaysLeft    int    `json:"daysLeft"` // whole UTC days; negative once passed
+	DeviceID    int64      `json:"deviceId"`
+	DeviceName  string     `json:"deviceName"`
+	LastService model.Date `json:"lastService"` // zero: never serviced
+	DueDate     model.Date `json:"dueDate"`
+	DaysLeft    int        `json:"daysLeft"` // whole UTC days; negative once passed
 	// KmLeft is the distance until the km limit; nil when the vehicle's
 	// distance is unknown (no position with odometer or totalDistance).
 	KmLeft *float64 `json:"kmLeft"`
@@ -51,8 +52,8 @@ type MaintenanceDue struct {
 	Reason string   `json:"reason"`
 }
 
-func (c *Core) maintenance() MaintenanceOptions {
-	o := c.opts.Maintenance
+func (svc *Service) maintenance() MaintenanceOptions {
+	o := svc.maint
 	if o.IntervalDays <= 0 {
 		o.IntervalDays = 180
 	}
@@ -66,12 +67,8 @@ func (c *Core) maintenance() MaintenanceOptions {
 // due for service, overdue first, then by due date. Service records are
 // private to their owner, so only the actor's own history counts: a
 // vehicle the actor never recorded a service for is due now.
-func (c *Core) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDue, error) {
-	devices, err := c.Devices.List(actor, ListQuery{})
-	if err != nil {
-		return nil, err
-	}
-	records, err := c.ServiceRecords(actor, ServiceQuery{}) // latest first
+func (svc *Service) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDue, error) {
+	records, err := svc.ServiceRecords(actor, ServiceQuery{}) // latest first
 	if err != nil {
 		return nil, err
 	}
@@ -81,24 +78,24 @@ func (c *Core) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDu
 			last[int64(r.VehicleID)] = r
 		}
 	}
-	opts := c.maintenance()
-	out := make([]MaintenanceDue, 0, len(devices))
-	err = c.store.View(func(tx model.Tx) error {
-		for _, d := range devices {
+	opts := svc.maintenance()
+	out := []MaintenanceDue{}
+	err = svc.store.View(func(tx model.Tx) error {
+		return access.Guard{Tx: tx, Actor: actor}.EachDevice(func(d *model.Device) error {
 			due := MaintenanceDue{DeviceID: d.ID, DeviceName: d.Name}
 			r := last[d.ID]
 			if r == nil {
-				due.DueDate, due.State, due.Reason = Date{now.UTC()}, MaintenanceDueSoon, DueNoService
+				due.DueDate, due.State, due.Reason = model.Date{Time: now.UTC()}, MaintenanceDueSoon, DueNoService
 				out = append(out, due)
-				continue
+				return nil
 			}
 			km, err := kmSince(tx, d.ID, r)
 			if err != nil {
 				return err
 			}
 			out = append(out, dueAfter(r, km, opts, now, due))
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -118,7 +115,7 @@ func stateRank(s string) int {
 // driven since it (nil when unknown).
 func dueAfter(r *ServiceRecord, driven *float64, o MaintenanceOptions, now time.Time, due MaintenanceDue) MaintenanceDue {
 	due.LastService = r.ServiceDate
-	due.DueDate = Date{r.ServiceDate.AddDate(0, 0, o.IntervalDays)}
+	due.DueDate = model.Date{Time: r.ServiceDate.AddDate(0, 0, o.IntervalDays)}
 	due.DaysLeft = daysUntil(now, due.DueDate)
 	byDate := urgency(due.DaysLeft < 0, due.DaysLeft <= DueSoonDays)
 	due.State, due.Reason = byDate, DueByDate
@@ -181,7 +178,7 @@ func kmSince(tx model.Tx, deviceID int64, r *ServiceRecord) (*float64, error) {
 func meters(attrs model.Attributes, key string) (float64, bool) {
 	switch attrs[key].(type) {
 	case float64, float32, int, int64, uint64:
-		return number(attrs[key]), true
+		return model.Number(attrs[key]), true
 	}
 	return 0, false
 }

@@ -1,4 +1,4 @@
-package app
+package notify
 
 import (
 	"encoding/json"
@@ -69,18 +69,18 @@ func settingsOf(tx model.Tx, userID int64) (NotificationSettings, error) {
 }
 
 // NotificationSettings is K1: the caller's switches.
-func (c *Core) NotificationSettings(actor *model.User) (NotificationSettings, error) {
+func (n *Service) NotificationSettings(actor *model.User) (NotificationSettings, error) {
 	var s NotificationSettings
-	err := c.store.View(func(tx model.Tx) (err error) { s, err = settingsOf(tx, actor.ID); return err })
+	err := n.store.View(func(tx model.Tx) (err error) { s, err = settingsOf(tx, actor.ID); return err })
 	return s, err
 }
 
 // SetNotification is K2: one switch of the caller.
-func (c *Core) SetNotification(actor *model.User, typ string, on bool) error {
+func (n *Service) SetNotification(actor *model.User, typ string, on bool) error {
 	if !validType(typ) {
 		return model.Invalid("type must be one of %s", strings.Join(NotificationTypes, ", "))
 	}
-	return c.store.Update(func(tx model.Tx) error {
+	return n.store.Update(func(tx model.Tx) error {
 		s, err := settingsOf(tx, actor.ID)
 		if err != nil {
 			return err

@@ -484,7 +484,7 @@ func sweepStatus(ctx context.Context, core *app.Core, timeout time.Duration, log
 // bootstrap prepares an empty store and shows a generated administrator
 // password once.
 func bootstrap(core *app.Core, a config.Admin, log *slog.Logger) error {
-	admin, generated, err := core.Bootstrap(a.Email, a.Password)
+	admin, generated, err := core.Accounts.Bootstrap(a.Email, a.Password)
 	switch {
 	case err != nil:
 		return fmt.Errorf("first start: %w", err)
@@ -501,7 +501,7 @@ func pruneSessions(ctx context.Context, core *app.Core, log *slog.Logger) {
 	t := time.NewTicker(pruneInterval)
 	defer t.Stop()
 	for {
-		if n, err := core.PruneSessions(); err != nil {
+		if n, err := core.Accounts.PruneSessions(); err != nil {
 			log.Error("prune sessions", "err", err)
 		} else if n > 0 {
 			log.Info("pruned expired sessions", "count", n)
@@ -778,7 +778,7 @@ func (c *cli) userCommands() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				u, err := core.CreateUser(app.System(), func(u *model.User) error {
+				u, err := core.Accounts.CreateUser(app.System(), func(u *model.User) error {
 					u.Email, u.Name, u.Password, u.Administrator = email, name, pw, admin
 					return nil
 				})
@@ -801,7 +801,7 @@ func (c *cli) userCommands() *cobra.Command {
 			return c.withCore(cmd.Context(), writeStore, func(core *app.Core) error {
 				pw, err := c.password(password)
 				if err == nil {
-					err = core.SetPassword(email, pw)
+					err = core.Accounts.SetPassword(email, pw)
 				}
 				if errors.Is(err, model.ErrNotFound) {
 					return fmt.Errorf("no user with e-mail %q", email)
@@ -822,7 +822,7 @@ func (c *cli) userCommands() *cobra.Command {
 }
 
 func (c *cli) listUsers(core *app.Core) error {
-	users, err := core.Users(app.System(), 0)
+	users, err := core.Accounts.Users(app.System(), 0)
 	if err != nil {
 		return err
 	}
@@ -966,7 +966,7 @@ func withDelivery(opts *app.Options, cfg *config.Config) error {
 // `fleetd maintenance` while serve holds the store.
 func handleMaintenance(mux *http.ServeMux, core *app.Core) {
 	answer := func(w http.ResponseWriter) {
-		on, err := core.Maintenance()
+		on, err := core.Accounts.Maintenance()
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -982,7 +982,7 @@ func handleMaintenance(mux *http.ServeMux, core *app.Core) {
 			http.Error(w, "body must be on or off", http.StatusBadRequest)
 			return
 		}
-		if err := core.SetMaintenance(on); err != nil {
+		if err := core.Accounts.SetMaintenance(on); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
@@ -1048,11 +1048,11 @@ func (c *cli) maintenance(ctx context.Context, cfg *config.Config, action string
 	defer db.Close()
 	core := app.New(db, c.coreOptions(cfg, newLogger(cfg.Log, c.stderr)))
 	if action != "status" {
-		if err := core.SetMaintenance(action == "on"); err != nil {
+		if err := core.Accounts.SetMaintenance(action == "on"); err != nil {
 			return false, "", err
 		}
 	}
-	on, err = core.Maintenance()
+	on, err = core.Accounts.Maintenance()
 	return on, "store " + cfg.Data.StorePath(), err
 }
 

@@ -79,13 +79,13 @@ func (s logSender) Send(_ context.Context, to, subject, text string) error {
 }
 
 // initAccounts applies the account defaults.
-func (c *Core) initAccounts() {
-	c.opts.Accounts.defaults()
-	c.otpSends = newThrottle(c.opts.Accounts.OTPSends, c.now, errTooManyOTPs)
-	if c.opts.Accounts.Mail == nil {
-		c.opts.Accounts.Mail = logSender{log: c.log, channel: "mail.smtp"}
+func (acc *Accounts) initAccounts() {
+	acc.opts.defaults()
+	acc.otpSends = newThrottle(acc.opts.OTPSends, acc.now, errTooManyOTPs)
+	if acc.opts.Mail == nil {
+		acc.opts.Mail = logSender{log: acc.log, channel: "mail.smtp"}
 	}
-	if c.opts.Accounts.SMS == nil {
-		c.opts.Accounts.SMS = logSender{log: c.log, channel: "sms.http"}
+	if acc.opts.SMS == nil {
+		acc.opts.SMS = logSender{log: acc.log, channel: "sms.http"}
 	}
 }

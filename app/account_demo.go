@@ -10,9 +10,9 @@ const demoKeys = "demoUsers"
 // with a random password nobody knows. An administrator hands out
 // credentials by setting its password (fleetd user passwd, or PUT
 // /api/users/{id}) and linking demo devices to it; see docs/accounts.md.
-func (c *Core) demoUser(rec *otpRecord) (int64, error) {
+func (acc *Accounts) demoUser(rec *otpRecord) (int64, error) {
 	var id int64
-	err := c.store.View(func(tx model.Tx) error {
+	err := acc.store.View(func(tx model.Tx) error {
 		got, ok, err := tx.Keys(demoKeys).Get(rec.Identifier)
 		if err != nil || !ok {
 			return err
@@ -32,8 +32,8 @@ func (c *Core) demoUser(rec *otpRecord) (int64, error) {
 		return 0, err
 	}
 	email := placeholderEmail("demo-", rec.Identifier)
-	expires := c.now().UTC().Add(c.opts.Accounts.DemoTTL)
-	u, err := c.CreateUser(System(), func(u *model.User) error {
+	expires := acc.now().UTC().Add(acc.opts.DemoTTL)
+	u, err := acc.CreateUser(System(), func(u *model.User) error {
 		u.Name, u.Email, u.Phone, u.Password = rec.Name, email, rec.Identifier, password
 		u.Readonly, u.DeviceReadonly, u.LimitCommands = true, true, true
 		u.ExpirationTime = &expires
@@ -41,12 +41,12 @@ func (c *Core) demoUser(rec *otpRecord) (int64, error) {
 		return nil
 	})
 	if model.ClassOf(err) == model.ClassConflict { // the key was lost but the account is there
-		err = c.store.View(func(tx model.Tx) (err error) { u, err = tx.UserByEmail(email); return err })
+		err = acc.store.View(func(tx model.Tx) (err error) { u, err = tx.UserByEmail(email); return err })
 	}
 	if err != nil {
 		return 0, err
 	}
-	c.log.Info("demo account ready: set its password to hand out credentials", "userId", u.ID,
+	acc.log.Info("demo account ready: set its password to hand out credentials", "userId", u.ID,
 		"email", u.Email, "phone", u.Phone, "expires", u.ExpirationTime)
-	return u.ID, c.store.Update(func(tx model.Tx) error { return tx.Keys(demoKeys).Put(rec.Identifier, u.ID) })
+	return u.ID, acc.store.Update(func(tx model.Tx) error { return tx.Keys(demoKeys).Put(rec.Identifier, u.ID) })
 }

@@ -11,7 +11,7 @@ import (
 // VerifyOTP is A1: it checks the OTP sent for purpose to identifier and
 // returns a single-use token for the flow's last step. A verified
 // demo_auth OTP also creates (or finds) the phone's demo account.
-func (c *Core) VerifyOTP(code, identifier, purpose string) (string, error) {
+func (acc *Accounts) VerifyOTP(code, identifier, purpose string) (string, error) {
 	code = strings.TrimSpace(code)
 	if code == "" || strings.TrimSpace(identifier) == "" {
 		return "", ErrOTPRequired
@@ -30,27 +30,27 @@ func (c *Core) VerifyOTP(code, identifier, purpose string) (string, error) {
 	if err != nil {
 		return "", ErrOTPInvalid // no OTP was ever sent there
 	}
-	rec, err := c.checkOTP(otpKey(purpose, id.Value), code)
+	rec, err := acc.checkOTP(otpKey(purpose, id.Value), code)
 	if err != nil {
 		return "", err
 	}
 	if purpose == PurposeDemo {
-		if rec.UserID, err = c.demoUser(rec); err != nil {
+		if rec.UserID, err = acc.demoUser(rec); err != nil {
 			return "", err
 		}
 	}
-	return c.issueToken(rec)
+	return acc.issueToken(rec)
 }
 
 // StartReset is A3: it sends a reset OTP to the one user the e-mail or
 // phone names.
-func (c *Core) StartReset(email, phone, ip string) error {
+func (acc *Accounts) StartReset(email, phone, ip string) error {
 	id, err := identifierOf(email, phone)
 	if err != nil {
 		return err
 	}
-	return c.withOTPBudget(ip, []string{id.Value}, func() error {
-		users, err := c.usersBy(id)
+	return acc.withOTPBudget(ip, []string{id.Value}, func() error {
+		users, err := acc.usersBy(id)
 		if err != nil {
 			return err
 		}
@@ -60,26 +60,26 @@ func (c *Core) StartReset(email, phone, ip string) error {
 		case len(users) > 1:
 			return ErrResetAmbiguous
 		}
-		return c.issueOTP(otpRecord{Key: otpKey(PurposeReset, id.Value), Purpose: PurposeReset,
+		return acc.issueOTP(otpRecord{Key: otpKey(PurposeReset, id.Value), Purpose: PurposeReset,
 			Identifier: id.Value, UserID: users[0].ID}, id)
 	})
 }
 
 // ResetPassword is A4: a reset token sets the password of the user it was
 // issued for and ends that user's sessions, in one transaction.
-func (c *Core) ResetPassword(token, newPassword string) error {
+func (acc *Accounts) ResetPassword(token, newPassword string) error {
 	if strings.TrimSpace(token) == "" || newPassword == "" {
 		return ErrResetMissing
 	}
 	if err := model.FirstError(limits.Text("token", token, model.MaxName), limits.Password("newPassword", newPassword)); err != nil {
 		return err
 	}
-	hash, err := c.HashPassword(newPassword)
+	hash, err := acc.HashPassword(newPassword)
 	if err != nil {
 		return err
 	}
-	return c.store.Update(func(tx model.Tx) error {
-		t, err := c.takeToken(tx, token, PurposeReset)
+	return acc.store.Update(func(tx model.Tx) error {
+		t, err := acc.takeToken(tx, token, PurposeReset)
 		if err != nil {
 			return err
 		}
@@ -94,15 +94,15 @@ func (c *Core) ResetPassword(token, newPassword string) error {
 		if err := tx.Users().Put(u); err != nil {
 			return err
 		}
-		_, err = tx.DeleteSessions(u.ID, c.now())
+		_, err = tx.DeleteSessions(u.ID, acc.now())
 		return err
 	})
 }
 
 // registrationOpen is the server setting registration (off by default):
 // an operator decides whether strangers may sign up.
-func (c *Core) registrationOpen() error {
-	s, err := c.Server()
+func (acc *Accounts) registrationOpen() error {
+	s, err := acc.Server()
 	if err != nil {
 		return err
 	}
@@ -114,26 +114,26 @@ func (c *Core) registrationOpen() error {
 
 // StartRegistration is A5: it sends a registration OTP to an e-mail or
 // phone no account uses yet.
-func (c *Core) StartRegistration(email, phone, ip string) error {
+func (acc *Accounts) StartRegistration(email, phone, ip string) error {
 	id, err := identifierOf(email, phone)
 	if err != nil {
 		return err
 	}
-	return c.withOTPBudget(ip, []string{id.Value}, func() error {
-		if err := c.registrationOpen(); err != nil {
+	return acc.withOTPBudget(ip, []string{id.Value}, func() error {
+		if err := acc.registrationOpen(); err != nil {
 			return err
 		}
-		if err := c.mustBeFree(id); err != nil {
+		if err := acc.mustBeFree(id); err != nil {
 			return err
 		}
-		return c.issueOTP(otpRecord{Key: otpKey(PurposeRegistration, id.Value), Purpose: PurposeRegistration,
+		return acc.issueOTP(otpRecord{Key: otpKey(PurposeRegistration, id.Value), Purpose: PurposeRegistration,
 			Identifier: id.Value}, id)
 	})
 }
 
 // mustBeFree answers ErrAccountExists when any user has the identifier.
-func (c *Core) mustBeFree(id Identifier) error {
-	users, err := c.usersBy(id)
+func (acc *Accounts) mustBeFree(id Identifier) error {
+	users, err := acc.usersBy(id)
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ var ErrCreateFailed = errors.New("Failed to create user account.")
 
 // CompleteRegistration is A6: a registration token creates the account.
 // The token is consumed first, so it cannot create two accounts.
-func (c *Core) CompleteRegistration(token, fullName, password string) (*model.User, error) {
+func (acc *Accounts) CompleteRegistration(token, fullName, password string) (*model.User, error) {
 	fullName = strings.TrimSpace(fullName)
 	if strings.TrimSpace(token) == "" || fullName == "" || password == "" {
 		return nil, ErrRegistrationMissing
@@ -159,18 +159,18 @@ func (c *Core) CompleteRegistration(token, fullName, password string) (*model.Us
 	if err != nil {
 		return nil, err
 	}
-	if err := c.registrationOpen(); err != nil {
+	if err := acc.registrationOpen(); err != nil {
 		return nil, err
 	}
 	var t *otpToken
-	if err := c.store.Update(func(tx model.Tx) (err error) { t, err = c.takeToken(tx, token, PurposeRegistration); return err }); err != nil {
+	if err := acc.store.Update(func(tx model.Tx) (err error) { t, err = acc.takeToken(tx, token, PurposeRegistration); return err }); err != nil {
 		return nil, err
 	}
 	id := Identifier{Value: t.Identifier, Phone: !strings.Contains(t.Identifier, "@")}
-	if err := c.mustBeFree(id); err != nil {
+	if err := acc.mustBeFree(id); err != nil {
 		return nil, err
 	}
-	u, err := c.CreateUser(System(), func(u *model.User) error {
+	u, err := acc.CreateUser(System(), func(u *model.User) error {
 		u.Name, u.Password = fullName, password
 		if id.Phone {
 			u.Phone, u.Email = id.Value, placeholderEmail("", id.Value)
@@ -184,7 +184,7 @@ func (c *Core) CompleteRegistration(token, fullName, password string) (*model.Us
 		if err != nil {
 			return nil, errors.Join(ErrCreateFailed, err)
 		}
-		c.log.Info("account registered", "userId", u.ID, "email", u.Email)
+		acc.log.Info("account registered", "userId", u.ID, "email", u.Email)
 		return u, nil
 	case model.ClassConflict:
 		return nil, ErrAccountExists
@@ -196,7 +196,7 @@ func (c *Core) CompleteRegistration(token, fullName, password string) (*model.Us
 // StartDemo is A7: it sends a demo_auth OTP to the phone; the account is
 // made only once the OTP is verified (A1), so unverified phones create
 // nothing.
-func (c *Core) StartDemo(phone, fullName, ip string) error {
+func (acc *Accounts) StartDemo(phone, fullName, ip string) error {
 	fullName = strings.TrimSpace(fullName)
 	if strings.TrimSpace(phone) == "" || fullName == "" {
 		return ErrDemoMissing
@@ -211,8 +211,8 @@ func (c *Core) StartDemo(phone, fullName, ip string) error {
 	if err != nil {
 		return err
 	}
-	return c.withOTPBudget(ip, []string{id.Value}, func() error {
-		return c.issueOTP(otpRecord{Key: otpKey(PurposeDemo, id.Value), Purpose: PurposeDemo,
+	return acc.withOTPBudget(ip, []string{id.Value}, func() error {
+		return acc.issueOTP(otpRecord{Key: otpKey(PurposeDemo, id.Value), Purpose: PurposeDemo,
 			Identifier: id.Value, Name: fullName}, id)
 	})
 }

@@ -108,8 +108,8 @@ func usersBy(tx model.Tx, id Identifier) ([]*model.User, error) {
 }
 
 // usersBy is usersBy in a read transaction of its own.
-func (c *Core) usersBy(id Identifier) (users []*model.User, err error) {
-	err = c.store.View(func(tx model.Tx) error { users, err = usersBy(tx, id); return err })
+func (acc *Accounts) usersBy(id Identifier) (users []*model.User, err error) {
+	err = acc.store.View(func(tx model.Tx) error { users, err = usersBy(tx, id); return err })
 	return users, err
 }
 

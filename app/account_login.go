@@ -11,7 +11,7 @@ import (
 // throttle (per IP and per identifier) and answers the spec's messages:
 // unknown identifier 404, several users with that phone 400, wrong
 // password 401.
-func (c *Core) LoginIdentifier(identifier, password, ip string) (*model.User, error) {
+func (acc *Accounts) LoginIdentifier(identifier, password, ip string) (*model.User, error) {
 	if strings.TrimSpace(identifier) == "" || password == "" {
 		return nil, ErrLoginMissing
 	}
@@ -23,31 +23,31 @@ func (c *Core) LoginIdentifier(identifier, password, ip string) (*model.User, er
 	if err != nil {
 		account = strings.TrimSpace(identifier)
 	}
-	if err := c.throttle.check(ip, account); err != nil {
+	if err := acc.throttle.check(ip, account); err != nil {
 		return nil, err
 	}
 	var users []*model.User
 	if err == nil {
-		if users, err = c.usersBy(id); err != nil {
+		if users, err = acc.usersBy(id); err != nil {
 			return nil, err
 		}
 	}
 	if len(users) != 1 {
-		c.verify("", password, nil) // the same work as a wrong password
+		acc.verify("", password, nil) // the same work as a wrong password
 		if len(users) > 1 {
 			return nil, ErrLoginAmbiguous
 		}
-		c.throttle.add(ip, account) // guessing identifiers counts too
+		acc.throttle.add(ip, account) // guessing identifiers counts too
 		return nil, ErrLoginUnknown
 	}
 	u := users[0]
-	if !c.verify(model.NormalizeEmail(u.Email), password, u) {
-		c.throttle.add(ip, account)
+	if !acc.verify(model.NormalizeEmail(u.Email), password, u) {
+		acc.throttle.add(ip, account)
 		return nil, ErrLoginFailed
 	}
-	if err := c.loginAllowed(u); err != nil {
+	if err := acc.loginAllowed(u); err != nil {
 		return nil, err
 	}
-	c.throttle.succeed(account)
+	acc.throttle.succeed(account)
 	return u, nil
 }

@@ -19,44 +19,44 @@ const defaultBcryptCost = 11
 var errBadCredentials = model.Unauthorized("Invalid email or password")
 
 // HashPassword hashes a password for storage.
-func (c *Core) HashPassword(password string) (string, error) {
+func (acc *Accounts) HashPassword(password string) (string, error) {
 	if err := limits.Password("password", password); err != nil {
 		return "", err
 	}
-	h, err := bcrypt.GenerateFromPassword([]byte(password), c.opts.BcryptCost)
+	h, err := bcrypt.GenerateFromPassword([]byte(password), acc.bcryptCost)
 	return string(h), err
 }
 
 // Login checks e-mail and password for a caller at ip. Failures are
 // throttled per IP and per account; a locked-out caller gets 429 before the
 // password is even looked at.
-func (c *Core) Login(email, password, ip string) (*model.User, error) {
+func (acc *Accounts) Login(email, password, ip string) (*model.User, error) {
 	// Credentials no account can have are wrong without a look, and are not
 	// counted: the throttle would keep the over-long e-mail in memory.
 	if limits.Text("email", email, model.MaxEmail) != nil || limits.Password("password", password) != nil {
 		return nil, errBadCredentials
 	}
 	account := model.NormalizeEmail(email)
-	if err := c.throttle.check(ip, account); err != nil {
+	if err := acc.throttle.check(ip, account); err != nil {
 		return nil, err
 	}
 	var u *model.User
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := acc.store.View(func(tx model.Tx) (err error) {
 		u, err = tx.UserByEmail(account)
 		return err
 	})
 	if err != nil && !errors.Is(err, model.ErrNotFound) {
 		return nil, err
 	}
-	if !c.verify(account, password, u) { // u is nil for an unknown account
-		c.throttle.add(ip, account)
+	if !acc.verify(account, password, u) { // u is nil for an unknown account
+		acc.throttle.add(ip, account)
 		return nil, errBadCredentials
 	}
-	if err := c.loginAllowed(u); err != nil {
+	if err := acc.loginAllowed(u); err != nil {
 		return nil, err
 	}
-	c.throttle.succeed(account)
-	c.creds.put(account, password, u)
+	acc.throttle.succeed(account)
+	acc.creds.put(account, password, u)
 	return u, nil
 }
 
@@ -65,81 +65,81 @@ func (c *Core) Login(email, password, ip string) (*model.User, error) {
 // account (u nil) or one without a password it does the same work as for
 // a wrong password, so the answer's timing does not tell whether the
 // account exists.
-func (c *Core) verify(account, password string, u *model.User) bool {
+func (acc *Accounts) verify(account, password string, u *model.User) bool {
 	if u == nil || u.PasswordHash == "" {
-		c.passwordMatches(c.decoyHash(), password)
+		acc.passwordMatches(acc.decoyHash(), password)
 		return false
 	}
-	if id, hash, ok := c.creds.get(account, password); ok && id == u.ID && hash == u.PasswordHash {
+	if id, hash, ok := acc.creds.get(account, password); ok && id == u.ID && hash == u.PasswordHash {
 		return true
 	}
-	return c.passwordMatches(u.PasswordHash, password)
+	return acc.passwordMatches(u.PasswordHash, password)
 }
 
 // passwordMatches runs one bcrypt comparison, counted in Stats.
-func (c *Core) passwordMatches(hash, password string) bool {
-	c.counters.passwordChecks.Add(1)
+func (acc *Accounts) passwordMatches(hash, password string) bool {
+	acc.passwordChecks.Add(1)
 	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
 }
 
 // decoyHash is a hash of a random password at the configured cost, which
 // unknown accounts are checked against. It is made on first use so that
 // start-up does not pay for it.
-func (c *Core) decoyHash() string {
-	c.decoyOnce.Do(func() {
+func (acc *Accounts) decoyHash() string {
+	acc.decoyOnce.Do(func() {
 		buf := make([]byte, 32)
 		rand.Read(buf)
-		h, err := bcrypt.GenerateFromPassword([]byte(base64.RawStdEncoding.EncodeToString(buf)), c.opts.BcryptCost)
+		h, err := bcrypt.GenerateFromPassword([]byte(base64.RawStdEncoding.EncodeToString(buf)), acc.bcryptCost)
 		if err != nil { // only for an invalid cost, which New has already replaced
 			panic(err)
 		}
-		c.decoy = string(h)
+		acc.decoy = string(h)
 	})
-	return c.decoy
+	return acc.decoy
 }
 
-func (c *Core) loginAllowed(u *model.User) error {
+func (acc *Accounts) loginAllowed(u *model.User) error {
 	if u.Disabled {
 		return model.Unauthorized("Account is disabled")
 	}
-	if u.Expired(c.now()) {
+	if u.Expired(acc.now()) {
 		return model.Unauthorized("Account has expired")
 	}
 	return nil
 }
 
-// sessionKey is what the store keeps instead of the cookie value, so a
+// SessionKey is what the store keeps instead of the cookie value, so a
 // copied database or backup holds no usable session.
-func sessionKey(token string) string {
+func SessionKey(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
 }
 
 // CreateSession starts a session for u and returns the cookie value.
-func (c *Core) CreateSession(u *model.User) (token string, expires time.Time, err error) {
+func (acc *Accounts) CreateSession(u *model.User) (token string, expires time.Time, err error) {
 	buf := make([]byte, 32)
 	if _, err = rand.Read(buf); err != nil {
 		return "", time.Time{}, err
 	}
 	token = base64.RawURLEncoding.EncodeToString(buf)
-	now := c.now().UTC()
-	s := &model.Session{Token: sessionKey(token), UserID: u.ID, Created: now, Expires: now.Add(c.opts.SessionTTL)}
-	err = c.store.Update(func(tx model.Tx) error { return tx.PutSession(s) })
+	now := acc.now().UTC()
+	s := &model.Session{Token: SessionKey(token), UserID: u.ID, Created: now, Expires: now.Add(acc.sessionTTL)}
+	err = acc.store.Update(func(tx model.Tx) error { return tx.PutSession(s) })
 	return token, s.Expires, err
 }
 
 // SessionUser returns the user of a live session.
-func (c *Core) SessionUser(token string) (*model.User, error) {
+func (acc *Accounts) SessionUser(token string) (*model.User, error) {
 	if token == "" {
 		return nil, model.Unauthorized("Not logged in")
 	}
 	var u *model.User
-	err := c.store.View(func(tx model.Tx) error {
-		s, err := tx.Session(sessionKey(token))
+	err := acc.store.View(func(tx model.Tx) error {
+		s, err := tx.Session(SessionKey(token))
 		if err != nil {
 			return err
 		}
-		if c.now().After(s.Expires) {
+		if acc.now().After(s.Expires) {
 			return model.ErrNotFound
 		}
 		u, err = tx.Users().Get(s.UserID)
@@ -151,22 +151,22 @@ func (c *Core) SessionUser(token string) (*model.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.loginAllowed(u); err != nil {
+	if err := acc.loginAllowed(u); err != nil {
 		return nil, err
 	}
 	return u, nil
 }
 
 // Logout ends a session; ending an unknown session is not an error.
-func (c *Core) Logout(token string) error {
-	return c.store.Update(func(tx model.Tx) error { return tx.DeleteSession(sessionKey(token)) })
+func (acc *Accounts) Logout(token string) error {
+	return acc.store.Update(func(tx model.Tx) error { return tx.DeleteSession(SessionKey(token)) })
 }
 
 // PruneSessions removes expired sessions; run periodically by serve.
-func (c *Core) PruneSessions() (int, error) {
+func (acc *Accounts) PruneSessions() (int, error) {
 	var n int
-	err := c.store.Update(func(tx model.Tx) (err error) {
-		n, err = tx.DeleteSessions(0, c.now())
+	err := acc.store.Update(func(tx model.Tx) (err error) {
+		n, err = tx.DeleteSessions(0, acc.now())
 		return err
 	})
 	return n, err

@@ -42,25 +42,19 @@ type Options struct {
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;
 // it reaches the outside only through the interfaces it defines.
 type Core struct {
-	store    model.Store
-	opts     Options
-	now      func() time.Time
-	log      *slog.Logger
-	throttle *throttle    // failed logins
-	otpSends *throttle    // requests that send an OTP
-	backups  backupStatus // backup_status.go
-	alerts   alerts       // alerts.go
+	store   model.Store
+	opts    Options
+	now     func() time.Time
+	log     *slog.Logger
+	backups backupStatus // backup_status.go
+	alerts  alerts       // alerts.go
 	// registrations counts auto-registered devices per client address.
 	registrations *throttle
-	creds         *credCache
-	// decoy is the hash unknown accounts are checked against (decoyHash).
-	decoyOnce sync.Once
-	decoy     string
-	unknown   unknownList
-	counters  counters
-	shapes    sync.Map // geofence area -> geo.Shape
-	states    sync.Map // device id -> *deviceState (state.go)
-	queue     queueIndex
+	unknown       unknownList
+	counters      counters
+	shapes        sync.Map // geofence area -> geo.Shape
+	states        sync.Map // device id -> *deviceState (state.go)
+	queue         queueIndex
 
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn
@@ -71,6 +65,9 @@ type Core struct {
 	// attributes or links change: the ingest's cached state then rereads
 	// what applies to its device.
 	configGen atomic.Uint64
+	// Accounts keeps users, sessions, logins, one-time codes and the
+	// server settings.
+	Accounts *Accounts
 	// Notify sends push notifications and keeps their settings.
 	Notify *notify.Service
 	// Office keeps tickets, documents, files, service records and payments.
@@ -114,12 +111,11 @@ func New(store model.Store, opts Options) *Core {
 	c := &Core{opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
 	store = live.Track(store, c.changed)
 	c.store = store
-	c.Live = live.New(c.store, c.loginAllowed, c.now)
+	c.Accounts = NewAccounts(store, AccountsOptions{Accounts: opts.Accounts, Throttle: opts.Throttle,
+		BcryptCost: opts.BcryptCost, SessionTTL: opts.SessionTTL, Version: opts.Version}, c.now, c.log)
+	c.Live = live.New(c.store, c.Accounts.loginAllowed, c.now)
 	c.unknown.m = map[string]*UnknownDevice{}
-	c.opts.Throttle.defaults(loginThrottleDefaults)
-	c.throttle = newThrottle(c.opts.Throttle, c.now, errThrottled)
 	c.registrations = newThrottle(ThrottleOptions{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
-	c.creds = newCredCache(c.now)
 	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
 	c.Office = office.New(store, opts.Office, opts.Maintenance, c.roomFor, c.now, c.log)
 	c.Devices = newDevices(c)
@@ -129,7 +125,10 @@ func New(store model.Store, opts Options) *Core {
 	c.Drivers = newDrivers(c)
 	c.ComputedAttributes = newComputedAttributes(c)
 	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)
-	c.initAccounts()
+	c.Accounts.OnUserDeleted(c.Office.DropUser)
+	c.Accounts.OnUserDeleted(func(tx model.Tx, userID int64) (func(), error) {
+		return func() {}, c.Notify.DropUser(tx, userID)
+	})
 	return c
 }
 
@@ -141,7 +140,7 @@ func (c *Core) Store() model.Store { return c.store }
 func (c *Core) Subscribe(user *model.User, sessionToken string) *live.Subscription {
 	key := ""
 	if sessionToken != "" {
-		key = sessionKey(sessionToken)
+		key = SessionKey(sessionToken)
 	}
 	return c.Live.Subscribe(user, key)
 }

@@ -77,7 +77,7 @@ func BenchmarkExtendedEventsDay(b *testing.B) {
 	}
 	defer db.Close()
 	core := app.New(db, app.Options{BcryptCost: 4})
-	admin, _, err := core.Bootstrap("admin@example.com", "pw")
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {
 		b.Fatal(err)
 	}

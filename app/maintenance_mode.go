@@ -20,12 +20,12 @@ type serverState struct {
 // Maintenance reports whether the server is in maintenance mode: the
 // stored switch, or config server.maintenance. Account access (spec A)
 // then answers "Server not running!".
-func (c *Core) Maintenance() (bool, error) {
-	if c.opts.Accounts.Maintenance {
+func (acc *Accounts) Maintenance() (bool, error) {
+	if acc.opts.Maintenance {
 		return true, nil
 	}
 	var st serverState
-	err := c.store.View(func(tx model.Tx) error {
+	err := acc.store.View(func(tx model.Tx) error {
 		data, ok, err := tx.Records(stateRecords).Get(stateID)
 		if err != nil || !ok {
 			return err
@@ -36,17 +36,17 @@ func (c *Core) Maintenance() (bool, error) {
 }
 
 // SetMaintenance stores the switch (operators: fleetd maintenance on|off).
-func (c *Core) SetMaintenance(on bool) error {
+func (acc *Accounts) SetMaintenance(on bool) error {
 	data, err := json.Marshal(serverState{Maintenance: on})
 	if err != nil {
 		return err
 	}
-	return c.store.Update(func(tx model.Tx) error { return tx.Records(stateRecords).Put(stateID, data) })
+	return acc.store.Update(func(tx model.Tx) error { return tx.Records(stateRecords).Put(stateID, data) })
 }
 
 // Running answers ErrServerNotRunning in maintenance mode.
-func (c *Core) Running() error {
-	on, err := c.Maintenance()
+func (acc *Accounts) Running() error {
+	on, err := acc.Maintenance()
 	if err == nil && on {
 		err = ErrServerNotRunning
 	}

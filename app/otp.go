@@ -57,13 +57,13 @@ func newOTP() (string, error) {
 // one that sent nothing because of the resend cool-down or a failed
 // delivery is given back, so an impatient user or a mail outage does not
 // use the budget up.
-func (c *Core) withOTPBudget(ip string, accounts []string, send func() error) error {
-	if err := c.otpSends.take(ip, accounts...); err != nil {
+func (acc *Accounts) withOTPBudget(ip string, accounts []string, send func() error) error {
+	if err := acc.otpSends.take(ip, accounts...); err != nil {
 		return err
 	}
 	err := send()
 	if model.ClassOf(err) == model.ClassTooMany || errors.Is(err, ErrOTPNotSent) {
-		c.otpSends.refund(ip, accounts...)
+		acc.otpSends.refund(ip, accounts...)
 	}
 	return err
 }
@@ -71,18 +71,18 @@ func (c *Core) withOTPBudget(ip string, accounts []string, send func() error) er
 // issueOTP stores a fresh OTP for rec's purpose and subject (replacing a
 // pending one unless it was sent within the cool-down) and delivers it to
 // to. A failed delivery removes the OTP again so the caller may retry.
-func (c *Core) issueOTP(rec otpRecord, to Identifier) error {
+func (acc *Accounts) issueOTP(rec otpRecord, to Identifier) error {
 	code, err := newOTP()
 	if err != nil {
 		return err
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(code), c.opts.BcryptCost)
+	hash, err := bcrypt.GenerateFromPassword([]byte(code), acc.bcryptCost)
 	if err != nil {
 		return err
 	}
-	now := c.now().UTC()
-	rec.Hash, rec.Sent, rec.Expires = string(hash), now, now.Add(c.opts.Accounts.OTPTTL)
-	err = c.store.Update(func(tx model.Tx) error {
+	now := acc.now().UTC()
+	rec.Hash, rec.Sent, rec.Expires = string(hash), now, now.Add(acc.opts.OTPTTL)
+	err = acc.store.Update(func(tx model.Tx) error {
 		keys := tx.Keys(otpKeys)
 		if id, ok, err := keys.Get(rec.Key); err != nil {
 			return err
@@ -91,8 +91,8 @@ func (c *Core) issueOTP(rec otpRecord, to Identifier) error {
 			if err != nil && model.ClassOf(err) != model.ClassNotFound {
 				return err
 			}
-			if old != nil && now.Sub(old.Sent) < c.opts.Accounts.ResendCooldown {
-				wait := c.opts.Accounts.ResendCooldown - now.Sub(old.Sent)
+			if old != nil && now.Sub(old.Sent) < acc.opts.ResendCooldown {
+				wait := acc.opts.ResendCooldown - now.Sub(old.Sent)
 				return errCooldown(int(wait.Seconds()) + 1)
 			}
 			if old != nil {
@@ -112,11 +112,11 @@ func (c *Core) issueOTP(rec otpRecord, to Identifier) error {
 	if err != nil {
 		return err
 	}
-	if err := c.deliver(to, "Your fleetd code", "Your fleetd verification code is "+code+
-		". It expires in "+strconv.Itoa(int(c.opts.Accounts.OTPTTL.Minutes()))+" minutes."); err != nil {
-		c.log.Error("OTP delivery failed", "purpose", rec.Purpose, "to", to.Value, "err", err)
-		if derr := c.store.Update(func(tx model.Tx) error { return dropOTP(tx, rec.Key, rec.ID) }); derr != nil {
-			c.log.Error("removing an undelivered OTP", "err", derr)
+	if err := acc.deliver(to, "Your fleetd code", "Your fleetd verification code is "+code+
+		". It expires in "+strconv.Itoa(int(acc.opts.OTPTTL.Minutes()))+" minutes."); err != nil {
+		acc.log.Error("OTP delivery failed", "purpose", rec.Purpose, "to", to.Value, "err", err)
+		if derr := acc.store.Update(func(tx model.Tx) error { return dropOTP(tx, rec.Key, rec.ID) }); derr != nil {
+			acc.log.Error("removing an undelivered OTP", "err", derr)
 		}
 		return ErrOTPNotSent
 	}
@@ -125,12 +125,12 @@ func (c *Core) issueOTP(rec otpRecord, to Identifier) error {
 
 // deliver sends text over the channel the identifier belongs to, bounded
 // by the send timeout.
-func (c *Core) deliver(to Identifier, subject, text string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), c.opts.Accounts.SendTimeout)
+func (acc *Accounts) deliver(to Identifier, subject, text string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), acc.opts.SendTimeout)
 	defer cancel()
-	s := c.opts.Accounts.Mail
+	s := acc.opts.Mail
 	if to.Phone {
-		s = c.opts.Accounts.SMS
+		s = acc.opts.SMS
 	}
 	return s.Send(ctx, to.Value, subject, text)
 }
@@ -176,9 +176,9 @@ func pruneOTPs(tx model.Tx, now time.Time) error {
 // checkOTP verifies code against the OTP under key and consumes it on
 // success. A wrong code counts a try; after OTPMaxTries the OTP is gone.
 // bcrypt runs outside the write transaction, so a slow hash holds no lock.
-func (c *Core) checkOTP(key, code string) (*otpRecord, error) {
+func (acc *Accounts) checkOTP(key, code string) (*otpRecord, error) {
 	var rec *otpRecord
-	err := c.store.View(func(tx model.Tx) error {
+	err := acc.store.View(func(tx model.Tx) error {
 		id, ok, err := tx.Keys(otpKeys).Get(key)
 		if err != nil || !ok {
 			return model.FirstError(err, ErrOTPInvalid)
@@ -192,15 +192,15 @@ func (c *Core) checkOTP(key, code string) (*otpRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	now := c.now()
+	now := acc.now()
 	if now.After(rec.Expires) {
-		return nil, model.FirstError(c.store.Update(func(tx model.Tx) error { return dropOTP(tx, key, rec.ID) }), ErrOTPExpired)
+		return nil, model.FirstError(acc.store.Update(func(tx model.Tx) error { return dropOTP(tx, key, rec.ID) }), ErrOTPExpired)
 	}
 	right := bcrypt.CompareHashAndPassword([]byte(rec.Hash), []byte(code)) == nil
 	// A wrong code's try must be committed, so its answer is returned
 	// after the transaction, not from it (which would roll it back).
 	var answer error
-	err = c.store.Update(func(tx model.Tx) error {
+	err = acc.store.Update(func(tx model.Tx) error {
 		cur, err := otps(tx).Get(rec.ID)
 		if model.ClassOf(err) == model.ClassNotFound {
 			answer = ErrOTPInvalid // used or replaced meanwhile
@@ -213,7 +213,7 @@ func (c *Core) checkOTP(key, code string) (*otpRecord, error) {
 			return dropOTP(tx, key, rec.ID)
 		}
 		answer = ErrOTPInvalid
-		if cur.Tries++; cur.Tries >= c.opts.Accounts.OTPMaxTries {
+		if cur.Tries++; cur.Tries >= acc.opts.OTPMaxTries {
 			answer = &model.Error{Class: model.ClassInvalid, Message: ErrOTPInvalid.Message,
 				Description: "Too many wrong codes: request a new one"}
 			return dropOTP(tx, key, rec.ID)

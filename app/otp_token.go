@@ -22,7 +22,7 @@ type otpToken struct {
 
 const (
 	tokenTable = "otpTokens"
-	tokenKeys  = "otpTokenKeys" // sessionKey(token) -> token id
+	tokenKeys  = "otpTokenKeys" // SessionKey(token) -> token id
 )
 
 func tokens(tx model.Tx) model.Table[otpToken] {
@@ -31,15 +31,15 @@ func tokens(tx model.Tx) model.Table[otpToken] {
 
 // issueToken returns a new token bound to the verified OTP's purpose,
 // identifier and user.
-func (c *Core) issueToken(rec *otpRecord) (string, error) {
+func (acc *Accounts) issueToken(rec *otpRecord) (string, error) {
 	buf := make([]byte, 32)
 	if _, err := rand.Read(buf); err != nil {
 		return "", err
 	}
 	token := base64.RawURLEncoding.EncodeToString(buf)
-	t := &otpToken{Key: sessionKey(token), Purpose: rec.Purpose, Identifier: rec.Identifier,
-		UserID: rec.UserID, Expires: c.now().UTC().Add(c.opts.Accounts.TokenTTL)}
-	err := c.store.Update(func(tx model.Tx) error {
+	t := &otpToken{Key: SessionKey(token), Purpose: rec.Purpose, Identifier: rec.Identifier,
+		UserID: rec.UserID, Expires: acc.now().UTC().Add(acc.opts.TokenTTL)}
+	err := acc.store.Update(func(tx model.Tx) error {
 		if err := tokens(tx).Create(t); err != nil {
 			return err
 		}
@@ -51,9 +51,9 @@ func (c *Core) issueToken(rec *otpRecord) (string, error) {
 // takeToken checks a token for purpose inside tx and consumes it: tokens
 // are single use. A token of another purpose stays (it may still serve
 // its own flow) and answers ErrTokenUnauthorized.
-func (c *Core) takeToken(tx model.Tx, token, purpose string) (*otpToken, error) {
+func (acc *Accounts) takeToken(tx model.Tx, token, purpose string) (*otpToken, error) {
 	keys := tx.Keys(tokenKeys)
-	key := sessionKey(token)
+	key := SessionKey(token)
 	id, ok, err := keys.Get(key)
 	if err != nil || !ok {
 		return nil, model.FirstError(err, ErrTokenInvalid)
@@ -65,7 +65,7 @@ func (c *Core) takeToken(tx model.Tx, token, purpose string) (*otpToken, error) 
 	if err != nil {
 		return nil, err
 	}
-	if c.now().After(t.Expires) {
+	if acc.now().After(t.Expires) {
 		return nil, ErrTokenExpired
 	}
 	if t.Purpose != purpose {

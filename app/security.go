@@ -23,7 +23,7 @@ func updatePurpose(field string) (string, error) {
 
 // parseUpdate validates H1/H2's field and value for actor and returns the
 // OTP purpose, the new value and the OTP's key (bound to the user).
-func (c *Core) parseUpdate(actor *model.User, field, value string) (purpose string, id Identifier, key string, err error) {
+func (acc *Accounts) parseUpdate(actor *model.User, field, value string) (purpose string, id Identifier, key string, err error) {
 	if purpose, err = updatePurpose(field); err != nil {
 		return "", id, "", err
 	}
@@ -49,8 +49,8 @@ func (c *Core) parseUpdate(actor *model.User, field, value string) (purpose stri
 }
 
 // takenByOther answers ErrAccountExists when another user has id.
-func (c *Core) takenByOther(actor *model.User, id Identifier) error {
-	users, err := c.usersBy(id)
+func (acc *Accounts) takenByOther(actor *model.User, id Identifier) error {
+	users, err := acc.usersBy(id)
 	if err != nil {
 		return err
 	}
@@ -64,25 +64,25 @@ func (c *Core) takenByOther(actor *model.User, id Identifier) error {
 
 // StartContactUpdate is H1: it sends an OTP to the new e-mail or phone,
 // which no other account may use.
-func (c *Core) StartContactUpdate(actor *model.User, field, value, ip string) error {
-	purpose, id, key, err := c.parseUpdate(actor, field, value)
+func (acc *Accounts) StartContactUpdate(actor *model.User, field, value, ip string) error {
+	purpose, id, key, err := acc.parseUpdate(actor, field, value)
 	if err != nil {
 		return err
 	}
 	// Counted per user, so one account cannot send codes to a list of
 	// numbers, and per destination, so several accounts cannot flood one.
 	accounts := []string{"user:" + strconv.FormatInt(actor.ID, 10), id.Value}
-	return c.withOTPBudget(ip, accounts, func() error {
-		if err := c.takenByOther(actor, id); err != nil {
+	return acc.withOTPBudget(ip, accounts, func() error {
+		if err := acc.takenByOther(actor, id); err != nil {
 			return err
 		}
-		return c.issueOTP(otpRecord{Key: key, Purpose: purpose, Identifier: id.Value, UserID: actor.ID}, id)
+		return acc.issueOTP(otpRecord{Key: key, Purpose: purpose, Identifier: id.Value, UserID: actor.ID}, id)
 	})
 }
 
 // FinishContactUpdate is H2: the OTP sent by H1 applies the change.
-func (c *Core) FinishContactUpdate(actor *model.User, field, value, code string) (*model.User, error) {
-	_, id, key, err := c.parseUpdate(actor, field, value)
+func (acc *Accounts) FinishContactUpdate(actor *model.User, field, value, code string) (*model.User, error) {
+	_, id, key, err := acc.parseUpdate(actor, field, value)
 	if err != nil {
 		return nil, err
 	}
@@ -92,13 +92,13 @@ func (c *Core) FinishContactUpdate(actor *model.User, field, value, code string)
 	if err := limits.Text("otp", code, model.MaxName); err != nil {
 		return nil, err
 	}
-	if err := c.takenByOther(actor, id); err != nil {
+	if err := acc.takenByOther(actor, id); err != nil {
 		return nil, err
 	}
-	if _, err := c.checkOTP(key, strings.TrimSpace(code)); err != nil {
+	if _, err := acc.checkOTP(key, strings.TrimSpace(code)); err != nil {
 		return nil, err
 	}
-	u, err := c.UpdateUser(System(), actor.ID, func(u *model.User) error {
+	u, err := acc.UpdateUser(System(), actor.ID, func(u *model.User) error {
 		if id.Phone {
 			u.Phone = id.Value
 		} else {
@@ -114,7 +114,7 @@ func (c *Core) FinishContactUpdate(actor *model.User, field, value, code string)
 
 // VerifyPassword is H3: it checks the caller's password, throttled like a
 // login, and returns the caller.
-func (c *Core) VerifyPassword(actor *model.User, password, ip string) (*model.User, error) {
+func (acc *Accounts) VerifyPassword(actor *model.User, password, ip string) (*model.User, error) {
 	if password == "" {
 		return nil, model.Invalid("password is required")
 	}
@@ -122,11 +122,11 @@ func (c *Core) VerifyPassword(actor *model.User, password, ip string) (*model.Us
 		return nil, err
 	}
 	account := model.NormalizeEmail(actor.Email)
-	if err := c.throttle.check(ip, account); err != nil {
+	if err := acc.throttle.check(ip, account); err != nil {
 		return nil, err
 	}
-	if !c.verify(account, password, actor) {
-		c.throttle.add(ip, account)
+	if !acc.verify(account, password, actor) {
+		acc.throttle.add(ip, account)
 		return nil, ErrPasswordMismatch
 	}
 	return actor, nil

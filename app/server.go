@@ -15,9 +15,9 @@ func defaultServer() *model.Server {
 }
 
 // Server returns the server settings (public, GET /api/server).
-func (c *Core) Server() (*model.Server, error) {
+func (acc *Accounts) Server() (*model.Server, error) {
 	var s *model.Server
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := acc.store.View(func(tx model.Tx) (err error) {
 		s, err = tx.Server()
 		return err
 	})
@@ -27,11 +27,11 @@ func (c *Core) Server() (*model.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.decorate(s), nil
+	return acc.decorate(s), nil
 }
 
-func (c *Core) decorate(s *model.Server) *model.Server {
-	s.Version = c.opts.Version
+func (acc *Accounts) decorate(s *model.Server) *model.Server {
+	s.Version = acc.version
 	if s.Attributes == nil {
 		s.Attributes = model.Attributes{}
 	}
@@ -39,12 +39,12 @@ func (c *Core) decorate(s *model.Server) *model.Server {
 }
 
 // UpdateServer changes the settings; administrators only.
-func (c *Core) UpdateServer(actor *model.User, apply func(*model.Server) error) (*model.Server, error) {
+func (acc *Accounts) UpdateServer(actor *model.User, apply func(*model.Server) error) (*model.Server, error) {
 	if !actor.Administrator {
 		return nil, model.Forbidden("Only administrators may change server settings")
 	}
 	var s *model.Server
-	err := c.store.Update(func(tx model.Tx) (err error) {
+	err := acc.store.Update(func(tx model.Tx) (err error) {
 		s, err = tx.Server()
 		if errors.Is(err, model.ErrNotFound) {
 			s, err = defaultServer(), nil
@@ -57,7 +57,7 @@ func (c *Core) UpdateServer(actor *model.User, apply func(*model.Server) error) 
 			return err
 		}
 		s.ID = 1
-		return tx.PutServer(c.decorate(s))
+		return tx.PutServer(acc.decorate(s))
 	})
 	if err != nil {
 		return nil, err
@@ -68,10 +68,10 @@ func (c *Core) UpdateServer(actor *model.User, apply func(*model.Server) error) 
 // Bootstrap prepares an empty store: default settings and a first
 // administrator. With no e-mail/password given it generates a password and
 // returns it so the caller can show it once.
-func (c *Core) Bootstrap(email, password string) (admin *model.User, generated string, err error) {
-	err = c.store.Update(func(tx model.Tx) error {
+func (acc *Accounts) Bootstrap(email, password string) (admin *model.User, generated string, err error) {
+	err = acc.store.Update(func(tx model.Tx) error {
 		if _, err := tx.Server(); errors.Is(err, model.ErrNotFound) {
-			if err := tx.PutServer(c.decorate(defaultServer())); err != nil {
+			if err := tx.PutServer(acc.decorate(defaultServer())); err != nil {
 				return err
 			}
 		} else if err != nil {
@@ -83,7 +83,7 @@ func (c *Core) Bootstrap(email, password string) (admin *model.User, generated s
 		return nil, "", err
 	}
 	var count int
-	if err = c.store.View(func(tx model.Tx) (err error) { count, err = tx.Users().Count(); return err }); err != nil || count > 0 {
+	if err = acc.store.View(func(tx model.Tx) (err error) { count, err = tx.Users().Count(); return err }); err != nil || count > 0 {
 		return nil, "", err
 	}
 	if email == "" {
@@ -95,7 +95,7 @@ func (c *Core) Bootstrap(email, password string) (admin *model.User, generated s
 		}
 		password = generated
 	}
-	admin, err = c.CreateUser(System(), func(u *model.User) error {
+	admin, err = acc.CreateUser(System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password, u.Administrator = "Administrator", email, password, true
 		return nil
 	})
@@ -117,9 +117,9 @@ func RandomPassword(n int) (string, error) {
 }
 
 // SetPassword sets a user's password by e-mail (CLI) and ends its sessions.
-func (c *Core) SetPassword(email, password string) error {
+func (acc *Accounts) SetPassword(email, password string) error {
 	var id int64
-	err := c.store.View(func(tx model.Tx) error {
+	err := acc.store.View(func(tx model.Tx) error {
 		u, err := tx.UserByEmail(email)
 		if err == nil {
 			id = u.ID
@@ -132,6 +132,6 @@ func (c *Core) SetPassword(email, password string) error {
 	if password == "" {
 		return model.Invalid("password is required")
 	}
-	_, err = c.UpdateUser(System(), id, func(u *model.User) error { u.Password = password; return nil })
+	_, err = acc.UpdateUser(System(), id, func(u *model.User) error { u.Password = password; return nil })
 	return err
 }

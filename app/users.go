@@ -13,9 +13,9 @@ import (
 // Users lists users per Traccar: with userId, the users managed by that user
 // (caller must be an administrator or manage it); otherwise an
 // administrator gets everyone and a manager the users it manages.
-func (c *Core) Users(actor *model.User, userID int64) ([]*model.User, error) {
+func (acc *Accounts) Users(actor *model.User, userID int64) ([]*model.User, error) {
 	out := []*model.User{}
-	err := c.store.View(func(tx model.Tx) error {
+	err := acc.store.View(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if userID > 0 || !actor.Administrator {
 			if !actor.Administrator && !actor.Manager() {
@@ -49,9 +49,9 @@ func (c *Core) Users(actor *model.User, userID int64) ([]*model.User, error) {
 }
 
 // User returns one user the actor may see.
-func (c *Core) User(actor *model.User, id int64) (*model.User, error) {
+func (acc *Accounts) User(actor *model.User, id int64) (*model.User, error) {
 	var u *model.User
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := acc.store.View(func(tx model.Tx) (err error) {
 		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindUser, id); err != nil {
 			return err
 		}
@@ -69,9 +69,9 @@ func newUserDefaults() *model.User {
 // CreateUser adds a user. actor nil is self-registration (allowed when the
 // server has registration on); a manager's new user becomes managed by it.
 // The very first user of an empty store becomes an administrator.
-func (c *Core) CreateUser(actor *model.User, apply func(*model.User) error) (*model.User, error) {
+func (acc *Accounts) CreateUser(actor *model.User, apply func(*model.User) error) (*model.User, error) {
 	u := newUserDefaults()
-	err := c.store.Update(func(tx model.Tx) error {
+	err := acc.store.Update(func(tx model.Tx) error {
 		count, err := tx.Users().Count()
 		if err != nil {
 			return err
@@ -92,7 +92,7 @@ func (c *Core) CreateUser(actor *model.User, apply func(*model.User) error) (*mo
 			if !actor.Manager() {
 				return model.Forbidden("Only administrators and managers may create users")
 			}
-			if err := c.checkUserLimit(tx, actor); err != nil {
+			if err := acc.checkUserLimit(tx, actor); err != nil {
 				return err
 			}
 		}
@@ -101,7 +101,7 @@ func (c *Core) CreateUser(actor *model.User, apply func(*model.User) error) (*mo
 			return err
 		}
 		u.ID = 0
-		if err := c.prepareUser(tx, actor, newUserDefaults(), u); err != nil {
+		if err := acc.prepareUser(tx, actor, newUserDefaults(), u); err != nil {
 			return err
 		}
 		if u.PasswordHash == "" {
@@ -124,7 +124,7 @@ func (c *Core) CreateUser(actor *model.User, apply func(*model.User) error) (*mo
 	return u, nil
 }
 
-func (c *Core) checkUserLimit(tx model.Tx, manager *model.User) error {
+func (acc *Accounts) checkUserLimit(tx model.Tx, manager *model.User) error {
 	if manager.UserLimit < 0 {
 		return nil
 	}
@@ -140,9 +140,9 @@ func (c *Core) checkUserLimit(tx model.Tx, manager *model.User) error {
 }
 
 // UpdateUser applies a change to a user the actor may manage.
-func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) error) (*model.User, error) {
+func (acc *Accounts) UpdateUser(actor *model.User, id int64, apply func(*model.User) error) (*model.User, error) {
 	var after *model.User
-	err := c.store.Update(func(tx model.Tx) error {
+	err := acc.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.MustSee(model.KindUser, id); err != nil {
 			return err
@@ -161,17 +161,17 @@ func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) e
 			return err
 		}
 		after.ID = id
-		if err := c.prepareUser(tx, actor, before, after); err != nil {
+		if err := acc.prepareUser(tx, actor, before, after); err != nil {
 			return err
 		}
-		if err := c.keepAnAdmin(tx, before, after); err != nil {
+		if err := acc.keepAnAdmin(tx, before, after); err != nil {
 			return err
 		}
 		if err := tx.Users().Put(after); err != nil {
 			return err
 		}
 		if after.PasswordHash != before.PasswordHash {
-			_, err = tx.DeleteSessions(id, c.now())
+			_, err = tx.DeleteSessions(id, acc.now())
 		}
 		return err
 	})
@@ -184,9 +184,9 @@ func (c *Core) UpdateUser(actor *model.User, id int64, apply func(*model.User) e
 // DeleteUser removes a user with everything that is only the user's:
 // sessions, links, notification settings and push tokens, and the fleet
 // office records and files it owns.
-func (c *Core) DeleteUser(actor *model.User, id int64) error {
-	var dropFiles func()
-	err := c.store.Update(func(tx model.Tx) error {
+func (acc *Accounts) DeleteUser(actor *model.User, id int64) error {
+	var afterwards []func()
+	err := acc.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.MustSee(model.KindUser, id); err != nil {
 			return err
@@ -198,10 +198,10 @@ func (c *Core) DeleteUser(actor *model.User, id int64) error {
 		if err != nil {
 			return err
 		}
-		if err := c.keepAnAdmin(tx, u, nil); err != nil {
+		if err := acc.keepAnAdmin(tx, u, nil); err != nil {
 			return err
 		}
-		if _, err := tx.DeleteSessions(id, c.now()); err != nil {
+		if _, err := tx.DeleteSessions(id, acc.now()); err != nil {
 			return err
 		}
 		if err := tx.UnlinkAll(model.KindUser, id); err != nil {
@@ -210,23 +210,26 @@ func (c *Core) DeleteUser(actor *model.User, id int64) error {
 		if err := tx.UnlinkAll(model.KindManagedUser, id); err != nil {
 			return err
 		}
-		if err := c.Notify.DropUser(tx, id); err != nil {
-			return err
-		}
-		if dropFiles, err = c.Office.DropUser(tx, id); err != nil {
-			return err
+		for _, drop := range acc.userDrops {
+			after, err := drop(tx, id)
+			if err != nil {
+				return err
+			}
+			afterwards = append(afterwards, after)
 		}
 		return tx.Users().Delete(id)
 	})
 	if err == nil {
-		dropFiles() // file content goes once the records are gone for good
+		for _, after := range afterwards { // file content goes once the records are gone for good
+			after()
+		}
 	}
 	return err
 }
 
 // keepAnAdmin refuses to remove or demote the last enabled administrator,
 // which would lock everyone out of the server's settings.
-func (c *Core) keepAnAdmin(tx model.Tx, before, after *model.User) error {
+func (acc *Accounts) keepAnAdmin(tx model.Tx, before, after *model.User) error {
 	if !before.Administrator || before.Disabled || (after != nil && after.Administrator && !after.Disabled) {
 		return nil
 	}
@@ -245,7 +248,7 @@ func (c *Core) keepAnAdmin(tx model.Tx, before, after *model.User) error {
 
 // prepareUser validates a user change and enforces who may change which
 // field, following Traccar's checkUserUpdate.
-func (c *Core) prepareUser(tx model.Tx, actor, before, after *model.User) error {
+func (acc *Accounts) prepareUser(tx model.Tx, actor, before, after *model.User) error {
 	after.Name = strings.TrimSpace(after.Name)
 	after.Email = strings.TrimSpace(after.Email)
 	after.Phone = strings.TrimSpace(after.Phone)
@@ -262,7 +265,7 @@ func (c *Core) prepareUser(tx model.Tx, actor, before, after *model.User) error 
 		after.Attributes = model.Attributes{}
 	}
 	if after.Password != "" {
-		hash, err := c.HashPassword(after.Password)
+		hash, err := acc.HashPassword(after.Password)
 		if err != nil {
 			return err
 		}

@@ -91,7 +91,7 @@ func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env
 	types := catalog.CommandTypes()
 	types["line"] = lineProto{}.CommandTypes()
 	e.core = app.New(db, app.Options{Ingest: ingest, BcryptCost: 4, CommandTypes: types})
-	if e.admin, _, err = e.core.Bootstrap("admin@example.com", "secret"); err != nil {
+	if e.admin, _, err = e.core.Accounts.Bootstrap("admin@example.com", "secret"); err != nil {
 		t.Fatal(err)
 	}
 	e.srv, err = protocols.Listen(lineProto{}, "127.0.0.1:0", e.core, opts)

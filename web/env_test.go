@@ -38,7 +38,7 @@ func newAppEnv(t testing.TB, opts web.Options, with ...func(*app.Options)) *appE
 	}
 	db := webtest.OpenStore(t)
 	core := app.New(db, o)
-	admin, _, err := core.Bootstrap(adminEmail, adminPassword)
+	admin, _, err := core.Accounts.Bootstrap(adminEmail, adminPassword)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func appWorld(opts web.Options) func(testing.TB) *appEnv {
 // admin is the administrator as the core has it.
 func (e *appEnv) admin(t testing.TB) *model.User {
 	t.Helper()
-	u, err := e.Core.User(app.System(), e.IDs["admin"])
+	u, err := e.Core.Accounts.User(app.System(), e.IDs["admin"])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func TestComputedAttributes(t *testing.T) {
 			Body: `{"attribute":"x","type":"number","expression":"` + longSum(600) + `"}`, Status: 400},
 		{Name: "a read-only user cannot create", As: "user1", Method: "POST", Path: "/api/attributes/computed",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.Readonly = true; return nil })
+				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.Readonly = true; return nil })
 				must(t, err)
 			},
 			Body: `{"attribute":"x","expression":"1","type":"number"}`, Status: 403},

@@ -28,7 +28,7 @@ func wantQueued(n int, typ string) func(t *testing.T, e *env, _ *webtest.Respons
 
 func TestCommandSending(t *testing.T) {
 	limit := func(t *testing.T, e *env) {
-		_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.LimitCommands = true; return nil })
+		_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.LimitCommands = true; return nil })
 		must(t, err)
 	}
 	run(t, []scenario{

@@ -69,7 +69,7 @@ func newEnv(t testing.TB) *env {
 	e := &env{webtest.NewWorld(db, core, web.New(core, web.Options{Logger: slog.New(slog.DiscardHandler)}))}
 	e.Users, e.Auth, e.Never = logins, webtest.AuthBasic, secrets
 
-	admin, _, err := core.Bootstrap(logins["admin"].Email, logins["admin"].Password)
+	admin, _, err := core.Accounts.Bootstrap(logins["admin"].Email, logins["admin"].Password)
 	must(t, err)
 	e.IDs["admin"] = admin.ID
 	e.user(t, admin, "manager1", func(u *model.User) { u.UserLimit = 1 })
@@ -114,7 +114,7 @@ func must(t testing.TB, err error) {
 // user creates the fixture user name (credentials from logins) as actor.
 func (e *env) user(t testing.TB, actor *model.User, name string, set func(*model.User)) {
 	t.Helper()
-	u, err := e.Core.CreateUser(actor, func(u *model.User) error {
+	u, err := e.Core.Accounts.CreateUser(actor, func(u *model.User) error {
 		u.Name, u.Email, u.Password = name, logins[name].Email, logins[name].Password
 		if set != nil {
 			set(u)
@@ -128,7 +128,7 @@ func (e *env) user(t testing.TB, actor *model.User, name string, set func(*model
 // caller is the stored fixture user name, as the core sees it.
 func (e *env) caller(t testing.TB, name string) *model.User {
 	t.Helper()
-	u, err := e.Core.User(app.System(), e.IDs[name])
+	u, err := e.Core.Accounts.User(app.System(), e.IDs[name])
 	must(t, err)
 	return u
 }

@@ -85,7 +85,7 @@ func TestDevices(t *testing.T) {
 			Want: []string{`"attributes":{"old":"x"}`, `"phone":"123"`}},
 		{Name: "deviceReadonly user cannot edit", As: "user1", Method: "PUT", Path: "/api/devices/{d1}",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
+				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 				must(t, err)
 			},
 			Body: `{"name":"x"}`, Status: 403, After: deviceNamed("d1", "Truck 1")},
@@ -163,7 +163,7 @@ func TestCommands(t *testing.T) {
 			Body: `{"type":"custom","deviceId":9999}`, Status: 400, Want: []string{"device 9999 not found"}},
 		{Name: "limitCommands server", As: "user1", Method: "POST", Path: "/api/commands",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.UpdateServer(app.System(), func(s *model.Server) error { s.LimitCommands = true; return nil })
+				_, err := e.Core.Accounts.UpdateServer(app.System(), func(s *model.Server) error { s.LimitCommands = true; return nil })
 				must(t, err)
 			},
 			Body: `{"type":"custom"}`, Status: 403},

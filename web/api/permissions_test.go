@@ -70,7 +70,7 @@ func TestPermissions(t *testing.T) {
 func manages(manager string, emails ...string) func(*testing.T, *env, *webtest.Response) {
 	return func(t *testing.T, e *env, _ *webtest.Response) {
 		t.Helper()
-		users, err := e.Core.Users(e.caller(t, manager), 0)
+		users, err := e.Core.Accounts.Users(e.caller(t, manager), 0)
 		must(t, err)
 		var got []string
 		for _, u := range users {

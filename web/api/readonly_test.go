@@ -11,7 +11,7 @@ import (
 // readonly makes a fixture user read-only (a demo account).
 func readonly(name string) func(t *testing.T, e *env) {
 	return func(t *testing.T, e *env) {
-		_, err := e.Core.UpdateUser(app.System(), e.IDs[name], func(u *model.User) error { u.Readonly = true; return nil })
+		_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs[name], func(u *model.User) error { u.Readonly = true; return nil })
 		must(t, err)
 	}
 }

@@ -25,7 +25,7 @@ func TestSession(t *testing.T) {
 				if c.Expires.Before(time.Now().Add(24 * time.Hour)) {
 					t.Errorf("cookie expires %v, want the session's lifetime", c.Expires)
 				}
-				if u, err := e.Core.SessionUser(c.Value); err != nil || u.ID != e.IDs["user1"] {
+				if u, err := e.Core.Accounts.SessionUser(c.Value); err != nil || u.ID != e.IDs["user1"] {
 					t.Errorf("cookie does not name user1's session: %v", err)
 				}
 			}},

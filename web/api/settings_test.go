@@ -14,7 +14,7 @@ func TestServerSettings(t *testing.T) {
 			Body: `{"registration":true,"attributes":{"title":"Fleet"},"version":"forged"}`, Status: 200,
 			Want: []string{`"registration":true`, `"map":"osm"`, `"title":"Fleet"`, `"version":"test"`},
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
-				s, err := e.Core.Server()
+				s, err := e.Core.Accounts.Server()
 				must(t, err)
 				if !s.Registration || s.Attributes["title"] != "Fleet" || s.Map != "osm" {
 					t.Errorf("stored settings %+v", s)

@@ -37,7 +37,7 @@ func TestUsers(t *testing.T) {
 			Body: `{"name":"New","email":"new@example.com","password":"new-pw","unknownField":1}`, Status: 200,
 			Want: []string{`"email":"new@example.com"`, `"administrator":false`, `"attributes":{}`},
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
-				if _, err := e.Core.Login("new@example.com", "new-pw", "test"); err != nil {
+				if _, err := e.Core.Accounts.Login("new@example.com", "new-pw", "test"); err != nil {
 					t.Errorf("registered user cannot log in: %v", err)
 				}
 			}},
@@ -61,7 +61,7 @@ func TestUsers(t *testing.T) {
 
 		{Name: "update merges and replaces attributes", As: "user1", Method: "PUT", Path: "/api/users/{user1}",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error {
+				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error {
 					u.Phone, u.Attributes = "+4930", model.Attributes{"a": 1.0, "b": 2.0}
 					return nil
 				})
@@ -82,16 +82,16 @@ func TestUsers(t *testing.T) {
 		{Name: "password change", As: "user1", Method: "PUT", Path: "/api/users/{user1}",
 			Body: `{"password":"changed"}`, Status: 200,
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
-				if _, err := e.Core.Login("user1@example.com", "user1-secret", "test"); err == nil {
+				if _, err := e.Core.Accounts.Login("user1@example.com", "user1-secret", "test"); err == nil {
 					t.Error("old password still works")
 				}
-				if _, err := e.Core.Login("user1@example.com", "changed", "test"); err != nil {
+				if _, err := e.Core.Accounts.Login("user1@example.com", "changed", "test"); err != nil {
 					t.Errorf("new password: %v", err)
 				}
 			}},
 		{Name: "manager deletes its user", As: "manager1", Method: "DELETE", Path: "/api/users/{user1}", Status: 204,
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
-				if _, err := e.Core.User(app.System(), e.IDs["user1"]); !errors.Is(err, model.ErrNotFound) {
+				if _, err := e.Core.Accounts.User(app.System(), e.IDs["user1"]); !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("user1 still there: %v", err)
 				}
 			}},
@@ -104,6 +104,6 @@ func TestUsers(t *testing.T) {
 
 func allowRegistration(t *testing.T, e *env) {
 	t.Helper()
-	_, err := e.Core.UpdateServer(app.System(), func(s *model.Server) error { s.Registration = true; return nil })
+	_, err := e.Core.Accounts.UpdateServer(app.System(), func(s *model.Server) error { s.Registration = true; return nil })
 	must(t, err)
 }

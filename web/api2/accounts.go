@@ -18,9 +18,9 @@ func (h *handlers) accountRoutes() []route {
 	return []route{
 		{post, "/auth/otp/verify", public, h.whileRunning(h.verifyOTP)},
 		{post, "/auth/login", public, h.whileRunning(h.login)},
-		{post, "/auth/account/reset", public, h.whileRunning(sendOTP(h.core.StartReset))},
+		{post, "/auth/account/reset", public, h.whileRunning(sendOTP(h.core.Accounts.StartReset))},
 		{post, "/auth/password/reset", public, h.whileRunning(h.resetPassword)},
-		{post, "/auth/registration/init", public, h.whileRunning(sendOTP(h.core.StartRegistration))},
+		{post, "/auth/registration/init", public, h.whileRunning(sendOTP(h.core.Accounts.StartRegistration))},
 		{post, "/auth/registration/complete", public, h.whileRunning(h.completeRegistration)},
 		{post, "/auth/demo-login/init", public, h.whileRunning(h.startDemo)},
 
@@ -48,7 +48,7 @@ const (
 // whileRunning answers "Server not running!" in maintenance mode.
 func (h *handlers) whileRunning(next fiber.Handler) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		if err := h.core.Running(); err != nil {
+		if err := h.core.Accounts.Running(); err != nil {
 			return err
 		}
 		return next(c)
@@ -75,7 +75,7 @@ func (h *handlers) verifyOTP(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	token, err := h.core.VerifyOTP(in.OTP, in.Identifier, in.Type)
+	token, err := h.core.Accounts.VerifyOTP(in.OTP, in.Identifier, in.Type)
 	if err != nil {
 		return err
 	}
@@ -87,11 +87,11 @@ func (h *handlers) login(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	u, err := h.core.LoginIdentifier(in.Identifier, in.Password, c.IP())
+	u, err := h.core.Accounts.LoginIdentifier(in.Identifier, in.Password, c.IP())
 	if err != nil {
 		return err
 	}
-	token, expires, err := h.core.CreateSession(u)
+	token, expires, err := h.core.Accounts.CreateSession(u)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (h *handlers) resetPassword(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	if err := h.core.ResetPassword(in.Token, in.NewPassword); err != nil {
+	if err := h.core.Accounts.ResetPassword(in.Token, in.NewPassword); err != nil {
 		return err
 	}
 	return done(c, msgPasswordSet)
@@ -129,7 +129,7 @@ func (h *handlers) completeRegistration(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	_, err := h.core.CompleteRegistration(in.Token, in.FullName, in.Password)
+	_, err := h.core.Accounts.CompleteRegistration(in.Token, in.FullName, in.Password)
 	if errors.Is(err, app.ErrCreateFailed) {
 		h.opts.Logger.Error("registration failed", "err", err)
 		return c.Status(fiber.StatusInternalServerError).JSON(fiber.Map{"message": app.ErrCreateFailed.Error(), "success": false})
@@ -145,7 +145,7 @@ func (h *handlers) startDemo(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	if err := h.core.StartDemo(in.Phone, in.FullName, c.IP()); err != nil {
+	if err := h.core.Accounts.StartDemo(in.Phone, in.FullName, c.IP()); err != nil {
 		return err
 	}
 	return done(c, msgOTPSent)
@@ -164,7 +164,7 @@ func (h *handlers) updateContact(c *fiber.Ctx) error {
 	if in.OTP != "" {
 		return h.applyContactUpdate(c, in)
 	}
-	if err := h.core.StartContactUpdate(httpx.User(c), in.Field, in.Value, c.IP()); err != nil {
+	if err := h.core.Accounts.StartContactUpdate(httpx.User(c), in.Field, in.Value, c.IP()); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"message": msgUpdateOTPSent})
@@ -180,7 +180,7 @@ func (h *handlers) finishContactUpdate(c *fiber.Ctx) error {
 }
 
 func (h *handlers) applyContactUpdate(c *fiber.Ctx, in contactUpdate) error {
-	u, err := h.core.FinishContactUpdate(httpx.User(c), in.Field, in.Value, in.OTP)
+	u, err := h.core.Accounts.FinishContactUpdate(httpx.User(c), in.Field, in.Value, in.OTP)
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (h *handlers) verifyPassword(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	u, err := h.core.VerifyPassword(httpx.User(c), in.Password, c.IP())
+	u, err := h.core.Accounts.VerifyPassword(httpx.User(c), in.Password, c.IP())
 	if err != nil {
 		return err
 	}

@@ -110,11 +110,11 @@ func buildAcctEnv(t testing.TB, store func(*storage.DB) model.Store, opts ...acc
 	e.World = newWorld(t, o, store)
 	e.Auth = webtest.AuthSession
 	core := e.Core
-	admin, _, err := core.Bootstrap(acctUsers["admin"][0], acctUsers["admin"][2])
+	admin, _, err := core.Accounts.Bootstrap(acctUsers["admin"][0], acctUsers["admin"][2])
 	must(t, err)
 	e.IDs["admin"] = admin.ID
 	for _, name := range []string{"alice", "bob", "carol"} {
-		u, err := core.CreateUser(admin, func(u *model.User) error {
+		u, err := core.Accounts.CreateUser(admin, func(u *model.User) error {
 			c := acctUsers[name]
 			u.Name, u.Email, u.Phone, u.Password = name, c[0], c[1], c[2]
 			return nil
@@ -122,7 +122,7 @@ func buildAcctEnv(t testing.TB, store func(*storage.DB) model.Store, opts ...acc
 		must(t, err)
 		e.IDs[name] = u.ID
 	}
-	_, err = core.UpdateServer(admin, func(s *model.Server) error { s.Registration = true; return nil })
+	_, err = core.Accounts.UpdateServer(admin, func(s *model.Server) error { s.Registration = true; return nil })
 	must(t, err)
 	return e
 }
@@ -163,7 +163,7 @@ func (e *acctEnv) token(t *testing.T, code, identifier, purpose string) string {
 
 // maintenance switches maintenance mode on before the request.
 func maintenance(t *testing.T, e *acctEnv) {
-	must(t, e.Core.SetMaintenance(true))
+	must(t, e.Core.Accounts.SetMaintenance(true))
 }
 
 // set names values for {placeholders} in the request: name, value, name,

@@ -193,9 +193,9 @@ func TestAccountAccess(t *testing.T) {
 		{Name: "A5 account exists (phone)", Method: "POST", Path: regPath, Body: `{"phone":"+15550001"}`,
 			Status: 400, Want: []string{`"message":"Account already exists!"`}},
 		{Name: "A5 registration switched off", Before: func(t *testing.T, e *acctEnv) {
-			admin, err := e.Core.User(app.System(), e.IDs["admin"])
+			admin, err := e.Core.Accounts.User(app.System(), e.IDs["admin"])
 			must(t, err)
-			_, err = e.Core.UpdateServer(admin, func(s *model.Server) error { s.Registration = false; return nil })
+			_, err = e.Core.Accounts.UpdateServer(admin, func(s *model.Server) error { s.Registration = false; return nil })
 			must(t, err)
 		}, Method: "POST", Path: regPath, Body: `{"email":"new@example.com"}`, Status: 403, Want: []string{"Registration is disabled"}},
 		{Name: "A5 success", Method: "POST", Path: regPath, Body: `{"email":"new@example.com"}`,
@@ -249,7 +249,7 @@ func TestDemoLogin(t *testing.T) {
 		e.token(t, code, phone, app.PurposeDemo)
 		e.clock.add(time.Minute)
 	}
-	users, err := e.Core.Users(app.System(), 0)
+	users, err := e.Core.Accounts.Users(app.System(), 0)
 	must(t, err)
 	var demos []*model.User
 	for _, u := range users {
@@ -264,7 +264,7 @@ func TestDemoLogin(t *testing.T) {
 	if !d.Readonly || d.ExpirationTime == nil || d.Name != "Demo Driver" || d.Attributes["demo"] != true {
 		t.Fatalf("demo account %+v", d)
 	}
-	must(t, e.Core.SetPassword(d.Email, "handed-out"))
+	must(t, e.Core.Accounts.SetPassword(d.Email, "handed-out"))
 	loginWorks(t, e, phone, "handed-out")
 }
 

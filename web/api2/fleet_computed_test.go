@@ -77,7 +77,7 @@ func TestFleetMileage(t *testing.T) {
 func TestFleetMileageErrors(t *testing.T) {
 	failed := `{"message":"Some requests failed","error":`
 	readonly := func(t *testing.T, e *officeEnv) {
-		_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
+		_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 		e.must(err)
 	}
 	var scenarios []officeScenario
@@ -96,7 +96,7 @@ func TestFleetMileageErrors(t *testing.T) {
 		{"malformed body", "alice", `{"vehicleId":`, nil, 400, "malformed JSON"},
 		{"no permission: a read-only account", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, readonly, 401, "read-only"},
 		{"no permission: devices read-only", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, func(t *testing.T, e *officeEnv) {
-			_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
+			_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 			e.must(err)
 		}, 401, "Devices are read-only"},
 	} {

@@ -110,13 +110,13 @@ func TestFleetDeviceCreate(t *testing.T) {
 			}},
 		{Name: "the device limit applies", As: "alice", Method: "POST", Path: "/api2/devices",
 			Before: func(t *testing.T, e *officeEnv) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceLimit = 1; return nil })
+				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceLimit = 1; return nil })
 				e.must(err)
 			},
 			Body: `{"name":"T","uniqueId":"u-1","phone":"1","contact":"c"}`, Status: 400, Want: []string{"Device limit reached"}},
 		{Name: "a read-only account cannot add devices", As: "alice", Method: "POST", Path: "/api2/devices",
 			Before: func(t *testing.T, e *officeEnv) {
-				_, err := e.Core.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
+				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 				e.must(err)
 			},
 			Body: `{"name":"T","uniqueId":"u-1","phone":"1","contact":"c"}`, Status: 403},

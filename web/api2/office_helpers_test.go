@@ -83,11 +83,11 @@ func buildOfficeEnv(t testing.TB, store func(*storage.DB) model.Store, with func
 	e.Users, e.Auth = officeLogins, webtest.AuthLogin
 	e.Snapshot = func(testing.TB) string { return e.snapshot() }
 
-	admin, _, err := e.Core.Bootstrap(officeLogins["admin"].Email, officeLogins["admin"].Password)
+	admin, _, err := e.Core.Accounts.Bootstrap(officeLogins["admin"].Email, officeLogins["admin"].Password)
 	e.must(err)
 	e.IDs["admin"] = admin.ID
 	for _, name := range []string{"alice", "bob"} {
-		u, err := e.Core.CreateUser(admin, func(u *model.User) error {
+		u, err := e.Core.Accounts.CreateUser(admin, func(u *model.User) error {
 			u.Name, u.Email, u.Password = strings.ToUpper(name[:1])+name[1:], officeLogins[name].Email, officeLogins[name].Password
 			return nil
 		})
@@ -133,7 +133,7 @@ func (e *officeEnv) link(user, kind string, id int64) {
 // user is the stored fixture user, as the core sees it.
 func (e *officeEnv) user(name string) *model.User {
 	e.t.Helper()
-	u, err := e.Core.User(app.System(), e.IDs[name])
+	u, err := e.Core.Accounts.User(app.System(), e.IDs[name])
 	e.must(err)
 	return u
 }

@@ -59,7 +59,7 @@ func newSession(t *testing.T, e *env) *session {
 	t.Cleanup(func() { _ = e.App.Shutdown() })
 	s := &session{t: t, base: "http://" + ln.Addr().String()}
 
-	if _, err := e.Core.UpdateServer(e.users["admin"], func(srv *model.Server) error {
+	if _, err := e.Core.Accounts.UpdateServer(e.users["admin"], func(srv *model.Server) error {
 		srv.MapURL = s.base + "/test-tiles/{z}/{x}/{y}.png"
 		return nil
 	}); err != nil {

@@ -114,7 +114,7 @@ func (d *Dashboard) tileURL() string {
 	if d.opts.TileURL != "" {
 		return d.opts.TileURL
 	}
-	if s, err := d.core.Server(); err == nil && strings.Contains(s.MapURL, "{z}") {
+	if s, err := d.core.Accounts.Server(); err == nil && strings.Contains(s.MapURL, "{z}") {
 		return s.MapURL
 	}
 	return DefaultTileURL

@@ -44,7 +44,7 @@ func TestFleetListFragment(t *testing.T) {
 // The tile URL comes from the server's mapUrl when it is a tile template.
 func TestFleetTileURLFromServerSettings(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.Core.UpdateServer(e.users["admin"], func(s *model.Server) error {
+	if _, err := e.Core.Accounts.UpdateServer(e.users["admin"], func(s *model.Server) error {
 		s.MapURL = "https://tiles.example.com/{z}/{x}/{y}.png"
 		return nil
 	}); err != nil {

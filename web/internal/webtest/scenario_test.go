@@ -26,7 +26,7 @@ type testEnv struct {
 func testWorld(t testing.TB) *testEnv {
 	db := OpenStore(t)
 	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost})
-	ada, err := core.CreateUser(app.System(), func(u *model.User) error {
+	ada, err := core.Accounts.CreateUser(app.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password = "Ada", "ada@example.com", "ada-secret"
 		return nil
 	})
@@ -133,7 +133,7 @@ func TestScenarioCallers(t *testing.T) {
 					t.Errorf("Login: %+v after %d logins", a, e.logins)
 				}
 			default: // a session of the core's
-				if u, err := e.Core.SessionUser(a.Cookie); err != nil || u.ID != e.IDs["ada"] || a.Auth != "" {
+				if u, err := e.Core.Accounts.SessionUser(a.Cookie); err != nil || u.ID != e.IDs["ada"] || a.Auth != "" {
 					t.Errorf("Session: %+v is not ada's session (%v)", a, err)
 				}
 			}

@@ -58,7 +58,7 @@ func TestLogin(t *testing.T) {
 func TestSessionCookie(t *testing.T) {
 	e := testWorld(t)
 	core := e.Core
-	u, err := core.User(app.System(), e.IDs["ada"])
+	u, err := core.Accounts.User(app.System(), e.IDs["ada"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestSessionCookie(t *testing.T) {
 	if c.Name != httpx.SessionCookie {
 		t.Errorf("cookie name %q", c.Name)
 	}
-	got, err := core.SessionUser(c.Value)
+	got, err := core.Accounts.SessionUser(c.Value)
 	if err != nil || got.ID != u.ID {
 		t.Fatalf("session of %v (%v), want user %d", got, err, u.ID)
 	}

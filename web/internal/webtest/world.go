@@ -170,7 +170,7 @@ func (w *World) Session(t testing.TB, name string) *http.Cookie {
 	if !ok {
 		t.Fatalf("unknown caller %q", name)
 	}
-	u, err := w.Core.User(app.System(), id)
+	u, err := w.Core.Accounts.User(app.System(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,87 @@
+package app
+
+import (
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fleetd/fleetd/app/model"
+)
+
+// Accounts keeps who may do what: users, sessions and logins, passwords,
+// one-time codes and the flows built on them (registration, reset, demo
+// accounts, contact changes), the server settings and maintenance mode.
+type Accounts struct {
+	store      model.Store
+	opts       AccountOptions
+	bcryptCost int
+	sessionTTL time.Duration
+	version    string
+	now        func() time.Time
+	log        *slog.Logger
+	throttle   *throttle // failed logins
+	otpSends   *throttle // requests that send an OTP
+	creds      *credCache
+	// decoy is the hash unknown accounts are checked against (decoyHash).
+	decoyOnce      sync.Once
+	decoy          string
+	passwordChecks atomic.Uint64
+	// userDrops remove what other areas keep for a user being deleted, in
+	// the deletion's transaction; what they return runs once it committed.
+	userDrops []func(tx model.Tx, userID int64) (after func(), err error)
+}
+
+// AccountsOptions are what the accounts take from the core's options.
+type AccountsOptions struct {
+	Accounts   AccountOptions
+	Throttle   ThrottleOptions
+	BcryptCost int
+	SessionTTL time.Duration
+	Version    string
+}
+
+// NewAccounts builds the accounts on store.
+func NewAccounts(store model.Store, o AccountsOptions, now func() time.Time, log *slog.Logger) *Accounts {
+	o.Throttle.defaults(loginThrottleDefaults)
+	acc := &Accounts{store: store, opts: o.Accounts, bcryptCost: o.BcryptCost, sessionTTL: o.SessionTTL,
+		version: o.Version, now: now, log: log,
+		throttle: newThrottle(o.Throttle, now, errThrottled), creds: newCredCache(now)}
+	acc.initAccounts()
+	return acc
+}
+
+// OnUserDeleted registers what another area removes when a user is
+// deleted: drop runs in the deletion's transaction, and the function it
+// returns (file removal) once that transaction committed.
+func (acc *Accounts) OnUserDeleted(drop func(tx model.Tx, userID int64) (after func(), err error)) {
+	acc.userDrops = append(acc.userDrops, drop)
+}
+
+// PasswordChecks counts bcrypt comparisons: one per login attempt
+// whatever the account, so the figure cannot tell who exists.
+func (acc *Accounts) PasswordChecks() uint64 { return acc.passwordChecks.Load() }
+
+// MailAdmins sends a message to every enabled administrator with an e-mail
+// address; failures are logged, one per address.
+func (acc *Accounts) MailAdmins(subject, text string) {
+	var to []string
+	err := acc.store.View(func(tx model.Tx) error {
+		return tx.Users().List(func(u *model.User) bool {
+			if u.Administrator && !u.Disabled && u.Email != "" && !strings.HasSuffix(u.Email, "@"+placeholderDomain) {
+				to = append(to, u.Email)
+			}
+			return true
+		})
+	})
+	if err != nil {
+		acc.log.Error("alert not sent: administrators not read", "subject", subject, "err", err)
+		return
+	}
+	for _, addr := range to {
+		if err := acc.deliver(Identifier{Value: addr}, subject, text); err != nil {
+			acc.log.Error("alert not sent", "to", addr, "subject", subject, "err", err)
+		}
+	}
+}

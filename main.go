@@ -35,6 +35,7 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/simulate"
@@ -208,7 +209,7 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		Version:    versionString(),
 		SessionTTL: cfg.Web.SessionTTL,
 		BcryptCost: c.bcryptCost,
-		Throttle: app.ThrottleOptions{
+		Throttle: throttle.Options{
 			MaxPerIP:      cfg.Security.LoginMaxPerIP,
 			MaxPerAccount: cfg.Security.LoginMaxPerAccount,
 			Window:        cfg.Security.LoginWindow,
@@ -940,7 +941,7 @@ func (c *cli) simulateCommand() *cobra.Command {
 // channel left unconfigured stays nil, which the core logs instead.
 func withDelivery(opts *app.Options, cfg *config.Config) error {
 	opts.Accounts.Maintenance = cfg.Server.Maintenance
-	opts.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: cfg.Security.OTPMaxPerIP,
+	opts.Accounts.OTPSends = throttle.Options{MaxPerIP: cfg.Security.OTPMaxPerIP,
 		MaxPerAccount: cfg.Security.OTPMaxPerAccount, Window: cfg.Security.OTPWindow}
 	if m := cfg.Mail; m.Host != "" {
 		if m.From == "" {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/throttle"
 )
 
 // OTP purposes (the spec's closed set of OTP types).
@@ -46,7 +47,7 @@ type AccountOptions struct {
 	// client address and per identifier or user, so nobody can flood a
 	// phone or run up the SMS bill (default 20 per IP and 5 per account
 	// an hour).
-	OTPSends ThrottleOptions
+	OTPSends throttle.Options
 	// DemoTTL is how long a demo account lives (default 7 days).
 	DemoTTL time.Duration
 	// Maintenance forces maintenance mode on (config server.maintenance),
@@ -61,7 +62,7 @@ func (o *AccountOptions) defaults() {
 	model.SetDefault(&o.ResendCooldown, time.Minute)
 	model.SetDefault(&o.DemoTTL, 7*24*time.Hour)
 	model.SetDefault(&o.OTPMaxTries, 5)
-	o.OTPSends.defaults(ThrottleOptions{MaxPerIP: 20, MaxPerAccount: 5, Window: time.Hour})
+	o.OTPSends.Defaults(throttle.Options{MaxPerIP: 20, MaxPerAccount: 5, Window: time.Hour})
 }
 
 // logSender is the development fallback: the message goes to the server
@@ -81,7 +82,7 @@ func (s logSender) Send(_ context.Context, to, subject, text string) error {
 // initAccounts applies the account defaults.
 func (acc *Accounts) initAccounts() {
 	acc.opts.defaults()
-	acc.otpSends = newThrottle(acc.opts.OTPSends, acc.now, errTooManyOTPs)
+	acc.otpSends = throttle.New(acc.opts.OTPSends, acc.now, errTooManyOTPs)
 	if acc.opts.Mail == nil {
 		acc.opts.Mail = logSender{log: acc.log, channel: "mail.smtp"}
 	}

@@ -23,7 +23,7 @@ func (acc *Accounts) LoginIdentifier(identifier, password, ip string) (*model.Us
 	if err != nil {
 		account = strings.TrimSpace(identifier)
 	}
-	if err := acc.throttle.check(ip, account); err != nil {
+	if err := acc.throttle.Check(ip, account); err != nil {
 		return nil, err
 	}
 	var users []*model.User
@@ -37,17 +37,17 @@ func (acc *Accounts) LoginIdentifier(identifier, password, ip string) (*model.Us
 		if len(users) > 1 {
 			return nil, ErrLoginAmbiguous
 		}
-		acc.throttle.add(ip, account) // guessing identifiers counts too
+		acc.throttle.Add(ip, account) // guessing identifiers counts too
 		return nil, ErrLoginUnknown
 	}
 	u := users[0]
 	if !acc.verify(model.NormalizeEmail(u.Email), password, u) {
-		acc.throttle.add(ip, account)
+		acc.throttle.Add(ip, account)
 		return nil, ErrLoginFailed
 	}
 	if err := acc.loginAllowed(u); err != nil {
 		return nil, err
 	}
-	acc.throttle.succeed(account)
+	acc.throttle.Succeed(account)
 	return u, nil
 }

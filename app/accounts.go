@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/throttle"
 )
 
 // Accounts keeps who may do what: users, sessions and logins, passwords,
@@ -21,8 +22,8 @@ type Accounts struct {
 	version    string
 	now        func() time.Time
 	log        *slog.Logger
-	throttle   *throttle // failed logins
-	otpSends   *throttle // requests that send an OTP
+	throttle   *throttle.Limiter // failed logins
+	otpSends   *throttle.Limiter // requests that send an OTP
 	creds      *credCache
 	// decoy is the hash unknown accounts are checked against (decoyHash).
 	decoyOnce      sync.Once
@@ -36,7 +37,7 @@ type Accounts struct {
 // AccountsOptions are what the accounts take from the core's options.
 type AccountsOptions struct {
 	Accounts   AccountOptions
-	Throttle   ThrottleOptions
+	Throttle   throttle.Options
 	BcryptCost int
 	SessionTTL time.Duration
 	Version    string
@@ -44,10 +45,10 @@ type AccountsOptions struct {
 
 // NewAccounts builds the accounts on store.
 func NewAccounts(store model.Store, o AccountsOptions, now func() time.Time, log *slog.Logger) *Accounts {
-	o.Throttle.defaults(loginThrottleDefaults)
+	o.Throttle.Defaults(loginThrottleDefaults)
 	acc := &Accounts{store: store, opts: o.Accounts, bcryptCost: o.BcryptCost, sessionTTL: o.SessionTTL,
 		version: o.Version, now: now, log: log,
-		throttle: newThrottle(o.Throttle, now, errThrottled), creds: newCredCache(now)}
+		throttle: throttle.New(o.Throttle, now, errThrottled), creds: newCredCache(now)}
 	acc.initAccounts()
 	return acc
 }
@@ -85,3 +86,9 @@ func (acc *Accounts) MailAdmins(subject, text string) {
 		}
 	}
 }
+
+// loginThrottleDefaults bound failed logins when the config does not.
+var loginThrottleDefaults = throttle.Options{MaxPerIP: 20, MaxPerAccount: 5, Window: 15 * time.Minute}
+
+var errThrottled = &model.Error{Class: model.ClassTooMany, Message: "Too many requests",
+	Description: "Too many failed login attempts, try again later"}

@@ -37,7 +37,7 @@ func (acc *Accounts) Login(email, password, ip string) (*model.User, error) {
 		return nil, errBadCredentials
 	}
 	account := model.NormalizeEmail(email)
-	if err := acc.throttle.check(ip, account); err != nil {
+	if err := acc.throttle.Check(ip, account); err != nil {
 		return nil, err
 	}
 	var u *model.User
@@ -49,13 +49,13 @@ func (acc *Accounts) Login(email, password, ip string) (*model.User, error) {
 		return nil, err
 	}
 	if !acc.verify(account, password, u) { // u is nil for an unknown account
-		acc.throttle.add(ip, account)
+		acc.throttle.Add(ip, account)
 		return nil, errBadCredentials
 	}
 	if err := acc.loginAllowed(u); err != nil {
 		return nil, err
 	}
-	acc.throttle.succeed(account)
+	acc.throttle.Succeed(account)
 	acc.creds.put(account, password, u)
 	return u, nil
 }

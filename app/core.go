@@ -11,6 +11,7 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/throttle"
 )
 
 // Options configures the core. Zero values get sensible defaults in New.
@@ -19,7 +20,7 @@ type Options struct {
 	SessionTTL time.Duration
 	// BcryptCost trades login latency for resistance to offline guessing.
 	BcryptCost int
-	Throttle   ThrottleOptions
+	Throttle   throttle.Options
 	Ingest     IngestOptions
 	// CommandTypes maps each protocol name to the command types its
 	// encoder supports (filled by the composition root from protocols/).
@@ -49,7 +50,7 @@ type Core struct {
 	backups backupStatus // backup_status.go
 	alerts  alerts       // alerts.go
 	// registrations counts auto-registered devices per client address.
-	registrations *throttle
+	registrations *throttle.Limiter
 	unknown       unknownList
 	counters      counters
 	shapes        sync.Map // geofence area -> geo.Shape
@@ -115,7 +116,7 @@ func New(store model.Store, opts Options) *Core {
 		BcryptCost: opts.BcryptCost, SessionTTL: opts.SessionTTL, Version: opts.Version}, c.now, c.log)
 	c.Live = live.New(c.store, c.Accounts.loginAllowed, c.now)
 	c.unknown.m = map[string]*UnknownDevice{}
-	c.registrations = newThrottle(ThrottleOptions{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
+	c.registrations = throttle.New(throttle.Options{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
 	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
 	c.Office = office.New(store, opts.Office, opts.Maintenance, c.roomFor, c.now, c.log)
 	c.Devices = newDevices(c)

@@ -76,7 +76,7 @@ func (c *Core) Identify(protocol, uniqueID, remote string) (*model.Device, error
 		return err
 	})
 	if errors.Is(err, model.ErrNotFound) {
-		if !c.opts.Ingest.AutoRegister || c.registrations.take(hostOf(remote)) != nil {
+		if !c.opts.Ingest.AutoRegister || c.registrations.Take(hostOf(remote)) != nil {
 			c.unknown.seen(uniqueID, protocol, remote, c.now())
 			return nil, ErrUnknownDevice
 		}

@@ -58,12 +58,12 @@ func newOTP() (string, error) {
 // delivery is given back, so an impatient user or a mail outage does not
 // use the budget up.
 func (acc *Accounts) withOTPBudget(ip string, accounts []string, send func() error) error {
-	if err := acc.otpSends.take(ip, accounts...); err != nil {
+	if err := acc.otpSends.Take(ip, accounts...); err != nil {
 		return err
 	}
 	err := send()
 	if model.ClassOf(err) == model.ClassTooMany || errors.Is(err, ErrOTPNotSent) {
-		acc.otpSends.refund(ip, accounts...)
+		acc.otpSends.Refund(ip, accounts...)
 	}
 	return err
 }

@@ -122,11 +122,11 @@ func (acc *Accounts) VerifyPassword(actor *model.User, password, ip string) (*mo
 		return nil, err
 	}
 	account := model.NormalizeEmail(actor.Email)
-	if err := acc.throttle.check(ip, account); err != nil {
+	if err := acc.throttle.Check(ip, account); err != nil {
 		return nil, err
 	}
 	if !acc.verify(account, password, actor) {
-		acc.throttle.add(ip, account)
+		acc.throttle.Add(ip, account)
 		return nil, ErrPasswordMismatch
 	}
 	return actor, nil

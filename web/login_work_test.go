@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -20,7 +21,7 @@ import (
 // says so (A2's 404 for an unknown identifier).
 func TestLoginWorkDoesNotTellWhetherAnAccountExists(t *testing.T) {
 	e := newAppEnv(t, web.Options{}, func(o *app.Options) {
-		o.Throttle = app.ThrottleOptions{MaxPerIP: 1000, MaxPerAccount: 1000, Window: time.Hour}
+		o.Throttle = throttle.Options{MaxPerIP: 1000, MaxPerAccount: 1000, Window: time.Hour}
 	})
 	core := e.Core
 	base := "http://" + webtest.Serve(t, e.App)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -44,7 +45,7 @@ func TestClientAddressBehindProxy(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newAppEnv(t, web.Options{TrustedProxies: tc.trusted, ProxyHeader: "X-Real-IP"}, func(o *app.Options) {
-				o.Throttle = app.ThrottleOptions{MaxPerIP: 3, MaxPerAccount: 100, Window: time.Hour}
+				o.Throttle = throttle.Options{MaxPerIP: 3, MaxPerAccount: 100, Window: time.Hour}
 			})
 			addr := webtest.Serve(t, e.App)
 			login := func(client string) int {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"golang.org/x/crypto/bcrypt"
@@ -62,7 +63,7 @@ func newEnv(t testing.TB) *env {
 	core := app.New(db, app.Options{
 		Version:    "test",
 		BcryptCost: bcrypt.MinCost,
-		Throttle:   app.ThrottleOptions{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
+		Throttle:   throttle.Options{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
 		// The fixture's positions come from the "test" protocol.
 		CommandTypes: map[string][]string{"test": {"custom", "engineStop"}},
 	})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/throttle"
 )
 
 // TestOTPSendBudget: the requests that send a code are counted per client
@@ -15,7 +16,7 @@ import (
 func TestOTPSendBudget(t *testing.T) {
 	budget := func(perIP, perAccount int) acctOption {
 		return func(o *app.Options) {
-			o.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: perIP, MaxPerAccount: perAccount, Window: time.Hour}
+			o.Accounts.OTPSends = throttle.Options{MaxPerIP: perIP, MaxPerAccount: perAccount, Window: time.Hour}
 		}
 	}
 	type request struct {
@@ -92,7 +93,7 @@ func TestOTPSendBudget(t *testing.T) {
 // the identifier may ask again.
 func TestOTPSendBudgetWindow(t *testing.T) {
 	e := newAcctEnv(t, func(o *app.Options) {
-		o.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour}
+		o.Accounts.OTPSends = throttle.Options{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour}
 	})
 	for i, step := range []struct {
 		wait   time.Duration
@@ -125,7 +126,7 @@ func TestOTPSendBudgetFailedDelivery(t *testing.T) {
 	mail := &failFirst{n: 2, outbox: &outbox{}}
 	e := newAcctEnv(t, func(o *app.Options) {
 		o.Accounts.Mail = mail
-		o.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour}
+		o.Accounts.OTPSends = throttle.Options{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour}
 	})
 	for i, want := range []int{503, 503, 200, 429} {
 		e.clock.add(2 * time.Minute)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -100,7 +101,7 @@ func buildAcctEnv(t testing.TB, store func(*storage.DB) model.Store, opts ...acc
 	e := &acctEnv{clock: &clock{t: time.Now().UTC()}, outbox: &outbox{}}
 	o := app.Options{
 		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock.now,
-		Throttle: app.ThrottleOptions{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
+		Throttle: throttle.Options{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
 		Accounts: app.AccountOptions{Mail: e.outbox, SMS: e.outbox},
 		Logger:   slog.New(slog.DiscardHandler),
 	}

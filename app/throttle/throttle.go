@@ -1,4 +1,7 @@
-package app
+// Package throttle counts attempts per client address and per account
+// within a window and refuses past a limit: failed logins, OTP sends and
+// device auto-registrations are bounded with it.
+package throttle
 
 import (
 	"net/netip"
@@ -8,17 +11,16 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// ThrottleOptions bounds failed logins. Both an IP and an account are
-// counted, so neither a single attacker nor a distributed one against one
-// account gets unlimited guesses. The same counting bounds OTP sends
-// (AccountOptions.OTPSends).
-type ThrottleOptions struct {
+// Options bound what is counted. Both an IP and an account are counted,
+// so neither a single attacker nor a distributed one against one account
+// gets unlimited guesses (failed logins, OTP sends).
+type Options struct {
 	MaxPerIP      int           // failures per IP within Window before 429
 	MaxPerAccount int           // failures per account within Window before 429
 	Window        time.Duration // how long failures are remembered and the lockout lasts
 }
 
-func (o *ThrottleOptions) defaults(def ThrottleOptions) {
+func (o *Options) Defaults(def Options) {
 	model.SetDefault(&o.MaxPerIP, def.MaxPerIP)
 	model.SetDefault(&o.MaxPerAccount, def.MaxPerAccount)
 	model.SetDefault(&o.Window, def.Window)
@@ -31,40 +33,34 @@ type failures struct {
 	first time.Time
 }
 
-// throttle counts events (failed logins, OTP sends) per IP and per
+// Limiter counts events (failed logins, OTP sends) per IP and per
 // account within a window and refuses callers over either limit.
-type throttle struct {
+type Limiter struct {
 	mu   sync.Mutex
-	opts ThrottleOptions
+	opts Options
 	now  func() time.Time
 	err  *model.Error // the refusal
 	ips  map[string]*failures
 	accs map[string]*failures
 }
 
-// newThrottle expects opts with its defaults applied.
-func newThrottle(o ThrottleOptions, now func() time.Time, refusal *model.Error) *throttle {
-	return &throttle{opts: o, now: now, err: refusal, ips: map[string]*failures{}, accs: map[string]*failures{}}
+// New expects opts with its defaults applied.
+func New(o Options, now func() time.Time, refusal *model.Error) *Limiter {
+	return &Limiter{opts: o, now: now, err: refusal, ips: map[string]*failures{}, accs: map[string]*failures{}}
 }
 
-// loginThrottleDefaults bound failed logins when the config does not.
-var loginThrottleDefaults = ThrottleOptions{MaxPerIP: 20, MaxPerAccount: 5, Window: 15 * time.Minute}
-
-var errThrottled = &model.Error{Class: model.ClassTooMany, Message: "Too many requests",
-	Description: "Too many failed login attempts, try again later"}
-
-// check answers the throttle's refusal while the IP or any of the
+// Check answers the throttle's refusal while the IP or any of the
 // accounts is over its limit.
-func (t *throttle) check(ip string, accounts ...string) error {
+func (t *Limiter) Check(ip string, accounts ...string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.over(t.now(), AddressKey(ip), accounts)
 }
 
-// take counts one event for the IP and each account unless one of them is
+// Take counts one event for the IP and each account unless one of them is
 // already at its limit, in which case it answers the refusal. Checking and
 // counting happen under one lock, so concurrent requests cannot overshoot.
-func (t *throttle) take(ip string, accounts ...string) error {
+func (t *Limiter) Take(ip string, accounts ...string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now, ip := t.now(), AddressKey(ip)
@@ -75,22 +71,22 @@ func (t *throttle) take(ip string, accounts ...string) error {
 	return nil
 }
 
-// add counts one event for the IP and each account ("" is not counted).
-func (t *throttle) add(ip string, accounts ...string) {
+// Add counts one event for the IP and each account ("" is not counted).
+func (t *Limiter) Add(ip string, accounts ...string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.count(t.now(), AddressKey(ip), accounts, 1)
 }
 
-// refund takes back an event take counted, for a request that turned out
+// Refund takes back an event take counted, for a request that turned out
 // to do nothing the budget is meant to bound.
-func (t *throttle) refund(ip string, accounts ...string) {
+func (t *Limiter) Refund(ip string, accounts ...string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.count(t.now(), AddressKey(ip), accounts, -1)
 }
 
-func (t *throttle) over(now time.Time, ip string, accounts []string) error {
+func (t *Limiter) over(now time.Time, ip string, accounts []string) error {
 	if t.locked(t.ips, ip, t.opts.MaxPerIP, now) {
 		return t.err
 	}
@@ -102,7 +98,7 @@ func (t *throttle) over(now time.Time, ip string, accounts []string) error {
 	return nil
 }
 
-func (t *throttle) locked(m map[string]*failures, key string, max int, now time.Time) bool {
+func (t *Limiter) locked(m map[string]*failures, key string, max int, now time.Time) bool {
 	f := m[key]
 	if f == nil || key == "" {
 		return false
@@ -116,14 +112,14 @@ func (t *throttle) locked(m map[string]*failures, key string, max int, now time.
 
 // count adds delta to the IP's and the accounts' counts in the current
 // window; a refund never opens a window or goes below zero.
-func (t *throttle) count(now time.Time, ip string, accounts []string, delta int) {
+func (t *Limiter) count(now time.Time, ip string, accounts []string, delta int) {
 	t.bump(t.ips, ip, now, delta)
 	for _, a := range accounts {
 		t.bump(t.accs, a, now, delta)
 	}
 }
 
-func (t *throttle) bump(m map[string]*failures, key string, now time.Time, delta int) {
+func (t *Limiter) bump(m map[string]*failures, key string, now time.Time, delta int) {
 	if key == "" {
 		return
 	}
@@ -157,15 +153,15 @@ func AddressKey(ip string) string {
 	return p.String()
 }
 
-// succeed clears the account's failures; the IP's stay, so one valid
+// Succeed clears the account's failures; the IP's stay, so one valid
 // account cannot be used to reset guessing at others.
-func (t *throttle) succeed(account string) {
+func (t *Limiter) Succeed(account string) {
 	t.mu.Lock()
 	delete(t.accs, account)
 	t.mu.Unlock()
 }
 
-func (t *throttle) prune(m map[string]*failures, now time.Time) {
+func (t *Limiter) prune(m map[string]*failures, now time.Time) {
 	for k, f := range m {
 		if now.Sub(f.first) > t.opts.Window {
 			delete(m, k)

@@ -1,4 +1,4 @@
-package app
+package throttle
 
 import (
 	"strconv"
@@ -15,44 +15,44 @@ func TestThrottle(t *testing.T) {
 	clock := func() time.Time { return now }
 	tests := []struct {
 		name    string
-		run     func(th *throttle)
+		run     func(th *Limiter)
 		ip, acc string
 		locked  bool
 	}{
-		{"fresh caller passes", func(*throttle) {}, "1.1.1.1", "a@x", false},
-		{"account locked after max failures", func(th *throttle) {
+		{"fresh caller passes", func(*Limiter) {}, "1.1.1.1", "a@x", false},
+		{"account locked after max failures", func(th *Limiter) {
 			for i := 0; i < 3; i++ {
-				th.add("ip"+string(rune('a'+i)), "a@x")
+				th.Add("ip"+string(rune('a'+i)), "a@x")
 			}
 		}, "9.9.9.9", "a@x", true},
-		{"other account from same ip not locked below ip max", func(th *throttle) {
+		{"other account from same ip not locked below ip max", func(th *Limiter) {
 			for i := 0; i < 3; i++ {
-				th.add("1.1.1.1", "a@x")
+				th.Add("1.1.1.1", "a@x")
 			}
 		}, "1.1.1.1", "b@x", false},
-		{"ip locked after ip max across accounts", func(th *throttle) {
+		{"ip locked after ip max across accounts", func(th *Limiter) {
 			for i := 0; i < 4; i++ {
-				th.add("1.1.1.1", string(rune('a'+i))+"@x")
+				th.Add("1.1.1.1", string(rune('a'+i))+"@x")
 			}
 		}, "1.1.1.1", "new@x", true},
-		{"lock ends after window", func(th *throttle) {
+		{"lock ends after window", func(th *Limiter) {
 			for i := 0; i < 3; i++ {
-				th.add("1.1.1.1", "a@x")
+				th.Add("1.1.1.1", "a@x")
 			}
 			now = now.Add(11 * time.Minute)
 		}, "1.1.1.1", "a@x", false},
-		{"success clears the account only", func(th *throttle) {
+		{"success clears the account only", func(th *Limiter) {
 			for i := 0; i < 3; i++ {
-				th.add("1.1.1.1", "a@x")
+				th.Add("1.1.1.1", "a@x")
 			}
-			th.succeed("a@x")
+			th.Succeed("a@x")
 		}, "2.2.2.2", "a@x", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			th := newThrottle(ThrottleOptions{MaxPerIP: 4, MaxPerAccount: 3, Window: 10 * time.Minute}, clock, errThrottled)
+			th := New(Options{MaxPerIP: 4, MaxPerAccount: 3, Window: 10 * time.Minute}, clock, errThrottled)
 			tt.run(th)
-			err := th.check(tt.ip, tt.acc)
+			err := th.Check(tt.ip, tt.acc)
 			if (err != nil) != tt.locked {
 				t.Fatalf("locked = %v, want %v", err != nil, tt.locked)
 			}
@@ -65,9 +65,9 @@ func TestThrottle(t *testing.T) {
 
 func TestThrottleBoundedMemory(t *testing.T) {
 	now := time.Now()
-	th := newThrottle(loginThrottleDefaults, func() time.Time { return now }, errThrottled)
+	th := New(loginThrottleDefaults, func() time.Time { return now }, errThrottled)
 	for i := 0; i < maxThrottleEntries+10; i++ {
-		th.add("", "user"+strconv.Itoa(i))
+		th.Add("", "user"+strconv.Itoa(i))
 	}
 	if n := len(th.accs); n > maxThrottleEntries {
 		t.Fatalf("throttle holds %d accounts, want <= %d", n, maxThrottleEntries)
@@ -89,11 +89,11 @@ func TestThrottleTake(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			th := newThrottle(ThrottleOptions{MaxPerIP: 4, MaxPerAccount: 2, Window: time.Hour},
+			th := New(Options{MaxPerIP: 4, MaxPerAccount: 2, Window: time.Hour},
 				func() time.Time { return now }, errTooManyOTPs)
 			admitted := 0
 			for i := range 10 {
-				if err := th.take(tt.ip(i), tt.acc(i)); err == nil {
+				if err := th.Take(tt.ip(i), tt.acc(i)); err == nil {
 					admitted++
 				} else if err != errTooManyOTPs {
 					t.Fatalf("refusal = %v, want errTooManyOTPs", err)
@@ -108,12 +108,12 @@ func TestThrottleTake(t *testing.T) {
 
 // Concurrent takes admit exactly the limit.
 func TestThrottleTakeConcurrent(t *testing.T) {
-	th := newThrottle(ThrottleOptions{MaxPerIP: 1000, MaxPerAccount: 5, Window: time.Hour}, time.Now, errTooManyOTPs)
+	th := New(Options{MaxPerIP: 1000, MaxPerAccount: 5, Window: time.Hour}, time.Now, errTooManyOTPs)
 	var admitted atomic.Int32
 	var wg sync.WaitGroup
 	for range 50 {
 		wg.Go(func() {
-			if th.take("1.1.1.1", "+15550100") == nil {
+			if th.Take("1.1.1.1", "+15550100") == nil {
 				admitted.Add(1)
 			}
 		})
@@ -127,22 +127,22 @@ func TestThrottleTakeConcurrent(t *testing.T) {
 // A refund gives back what take counted, never more.
 func TestThrottleRefund(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	th := newThrottle(ThrottleOptions{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour},
+	th := New(Options{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour},
 		func() time.Time { return now }, errTooManyOTPs)
-	th.refund("1.1.1.1", "a", "b") // nothing counted yet: no effect
-	if err := th.take("1.1.1.1", "a", "b"); err != nil {
+	th.Refund("1.1.1.1", "a", "b") // nothing counted yet: no effect
+	if err := th.Take("1.1.1.1", "a", "b"); err != nil {
 		t.Fatal(err)
 	}
-	if err := th.take("1.1.1.1", "b"); err == nil {
+	if err := th.Take("1.1.1.1", "b"); err == nil {
 		t.Fatal("second take for b admitted")
 	}
-	th.refund("1.1.1.1", "a", "b")
-	th.refund("1.1.1.1", "a", "b")
+	th.Refund("1.1.1.1", "a", "b")
+	th.Refund("1.1.1.1", "a", "b")
 	for _, acc := range []string{"a", "b"} {
-		if err := th.take("2.2.2.2", acc); err != nil {
+		if err := th.Take("2.2.2.2", acc); err != nil {
 			t.Fatalf("take for %s after the refund: %v", acc, err)
 		}
-		if err := th.take("2.2.2.2", acc); err == nil {
+		if err := th.Take("2.2.2.2", acc); err == nil {
 			t.Fatalf("refunds below zero: %s admitted twice", acc)
 		}
 	}
@@ -164,3 +164,11 @@ func TestIPKey(t *testing.T) {
 		}
 	}
 }
+
+// The refusals and defaults of fleetd's two throttles, as the accounts
+// configure them.
+var (
+	errThrottled          = &model.Error{Class: model.ClassTooMany, Message: "Too many requests"}
+	errTooManyOTPs        = &model.Error{Class: model.ClassTooMany, Message: "Too many codes requested"}
+	loginThrottleDefaults = Options{MaxPerIP: 20, MaxPerAccount: 5, Window: 15 * time.Minute}
+)

@@ -779,7 +779,7 @@ func (c *cli) userCommands() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				u, err := core.Accounts.CreateUser(app.System(), func(u *model.User) error {
+				u, err := core.Accounts.CreateUser(model.System(), func(u *model.User) error {
 					u.Email, u.Name, u.Password, u.Administrator = email, name, pw, admin
 					return nil
 				})
@@ -823,7 +823,7 @@ func (c *cli) userCommands() *cobra.Command {
 }
 
 func (c *cli) listUsers(core *app.Core) error {
-	users, err := core.Accounts.Users(app.System(), 0)
+	users, err := core.Accounts.Users(model.System(), 0)
 	if err != nil {
 		return err
 	}

@@ -474,9 +474,9 @@ func startWriter(core *app.Core) *writer {
 			id, err := fmt.Sprintf("dev-%d", i), error(nil)
 			if i%10 == 9 {
 				id = fmt.Sprintf("user-%d@example.com", i)
-				_, err = core.Accounts.CreateUser(app.System(), func(u *model.User) error { u.Email, u.Password = id, "pw"; return nil })
+				_, err = core.Accounts.CreateUser(model.System(), func(u *model.User) error { u.Email, u.Password = id, "pw"; return nil })
 			} else {
-				_, err = core.Devices.Create(app.System(), func(d *model.Device) error { d.Name, d.UniqueID = id, id; return nil })
+				_, err = core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = id, id; return nil })
 			}
 			w.mu.Lock()
 			if err != nil {

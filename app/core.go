@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
@@ -27,7 +28,7 @@ type Options struct {
 	CommandTypes map[string][]string
 	// Accounts configures OTP delivery and account access (spec A, H);
 	// Push the push notifications (spec K).
-	Accounts AccountOptions
+	Accounts accounts.Options
 	Push     notify.PushOptions
 	// Office configures uploads and document expiry (tickets, documents, maintenance).
 	Office office.Options
@@ -68,7 +69,7 @@ type Core struct {
 	configGen atomic.Uint64
 	// Accounts keeps users, sessions, logins, one-time codes and the
 	// server settings.
-	Accounts *Accounts
+	Accounts *accounts.Service
 	// Notify sends push notifications and keeps their settings.
 	Notify *notify.Service
 	// Office keeps tickets, documents, files, service records and payments.
@@ -90,12 +91,6 @@ type Core struct {
 
 // New builds the core on store.
 func New(store model.Store, opts Options) *Core {
-	if opts.SessionTTL <= 0 {
-		opts.SessionTTL = 30 * 24 * time.Hour
-	}
-	if opts.BcryptCost == 0 {
-		opts.BcryptCost = defaultBcryptCost
-	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -112,9 +107,9 @@ func New(store model.Store, opts Options) *Core {
 	c := &Core{opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
 	store = live.Track(store, c.changed)
 	c.store = store
-	c.Accounts = NewAccounts(store, AccountsOptions{Accounts: opts.Accounts, Throttle: opts.Throttle,
+	c.Accounts = accounts.New(store, accounts.Config{Accounts: opts.Accounts, Throttle: opts.Throttle,
 		BcryptCost: opts.BcryptCost, SessionTTL: opts.SessionTTL, Version: opts.Version}, c.now, c.log)
-	c.Live = live.New(c.store, c.Accounts.loginAllowed, c.now)
+	c.Live = live.New(c.store, c.Accounts.LoginAllowed, c.now)
 	c.unknown.m = map[string]*UnknownDevice{}
 	c.registrations = throttle.New(throttle.Options{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
 	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
@@ -141,7 +136,7 @@ func (c *Core) Store() model.Store { return c.store }
 func (c *Core) Subscribe(user *model.User, sessionToken string) *live.Subscription {
 	key := ""
 	if sessionToken != "" {
-		key = SessionKey(sessionToken)
+		key = accounts.SessionKey(sessionToken)
 	}
 	return c.Live.Subscribe(user, key)
 }
@@ -166,7 +161,3 @@ func (c *Core) Health() error {
 		return err
 	})
 }
-
-// System is the actor for operator actions from the CLI and start-up: an
-// administrator that is not a stored user.
-func System() *model.User { return &model.User{Name: "system", Administrator: true} }

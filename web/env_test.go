@@ -60,7 +60,7 @@ func appWorld(opts web.Options) func(testing.TB) *appEnv {
 // admin is the administrator as the core has it.
 func (e *appEnv) admin(t testing.TB) *model.User {
 	t.Helper()
-	u, err := e.Core.Accounts.User(app.System(), e.IDs["admin"])
+	u, err := e.Core.Accounts.User(model.System(), e.IDs["admin"])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -272,3 +272,7 @@ const (
 	KindDriver       = "driver"
 	KindMaintenance  = "maintenance"
 )
+
+// System is the actor for operator actions from the CLI and start-up: an
+// administrator that is not a stored user.
+func System() *User { return &User{Name: "system", Administrator: true} }

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -30,7 +29,7 @@ func TestComputedAttributes(t *testing.T) {
 			Body: `{"attribute":"x","type":"number","expression":"` + longSum(600) + `"}`, Status: 400},
 		{Name: "a read-only user cannot create", As: "user1", Method: "POST", Path: "/api/attributes/computed",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.Readonly = true; return nil })
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error { u.Readonly = true; return nil })
 				must(t, err)
 			},
 			Body: `{"attribute":"x","expression":"1","type":"number"}`, Status: 403},

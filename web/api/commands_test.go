@@ -3,7 +3,6 @@ package api_test
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -28,7 +27,7 @@ func wantQueued(n int, typ string) func(t *testing.T, e *env, _ *webtest.Respons
 
 func TestCommandSending(t *testing.T) {
 	limit := func(t *testing.T, e *env) {
-		_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.LimitCommands = true; return nil })
+		_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error { u.LimitCommands = true; return nil })
 		must(t, err)
 	}
 	run(t, []scenario{

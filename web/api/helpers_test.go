@@ -129,7 +129,7 @@ func (e *env) user(t testing.TB, actor *model.User, name string, set func(*model
 // caller is the stored fixture user name, as the core sees it.
 func (e *env) caller(t testing.TB, name string) *model.User {
 	t.Helper()
-	u, err := e.Core.Accounts.User(app.System(), e.IDs[name])
+	u, err := e.Core.Accounts.User(model.System(), e.IDs[name])
 	must(t, err)
 	return u
 }
@@ -140,7 +140,7 @@ func create[T any, P interface {
 	model.Entity
 }](t testing.TB, e *env, name string, objs *app.Objects[T, P], set func(*T)) {
 	t.Helper()
-	v, err := objs.Create(app.System(), func(v *T) error { set(v); return nil })
+	v, err := objs.Create(model.System(), func(v *T) error { set(v); return nil })
 	must(t, err)
 	e.IDs[name] = P(v).GetID()
 }
@@ -148,7 +148,7 @@ func create[T any, P interface {
 // link adds a permission between two fixture objects.
 func (e *env) link(t testing.TB, ownerKind, owner, propKind, prop string) {
 	t.Helper()
-	must(t, e.Core.Link(app.System(), model.Permission{
+	must(t, e.Core.Link(model.System(), model.Permission{
 		OwnerKind: ownerKind, OwnerID: e.IDs[owner], PropKind: propKind, PropID: e.IDs[prop]}))
 }
 

@@ -85,7 +85,7 @@ func TestDevices(t *testing.T) {
 			Want: []string{`"attributes":{"old":"x"}`, `"phone":"123"`}},
 		{Name: "deviceReadonly user cannot edit", As: "user1", Method: "PUT", Path: "/api/devices/{d1}",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 				must(t, err)
 			},
 			Body: `{"name":"x"}`, Status: 403, After: deviceNamed("d1", "Truck 1")},
@@ -95,7 +95,7 @@ func TestDevices(t *testing.T) {
 				if !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("d1 still stored: %v", err)
 				}
-				list, err := e.Core.Positions(app.System(), app.PositionQuery{})
+				list, err := e.Core.Positions(model.System(), app.PositionQuery{})
 				must(t, err)
 				for _, p := range list {
 					if p.DeviceID == e.IDs["d1"] {
@@ -116,7 +116,7 @@ func deviceNamed(device, name string) func(*testing.T, *env, *webtest.Response) 
 
 func setDeviceAttributes(device string, attrs model.Attributes) func(*testing.T, *env) {
 	return func(t *testing.T, e *env) {
-		_, err := e.Core.Devices.Update(app.System(), e.IDs[device], func(d *model.Device) error { d.Attributes = attrs; return nil })
+		_, err := e.Core.Devices.Update(model.System(), e.IDs[device], func(d *model.Device) error { d.Attributes = attrs; return nil })
 		must(t, err)
 	}
 }
@@ -163,7 +163,7 @@ func TestCommands(t *testing.T) {
 			Body: `{"type":"custom","deviceId":9999}`, Status: 400, Want: []string{"device 9999 not found"}},
 		{Name: "limitCommands server", As: "user1", Method: "POST", Path: "/api/commands",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.Accounts.UpdateServer(app.System(), func(s *model.Server) error { s.LimitCommands = true; return nil })
+				_, err := e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error { s.LimitCommands = true; return nil })
 				must(t, err)
 			},
 			Body: `{"type":"custom"}`, Status: 403},

@@ -3,7 +3,6 @@ package api_test
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -11,7 +10,7 @@ import (
 // readonly makes a fixture user read-only (a demo account).
 func readonly(name string) func(t *testing.T, e *env) {
 	return func(t *testing.T, e *env) {
-		_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs[name], func(u *model.User) error { u.Readonly = true; return nil })
+		_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs[name], func(u *model.User) error { u.Readonly = true; return nil })
 		must(t, err)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fasthttp/websocket"
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
@@ -124,12 +123,12 @@ func TestSocketAccessEnds(t *testing.T) {
 		}, false},
 		{"password changed (Basic)", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return basic(t, e, "user1"), nil },
 			func(t *testing.T, e *env, _ *http.Cookie) {
-				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.Password = "new-secret"; return nil })
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error { u.Password = "new-secret"; return nil })
 				must(t, err)
 			}, true},
 		{"account disabled", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return cookieHeader(e.Login(t, "user1")), nil },
 			func(t *testing.T, e *env, _ *http.Cookie) {
-				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error { u.Disabled = true; return nil })
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error { u.Disabled = true; return nil })
 				must(t, err)
 			}, true},
 	} {

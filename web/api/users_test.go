@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -61,7 +60,7 @@ func TestUsers(t *testing.T) {
 
 		{Name: "update merges and replaces attributes", As: "user1", Method: "PUT", Path: "/api/users/{user1}",
 			Before: func(t *testing.T, e *env) {
-				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["user1"], func(u *model.User) error {
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error {
 					u.Phone, u.Attributes = "+4930", model.Attributes{"a": 1.0, "b": 2.0}
 					return nil
 				})
@@ -91,7 +90,7 @@ func TestUsers(t *testing.T) {
 			}},
 		{Name: "manager deletes its user", As: "manager1", Method: "DELETE", Path: "/api/users/{user1}", Status: 204,
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
-				if _, err := e.Core.Accounts.User(app.System(), e.IDs["user1"]); !errors.Is(err, model.ErrNotFound) {
+				if _, err := e.Core.Accounts.User(model.System(), e.IDs["user1"]); !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("user1 still there: %v", err)
 				}
 			}},
@@ -104,6 +103,6 @@ func TestUsers(t *testing.T) {
 
 func allowRegistration(t *testing.T, e *env) {
 	t.Helper()
-	_, err := e.Core.Accounts.UpdateServer(app.System(), func(s *model.Server) error { s.Registration = true; return nil })
+	_, err := e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error { s.Registration = true; return nil })
 	must(t, err)
 }

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/web/httpx"
@@ -130,9 +130,9 @@ func (h *handlers) completeRegistration(c *fiber.Ctx) error {
 		return err
 	}
 	_, err := h.core.Accounts.CompleteRegistration(in.Token, in.FullName, in.Password)
-	if errors.Is(err, app.ErrCreateFailed) {
+	if errors.Is(err, accounts.ErrCreateFailed) {
 		h.opts.Logger.Error("registration failed", "err", err)
-		return c.Status(fiber.StatusInternalServerError).JSON(fiber.Map{"message": app.ErrCreateFailed.Error(), "success": false})
+		return c.Status(fiber.StatusInternalServerError).JSON(fiber.Map{"message": accounts.ErrCreateFailed.Error(), "success": false})
 	}
 	if err != nil {
 		return err

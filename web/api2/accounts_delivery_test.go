@@ -14,6 +14,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/delivery"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -108,7 +109,7 @@ func startGateway(t *testing.T, box *inbox, fail *atomic.Bool) delivery.SMS {
 		Template: `{"to":"{phone}","text":"{message}"}`}
 }
 
-func withSenders(mail, sms app.MessageSender) acctOption {
+func withSenders(mail, sms accounts.MessageSender) acctOption {
 	return func(o *app.Options) { o.Accounts.Mail, o.Accounts.SMS = mail, sms }
 }
 
@@ -124,12 +125,12 @@ func flows(t *testing.T, e *acctEnv, box *inbox, field, newID, existing string) 
 		return r
 	}
 	post(regPath, `{"`+field+`":"`+newID+`"}`)
-	tok := e.token(t, box.code(t, newID), newID, app.PurposeRegistration)
+	tok := e.token(t, box.code(t, newID), newID, accounts.PurposeRegistration)
 	post("/api2/auth/registration/complete", `{"token":"`+tok+`","fullName":"New","password":"new-secret"}`)
 	loginWorks(t, e, newID, "new-secret")
 
 	post(resetPath, `{"`+field+`":"`+existing+`"}`)
-	tok = e.token(t, box.code(t, existing), existing, app.PurposeReset)
+	tok = e.token(t, box.code(t, existing), existing, accounts.PurposeReset)
 	post("/api2/auth/password/reset", `{"token":"`+tok+`","newPassword":"reset-secret"}`)
 	loginWorks(t, e, existing, "reset-secret")
 }

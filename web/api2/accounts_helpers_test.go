@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/storage"
@@ -102,7 +103,7 @@ func buildAcctEnv(t testing.TB, store func(*storage.DB) model.Store, opts ...acc
 	o := app.Options{
 		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock.now,
 		Throttle: throttle.Options{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
-		Accounts: app.AccountOptions{Mail: e.outbox, SMS: e.outbox},
+		Accounts: accounts.Options{Mail: e.outbox, SMS: e.outbox},
 		Logger:   slog.New(slog.DiscardHandler),
 	}
 	for _, fn := range opts {

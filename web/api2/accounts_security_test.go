@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -38,7 +37,7 @@ func TestAccountSecurity(t *testing.T) {
 		{Name: "H1 phone that is an e-mail", Method: "POST", Path: updatePath, Body: `{"field":"phone","value":"a@b.example"}`,
 			As: "alice", Status: 400},
 		{Name: "H1 read-only account", Before: func(t *testing.T, e *acctEnv) {
-			_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
+			_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 			must(t, err)
 		}, Method: "POST", Path: updatePath, Body: `{"field":"email","value":"alice@new.example"}`,
 			As: "alice", Status: 403},
@@ -148,7 +147,7 @@ func TestPushTokenLimit(t *testing.T) {
 
 func (e *acctEnv) userOf(t *testing.T, name string) *model.User {
 	t.Helper()
-	u, err := e.Core.Accounts.User(app.System(), e.IDs[name])
+	u, err := e.Core.Accounts.User(model.System(), e.IDs[name])
 	must(t, err)
 	return u
 }

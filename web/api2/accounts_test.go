@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -32,7 +32,7 @@ func wrong(code string) string {
 }
 
 func resetToken(t *testing.T, e *acctEnv) string {
-	return e.token(t, resetCode(t, e), aliceEmail, app.PurposeReset)
+	return e.token(t, resetCode(t, e), aliceEmail, accounts.PurposeReset)
 }
 
 func registrationToken(t *testing.T, e *acctEnv, identifier string) string {
@@ -41,7 +41,7 @@ func registrationToken(t *testing.T, e *acctEnv, identifier string) string {
 		field = "phone"
 	}
 	code := e.otpFor(t, regPath, `{"`+field+`":"`+identifier+`"}`, "", identifier)
-	return e.token(t, code, identifier, app.PurposeRegistration)
+	return e.token(t, code, identifier, accounts.PurposeRegistration)
 }
 
 // loginWorks checks that identifier/password log in through A2.
@@ -193,7 +193,7 @@ func TestAccountAccess(t *testing.T) {
 		{Name: "A5 account exists (phone)", Method: "POST", Path: regPath, Body: `{"phone":"+15550001"}`,
 			Status: 400, Want: []string{`"message":"Account already exists!"`}},
 		{Name: "A5 registration switched off", Before: func(t *testing.T, e *acctEnv) {
-			admin, err := e.Core.Accounts.User(app.System(), e.IDs["admin"])
+			admin, err := e.Core.Accounts.User(model.System(), e.IDs["admin"])
 			must(t, err)
 			_, err = e.Core.Accounts.UpdateServer(admin, func(s *model.Server) error { s.Registration = false; return nil })
 			must(t, err)
@@ -246,10 +246,10 @@ func TestDemoLogin(t *testing.T) {
 	const phone = "+4930999999"
 	for range 2 {
 		code := e.otpFor(t, "/api2/auth/demo-login/init", `{"phone":"`+phone+`","fullName":"Demo Driver"}`, "", phone)
-		e.token(t, code, phone, app.PurposeDemo)
+		e.token(t, code, phone, accounts.PurposeDemo)
 		e.clock.add(time.Minute)
 	}
-	users, err := e.Core.Accounts.Users(app.System(), 0)
+	users, err := e.Core.Accounts.Users(model.System(), 0)
 	must(t, err)
 	var demos []*model.User
 	for _, u := range users {

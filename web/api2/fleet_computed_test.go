@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -63,7 +62,7 @@ func TestFleetMileage(t *testing.T) {
 		t.Fatalf("alice's attributes for car: %s", r.Body)
 	}
 	// bob's van gets the value from its own mileage attribute.
-	_, err := e.Core.Devices.Update(app.System(), e.IDs["van"], func(d *model.Device) error {
+	_, err := e.Core.Devices.Update(model.System(), e.IDs["van"], func(d *model.Device) error {
 		d.Attributes = model.Attributes{"mileage": "9 km/l"}
 		return nil
 	})
@@ -77,7 +76,7 @@ func TestFleetMileage(t *testing.T) {
 func TestFleetMileageErrors(t *testing.T) {
 	failed := `{"message":"Some requests failed","error":`
 	readonly := func(t *testing.T, e *officeEnv) {
-		_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
+		_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 		e.must(err)
 	}
 	var scenarios []officeScenario
@@ -96,7 +95,7 @@ func TestFleetMileageErrors(t *testing.T) {
 		{"malformed body", "alice", `{"vehicleId":`, nil, 400, "malformed JSON"},
 		{"no permission: a read-only account", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, readonly, 401, "read-only"},
 		{"no permission: devices read-only", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, func(t *testing.T, e *officeEnv) {
-			_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
+			_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 			e.must(err)
 		}, 401, "Devices are read-only"},
 	} {

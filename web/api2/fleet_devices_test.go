@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -42,7 +41,7 @@ func (e *officeEnv) stored(id string) *model.Device {
 	e.t.Helper()
 	n, err := strconv.ParseInt(id, 10, 64)
 	e.must(err)
-	d, err := e.Core.Devices.Get(app.System(), n)
+	d, err := e.Core.Devices.Get(model.System(), n)
 	e.must(err)
 	return d
 }
@@ -110,13 +109,13 @@ func TestFleetDeviceCreate(t *testing.T) {
 			}},
 		{Name: "the device limit applies", As: "alice", Method: "POST", Path: "/api2/devices",
 			Before: func(t *testing.T, e *officeEnv) {
-				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceLimit = 1; return nil })
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceLimit = 1; return nil })
 				e.must(err)
 			},
 			Body: `{"name":"T","uniqueId":"u-1","phone":"1","contact":"c"}`, Status: 400, Want: []string{"Device limit reached"}},
 		{Name: "a read-only account cannot add devices", As: "alice", Method: "POST", Path: "/api2/devices",
 			Before: func(t *testing.T, e *officeEnv) {
-				_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 				e.must(err)
 			},
 			Body: `{"name":"T","uniqueId":"u-1","phone":"1","contact":"c"}`, Status: 403},
@@ -289,7 +288,7 @@ func TestFleetDrivers(t *testing.T) {
 	if a = get("alice"); a.DriverID != 0 {
 		t.Fatalf("unknown tag, no link: driverId %d", a.DriverID)
 	}
-	e.must(e.Core.Link(app.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: e.IDs["car"], PropKind: model.KindDriver, PropID: e.IDs["drv"]}))
+	e.must(e.Core.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: e.IDs["car"], PropKind: model.KindDriver, PropID: e.IDs["drv"]}))
 	if a = get("alice"); a.DriverID != e.IDs["drv"] {
 		t.Fatalf("linked driver: driverId %d", a.DriverID)
 	}

@@ -44,7 +44,7 @@ func (e *officeEnv) fix(m int, speed float64, attrs model.Attributes) *model.Pos
 // setZone sets the server's time zone attribute.
 func (e *officeEnv) setZone(zone string) {
 	e.t.Helper()
-	_, err := e.Core.Accounts.UpdateServer(app.System(), func(s *model.Server) error {
+	_, err := e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error {
 		s.Attributes = model.Attributes{app.ZoneAttribute: zone}
 		return nil
 	})

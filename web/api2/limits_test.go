@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -84,7 +83,7 @@ func TestOverLongValues(t *testing.T) {
 			`{"userId":"{alice}","method":"card","amount":1,"currency":"EUR","reference":"` + long(model.MaxName+1) + `"}`, "reference may have at most 256"},
 	}
 	records := func(t *testing.T, e *officeEnv) {
-		_, err := e.Core.Accounts.UpdateServer(app.System(), func(s *model.Server) error { s.Registration = true; return nil })
+		_, err := e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error { s.Registration = true; return nil })
 		e.must(err) // so that A5 and A6 get as far as the store
 		e.ticket("tk", "alice", "Help")
 		e.respond("rs", "alice", "tk", "details")

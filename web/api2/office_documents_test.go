@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -19,7 +18,7 @@ func days(n int) time.Time { return officeNow.AddDate(0, 0, n) }
 // registration (in 100 days) and licence (none); bob's permit (in 3 days).
 // readonlyAlice makes alice a read-only (demo) account.
 func readonlyAlice(t *testing.T, e *officeEnv) {
-	_, err := e.Core.Accounts.UpdateUser(app.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
+	_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 	e.must(err)
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -139,7 +138,7 @@ func TestTicketList(t *testing.T) {
 func TestTicketStatus(t *testing.T) {
 	status := func(want string) func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 		return func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-			got, err := e.Core.Office.Ticket(app.System(), e.IDs["t1"])
+			got, err := e.Core.Office.Ticket(model.System(), e.IDs["t1"])
 			e.must(err)
 			if got.Status != want {
 				t.Errorf("status %s, want %s", got.Status, want)
@@ -208,7 +207,7 @@ func TestTicketResponses(t *testing.T) {
 		{Name: "creator's answer reopens a pending ticket", As: "alice", Method: "POST", Path: "/api2/support/tickets/respond",
 			Before: pending, Body: `{"ticketId":{t1},"message":"here you go"}`, Status: 200,
 			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				if got, _ := e.Core.Office.Ticket(app.System(), e.IDs["t1"]); got.Status != "open" {
+				if got, _ := e.Core.Office.Ticket(model.System(), e.IDs["t1"]); got.Status != "open" {
 					t.Errorf("status %s, want open", got.Status)
 				}
 			}},

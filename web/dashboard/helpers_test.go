@@ -60,11 +60,11 @@ func newEnv(t testing.TB, with ...func(*app.Options)) *env {
 	e := &env{World: webtest.NewWorld(db, core, web.New(core, web.Options{})), t: t, users: map[string]*model.User{},
 		devices: map[string]*model.Device{}, now: now}
 	e.Auth, e.Pages = webtest.AuthSession, true
-	e.users["admin"] = e.must(core.Accounts.CreateUser(app.System(), func(u *model.User) error {
+	e.users["admin"] = e.must(core.Accounts.CreateUser(model.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password, u.Administrator = "Ada Admin", "admin@example.com", password, true
 		return nil
 	}))
-	e.users["manager"] = e.must(core.Accounts.CreateUser(app.System(), func(u *model.User) error {
+	e.users["manager"] = e.must(core.Accounts.CreateUser(model.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password, u.UserLimit = "Max Manager", "manager@example.com", password, 5
 		return nil
 	}))

@@ -88,7 +88,7 @@ func serveLoopback(t *testing.T, f *fiber.App) string { return "http://" + webte
 // the connection stays open for more frames.
 func (fx *fixture) report(t *testing.T) net.Conn {
 	t.Helper()
-	if _, err := fx.core.Devices.Create(app.System(), func(d *model.Device) error {
+	if _, err := fx.core.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "truck", "864717003283581"
 		return nil
 	}); err != nil {
@@ -200,7 +200,7 @@ func TestMetricsSeries(t *testing.T) {
 			t.Errorf("family %s has no TYPE line", family)
 		}
 	}
-	sub := fx.core.Subscribe(app.System(), "")
+	sub := fx.core.Subscribe(model.System(), "")
 	defer sub.Close()
 	if _, body := get(t, base+"/metrics"); !strings.Contains(body, "\nfleetd_websocket_clients 1\n") {
 		t.Error("a live subscriber is not counted")
@@ -276,7 +276,7 @@ func TestImpossibleValuesCounted(t *testing.T) {
 	if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("ACK = %x (%v), want %x", got, err, want)
 	}
-	latest, err := fx.core.Positions(app.System(), app.PositionQuery{})
+	latest, err := fx.core.Positions(model.System(), app.PositionQuery{})
 	if err != nil || len(latest) != 1 || latest[0].Course != 0 || latest[0].Latitude == 0 {
 		t.Fatalf("latest = %+v (%v), want the fix stored with course 0", latest, err)
 	}

@@ -3,7 +3,7 @@ package webtest
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -58,7 +58,7 @@ func TestLogin(t *testing.T) {
 func TestSessionCookie(t *testing.T) {
 	e := testWorld(t)
 	core := e.Core
-	u, err := core.Accounts.User(app.System(), e.IDs["ada"])
+	u, err := core.Accounts.User(model.System(), e.IDs["ada"])
 	if err != nil {
 		t.Fatal(err)
 	}

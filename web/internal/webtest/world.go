@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fleetd/fleetd/app/model"
+
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/gofiber/fiber/v2"
@@ -170,7 +172,7 @@ func (w *World) Session(t testing.TB, name string) *http.Cookie {
 	if !ok {
 		t.Fatalf("unknown caller %q", name)
 	}
-	u, err := w.Core.Accounts.User(app.System(), id)
+	u, err := w.Core.Accounts.User(model.System(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

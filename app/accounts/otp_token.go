@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import (
 	"crypto/rand"
@@ -31,7 +31,7 @@ func tokens(tx model.Tx) model.Table[otpToken] {
 
 // issueToken returns a new token bound to the verified OTP's purpose,
 // identifier and user.
-func (acc *Accounts) issueToken(rec *otpRecord) (string, error) {
+func (acc *Service) issueToken(rec *otpRecord) (string, error) {
 	buf := make([]byte, 32)
 	if _, err := rand.Read(buf); err != nil {
 		return "", err
@@ -51,7 +51,7 @@ func (acc *Accounts) issueToken(rec *otpRecord) (string, error) {
 // takeToken checks a token for purpose inside tx and consumes it: tokens
 // are single use. A token of another purpose stays (it may still serve
 // its own flow) and answers ErrTokenUnauthorized.
-func (acc *Accounts) takeToken(tx model.Tx, token, purpose string) (*otpToken, error) {
+func (acc *Service) takeToken(tx model.Tx, token, purpose string) (*otpToken, error) {
 	keys := tx.Keys(tokenKeys)
 	key := SessionKey(token)
 	id, ok, err := keys.Get(key)

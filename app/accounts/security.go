@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import (
 	"strconv"
@@ -23,7 +23,7 @@ func updatePurpose(field string) (string, error) {
 
 // parseUpdate validates H1/H2's field and value for actor and returns the
 // OTP purpose, the new value and the OTP's key (bound to the user).
-func (acc *Accounts) parseUpdate(actor *model.User, field, value string) (purpose string, id Identifier, key string, err error) {
+func (acc *Service) parseUpdate(actor *model.User, field, value string) (purpose string, id Identifier, key string, err error) {
 	if purpose, err = updatePurpose(field); err != nil {
 		return "", id, "", err
 	}
@@ -49,7 +49,7 @@ func (acc *Accounts) parseUpdate(actor *model.User, field, value string) (purpos
 }
 
 // takenByOther answers ErrAccountExists when another user has id.
-func (acc *Accounts) takenByOther(actor *model.User, id Identifier) error {
+func (acc *Service) takenByOther(actor *model.User, id Identifier) error {
 	users, err := acc.usersBy(id)
 	if err != nil {
 		return err
@@ -64,7 +64,7 @@ func (acc *Accounts) takenByOther(actor *model.User, id Identifier) error {
 
 // StartContactUpdate is H1: it sends an OTP to the new e-mail or phone,
 // which no other account may use.
-func (acc *Accounts) StartContactUpdate(actor *model.User, field, value, ip string) error {
+func (acc *Service) StartContactUpdate(actor *model.User, field, value, ip string) error {
 	purpose, id, key, err := acc.parseUpdate(actor, field, value)
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ func (acc *Accounts) StartContactUpdate(actor *model.User, field, value, ip stri
 }
 
 // FinishContactUpdate is H2: the OTP sent by H1 applies the change.
-func (acc *Accounts) FinishContactUpdate(actor *model.User, field, value, code string) (*model.User, error) {
+func (acc *Service) FinishContactUpdate(actor *model.User, field, value, code string) (*model.User, error) {
 	_, id, key, err := acc.parseUpdate(actor, field, value)
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (acc *Accounts) FinishContactUpdate(actor *model.User, field, value, code s
 	if _, err := acc.checkOTP(key, strings.TrimSpace(code)); err != nil {
 		return nil, err
 	}
-	u, err := acc.UpdateUser(System(), actor.ID, func(u *model.User) error {
+	u, err := acc.UpdateUser(model.System(), actor.ID, func(u *model.User) error {
 		if id.Phone {
 			u.Phone = id.Value
 		} else {
@@ -114,7 +114,7 @@ func (acc *Accounts) FinishContactUpdate(actor *model.User, field, value, code s
 
 // VerifyPassword is H3: it checks the caller's password, throttled like a
 // login, and returns the caller.
-func (acc *Accounts) VerifyPassword(actor *model.User, password, ip string) (*model.User, error) {
+func (acc *Service) VerifyPassword(actor *model.User, password, ip string) (*model.User, error) {
 	if password == "" {
 		return nil, model.Invalid("password is required")
 	}

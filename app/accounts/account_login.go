@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 // throttle (per IP and per identifier) and answers the spec's messages:
 // unknown identifier 404, several users with that phone 400, wrong
 // password 401.
-func (acc *Accounts) LoginIdentifier(identifier, password, ip string) (*model.User, error) {
+func (acc *Service) LoginIdentifier(identifier, password, ip string) (*model.User, error) {
 	if strings.TrimSpace(identifier) == "" || password == "" {
 		return nil, ErrLoginMissing
 	}
@@ -45,7 +45,7 @@ func (acc *Accounts) LoginIdentifier(identifier, password, ip string) (*model.Us
 		acc.throttle.Add(ip, account)
 		return nil, ErrLoginFailed
 	}
-	if err := acc.loginAllowed(u); err != nil {
+	if err := acc.LoginAllowed(u); err != nil {
 		return nil, err
 	}
 	acc.throttle.Succeed(account)

@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import (
 	"errors"
@@ -108,7 +108,7 @@ func usersBy(tx model.Tx, id Identifier) ([]*model.User, error) {
 }
 
 // usersBy is usersBy in a read transaction of its own.
-func (acc *Accounts) usersBy(id Identifier) (users []*model.User, err error) {
+func (acc *Service) usersBy(id Identifier) (users []*model.User, err error) {
 	err = acc.store.View(func(tx model.Tx) error { users, err = usersBy(tx, id); return err })
 	return users, err
 }

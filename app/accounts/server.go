@@ -1,8 +1,9 @@
-package app
+package accounts
 
 import (
 	"crypto/rand"
 	"errors"
+	"maps"
 	"math/big"
 
 	"github.com/fleetd/fleetd/app/limits"
@@ -15,7 +16,7 @@ func defaultServer() *model.Server {
 }
 
 // Server returns the server settings (public, GET /api/server).
-func (acc *Accounts) Server() (*model.Server, error) {
+func (acc *Service) Server() (*model.Server, error) {
 	var s *model.Server
 	err := acc.store.View(func(tx model.Tx) (err error) {
 		s, err = tx.Server()
@@ -30,7 +31,7 @@ func (acc *Accounts) Server() (*model.Server, error) {
 	return acc.decorate(s), nil
 }
 
-func (acc *Accounts) decorate(s *model.Server) *model.Server {
+func (acc *Service) decorate(s *model.Server) *model.Server {
 	s.Version = acc.version
 	if s.Attributes == nil {
 		s.Attributes = model.Attributes{}
@@ -39,7 +40,7 @@ func (acc *Accounts) decorate(s *model.Server) *model.Server {
 }
 
 // UpdateServer changes the settings; administrators only.
-func (acc *Accounts) UpdateServer(actor *model.User, apply func(*model.Server) error) (*model.Server, error) {
+func (acc *Service) UpdateServer(actor *model.User, apply func(*model.Server) error) (*model.Server, error) {
 	if !actor.Administrator {
 		return nil, model.Forbidden("Only administrators may change server settings")
 	}
@@ -52,7 +53,7 @@ func (acc *Accounts) UpdateServer(actor *model.User, apply func(*model.Server) e
 		if err != nil {
 			return err
 		}
-		s.Attributes = cloneMap(s.Attributes)
+		s.Attributes = maps.Clone(s.Attributes)
 		if err := limits.FromRequest(apply, s); err != nil {
 			return err
 		}
@@ -68,7 +69,7 @@ func (acc *Accounts) UpdateServer(actor *model.User, apply func(*model.Server) e
 // Bootstrap prepares an empty store: default settings and a first
 // administrator. With no e-mail/password given it generates a password and
 // returns it so the caller can show it once.
-func (acc *Accounts) Bootstrap(email, password string) (admin *model.User, generated string, err error) {
+func (acc *Service) Bootstrap(email, password string) (admin *model.User, generated string, err error) {
 	err = acc.store.Update(func(tx model.Tx) error {
 		if _, err := tx.Server(); errors.Is(err, model.ErrNotFound) {
 			if err := tx.PutServer(acc.decorate(defaultServer())); err != nil {
@@ -95,7 +96,7 @@ func (acc *Accounts) Bootstrap(email, password string) (admin *model.User, gener
 		}
 		password = generated
 	}
-	admin, err = acc.CreateUser(System(), func(u *model.User) error {
+	admin, err = acc.CreateUser(model.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password, u.Administrator = "Administrator", email, password, true
 		return nil
 	})
@@ -117,7 +118,7 @@ func RandomPassword(n int) (string, error) {
 }
 
 // SetPassword sets a user's password by e-mail (CLI) and ends its sessions.
-func (acc *Accounts) SetPassword(email, password string) error {
+func (acc *Service) SetPassword(email, password string) error {
 	var id int64
 	err := acc.store.View(func(tx model.Tx) error {
 		u, err := tx.UserByEmail(email)
@@ -132,6 +133,6 @@ func (acc *Accounts) SetPassword(email, password string) error {
 	if password == "" {
 		return model.Invalid("password is required")
 	}
-	_, err = acc.UpdateUser(System(), id, func(u *model.User) error { u.Password = password; return nil })
+	_, err = acc.UpdateUser(model.System(), id, func(u *model.User) error { u.Password = password; return nil })
 	return err
 }

@@ -1,9 +1,11 @@
-package app
+package accounts
 
 import (
 	"errors"
+	"maps"
 	"net/mail"
 	"strings"
+	"time"
 
 	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/limits"
@@ -13,7 +15,7 @@ import (
 // Users lists users per Traccar: with userId, the users managed by that user
 // (caller must be an administrator or manage it); otherwise an
 // administrator gets everyone and a manager the users it manages.
-func (acc *Accounts) Users(actor *model.User, userID int64) ([]*model.User, error) {
+func (acc *Service) Users(actor *model.User, userID int64) ([]*model.User, error) {
 	out := []*model.User{}
 	err := acc.store.View(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
@@ -49,7 +51,7 @@ func (acc *Accounts) Users(actor *model.User, userID int64) ([]*model.User, erro
 }
 
 // User returns one user the actor may see.
-func (acc *Accounts) User(actor *model.User, id int64) (*model.User, error) {
+func (acc *Service) User(actor *model.User, id int64) (*model.User, error) {
 	var u *model.User
 	err := acc.store.View(func(tx model.Tx) (err error) {
 		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindUser, id); err != nil {
@@ -69,7 +71,7 @@ func newUserDefaults() *model.User {
 // CreateUser adds a user. actor nil is self-registration (allowed when the
 // server has registration on); a manager's new user becomes managed by it.
 // The very first user of an empty store becomes an administrator.
-func (acc *Accounts) CreateUser(actor *model.User, apply func(*model.User) error) (*model.User, error) {
+func (acc *Service) CreateUser(actor *model.User, apply func(*model.User) error) (*model.User, error) {
 	u := newUserDefaults()
 	err := acc.store.Update(func(tx model.Tx) error {
 		count, err := tx.Users().Count()
@@ -124,7 +126,7 @@ func (acc *Accounts) CreateUser(actor *model.User, apply func(*model.User) error
 	return u, nil
 }
 
-func (acc *Accounts) checkUserLimit(tx model.Tx, manager *model.User) error {
+func (acc *Service) checkUserLimit(tx model.Tx, manager *model.User) error {
 	if manager.UserLimit < 0 {
 		return nil
 	}
@@ -140,7 +142,7 @@ func (acc *Accounts) checkUserLimit(tx model.Tx, manager *model.User) error {
 }
 
 // UpdateUser applies a change to a user the actor may manage.
-func (acc *Accounts) UpdateUser(actor *model.User, id int64, apply func(*model.User) error) (*model.User, error) {
+func (acc *Service) UpdateUser(actor *model.User, id int64, apply func(*model.User) error) (*model.User, error) {
 	var after *model.User
 	err := acc.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
@@ -156,7 +158,7 @@ func (acc *Accounts) UpdateUser(actor *model.User, id int64, apply func(*model.U
 		}
 		after = new(model.User)
 		*after = *before
-		after.Attributes = cloneMap(before.Attributes)
+		after.Attributes = maps.Clone(before.Attributes)
 		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
@@ -184,7 +186,7 @@ func (acc *Accounts) UpdateUser(actor *model.User, id int64, apply func(*model.U
 // DeleteUser removes a user with everything that is only the user's:
 // sessions, links, notification settings and push tokens, and the fleet
 // office records and files it owns.
-func (acc *Accounts) DeleteUser(actor *model.User, id int64) error {
+func (acc *Service) DeleteUser(actor *model.User, id int64) error {
 	var afterwards []func()
 	err := acc.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
@@ -229,7 +231,7 @@ func (acc *Accounts) DeleteUser(actor *model.User, id int64) error {
 
 // keepAnAdmin refuses to remove or demote the last enabled administrator,
 // which would lock everyone out of the server's settings.
-func (acc *Accounts) keepAnAdmin(tx model.Tx, before, after *model.User) error {
+func (acc *Service) keepAnAdmin(tx model.Tx, before, after *model.User) error {
 	if !before.Administrator || before.Disabled || (after != nil && after.Administrator && !after.Disabled) {
 		return nil
 	}
@@ -248,7 +250,7 @@ func (acc *Accounts) keepAnAdmin(tx model.Tx, before, after *model.User) error {
 
 // prepareUser validates a user change and enforces who may change which
 // field, following Traccar's checkUserUpdate.
-func (acc *Accounts) prepareUser(tx model.Tx, actor, before, after *model.User) error {
+func (acc *Service) prepareUser(tx model.Tx, actor, before, after *model.User) error {
 	after.Name = strings.TrimSpace(after.Name)
 	after.Email = strings.TrimSpace(after.Email)
 	after.Phone = strings.TrimSpace(after.Phone)
@@ -293,4 +295,20 @@ func (acc *Accounts) prepareUser(tx model.Tx, actor, before, after *model.User) 
 		}
 	}
 	return nil
+}
+
+func sameTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
+}
+
+// laterThan reports whether t extends past limit (a nil t never expires; a
+// nil limit is no limit).
+func laterThan(t, limit *time.Time) bool {
+	if limit == nil {
+		return false
+	}
+	return t == nil || t.After(*limit)
 }

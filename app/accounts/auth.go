@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import (
 	"crypto/rand"
@@ -19,7 +19,7 @@ const defaultBcryptCost = 11
 var errBadCredentials = model.Unauthorized("Invalid email or password")
 
 // HashPassword hashes a password for storage.
-func (acc *Accounts) HashPassword(password string) (string, error) {
+func (acc *Service) HashPassword(password string) (string, error) {
 	if err := limits.Password("password", password); err != nil {
 		return "", err
 	}
@@ -30,7 +30,7 @@ func (acc *Accounts) HashPassword(password string) (string, error) {
 // Login checks e-mail and password for a caller at ip. Failures are
 // throttled per IP and per account; a locked-out caller gets 429 before the
 // password is even looked at.
-func (acc *Accounts) Login(email, password, ip string) (*model.User, error) {
+func (acc *Service) Login(email, password, ip string) (*model.User, error) {
 	// Credentials no account can have are wrong without a look, and are not
 	// counted: the throttle would keep the over-long e-mail in memory.
 	if limits.Text("email", email, model.MaxEmail) != nil || limits.Password("password", password) != nil {
@@ -52,7 +52,7 @@ func (acc *Accounts) Login(email, password, ip string) (*model.User, error) {
 		acc.throttle.Add(ip, account)
 		return nil, errBadCredentials
 	}
-	if err := acc.loginAllowed(u); err != nil {
+	if err := acc.LoginAllowed(u); err != nil {
 		return nil, err
 	}
 	acc.throttle.Succeed(account)
@@ -65,7 +65,7 @@ func (acc *Accounts) Login(email, password, ip string) (*model.User, error) {
 // account (u nil) or one without a password it does the same work as for
 // a wrong password, so the answer's timing does not tell whether the
 // account exists.
-func (acc *Accounts) verify(account, password string, u *model.User) bool {
+func (acc *Service) verify(account, password string, u *model.User) bool {
 	if u == nil || u.PasswordHash == "" {
 		acc.passwordMatches(acc.decoyHash(), password)
 		return false
@@ -77,7 +77,7 @@ func (acc *Accounts) verify(account, password string, u *model.User) bool {
 }
 
 // passwordMatches runs one bcrypt comparison, counted in Stats.
-func (acc *Accounts) passwordMatches(hash, password string) bool {
+func (acc *Service) passwordMatches(hash, password string) bool {
 	acc.passwordChecks.Add(1)
 	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
 }
@@ -85,7 +85,7 @@ func (acc *Accounts) passwordMatches(hash, password string) bool {
 // decoyHash is a hash of a random password at the configured cost, which
 // unknown accounts are checked against. It is made on first use so that
 // start-up does not pay for it.
-func (acc *Accounts) decoyHash() string {
+func (acc *Service) decoyHash() string {
 	acc.decoyOnce.Do(func() {
 		buf := make([]byte, 32)
 		rand.Read(buf)
@@ -98,7 +98,7 @@ func (acc *Accounts) decoyHash() string {
 	return acc.decoy
 }
 
-func (acc *Accounts) loginAllowed(u *model.User) error {
+func (acc *Service) LoginAllowed(u *model.User) error {
 	if u.Disabled {
 		return model.Unauthorized("Account is disabled")
 	}
@@ -116,7 +116,7 @@ func SessionKey(token string) string {
 }
 
 // CreateSession starts a session for u and returns the cookie value.
-func (acc *Accounts) CreateSession(u *model.User) (token string, expires time.Time, err error) {
+func (acc *Service) CreateSession(u *model.User) (token string, expires time.Time, err error) {
 	buf := make([]byte, 32)
 	if _, err = rand.Read(buf); err != nil {
 		return "", time.Time{}, err
@@ -129,7 +129,7 @@ func (acc *Accounts) CreateSession(u *model.User) (token string, expires time.Ti
 }
 
 // SessionUser returns the user of a live session.
-func (acc *Accounts) SessionUser(token string) (*model.User, error) {
+func (acc *Service) SessionUser(token string) (*model.User, error) {
 	if token == "" {
 		return nil, model.Unauthorized("Not logged in")
 	}
@@ -151,19 +151,19 @@ func (acc *Accounts) SessionUser(token string) (*model.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := acc.loginAllowed(u); err != nil {
+	if err := acc.LoginAllowed(u); err != nil {
 		return nil, err
 	}
 	return u, nil
 }
 
 // Logout ends a session; ending an unknown session is not an error.
-func (acc *Accounts) Logout(token string) error {
+func (acc *Service) Logout(token string) error {
 	return acc.store.Update(func(tx model.Tx) error { return tx.DeleteSession(SessionKey(token)) })
 }
 
 // PruneSessions removes expired sessions; run periodically by serve.
-func (acc *Accounts) PruneSessions() (int, error) {
+func (acc *Service) PruneSessions() (int, error) {
 	var n int
 	err := acc.store.Update(func(tx model.Tx) (err error) {
 		n, err = tx.DeleteSessions(0, acc.now())

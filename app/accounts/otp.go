@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func newOTP() (string, error) {
 // one that sent nothing because of the resend cool-down or a failed
 // delivery is given back, so an impatient user or a mail outage does not
 // use the budget up.
-func (acc *Accounts) withOTPBudget(ip string, accounts []string, send func() error) error {
+func (acc *Service) withOTPBudget(ip string, accounts []string, send func() error) error {
 	if err := acc.otpSends.Take(ip, accounts...); err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (acc *Accounts) withOTPBudget(ip string, accounts []string, send func() err
 // issueOTP stores a fresh OTP for rec's purpose and subject (replacing a
 // pending one unless it was sent within the cool-down) and delivers it to
 // to. A failed delivery removes the OTP again so the caller may retry.
-func (acc *Accounts) issueOTP(rec otpRecord, to Identifier) error {
+func (acc *Service) issueOTP(rec otpRecord, to Identifier) error {
 	code, err := newOTP()
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func (acc *Accounts) issueOTP(rec otpRecord, to Identifier) error {
 
 // deliver sends text over the channel the identifier belongs to, bounded
 // by the send timeout.
-func (acc *Accounts) deliver(to Identifier, subject, text string) error {
+func (acc *Service) deliver(to Identifier, subject, text string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), acc.opts.SendTimeout)
 	defer cancel()
 	s := acc.opts.Mail
@@ -176,7 +176,7 @@ func pruneOTPs(tx model.Tx, now time.Time) error {
 // checkOTP verifies code against the OTP under key and consumes it on
 // success. A wrong code counts a try; after OTPMaxTries the OTP is gone.
 // bcrypt runs outside the write transaction, so a slow hash holds no lock.
-func (acc *Accounts) checkOTP(key, code string) (*otpRecord, error) {
+func (acc *Service) checkOTP(key, code string) (*otpRecord, error) {
 	var rec *otpRecord
 	err := acc.store.View(func(tx model.Tx) error {
 		id, ok, err := tx.Keys(otpKeys).Get(key)

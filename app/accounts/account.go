@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import (
 	"context"
@@ -24,9 +24,9 @@ type MessageSender interface {
 	Send(ctx context.Context, to, subject, text string) error
 }
 
-// AccountOptions tune account access (spec A and H). Zero values get the
+// Options tune account access (spec A and H). Zero values get the
 // defaults documented in docs/accounts.md.
-type AccountOptions struct {
+type Options struct {
 	// Mail sends OTPs to e-mail addresses and SMS to phone numbers; a nil
 	// sender writes the message to the server log instead (development).
 	Mail MessageSender
@@ -55,7 +55,7 @@ type AccountOptions struct {
 	Maintenance bool
 }
 
-func (o *AccountOptions) defaults() {
+func (o *Options) defaults() {
 	model.SetDefault(&o.SendTimeout, 10*time.Second)
 	model.SetDefault(&o.OTPTTL, 10*time.Minute)
 	model.SetDefault(&o.TokenTTL, 10*time.Minute)
@@ -80,7 +80,7 @@ func (s logSender) Send(_ context.Context, to, subject, text string) error {
 }
 
 // initAccounts applies the account defaults.
-func (acc *Accounts) initAccounts() {
+func (acc *Service) initAccounts() {
 	acc.opts.defaults()
 	acc.otpSends = throttle.New(acc.opts.OTPSends, acc.now, errTooManyOTPs)
 	if acc.opts.Mail == nil {

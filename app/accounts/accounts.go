@@ -1,4 +1,9 @@
-package app
+// Package accounts keeps who may do what: users (Traccar's model, with
+// managers and limits), sessions and logins with their throttle and
+// credentials cache, passwords, one-time codes and the flows built on them
+// (registration, reset, demo accounts, contact changes), the server
+// settings and maintenance mode.
+package accounts
 
 import (
 	"log/slog"
@@ -11,12 +16,10 @@ import (
 	"github.com/fleetd/fleetd/app/throttle"
 )
 
-// Accounts keeps who may do what: users, sessions and logins, passwords,
-// one-time codes and the flows built on them (registration, reset, demo
-// accounts, contact changes), the server settings and maintenance mode.
-type Accounts struct {
+// Service is the accounts' service.
+type Service struct {
 	store      model.Store
-	opts       AccountOptions
+	opts       Options
 	bcryptCost int
 	sessionTTL time.Duration
 	version    string
@@ -34,19 +37,25 @@ type Accounts struct {
 	userDrops []func(tx model.Tx, userID int64) (after func(), err error)
 }
 
-// AccountsOptions are what the accounts take from the core's options.
-type AccountsOptions struct {
-	Accounts   AccountOptions
+// Config is what the accounts take from the core's options.
+type Config struct {
+	Accounts   Options
 	Throttle   throttle.Options
 	BcryptCost int
 	SessionTTL time.Duration
 	Version    string
 }
 
-// NewAccounts builds the accounts on store.
-func NewAccounts(store model.Store, o AccountsOptions, now func() time.Time, log *slog.Logger) *Accounts {
+// New builds the accounts on store.
+func New(store model.Store, o Config, now func() time.Time, log *slog.Logger) *Service {
 	o.Throttle.Defaults(loginThrottleDefaults)
-	acc := &Accounts{store: store, opts: o.Accounts, bcryptCost: o.BcryptCost, sessionTTL: o.SessionTTL,
+	if o.SessionTTL <= 0 {
+		o.SessionTTL = 30 * 24 * time.Hour
+	}
+	if o.BcryptCost == 0 {
+		o.BcryptCost = defaultBcryptCost
+	}
+	acc := &Service{store: store, opts: o.Accounts, bcryptCost: o.BcryptCost, sessionTTL: o.SessionTTL,
 		version: o.Version, now: now, log: log,
 		throttle: throttle.New(o.Throttle, now, errThrottled), creds: newCredCache(now)}
 	acc.initAccounts()
@@ -56,17 +65,17 @@ func NewAccounts(store model.Store, o AccountsOptions, now func() time.Time, log
 // OnUserDeleted registers what another area removes when a user is
 // deleted: drop runs in the deletion's transaction, and the function it
 // returns (file removal) once that transaction committed.
-func (acc *Accounts) OnUserDeleted(drop func(tx model.Tx, userID int64) (after func(), err error)) {
+func (acc *Service) OnUserDeleted(drop func(tx model.Tx, userID int64) (after func(), err error)) {
 	acc.userDrops = append(acc.userDrops, drop)
 }
 
 // PasswordChecks counts bcrypt comparisons: one per login attempt
 // whatever the account, so the figure cannot tell who exists.
-func (acc *Accounts) PasswordChecks() uint64 { return acc.passwordChecks.Load() }
+func (acc *Service) PasswordChecks() uint64 { return acc.passwordChecks.Load() }
 
 // MailAdmins sends a message to every enabled administrator with an e-mail
 // address; failures are logged, one per address.
-func (acc *Accounts) MailAdmins(subject, text string) {
+func (acc *Service) MailAdmins(subject, text string) {
 	var to []string
 	err := acc.store.View(func(tx model.Tx) error {
 		return tx.Users().List(func(u *model.User) bool {

@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import (
 	"encoding/json"
@@ -20,7 +20,7 @@ type serverState struct {
 // Maintenance reports whether the server is in maintenance mode: the
 // stored switch, or config server.maintenance. Account access (spec A)
 // then answers "Server not running!".
-func (acc *Accounts) Maintenance() (bool, error) {
+func (acc *Service) Maintenance() (bool, error) {
 	if acc.opts.Maintenance {
 		return true, nil
 	}
@@ -36,7 +36,7 @@ func (acc *Accounts) Maintenance() (bool, error) {
 }
 
 // SetMaintenance stores the switch (operators: fleetd maintenance on|off).
-func (acc *Accounts) SetMaintenance(on bool) error {
+func (acc *Service) SetMaintenance(on bool) error {
 	data, err := json.Marshal(serverState{Maintenance: on})
 	if err != nil {
 		return err
@@ -45,7 +45,7 @@ func (acc *Accounts) SetMaintenance(on bool) error {
 }
 
 // Running answers ErrServerNotRunning in maintenance mode.
-func (acc *Accounts) Running() error {
+func (acc *Service) Running() error {
 	on, err := acc.Maintenance()
 	if err == nil && on {
 		err = ErrServerNotRunning

@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import "github.com/fleetd/fleetd/app/model"
 
@@ -10,7 +10,7 @@ const demoKeys = "demoUsers"
 // with a random password nobody knows. An administrator hands out
 // credentials by setting its password (fleetd user passwd, or PUT
 // /api/users/{id}) and linking demo devices to it; see docs/accounts.md.
-func (acc *Accounts) demoUser(rec *otpRecord) (int64, error) {
+func (acc *Service) demoUser(rec *otpRecord) (int64, error) {
 	var id int64
 	err := acc.store.View(func(tx model.Tx) error {
 		got, ok, err := tx.Keys(demoKeys).Get(rec.Identifier)
@@ -33,7 +33,7 @@ func (acc *Accounts) demoUser(rec *otpRecord) (int64, error) {
 	}
 	email := placeholderEmail("demo-", rec.Identifier)
 	expires := acc.now().UTC().Add(acc.opts.DemoTTL)
-	u, err := acc.CreateUser(System(), func(u *model.User) error {
+	u, err := acc.CreateUser(model.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Phone, u.Password = rec.Name, email, rec.Identifier, password
 		u.Readonly, u.DeviceReadonly, u.LimitCommands = true, true, true
 		u.ExpirationTime = &expires

@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 // VerifyOTP is A1: it checks the OTP sent for purpose to identifier and
 // returns a single-use token for the flow's last step. A verified
 // demo_auth OTP also creates (or finds) the phone's demo account.
-func (acc *Accounts) VerifyOTP(code, identifier, purpose string) (string, error) {
+func (acc *Service) VerifyOTP(code, identifier, purpose string) (string, error) {
 	code = strings.TrimSpace(code)
 	if code == "" || strings.TrimSpace(identifier) == "" {
 		return "", ErrOTPRequired
@@ -44,7 +44,7 @@ func (acc *Accounts) VerifyOTP(code, identifier, purpose string) (string, error)
 
 // StartReset is A3: it sends a reset OTP to the one user the e-mail or
 // phone names.
-func (acc *Accounts) StartReset(email, phone, ip string) error {
+func (acc *Service) StartReset(email, phone, ip string) error {
 	id, err := identifierOf(email, phone)
 	if err != nil {
 		return err
@@ -67,7 +67,7 @@ func (acc *Accounts) StartReset(email, phone, ip string) error {
 
 // ResetPassword is A4: a reset token sets the password of the user it was
 // issued for and ends that user's sessions, in one transaction.
-func (acc *Accounts) ResetPassword(token, newPassword string) error {
+func (acc *Service) ResetPassword(token, newPassword string) error {
 	if strings.TrimSpace(token) == "" || newPassword == "" {
 		return ErrResetMissing
 	}
@@ -101,7 +101,7 @@ func (acc *Accounts) ResetPassword(token, newPassword string) error {
 
 // registrationOpen is the server setting registration (off by default):
 // an operator decides whether strangers may sign up.
-func (acc *Accounts) registrationOpen() error {
+func (acc *Service) registrationOpen() error {
 	s, err := acc.Server()
 	if err != nil {
 		return err
@@ -114,7 +114,7 @@ func (acc *Accounts) registrationOpen() error {
 
 // StartRegistration is A5: it sends a registration OTP to an e-mail or
 // phone no account uses yet.
-func (acc *Accounts) StartRegistration(email, phone, ip string) error {
+func (acc *Service) StartRegistration(email, phone, ip string) error {
 	id, err := identifierOf(email, phone)
 	if err != nil {
 		return err
@@ -132,7 +132,7 @@ func (acc *Accounts) StartRegistration(email, phone, ip string) error {
 }
 
 // mustBeFree answers ErrAccountExists when any user has the identifier.
-func (acc *Accounts) mustBeFree(id Identifier) error {
+func (acc *Service) mustBeFree(id Identifier) error {
 	users, err := acc.usersBy(id)
 	if err != nil {
 		return err
@@ -149,7 +149,7 @@ var ErrCreateFailed = errors.New("Failed to create user account.")
 
 // CompleteRegistration is A6: a registration token creates the account.
 // The token is consumed first, so it cannot create two accounts.
-func (acc *Accounts) CompleteRegistration(token, fullName, password string) (*model.User, error) {
+func (acc *Service) CompleteRegistration(token, fullName, password string) (*model.User, error) {
 	fullName = strings.TrimSpace(fullName)
 	if strings.TrimSpace(token) == "" || fullName == "" || password == "" {
 		return nil, ErrRegistrationMissing
@@ -170,7 +170,7 @@ func (acc *Accounts) CompleteRegistration(token, fullName, password string) (*mo
 	if err := acc.mustBeFree(id); err != nil {
 		return nil, err
 	}
-	u, err := acc.CreateUser(System(), func(u *model.User) error {
+	u, err := acc.CreateUser(model.System(), func(u *model.User) error {
 		u.Name, u.Password = fullName, password
 		if id.Phone {
 			u.Phone, u.Email = id.Value, placeholderEmail("", id.Value)
@@ -196,7 +196,7 @@ func (acc *Accounts) CompleteRegistration(token, fullName, password string) (*mo
 // StartDemo is A7: it sends a demo_auth OTP to the phone; the account is
 // made only once the OTP is verified (A1), so unverified phones create
 // nothing.
-func (acc *Accounts) StartDemo(phone, fullName, ip string) error {
+func (acc *Service) StartDemo(phone, fullName, ip string) error {
 	fullName = strings.TrimSpace(fullName)
 	if strings.TrimSpace(phone) == "" || fullName == "" {
 		return ErrDemoMissing

@@ -33,7 +33,9 @@ import (
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/simulate"
@@ -207,7 +209,7 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		Version:    versionString(),
 		SessionTTL: cfg.Web.SessionTTL,
 		BcryptCost: c.bcryptCost,
-		Throttle: app.ThrottleOptions{
+		Throttle: throttle.Options{
 			MaxPerIP:      cfg.Security.LoginMaxPerIP,
 			MaxPerAccount: cfg.Security.LoginMaxPerAccount,
 			Window:        cfg.Security.LoginWindow,
@@ -323,7 +325,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	var background sync.WaitGroup
 	background.Go(func() { pruneSessions(ctx, core, log) })
 	background.Go(func() { officeJobs(ctx, core, log) })
-	background.Go(func() { core.RunPush(ctx) })
+	background.Go(func() { core.Notify.RunPush(ctx) })
 	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
 	background.Go(func() { runRetention(ctx, core, db, cfg) })
 	background.Go(func() { watchStoreSize(ctx, db, log) })
@@ -483,7 +485,7 @@ func sweepStatus(ctx context.Context, core *app.Core, timeout time.Duration, log
 // bootstrap prepares an empty store and shows a generated administrator
 // password once.
 func bootstrap(core *app.Core, a config.Admin, log *slog.Logger) error {
-	admin, generated, err := core.Bootstrap(a.Email, a.Password)
+	admin, generated, err := core.Accounts.Bootstrap(a.Email, a.Password)
 	switch {
 	case err != nil:
 		return fmt.Errorf("first start: %w", err)
@@ -500,7 +502,7 @@ func pruneSessions(ctx context.Context, core *app.Core, log *slog.Logger) {
 	t := time.NewTicker(pruneInterval)
 	defer t.Stop()
 	for {
-		if n, err := core.PruneSessions(); err != nil {
+		if n, err := core.Accounts.PruneSessions(); err != nil {
 			log.Error("prune sessions", "err", err)
 		} else if n > 0 {
 			log.Info("pruned expired sessions", "count", n)
@@ -521,7 +523,7 @@ func officeJobs(ctx context.Context, core *app.Core, log *slog.Logger) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	notify := func(userID int64, title, body string) error {
-		return core.NotifyUser(userID, app.Notification{Title: title, Body: body})
+		return core.Notify.NotifyUser(userID, notify.Notification{Title: title, Body: body})
 	}
 	for {
 		if n, err := core.Office.NotifyDocumentExpiry(notify); err != nil {
@@ -777,7 +779,7 @@ func (c *cli) userCommands() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				u, err := core.CreateUser(app.System(), func(u *model.User) error {
+				u, err := core.Accounts.CreateUser(model.System(), func(u *model.User) error {
 					u.Email, u.Name, u.Password, u.Administrator = email, name, pw, admin
 					return nil
 				})
@@ -800,7 +802,7 @@ func (c *cli) userCommands() *cobra.Command {
 			return c.withCore(cmd.Context(), writeStore, func(core *app.Core) error {
 				pw, err := c.password(password)
 				if err == nil {
-					err = core.SetPassword(email, pw)
+					err = core.Accounts.SetPassword(email, pw)
 				}
 				if errors.Is(err, model.ErrNotFound) {
 					return fmt.Errorf("no user with e-mail %q", email)
@@ -821,7 +823,7 @@ func (c *cli) userCommands() *cobra.Command {
 }
 
 func (c *cli) listUsers(core *app.Core) error {
-	users, err := core.Users(app.System(), 0)
+	users, err := core.Accounts.Users(model.System(), 0)
 	if err != nil {
 		return err
 	}
@@ -939,7 +941,7 @@ func (c *cli) simulateCommand() *cobra.Command {
 // channel left unconfigured stays nil, which the core logs instead.
 func withDelivery(opts *app.Options, cfg *config.Config) error {
 	opts.Accounts.Maintenance = cfg.Server.Maintenance
-	opts.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: cfg.Security.OTPMaxPerIP,
+	opts.Accounts.OTPSends = throttle.Options{MaxPerIP: cfg.Security.OTPMaxPerIP,
 		MaxPerAccount: cfg.Security.OTPMaxPerAccount, Window: cfg.Security.OTPWindow}
 	if m := cfg.Mail; m.Host != "" {
 		if m.From == "" {
@@ -965,7 +967,7 @@ func withDelivery(opts *app.Options, cfg *config.Config) error {
 // `fleetd maintenance` while serve holds the store.
 func handleMaintenance(mux *http.ServeMux, core *app.Core) {
 	answer := func(w http.ResponseWriter) {
-		on, err := core.Maintenance()
+		on, err := core.Accounts.Maintenance()
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -981,7 +983,7 @@ func handleMaintenance(mux *http.ServeMux, core *app.Core) {
 			http.Error(w, "body must be on or off", http.StatusBadRequest)
 			return
 		}
-		if err := core.SetMaintenance(on); err != nil {
+		if err := core.Accounts.SetMaintenance(on); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
@@ -1047,11 +1049,11 @@ func (c *cli) maintenance(ctx context.Context, cfg *config.Config, action string
 	defer db.Close()
 	core := app.New(db, c.coreOptions(cfg, newLogger(cfg.Log, c.stderr)))
 	if action != "status" {
-		if err := core.SetMaintenance(action == "on"); err != nil {
+		if err := core.Accounts.SetMaintenance(action == "on"); err != nil {
 			return false, "", err
 		}
 	}
-	on, err = core.Maintenance()
+	on, err = core.Accounts.Maintenance()
 	return on, "store " + cfg.Data.StorePath(), err
 }
 

@@ -202,10 +202,10 @@ func TestUserCommands(t *testing.T) {
 	}
 	defer db.Close()
 	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost})
-	if _, err := core.Login("bob@example.com", "new-bob", ""); err != nil {
+	if _, err := core.Accounts.Login("bob@example.com", "new-bob", ""); err != nil {
 		t.Errorf("login with the new password: %v", err)
 	}
-	if _, err := core.Login("bob@example.com", "pw-bob", ""); err == nil {
+	if _, err := core.Accounts.Login("bob@example.com", "pw-bob", ""); err == nil {
 		t.Error("the old password still works")
 	}
 }
@@ -474,9 +474,9 @@ func startWriter(core *app.Core) *writer {
 			id, err := fmt.Sprintf("dev-%d", i), error(nil)
 			if i%10 == 9 {
 				id = fmt.Sprintf("user-%d@example.com", i)
-				_, err = core.CreateUser(app.System(), func(u *model.User) error { u.Email, u.Password = id, "pw"; return nil })
+				_, err = core.Accounts.CreateUser(model.System(), func(u *model.User) error { u.Email, u.Password = id, "pw"; return nil })
 			} else {
-				_, err = core.Devices.Create(app.System(), func(d *model.Device) error { d.Name, d.UniqueID = id, id; return nil })
+				_, err = core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = id, id; return nil })
 			}
 			w.mu.Lock()
 			if err != nil {

@@ -74,7 +74,7 @@ func (c *Core) AlarmAnalytics(actor *model.User, deviceIDs []int64, from, to tim
 		err := c.store.View(func(tx model.Tx) error {
 			return tx.Events(id, from, to, func(e *model.Event) bool {
 				kind, _ := e.Attributes["alarm"].(string)
-				if e.Type != EventAlarm || kind == "" {
+				if e.Type != model.EventAlarm || kind == "" {
 					return true
 				}
 				day := e.EventTime.In(zone).Format(time.DateOnly)

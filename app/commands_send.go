@@ -8,6 +8,7 @@ import (
 
 	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -71,7 +72,7 @@ func (c *Core) SendableCommands(actor *model.User, deviceID int64) ([]*model.Com
 	if err != nil {
 		return nil, err
 	}
-	saved, err := c.Commands.List(actor, ListQuery{})
+	saved, err := c.Commands.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +211,7 @@ func (c *Core) TakeQueued(deviceID int64) ([]*model.Command, error) {
 	out := make([]*model.Command, 0, len(queued))
 	for _, q := range queued {
 		out = append(out, &q.Command)
-		c.record(deviceID, EventQueuedCommandSent, model.Attributes{"type": q.Type})
+		c.record(deviceID, model.EventQueuedCommandSent, model.Attributes{"type": q.Type})
 	}
 	return out, err
 }
@@ -231,7 +232,7 @@ func (c *Core) deliverQueued(deviceID int64, conn DeviceConn) {
 			c.requeue(queued[i:])
 			return
 		}
-		c.record(deviceID, EventQueuedCommandSent, model.Attributes{"type": q.Type})
+		c.record(deviceID, model.EventQueuedCommandSent, model.Attributes{"type": q.Type})
 	}
 }
 
@@ -243,7 +244,7 @@ func (c *Core) requeue(qs []*model.QueuedCommand) {
 
 // CommandResult records a device's answer to a command.
 func (c *Core) CommandResult(deviceID int64, result string) error {
-	return c.record(deviceID, EventCommandResult, model.Attributes{"result": result})
+	return c.record(deviceID, model.EventCommandResult, model.Attributes{"result": result})
 }
 
 // record stores and broadcasts one event not tied to a position.
@@ -254,6 +255,6 @@ func (c *Core) record(deviceID int64, typ string, attrs model.Attributes) error 
 		c.log.Warn("event not stored", "type", typ, "deviceId", deviceID, "err", err)
 		return err
 	}
-	c.hub.publish(deviceID, Update{Events: []*model.Event{e}})
+	c.Live.Publish(deviceID, live.Update{Events: []*model.Event{e}})
 	return nil
 }

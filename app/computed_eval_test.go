@@ -72,16 +72,16 @@ func TestComputedIngest(t *testing.T) {
 			}
 			defer db.Close()
 			core := app.New(db, app.Options{BcryptCost: 4, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-			dev, err := core.Devices.Create(app.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
+			dev, err := core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, a := range tt.attrs {
-				stored, err := core.ComputedAttributes.Create(app.System(), func(v *model.ComputedAttribute) error { *v = a; return nil })
+				stored, err := core.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error { *v = a; return nil })
 				if err != nil {
 					t.Fatal(err)
 				}
-				err = core.Link(app.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: stored.ID})
+				err = core.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: stored.ID})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -137,19 +137,19 @@ func BenchmarkIngestComputed(b *testing.B) {
 			}
 			defer db.Close()
 			core := app.New(db, app.Options{BcryptCost: 4, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-			dev, err := core.Devices.Create(app.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
+			dev, err := core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
 			if err != nil {
 				b.Fatal(err)
 			}
 			exprs := []string{"speed * 1.852", "fuel < 10 && ignition", `"12 km/l"`}
 			types := []string{"number", "boolean", "string"}
 			for i := range n {
-				a, err := core.ComputedAttributes.Create(app.System(), func(v *model.ComputedAttribute) error {
+				a, err := core.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error {
 					v.Attribute, v.Expression, v.Type = fmt.Sprint("a", i), exprs[i], types[i]
 					return nil
 				})
 				if err == nil {
-					err = core.Link(app.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: a.ID})
+					err = core.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: a.ID})
 				}
 				if err != nil {
 					b.Fatal(err)

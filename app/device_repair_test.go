@@ -36,7 +36,7 @@ func (s *crashStore) check(name string, id int64, want repaired) {
 		expected.LastUpdate = &at
 	}
 	wantShown := show(expected)
-	api, err := s.core.Devices.Get(app.System(), id)
+	api, err := s.core.Devices.Get(model.System(), id)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestRepairDevices(t *testing.T) {
 	}{
 		{"reported for under a minute, then the crash (the issue's device)",
 			crashed{model.StatusOnline, 0, 0, []arrival{{125, 121}, {124, 120}}},
-			repaired{model.StatusUnknown, 2, 120, app.EventDeviceUnknown}},
+			repaired{model.StatusUnknown, 2, 120, model.EventDeviceUnknown}},
 		{"reported seconds before a quick restart: still online",
 			crashed{model.StatusOnline, 0, 0, []arrival{{3, 2}, {2, 1}}},
 			repaired{model.StatusOnline, 2, 1, ""}},
@@ -81,7 +81,7 @@ func TestRepairDevices(t *testing.T) {
 			repaired{model.StatusOffline, 3, 28, ""}},
 		{"online, never reported",
 			crashed{model.StatusOnline, 0, 0, nil},
-			repaired{model.StatusUnknown, 0, 0, app.EventDeviceUnknown}},
+			repaired{model.StatusUnknown, 0, 0, model.EventDeviceUnknown}},
 		{"a late fix arrived last: lastUpdate stays",
 			crashed{model.StatusOffline, 0, 15, []arrival{{20, 20}, {90, 15}}},
 			repaired{model.StatusOffline, 1, 15, ""}},
@@ -173,7 +173,7 @@ func TestRepairDevicesLeavesWhatHappenedMeanwhile(t *testing.T) {
 			if _, err := s.core.RepairDevices(context.Background(), 10*time.Minute); err != nil {
 				t.Fatal(err)
 			}
-			d, err := s.core.Devices.Get(app.System(), id)
+			d, err := s.core.Devices.Get(model.System(), id)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,23 +7,6 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// Event types (Traccar's names).
-const (
-	EventDeviceOnline      = "deviceOnline"
-	EventDeviceOffline     = "deviceOffline"
-	EventDeviceUnknown     = "deviceUnknown"
-	EventDeviceMoving      = "deviceMoving"
-	EventDeviceStopped     = "deviceStopped"
-	EventDeviceOverspeed   = "deviceOverspeed"
-	EventIgnitionOn        = "ignitionOn"
-	EventIgnitionOff       = "ignitionOff"
-	EventAlarm             = "alarm"
-	EventGeofenceEnter     = "geofenceEnter"
-	EventGeofenceExit      = "geofenceExit"
-	EventCommandResult     = "commandResult"
-	EventQueuedCommandSent = "queuedCommandSent"
-)
-
 // deriveEvents compares a new position with the device's previous latest
 // one. State-change events (ignition, motion, overspeed, geofences) come
 // only from a position that becomes the latest; a late, older fix cannot
@@ -41,7 +24,7 @@ func (c *Core) deriveEvents(d *model.Device, prev, p *model.Position, latest boo
 	if alarm, _ := p.Attributes["alarm"].(string); alarm != "" {
 		for _, a := range strings.Split(alarm, ",") {
 			if a = strings.TrimSpace(a); a != "" {
-				add(EventAlarm, model.Attributes{"alarm": a}, 0)
+				add(model.EventAlarm, model.Attributes{"alarm": a}, 0)
 			}
 		}
 	}
@@ -50,25 +33,25 @@ func (c *Core) deriveEvents(d *model.Device, prev, p *model.Position, latest boo
 	}
 	if on, ok := p.Attributes["ignition"].(bool); ok {
 		if was, ok := prev.Attributes["ignition"].(bool); ok && was != on {
-			add(map[bool]string{true: EventIgnitionOn, false: EventIgnitionOff}[on], nil, 0)
+			add(map[bool]string{true: model.EventIgnitionOn, false: model.EventIgnitionOff}[on], nil, 0)
 		}
 	}
 	if moving, ok := p.Attributes["motion"].(bool); ok {
 		if was, ok := prev.Attributes["motion"].(bool); ok && was != moving {
-			add(map[bool]string{true: EventDeviceMoving, false: EventDeviceStopped}[moving], nil, 0)
+			add(map[bool]string{true: model.EventDeviceMoving, false: model.EventDeviceStopped}[moving], nil, 0)
 		}
 	}
 	if limit := model.Number(d.Attributes["speedLimit"]); limit > 0 && p.Speed > limit && prev.Speed <= limit {
-		add(EventDeviceOverspeed, model.Attributes{"speed": p.Speed, "speedLimit": limit}, 0)
+		add(model.EventDeviceOverspeed, model.Attributes{"speed": p.Speed, "speedLimit": limit}, 0)
 	}
 	for _, id := range p.GeofenceIDs {
 		if !slices.Contains(prev.GeofenceIDs, id) {
-			add(EventGeofenceEnter, nil, id)
+			add(model.EventGeofenceEnter, nil, id)
 		}
 	}
 	for _, id := range prev.GeofenceIDs {
 		if !slices.Contains(p.GeofenceIDs, id) {
-			add(EventGeofenceExit, nil, id)
+			add(model.EventGeofenceExit, nil, id)
 		}
 	}
 	return out

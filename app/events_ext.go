@@ -157,7 +157,7 @@ func visibleDevices(a access.Guard, ids []int64) ([]int64, error) {
 }
 
 // Stop event types, newest of which is a device's last stop (M7).
-var stopTypes = []string{EventIgnitionOff, EventDeviceStopped}
+var stopTypes = []string{model.EventIgnitionOff, model.EventDeviceStopped}
 
 // LastStop answers M7: the device's newest ignitionOff or deviceStopped
 // event, not found when it has none.

@@ -36,7 +36,7 @@ func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 	var events []*model.Event
 	for _, at := range []time.Time{t0.AddDate(-3, 0, 0), t0.AddDate(-1, 0, 0), t0.Add(-90 * time.Minute), t0.Add(-time.Hour),
 		t0.Add(-time.Hour), t0.Add(-time.Nanosecond), t0} {
-		events = append(events, &model.Event{Type: app.EventDeviceStopped, EventTime: at})
+		events = append(events, &model.Event{Type: model.EventDeviceStopped, EventTime: at})
 	}
 	f.addEvents(f.dev.ID, events...)
 	for i := len(events) - 1; i >= 0; i-- {
@@ -57,8 +57,8 @@ func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 	}
 	// M7 finds a stop from years ago behind newer non-stop events.
 	f2 := newFixture(t)
-	old := &model.Event{Type: app.EventIgnitionOff, EventTime: t0.AddDate(-2, 0, 0)}
-	f2.addEvents(f2.dev.ID, old, &model.Event{Type: app.EventIgnitionOn, EventTime: t0})
+	old := &model.Event{Type: model.EventIgnitionOff, EventTime: t0.AddDate(-2, 0, 0)}
+	f2.addEvents(f2.dev.ID, old, &model.Event{Type: model.EventIgnitionOn, EventTime: t0})
 	stop, err := f2.core.LastStop(f2.admin, f2.dev.ID)
 	if err != nil || stop.ID != old.ID {
 		t.Fatalf("last stop %+v %v, want %d", stop, err, old.ID)
@@ -77,12 +77,12 @@ func BenchmarkExtendedEventsDay(b *testing.B) {
 	}
 	defer db.Close()
 	core := app.New(db, app.Options{BcryptCost: 4})
-	admin, _, err := core.Bootstrap("admin@example.com", "pw")
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {
 		b.Fatal(err)
 	}
-	types := []string{app.EventIgnitionOn, app.EventIgnitionOff, app.EventDeviceMoving, app.EventDeviceStopped,
-		app.EventGeofenceEnter, app.EventGeofenceExit, app.EventDeviceOnline, app.EventDeviceOffline, app.EventAlarm}
+	types := []string{model.EventIgnitionOn, model.EventIgnitionOff, model.EventDeviceMoving, model.EventDeviceStopped,
+		model.EventGeofenceEnter, model.EventGeofenceExit, model.EventDeviceOnline, model.EventDeviceOffline, model.EventAlarm}
 	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	for d := range devices {
 		dev, err := core.Devices.Create(admin, func(v *model.Device) error {
@@ -114,7 +114,7 @@ func BenchmarkExtendedEventsDay(b *testing.B) {
 	}{
 		{"asc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 1, Limit: 20}},
 		{"desc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
-		{"alarm-desc", app.EventQuery{Types: []string{app.EventAlarm}, From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
+		{"alarm-desc", app.EventQuery{Types: []string{model.EventAlarm}, From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
 		{"page5-asc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 5, Limit: 20}},
 	} {
 		b.Run(q.name, func(b *testing.B) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/storage"
 )
@@ -27,7 +28,7 @@ func TestSweepFiles(t *testing.T) {
 	if n, err := core.Office.SweepFiles(); n != 0 || err != nil {
 		t.Fatalf("before any upload: %d, %v", n, err)
 	}
-	kept, err := core.Office.UploadFile(app.System(), "a.pdf", "application/pdf", -1, strings.NewReader("%PDF-1.4"))
+	kept, err := core.Office.UploadFile(model.System(), "a.pdf", "application/pdf", -1, strings.NewReader("%PDF-1.4"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestSweepFiles(t *testing.T) {
 	r, w := io.Pipe()
 	uploaded := make(chan *office.File, 1)
 	go func() {
-		f, err := core.Office.UploadFile(app.System(), "b.pdf", "application/pdf", -1, r)
+		f, err := core.Office.UploadFile(model.System(), "b.pdf", "application/pdf", -1, r)
 		if err != nil {
 			t.Errorf("the upload in flight failed: %v", err)
 		}

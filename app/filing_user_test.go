@@ -31,11 +31,11 @@ func TestDropUserOffice(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	admin, _, err := core.Bootstrap("admin@example.com", "admin-secret")
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "admin-secret")
 	must(err)
 	users := map[string]*model.User{"admin": admin}
 	for _, name := range []string{"alice", "bob"} {
-		users[name], err = core.CreateUser(admin, func(u *model.User) error {
+		users[name], err = core.Accounts.CreateUser(admin, func(u *model.User) error {
 			u.Name, u.Email, u.Password = name, name+"@example.com", name+"-secret"
 			u.Administrator = name == "alice" // so she answers on bob's ticket too
 			return nil
@@ -81,7 +81,7 @@ func TestDropUserOffice(t *testing.T) {
 	_, err = core.Office.CreateServiceTask(users["alice"], "Hitch")
 	must(err)
 
-	must(core.DeleteUser(admin, users["alice"].ID))
+	must(core.Accounts.DeleteUser(admin, users["alice"].ID))
 
 	if list, _ := core.Office.Tickets(admin, office.TicketQuery{}); len(list) != 1 || list[0].Title != "bob" {
 		t.Errorf("tickets left: %v", list)

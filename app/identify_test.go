@@ -54,7 +54,7 @@ func TestMalformedUniqueIDsAreRefused(t *testing.T) {
 			}); model.ClassOf(err) != model.ClassInvalid {
 				t.Errorf("API create = %v, want invalid", err)
 			}
-			if list, _ := f.core.Devices.List(f.admin, app.ListQuery{All: true}); len(list) != 1 {
+			if list, _ := f.core.Devices.List(f.admin, model.Query{All: true}); len(list) != 1 {
 				t.Errorf("%d devices, want only the fixture's", len(list))
 			}
 			// Without auto-registration it is not an unknown device either.

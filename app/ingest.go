@@ -12,6 +12,7 @@ import (
 
 	"github.com/fleetd/fleetd/app/geo"
 	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -75,11 +76,11 @@ func (c *Core) Identify(protocol, uniqueID, remote string) (*model.Device, error
 		return err
 	})
 	if errors.Is(err, model.ErrNotFound) {
-		if !c.opts.Ingest.AutoRegister || c.registrations.take(hostOf(remote)) != nil {
+		if !c.opts.Ingest.AutoRegister || c.registrations.Take(hostOf(remote)) != nil {
 			c.unknown.seen(uniqueID, protocol, remote, c.now())
 			return nil, ErrUnknownDevice
 		}
-		d, err = c.Devices.Create(System(), func(d *model.Device) error {
+		d, err = c.Devices.Create(model.System(), func(d *model.Device) error {
 			d.Name, d.UniqueID = uniqueID, uniqueID
 			return nil
 		})
@@ -120,16 +121,27 @@ func (c *Core) Ingest(deviceID int64, positions []*model.Position) error {
 	return err
 }
 
-// ingest is Ingest without the failure log. Everything but the writes
-// happens before the store transaction, on the device's cached state (see
-// state.go): the store has one writer, and the throughput of the whole
-// server is what that writer can do.
+// ingest is Ingest without the failure log. It publishes what it stored
+// once the device's lock is released: a subscriber may read the store to
+// check its access, and the device's next frame must not wait for that.
 func (c *Core) ingest(deviceID int64, positions []*model.Position) error {
+	u, err := c.storePositions(deviceID, positions)
+	if err == nil {
+		c.Live.Publish(deviceID, u)
+	}
+	return err
+}
+
+// storePositions stores one device's positions under the device's lock.
+// Everything but the writes happens before the store transaction, on the
+// device's cached state (see state.go): the store has one writer, and the
+// throughput of the whole server is what that writer can do.
+func (c *Core) storePositions(deviceID int64, positions []*model.Position) (live.Update, error) {
 	st := c.state(deviceID)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if err := c.loadState(st, deviceID); err != nil {
-		return err
+		return live.Update{}, err
 	}
 	now := c.now().UTC()
 	type planned struct {
@@ -154,7 +166,7 @@ func (c *Core) ingest(deviceID int64, positions []*model.Position) error {
 		plan = append(plan, planned{p, c.deriveEvents(dev, prev, p, latest)})
 		encoded, err := encodePosition(p)
 		if err != nil {
-			return fmt.Errorf("encode position: %w", err)
+			return live.Update{}, fmt.Errorf("encode position: %w", err)
 		}
 		p.Encoded = encoded
 		stored = append(stored, p)
@@ -204,7 +216,7 @@ func (c *Core) ingest(deviceID int64, positions []*model.Position) error {
 		return tx.Devices().Put(d)
 	})
 	if err != nil {
-		return err
+		return live.Update{}, err
 	}
 	st.latest = prev
 	if record != nil {
@@ -213,8 +225,7 @@ func (c *Core) ingest(deviceID int64, positions []*model.Position) error {
 		st.device, st.dirty = st.applied(prev, now), true
 	}
 	c.counters.stored.Add(uint64(len(stored)))
-	c.hub.publish(deviceID, Update{Devices: []*model.Device{st.device}, Positions: stored, Events: events})
-	return nil
+	return live.Update{Devices: []*model.Device{st.device}, Positions: stored, Events: events}, nil
 }
 
 // acceptable applies the documented drop rules: coordinates off the globe

@@ -31,7 +31,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Cleanup(func() { db.Close() })
 	f := &fixture{t: t, db: db}
 	f.core = app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return t0.Add(time.Hour) }})
-	if f.admin, _, err = f.core.Bootstrap("admin@example.com", "pw"); err != nil {
+	if f.admin, _, err = f.core.Accounts.Bootstrap("admin@example.com", "pw"); err != nil {
 		t.Fatal(err)
 	}
 	f.dev, err = f.core.Devices.Create(f.admin, func(d *model.Device) error {
@@ -175,7 +175,7 @@ func TestIngestDistanceLatestAndDrops(t *testing.T) {
 
 func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
 	f := newFixture(t)
-	user, err := f.core.CreateUser(f.admin, func(u *model.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
+	user, err := f.core.Accounts.CreateUser(f.admin, func(u *model.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

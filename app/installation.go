@@ -155,7 +155,7 @@ func installationOf(tx model.Tx, deviceID int64) (*Installation, error) {
 // InstalledDevices lists the devices the actor sees with their
 // installation records, in id order.
 func (c *Core) InstalledDevices(actor *model.User) ([]InstalledDevice, error) {
-	devices, err := c.Devices.List(actor, ListQuery{})
+	devices, err := c.Devices.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}

@@ -13,11 +13,11 @@ import (
 // driverUniqueId, else the lowest-id driver linked to the device. Only
 // drivers in the returned list are ever named.
 func (c *Core) DriverOverview(actor *model.User) (int64, []*model.Driver, error) {
-	drivers, err := c.Drivers.List(actor, ListQuery{})
+	drivers, err := c.Drivers.List(actor, model.Query{})
 	if err != nil {
 		return 0, nil, err
 	}
-	devices, err := c.Devices.List(actor, ListQuery{})
+	devices, err := c.Devices.List(actor, model.Query{})
 	if err != nil {
 		return 0, nil, err
 	}

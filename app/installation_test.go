@@ -14,7 +14,7 @@ import (
 // commit together).
 func TestCreateWithIsOneTransaction(t *testing.T) {
 	f := newFixture(t)
-	before, err := f.core.Devices.List(f.admin, app.ListQuery{})
+	before, err := f.core.Devices.List(f.admin, model.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestCreateWithIsOneTransaction(t *testing.T) {
 	if !errors.Is(err, failure) {
 		t.Fatalf("err %v, want %v", err, failure)
 	}
-	after, err := f.core.Devices.List(f.admin, app.ListQuery{})
+	after, err := f.core.Devices.List(f.admin, model.Query{})
 	if err != nil || len(after) != len(before) {
 		t.Fatalf("%d devices after a failed create, want %d (%v)", len(after), len(before), err)
 	}

@@ -18,7 +18,7 @@ import (
 // filters to (a device by uniqueId), else the ids the actor may see when
 // the actor does not see everything, else the whole table. The visibility
 // rules are listSet's whatever is read.
-func (o *Objects[T, P]) Page(actor *model.User, q ListQuery) ([]*T, int, error) {
+func (o *Objects[T, P]) Page(actor *model.User, q model.Query) ([]*T, int, error) {
 	if err := q.Check(); err != nil {
 		return nil, 0, err
 	}
@@ -64,7 +64,7 @@ func (o *Objects[T, P]) Page(actor *model.User, q ListQuery) ([]*T, int, error) 
 // candidates are the ids worth reading, in id order, when they are fewer
 // than the whole table: the ones the kind's index resolves q to, else the
 // visible set (nil: everything). some is false when the table must be read.
-func (o *Objects[T, P]) candidates(tx model.Tx, set map[int64]bool, q ListQuery) (ids []int64, some bool, err error) {
+func (o *Objects[T, P]) candidates(tx model.Tx, set map[int64]bool, q model.Query) (ids []int64, some bool, err error) {
 	if o.index != nil {
 		if ids, some, err = o.index(tx, q); err != nil || some {
 			slices.Sort(ids)
@@ -80,7 +80,7 @@ func (o *Objects[T, P]) candidates(tx model.Tx, set map[int64]bool, q ListQuery)
 // deviceIndex finds the devices of the id and uniqueId filters by key and
 // through the store's uniqueId index: one device among thousands without
 // reading the others.
-func deviceIndex(tx model.Tx, q ListQuery) ([]int64, bool, error) {
+func deviceIndex(tx model.Tx, q model.Query) ([]int64, bool, error) {
 	if len(q.IDs) == 0 && len(q.UniqueIDs) == 0 {
 		return nil, false, nil
 	}

@@ -86,8 +86,7 @@ func (c *Core) UnknownDevices(actor *model.User) ([]UnknownDevice, error) {
 type counters struct {
 	stored, dropped, invalidIDs atomic.Uint64
 	// removed counts sanitize's removals by rule (see removedFields).
-	removed        [len(removedFields)]atomic.Uint64
-	passwordChecks atomic.Uint64
+	removed [len(removedFields)]atomic.Uint64
 }
 
 // Stats is a snapshot of the ingest counters.
@@ -116,7 +115,7 @@ func (c *Core) Stats() Stats {
 	}
 	return Stats{PositionsStored: c.counters.stored.Load(), PositionsDropped: c.counters.dropped.Load(),
 		FieldsRemoved: removed, InvalidIDs: c.counters.invalidIDs.Load(), Connections: n,
-		PasswordChecks: c.counters.passwordChecks.Load()}
+		PasswordChecks: c.Accounts.PasswordChecks()}
 }
 
 // Connected registers a device's live connection: the device goes online
@@ -155,7 +154,7 @@ func (c *Core) liveConn(deviceID int64) DeviceConn {
 }
 
 var statusEvents = map[string]string{
-	model.StatusOnline: EventDeviceOnline, model.StatusOffline: EventDeviceOffline, model.StatusUnknown: EventDeviceUnknown,
+	model.StatusOnline: model.EventDeviceOnline, model.StatusOffline: model.EventDeviceOffline, model.StatusUnknown: model.EventDeviceUnknown,
 }
 
 // setStatus changes a device's status and records the matching event.

@@ -9,11 +9,6 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// ListQuery is the kernel's list query, model.Query: Traccar's filters
-// (devices take IDs and UniqueIDs; commands, geofences, drivers and
-// computed attributes DeviceID and GroupID), keyword and paging.
-type ListQuery = model.Query
-
 // Objects is the one implementation of list/get/create/update/delete for
 // the user-owned object kinds (devices, groups, commands, geofences); the
 // differences between kinds live in their hooks.
@@ -41,11 +36,11 @@ type Objects[T any, P interface {
 	// removes the object, so no transaction grows with the object's history.
 	drain func(tx model.Tx, v *T) (done bool, err error)
 	// match applies kind-specific list filters (devices: ids, uniqueIds).
-	match func(q ListQuery, v *T) bool
+	match func(q model.Query, v *T) bool
 	// index, when set, resolves the filters of q it can through the
 	// store's keys and indexes (devices: ids, uniqueIds), so a list reads
 	// those objects instead of every one; ok is false when q has none.
-	index func(tx model.Tx, q ListQuery) (ids []int64, ok bool, err error)
+	index func(tx model.Tx, q model.Query) (ids []int64, ok bool, err error)
 	// view completes a record read from the store for the caller (devices:
 	// the ingest's live status, positionId and lastUpdate).
 	view func(v *T)
@@ -53,13 +48,13 @@ type Objects[T any, P interface {
 
 // List returns the objects the actor may see that q selects, in id order:
 // Page without the total.
-func (o *Objects[T, P]) List(actor *model.User, q ListQuery) ([]*T, error) {
+func (o *Objects[T, P]) List(actor *model.User, q model.Query) ([]*T, error) {
 	items, _, err := o.Page(actor, q)
 	return items, err
 }
 
 // listSet is the set of ids to return; nil means every object.
-func (o *Objects[T, P]) listSet(a access.Guard, q ListQuery) (map[int64]bool, error) {
+func (o *Objects[T, P]) listSet(a access.Guard, q model.Query) (map[int64]bool, error) {
 	var set map[int64]bool
 	var err error
 	switch {
@@ -179,7 +174,6 @@ func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also
 	if err != nil {
 		return nil, err
 	}
-	o.c.hub.invalidate()
 	if o.stored != nil {
 		o.stored(v)
 	}
@@ -216,7 +210,6 @@ func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error
 	if err != nil {
 		return nil, err
 	}
-	o.c.hub.invalidate()
 	if o.stored != nil {
 		o.stored(after)
 	}
@@ -226,7 +219,6 @@ func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error
 
 // Delete removes an object, what depends on it and every link to it.
 func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
-	defer o.c.hub.invalidate()
 	for done := o.drain == nil; !done; {
 		err := o.c.store.Update(func(tx model.Tx) error {
 			v, err := o.editable(access.Guard{Tx: tx, Actor: actor}, id)
@@ -292,7 +284,7 @@ func cloneAttributes(v any) {
 }
 
 // matchIDs is the devices' id / uniqueId filter.
-func matchIDs(q ListQuery, d *model.Device) bool {
+func matchIDs(q model.Query, d *model.Device) bool {
 	if len(q.IDs) == 0 && len(q.UniqueIDs) == 0 {
 		return true
 	}

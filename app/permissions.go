@@ -40,7 +40,6 @@ func (c *Core) Link(actor *model.User, ps ...model.Permission) error {
 	if err := checkBulk(ps); err != nil {
 		return err
 	}
-	defer c.hub.invalidate()
 	return c.store.Update(func(tx model.Tx) error {
 		for _, p := range ps {
 			if err := c.link(tx, actor, p); err != nil {
@@ -78,7 +77,6 @@ func (c *Core) Unlink(actor *model.User, ps ...model.Permission) error {
 	if err := checkBulk(ps); err != nil {
 		return err
 	}
-	defer c.hub.invalidate()
 	return c.store.Update(func(tx model.Tx) error {
 		for _, p := range ps {
 			if err := c.checkPermission(tx, actor, p); err != nil {

@@ -37,7 +37,7 @@ func (f *fixture) addRoute(device int64, n, perSecond int) []int64 {
 func TestPositionHistory(t *testing.T) {
 	f := newFixture(t)
 	want := f.addRoute(f.dev.ID, 2500, 3) // three fixes per second
-	user, err := f.core.CreateUser(f.admin, func(u *model.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
+	user, err := f.core.Accounts.CreateUser(f.admin, func(u *model.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

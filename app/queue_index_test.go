@@ -23,7 +23,7 @@ func TestQueuedCommands(t *testing.T) {
 		return db, app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return t0 }})
 	}
 	db, core := open()
-	admin := app.System()
+	admin := model.System()
 	car, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func TestQueuedCommands(t *testing.T) {
 	}
 	send := func(core *app.Core, device int64, data string) {
 		t.Helper()
-		if _, queued, err := core.SendCommand(app.System(), &model.Command{DeviceID: device, Type: "custom", Attributes: model.Attributes{"data": data}}); err != nil || !queued {
+		if _, queued, err := core.SendCommand(model.System(), &model.Command{DeviceID: device, Type: "custom", Attributes: model.Attributes{"data": data}}); err != nil || !queued {
 			t.Fatalf("send: queued %v, %v", queued, err)
 		}
 	}

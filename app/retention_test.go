@@ -54,7 +54,7 @@ func retentionCore(t *testing.T) (*app.Core, *storage.DB) {
 
 func addDevice(t *testing.T, core *app.Core, uniqueID string, attrs model.Attributes) *model.Device {
 	t.Helper()
-	d, err := core.Devices.Create(app.System(), func(d *model.Device) error {
+	d, err := core.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID, d.Attributes = uniqueID, uniqueID, attrs
 		return nil
 	})
@@ -73,7 +73,7 @@ func seedHistory(t *testing.T, db *storage.DB, device int64, step time.Duration)
 			if err := tx.AddPosition(&model.Position{DeviceID: device, FixTime: at, Attributes: model.Attributes{}}); err != nil {
 				return err
 			}
-			if err := tx.AddEvent(&model.Event{DeviceID: device, Type: app.EventAlarm, EventTime: at}); err != nil {
+			if err := tx.AddEvent(&model.Event{DeviceID: device, Type: model.EventAlarm, EventTime: at}); err != nil {
 				return err
 			}
 		}

@@ -141,7 +141,7 @@ func deref(v *float64) any {
 // history: the administrator's record of the shared car does not count.
 func TestMaintenanceDueVisibility(t *testing.T) {
 	f := newFixture(t)
-	user, err := f.core.CreateUser(f.admin, func(u *model.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
+	user, err := f.core.Accounts.CreateUser(f.admin, func(u *model.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func BenchmarkMaintenanceDue(b *testing.B) {
 	}
 	defer db.Close()
 	core := app.New(db, app.Options{BcryptCost: 4})
-	admin, _, err := core.Bootstrap("admin@example.com", "pw")
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {
 		b.Fatal(err)
 	}

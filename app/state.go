@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -23,7 +24,7 @@ const devicePersistInterval = time.Minute
 type deviceState struct {
 	mu        sync.Mutex // serialises the device's ingest
 	loaded    bool
-	gen       uint64 // hub generation the configuration was read at
+	gen       uint64 // configGen when the configuration was read
 	device    *model.Device
 	latest    *model.Position
 	fences    []*fence
@@ -43,9 +44,9 @@ func (c *Core) state(deviceID int64) *deviceState {
 
 // loadState (re)reads the device's configuration and latest position when
 // the state is new or devices, groups, geofences, attributes or
-// permissions changed since (the hub's generation). Call with st.mu held.
+// permissions changed since (configGen). Call with st.mu held.
 func (c *Core) loadState(st *deviceState, deviceID int64) error {
-	gen := c.hub.gen.Load()
+	gen := c.configGen.Load()
 	if st.loaded && st.gen == gen {
 		return nil
 	}
@@ -236,6 +237,16 @@ func (c *Core) reviseDevices(ids []int64, revise revision) (int, error) {
 }
 
 func (c *Core) reviseChunk(ids []int64, revise revision) (int, error) {
+	updates, err := c.reviseLocked(ids, revise)
+	for _, u := range updates { // once the devices' locks are released
+		c.Live.Publish(u.Devices[0].ID, u)
+	}
+	return len(updates), err
+}
+
+// reviseLocked revises the devices under their ingest locks and returns
+// the updates to publish.
+func (c *Core) reviseLocked(ids []int64, revise revision) ([]live.Update, error) {
 	states := make([]*deviceState, len(ids))
 	for i, id := range ids {
 		states[i] = c.state(id)
@@ -280,20 +291,21 @@ func (c *Core) reviseChunk(ids []int64, revise revision) (int, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
+	updates := make([]live.Update, 0, len(done))
 	for _, r := range done {
-		u := Update{Devices: []*model.Device{r.d}}
+		u := live.Update{Devices: []*model.Device{r.d}}
 		if r.st.loaded { // readers see the cache: its status moves with the record
-			live := *r.st.device
-			live.Status = r.d.Status
-			r.st.device = &live
+			cached := *r.st.device
+			cached.Status = r.d.Status
+			r.st.device = &cached
 			u.Devices[0] = r.st.device
 		}
 		if r.ev != nil {
 			u.Events = []*model.Event{r.ev}
 		}
-		c.hub.publish(r.d.ID, u)
+		updates = append(updates, u)
 	}
-	return len(done), nil
+	return updates, nil
 }

@@ -77,7 +77,7 @@ func TestHTTPListener(t *testing.T) {
 	var alarms int
 	e.db.View(func(tx model.Tx) error {
 		return tx.Events(d.ID, base, base.Add(365*24*3600e9), func(ev *model.Event) bool {
-			if ev.Type == app.EventAlarm && ev.Attributes["alarm"] == "sos" {
+			if ev.Type == model.EventAlarm && ev.Attributes["alarm"] == "sos" {
 				alarms++
 			}
 			return true

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/throttle"
 )
 
 // Sink is what the listeners need from the core (app.Core implements it).
@@ -225,7 +226,7 @@ func hostOf(addr net.Addr) string {
 // admit applies the per-address cap (an IPv6 peer counts by its /64, as
 // app.AddressKey counts) and registers the connection.
 func (s *Server) admit(nc net.Conn) *conn {
-	host := app.AddressKey(hostOf(nc.RemoteAddr()))
+	host := throttle.AddressKey(hostOf(nc.RemoteAddr()))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.perIP[host] >= s.opts.MaxConnsPerIP {

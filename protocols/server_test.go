@@ -91,7 +91,7 @@ func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env
 	types := catalog.CommandTypes()
 	types["line"] = lineProto{}.CommandTypes()
 	e.core = app.New(db, app.Options{Ingest: ingest, BcryptCost: 4, CommandTypes: types})
-	if e.admin, _, err = e.core.Bootstrap("admin@example.com", "secret"); err != nil {
+	if e.admin, _, err = e.core.Accounts.Bootstrap("admin@example.com", "secret"); err != nil {
 		t.Fatal(err)
 	}
 	e.srv, err = protocols.Listen(lineProto{}, "127.0.0.1:0", e.core, opts)
@@ -200,7 +200,7 @@ func TestListenerUnknownDevice(t *testing.T) {
 			if listed == tt.autoRegister {
 				t.Fatalf("unknown list = %+v", unknown)
 			}
-			devices, _ := e.core.Devices.List(e.admin, app.ListQuery{})
+			devices, _ := e.core.Devices.List(e.admin, model.Query{})
 			if (len(devices) == 1) != tt.autoRegister {
 				t.Fatalf("devices = %d", len(devices))
 			}

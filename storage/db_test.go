@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -219,59 +218,6 @@ func TestUpdateRollback(t *testing.T) {
 		}
 		return err
 	})
-}
-
-// Fifty device connections commit through Batch at once; the ones whose fn
-// fails leave nothing behind and do not take the others down.
-func TestBatchConcurrent(t *testing.T) {
-	db := openTestDB(t)
-	const n = 50
-	failing := func(i int) bool { return i%10 == 3 }
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			errs[i] = db.Batch(func(tx model.Tx) error {
-				d := &model.Device{UniqueID: fmt.Sprint("dev", i)}
-				if err := tx.Devices().Create(d); err != nil {
-					return err
-				}
-				if err := tx.AddPosition(&model.Position{DeviceID: d.ID, FixTime: at(i)}); err != nil {
-					return err
-				}
-				if failing(i) {
-					return fmt.Errorf("device %d fails", i)
-				}
-				return nil
-			})
-		})
-	}
-	wg.Wait()
-	stored := 0
-	mustView(t, db, func(tx model.Tx) error {
-		for i := range n {
-			d, err := tx.DeviceByUniqueID(fmt.Sprint("dev", i))
-			if failing(i) {
-				if errs[i] == nil || err == nil {
-					t.Errorf("device %d: Batch error %v, lookup error %v; want both", i, errs[i], err)
-				}
-				continue
-			}
-			if errs[i] != nil || err != nil {
-				t.Errorf("device %d: Batch error %v, lookup error %v", i, errs[i], err)
-				continue
-			}
-			p, err := tx.LatestPosition(d.ID)
-			if err != nil || !p.FixTime.Equal(at(i)) {
-				t.Errorf("device %d latest position = %+v, %v", i, p, err)
-			}
-			stored++
-		}
-		return nil
-	})
-	if stored != n-5 {
-		t.Errorf("stored %d devices, want %d", stored, n-5)
-	}
 }
 
 // A cleanly closed store has its freelist written, so the next open reads

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"reflect"
-	"slices"
 	"testing"
 	"time"
 
@@ -16,61 +15,6 @@ func eventIDs(t *testing.T, db *DB, device int64, from, to time.Time) []int64 {
 		return tx.Events(device, from, to, func(e *model.Event) bool { ids = append(ids, e.ID); return true })
 	})
 	return ids
-}
-
-// EventsNewest is Events reversed, for any range, across many pages and
-// among equal times, and stops where fn does.
-func TestEventsNewest(t *testing.T) {
-	db := openTestDB(t)
-	mustUpdate(t, db, func(tx model.Tx) error {
-		for i := range 900 {
-			e := model.Event{DeviceID: int64(1 + i%3), EventTime: at(i / 9), Type: "alarm"} // devices 1..3, equal times
-			if err := tx.AddEvent(&e); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	newest := func(device int64, from, to time.Time, n int) []int64 {
-		var ids []int64
-		mustView(t, db, func(tx model.Tx) error {
-			return tx.EventsNewest(device, from, to, func(e *model.Event) bool {
-				ids = append(ids, e.ID)
-				return len(ids) < n
-			})
-		})
-		return ids
-	}
-	far := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, r := range []struct {
-		name     string
-		device   int64
-		from, to time.Time
-	}{
-		{"first device, everything", 1, time.Time{}, far},
-		{"middle device", 2, time.Time{}, far},
-		{"last device", 3, time.Time{}, far},
-		{"inner range", 2, at(10), at(50)},
-		{"single instant", 3, at(20), at(20)},
-		{"before the first", 1, time.Time{}, at(-1)},
-		{"after the last", 3, at(101), far},
-		{"from after to", 1, at(50), at(10)},
-		{"no such device", 4, time.Time{}, far},
-		{"device 0", 0, time.Time{}, far},
-	} {
-		t.Run(r.name, func(t *testing.T) {
-			want := eventIDs(t, db, r.device, r.from, r.to)
-			slices.Reverse(want)
-			if got := newest(r.device, r.from, r.to, 1<<30); !slices.Equal(got, want) {
-				t.Errorf("newest first %v, want %v", got, want)
-			}
-			if len(want) > 5 {
-				if got := newest(r.device, r.from, r.to, 5); !slices.Equal(got, want[:5]) {
-					t.Errorf("stopped after 5: %v, want %v", got, want[:5])
-				}
-			}
-		})
-	}
 }
 
 func TestEvents(t *testing.T) {

@@ -10,7 +10,8 @@ import (
 // Records and Keys give the extended (v2) entity kinds their own buckets,
 // named "records/<name>" and "keys/<name>" so they can never collide with
 // the core's. They are created on first write; in a read transaction a
-// bucket that does not exist yet reads as empty.
+// bucket that does not exist yet reads as empty, and a write to it fails
+// as any write there does.
 
 func (t *tx) Records(name string) model.RecordSet {
 	return &recordSet{tx: t.btx, name: []byte("records/" + name)}
@@ -20,11 +21,15 @@ func (t *tx) Keys(name string) model.KeySet {
 	return &keySet{tx: t.btx, name: []byte("keys/" + name)}
 }
 
-// bucketFor returns the bucket, creating it in a write transaction; nil
-// when it does not exist in a read transaction.
+// bucketFor returns the bucket to write to, creating it if needed; in a
+// read transaction, a bucket that does not exist is bbolt's
+// ErrTxNotWritable (a nil bucket would make the write panic).
 func bucketFor(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
-	if b := tx.Bucket(name); b != nil || !tx.Writable() {
+	if b := tx.Bucket(name); b != nil {
 		return b, nil
+	}
+	if !tx.Writable() {
+		return nil, bolt.ErrTxNotWritable
 	}
 	return tx.CreateBucket(name)
 }

@@ -122,8 +122,6 @@ func (s *series[T, P]) each(tx *bolt.Tx, device int64, from time.Time, fromID in
 
 // eachNewest is each in reverse: device's records for from <= time <= to,
 // newest first (equal times by id, descending), until fn returns false.
-// Only for read transactions: bbolt's Prev stops on leaves emptied by
-// deletions earlier in the same transaction (see lastKey).
 func (s *series[T, P]) eachNewest(tx *bolt.Tx, device int64, from, to time.Time, fn func(k, v []byte) bool) {
 	from, to = clampKeyTime(from), clampKeyTime(to)
 	if from.After(to) {
@@ -141,8 +139,32 @@ func (s *series[T, P]) eachNewest(tx *bolt.Tx, device int64, from, to time.Time,
 	case !bytes.Equal(k, end):
 		k, v = c.Prev()
 	}
+	var last []byte // the last key visited
 	for ; len(k) == seriesKeyLen && bytes.Compare(k[:16], start) >= 0 && bytes.HasPrefix(k, start[:8]); k, v = c.Prev() {
 		if !fn(k, v) {
+			return
+		}
+		last = k
+	}
+	if k != nil || !tx.Writable() {
+		return
+	}
+	// Prev found nothing: the bucket's first key is behind, or, in a
+	// writing transaction, bbolt's Prev stopped on a leaf that deletions
+	// earlier in it emptied (Next and Last skip them; see lastKey). Visit
+	// what is left of the range, read forwards. Only then does this cost
+	// more than the keys visited.
+	var rest [][]byte
+	s.each(tx, device, from, 0, to, func(k, _ []byte) bool {
+		if last != nil && bytes.Compare(k, last) >= 0 {
+			return false
+		}
+		rest = append(rest, bytes.Clone(k))
+		return true
+	})
+	data := tx.Bucket(s.data)
+	for i := len(rest) - 1; i >= 0; i-- {
+		if !fn(rest[i], data.Get(rest[i])) {
 			return
 		}
 	}
@@ -166,7 +188,7 @@ func (s *series[T, P]) scan(tx *bolt.Tx, device int64, from time.Time, fromID in
 	return err
 }
 
-// scanNewest is scan newest first, for read transactions.
+// scanNewest is scan newest first.
 func (s *series[T, P]) scanNewest(tx *bolt.Tx, device int64, from, to time.Time, fn func(*T) bool) error {
 	var err error
 	s.eachNewest(tx, device, from, to, s.decodeEach(&err, fn))

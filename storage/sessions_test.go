@@ -93,22 +93,3 @@ func TestSessions(t *testing.T) {
 		return nil
 	})
 }
-
-func TestServerSettings(t *testing.T) {
-	db := openTestDB(t)
-	mustView(t, db, func(tx model.Tx) error {
-		_, err := tx.Server()
-		wantKind(t, err, model.ErrNotFound)
-		return nil
-	})
-	mustUpdate(t, db, func(tx model.Tx) error {
-		return tx.PutServer(&model.Server{Registration: true, Map: "osm", Zoom: 3, Attributes: model.Attributes{"k": "v"}})
-	})
-	mustView(t, db, func(tx model.Tx) error {
-		s, err := tx.Server()
-		if err != nil || !s.Registration || s.Map != "osm" || s.Zoom != 3 || s.Attributes["k"] != "v" {
-			t.Errorf("Server = %+v, %v", s, err)
-		}
-		return nil
-	})
-}

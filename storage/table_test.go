@@ -140,20 +140,3 @@ func TestTableCRUD(t *testing.T) {
 		edit: func(f *model.Geofence) { f.Area = "CIRCLE (3 4, 50)" },
 	}.run)
 }
-
-func TestSequencesArePerTable(t *testing.T) {
-	db := openTestDB(t)
-	mustUpdate(t, db, func(tx model.Tx) error {
-		g, f := &model.Group{Name: "g"}, &model.Geofence{Name: "f"}
-		if err := tx.Groups().Create(g); err != nil {
-			return err
-		}
-		if err := tx.Geofences().Create(f); err != nil {
-			return err
-		}
-		if g.ID != 1 || f.ID != 1 {
-			t.Errorf("ids = %d, %d; want 1, 1", g.ID, f.ID)
-		}
-		return nil
-	})
-}

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -21,35 +20,27 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
-	"golang.org/x/crypto/bcrypt"
 )
 
-// site is a server on a real listener with a real store: an
-// administrator, their session cookie, uploads allowed.
+// site is the world of newAppEnv on a real listener: the
+// administrator's session cookie, uploads of up to 8 MiB allowed.
 type site struct {
-	core   *app.Core
-	admin  *model.User
+	*appEnv
 	cookie *http.Cookie
 	addr   string
 }
 
 func newSite(t *testing.T, opts web.Options) *site {
 	t.Helper()
-	core := app.New(webtest.OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost,
-		Office: office.Options{FilesDir: filepath.Join(t.TempDir(), "files"), MaxFileSize: 8 << 20}})
-	admin, _, err := core.Bootstrap(adminEmail, adminPassword)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Logger = slog.New(slog.DiscardHandler)
-	s := &site{core: core, admin: admin, cookie: webtest.SessionCookie(t, core, admin)}
-	s.addr = webtest.Serve(t, web.New(core, opts))
-	return s
+	e := newAppEnv(t, opts, largeFiles)
+	return &site{appEnv: e, cookie: e.Cookie(t, "admin"), addr: webtest.Serve(t, e.App)}
 }
+
+// largeFiles allows uploads of up to 8 MiB.
+func largeFiles(o *app.Options) { o.Office.MaxFileSize = 8 << 20 }
 
 // dial opens a raw connection, for requests no HTTP client would send.
 func (s *site) dial(t *testing.T) net.Conn {
@@ -155,7 +146,7 @@ func TestConnectionCapPerAddress(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := web.Options{Limits: httpx.Limits{MaxConnsPerIP: 3}, TrustedProxies: tc.proxies,
 				Logger: slog.New(slog.DiscardHandler)}
-			f := web.New(app.New(webtest.OpenStore(t), app.Options{}), opts)
+			f := newAppEnv(t, opts).App
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)
@@ -395,12 +386,8 @@ func (l slowLink) Accept() (net.Conn, error) {
 // stops reading.
 func TestStreamedDownloads(t *testing.T) {
 	limits := quick
-	core := app.New(webtest.OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost,
-		Office: office.Options{FilesDir: filepath.Join(t.TempDir(), "files"), MaxFileSize: 8 << 20}})
-	admin, _, err := core.Bootstrap(adminEmail, adminPassword)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newAppEnv(t, web.Options{Limits: limits}, largeFiles)
+	core, admin := e.Core, e.admin(t)
 	content := append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("x"), 1<<20)...)
 	file, err := core.Office.UploadFile(admin, "big.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
 	if err != nil {
@@ -422,10 +409,9 @@ func TestStreamedDownloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := web.New(core, web.Options{Limits: limits, Logger: slog.New(slog.DiscardHandler)})
-	go f.Listener(slowLink{ln})
-	t.Cleanup(func() { f.Shutdown() })
-	cookie := webtest.SessionCookie(t, core, admin)
+	go e.App.Listener(slowLink{ln})
+	t.Cleanup(func() { e.App.Shutdown() })
+	cookie := e.Cookie(t, "admin")
 
 	for _, path := range []string{
 		"/api2/files/" + file.ID.String(),

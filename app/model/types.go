@@ -168,6 +168,23 @@ type ComputedAttribute struct {
 	Priority int `json:"priority"`
 }
 
+// Event types (Traccar's names).
+const (
+	EventDeviceOnline      = "deviceOnline"
+	EventDeviceOffline     = "deviceOffline"
+	EventDeviceUnknown     = "deviceUnknown"
+	EventDeviceMoving      = "deviceMoving"
+	EventDeviceStopped     = "deviceStopped"
+	EventDeviceOverspeed   = "deviceOverspeed"
+	EventIgnitionOn        = "ignitionOn"
+	EventIgnitionOff       = "ignitionOff"
+	EventAlarm             = "alarm"
+	EventGeofenceEnter     = "geofenceEnter"
+	EventGeofenceExit      = "geofenceExit"
+	EventCommandResult     = "commandResult"
+	EventQueuedCommandSent = "queuedCommandSent"
+)
+
 // QueuedCommand is a command waiting for its device to connect.
 type QueuedCommand struct {
 	Command
@@ -255,3 +272,7 @@ const (
 	KindDriver       = "driver"
 	KindMaintenance  = "maintenance"
 )
+
+// System is the actor for operator actions from the CLI and start-up: an
+// administrator that is not a stored user.
+func System() *User { return &User{Name: "system", Administrator: true} }

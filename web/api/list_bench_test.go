@@ -26,14 +26,14 @@ func benchFleet(b *testing.B) (*fiber.App, map[string]*http.Cookie) {
 	b.Helper()
 	db := webtest.OpenStore(b)
 	core := app.New(db, app.Options{Version: "bench", BcryptCost: bcrypt.MinCost})
-	admin, _, err := core.Bootstrap("admin@example.com", "admin-secret")
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "admin-secret")
 	must(b, err)
-	user, err := core.CreateUser(admin, func(u *model.User) error {
+	user, err := core.Accounts.CreateUser(admin, func(u *model.User) error {
 		u.Name, u.Email, u.Password = "user", "user@example.com", "user-secret"
 		return nil
 	})
 	must(b, err)
-	manager, err := core.CreateUser(admin, func(u *model.User) error {
+	manager, err := core.Accounts.CreateUser(admin, func(u *model.User) error {
 		u.Name, u.Email, u.Password, u.UserLimit = "manager", "manager@example.com", "manager-secret", 10
 		return nil
 	})

@@ -46,8 +46,8 @@ func badValues(path string) []scenario {
 		{"limit=-1", "limit"}, {"limit=abc", "limit"}, {"limit=1.5", "limit"}, {"limit=99999999999999999999", "limit"},
 		{"offset=-2", "offset"}, {"limit=2&offset=x", "offset"},
 	} {
-		out = append(out, scenario{name: path + " " + bad.query, as: "admin", method: "GET", path: path + "?" + bad.query,
-			status: 400, want: []string{`"message":"Invalid request"`, bad.param + " must be a whole number from 0"}})
+		out = append(out, scenario{Name: path + " " + bad.query, As: "admin", Method: "GET", Path: path + "?" + bad.query,
+			Status: 400, Want: []string{`"message":"Invalid request"`, bad.param + " must be a whole number from 0"}})
 	}
 	return out
 }
@@ -55,7 +55,7 @@ func badValues(path string) []scenario {
 func TestListDevices(t *testing.T) {
 	// d2 gets the fields only a keyword on phone, model or contact finds.
 	details := func(t *testing.T, e *env) {
-		_, err := e.core.Devices.Update(app.System(), e.ids["d2"], func(d *model.Device) error {
+		_, err := e.Core.Devices.Update(model.System(), e.IDs["d2"], func(d *model.Device) error {
 			d.Phone, d.Model, d.Contact = "+49 170 555", "GT06N", "Alice Smith"
 			return nil
 		})
@@ -63,192 +63,192 @@ func TestListDevices(t *testing.T) {
 	}
 	all := []string{"Truck 1", "Truck 2", "Van 3"}
 	scenarios := []scenario{
-		{name: "no limit returns everything", as: "admin", method: "GET", path: "/api/devices", status: 200,
-			check: listed("name", 3, all...)},
-		{name: "limit 0 returns everything", as: "admin", method: "GET", path: "/api/devices?limit=0", status: 200,
-			check: listed("name", 3, all...)},
-		{name: "first page", as: "admin", method: "GET", path: "/api/devices?limit=2", status: 200,
-			check: listed("name", 3, "Truck 1", "Truck 2")},
-		{name: "second page", as: "admin", method: "GET", path: "/api/devices?limit=2&offset=2", status: 200,
-			check: listed("name", 3, "Van 3")},
-		{name: "past the end", as: "admin", method: "GET", path: "/api/devices?limit=2&offset=3", status: 200,
-			check: listed("name", 3)},
-		{name: "offset without limit is ignored, as in Traccar", as: "admin", method: "GET", path: "/api/devices?offset=2",
-			status: 200, check: listed("name", 3, all...)},
-		{name: "keyword on name ignores case", as: "admin", method: "GET", path: "/api/devices?keyword=tRUCK", status: 200,
-			check: listed("name", 2, "Truck 1", "Truck 2")},
-		{name: "keyword and paging", as: "admin", method: "GET", path: "/api/devices?keyword=truck&limit=1&offset=1",
-			status: 200, check: listed("name", 2, "Truck 2")},
-		{name: "keyword on uniqueId", as: "admin", method: "GET", path: "/api/devices?keyword=0003", status: 200,
-			check: listed("name", 1, "Van 3")},
-		{name: "keyword on phone", as: "admin", prepare: details, method: "GET", path: "/api/devices?keyword=%2B49%20170",
-			status: 200, check: listed("name", 1, "Truck 2")},
-		{name: "keyword on model", as: "admin", prepare: details, method: "GET", path: "/api/devices?keyword=gt06",
-			status: 200, check: listed("name", 1, "Truck 2")},
-		{name: "keyword on contact", as: "admin", prepare: details, method: "GET", path: "/api/devices?keyword=SMITH",
-			status: 200, check: listed("name", 1, "Truck 2")},
-		{name: "keyword matching nothing", as: "admin", method: "GET", path: "/api/devices?keyword=bus", status: 200,
-			check: listed("name", 0)},
-		{name: "keyword does not search category", as: "admin", method: "GET", path: "/api/devices?keyword=offline",
-			status: 200, check: listed("name", 0)},
-		{name: "keyword within what the user sees", as: "user1", method: "GET", path: "/api/devices?keyword=truck",
-			status: 200, check: listed("name", 1, "Truck 1")},
-		{name: "paging a manager's all", as: "manager2", method: "GET", path: "/api/devices?all=true&limit=1",
-			status: 200, check: listed("name", 1, "Van 3")},
-		{name: "paging another user's devices", as: "admin", method: "GET", path: "/api/devices?userId={user1}&limit=5&keyword=1",
-			status: 200, check: listed("name", 1, "Truck 1")},
+		{Name: "no limit returns everything", As: "admin", Method: "GET", Path: "/api/devices", Status: 200,
+			After: listed("name", 3, all...)},
+		{Name: "limit 0 returns everything", As: "admin", Method: "GET", Path: "/api/devices?limit=0", Status: 200,
+			After: listed("name", 3, all...)},
+		{Name: "first page", As: "admin", Method: "GET", Path: "/api/devices?limit=2", Status: 200,
+			After: listed("name", 3, "Truck 1", "Truck 2")},
+		{Name: "second page", As: "admin", Method: "GET", Path: "/api/devices?limit=2&offset=2", Status: 200,
+			After: listed("name", 3, "Van 3")},
+		{Name: "past the end", As: "admin", Method: "GET", Path: "/api/devices?limit=2&offset=3", Status: 200,
+			After: listed("name", 3)},
+		{Name: "offset without limit is ignored, as in Traccar", As: "admin", Method: "GET", Path: "/api/devices?offset=2",
+			Status: 200, After: listed("name", 3, all...)},
+		{Name: "keyword on name ignores case", As: "admin", Method: "GET", Path: "/api/devices?keyword=tRUCK", Status: 200,
+			After: listed("name", 2, "Truck 1", "Truck 2")},
+		{Name: "keyword and paging", As: "admin", Method: "GET", Path: "/api/devices?keyword=truck&limit=1&offset=1",
+			Status: 200, After: listed("name", 2, "Truck 2")},
+		{Name: "keyword on uniqueId", As: "admin", Method: "GET", Path: "/api/devices?keyword=0003", Status: 200,
+			After: listed("name", 1, "Van 3")},
+		{Name: "keyword on phone", As: "admin", Before: details, Method: "GET", Path: "/api/devices?keyword=%2B49%20170",
+			Status: 200, After: listed("name", 1, "Truck 2")},
+		{Name: "keyword on model", As: "admin", Before: details, Method: "GET", Path: "/api/devices?keyword=gt06",
+			Status: 200, After: listed("name", 1, "Truck 2")},
+		{Name: "keyword on contact", As: "admin", Before: details, Method: "GET", Path: "/api/devices?keyword=SMITH",
+			Status: 200, After: listed("name", 1, "Truck 2")},
+		{Name: "keyword matching nothing", As: "admin", Method: "GET", Path: "/api/devices?keyword=bus", Status: 200,
+			After: listed("name", 0)},
+		{Name: "keyword does not search category", As: "admin", Method: "GET", Path: "/api/devices?keyword=offline",
+			Status: 200, After: listed("name", 0)},
+		{Name: "keyword within what the user sees", As: "user1", Method: "GET", Path: "/api/devices?keyword=truck",
+			Status: 200, After: listed("name", 1, "Truck 1")},
+		{Name: "paging a manager's all", As: "manager2", Method: "GET", Path: "/api/devices?all=true&limit=1",
+			Status: 200, After: listed("name", 1, "Van 3")},
+		{Name: "paging another user's devices", As: "admin", Method: "GET", Path: "/api/devices?userId={user1}&limit=5&keyword=1",
+			Status: 200, After: listed("name", 1, "Truck 1")},
 
 		// The id and uniqueId filters go through the store's key and index.
-		{name: "uniqueId", as: "admin", method: "GET", path: "/api/devices?uniqueId=100000000000002", status: 200,
-			check: listed("name", 1, "Truck 2")},
-		{name: "unknown uniqueId", as: "admin", method: "GET", path: "/api/devices?uniqueId=999", status: 200,
-			check: listed("name", 0)},
-		{name: "several uniqueIds answer in id order", as: "admin", method: "GET",
-			path: "/api/devices?uniqueId=100000000000003&uniqueId=100000000000001", status: 200,
-			check: listed("name", 2, "Truck 1", "Van 3")},
-		{name: "id and uniqueId of one device answer it once", as: "admin", method: "GET",
-			path: "/api/devices?id={d2}&uniqueId=100000000000002&id={d2}", status: 200, check: listed("name", 1, "Truck 2")},
-		{name: "unknown id", as: "admin", method: "GET", path: "/api/devices?id=999999", status: 200,
-			check: listed("name", 0)},
-		{name: "id the user may not see", as: "user1", method: "GET", path: "/api/devices?id={d2}&id={d1}", status: 200,
-			check: listed("name", 1, "Truck 1")},
-		{name: "uniqueId reached through a group", as: "user2", method: "GET", path: "/api/devices?uniqueId=100000000000003",
-			status: 200, check: listed("name", 1, "Van 3")},
-		{name: "uniqueId and another user's devices", as: "admin", method: "GET",
-			path: "/api/devices?userId={user1}&uniqueId=100000000000002", status: 200, check: listed("name", 0)},
-		{name: "ids with keyword and paging", as: "admin", method: "GET",
-			path: "/api/devices?id={d1}&id={d2}&id={d3}&keyword=truck&limit=1&offset=1", status: 200, check: listed("name", 2, "Truck 2")},
+		{Name: "uniqueId", As: "admin", Method: "GET", Path: "/api/devices?uniqueId=100000000000002", Status: 200,
+			After: listed("name", 1, "Truck 2")},
+		{Name: "unknown uniqueId", As: "admin", Method: "GET", Path: "/api/devices?uniqueId=999", Status: 200,
+			After: listed("name", 0)},
+		{Name: "several uniqueIds answer in id order", As: "admin", Method: "GET",
+			Path: "/api/devices?uniqueId=100000000000003&uniqueId=100000000000001", Status: 200,
+			After: listed("name", 2, "Truck 1", "Van 3")},
+		{Name: "id and uniqueId of one device answer it once", As: "admin", Method: "GET",
+			Path: "/api/devices?id={d2}&uniqueId=100000000000002&id={d2}", Status: 200, After: listed("name", 1, "Truck 2")},
+		{Name: "unknown id", As: "admin", Method: "GET", Path: "/api/devices?id=999999", Status: 200,
+			After: listed("name", 0)},
+		{Name: "id the user may not see", As: "user1", Method: "GET", Path: "/api/devices?id={d2}&id={d1}", Status: 200,
+			After: listed("name", 1, "Truck 1")},
+		{Name: "uniqueId reached through a group", As: "user2", Method: "GET", Path: "/api/devices?uniqueId=100000000000003",
+			Status: 200, After: listed("name", 1, "Van 3")},
+		{Name: "uniqueId and another user's devices", As: "admin", Method: "GET",
+			Path: "/api/devices?userId={user1}&uniqueId=100000000000002", Status: 200, After: listed("name", 0)},
+		{Name: "ids with keyword and paging", As: "admin", Method: "GET",
+			Path: "/api/devices?id={d1}&id={d2}&id={d3}&keyword=truck&limit=1&offset=1", Status: 200, After: listed("name", 2, "Truck 2")},
 	}
-	runScenarios(t, append(scenarios, badValues("/api/devices")...))
+	run(t, append(scenarios, badValues("/api/devices")...))
 }
 
 func TestListGroups(t *testing.T) {
 	more := func(t *testing.T, e *env) {
-		create(t, e, "g2", e.core.Groups, func(g *model.Group) { g.Name = "Trailers" })
-		create(t, e, "g3", e.core.Groups, func(g *model.Group) { g.Name = "Fleet spares"; g.GroupID = e.ids["g1"] })
+		create(t, e, "g2", e.Core.Groups, func(g *model.Group) { g.Name = "Trailers" })
+		create(t, e, "g3", e.Core.Groups, func(g *model.Group) { g.Name = "Fleet spares"; g.GroupID = e.IDs["g1"] })
 	}
 	scenarios := []scenario{
-		{name: "everything", as: "admin", prepare: more, method: "GET", path: "/api/groups", status: 200,
-			check: listed("name", 3, "Fleet", "Trailers", "Fleet spares")},
-		{name: "page", as: "admin", prepare: more, method: "GET", path: "/api/groups?limit=1&offset=1", status: 200,
-			check: listed("name", 3, "Trailers")},
-		{name: "keyword", as: "admin", prepare: more, method: "GET", path: "/api/groups?keyword=FLEET", status: 200,
-			check: listed("name", 2, "Fleet", "Fleet spares")},
-		{name: "keyword through the group tree", as: "user2", prepare: more, method: "GET", path: "/api/groups?keyword=spare",
-			status: 200, check: listed("name", 1, "Fleet spares")},
-		{name: "keyword outside what the user sees", as: "user2", prepare: more, method: "GET", path: "/api/groups?keyword=trailer",
-			status: 200, check: listed("name", 0)},
+		{Name: "everything", As: "admin", Before: more, Method: "GET", Path: "/api/groups", Status: 200,
+			After: listed("name", 3, "Fleet", "Trailers", "Fleet spares")},
+		{Name: "page", As: "admin", Before: more, Method: "GET", Path: "/api/groups?limit=1&offset=1", Status: 200,
+			After: listed("name", 3, "Trailers")},
+		{Name: "keyword", As: "admin", Before: more, Method: "GET", Path: "/api/groups?keyword=FLEET", Status: 200,
+			After: listed("name", 2, "Fleet", "Fleet spares")},
+		{Name: "keyword through the group tree", As: "user2", Before: more, Method: "GET", Path: "/api/groups?keyword=spare",
+			Status: 200, After: listed("name", 1, "Fleet spares")},
+		{Name: "keyword outside what the user sees", As: "user2", Before: more, Method: "GET", Path: "/api/groups?keyword=trailer",
+			Status: 200, After: listed("name", 0)},
 	}
-	runScenarios(t, append(scenarios, badValues("/api/groups")...))
+	run(t, append(scenarios, badValues("/api/groups")...))
 }
 
 func TestListCommands(t *testing.T) {
 	scenarios := []scenario{
-		{name: "everything", as: "admin", method: "GET", path: "/api/commands", status: 200,
-			check: listed("description", 2, "Stop engine", "Resume engine")},
-		{name: "page", as: "admin", method: "GET", path: "/api/commands?limit=1", status: 200,
-			check: listed("description", 2, "Stop engine")},
-		{name: "keyword on description", as: "admin", method: "GET", path: "/api/commands?keyword=resume", status: 200,
-			check: listed("description", 1, "Resume engine")},
-		{name: "keyword does not search type", as: "admin", method: "GET", path: "/api/commands?keyword=engineStop", status: 200,
-			check: listed("description", 0)},
-		{name: "linked to a device, paged", as: "admin", method: "GET", path: "/api/commands?deviceId={d1}&limit=1&keyword=ENGINE",
-			status: 200, check: listed("description", 1, "Stop engine")},
-		{name: "keyword within what the user sees", as: "user1", method: "GET", path: "/api/commands?keyword=engine",
-			status: 200, check: listed("description", 1, "Stop engine")},
+		{Name: "everything", As: "admin", Method: "GET", Path: "/api/commands", Status: 200,
+			After: listed("description", 2, "Stop engine", "Resume engine")},
+		{Name: "page", As: "admin", Method: "GET", Path: "/api/commands?limit=1", Status: 200,
+			After: listed("description", 2, "Stop engine")},
+		{Name: "keyword on description", As: "admin", Method: "GET", Path: "/api/commands?keyword=resume", Status: 200,
+			After: listed("description", 1, "Resume engine")},
+		{Name: "keyword does not search type", As: "admin", Method: "GET", Path: "/api/commands?keyword=engineStop", Status: 200,
+			After: listed("description", 0)},
+		{Name: "linked to a device, paged", As: "admin", Method: "GET", Path: "/api/commands?deviceId={d1}&limit=1&keyword=ENGINE",
+			Status: 200, After: listed("description", 1, "Stop engine")},
+		{Name: "keyword within what the user sees", As: "user1", Method: "GET", Path: "/api/commands?keyword=engine",
+			Status: 200, After: listed("description", 1, "Stop engine")},
 	}
-	runScenarios(t, append(scenarios, badValues("/api/commands")...))
+	run(t, append(scenarios, badValues("/api/commands")...))
 }
 
 func TestListGeofences(t *testing.T) {
 	more := func(t *testing.T, e *env) {
-		create(t, e, "gf2", e.core.Geofences, func(g *model.Geofence) { g.Name, g.Area = "Yard", "CIRCLE (1 1, 50)" })
-		create(t, e, "gf3", e.core.Geofences, func(g *model.Geofence) {
+		create(t, e, "gf2", e.Core.Geofences, func(g *model.Geofence) { g.Name, g.Area = "Yard", "CIRCLE (1 1, 50)" })
+		create(t, e, "gf3", e.Core.Geofences, func(g *model.Geofence) {
 			g.Name, g.Description, g.Area = "North depot", "yard of the north", "CIRCLE (2 2, 50)"
 		})
 	}
 	scenarios := []scenario{
-		{name: "everything", as: "admin", prepare: more, method: "GET", path: "/api/geofences", status: 200,
-			check: listed("name", 3, "Depot", "Yard", "North depot")},
-		{name: "page", as: "admin", prepare: more, method: "GET", path: "/api/geofences?limit=2&offset=1", status: 200,
-			check: listed("name", 3, "Yard", "North depot")},
-		{name: "keyword on name only", as: "admin", prepare: more, method: "GET", path: "/api/geofences?keyword=yard", status: 200,
-			check: listed("name", 1, "Yard")},
-		{name: "keyword", as: "admin", prepare: more, method: "GET", path: "/api/geofences?keyword=DEPOT", status: 200,
-			check: listed("name", 2, "Depot", "North depot")},
-		{name: "keyword within what the user sees", as: "user1", prepare: more, method: "GET", path: "/api/geofences?keyword=depot",
-			status: 200, check: listed("name", 1, "Depot")},
+		{Name: "everything", As: "admin", Before: more, Method: "GET", Path: "/api/geofences", Status: 200,
+			After: listed("name", 3, "Depot", "Yard", "North depot")},
+		{Name: "page", As: "admin", Before: more, Method: "GET", Path: "/api/geofences?limit=2&offset=1", Status: 200,
+			After: listed("name", 3, "Yard", "North depot")},
+		{Name: "keyword on name only", As: "admin", Before: more, Method: "GET", Path: "/api/geofences?keyword=yard", Status: 200,
+			After: listed("name", 1, "Yard")},
+		{Name: "keyword", As: "admin", Before: more, Method: "GET", Path: "/api/geofences?keyword=DEPOT", Status: 200,
+			After: listed("name", 2, "Depot", "North depot")},
+		{Name: "keyword within what the user sees", As: "user1", Before: more, Method: "GET", Path: "/api/geofences?keyword=depot",
+			Status: 200, After: listed("name", 1, "Depot")},
 	}
-	runScenarios(t, append(scenarios, badValues("/api/geofences")...))
+	run(t, append(scenarios, badValues("/api/geofences")...))
 }
 
 func TestListDrivers(t *testing.T) {
 	drivers := func(t *testing.T, e *env) {
 		for _, d := range [][3]string{{"dr1", "Anna", "RFID-1"}, {"dr2", "Ben", "RFID-2"}, {"dr3", "Carl", "TAG-3"}} {
-			create(t, e, d[0], e.core.Drivers, func(v *model.Driver) { v.Name, v.UniqueID = d[1], d[2] })
+			create(t, e, d[0], e.Core.Drivers, func(v *model.Driver) { v.Name, v.UniqueID = d[1], d[2] })
 		}
 		e.link(t, "user", "user1", "driver", "dr2")
 	}
 	scenarios := []scenario{
-		{name: "everything", as: "admin", prepare: drivers, method: "GET", path: "/api/drivers", status: 200,
-			check: listed("name", 3, "Anna", "Ben", "Carl")},
-		{name: "page", as: "admin", prepare: drivers, method: "GET", path: "/api/drivers?limit=2", status: 200,
-			check: listed("name", 3, "Anna", "Ben")},
-		{name: "keyword on uniqueId", as: "admin", prepare: drivers, method: "GET", path: "/api/drivers?keyword=rfid", status: 200,
-			check: listed("name", 2, "Anna", "Ben")},
-		{name: "keyword on name", as: "admin", prepare: drivers, method: "GET", path: "/api/drivers?keyword=CARL", status: 200,
-			check: listed("name", 1, "Carl")},
-		{name: "keyword within what the user sees", as: "user1", prepare: drivers, method: "GET", path: "/api/drivers?keyword=rfid",
-			status: 200, check: listed("name", 1, "Ben")},
+		{Name: "everything", As: "admin", Before: drivers, Method: "GET", Path: "/api/drivers", Status: 200,
+			After: listed("name", 3, "Anna", "Ben", "Carl")},
+		{Name: "page", As: "admin", Before: drivers, Method: "GET", Path: "/api/drivers?limit=2", Status: 200,
+			After: listed("name", 3, "Anna", "Ben")},
+		{Name: "keyword on uniqueId", As: "admin", Before: drivers, Method: "GET", Path: "/api/drivers?keyword=rfid", Status: 200,
+			After: listed("name", 2, "Anna", "Ben")},
+		{Name: "keyword on name", As: "admin", Before: drivers, Method: "GET", Path: "/api/drivers?keyword=CARL", Status: 200,
+			After: listed("name", 1, "Carl")},
+		{Name: "keyword within what the user sees", As: "user1", Before: drivers, Method: "GET", Path: "/api/drivers?keyword=rfid",
+			Status: 200, After: listed("name", 1, "Ben")},
 	}
-	runScenarios(t, append(scenarios, badValues("/api/drivers")...))
+	run(t, append(scenarios, badValues("/api/drivers")...))
 }
 
 func TestListComputedAttributes(t *testing.T) {
 	attributes := func(t *testing.T, e *env) {
 		for _, a := range [][2]string{{"ca1", "Fuel level"}, {"ca2", "Odometer"}, {"ca3", "Fuel used"}} {
-			create(t, e, a[0], e.core.ComputedAttributes, func(v *model.ComputedAttribute) {
+			create(t, e, a[0], e.Core.ComputedAttributes, func(v *model.ComputedAttribute) {
 				v.Description, v.Attribute, v.Expression, v.Type = a[1], "x"+a[0], "speed * 2", "number"
 			})
 		}
 	}
 	scenarios := []scenario{
-		{name: "everything", as: "admin", prepare: attributes, method: "GET", path: "/api/attributes/computed", status: 200,
-			check: listed("description", 3, "Fuel level", "Odometer", "Fuel used")},
-		{name: "page", as: "admin", prepare: attributes, method: "GET", path: "/api/attributes/computed?limit=1&offset=2",
-			status: 200, check: listed("description", 3, "Fuel used")},
-		{name: "keyword on description", as: "admin", prepare: attributes, method: "GET", path: "/api/attributes/computed?keyword=fuel",
-			status: 200, check: listed("description", 2, "Fuel level", "Fuel used")},
-		{name: "keyword does not search the attribute", as: "admin", prepare: attributes, method: "GET",
-			path: "/api/attributes/computed?keyword=xca", status: 200, check: listed("description", 0)},
+		{Name: "everything", As: "admin", Before: attributes, Method: "GET", Path: "/api/attributes/computed", Status: 200,
+			After: listed("description", 3, "Fuel level", "Odometer", "Fuel used")},
+		{Name: "page", As: "admin", Before: attributes, Method: "GET", Path: "/api/attributes/computed?limit=1&offset=2",
+			Status: 200, After: listed("description", 3, "Fuel used")},
+		{Name: "keyword on description", As: "admin", Before: attributes, Method: "GET", Path: "/api/attributes/computed?keyword=fuel",
+			Status: 200, After: listed("description", 2, "Fuel level", "Fuel used")},
+		{Name: "keyword does not search the attribute", As: "admin", Before: attributes, Method: "GET",
+			Path: "/api/attributes/computed?keyword=xca", Status: 200, After: listed("description", 0)},
 	}
-	runScenarios(t, append(scenarios, badValues("/api/attributes/computed")...))
+	run(t, append(scenarios, badValues("/api/attributes/computed")...))
 }
 
 func TestListUsers(t *testing.T) {
 	everyone := []string{"Administrator", "manager1", "manager2", "limited", "user1", "user2"}
 	scenarios := []scenario{
-		{name: "everything", as: "admin", method: "GET", path: "/api/users", status: 200,
-			check: listed("name", 6, everyone...)},
-		{name: "page", as: "admin", method: "GET", path: "/api/users?limit=2&offset=1", status: 200,
-			check: listed("name", 6, "manager1", "manager2")},
-		{name: "keyword on name", as: "admin", method: "GET", path: "/api/users?keyword=MANAGER", status: 200,
-			check: listed("name", 2, "manager1", "manager2")},
-		{name: "keyword on email", as: "admin", method: "GET", path: "/api/users?keyword=%40example.COM&limit=1", status: 200,
-			check: listed("name", 6, "Administrator")},
-		{name: "keyword does not search phone", as: "admin", method: "GET", path: "/api/users?keyword=%2B49",
-			prepare: func(t *testing.T, e *env) {
-				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *model.User) error { u.Phone = "+49 170 1"; return nil })
+		{Name: "everything", As: "admin", Method: "GET", Path: "/api/users", Status: 200,
+			After: listed("name", 6, everyone...)},
+		{Name: "page", As: "admin", Method: "GET", Path: "/api/users?limit=2&offset=1", Status: 200,
+			After: listed("name", 6, "manager1", "manager2")},
+		{Name: "keyword on name", As: "admin", Method: "GET", Path: "/api/users?keyword=MANAGER", Status: 200,
+			After: listed("name", 2, "manager1", "manager2")},
+		{Name: "keyword on email", As: "admin", Method: "GET", Path: "/api/users?keyword=%40example.COM&limit=1", Status: 200,
+			After: listed("name", 6, "Administrator")},
+		{Name: "keyword does not search phone", As: "admin", Method: "GET", Path: "/api/users?keyword=%2B49",
+			Before: func(t *testing.T, e *env) {
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error { u.Phone = "+49 170 1"; return nil })
 				must(t, err)
-			}, status: 200, check: listed("name", 0)},
-		{name: "a manager's users", as: "manager2", method: "GET", path: "/api/users?keyword=user", status: 200,
-			check: listed("name", 1, "user2")},
-		{name: "another manager's users, paged", as: "admin", method: "GET", path: "/api/users?userId={manager1}&limit=1",
-			status: 200, check: listed("name", 1, "user1")},
-		{name: "a plain user lists nobody", as: "user1", method: "GET", path: "/api/users?limit=5", status: 200,
-			check: listed("name", 0)},
+			}, Status: 200, After: listed("name", 0)},
+		{Name: "a manager's users", As: "manager2", Method: "GET", Path: "/api/users?keyword=user", Status: 200,
+			After: listed("name", 1, "user2")},
+		{Name: "another manager's users, paged", As: "admin", Method: "GET", Path: "/api/users?userId={manager1}&limit=1",
+			Status: 200, After: listed("name", 1, "user1")},
+		{Name: "a plain user lists nobody", As: "user1", Method: "GET", Path: "/api/users?limit=5", Status: 200,
+			After: listed("name", 0)},
 	}
-	runScenarios(t, append(scenarios, badValues("/api/users")...))
+	run(t, append(scenarios, badValues("/api/users")...))
 }
 
 // noScanStore fails any transaction that reads every device, so a request
@@ -271,7 +271,7 @@ func (noScanDevices) List(func(*model.Device) bool) error { return errScanned }
 
 func TestDeviceLookupUsesIndex(t *testing.T) {
 	e := newEnv(t)
-	core := app.New(noScanStore{e.db}, app.Options{Version: "test", BcryptCost: bcrypt.MinCost})
+	core := app.New(noScanStore{e.DB}, app.Options{Version: "test", BcryptCost: bcrypt.MinCost})
 	f := web.New(core, web.Options{Logger: slog.New(slog.DiscardHandler)})
 	for _, c := range []struct {
 		as, path string
@@ -285,8 +285,8 @@ func TestDeviceLookupUsesIndex(t *testing.T) {
 		{"user1", "/api/devices", 200, `"name":"Truck 1"`}, // the linked ids only
 		{"admin", "/api/devices", 500, ""},                 // the guard works: this one reads them all
 	} {
-		req := e.newRequest(t, fiber.MethodGet, c.path, "", "")
-		req.SetBasicAuth(logins[c.as][0], logins[c.as][1])
+		req := e.Request(t, fiber.MethodGet, c.path, "", "")
+		e.Sign(t, req, c.as, webtest.AuthBasic)
 		r := webtest.Do(t, f, req)
 		if r.Status != c.status {
 			t.Errorf("%s %s: %d %s", c.as, c.path, r.Status, r.Body)

@@ -51,7 +51,7 @@ func (o objectAPI[T, P]) list(c *fiber.Ctx) error {
 	return sendList(c, list, total, err)
 }
 
-func (o objectAPI[T, P]) query(c *fiber.Ctx) (q app.ListQuery, err error) {
+func (o objectAPI[T, P]) query(c *fiber.Ctx) (q model.Query, err error) {
 	if q, err = listQuery(c); err != nil {
 		return q, err
 	}

@@ -19,7 +19,7 @@ type openapiDoc struct {
 // documented and every documented operation is routed.
 func TestOpenAPIMatchesRouter(t *testing.T) {
 	e := newEnv(t)
-	r := e.request(t, "", "GET", "/api/openapi.json", "", "")
+	r := e.Call(t, "", "GET", "/api/openapi.json", "")
 	if r.Status != 200 {
 		t.Fatalf("openapi.json: %d", r.Status)
 	}
@@ -36,7 +36,7 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 	}
 	param := regexp.MustCompile(`:(\w+)(<[^>]*>)?`)
 	routed := map[string]bool{}
-	for _, rt := range e.app.GetRoutes(true) {
+	for _, rt := range e.App.GetRoutes(true) {
 		if rt.Method == "HEAD" || !strings.HasPrefix(rt.Path, "/api/") {
 			continue
 		}
@@ -62,7 +62,7 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 func TestOpenAPIReferences(t *testing.T) {
 	e := newEnv(t)
 	var doc map[string]any
-	e.request(t, "", "GET", "/api/openapi.json", "", "").Decode(t, &doc)
+	e.Call(t, "", "GET", "/api/openapi.json", "").Decode(t, &doc)
 	lookup := func(ref string) any {
 		var node any = doc
 		for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
@@ -135,7 +135,7 @@ func TestOpenAPILimits(t *testing.T) {
 			}
 		}
 	}
-	e.request(t, "", "GET", "/api/openapi.json", "", "").Decode(t, &doc)
+	e.Call(t, "", "GET", "/api/openapi.json", "").Decode(t, &doc)
 	tests := []struct {
 		schema, field string
 		want          int // 0: no maxLength

@@ -29,11 +29,11 @@ func (h *handlers) createSession(c *fiber.Ctx) error {
 	if strings.TrimSpace(cred.Email) == "" || cred.Password == "" {
 		return model.Invalid("email and password are required")
 	}
-	u, err := h.core.Login(cred.Email, cred.Password, c.IP())
+	u, err := h.core.Accounts.Login(cred.Email, cred.Password, c.IP())
 	if err != nil {
 		return err
 	}
-	token, expires, err := h.core.CreateSession(u)
+	token, expires, err := h.core.Accounts.CreateSession(u)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func (h *handlers) getSession(c *fiber.Ctx) error {
 // deleteSession logs out: the session ends and the cookie is cleared.
 func (h *handlers) deleteSession(c *fiber.Ctx) error {
 	if token := c.Cookies(httpx.SessionCookie); token != "" {
-		if err := h.core.Logout(token); err != nil {
+		if err := h.core.Accounts.Logout(token); err != nil {
 			return err
 		}
 	}

@@ -20,12 +20,12 @@ func (h *handlers) health(c *fiber.Ctx) error {
 // getServer returns the server settings; public, as clients read them
 // before logging in.
 func (h *handlers) getServer(c *fiber.Ctx) error {
-	s, err := h.core.Server()
+	s, err := h.core.Accounts.Server()
 	return send(c, s, err)
 }
 
 // updateServer applies the body onto the current settings; administrators only.
 func (h *handlers) updateServer(c *fiber.Ctx) error {
-	s, err := h.core.UpdateServer(httpx.User(c), applyBody[model.Server](c))
+	s, err := h.core.Accounts.UpdateServer(httpx.User(c), applyBody[model.Server](c))
 	return send(c, s, err)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/contrib/websocket"
@@ -45,7 +46,7 @@ func (h *handlers) serveSocket(conn *websocket.Conn) {
 	sub := h.core.Subscribe(user, session)
 	defer sub.Close()
 	latest, err := h.core.Positions(user, app.PositionQuery{})
-	if err != nil || writeJSON(conn, app.Update{Positions: latest}) != nil {
+	if err != nil || writeJSON(conn, live.Update{Positions: latest}) != nil {
 		return
 	}
 	closed := make(chan struct{})
@@ -77,7 +78,7 @@ func (h *handlers) serveSocket(conn *websocket.Conn) {
 				return
 			}
 		case <-keepAlive.C:
-			if writeJSON(conn, app.Update{}) != nil {
+			if writeJSON(conn, live.Update{}) != nil {
 				return
 			}
 		case <-closed:

@@ -17,14 +17,14 @@ func (h *handlers) listUsers(c *fiber.Ctx) error {
 	if q.UserID, err = httpx.QueryID(c, "userId"); err != nil {
 		return err
 	}
-	users, total, err := h.core.UserPage(httpx.User(c), q)
+	users, total, err := h.core.Accounts.UserPage(httpx.User(c), q)
 	return sendList(c, scrub(users...), total, err)
 }
 
 // createUser is C2. Anonymous callers register themselves (when the server
 // allows registration); an identified caller creates the user as itself.
 func (h *handlers) createUser(c *fiber.Ctx) error {
-	u, err := h.core.CreateUser(httpx.User(c), applyBody[model.User](c))
+	u, err := h.core.Accounts.CreateUser(httpx.User(c), applyBody[model.User](c))
 	return sendUser(c, u, err)
 }
 
@@ -33,7 +33,7 @@ func (h *handlers) getUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.core.User(httpx.User(c), id)
+	u, err := h.core.Accounts.User(httpx.User(c), id)
 	return sendUser(c, u, err)
 }
 
@@ -43,7 +43,7 @@ func (h *handlers) updateUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.core.UpdateUser(httpx.User(c), id, applyBody[model.User](c))
+	u, err := h.core.Accounts.UpdateUser(httpx.User(c), id, applyBody[model.User](c))
 	return sendUser(c, u, err)
 }
 
@@ -53,7 +53,7 @@ func (h *handlers) deleteUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return noContent(c, h.core.DeleteUser(httpx.User(c), id))
+	return noContent(c, h.core.Accounts.DeleteUser(httpx.User(c), id))
 }
 
 func sendUser(c *fiber.Ctx, u *model.User, err error) error {

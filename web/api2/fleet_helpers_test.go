@@ -19,17 +19,17 @@ import (
 // store and names its id.
 func (e *officeEnv) addEvent(name, device string, at time.Time, typ string, attrs model.Attributes) {
 	e.t.Helper()
-	ev := &model.Event{Type: typ, EventTime: at, DeviceID: e.ids[device], Attributes: attrs}
-	e.must(e.db.Update(func(tx model.Tx) error { return tx.AddEvent(ev) }))
+	ev := &model.Event{Type: typ, EventTime: at, DeviceID: e.IDs[device], Attributes: attrs}
+	e.must(e.DB.Update(func(tx model.Tx) error { return tx.AddEvent(ev) }))
 	if name != "" {
-		e.ids[name] = ev.ID
+		e.IDs[name] = ev.ID
 	}
 }
 
 // ingest runs positions of the named device through the core's pipeline.
 func (e *officeEnv) ingest(device string, positions ...*model.Position) {
 	e.t.Helper()
-	e.must(e.core.Ingest(e.ids[device], positions))
+	e.must(e.Core.Ingest(e.IDs[device], positions))
 }
 
 // fix is a valid position at the clock's time plus m minutes.
@@ -44,7 +44,7 @@ func (e *officeEnv) fix(m int, speed float64, attrs model.Attributes) *model.Pos
 // setZone sets the server's time zone attribute.
 func (e *officeEnv) setZone(zone string) {
 	e.t.Helper()
-	_, err := e.core.UpdateServer(app.System(), func(s *model.Server) error {
+	_, err := e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error {
 		s.Attributes = model.Attributes{app.ZoneAttribute: zone}
 		return nil
 	})
@@ -129,7 +129,7 @@ func eventIDs(events []extendedEvent) []int64 {
 func (e *officeEnv) namedIDs(names ...string) []int64 {
 	out := make([]int64, len(names))
 	for i, n := range names {
-		out[i] = e.ids[n]
+		out[i] = e.IDs[n]
 	}
 	return out
 }
@@ -138,7 +138,7 @@ func (e *officeEnv) namedIDs(names ...string) []int64 {
 func (e *officeEnv) deviceCount() int {
 	e.t.Helper()
 	var n int
-	e.must(e.db.View(func(tx model.Tx) (err error) {
+	e.must(e.DB.View(func(tx model.Tx) (err error) {
 		n, err = tx.Devices().Count()
 		return err
 	}))

@@ -45,7 +45,7 @@ func windowed(key, field string, total int, want ...string) func(*testing.T, *of
 }
 
 // badWindows are the scenarios every list paged by readWindow refuses.
-func badWindows(as, path string, prepare func(*officeEnv)) []officeScenario {
+func badWindows(as, path string, prepare func(*testing.T, *officeEnv)) []officeScenario {
 	var out []officeScenario
 	for _, bad := range []struct{ query, message string }{
 		{"limit=0", "limit must be a whole number from 1"},
@@ -56,8 +56,8 @@ func badWindows(as, path string, prepare func(*officeEnv)) []officeScenario {
 		{"page=0", "page must be a whole number from 1"},
 		{"page=2&offset=0", "give offset or page, not both"},
 	} {
-		out = append(out, officeScenario{name: path + " " + bad.query, as: as, prepare: prepare, method: "GET",
-			path: path + "?" + bad.query, status: 400, want: []string{`"message":"Invalid request"`, bad.message}})
+		out = append(out, officeScenario{Name: path + " " + bad.query, As: as, Before: prepare, Method: "GET",
+			Path: path + "?" + bad.query, Status: 400, Want: []string{`"message":"Invalid request"`, bad.message}})
 	}
 	return out
 }
@@ -65,7 +65,7 @@ func badWindows(as, path string, prepare func(*officeEnv)) []officeScenario {
 func TestListDocumentsWindow(t *testing.T) {
 	// Alice's five documents, newest first: doc5 ... doc1; doc2 and doc4
 	// expire, doc4 first.
-	five := func(e *officeEnv) {
+	five := func(_ *testing.T, e *officeEnv) {
 		for i := 1; i <= 5; i++ {
 			var expiry time.Time // none
 			if in, ok := map[int]int{2: 30, 4: 20}[i]; ok {
@@ -76,31 +76,31 @@ func TestListDocumentsWindow(t *testing.T) {
 		e.document("other", "bob", "bob's", time.Time{})
 	}
 	scenarios := []officeScenario{
-		{name: "no parameters: all of them", as: "alice", prepare: five, method: "GET", path: "/api2/documents", status: 200,
-			check: windowed("documents", "documentType", 5, "doc5", "doc4", "doc3", "doc2", "doc1")},
-		{name: "limit", as: "alice", prepare: five, method: "GET", path: "/api2/documents?limit=2", status: 200,
-			check: windowed("documents", "documentType", 5, "doc5", "doc4")},
-		{name: "offset", as: "alice", prepare: five, method: "GET", path: "/api2/documents?limit=2&offset=2", status: 200,
-			check: windowed("documents", "documentType", 5, "doc3", "doc2")},
-		{name: "offset without limit", as: "alice", prepare: five, method: "GET", path: "/api2/documents?offset=4", status: 200,
-			check: windowed("documents", "documentType", 5, "doc1")},
-		{name: "page", as: "alice", prepare: five, method: "GET", path: "/api2/documents?limit=2&page=3", status: 200,
-			check: windowed("documents", "documentType", 5, "doc1")},
-		{name: "past the end", as: "alice", prepare: five, method: "GET", path: "/api2/documents?limit=2&page=4", status: 200,
-			check: windowed("documents", "documentType", 5)},
-		{name: "a limit over the cap is cut to it", as: "alice", prepare: five, method: "GET", path: "/api2/documents?limit=1000000",
-			status: 200, check: windowed("documents", "documentType", 5, "doc5", "doc4", "doc3", "doc2", "doc1")},
-		{name: "another user's are not counted", as: "bob", prepare: five, method: "GET", path: "/api2/documents?limit=1", status: 200,
-			check: windowed("documents", "documentType", 1, "bob's")},
+		{Name: "no parameters: all of them", As: "alice", Before: five, Method: "GET", Path: "/api2/documents", Status: 200,
+			After: windowed("documents", "documentType", 5, "doc5", "doc4", "doc3", "doc2", "doc1")},
+		{Name: "limit", As: "alice", Before: five, Method: "GET", Path: "/api2/documents?limit=2", Status: 200,
+			After: windowed("documents", "documentType", 5, "doc5", "doc4")},
+		{Name: "offset", As: "alice", Before: five, Method: "GET", Path: "/api2/documents?limit=2&offset=2", Status: 200,
+			After: windowed("documents", "documentType", 5, "doc3", "doc2")},
+		{Name: "offset without limit", As: "alice", Before: five, Method: "GET", Path: "/api2/documents?offset=4", Status: 200,
+			After: windowed("documents", "documentType", 5, "doc1")},
+		{Name: "page", As: "alice", Before: five, Method: "GET", Path: "/api2/documents?limit=2&page=3", Status: 200,
+			After: windowed("documents", "documentType", 5, "doc1")},
+		{Name: "past the end", As: "alice", Before: five, Method: "GET", Path: "/api2/documents?limit=2&page=4", Status: 200,
+			After: windowed("documents", "documentType", 5)},
+		{Name: "a limit over the cap is cut to it", As: "alice", Before: five, Method: "GET", Path: "/api2/documents?limit=1000000",
+			Status: 200, After: windowed("documents", "documentType", 5, "doc5", "doc4", "doc3", "doc2", "doc1")},
+		{Name: "another user's are not counted", As: "bob", Before: five, Method: "GET", Path: "/api2/documents?limit=1", Status: 200,
+			After: windowed("documents", "documentType", 1, "bob's")},
 
-		{name: "expiry information, paged", as: "alice", prepare: five, method: "GET",
-			path: "/api2/documents/expiry-info?limit=1&offset=1", status: 200,
-			check: windowed("documents", "documentType", 2, "doc2")},
-		{name: "expiry information, all", as: "alice", prepare: five, method: "GET", path: "/api2/documents/expiry-info",
-			status: 200, check: windowed("documents", "documentType", 2, "doc4", "doc2")},
+		{Name: "expiry information, paged", As: "alice", Before: five, Method: "GET",
+			Path: "/api2/documents/expiry-info?limit=1&offset=1", Status: 200,
+			After: windowed("documents", "documentType", 2, "doc2")},
+		{Name: "expiry information, all", As: "alice", Before: five, Method: "GET", Path: "/api2/documents/expiry-info",
+			Status: 200, After: windowed("documents", "documentType", 2, "doc4", "doc2")},
 	}
 	scenarios = append(scenarios, badWindows("alice", "/api2/documents", five)...)
-	runOfficeScenarios(t, append(scenarios, badWindows("alice", "/api2/documents/expiry-info", five)...))
+	runOffice(t, append(scenarios, badWindows("alice", "/api2/documents/expiry-info", five)...))
 }
 
 // TestListDocumentsCap: a list that had no bound answers at most 1,000
@@ -114,55 +114,55 @@ func TestListDocumentsCap(t *testing.T) {
 		Total     int
 		Documents []struct{ DocumentType string }
 	}
-	e.call("alice", "GET", "/api2/documents", "").Decode(t, &body)
+	e.Call(t, "alice", "GET", "/api2/documents", "").Decode(t, &body)
 	if body.Total != 1001 || len(body.Documents) != 1000 || body.Documents[0].DocumentType != "doc1000" {
 		t.Fatalf("total %d, %d documents, first %+v", body.Total, len(body.Documents), body.Documents[:1])
 	}
-	e.call("alice", "GET", "/api2/documents?page=2", "").Decode(t, &body)
+	e.Call(t, "alice", "GET", "/api2/documents?page=2", "").Decode(t, &body)
 	if body.Total != 1001 || len(body.Documents) != 1 || body.Documents[0].DocumentType != "doc0" {
 		t.Fatalf("page 2: total %d, %d documents", body.Total, len(body.Documents))
 	}
 }
 
 func TestListResponsesWindow(t *testing.T) {
-	conversation := func(e *officeEnv) {
+	conversation := func(_ *testing.T, e *officeEnv) {
 		e.ticket("t1", "alice", "Help")
 		e.respond("r1", "alice", "t1", "first")
 		e.respond("r2", "admin", "t1", "second")
 		e.respond("r3", "alice", "t1", "third")
 	}
 	scenarios := []officeScenario{
-		{name: "all, oldest first", as: "alice", prepare: conversation, method: "GET", path: "/api2/support/tickets/{t1}/responses",
-			status: 200, check: windowed("data", "message", 3, "first", "second", "third")},
-		{name: "limit", as: "alice", prepare: conversation, method: "GET", path: "/api2/support/tickets/{t1}/responses?limit=2",
-			status: 200, check: windowed("data", "message", 3, "first", "second")},
-		{name: "page", as: "admin", prepare: conversation, method: "GET", path: "/api2/support/tickets/{t1}/responses?limit=2&page=2",
-			status: 200, check: windowed("data", "message", 3, "third")},
-		{name: "another user's ticket", as: "bob", prepare: conversation, method: "GET",
-			path: "/api2/support/tickets/{t1}/responses?limit=2", status: 404},
+		{Name: "all, oldest first", As: "alice", Before: conversation, Method: "GET", Path: "/api2/support/tickets/{t1}/responses",
+			Status: 200, After: windowed("data", "message", 3, "first", "second", "third")},
+		{Name: "limit", As: "alice", Before: conversation, Method: "GET", Path: "/api2/support/tickets/{t1}/responses?limit=2",
+			Status: 200, After: windowed("data", "message", 3, "first", "second")},
+		{Name: "page", As: "admin", Before: conversation, Method: "GET", Path: "/api2/support/tickets/{t1}/responses?limit=2&page=2",
+			Status: 200, After: windowed("data", "message", 3, "third")},
+		{Name: "another user's ticket", As: "bob", Before: conversation, Method: "GET",
+			Path: "/api2/support/tickets/{t1}/responses?limit=2", Status: 404},
 	}
-	runOfficeScenarios(t, append(scenarios, badWindows("alice", "/api2/support/tickets/{t1}/responses", conversation)...))
+	runOffice(t, append(scenarios, badWindows("alice", "/api2/support/tickets/{t1}/responses", conversation)...))
 }
 
 func TestListPaymentsWindow(t *testing.T) {
-	payments := func(e *officeEnv) {
+	payments := func(_ *testing.T, e *officeEnv) {
 		e.pay("p1", "alice", "m1", 1, 0, "completed")
 		e.pay("p2", "bob", "m2", 2, 0, "completed")
 		e.pay("p3", "alice", "m3", 3, 0, "pending")
 	}
 	scenarios := []officeScenario{
-		{name: "own, all of them", as: "alice", prepare: payments, method: "GET", path: "/api2/payments", status: 200,
-			check: windowed("", "method", 2, "m1", "m3")},
-		{name: "own, paged", as: "alice", prepare: payments, method: "GET", path: "/api2/payments?limit=1&offset=1", status: 200,
-			check: windowed("", "method", 2, "m3")},
-		{name: "everyone's, paged", as: "admin", prepare: payments, method: "GET", path: "/api2/payments?all=true&limit=2", status: 200,
-			check: windowed("", "method", 3, "m1", "m2")},
-		{name: "everyone's, a page", as: "admin", prepare: payments, method: "GET", path: "/api2/payments?all=true&limit=2&page=2",
-			status: 200, check: windowed("", "method", 3, "m3")},
-		{name: "one user's, paged", as: "admin", prepare: payments, method: "GET", path: "/api2/payments?userId={bob}&limit=5",
-			status: 200, check: windowed("", "method", 1, "m2")},
-		{name: "everyone's stays an administrator's", as: "alice", prepare: payments, method: "GET",
-			path: "/api2/payments?all=true&limit=1", status: 403},
+		{Name: "own, all of them", As: "alice", Before: payments, Method: "GET", Path: "/api2/payments", Status: 200,
+			After: windowed("", "method", 2, "m1", "m3")},
+		{Name: "own, paged", As: "alice", Before: payments, Method: "GET", Path: "/api2/payments?limit=1&offset=1", Status: 200,
+			After: windowed("", "method", 2, "m3")},
+		{Name: "everyone's, paged", As: "admin", Before: payments, Method: "GET", Path: "/api2/payments?all=true&limit=2", Status: 200,
+			After: windowed("", "method", 3, "m1", "m2")},
+		{Name: "everyone's, a page", As: "admin", Before: payments, Method: "GET", Path: "/api2/payments?all=true&limit=2&page=2",
+			Status: 200, After: windowed("", "method", 3, "m3")},
+		{Name: "one user's, paged", As: "admin", Before: payments, Method: "GET", Path: "/api2/payments?userId={bob}&limit=5",
+			Status: 200, After: windowed("", "method", 1, "m2")},
+		{Name: "everyone's stays an administrator's", As: "alice", Before: payments, Method: "GET",
+			Path: "/api2/payments?all=true&limit=1", Status: 403},
 	}
-	runOfficeScenarios(t, append(scenarios, badWindows("admin", "/api2/payments", payments)...))
+	runOffice(t, append(scenarios, badWindows("admin", "/api2/payments", payments)...))
 }

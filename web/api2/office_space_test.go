@@ -3,7 +3,6 @@ package api2_test
 import (
 	"errors"
 	"io/fs"
-	"log/slog"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -11,9 +10,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/office"
-	"github.com/fleetd/fleetd/web"
-	"golang.org/x/crypto/bcrypt"
+	"github.com/fleetd/fleetd/storage"
 )
 
 // fullStore is the fixture's store whose writes fail with errno, as the
@@ -52,19 +49,17 @@ func TestFileUploadOnAFullDisk(t *testing.T) {
 		{name: "another write error stays internal", free: plenty, errno: syscall.EIO, status: 500, want: "Internal server error"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e := newOfficeEnv(t)
-			e.cookie("alice") // signs in while the store still writes
-			store := &fullStore{Store: e.db}
-			e.core = app.New(store, app.Options{Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock,
-				Office: office.Options{FilesDir: e.files, MaxFileSize: officeMaxFile},
-				Space: app.SpaceOptions{Statfs: func() (uint64, uint64, error) {
-					if c.free < 0 {
-						return 0, 0, errors.New("statfs failed")
+			var store *fullStore
+			e := buildOfficeEnv(t, func(db *storage.DB) model.Store { store = &fullStore{Store: db}; return store },
+				func(o *app.Options) {
+					o.Space.Statfs = func() (uint64, uint64, error) {
+						if c.free < 0 {
+							return 0, 0, errors.New("statfs failed")
+						}
+						return uint64(c.free), 100 << 30, nil
 					}
-					return uint64(c.free), 100 << 30, nil
-				}},
-				Logger: slog.New(slog.DiscardHandler)})
-			e.app = web.New(e.core, web.Options{Logger: slog.New(slog.DiscardHandler)})
+				})
+			e.Cookie(t, "alice") // signs in while the store still writes
 			if c.errno != 0 {
 				store.errno.Store(c.errno)
 			}

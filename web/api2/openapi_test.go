@@ -11,7 +11,6 @@ import (
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
-	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -20,7 +19,7 @@ var param = regexp.MustCompile(`:(\w+)(<[^>]*>)?`)
 // TestOpenAPIMatchesRoutes keeps /api2/openapi.json true: every /api2 route
 // is documented and every documented operation exists.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
-	f := web.New(app.New(webtest.OpenStore(t), app.Options{}), web.Options{})
+	f := newOfficeEnv(t).App
 	res := webtest.Do(t, f, webtest.NewRequest("GET", "/api2/openapi.json", "", ""))
 	if res.Status != 200 {
 		t.Fatalf("GET /api2/openapi.json: %d %s", res.Status, res.Body)
@@ -74,7 +73,7 @@ type schemaProp struct {
 // enforces. The entity schemas are compared field by field with the Go
 // types the core checks them as; the bodies defined in place with a table.
 func TestOpenAPILimits(t *testing.T) {
-	f := web.New(app.New(webtest.OpenStore(t), app.Options{}), web.Options{})
+	f := newOfficeEnv(t).App
 	var doc struct {
 		Paths map[string]map[string]struct {
 			Parameters []struct {

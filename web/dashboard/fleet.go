@@ -70,7 +70,7 @@ func (d *Dashboard) fleet(c *fiber.Ctx) error {
 
 func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetView, error) {
 	v := fleetView{Query: strings.TrimSpace(query), Status: status, Counts: map[string]int{}, Now: time.Now()}
-	devices, err := d.core.Devices.List(actor, app.ListQuery{})
+	devices, err := d.core.Devices.List(actor, model.Query{})
 	if err != nil {
 		return v, err
 	}
@@ -78,7 +78,7 @@ func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetVie
 	if err != nil {
 		return v, err
 	}
-	groups, err := d.core.Groups.List(actor, app.ListQuery{})
+	groups, err := d.core.Groups.List(actor, model.Query{})
 	if err != nil {
 		return v, err
 	}
@@ -114,7 +114,7 @@ func (d *Dashboard) tileURL() string {
 	if d.opts.TileURL != "" {
 		return d.opts.TileURL
 	}
-	if s, err := d.core.Server(); err == nil && strings.Contains(s.MapURL, "{z}") {
+	if s, err := d.core.Accounts.Server(); err == nil && strings.Contains(s.MapURL, "{z}") {
 		return s.MapURL
 	}
 	return DefaultTileURL
@@ -151,7 +151,7 @@ func (d *Dashboard) deviceEdit(c *fiber.Ctx) error {
 
 func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, f deviceForm, problem error) error {
 	actor := user(c)
-	groups, err := d.core.Groups.List(actor, app.ListQuery{})
+	groups, err := d.core.Groups.List(actor, model.Query{})
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 // serviced records a service of the seeded device key, daysAgo days ago, as admin.
 func (e *env) serviced(key string, daysAgo int, odometer float64) {
 	e.t.Helper()
-	_, err := e.core.Office.CreateServiceRecord(e.users["admin"], func(r *office.ServiceRecord) error {
+	_, err := e.Core.Office.CreateServiceRecord(e.users["admin"], func(r *office.ServiceRecord) error {
 		r.Title, r.VehicleID, r.Odometer = "Service", model.TextID(e.devices[key].ID), &odometer
 		r.ServiceDate = model.Date{Time: e.now.AddDate(0, 0, -daysAgo)}
 		return nil
@@ -44,7 +44,7 @@ func TestOverviewMaintenanceDue(t *testing.T) {
 	van2 := e.devices["van2"]
 	fix := &model.Position{DeviceID: van2.ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
 		FixTime: e.now.Add(-time.Minute), DeviceTime: e.now.Add(-time.Minute), Attributes: model.Attributes{"odometer": 10_800_000.0}}
-	if err := e.core.Ingest(van2.ID, []*model.Position{fix}); err != nil {
+	if err := e.Core.Ingest(van2.ID, []*model.Position{fix}); err != nil {
 		t.Fatal(err)
 	}
 	link := func(key string) string {

@@ -10,7 +10,7 @@ func (d *Dashboard) userRoutes() []route {
 }
 
 func (d *Dashboard) users(c *fiber.Ctx) error {
-	list, err := d.core.Users(user(c), 0)
+	list, err := d.core.Accounts.Users(user(c), 0)
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func (a Authenticator) Optional() fiber.Handler {
 func (a Authenticator) Session() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		token := c.Cookies(SessionCookie)
-		u, err := a.Core.SessionUser(token)
+		u, err := a.Core.Accounts.SessionUser(token)
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func SessionToken(c *fiber.Ctx) string {
 // stale cookie counts as none, so Basic credentials sent beside it still work.
 func (a Authenticator) resolve(c *fiber.Ctx) (*model.User, error) {
 	if token := c.Cookies(SessionCookie); token != "" {
-		u, err := a.Core.SessionUser(token)
+		u, err := a.Core.Accounts.SessionUser(token)
 		if err == nil {
 			c.Locals(sessionKey, token)
 			return u, nil
@@ -104,7 +104,7 @@ func (a Authenticator) resolve(c *fiber.Ctx) (*model.User, error) {
 	if !ok {
 		return nil, model.Unauthorized("Malformed Authorization header: HTTP Basic expected")
 	}
-	return a.Core.Login(email, password, c.IP())
+	return a.Core.Accounts.Login(email, password, c.IP())
 }
 
 // parseBasic decodes "Basic base64(email:password)".

@@ -24,6 +24,16 @@
 //	position_ids          id -> positions key
 //	events                deviceID eventTime id -> app.Event
 //	event_ids             id -> events key
+//	command_queue         id -> app.QueuedCommand
+//	records/<name>        id -> record of a registered collection
+//	keys/<name>           string -> id (8 bytes), a registered key set
+//	adhoc_records         name 0x00 id -> record of an unregistered collection
+//	adhoc_keys            name 0x00 key -> id, an unregistered key set
+//	adhoc_sequences       name -> last id of an unregistered collection
+//
+// The registry in collections.go lists every collection and key set of
+// the extended (v2) kinds: its name, its record kind and the key sets
+// that index it.
 //
 // Entity ids come from each bucket's NextSequence; position and event ids
 // from the sequence of the positions and events buckets. Times in keys are
@@ -39,7 +49,9 @@
 //
 // The schema version is stored in meta. Open runs the migrations the file
 // has not seen yet, all in one write transaction, and refuses files written
-// by a newer fleetd. See migrations in schema.go.
+// by a newer fleetd. See migrations in schema.go. Every bucket is created
+// by a migration, none by a write: Open checks that a file has every bucket
+// of the current schema and of the registry.
 //
 // # Concurrency
 //

@@ -7,112 +7,138 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Records and Keys give the extended (v2) entity kinds their own buckets,
-// named "records/<name>" and "keys/<name>" so they can never collide with
-// the core's. They are created on first write; in a read transaction a
-// bucket that does not exist yet reads as empty, and a write to it fails
-// as any write there does.
+// Records and Keys reach a collection or key set by name: a registered
+// one (collections.go) in its own bucket, any other in the shared ad hoc
+// buckets under its name. Either way the bucket exists (Open checks), so
+// a write in a read transaction fails as any write there does, with
+// bbolt's ErrTxNotWritable.
 
 func (t *tx) Records(name string) model.RecordSet {
-	return &recordSet{tx: t.btx, name: []byte("records/" + name)}
+	if c := collectionsByName[name]; c != nil {
+		return &recordSet{tx: t.btx, b: t.btx.Bucket(c.bucket())}
+	}
+	return &recordSet{tx: t.btx, b: t.btx.Bucket(bucketAdhocRecords), name: name, prefix: adhocPrefix(name)}
 }
 
 func (t *tx) Keys(name string) model.KeySet {
-	return &keySet{tx: t.btx, name: []byte("keys/" + name)}
+	if keySetsByName[name] {
+		return &keySet{b: t.btx.Bucket(keySetBucket(name))}
+	}
+	return &keySet{b: t.btx.Bucket(bucketAdhocKeys), name: name, prefix: adhocPrefix(name)}
 }
 
-// bucketFor returns the bucket to write to, creating it if needed; in a
-// read transaction, a bucket that does not exist is bbolt's
-// ErrTxNotWritable (a nil bucket would make the write panic).
-func bucketFor(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
-	if b := tx.Bucket(name); b != nil {
-		return b, nil
-	}
-	if !tx.Writable() {
-		return nil, bolt.ErrTxNotWritable
-	}
-	return tx.CreateBucket(name)
-}
-
+// recordSet is a collection's bucket, or the ad hoc collection name's
+// range (keys prefixed with prefix) of the shared bucket.
 type recordSet struct {
-	tx   *bolt.Tx
-	name []byte
+	tx     *bolt.Tx
+	b      *bolt.Bucket
+	name   string
+	prefix []byte // nil for a registered collection
 }
+
+func (r *recordSet) adhoc() bool { return r.prefix != nil }
+
+func (r *recordSet) key(id int64) []byte { return concat(r.prefix, idKey(id)) }
 
 func (r *recordSet) Get(id int64) ([]byte, bool, error) {
-	b := r.tx.Bucket(r.name)
-	if b == nil {
-		return nil, false, nil
-	}
-	v := b.Get(idKey(id))
+	v := r.b.Get(r.key(id))
 	return v, v != nil, nil
 }
 
 func (r *recordSet) NextID() (int64, error) {
-	b, err := bucketFor(r.tx, r.name)
-	if err != nil {
-		return 0, err
+	if !r.adhoc() {
+		seq, err := r.b.NextSequence()
+		return int64(seq), err
 	}
-	seq, err := b.NextSequence()
-	return int64(seq), err
+	if !validAdhocName(r.name) {
+		return 0, model.Invalid("collection name %q has a zero byte", r.name)
+	}
+	seqs := r.tx.Bucket(bucketAdhocSequences)
+	seq := keyID(seqs.Get([]byte(r.name))) + 1
+	return seq, seqs.Put([]byte(r.name), idKey(seq))
 }
 
 func (r *recordSet) Put(id int64, data []byte) error {
 	if id <= 0 {
 		return model.Invalid("record id must be positive")
 	}
-	b, err := bucketFor(r.tx, r.name)
-	if err != nil {
-		return err
+	if r.adhoc() && !validAdhocName(r.name) {
+		return model.Invalid("collection name %q has a zero byte", r.name)
 	}
-	return b.Put(idKey(id), data)
+	return r.b.Put(r.key(id), data)
 }
 
 func (r *recordSet) Delete(id int64) (bool, error) {
-	b := r.tx.Bucket(r.name)
-	if b == nil || b.Get(idKey(id)) == nil {
+	if r.b.Get(r.key(id)) == nil {
 		return false, nil
 	}
-	return true, b.Delete(idKey(id))
+	return true, r.b.Delete(r.key(id))
+}
+
+// each calls fn for the set's records in key order (descending when
+// reverse) until fn returns false.
+func (r *recordSet) each(reverse bool, fn func(k, v []byte) bool) {
+	c := r.b.Cursor()
+	var k, v []byte
+	switch {
+	case !reverse:
+		k, v = c.Seek(r.prefix)
+	case !r.adhoc():
+		k, v = c.Last()
+	default:
+		// The first key after the range, then back.
+		if k, _ = c.Seek(prefixEnd(r.prefix)); k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+	}
+	for ; k != nil && bytes.HasPrefix(k, r.prefix); k, v = step(c, reverse) {
+		if len(k) == len(r.prefix)+8 && !fn(k[len(r.prefix):], v) {
+			return
+		}
+	}
+}
+
+func step(c *bolt.Cursor, reverse bool) ([]byte, []byte) {
+	if reverse {
+		return c.Prev()
+	}
+	return c.Next()
+}
+
+// prefixEnd is the least key greater than every key with prefix p, which
+// ends with the 0x00 of an ad hoc name.
+func prefixEnd(p []byte) []byte {
+	end := bytes.Clone(p)
+	end[len(end)-1]++
+	return end
 }
 
 func (r *recordSet) List(reverse bool, fn func(int64, []byte) bool) error {
-	b := r.tx.Bucket(r.name)
-	if b == nil {
-		return nil
-	}
-	c := b.Cursor()
-	first, next := c.First, c.Next
-	if reverse {
-		first, next = c.Last, c.Prev
-	}
-	for k, v := first(); k != nil; k, v = next() {
-		if !fn(keyID(k), v) {
-			return nil
-		}
-	}
+	r.each(reverse, func(k, v []byte) bool { return fn(keyID(k), v) })
 	return nil
 }
 
 func (r *recordSet) Count() (int, error) {
-	b := r.tx.Bucket(r.name)
-	if b == nil {
-		return 0, nil
+	if !r.adhoc() {
+		return r.b.Stats().KeyN, nil
 	}
-	return b.Stats().KeyN, nil
+	n := 0
+	r.each(false, func(_, _ []byte) bool { n++; return true })
+	return n, nil
 }
 
+// keySet is a key set's bucket, or the ad hoc key set name's range of
+// the shared bucket.
 type keySet struct {
-	tx   *bolt.Tx
-	name []byte
+	b      *bolt.Bucket
+	name   string
+	prefix []byte // nil for a registered key set
 }
 
 func (k *keySet) Get(key string) (int64, bool, error) {
-	b := k.tx.Bucket(k.name)
-	if b == nil {
-		return 0, false, nil
-	}
-	v := b.Get([]byte(key))
+	v := k.b.Get(concat(k.prefix, []byte(key)))
 	return keyID(v), v != nil, nil
 }
 
@@ -120,30 +146,24 @@ func (k *keySet) Put(key string, id int64) error {
 	if key == "" {
 		return model.Invalid("empty key")
 	}
-	b, err := bucketFor(k.tx, k.name)
-	if err != nil {
-		return err
+	if k.prefix != nil && !validAdhocName(k.name) {
+		return model.Invalid("key set name %q has a zero byte", k.name)
 	}
-	return b.Put([]byte(key), idKey(id))
+	return k.b.Put(concat(k.prefix, []byte(key)), idKey(id))
 }
 
 func (k *keySet) Delete(key string) error {
-	b := k.tx.Bucket(k.name)
-	if b == nil || key == "" {
+	if key == "" {
 		return nil
 	}
-	return b.Delete([]byte(key))
+	return k.b.Delete(concat(k.prefix, []byte(key)))
 }
 
 func (k *keySet) Scan(prefix string, fn func(string, int64) bool) error {
-	b := k.tx.Bucket(k.name)
-	if b == nil {
-		return nil
-	}
-	c := b.Cursor()
-	p := []byte(prefix)
+	c := k.b.Cursor()
+	p := concat(k.prefix, []byte(prefix))
 	for key, v := c.Seek(p); key != nil && bytes.HasPrefix(key, p); key, v = c.Next() {
-		if !fn(string(key), keyID(v)) {
+		if !fn(string(key[len(k.prefix):]), keyID(v)) {
 			return nil
 		}
 	}
@@ -153,9 +173,9 @@ func (k *keySet) Scan(prefix string, fn func(string, int64) bool) error {
 // Drivers and computed attributes are extended collections kept as
 // records: they have no index but the drivers' uniqueId keys.
 func (t *tx) Drivers() model.Table[model.Driver] {
-	return model.RecordTable[model.Driver](t, "drivers", "driver")
+	return model.RecordTable[model.Driver](t, colDrivers.name, colDrivers.what)
 }
 
 func (t *tx) ComputedAttributes() model.Table[model.ComputedAttribute] {
-	return model.RecordTable[model.ComputedAttribute](t, "computed_attributes", "Attribute")
+	return model.RecordTable[model.ComputedAttribute](t, colComputed.name, colComputed.what)
 }

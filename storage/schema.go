@@ -59,6 +59,7 @@ var migrations = [...]func(*bolt.Tx) error{
 	createBuckets(schemaV1Buckets),
 	createBuckets(schemaV2Buckets),
 	dropLatestIndex,
+	collectionsV4,
 }
 
 // CurrentSchema is the schema version this build writes.
@@ -86,6 +87,17 @@ func dropLatestIndex(tx *bolt.Tx) error {
 		return fmt.Errorf("drop bucket %s: %w", bucketLatest, err)
 	}
 	return nil
+}
+
+// collectionsV4 creates the buckets of every collection and key set
+// registered with schema 4, the ones the extended entity kinds made on
+// first write until then (collections.go), and moves the unregistered
+// ones into the ad hoc buckets.
+func collectionsV4(tx *bolt.Tx) error {
+	if err := createCollections(4)(tx); err != nil {
+		return err
+	}
+	return adoptAdhoc(tx)
 }
 
 // readSchema returns the schema version of tx's file: 0 for a file without
@@ -138,7 +150,7 @@ func checkCurrent(tx *bolt.Tx) error {
 	if v != CurrentSchema {
 		return fmt.Errorf("store schema %d is older than %d; open it read-write once to upgrade", v, CurrentSchema)
 	}
-	for _, name := range currentBuckets {
+	for _, name := range slices.Concat(currentBuckets, registeredBuckets()) {
 		if tx.Bucket(name) == nil {
 			return fmt.Errorf("store is damaged: bucket %s is missing", name)
 		}

@@ -84,12 +84,17 @@ var collections = []*collection{
 	colNotifySettings, colPushTokens,
 }
 
+// The key sets of their own.
+var (
+	ksCounters  = &keySetDef{name: "counters", what: "office counters (ticket_no) -> last number", since: 4}
+	ksSeeds     = &keySetDef{name: "seeds", what: "office defaults added once (service_tasks) -> 1", since: 4}
+	ksDemoUsers = &keySetDef{name: "demoUsers", what: "verified demo phone -> user id", since: 4}
+)
+
 // keySets lists the key sets of their own.
-var keySets = []keySetDef{
-	{name: "counters", what: "office counters (ticket_no) -> last number", since: 4},
-	{name: "seeds", what: "office defaults added once (service_tasks) -> 1", since: 4},
-	{name: "demoUsers", what: "verified demo phone -> user id", since: 4},
-}
+var keySets = []*keySetDef{ksCounters, ksSeeds, ksDemoUsers}
+
+func (k *keySetDef) bucket() []byte { return keySetBucket(k.name) }
 
 // Unregistered names: Records and Keys of a name not in the registry
 // (a kind under development, a test) share three buckets, so they too

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -250,6 +251,18 @@ func checkReleaseTables(t *testing.T, tx model.Tx, before map[string]bucketDump)
 	checkTable(t, "drivers", tx.Drivers(), before["records/drivers"])
 	checkTable(t, "computed attributes", tx.ComputedAttributes(), before["records/computed_attributes"])
 
+	office := tx.Office()
+	checkFiling(t, "tickets", office.Tickets(), before, colTickets)
+	checkFiling(t, "ticket responses", office.TicketResponses(), before, colResponses)
+	checkFiling(t, "documents", office.Documents(), before, colDocuments)
+	checkFiling(t, "files", office.Files(), before, colFiles)
+	checkFiling(t, "service records", office.ServiceRecords(), before, colServiceRecords)
+	checkFiling(t, "service tasks", office.ServiceTasks(), before, colServiceTasks)
+	checkFiling(t, "payments", office.Payments(), before, colPayments)
+	if seeded, err := office.TasksSeeded(); !seeded || err != nil {
+		t.Errorf("TasksSeeded() = %v, %v", seeded, err)
+	}
+
 	server, err := tx.Server()
 	if err != nil {
 		t.Fatal(err)
@@ -295,4 +308,43 @@ func checkReleaseTables(t *testing.T, tx model.Tx, before map[string]bucketDump)
 	if len(before["permissions"].entries) == 0 {
 		t.Error("the release stored no link")
 	}
+}
+
+// checkFiling checks an office collection's records and its groups.
+func checkFiling[T any](t *testing.T, what string, f model.Filing[T], before map[string]bucketDump, c *collection) {
+	t.Helper()
+	checkTable(t, what, f, before[string(c.bucket())])
+	groups := map[int64][]int64{}
+	for k, v := range before[string(keySetBucket(c.keys[0]))].entries {
+		g, _, _ := strings.Cut(k, "/")
+		n, err := strconv.ParseInt(g, 16, 64)
+		if err != nil {
+			t.Fatalf("%s: group key %q", what, k)
+		}
+		groups[n] = append(groups[n], keyID([]byte(v)))
+	}
+	for g, want := range groups {
+		slices.Sort(want)
+		list, total, err := f.Group(g, model.Query{}, false)
+		var got []int64
+		for _, v := range list {
+			got = append(got, any(v).(model.Entity).GetID())
+		}
+		if err != nil || total != len(want) || !slices.Equal(got, want) {
+			t.Errorf("%s: group %d = %v (total %d), %v; want %v", what, g, got, total, err, want)
+		}
+	}
+}
+
+// The release's ticket counter goes on.
+func TestUpgradeReleaseTicketNo(t *testing.T) {
+	path, before := unpackRelease(t)
+	db := openAt(t, path)
+	want := keyID([]byte(before["keys/counters"].entries[counterTicketNo])) + 1
+	mustUpdate(t, db, func(tx model.Tx) error {
+		if no, err := tx.Office().NextTicketNo(1000); no != want || err != nil {
+			t.Errorf("NextTicketNo = %d, %v; want %d", no, err, want)
+		}
+		return nil
+	})
 }

@@ -1,8 +1,10 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
@@ -20,6 +22,7 @@ type tableSpec[T any] struct {
 	bucket []byte
 	what   string // for messages: "user", "device"
 	index  *uniqueIndex[T]
+	group  *groupIndex[T]
 	// encode and decode default to encoding/json when nil.
 	encode func(*T) ([]byte, error)
 	decode func([]byte, *T) error
@@ -42,6 +45,20 @@ func (ix *uniqueIndex[T]) key(v *T, what string) (string, error) {
 		return "", model.Invalid("%s %s is required", what, ix.field)
 	}
 	return k, nil
+}
+
+// groupIndex files records by group (an owner, a ticket): key
+// "<group>/<id>", both as 16 hex digits, -> id, so a group's records are
+// one prefix scan in id order. Groups are not unique.
+type groupIndex[T any] struct {
+	bucket []byte
+	group  func(*T) int64
+}
+
+func groupPrefix(group int64) string { return fmt.Sprintf("%016x/", group) }
+
+func (gx *groupIndex[T]) key(v *T, id int64) []byte {
+	return []byte(groupPrefix(gx.group(v)) + fmt.Sprintf("%016x", id))
 }
 
 // table is tableSpec bound to a transaction; it implements app.Table[T].
@@ -125,6 +142,9 @@ func (t table[T, P]) Create(v *T) error {
 	if err := t.put(v); err != nil {
 		return err
 	}
+	if err := t.moveGroup(nil, v, P(v).GetID()); err != nil {
+		return err
+	}
 	return t.setIndex(newKey, P(v).GetID())
 }
 
@@ -137,6 +157,9 @@ func (t table[T, P]) Put(v *T) error {
 	if err := t.moveIndex(old, v, id); err != nil {
 		return err
 	}
+	if err := t.moveGroup(old, v, id); err != nil {
+		return err
+	}
 	return t.put(v)
 }
 
@@ -146,6 +169,9 @@ func (t table[T, P]) Delete(id int64) error {
 		return err
 	}
 	if err := t.moveIndex(old, nil, id); err != nil {
+		return err
+	}
+	if err := t.moveGroup(old, nil, id); err != nil {
 		return err
 	}
 	return t.bucket().Delete(idKey(id))
@@ -224,4 +250,61 @@ func (t table[T, P]) moveIndex(old, cur *T, id int64) error {
 		}
 	}
 	return t.setIndex(newKey, id)
+}
+
+// moveGroup files record id under cur's group instead of old's (old is
+// nil on create, cur on delete).
+func (t table[T, P]) moveGroup(old, cur *T, id int64) error {
+	gx := t.spec.group
+	if gx == nil {
+		return nil
+	}
+	var oldKey, newKey []byte
+	if old != nil {
+		oldKey = gx.key(old, id)
+	}
+	if cur != nil {
+		newKey = gx.key(cur, id)
+	}
+	if bytes.Equal(oldKey, newKey) {
+		return nil
+	}
+	b := t.tx.Bucket(gx.bucket)
+	if oldKey != nil {
+		if err := b.Delete(oldKey); err != nil {
+			return err
+		}
+	}
+	if newKey == nil {
+		return nil
+	}
+	return b.Put(newKey, idKey(id))
+}
+
+// Group is q's window of group's records in id order (newest first when
+// newestFirst) and how many the group has: the ids come from the group
+// index, and only the window's records are read.
+func (t table[T, P]) Group(group int64, q model.Query, newestFirst bool) ([]*T, int, error) {
+	if err := q.Check(); err != nil {
+		return nil, 0, err
+	}
+	var ids []int64
+	c := t.tx.Bucket(t.spec.group.bucket).Cursor()
+	p := []byte(groupPrefix(group))
+	for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+		ids = append(ids, keyID(v))
+	}
+	if newestFirst {
+		slices.Reverse(ids)
+	}
+	window := model.Window(ids, q)
+	out := make([]*T, 0, len(window))
+	for _, id := range window {
+		v, err := t.Get(id)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, v)
+	}
+	return out, len(ids), nil
 }

@@ -106,6 +106,9 @@ type Tx interface {
 	// DeleteEvents removes at most limit of a device's events, oldest first.
 	DeleteEvents(deviceID int64, limit int) (int, error)
 
+	// Office is the fleet office's records.
+	Office() OfficeTx
+
 	// Records is the named collection of an extended (v2) entity kind and
 	// Keys a named string -> id map (its unique indexes and lookups): new
 	// kinds need no change to the store. Use them through RecordTable.

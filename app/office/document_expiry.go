@@ -86,7 +86,7 @@ func (svc *Service) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
 // document went or its expiry date changed meanwhile.
 func (svc *Service) recordNotice(seen *Document, stage int) error {
 	return svc.store.Update(func(tx model.Tx) error {
-		d, err := documents.table(tx).Get(seen.GetID())
+		d, err := documents.of(tx).Get(seen.GetID())
 		if model.ClassOf(err) == model.ClassNotFound || (err == nil && !d.ExpiryDate.Equal(seen.ExpiryDate.Time)) {
 			return nil
 		}
@@ -98,7 +98,7 @@ func (svc *Service) recordNotice(seen *Document, stage int) error {
 				d.ExpiryNotices = append(d.ExpiryNotices, s)
 			}
 		}
-		return documents.table(tx).Put(d)
+		return documents.of(tx).Put(d)
 	})
 }
 

@@ -27,39 +27,9 @@ const (
 )
 
 // Document is a vehicle or driver document (spec section G).
-type Document struct {
-	ID               model.TextID   `json:"$id"`
-	DocumentOf       string         `json:"documentOf"`
-	EntityID         model.TextID   `json:"entityId"`
-	DocumentType     string         `json:"documentType"`
-	IdentifiedBy     string         `json:"identifiedBy"`
-	IdentificationNo string         `json:"identificationNo"`
-	VIN              string         `json:"VIN"`
-	Description      string         `json:"description"`
-	Status           string         `json:"status"`
-	Amount           *float64       `json:"amount"`
-	Address          string         `json:"address"`
-	IssuedBy         string         `json:"issuedBy"`
-	IssuedDate       model.Date     `json:"issuedDate"`
-	ExpiryDate       model.Date     `json:"expiryDate"`
-	RenewalDate      model.Date     `json:"renewalDate"`
-	Notes            string         `json:"notes"`
-	FileIDs          []model.TextID `json:"fileIds"`
-	// ExpiryNotices are the reminders already sent for ExpiryDate, in days
-	// before it (0: on the day); a new expiryDate starts them afresh.
-	ExpiryNotices []int `json:"expiryNotices"`
-	Stamp
-}
+type Document = model.Document
 
-func (Document) FieldLimits() map[string]int {
-	return map[string]int{"documentOf": model.MaxName, "documentType": model.MaxName, "identifiedBy": model.MaxName,
-		"identificationNo": model.MaxName, "VIN": model.MaxName, "status": model.MaxName, "issuedBy": model.MaxName, "notes": model.MaxMessage}
-}
-
-func (d *Document) GetID() int64   { return int64(d.ID) }
-func (d *Document) SetID(id int64) { d.ID = model.TextID(id) }
-
-var documents = cabinet[Document, *Document]{name: "documents", what: "Document"}
+var documents = cabinet[Document, *Document]{what: "Document", table: model.OfficeTx.Documents}
 
 // Documents lists the actor's documents, newest first.
 func (svc *Service) Documents(actor *model.User) ([]*Document, error) {

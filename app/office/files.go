@@ -58,21 +58,9 @@ var ErrFileTooLarge = &model.Error{Class: model.ClassInvalid, Message: "File too
 
 // File is an uploaded attachment: its metadata in the store, its content on
 // disk at <FilesDir>/<id>.
-type File struct {
-	ID   model.TextID `json:"$id"`
-	Name string       `json:"name"`
-	Size int64        `json:"size"`
-	Type string       `json:"type"`
-	// AttachedTo names the record using the file ("ticket:12",
-	// "response:3", "document:5", "service:7"); empty while unused.
-	AttachedTo string `json:"attachedTo"`
-	Stamp
-}
+type File = model.File
 
-func (f *File) GetID() int64   { return int64(f.ID) }
-func (f *File) SetID(id int64) { f.ID = model.TextID(id) }
-
-var files = cabinet[File, *File]{name: "files", what: "File"}
+var files = cabinet[File, *File]{what: "File", table: model.OfficeTx.Files}
 
 // UploadFile stores the content of r as a new file of actor. declaredType
 // is the client's Content-Type for it (may be empty), size the length the
@@ -188,7 +176,7 @@ func (svc *Service) OpenFile(actor *model.User, id int64) (*File, *os.File, erro
 // may read the ticket it is attached to (directly or through a response),
 // so both sides of a support conversation see its attachments.
 func (svc *Service) readableFile(tx model.Tx, actor *model.User, id int64) (*File, error) {
-	f, err := files.table(tx).Get(id)
+	f, err := files.of(tx).Get(id)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +200,7 @@ func (svc *Service) attachedTicket(tx model.Tx, ref string) (int64, bool) {
 	case kind == refTicket:
 		return id, true
 	case kind == refResponse:
-		r, err := responses.table(tx).Get(id)
+		r, err := responses.of(tx).Get(id)
 		if err != nil {
 			return 0, false
 		}
@@ -295,7 +283,7 @@ func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []mod
 			return model.Invalid("file %s is already attached to %s", id, f.AttachedTo)
 		}
 		f.AttachedTo = ref
-		if err := files.table(tx).Put(f); err != nil {
+		if err := files.of(tx).Put(f); err != nil {
 			return err
 		}
 	}
@@ -303,7 +291,7 @@ func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []mod
 		if slices.Contains(after, id) {
 			continue
 		}
-		f, err := files.table(tx).Get(int64(id))
+		f, err := files.of(tx).Get(int64(id))
 		if model.ClassOf(err) == model.ClassNotFound {
 			continue
 		}
@@ -311,7 +299,7 @@ func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []mod
 			return err
 		}
 		f.AttachedTo = ""
-		if err := files.table(tx).Put(f); err != nil {
+		if err := files.of(tx).Put(f); err != nil {
 			return err
 		}
 	}
@@ -322,7 +310,7 @@ func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []mod
 // goes with removeFileContent once the transaction committed.
 func dropFiles(tx model.Tx, ids []model.TextID) error {
 	for _, id := range ids {
-		f, err := files.table(tx).Get(int64(id))
+		f, err := files.of(tx).Get(int64(id))
 		if model.ClassOf(err) == model.ClassNotFound {
 			continue
 		}

@@ -107,7 +107,7 @@ func (svc *Service) sweepContent(ids []model.TextID) (int, error) {
 	orphans := func(tx model.Tx) ([]model.TextID, error) {
 		var out []model.TextID
 		for _, id := range ids {
-			_, err := files.table(tx).Get(int64(id))
+			_, err := files.of(tx).Get(int64(id))
 			switch {
 			case model.ClassOf(err) == model.ClassNotFound:
 				out = append(out, id)

@@ -67,7 +67,7 @@ func dropEvery[T any, P interface {
 	*T
 	filed
 }](tx model.Tx, k cabinet[T, P], owner int64, filesOf func(*T) []model.TextID, dropped *[]model.TextID) error {
-	return dropWhere(tx, k, func(v *T) bool { return P(v).stamp().Owner() == owner }, filesOf, dropped)
+	return dropWhere(tx, k, func(v *T) bool { return P(v).Stamped().Owner() == owner }, filesOf, dropped)
 }
 
 func dropAll[T any, P interface {

@@ -13,26 +13,7 @@ import (
 // Payment is a payment an administrator records for a user (the spec's
 // analytics I2 reads them; it does not say how they are recorded). userId,
 // the paying user, is set on creation and never changes.
-type Payment struct {
-	ID     model.TextID `json:"id"`
-	Method string       `json:"method"`
-	Amount float64      `json:"amount"`
-	// Currency is an ISO 4217 code; amounts are never converted.
-	Currency string `json:"currency"`
-	Status   string `json:"status"`
-	// Discount is what the user saved on this payment.
-	Discount    float64 `json:"discount"`
-	Reference   string  `json:"reference,omitempty"`
-	Description string  `json:"description,omitempty"`
-	Stamp
-}
-
-func (Payment) FieldLimits() map[string]int {
-	return map[string]int{"method": model.MaxName, "currency": model.MaxName, "status": model.MaxName, "reference": model.MaxName}
-}
-
-func (p *Payment) GetID() int64   { return int64(p.ID) }
-func (p *Payment) SetID(id int64) { p.ID = model.TextID(id) }
+type Payment = model.Payment
 
 // Payment statuses.
 const (
@@ -41,13 +22,13 @@ const (
 	PaymentFailed    = "failed"
 )
 
-var payments = cabinet[Payment, *Payment]{name: "payments", what: "Payment"}
+var payments = cabinet[Payment, *Payment]{what: "Payment", table: model.OfficeTx.Payments}
 
 var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
 
-// check normalises p and refuses what cannot be a payment. A missing
+// checkPayment normalises p and refuses what cannot be a payment. A missing
 // status is pending.
-func (p *Payment) check() error {
+func checkPayment(p *Payment) error {
 	p.Method, p.Reference, p.Description = strings.TrimSpace(p.Method), strings.TrimSpace(p.Reference), strings.TrimSpace(p.Description)
 	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
 	p.Status = strings.TrimSpace(p.Status)
@@ -86,7 +67,7 @@ func (svc *Service) CreatePayment(actor *model.User, apply func(*Payment) error)
 	if err := limits.FromRequest(apply, p); err != nil {
 		return nil, err
 	}
-	if err := p.check(); err != nil {
+	if err := checkPayment(p); err != nil {
 		return nil, err
 	}
 	if p.UserID == 0 {
@@ -111,7 +92,7 @@ func (svc *Service) UpdatePayment(actor *model.User, id int64, apply func(*Payme
 	}
 	var after *Payment
 	err := svc.store.Update(func(tx model.Tx) error {
-		before, err := payments.table(tx).Get(id)
+		before, err := payments.of(tx).Get(id)
 		if err != nil {
 			return err
 		}
@@ -120,7 +101,7 @@ func (svc *Service) UpdatePayment(actor *model.User, id int64, apply func(*Payme
 		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
-		if err := after.check(); err != nil {
+		if err := checkPayment(after); err != nil {
 			return err
 		}
 		return payments.update(tx, before, after, svc.now())
@@ -134,7 +115,7 @@ func (svc *Service) DeletePayment(actor *model.User, id int64) error {
 		return err
 	}
 	return svc.store.Update(func(tx model.Tx) error {
-		p, err := payments.table(tx).Get(id)
+		p, err := payments.of(tx).Get(id)
 		if err != nil {
 			return err
 		}

@@ -13,30 +13,9 @@ import (
 
 // ServiceRecord is one entry of a vehicle's maintenance history (spec
 // section L), owned by its creator.
-type ServiceRecord struct {
-	ID           model.TextID   `json:"id"`
-	Title        string         `json:"title"`
-	VehicleID    model.TextID   `json:"vehicleId"`
-	ServiceDate  model.Date     `json:"serviceDate"`
-	Odometer     *float64       `json:"odometer"`
-	ProviderName string         `json:"providerName"`
-	Location     string         `json:"location"`
-	Expenditure  *float64       `json:"expenditure"`
-	Notes        string         `json:"notes"`
-	FileIDs      []model.TextID `json:"fileIds"`
-	ServiceTasks []string       `json:"serviceTasks"`
-	Stamp
-}
+type ServiceRecord = model.ServiceRecord
 
-func (ServiceRecord) FieldLimits() map[string]int {
-	return map[string]int{"title": model.MaxName, "providerName": model.MaxName, "location": model.MaxName,
-		"notes": model.MaxMessage, "serviceTasks": model.MaxName}
-}
-
-func (r *ServiceRecord) GetID() int64   { return int64(r.ID) }
-func (r *ServiceRecord) SetID(id int64) { r.ID = model.TextID(id) }
-
-var serviceRecords = cabinet[ServiceRecord, *ServiceRecord]{name: "service_records", what: "Service record"}
+var serviceRecords = cabinet[ServiceRecord, *ServiceRecord]{what: "Service record", table: model.OfficeTx.ServiceRecords}
 
 // maxServiceTasks bounds the task labels of one record.
 const maxServiceTasks = 50

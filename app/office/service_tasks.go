@@ -11,21 +11,10 @@ import (
 
 // ServiceTask is a reusable maintenance task label (spec L6..L8): public
 // (no owner, offered to everyone) or one user's own.
-type ServiceTask struct {
-	ID    model.TextID `json:"id"`
-	Label string       `json:"label"`
-	Stamp
-}
-
-func (ServiceTask) FieldLimits() map[string]int {
-	return map[string]int{"label": model.MaxName}
-}
-
-func (t *ServiceTask) GetID() int64   { return int64(t.ID) }
-func (t *ServiceTask) SetID(id int64) { t.ID = model.TextID(id) }
+type ServiceTask = model.ServiceTask
 
 // Public tasks are the group of owner 0.
-var serviceTasks = cabinet[ServiceTask, *ServiceTask]{name: "service_tasks", what: "Task"}
+var serviceTasks = cabinet[ServiceTask, *ServiceTask]{what: "Task", table: model.OfficeTx.ServiceTasks}
 
 // DefaultServiceTasks are the public tasks a new store starts with.
 var DefaultServiceTasks = []string{
@@ -38,16 +27,15 @@ var DefaultServiceTasks = []string{
 
 // seedServiceTasks adds DefaultServiceTasks once per store, on first use.
 func (svc *Service) seedServiceTasks() error {
-	const seed = "service_tasks"
 	var seeded bool
 	if err := svc.store.View(func(tx model.Tx) (err error) {
-		_, seeded, err = tx.Keys("seeds").Get(seed)
+		seeded, err = tx.Office().TasksSeeded()
 		return err
 	}); err != nil || seeded {
 		return err
 	}
 	return svc.store.Update(func(tx model.Tx) error {
-		if _, done, err := tx.Keys("seeds").Get(seed); err != nil || done {
+		if done, err := tx.Office().TasksSeeded(); err != nil || done {
 			return err
 		}
 		for _, label := range DefaultServiceTasks {
@@ -55,7 +43,7 @@ func (svc *Service) seedServiceTasks() error {
 				return err
 			}
 		}
-		return tx.Keys("seeds").Put(seed, 1)
+		return tx.Office().SetTasksSeeded()
 	})
 }
 

@@ -8,31 +8,13 @@ import (
 )
 
 // TicketResponse is one message on a support ticket (F5..F8).
-type TicketResponse struct {
-	ID         model.TextID   `json:"id"`
-	TicketID   model.TextID   `json:"ticket_id"`
-	Message    string         `json:"message"`
-	FileIDs    []model.TextID `json:"fileIds"`
-	SenderInfo SenderInfo     `json:"senderInfo"`
-	Stamp
-}
-
-func (TicketResponse) FieldLimits() map[string]int {
-	return map[string]int{"message": model.MaxMessage}
-}
+type TicketResponse = model.TicketResponse
 
 // SenderInfo names a response's author as they were when writing it.
-type SenderInfo struct {
-	Name string       `json:"name"`
-	ID   model.TextID `json:"id"`
-}
-
-func (r *TicketResponse) GetID() int64   { return int64(r.ID) }
-func (r *TicketResponse) SetID(id int64) { r.ID = model.TextID(id) }
+type SenderInfo = model.SenderInfo
 
 // Responses are indexed by ticket, so a conversation reads without a scan.
-var responses = cabinet[TicketResponse, *TicketResponse]{name: "ticket_responses", what: "Response",
-	group: func(r *TicketResponse) int64 { return int64(r.TicketID) }}
+var responses = cabinet[TicketResponse, *TicketResponse]{what: "Response", table: model.OfficeTx.TicketResponses}
 
 // TicketResponses lists a readable ticket's responses, oldest first.
 func (svc *Service) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResponse, error) {
@@ -114,7 +96,7 @@ func senderName(u *model.User) string {
 // authoredResponse finds a response only its author may change: to whom may
 // read the ticket it is forbidden, to everyone else it does not exist.
 func (svc *Service) authoredResponse(tx model.Tx, actor *model.User, id int64) (*TicketResponse, error) {
-	r, err := responses.table(tx).Get(id)
+	r, err := responses.of(tx).Get(id)
 	if err != nil {
 		return nil, err
 	}

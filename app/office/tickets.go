@@ -39,39 +39,12 @@ var TicketCategories = []string{"payment", "login", "dashboard", "app", "trackin
 const firstTicketNo = 1000
 
 // Ticket is a support ticket (spec section F).
-type Ticket struct {
-	ID          model.TextID   `json:"id"`
-	TicketNo    int64          `json:"ticket_no"`
-	Title       string         `json:"title"`
-	Description string         `json:"description"`
-	Category    string         `json:"category"`
-	Status      string         `json:"status"`
-	FileIDs     []model.TextID `json:"fileIds"`
-	UserInfo    string         `json:"user_info"`
-	DeviceInfo  string         `json:"device_info"`
-	Device      *TicketDevice  `json:"device,omitempty"`
-	Stamp
-}
-
-func (Ticket) FieldLimits() map[string]int {
-	return map[string]int{"title": model.MaxName, "description": model.MaxMessage, "category": model.MaxName, "status": model.MaxName,
-		"user_info": model.MaxName, "device_info": model.MaxName}
-}
+type Ticket = model.Ticket
 
 // TicketDevice is the device a ticket is about, as F2 sends it.
-type TicketDevice struct {
-	Value string `json:"value"`
-	Name  string `json:"name"`
-}
+type TicketDevice = model.TicketDevice
 
-func (TicketDevice) FieldLimits() map[string]int {
-	return map[string]int{"value": model.MaxName, "name": model.MaxName}
-}
-
-func (t *Ticket) GetID() int64   { return int64(t.ID) }
-func (t *Ticket) SetID(id int64) { t.ID = model.TextID(id) }
-
-var tickets = cabinet[Ticket, *Ticket]{name: "tickets", what: "Ticket"}
+var tickets = cabinet[Ticket, *Ticket]{what: "Ticket", table: model.OfficeTx.Tickets}
 
 // TicketQuery filters F1's list.
 type TicketQuery struct {
@@ -125,7 +98,7 @@ func (svc *Service) CreateTicket(actor *model.User, apply func(*Ticket) error) (
 		return nil, err
 	}
 	err := svc.store.Update(func(tx model.Tx) error {
-		no, err := nextNumber(tx, "ticket_no", firstTicketNo)
+		no, err := tx.Office().NextTicketNo(firstTicketNo)
 		if err != nil {
 			return err
 		}
@@ -184,20 +157,6 @@ func parenthesized(s string) string {
 		return ""
 	}
 	return "(" + s + ")"
-}
-
-// nextNumber hands out name's next number, starting after first.
-func nextNumber(tx model.Tx, name string, first int64) (int64, error) {
-	counters := tx.Keys("counters")
-	n, ok, err := counters.Get(name)
-	if err != nil {
-		return 0, err
-	}
-	if !ok {
-		n = first
-	}
-	n++
-	return n, counters.Put(name, n)
 }
 
 // DeleteTicket removes a ticket the actor created, with its responses and

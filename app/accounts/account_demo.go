@@ -2,9 +2,6 @@ package accounts
 
 import "github.com/fleetd/fleetd/app/model"
 
-// demoKeys maps a verified phone to its demo account.
-const demoKeys = "demoUsers"
-
 // demoUser finds or creates the demo account of a verified demo_auth OTP:
 // read-only, devices read-only, commands limited, expiring after DemoTTL,
 // with a random password nobody knows. An administrator hands out
@@ -13,7 +10,7 @@ const demoKeys = "demoUsers"
 func (acc *Service) demoUser(rec *otpRecord) (int64, error) {
 	var id int64
 	err := acc.store.View(func(tx model.Tx) error {
-		got, ok, err := tx.Keys(demoKeys).Get(rec.Identifier)
+		got, ok, err := tx.Accounts().DemoUser(rec.Identifier)
 		if err != nil || !ok {
 			return err
 		}
@@ -48,5 +45,5 @@ func (acc *Service) demoUser(rec *otpRecord) (int64, error) {
 	}
 	acc.log.Info("demo account ready: set its password to hand out credentials", "userId", u.ID,
 		"email", u.Email, "phone", u.Phone, "expires", u.ExpirationTime)
-	return u.ID, acc.store.Update(func(tx model.Tx) error { return tx.Keys(demoKeys).Put(rec.Identifier, u.ID) })
+	return u.ID, acc.store.Update(func(tx model.Tx) error { return tx.Accounts().SetDemoUser(rec.Identifier, u.ID) })
 }

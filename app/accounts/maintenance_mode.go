@@ -1,21 +1,6 @@
 package accounts
 
-import (
-	"encoding/json"
-
-	"github.com/fleetd/fleetd/app/model"
-)
-
-// The maintenance switch is one record in the "serverState" collection,
-// so it survives restarts and the CLI can set it while serve is stopped.
-const (
-	stateRecords = "serverState"
-	stateID      = 1
-)
-
-type serverState struct {
-	Maintenance bool `json:"maintenance"`
-}
+import "github.com/fleetd/fleetd/app/model"
 
 // Maintenance reports whether the server is in maintenance mode: the
 // stored switch, or config server.maintenance. Account access (spec A)
@@ -24,24 +9,15 @@ func (acc *Service) Maintenance() (bool, error) {
 	if acc.opts.Maintenance {
 		return true, nil
 	}
-	var st serverState
-	err := acc.store.View(func(tx model.Tx) error {
-		data, ok, err := tx.Records(stateRecords).Get(stateID)
-		if err != nil || !ok {
-			return err
-		}
-		return json.Unmarshal(data, &st)
-	})
-	return st.Maintenance, err
+	var on bool
+	err := acc.store.View(func(tx model.Tx) (err error) { on, err = tx.Accounts().Maintenance(); return err })
+	return on, err
 }
 
-// SetMaintenance stores the switch (operators: fleetd maintenance on|off).
+// SetMaintenance stores the switch (operators: fleetd maintenance on|off),
+// so it survives restarts and the CLI can set it while serve is stopped.
 func (acc *Service) SetMaintenance(on bool) error {
-	data, err := json.Marshal(serverState{Maintenance: on})
-	if err != nil {
-		return err
-	}
-	return acc.store.Update(func(tx model.Tx) error { return tx.Records(stateRecords).Put(stateID, data) })
+	return acc.store.Update(func(tx model.Tx) error { return tx.Accounts().SetMaintenance(on) })
 }
 
 // Running answers ErrServerNotRunning in maintenance mode.

@@ -13,30 +13,10 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
-// otpRecord is one pending OTP. Only its bcrypt hash is stored: six
-// digits are a million guesses, which a plain hash of a copied database
-// would give away in a second.
-type otpRecord struct {
-	model.Base
-	Key        string    `json:"key"`
-	Purpose    string    `json:"purpose"`
-	Identifier string    `json:"identifier"`
-	UserID     int64     `json:"userId,omitempty"`
-	Name       string    `json:"name,omitempty"` // demo_auth: the full name given to A7
-	Hash       string    `json:"hash"`
-	Sent       time.Time `json:"sent"`
-	Expires    time.Time `json:"expires"`
-	Tries      int       `json:"tries"`
-}
+// otpRecord is one pending OTP (only its bcrypt hash is stored).
+type otpRecord = model.OTP
 
-const (
-	otpTable = "otps"
-	otpKeys  = "otpKeys" // otpKey(purpose, subject) -> otp id
-)
-
-func otps(tx model.Tx) model.Table[otpRecord] {
-	return model.RecordTable[otpRecord](tx, otpTable, "OTP")
-}
+func otps(tx model.Tx) model.Keyed[otpRecord] { return tx.Accounts().OTPs() }
 
 // otpKey binds an OTP to its purpose and subject (the identifier, or for
 // the update purposes the user and the new value).
@@ -83,31 +63,23 @@ func (acc *Service) issueOTP(rec otpRecord, to Identifier) error {
 	now := acc.now().UTC()
 	rec.Hash, rec.Sent, rec.Expires = string(hash), now, now.Add(acc.opts.OTPTTL)
 	err = acc.store.Update(func(tx model.Tx) error {
-		keys := tx.Keys(otpKeys)
-		if id, ok, err := keys.Get(rec.Key); err != nil {
+		old, err := otps(tx).ByKey(rec.Key)
+		if err != nil && model.ClassOf(err) != model.ClassNotFound {
 			return err
-		} else if ok {
-			old, err := otps(tx).Get(id)
-			if err != nil && model.ClassOf(err) != model.ClassNotFound {
+		}
+		if old != nil && now.Sub(old.Sent) < acc.opts.ResendCooldown {
+			wait := acc.opts.ResendCooldown - now.Sub(old.Sent)
+			return errCooldown(int(wait.Seconds()) + 1)
+		}
+		if old != nil {
+			if err := otps(tx).Delete(old.ID); err != nil {
 				return err
-			}
-			if old != nil && now.Sub(old.Sent) < acc.opts.ResendCooldown {
-				wait := acc.opts.ResendCooldown - now.Sub(old.Sent)
-				return errCooldown(int(wait.Seconds()) + 1)
-			}
-			if old != nil {
-				if err := otps(tx).Delete(id); err != nil {
-					return err
-				}
 			}
 		}
 		if err := pruneOTPs(tx, now); err != nil {
 			return err
 		}
-		if err := otps(tx).Create(&rec); err != nil {
-			return err
-		}
-		return keys.Put(rec.Key, rec.ID)
+		return otps(tx).Create(&rec)
 	})
 	if err != nil {
 		return err
@@ -115,7 +87,7 @@ func (acc *Service) issueOTP(rec otpRecord, to Identifier) error {
 	if err := acc.deliver(to, "Your fleetd code", "Your fleetd verification code is "+code+
 		". It expires in "+strconv.Itoa(int(acc.opts.OTPTTL.Minutes()))+" minutes."); err != nil {
 		acc.log.Error("OTP delivery failed", "purpose", rec.Purpose, "to", to.Value, "err", err)
-		if derr := acc.store.Update(func(tx model.Tx) error { return dropOTP(tx, rec.Key, rec.ID) }); derr != nil {
+		if derr := acc.store.Update(func(tx model.Tx) error { return dropOTP(tx, rec.ID) }); derr != nil {
 			acc.log.Error("removing an undelivered OTP", "err", derr)
 		}
 		return ErrOTPNotSent
@@ -135,17 +107,10 @@ func (acc *Service) deliver(to Identifier, subject, text string) error {
 	return s.Send(ctx, to.Value, subject, text)
 }
 
-// dropOTP removes the OTP under key when it is still the one with id.
-func dropOTP(tx model.Tx, key string, id int64) error {
-	keys := tx.Keys(otpKeys)
-	cur, ok, err := keys.Get(key)
-	if err != nil || !ok || cur != id {
-		return err
-	}
-	if err := keys.Delete(key); err != nil {
-		return err
-	}
-	err = otps(tx).Delete(id)
+// dropOTP removes OTP id if it is still there (not used or replaced
+// meanwhile); the store drops its key with it.
+func dropOTP(tx model.Tx, id int64) error {
+	err := otps(tx).Delete(id)
 	if model.ClassOf(err) == model.ClassNotFound {
 		err = nil
 	}
@@ -166,7 +131,7 @@ func pruneOTPs(tx model.Tx, now time.Time) error {
 		return err
 	}
 	for _, r := range stale {
-		if err := dropOTP(tx, r.Key, r.ID); err != nil {
+		if err := dropOTP(tx, r.ID); err != nil {
 			return err
 		}
 	}
@@ -179,11 +144,8 @@ func pruneOTPs(tx model.Tx, now time.Time) error {
 func (acc *Service) checkOTP(key, code string) (*otpRecord, error) {
 	var rec *otpRecord
 	err := acc.store.View(func(tx model.Tx) error {
-		id, ok, err := tx.Keys(otpKeys).Get(key)
-		if err != nil || !ok {
-			return model.FirstError(err, ErrOTPInvalid)
-		}
-		rec, err = otps(tx).Get(id)
+		var err error
+		rec, err = otps(tx).ByKey(key)
 		if model.ClassOf(err) == model.ClassNotFound {
 			return ErrOTPInvalid
 		}
@@ -194,7 +156,7 @@ func (acc *Service) checkOTP(key, code string) (*otpRecord, error) {
 	}
 	now := acc.now()
 	if now.After(rec.Expires) {
-		return nil, model.FirstError(acc.store.Update(func(tx model.Tx) error { return dropOTP(tx, key, rec.ID) }), ErrOTPExpired)
+		return nil, model.FirstError(acc.store.Update(func(tx model.Tx) error { return dropOTP(tx, rec.ID) }), ErrOTPExpired)
 	}
 	right := bcrypt.CompareHashAndPassword([]byte(rec.Hash), []byte(code)) == nil
 	// A wrong code's try must be committed, so its answer is returned
@@ -210,13 +172,13 @@ func (acc *Service) checkOTP(key, code string) (*otpRecord, error) {
 			return err
 		}
 		if right {
-			return dropOTP(tx, key, rec.ID)
+			return dropOTP(tx, rec.ID)
 		}
 		answer = ErrOTPInvalid
 		if cur.Tries++; cur.Tries >= acc.opts.OTPMaxTries {
 			answer = &model.Error{Class: model.ClassInvalid, Message: ErrOTPInvalid.Message,
 				Description: "Too many wrong codes: request a new one"}
-			return dropOTP(tx, key, rec.ID)
+			return dropOTP(tx, rec.ID)
 		}
 		return otps(tx).Put(cur)
 	})

@@ -11,23 +11,9 @@ import (
 // otpToken is what a verified OTP turns into (A1): proof that the caller
 // controls Identifier, good for one action of Purpose. Only the token's
 // SHA-256 is stored, as for sessions.
-type otpToken struct {
-	model.Base
-	Key        string    `json:"key"`
-	Purpose    string    `json:"purpose"`
-	Identifier string    `json:"identifier"`
-	UserID     int64     `json:"userId,omitempty"`
-	Expires    time.Time `json:"expires"`
-}
+type otpToken = model.OTPToken
 
-const (
-	tokenTable = "otpTokens"
-	tokenKeys  = "otpTokenKeys" // SessionKey(token) -> token id
-)
-
-func tokens(tx model.Tx) model.Table[otpToken] {
-	return model.RecordTable[otpToken](tx, tokenTable, "token")
-}
+func tokens(tx model.Tx) model.Keyed[otpToken] { return tx.Accounts().OTPTokens() }
 
 // issueToken returns a new token bound to the verified OTP's purpose,
 // identifier and user.
@@ -40,10 +26,7 @@ func (acc *Service) issueToken(rec *otpRecord) (string, error) {
 	t := &otpToken{Key: SessionKey(token), Purpose: rec.Purpose, Identifier: rec.Identifier,
 		UserID: rec.UserID, Expires: acc.now().UTC().Add(acc.opts.TokenTTL)}
 	err := acc.store.Update(func(tx model.Tx) error {
-		if err := tokens(tx).Create(t); err != nil {
-			return err
-		}
-		return tx.Keys(tokenKeys).Put(t.Key, t.ID)
+		return tokens(tx).Create(t)
 	})
 	return token, err
 }
@@ -52,13 +35,7 @@ func (acc *Service) issueToken(rec *otpRecord) (string, error) {
 // are single use. A token of another purpose stays (it may still serve
 // its own flow) and answers ErrTokenUnauthorized.
 func (acc *Service) takeToken(tx model.Tx, token, purpose string) (*otpToken, error) {
-	keys := tx.Keys(tokenKeys)
-	key := SessionKey(token)
-	id, ok, err := keys.Get(key)
-	if err != nil || !ok {
-		return nil, model.FirstError(err, ErrTokenInvalid)
-	}
-	t, err := tokens(tx).Get(id)
+	t, err := tokens(tx).ByKey(SessionKey(token))
 	if model.ClassOf(err) == model.ClassNotFound {
 		return nil, ErrTokenInvalid
 	}
@@ -71,10 +48,7 @@ func (acc *Service) takeToken(tx model.Tx, token, purpose string) (*otpToken, er
 	if t.Purpose != purpose {
 		return nil, ErrTokenUnauthorized
 	}
-	if err := keys.Delete(key); err != nil {
-		return nil, err
-	}
-	return t, tokens(tx).Delete(id)
+	return t, tokens(tx).Delete(t.ID)
 }
 
 // pruneTokens removes expired tokens.
@@ -90,9 +64,6 @@ func pruneTokens(tx model.Tx, now time.Time) error {
 		return err
 	}
 	for _, t := range stale {
-		if err := tx.Keys(tokenKeys).Delete(t.Key); err != nil {
-			return err
-		}
 		if err := tokens(tx).Delete(t.ID); err != nil {
 			return err
 		}

@@ -106,8 +106,10 @@ type Tx interface {
 	// DeleteEvents removes at most limit of a device's events, oldest first.
 	DeleteEvents(deviceID int64, limit int) (int, error)
 
-	// Office is the fleet office's records.
+	// Office is the fleet office's records, Accounts what the accounts
+	// keep besides users and sessions.
 	Office() OfficeTx
+	Accounts() AccountsTx
 
 	// Records is the named collection of an extended (v2) entity kind and
 	// Keys a named string -> id map (its unique indexes and lookups): new

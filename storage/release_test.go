@@ -275,6 +275,31 @@ func checkReleaseTables(t *testing.T, tx model.Tx, before map[string]bucketDump)
 		t.Errorf("Maintenance() = %v, %v; the release stored it on", on, err)
 	}
 
+	notify := tx.Notify()
+	for id, data := range before[string(colNotifySettings.bucket())].entries {
+		got, err := notify.NotificationSettings(keyID([]byte(id)))
+		if err != nil || len(got) == 0 {
+			t.Errorf("NotificationSettings(%d) = %v, %v", keyID([]byte(id)), got, err)
+		}
+		sameAsStored(t, "notification settings", got, data)
+	}
+	holders, err := notify.PushTokenHolders()
+	if err != nil || len(holders) != len(before[string(colPushTokens.bucket())].entries) || len(holders) == 0 {
+		t.Errorf("PushTokenHolders() = %v, %v", holders, err)
+	}
+	for _, id := range holders {
+		got, err := notify.PushTokens(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameAsStored(t, "push tokens", map[string]any{"tokens": got}, before[string(colPushTokens.bucket())].entries[string(idKey(id))])
+	}
+	for token, id := range before[string(keySetBucket(colPushTokens.keys[0]))].entries {
+		if got, ok, err := notify.PushTokenOwner(token); got != keyID([]byte(id)) || !ok || err != nil {
+			t.Errorf("PushTokenOwner(%s) = %d, %v, %v; stored %d", token, got, ok, err, keyID([]byte(id)))
+		}
+	}
+
 	server, err := tx.Server()
 	if err != nil {
 		t.Fatal(err)

@@ -107,9 +107,11 @@ type Tx interface {
 	DeleteEvents(deviceID int64, limit int) (int, error)
 
 	// Office is the fleet office's records, Accounts what the accounts
-	// keep besides users and sessions.
+	// keep besides users and sessions, Notify the notifier's settings and
+	// push tokens.
 	Office() OfficeTx
 	Accounts() AccountsTx
+	Notify() NotifyTx
 
 	// Records is the named collection of an extended (v2) entity kind and
 	// Keys a named string -> id map (its unique indexes and lookups): new

@@ -1,8 +1,6 @@
 package notify
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/fleetd/fleetd/app/model"
@@ -16,13 +14,6 @@ var NotificationTypes = []string{"ignition", "geofence", "deviceOverspeed", "mai
 // token asked to be told.
 type NotificationSettings map[string]bool
 
-// Per-user records are stored under the user's id.
-const (
-	settingsRecords = "notificationSettings"
-	tokenRecords    = "pushTokens"
-	tokenOwners     = "pushTokenOwners" // token -> user id
-)
-
 func validType(typ string) bool {
 	for _, t := range NotificationTypes {
 		if t == typ {
@@ -32,32 +23,13 @@ func validType(typ string) bool {
 	return false
 }
 
-func getJSON(tx model.Tx, set string, id int64, v any) error {
-	data, ok, err := tx.Records(set).Get(id)
-	if err != nil || !ok {
-		return err
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("decode %s %d: %w", set, id, err)
-	}
-	return nil
-}
-
-func putJSON(tx model.Tx, set string, id int64, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return tx.Records(set).Put(id, data)
-}
-
 func settingsOf(tx model.Tx, userID int64) (NotificationSettings, error) {
 	s := NotificationSettings{}
 	for _, t := range NotificationTypes {
 		s[t] = true
 	}
-	var stored NotificationSettings
-	if err := getJSON(tx, settingsRecords, userID, &stored); err != nil {
+	stored, err := tx.Notify().NotificationSettings(userID)
+	if err != nil {
 		return nil, err
 	}
 	for t, on := range stored {
@@ -86,6 +58,6 @@ func (n *Service) SetNotification(actor *model.User, typ string, on bool) error 
 			return err
 		}
 		s[typ] = on
-		return putJSON(tx, settingsRecords, actor.ID, s)
+		return tx.Notify().PutNotificationSettings(actor.ID, s)
 	})
 }

@@ -3,7 +3,6 @@ package notify
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
@@ -14,14 +13,7 @@ import (
 const MaxPushTokens = 20
 
 // PushToken is one registered device token.
-type PushToken struct {
-	Token string    `json:"token"`
-	Added time.Time `json:"added"`
-}
-
-type pushTokens struct {
-	Tokens []PushToken `json:"tokens"`
-}
+type PushToken = model.PushToken
 
 // The K3/K4 answers the spec gives.
 var (
@@ -30,11 +22,8 @@ var (
 	ErrTokenAbsent = &model.Error{Class: model.ClassNotFound, Message: "Token not found"}
 )
 
-func tokensOf(tx model.Tx, userID int64) (pushTokens, error) {
-	var t pushTokens
-	err := getJSON(tx, tokenRecords, userID, &t)
-	return t, err
-}
+// tokensOf are userID's tokens, oldest first.
+func tokensOf(tx model.Tx, userID int64) ([]PushToken, error) { return tx.Notify().PushTokens(userID) }
 
 func checkToken(token string) error {
 	if strings.TrimSpace(token) == "" {
@@ -53,7 +42,7 @@ func (n *Service) AddPushToken(actor *model.User, token string) error {
 	}
 	var exists bool
 	err := n.store.Update(func(tx model.Tx) error {
-		owner, ok, err := tx.Keys(tokenOwners).Get(token)
+		owner, ok, err := tx.Notify().PushTokenOwner(token)
 		if err != nil {
 			return err
 		}
@@ -66,23 +55,17 @@ func (n *Service) AddPushToken(actor *model.User, token string) error {
 		if err != nil {
 			return err
 		}
-		t.Tokens = slices.DeleteFunc(t.Tokens, func(p PushToken) bool {
+		t = slices.DeleteFunc(t, func(p PushToken) bool {
 			if p.Token == token {
 				exists = true
 			}
 			return p.Token == token
 		})
-		t.Tokens = append(t.Tokens, PushToken{Token: token, Added: n.now().UTC()})
-		for len(t.Tokens) > MaxPushTokens {
-			if err := tx.Keys(tokenOwners).Delete(t.Tokens[0].Token); err != nil {
-				return err
-			}
-			t.Tokens = t.Tokens[1:]
+		t = append(t, PushToken{Token: token, Added: n.now().UTC()})
+		if len(t) > MaxPushTokens {
+			t = t[len(t)-MaxPushTokens:]
 		}
-		if err := tx.Keys(tokenOwners).Put(token, actor.ID); err != nil {
-			return err
-		}
-		return putJSON(tx, tokenRecords, actor.ID, t)
+		return tx.Notify().PutPushTokens(actor.ID, t)
 	})
 	if err == nil && exists {
 		err = ErrTokenExists
@@ -100,7 +83,7 @@ func (n *Service) RemovePushToken(actor *model.User, token string) error {
 		if err != nil {
 			return err
 		}
-		if !slices.ContainsFunc(t.Tokens, func(p PushToken) bool { return p.Token == token }) {
+		if !slices.ContainsFunc(t, func(p PushToken) bool { return p.Token == token }) {
 			return ErrTokenAbsent
 		}
 		return removeToken(tx, actor.ID, token)
@@ -109,44 +92,27 @@ func (n *Service) RemovePushToken(actor *model.User, token string) error {
 
 // PushTokens lists the caller's tokens, oldest first.
 func (n *Service) PushTokens(actor *model.User) ([]PushToken, error) {
-	var t pushTokens
+	var t []PushToken
 	err := n.store.View(func(tx model.Tx) (err error) { t, err = tokensOf(tx, actor.ID); return err })
-	return t.Tokens, err
+	return t, err
 }
 
-// removeToken drops token from userID's list and the owner index.
+// removeToken drops token from userID's list; the store drops its owner
+// entry with it.
 func removeToken(tx model.Tx, userID int64, token string) error {
 	t, err := tokensOf(tx, userID)
 	if err != nil {
 		return err
 	}
-	t.Tokens = slices.DeleteFunc(t.Tokens, func(p PushToken) bool { return p.Token == token })
-	if owner, ok, err := tx.Keys(tokenOwners).Get(token); err != nil {
-		return err
-	} else if ok && owner == userID {
-		if err := tx.Keys(tokenOwners).Delete(token); err != nil {
-			return err
-		}
-	}
-	if len(t.Tokens) == 0 {
-		_, err = tx.Records(tokenRecords).Delete(userID)
-		return err
-	}
-	return putJSON(tx, tokenRecords, userID, t)
+	t = slices.DeleteFunc(t, func(p PushToken) bool { return p.Token == token })
+	return tx.Notify().PutPushTokens(userID, t)
 }
 
-// DropUser removes a deleted user's notification switches and
-// push tokens (with their owner index entries).
+// DropUser removes a deleted user's notification switches and push
+// tokens (with their owner entries).
 func (n *Service) DropUser(tx model.Tx, userID int64) error {
-	t, err := tokensOf(tx, userID)
-	if err != nil {
+	if err := tx.Notify().PutPushTokens(userID, nil); err != nil {
 		return err
 	}
-	for _, p := range t.Tokens {
-		if err := removeToken(tx, userID, p.Token); err != nil {
-			return err
-		}
-	}
-	_, err = tx.Records(settingsRecords).Delete(userID)
-	return err
+	return tx.Notify().DeleteNotificationSettings(userID)
 }

@@ -73,11 +73,7 @@ func (n *Service) eventRecipients(tx model.Tx, e *model.Event) ([]pushOut, error
 		"type": e.Type, "eventId": strconv.FormatInt(e.ID, 10), "deviceId": strconv.FormatInt(e.DeviceID, 10),
 		"positionId": strconv.FormatInt(e.PositionID, 10), "eventTime": e.EventTime.UTC().Format(time.RFC3339),
 	}}
-	var holders []int64
-	err := tx.Records(tokenRecords).List(false, func(id int64, _ []byte) bool {
-		holders = append(holders, id)
-		return true
-	})
+	holders, err := tx.Notify().PushTokenHolders()
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +110,7 @@ func recipient(tx model.Tx, userID int64, typ string, now time.Time) (holder, bo
 		return holder{}, false, err
 	}
 	t, err := tokensOf(tx, userID)
-	if err != nil || len(t.Tokens) == 0 {
+	if err != nil || len(t) == 0 {
 		return holder{}, false, err
 	}
 	if typ != "" {
@@ -123,7 +119,7 @@ func recipient(tx model.Tx, userID int64, typ string, now time.Time) (holder, bo
 			return holder{}, false, err
 		}
 	}
-	return holder{user: u, tokens: t.Tokens}, true, nil
+	return holder{user: u, tokens: t}, true, nil
 }
 
 // userRecipient is NotifyUser's one recipient, if the user wants it.

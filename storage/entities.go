@@ -1,15 +1,15 @@
 package storage
 
 import (
-	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/fleetd/fleetd/app/model"
 )
 
 // One spec per entity bucket; tx binds them to a transaction.
 var (
-	usersSpec = tableSpec[model.User]{
+	usersSpec = storedAs(tableSpec[model.User]{
 		bucket: bucketUsers,
 		what:   "user",
 		index: &uniqueIndex[model.User]{
@@ -18,9 +18,7 @@ var (
 			value:     func(u *model.User) string { return u.Email },
 			normalize: model.NormalizeEmail,
 		},
-		encode: encodeUser,
-		decode: decodeUser,
-	}
+	}, storeUser, loadUser)
 	devicesSpec = tableSpec[model.Device]{
 		bucket: bucketDevices,
 		what:   "device",
@@ -38,26 +36,52 @@ var (
 	queueSpec     = tableSpec[model.QueuedCommand]{bucket: bucketQueue, what: "queued command"}
 )
 
-// storedUser is a user as written to disk: app.User hides PasswordHash
-// from JSON so the API never leaks it, but the store must keep it.
+// storedUser is a user as stored: the fields model.User had when users
+// were first written, with passwordHash, which the API never shows, and
+// without the plaintext password, which is input only.
 type storedUser struct {
-	model.User
-	PasswordHash string `json:"passwordHash"`
+	ID               int64          `json:"id"`
+	Name             string         `json:"name"`
+	Login            string         `json:"login,omitempty"`
+	Email            string         `json:"email"`
+	Phone            string         `json:"phone"`
+	Readonly         bool           `json:"readonly"`
+	Administrator    bool           `json:"administrator"`
+	Map              string         `json:"map"`
+	Latitude         float64        `json:"latitude"`
+	Longitude        float64        `json:"longitude"`
+	Zoom             int            `json:"zoom"`
+	TwelveHourFormat bool           `json:"twelveHourFormat"`
+	CoordinateFormat string         `json:"coordinateFormat"`
+	Disabled         bool           `json:"disabled"`
+	ExpirationTime   *time.Time     `json:"expirationTime"`
+	DeviceLimit      int            `json:"deviceLimit"`
+	UserLimit        int            `json:"userLimit"`
+	DeviceReadonly   bool           `json:"deviceReadonly"`
+	LimitCommands    bool           `json:"limitCommands"`
+	DisableReports   bool           `json:"disableReports"`
+	FixedEmail       bool           `json:"fixedEmail"`
+	PoiLayer         string         `json:"poiLayer"`
+	Attributes       map[string]any `json:"attributes"`
+	PasswordHash     string         `json:"passwordHash"`
 }
 
-// encodeUser drops the plaintext Password, which is input only.
-func encodeUser(u *model.User) ([]byte, error) {
-	s := storedUser{User: *u, PasswordHash: u.PasswordHash}
-	s.Password = ""
-	return json.Marshal(&s)
+func storeUser(u *model.User) storedUser {
+	return storedUser{ID: u.ID, Name: u.Name, Login: u.Login, Email: u.Email, Phone: u.Phone,
+		Readonly: u.Readonly, Administrator: u.Administrator, Map: u.Map, Latitude: u.Latitude,
+		Longitude: u.Longitude, Zoom: u.Zoom, TwelveHourFormat: u.TwelveHourFormat,
+		CoordinateFormat: u.CoordinateFormat, Disabled: u.Disabled, ExpirationTime: u.ExpirationTime,
+		DeviceLimit: u.DeviceLimit, UserLimit: u.UserLimit, DeviceReadonly: u.DeviceReadonly,
+		LimitCommands: u.LimitCommands, DisableReports: u.DisableReports, FixedEmail: u.FixedEmail,
+		PoiLayer: u.PoiLayer, Attributes: u.Attributes, PasswordHash: u.PasswordHash}
 }
 
-func decodeUser(data []byte, u *model.User) error {
-	var s storedUser
-	if err := json.Unmarshal(data, &s); err != nil {
-		return err
-	}
-	*u = s.User
-	u.PasswordHash = s.PasswordHash
-	return nil
+func loadUser(s *storedUser) model.User {
+	return model.User{Base: model.Base{ID: s.ID}, Name: s.Name, Login: s.Login, Email: s.Email, Phone: s.Phone,
+		Readonly: s.Readonly, Administrator: s.Administrator, Map: s.Map, Latitude: s.Latitude,
+		Longitude: s.Longitude, Zoom: s.Zoom, TwelveHourFormat: s.TwelveHourFormat,
+		CoordinateFormat: s.CoordinateFormat, Disabled: s.Disabled, ExpirationTime: s.ExpirationTime,
+		DeviceLimit: s.DeviceLimit, UserLimit: s.UserLimit, DeviceReadonly: s.DeviceReadonly,
+		LimitCommands: s.LimitCommands, DisableReports: s.DisableReports, FixedEmail: s.FixedEmail,
+		PoiLayer: s.PoiLayer, Attributes: s.Attributes, PasswordHash: s.PasswordHash}
 }

@@ -24,14 +24,16 @@ func filedBy[T any](c *collection, group func(*T) int64) tableSpec[T] {
 		group: &groupIndex[T]{bucket: keySetBucket(c.keys[0]), group: group}}
 }
 
+// Each is stored as its stored type (office_stored.go).
 var (
-	ticketsSpec   = filedSpec[model.Ticket](colTickets)
-	responsesSpec = filedBy(colResponses, func(r *model.TicketResponse) int64 { return int64(r.TicketID) })
-	documentsSpec = filedSpec[model.Document](colDocuments)
-	filesSpec     = filedSpec[model.File](colFiles)
-	recordsSpec   = filedSpec[model.ServiceRecord](colServiceRecords)
-	tasksSpec     = filedSpec[model.ServiceTask](colServiceTasks)
-	paymentsSpec  = filedSpec[model.Payment](colPayments)
+	ticketsSpec   = storedAs(filedSpec[model.Ticket](colTickets), storeTicket, loadTicket)
+	responsesSpec = storedAs(filedBy(colResponses, func(r *model.TicketResponse) int64 { return int64(r.TicketID) }),
+		storeResponse, loadResponse)
+	documentsSpec = storedAs(filedSpec[model.Document](colDocuments), storeDocument, loadDocument)
+	filesSpec     = storedAs(filedSpec[model.File](colFiles), storeFile, loadFile)
+	recordsSpec   = storedAs(filedSpec[model.ServiceRecord](colServiceRecords), storeServiceRecord, loadServiceRecord)
+	tasksSpec     = storedAs(filedSpec[model.ServiceTask](colServiceTasks), storeServiceTask, loadServiceTask)
+	paymentsSpec  = storedAs(filedSpec[model.Payment](colPayments), storePayment, loadPayment)
 )
 
 // The keys of the office's counters and seeds.

@@ -229,6 +229,7 @@ func checkTable[T any](t *testing.T, what string, table model.Table[T], b bucket
 // checkReleaseTables reads the release's records through model.Tx.
 func checkReleaseTables(t *testing.T, tx model.Tx, before map[string]bucketDump) {
 	users := checkTable(t, "users", tx.Users(), before["users"], "passwordHash")
+	sameEncoding(t, "users", &usersSpec, before["users"])
 	for _, u := range users {
 		want := storedJSON(t, before["users"].entries[string(idKey(u.ID))]).(map[string]any)["passwordHash"]
 		if u.PasswordHash == "" || u.PasswordHash != want {
@@ -348,9 +349,10 @@ func checkReleaseTables(t *testing.T, tx model.Tx, before map[string]bucketDump)
 }
 
 // checkFiling checks an office collection's records and its groups.
-func checkFiling[T any](t *testing.T, what string, f model.Filing[T], before map[string]bucketDump, c *collection) {
+func checkFiling[T any, P entity[T]](t *testing.T, what string, f model.Filing[T], before map[string]bucketDump, c *collection) {
 	t.Helper()
 	checkTable(t, what, f, before[string(c.bucket())])
+	sameEncoding(t, what, f.(table[T, P]).spec, before[string(c.bucket())])
 	groups := map[int64][]int64{}
 	for k, v := range before[string(keySetBucket(c.keys[0]))].entries {
 		g, _, _ := strings.Cut(k, "/")

@@ -34,6 +34,11 @@ var (
 	commandsSpec  = tableSpec[model.Command]{bucket: bucketCommands, what: "command"}
 	geofencesSpec = tableSpec[model.Geofence]{bucket: bucketGeofences, what: "geofence"}
 	queueSpec     = tableSpec[model.QueuedCommand]{bucket: bucketQueue, what: "queued command"}
+	// Drivers and computed attributes are registered collections
+	// (collections.go). The drivers' uniqueId key set is still kept by
+	// the fleet, which checks it: at the Table level uniqueIds may repeat.
+	driversSpec  = tableSpec[model.Driver]{bucket: colDrivers.bucket(), what: colDrivers.what}
+	computedSpec = tableSpec[model.ComputedAttribute]{bucket: colComputed.bucket(), what: colComputed.what}
 )
 
 // storedUser is a user as stored: the fields model.User had when users

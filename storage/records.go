@@ -169,13 +169,3 @@ func (k *keySet) Scan(prefix string, fn func(string, int64) bool) error {
 	}
 	return nil
 }
-
-// Drivers and computed attributes are extended collections kept as
-// records: they have no index but the drivers' uniqueId keys.
-func (t *tx) Drivers() model.Table[model.Driver] {
-	return model.RecordTable[model.Driver](t, colDrivers.name, colDrivers.what)
-}
-
-func (t *tx) ComputedAttributes() model.Table[model.ComputedAttribute] {
-	return model.RecordTable[model.ComputedAttribute](t, colComputed.name, colComputed.what)
-}

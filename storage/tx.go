@@ -31,6 +31,13 @@ func (t *tx) QueuedCommands() model.Table[model.QueuedCommand] {
 	return table[model.QueuedCommand, *model.QueuedCommand]{&queueSpec, t.btx}
 }
 
+func (t *tx) Drivers() model.Table[model.Driver] {
+	return table[model.Driver, *model.Driver]{&driversSpec, t.btx}
+}
+func (t *tx) ComputedAttributes() model.Table[model.ComputedAttribute] {
+	return table[model.ComputedAttribute, *model.ComputedAttribute]{&computedSpec, t.btx}
+}
+
 func (t *tx) users() table[model.User, *model.User] {
 	return table[model.User, *model.User]{&usersSpec, t.btx}
 }

@@ -73,6 +73,14 @@ func seed(t *testing.T, s model.Store) {
 			putRecord(tx, seedRecords, `{"n":2}`),
 			tx.Keys(seedKeys).Put("alpha", 1),
 			tx.Keys(seedKeys).Put("beta", 2),
+			tx.Office().Tickets().Create(&model.Ticket{Title: "t", Status: "open", Stamp: stamp(0)}),
+			tx.Office().TicketResponses().Create(&model.TicketResponse{TicketID: 1, Message: "m", Stamp: stamp(1)}),
+			tx.Office().Payments().Create(&model.Payment{Method: "card", Currency: "EUR", Amount: 5, Stamp: stamp(1)}),
+			tx.Accounts().OTPs().Create(&model.OTP{Key: "otp-ann", Purpose: "reset", Identifier: "ann@example.com", Sent: t0, Expires: at(10)}),
+			tx.Accounts().OTPTokens().Create(&model.OTPToken{Key: "tok-ann", Purpose: "reset", UserID: 1, Expires: at(10)}),
+			tx.Accounts().SetDemoUser("+1555", 2),
+			tx.Notify().PutNotificationSettings(1, map[string]bool{"alarm": false}),
+			tx.Notify().PutPushTokens(1, []model.PushToken{{Token: "push-a", Added: t0}, {Token: "push-b", Added: at(1)}}),
 		} {
 			if step != nil {
 				return step
@@ -161,6 +169,9 @@ func state(t *testing.T, s model.Store) string {
 			n, err := tx.Records(name).Count()
 			w("records count "+name, n, err)
 		}
+		officeState(w, tx.Office())
+		accountsState(w, tx.Accounts())
+		notifyState(w, tx.Notify())
 		for _, name := range []string{seedKeys, freshKeys} {
 			var keys []string
 			err := tx.Keys(name).Scan("", func(k string, id int64) bool {
@@ -172,6 +183,63 @@ func state(t *testing.T, s model.Store) string {
 		return nil
 	})
 	return out.String()
+}
+
+// officeState reads every filing, whole and by group, and the seed flag.
+func officeState(w func(string, any, error), o model.OfficeTx) {
+	filingState(w, "tickets", o.Tickets())
+	filingState(w, "ticketResponses", o.TicketResponses())
+	filingState(w, "documents", o.Documents())
+	filingState(w, "files", o.Files())
+	filingState(w, "serviceRecords", o.ServiceRecords())
+	filingState(w, "serviceTasks", o.ServiceTasks())
+	filingState(w, "payments", o.Payments())
+	seeded, err := o.TasksSeeded()
+	w("tasksSeeded", seeded, err)
+}
+
+func filingState[T any](w func(string, any, error), name string, f model.Filing[T]) {
+	tableState(w, name, f)
+	for group := int64(0); group <= 3; group++ {
+		list, total, err := f.Group(group, model.Query{}, false)
+		w(fmt.Sprint(name, " group ", group), list, err)
+		w(fmt.Sprint(name, " group ", group, " total"), total, nil)
+	}
+}
+
+// accountsState reads the keyed tables by key too.
+func accountsState(w func(string, any, error), a model.AccountsTx) {
+	tableState(w, "otps", a.OTPs())
+	for _, key := range []string{"otp-ann", "otp-new", "otp-moved"} {
+		v, err := a.OTPs().ByKey(key)
+		w("otp "+key, v, err)
+	}
+	tableState(w, "otpTokens", a.OTPTokens())
+	for _, key := range []string{"tok-ann", "tok-new"} {
+		v, err := a.OTPTokens().ByKey(key)
+		w("otpToken "+key, v, err)
+	}
+	for _, phone := range []string{"+1555", "+1666"} {
+		id, ok, err := a.DemoUser(phone)
+		w("demoUser "+phone, []any{id, ok}, err)
+	}
+	on, err := a.Maintenance()
+	w("maintenance", on, err)
+}
+
+func notifyState(w func(string, any, error), n model.NotifyTx) {
+	for user := int64(1); user <= 3; user++ {
+		s, err := n.NotificationSettings(user)
+		w(fmt.Sprint("notificationSettings ", user), s, err)
+		t, err := n.PushTokens(user)
+		w(fmt.Sprint("pushTokens ", user), t, err)
+	}
+	for _, token := range []string{"push-a", "push-b", "push-c"} {
+		id, ok, err := n.PushTokenOwner(token)
+		w("pushTokenOwner "+token, []any{id, ok}, err)
+	}
+	holders, err := n.PushTokenHolders()
+	w("pushTokenHolders", holders, err)
 }
 
 func tableState[T any](w func(string, any, error), name string, tbl model.Table[T]) {
@@ -302,6 +370,56 @@ func writes() []write {
 			}
 			return tx.Records(freshRecords).Put(id, []byte(`{}`))
 		}},
+		{"Office.Tickets.Create", func(tx model.Tx) error {
+			return tx.Office().Tickets().Create(&model.Ticket{Title: "t2", Stamp: stamp(1)})
+		}},
+		{"Office.Tickets.Put to another owner", func(tx model.Tx) error {
+			return tx.Office().Tickets().Put(&model.Ticket{ID: 1, Title: "t1", Stamp: stamp(1)})
+		}},
+		{"Office.Tickets.Delete", func(tx model.Tx) error { return tx.Office().Tickets().Delete(1) }},
+		{"Office.TicketResponses.Create", func(tx model.Tx) error {
+			return tx.Office().TicketResponses().Create(&model.TicketResponse{TicketID: 1, Stamp: stamp(0)})
+		}},
+		{"Office.TicketResponses.Put to another ticket", func(tx model.Tx) error {
+			return tx.Office().TicketResponses().Put(&model.TicketResponse{ID: 1, TicketID: 2, Stamp: stamp(1)})
+		}},
+		{"Office.TicketResponses.Delete", func(tx model.Tx) error { return tx.Office().TicketResponses().Delete(1) }},
+		{"Office.Documents.Create", func(tx model.Tx) error {
+			return tx.Office().Documents().Create(&model.Document{DocumentOf: "vehicle", EntityID: 1, Stamp: stamp(0)})
+		}},
+		{"Office.Files.Create", func(tx model.Tx) error { return tx.Office().Files().Create(&model.File{Name: "f", Stamp: stamp(0)}) }},
+		{"Office.ServiceRecords.Create", func(tx model.Tx) error {
+			return tx.Office().ServiceRecords().Create(&model.ServiceRecord{Title: "s", VehicleID: 1, Stamp: stamp(0)})
+		}},
+		{"Office.ServiceTasks.Create", func(tx model.Tx) error {
+			return tx.Office().ServiceTasks().Create(&model.ServiceTask{Label: "public"})
+		}},
+		{"Office.Payments.Put", func(tx model.Tx) error {
+			return tx.Office().Payments().Put(&model.Payment{ID: 1, Method: "cash", Stamp: stamp(1)})
+		}},
+		{"Office.Payments.Delete", func(tx model.Tx) error { return tx.Office().Payments().Delete(1) }},
+		{"Office.SetTasksSeeded", func(tx model.Tx) error { return tx.Office().SetTasksSeeded() }},
+		{"Accounts.OTPs.Create", func(tx model.Tx) error {
+			return tx.Accounts().OTPs().Create(&model.OTP{Key: "otp-new", Sent: t0, Expires: at(10)})
+		}},
+		{"Accounts.OTPs.Put to a new key", func(tx model.Tx) error {
+			return tx.Accounts().OTPs().Put(&model.OTP{Base: model.Base{ID: 1}, Key: "otp-moved", Sent: t0, Expires: at(10)})
+		}},
+		{"Accounts.OTPs.Delete", func(tx model.Tx) error { return tx.Accounts().OTPs().Delete(1) }},
+		{"Accounts.OTPTokens.Create", func(tx model.Tx) error {
+			return tx.Accounts().OTPTokens().Create(&model.OTPToken{Key: "tok-new", Expires: at(10)})
+		}},
+		{"Accounts.OTPTokens.Delete", func(tx model.Tx) error { return tx.Accounts().OTPTokens().Delete(1) }},
+		{"Accounts.SetDemoUser", func(tx model.Tx) error { return tx.Accounts().SetDemoUser("+1666", 1) }},
+		{"Accounts.SetMaintenance", func(tx model.Tx) error { return tx.Accounts().SetMaintenance(true) }},
+		{"Notify.PutNotificationSettings", func(tx model.Tx) error {
+			return tx.Notify().PutNotificationSettings(2, map[string]bool{"ignition": false})
+		}},
+		{"Notify.DeleteNotificationSettings", func(tx model.Tx) error { return tx.Notify().DeleteNotificationSettings(1) }},
+		{"Notify.PutPushTokens taking a token", func(tx model.Tx) error {
+			return tx.Notify().PutPushTokens(2, []model.PushToken{{Token: "push-b", Added: at(2)}, {Token: "push-c", Added: at(2)}})
+		}},
+		{"Notify.PutPushTokens of none", func(tx model.Tx) error { return tx.Notify().PutPushTokens(1, nil) }},
 		{"Keys.Put", func(tx model.Tx) error { return tx.Keys(seedKeys).Put("alpha", 7) }},
 		{"Keys.Delete", func(tx model.Tx) error { return tx.Keys(seedKeys).Delete("alpha") }},
 		{"Keys.Put of a new set", func(tx model.Tx) error { return tx.Keys(freshKeys).Put("k", 1) }},

@@ -1,7 +1,10 @@
 // Package storetest is the contract of model.Store as a test suite: every
 // promise the store interfaces make in their doc comments (model.Store,
-// model.Tx, model.Table, model.RecordSet, model.KeySet), checked exactly
-// against any backend. A second backend is done when Run passes on it.
+// model.Tx, model.Table, model.RecordSet, model.KeySet, and the domains'
+// parts of a transaction: model.OfficeTx with its model.Filing tables,
+// model.AccountsTx with its model.Keyed tables, model.NotifyTx), checked
+// exactly against any backend. A second backend is done when Run passes
+// on it.
 //
 // Use it from the backend's own tests:
 //
@@ -27,7 +30,10 @@
 //   - "key order" of KeySet.Scan is byte order (Go's string order), and a
 //     prefix is literal ("a_" does not match "ab");
 //   - User.Password is not kept, PasswordHash is (model.User's comment);
-//   - only the e-mail and uniqueId indexes are unique;
+//   - only the e-mail and uniqueId indexes and a Keyed table's keys are
+//     unique; keys are exact (no normalising);
+//   - a record read through Filing.Group is the record Get reads; a
+//     rolled-back NextTicketNo hands its number out again;
 //   - transactions are what the word says: one sees its own writes, a View
 //     reads one snapshot, and concurrent Updates and Batches lose no
 //     read-modify-write.
@@ -72,6 +78,9 @@ func Run(t *testing.T, open func(t *testing.T) model.Store) {
 	t.Run("Events", s.events)
 	t.Run("RecordSets", s.recordSets)
 	t.Run("KeySets", s.keySets)
+	t.Run("Office", s.office)
+	t.Run("Accounts", s.accounts)
+	t.Run("Notify", s.notify)
 	t.Run("Update", s.update)
 	t.Run("View", s.view)
 	t.Run("Batch", s.batch)

@@ -89,6 +89,78 @@ func (s *suite) tables(t *testing.T) {
 			},
 			edit: func(a *model.ComputedAttribute) { a.Expression, a.Priority = "speed > 2", -3 },
 		}.runner(s)},
+		{"Tickets", tableCase[model.Ticket, *model.Ticket]{
+			table: func(tx model.Tx) model.Table[model.Ticket] { return tx.Office().Tickets() },
+			make: func(i int) *model.Ticket {
+				return &model.Ticket{TicketNo: int64(1001 + i), Title: fmt.Sprint("t", i), Category: "app", Status: "open",
+					FileIDs: []model.TextID{model.TextID(i + 1)}, Device: &model.TicketDevice{Value: "1", Name: "van"}, Stamp: stamp(i)}
+			},
+			edit: func(v *model.Ticket) { v.Status, v.Device, v.FileIDs, v.UserID = "closed", nil, nil, 9 },
+		}.runner(s)},
+		{"TicketResponses", tableCase[model.TicketResponse, *model.TicketResponse]{
+			table: func(tx model.Tx) model.Table[model.TicketResponse] { return tx.Office().TicketResponses() },
+			make: func(i int) *model.TicketResponse {
+				return &model.TicketResponse{TicketID: model.TextID(i%2 + 1), Message: fmt.Sprint("m", i), FileIDs: []model.TextID{},
+					SenderInfo: model.SenderInfo{Name: "Ann", ID: 1}, Stamp: stamp(i)}
+			},
+			edit: func(v *model.TicketResponse) { v.Message, v.TicketID = "edited", 7 },
+		}.runner(s)},
+		{"Documents", tableCase[model.Document, *model.Document]{
+			table: func(tx model.Tx) model.Table[model.Document] { return tx.Office().Documents() },
+			make: func(i int) *model.Document {
+				amount := float64(i) + 0.5
+				return &model.Document{DocumentOf: "vehicle", EntityID: model.TextID(i + 1), DocumentType: fmt.Sprint("d", i),
+					Amount: &amount, ExpiryDate: model.Date{Time: at(i)}, ExpiryNotices: []int{30}, Stamp: stamp(i)}
+			},
+			edit: func(v *model.Document) {
+				v.Amount, v.ExpiryDate, v.RenewalDate, v.ExpiryNotices = nil, model.Date{}, model.Date{Time: at(5)}, nil
+			},
+		}.runner(s)},
+		{"Files", tableCase[model.File, *model.File]{
+			table: func(tx model.Tx) model.Table[model.File] { return tx.Office().Files() },
+			make: func(i int) *model.File {
+				return &model.File{Name: fmt.Sprint("f", i, ".pdf"), Size: int64(i), Type: "application/pdf", Stamp: stamp(i)}
+			},
+			edit: func(v *model.File) { v.AttachedTo = "ticket:1" },
+		}.runner(s)},
+		{"ServiceRecords", tableCase[model.ServiceRecord, *model.ServiceRecord]{
+			table: func(tx model.Tx) model.Table[model.ServiceRecord] { return tx.Office().ServiceRecords() },
+			make: func(i int) *model.ServiceRecord {
+				odo := float64(1000 * i)
+				return &model.ServiceRecord{Title: fmt.Sprint("s", i), VehicleID: 1, ServiceDate: model.Date{Time: at(i)},
+					Odometer: &odo, ServiceTasks: []string{"Oil change"}, Stamp: stamp(i)}
+			},
+			edit: func(v *model.ServiceRecord) { v.Odometer, v.ServiceTasks, v.VehicleID = nil, nil, 2 },
+		}.runner(s)},
+		{"ServiceTasks", tableCase[model.ServiceTask, *model.ServiceTask]{
+			table: func(tx model.Tx) model.Table[model.ServiceTask] { return tx.Office().ServiceTasks() },
+			make: func(i int) *model.ServiceTask {
+				return &model.ServiceTask{Label: fmt.Sprint("task", i), Stamp: stamp(i)}
+			},
+			edit: func(v *model.ServiceTask) { v.Label, v.UserID = "public", 0 },
+		}.runner(s)},
+		{"Payments", tableCase[model.Payment, *model.Payment]{
+			table: func(tx model.Tx) model.Table[model.Payment] { return tx.Office().Payments() },
+			make: func(i int) *model.Payment {
+				return &model.Payment{Method: "card", Amount: float64(i) + 0.25, Currency: "EUR", Status: "completed", Stamp: stamp(i)}
+			},
+			edit: func(v *model.Payment) { v.Status, v.Reference, v.Discount = "failed", "INV", 1.5 },
+		}.runner(s)},
+		{"OTPs", tableCase[model.OTP, *model.OTP]{
+			table: func(tx model.Tx) model.Table[model.OTP] { return tx.Accounts().OTPs() },
+			make: func(i int) *model.OTP {
+				return &model.OTP{Key: fmt.Sprint("registration\x00u", i), Purpose: "registration", Identifier: fmt.Sprint("u", i),
+					Hash: "hash", Sent: at(i), Expires: at(i + 10)}
+			},
+			edit: func(v *model.OTP) { v.Tries, v.UserID, v.Name = 2, 5, "Ann" },
+		}.runner(s)},
+		{"OTPTokens", tableCase[model.OTPToken, *model.OTPToken]{
+			table: func(tx model.Tx) model.Table[model.OTPToken] { return tx.Accounts().OTPTokens() },
+			make: func(i int) *model.OTPToken {
+				return &model.OTPToken{Key: fmt.Sprint("sha", i), Purpose: "reset", Identifier: fmt.Sprint("u", i), Expires: at(i)}
+			},
+			edit: func(v *model.OTPToken) { v.UserID, v.Expires = 3, at(50) },
+		}.runner(s)},
 	} {
 		t.Run(c.name, c.run)
 	}
@@ -427,6 +499,8 @@ func (s *suite) sequencesPerTable(t *testing.T) {
 		u, d, g := &model.User{Email: "a@example.com"}, &model.Device{UniqueID: "1"}, &model.Group{}
 		c, f, q := &model.Command{}, &model.Geofence{}, &model.QueuedCommand{}
 		dr, ca := &model.Driver{}, &model.ComputedAttribute{}
+		tk, py := &model.Ticket{}, &model.Payment{}
+		otp := &model.OTP{Key: "k"}
 		add(u, tx.Users().Create(u))
 		add(d, tx.Devices().Create(d))
 		add(g, tx.Groups().Create(g))
@@ -435,7 +509,10 @@ func (s *suite) sequencesPerTable(t *testing.T) {
 		add(q, tx.QueuedCommands().Create(q))
 		add(dr, tx.Drivers().Create(dr))
 		add(ca, tx.ComputedAttributes().Create(ca))
-		sameIDs(t, "first ids of the eight tables", ids, []int64{1, 1, 1, 1, 1, 1, 1, 1})
+		add(tk, tx.Office().Tickets().Create(tk))
+		add(py, tx.Office().Payments().Create(py))
+		add(otp, tx.Accounts().OTPs().Create(otp))
+		sameIDs(t, "first ids of the eleven tables", ids, []int64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})
 		for _, name := range []string{"storetest_a", "storetest_b"} {
 			id, err := tx.Records(name).NextID()
 			if id != 1 || err != nil {
@@ -473,4 +550,9 @@ func (s *suite) userPassword(t *testing.T) {
 	u2.Password, u2.PasswordHash = "plain-secret-2", "hash-2"
 	update(t, st, func(tx model.Tx) error { return tx.Users().Put(&u2) })
 	check("hash-2")
+}
+
+// stamp is the Stamp of the i-th office record: owner 1 or 2.
+func stamp(i int) model.Stamp {
+	return model.Stamp{UserID: model.TextID(i%2 + 1), CreatedAt: at(i), UpdatedAt: at(i + 1)}
 }

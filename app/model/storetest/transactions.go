@@ -46,6 +46,19 @@ func makeRoom(t *testing.T, st model.Store) {
 }
 
 func (s *suite) update(t *testing.T) {
+	// The write cases below prove what does not change; each write must
+	// change what state reads, or they would prove nothing.
+	for _, w := range writes() {
+		t.Run(w.name+" commits a change state sees", func(t *testing.T) {
+			st := s.open(t)
+			seed(t, st)
+			before := state(t, st)
+			update(t, st, w.op)
+			if state(t, st) == before {
+				t.Error("the committed write changed nothing state reads")
+			}
+		})
+	}
 	for _, w := range writes() {
 		t.Run("an error from fn rolls back "+w.name, func(t *testing.T) {
 			st := s.open(t)

@@ -51,7 +51,7 @@ var (
 	colInstallation = &collection{name: "installations", what: "Installation", since: 4}
 
 	// Office: each kind's records with a key set "<group>/<id>" by owner
-	// (responses: by ticket), see filing.go.
+	// (responses: by ticket), kept by the tables of office.go.
 	colTickets        = officeCollection("tickets", "Ticket")
 	colResponses      = officeCollection("ticket_responses", "Response")
 	colDocuments      = officeCollection("documents", "Document")

@@ -6,11 +6,13 @@
 // # Layout
 //
 // Integers in keys are 8-byte big-endian, so keys sort numerically.
-// Values are encoding/json of the app types unless stated otherwise.
+// Values are JSON: of a stored type of this package where there is one
+// (storedUser, the office's, the accounts' and notify's records: see
+// codec.go), else of the model type.
 //
 //	meta                  "schema" -> uint64 schema version
 //	                      "server" -> app.Server settings singleton
-//	users                 id -> app.User (plus "passwordHash"; the plaintext
+//	users                 id -> storedUser (with "passwordHash"; the plaintext
 //	                      Password input is never written)
 //	users_by_email        app.NormalizeEmail(email) -> id (empty e-mails not indexed)
 //	devices               id -> app.Device
@@ -33,7 +35,19 @@
 //
 // The registry in collections.go lists every collection and key set of
 // the extended (v2) kinds: its name, its record kind and the key sets
-// that index it.
+// that index it. The domains reach theirs through typed parts of the
+// transaction (model.OfficeTx, AccountsTx, NotifyTx: office.go,
+// accounts.go, notify.go), whose key sets are indexes this package keeps.
+//
+// # Adding a kind
+//
+// A new kind of record gets a type in the kernel (app/model) and a method
+// on model.Tx or a domain's part, not a name chosen by its caller. Here it
+// gets a collection in the registry with the next schema version, a
+// migration createCollections(that version), a stored type with a
+// conversion (storedAs) and a table spec, and cases in app/model/storetest.
+// Renaming a field of the kernel's type or of the API changes only the
+// conversion; changing a stored field is a migration.
 //
 // Entity ids come from each bucket's NextSequence; position and event ids
 // from the sequence of the positions and events buckets. Times in keys are

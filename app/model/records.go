@@ -5,8 +5,10 @@ import (
 	"fmt"
 )
 
-// RecordTable is the typed Table of an extended entity kind, kept as JSON
-// in the store's named RecordSet. what names the kind in messages.
+// RecordTable is a typed Table over the store's named RecordSet, kept as
+// the type's JSON, so the encoding is the caller's. what names the kind in
+// messages. It serves kinds without a typed part in the store yet (see
+// Tx.Records).
 func RecordTable[T any, P interface {
 	*T
 	Entity

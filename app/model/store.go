@@ -113,9 +113,13 @@ type Tx interface {
 	Accounts() AccountsTx
 	Notify() NotifyTx
 
-	// Records is the named collection of an extended (v2) entity kind and
-	// Keys a named string -> id map (its unique indexes and lookups): new
-	// kinds need no change to the store. Use them through RecordTable.
+	// Records is a named collection of encoded records and Keys a named
+	// string -> id map, raw: the store does not know what they hold. They
+	// remain for the kinds that have no typed part yet (the fleet's
+	// installations, the drivers' uniqueId keys) and through RecordTable
+	// for tests and kinds under development; a kind the store should keep
+	// gets a typed part of its own, as the office's did. A name the store
+	// does not register still works (the store keeps it apart).
 	Records(name string) RecordSet
 	Keys(name string) KeySet
 }

@@ -656,7 +656,7 @@ func (c *cli) backup(ctx context.Context, cfg *config.Config, dst string) error 
 	default:
 		return storeError(cfg, err)
 	}
-	n, schema, err := writeVerified(dst, source)
+	n, schema, err := backups.WriteVerified(dst, source)
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
@@ -664,85 +664,23 @@ func (c *cli) backup(ctx context.Context, cfg *config.Config, dst string) error 
 	return nil
 }
 
-// writeVerified writes source to dst.tmp, fsyncs it, checks that it opens
-// as a fleetd store, and only then renames it over dst: a failed backup
-// never replaces a good one.
-func writeVerified(dst string, source func(io.Writer) (int64, error)) (n int64, schema int, err error) {
-	tmp := dst + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	n, err = source(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return n, 0, err
-	}
-	if schema, err = verifyStore(tmp); err != nil {
-		return n, 0, fmt.Errorf("the copy is not a valid store: %w", err)
-	}
-	if err = os.Rename(tmp, dst); err != nil {
-		return n, 0, err
-	}
-	return n, schema, storage.SyncDir(filepath.Dir(dst))
-}
-
-func verifyStore(path string) (int, error) {
-	db, err := storage.Open(path, storage.Options{Timeout: cliLockTimeout, ReadOnly: true})
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
-	return storage.SchemaVersion(db)
-}
-
 func (c *cli) restore(cfg *config.Config, src string) error {
 	dst := cfg.Data.StorePath()
-	store := src
-	archive := backups.IsArchive(src)
-	if archive { // the store first; the files once it is in place
-		store = dst + ".from-archive"
-		defer os.Remove(store)
-		if err := os.MkdirAll(cfg.Data.Dir, 0o700); err != nil {
-			return err
-		}
-		if err := backups.Extract(src, store, ""); err != nil {
-			return fmt.Errorf("restore: %w", err)
-		}
-	}
-	kept, err := storage.Restore(store, dst, time.Now())
+	r, err := backups.Restore(src, dst, cfg.Data.FilesDir(), time.Now())
 	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("refusing to restore: %s is in use by a running fleetd serve; stop it first", dst)
-	} else if err != nil {
-		return fmt.Errorf("restore: %w", err)
 	}
-	// Read as it is: a backup of an older schema is migrated by the next
-	// writable open, not refused.
-	schema, err := storage.FileSchema(dst)
+	if r.Store {
+		fmt.Fprintf(c.stdout, "restored %s into %s (schema %d)\n", src, dst, r.Schema)
+	}
+	if r.Kept != "" {
+		fmt.Fprintf(c.stdout, "the replaced store is kept as %s: it holds what was added after the backup; delete it once the restored store is confirmed\n", r.Kept)
+	}
+	if r.Files {
+		fmt.Fprintf(c.stdout, "restored the uploaded files into %s\n", cfg.Data.FilesDir())
+	}
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
-	}
-	fmt.Fprintf(c.stdout, "restored %s into %s (schema %d)\n", src, dst, schema)
-	if kept != "" {
-		fmt.Fprintf(c.stdout, "the replaced store is kept as %s: it holds what was added after the backup; delete it once the restored store is confirmed\n", kept)
-	}
-	if archive {
-		// Files of records added since the backup stay until the start-up
-		// sweep finds them without a record.
-		if err := backups.Extract(src, "", cfg.Data.FilesDir()); err != nil {
-			return fmt.Errorf("restore: the store is restored, but its files are not: %w", err)
-		}
-		fmt.Fprintf(c.stdout, "restored the uploaded files into %s\n", cfg.Data.FilesDir())
 	}
 	return nil
 }

@@ -32,12 +32,14 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
+	"github.com/fleetd/fleetd/app/systemd"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/simulate"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/storage/backups"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/health"
 	"github.com/fleetd/fleetd/web/https"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/metrics"
@@ -333,14 +335,14 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 
 	log.Info("fleetd started", "version", versionString(), "web", webLn.Addr().String(), "devices", listening(devices),
 		"data", cfg.Data.Dir, "startupMs", time.Since(began).Milliseconds())
-	notifySystemd(log, "READY=1")
+	systemd.Notify(log, "READY=1")
 	if c.started != nil {
 		c.started(&server{Core: core, WebAddr: webLn.Addr(), RedirectAddr: redirectAddr, Devices: devices.Addrs})
 	}
 	select {
 	case <-ctx.Done():
 		log.Info("stopping")
-		notifySystemd(log, "STOPPING=1")
+		systemd.Notify(log, "STOPPING=1")
 	case err = <-webErr:
 		err = fmt.Errorf("web server: %w", err)
 	}
@@ -1100,31 +1102,6 @@ func checkStoreSize(log *slog.Logger, size int64, goarch string) bool {
 	return true
 }
 
-// notifySystemd sends state ("READY=1", "STOPPING=1") to systemd's
-// notification socket when fleetd runs as a Type=notify service; without
-// NOTIFY_SOCKET it does nothing.
-func notifySystemd(log *slog.Logger, state string) {
-	if err := sdNotify(os.Getenv("NOTIFY_SOCKET"), state); err != nil {
-		log.Warn("systemd notification failed", "state", state, "err", err)
-	}
-}
-
-func sdNotify(socket, state string) error {
-	if socket == "" {
-		return nil
-	}
-	if strings.HasPrefix(socket, "@") { // abstract namespace
-		socket = "\x00" + socket[1:]
-	}
-	conn, err := net.DialUnix("unixgram", nil, &net.UnixAddr{Name: socket, Net: "unixgram"})
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	_, err = conn.Write([]byte(state))
-	return err
-}
-
 // healthCommand checks a running server through GET /api/health, for
 // container HEALTHCHECKs and scripts (the image has no curl).
 func (c *cli) healthCommand() *cobra.Command {
@@ -1133,49 +1110,11 @@ func (c *cli) healthCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return c.withConfig(cmd.Context(), func(ctx context.Context, cfg *config.Config) error {
 				if url == "" {
-					url = healthURL(cfg.Web.Address, cfg.Web.TLS.Enabled())
+					url = health.URL(cfg.Web.Address, cfg.Web.TLS.Enabled())
 				}
-				return checkHealth(ctx, url)
+				return health.Check(ctx, url)
 			})
 		}}
 	cmd.Flags().StringVar(&url, "url", "", "health URL (default: /api/health on web.address, via 127.0.0.1 for a wildcard address)")
 	return cmd
-}
-
-// healthURL is the health endpoint on this machine for a listen address,
-// over HTTPS when the server serves it.
-func healthURL(address string, https bool) string {
-	host, port, err := net.SplitHostPort(address)
-	if err != nil {
-		host, port = "", "8082"
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "127.0.0.1"
-	}
-	scheme := "http://"
-	if https {
-		scheme = "https://"
-	}
-	return scheme + net.JoinHostPort(host, port) + "/api/health"
-}
-
-func checkHealth(ctx context.Context, url string) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	// The check asks whether this machine's server answers; its
-	// certificate names the public host, not the loopback address asked.
-	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
-	resp, err := client.Do(req)
-	if err != nil {
-		return fmt.Errorf("health: %w", err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return errors.New("health: " + url + " answered " + resp.Status)
-	}
-	return nil
 }

@@ -739,49 +739,6 @@ func TestCheckStoreSize(t *testing.T) {
 	}
 }
 
-func TestHealthURL(t *testing.T) {
-	for in, want := range map[string]string{
-		":8082":          "http://127.0.0.1:8082/api/health",
-		"0.0.0.0:9000":   "http://127.0.0.1:9000/api/health",
-		"[::]:9000":      "http://127.0.0.1:9000/api/health",
-		"10.0.0.5:8082":  "http://10.0.0.5:8082/api/health",
-		"[::1]:8082":     "http://[::1]:8082/api/health",
-		"localhost:8082": "http://localhost:8082/api/health",
-		"garbage":        "http://127.0.0.1:8082/api/health",
-	} {
-		if got := healthURL(in, false); got != want {
-			t.Errorf("healthURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if got := healthURL(":443", true); got != "https://127.0.0.1:443/api/health" {
-		t.Errorf("healthURL with HTTPS = %q", got)
-	}
-}
-
-func TestSdNotify(t *testing.T) {
-	if err := sdNotify("", "READY=1"); err != nil {
-		t.Errorf("without NOTIFY_SOCKET: %v", err)
-	}
-	path := filepath.Join(t.TempDir(), "notify")
-	ln, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	if err := sdNotify(path, "READY=1"); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 64)
-	ln.SetReadDeadline(time.Now().Add(5 * time.Second))
-	n, err := ln.Read(buf)
-	if err != nil || string(buf[:n]) != "READY=1" {
-		t.Errorf("datagram = %q, %v", buf[:n], err)
-	}
-	if err := sdNotify(filepath.Join(t.TempDir(), "absent"), "READY=1"); err == nil {
-		t.Error("no error for a missing socket")
-	}
-}
-
 // serve announces readiness to systemd, answers the health command and
 // serves /metrics to a local client.
 func TestServeOperations(t *testing.T) {

@@ -9,14 +9,12 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -39,6 +37,7 @@ import (
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/storage/backups"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/control"
 	"github.com/fleetd/fleetd/web/health"
 	"github.com/fleetd/fleetd/web/https"
 	"github.com/fleetd/fleetd/web/httpx"
@@ -278,7 +277,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	if err := bootstrap(core, cfg.Admin, log); err != nil {
 		return err
 	}
-	ctl, err := listenControl(cfg.Data.SocketPath(), core, log)
+	ctl, err := control.Listen(cfg.Data.SocketPath(), db.Backup, core, log)
 	if err != nil {
 		return err
 	}
@@ -548,100 +547,6 @@ func closeLogged(log *slog.Logger, what string, c io.Closer) {
 	}
 }
 
-// ---- control socket ----
-
-// maxSocketPath is the portable limit of a Unix socket path (sun_path).
-const maxSocketPath = 104
-
-// control is the Unix socket serve listens on so CLI commands can reach
-// the store that bbolt's lock keeps them from opening: GET /backup streams
-// a consistent copy. Access is by file permission (0600).
-type control struct {
-	srv *http.Server
-	log *slog.Logger
-}
-
-func listenControl(path string, core *app.Core, log *slog.Logger) (*control, error) {
-	db := core.Store()
-	if len(path) > maxSocketPath {
-		return nil, fmt.Errorf("control socket path %s is too long (%d bytes, at most %d): choose a shorter data.dir", path, len(path), maxSocketPath)
-	}
-	if err := removeStaleSocket(path); err != nil {
-		return nil, err
-	}
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		return nil, fmt.Errorf("control socket: %w", err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("control socket: %w", err)
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/octet-stream")
-		n, err := db.Backup(w)
-		if err != nil {
-			log.Error("backup over the control socket failed", "bytes", n, "err", err)
-			// Cut the connection without the closing chunk, so the
-			// client cannot take a partial copy for a whole one.
-			panic(http.ErrAbortHandler)
-		}
-		log.Info("backup sent", "bytes", n)
-	})
-	handleMaintenance(mux, core)
-	ctl := &control{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, log: log}
-	go func() {
-		if err := ctl.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			log.Error("control socket", "err", err)
-		}
-	}()
-	return ctl, nil
-}
-
-// Close lets running backups finish (bounded) and removes the socket file
-// (the listener unlinks it on close).
-func (ctl *control) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	if err := ctl.srv.Shutdown(ctx); err != nil {
-		return errors.Join(err, ctl.srv.Close())
-	}
-	return nil
-}
-
-// removeStaleSocket deletes a socket file left by a server that crashed.
-// The caller holds the store's lock, so no live server owns it.
-func removeStaleSocket(path string) error {
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case err != nil:
-		return err
-	case fi.Mode().Type() != fs.ModeSocket:
-		return fmt.Errorf("%s exists and is not a socket; move it away", path)
-	}
-	return os.Remove(path)
-}
-
-// fetchBackup streams a backup from the running server's control socket.
-func fetchBackup(ctx context.Context, socket string, w io.Writer) (int64, error) {
-	resp, err := controlDo(ctx, socket, http.MethodGet, "/backup", "")
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("control socket answered %s", resp.Status)
-	}
-	n, err := io.Copy(w, resp.Body)
-	if err != nil {
-		return n, fmt.Errorf("backup stream broke off after %d bytes (see the fleetd serve log): %w", n, err)
-	}
-	return n, nil
-}
-
 // ---- backup and restore ----
 
 func (c *cli) backup(ctx context.Context, cfg *config.Config, dst string) error {
@@ -654,7 +559,7 @@ func (c *cli) backup(ctx context.Context, cfg *config.Config, dst string) error 
 		source = db.Backup
 	case errors.Is(err, storage.ErrLocked):
 		from = "running fleetd serve"
-		source = func(w io.Writer) (int64, error) { return fetchBackup(ctx, cfg.Data.SocketPath(), w) }
+		source = func(w io.Writer) (int64, error) { return control.Client{Socket: cfg.Data.SocketPath()}.Backup(ctx, w) }
 	default:
 		return storeError(cfg, err)
 	}
@@ -899,55 +804,6 @@ func withDelivery(opts *app.Options, cfg *config.Config) error {
 	return nil
 }
 
-// handleMaintenance serves the switch on the control socket, for
-// `fleetd maintenance` while serve holds the store.
-func handleMaintenance(mux *http.ServeMux, core *app.Core) {
-	answer := func(w http.ResponseWriter) {
-		on, err := core.Maintenance()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]bool{"maintenance": on})
-	}
-	mux.HandleFunc("GET /maintenance", func(w http.ResponseWriter, _ *http.Request) { answer(w) })
-	mux.HandleFunc("PUT /maintenance", func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 16))
-		on, ok := map[string]bool{"on": true, "off": false}[strings.TrimSpace(string(body))]
-		if !ok {
-			http.Error(w, "body must be on or off", http.StatusBadRequest)
-			return
-		}
-		if err := core.SetMaintenance(on); err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		answer(w)
-	})
-}
-
-// controlDo sends one request to serve's control socket. The caller closes
-// the response body.
-func controlDo(ctx context.Context, socket, method, path, body string) (*http.Response, error) {
-	transport := &http.Transport{
-		DisableKeepAlives: true,
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", socket)
-		},
-	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://fleetd"+path, strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	resp, err := (&http.Client{Transport: transport}).Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("the store is locked by a running fleetd serve, but its control socket does not answer: %w", err)
-	}
-	return resp, nil
-}
-
 func (c *cli) maintenanceCommand() *cobra.Command {
 	return &cobra.Command{Use: "maintenance on|off|status",
 		Short: "Switch maintenance mode (account access answers \"Server not running!\"), also while serve runs",
@@ -976,7 +832,7 @@ func (c *cli) maintenance(ctx context.Context, cfg *config.Config, action string
 	}
 	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{Timeout: cliLockTimeout, ReadOnly: action == "status"})
 	if errors.Is(err, storage.ErrLocked) {
-		on, err = remoteMaintenance(ctx, cfg.Data.SocketPath(), action)
+		on, err = control.Client{Socket: cfg.Data.SocketPath()}.Maintenance(ctx, action)
 		return on, "running server", err
 	}
 	if err != nil {
@@ -991,23 +847,6 @@ func (c *cli) maintenance(ctx context.Context, cfg *config.Config, action string
 	}
 	on, err = core.Maintenance()
 	return on, "store " + cfg.Data.StorePath(), err
-}
-
-func remoteMaintenance(ctx context.Context, socket, action string) (bool, error) {
-	method, body := http.MethodGet, ""
-	if action != "status" {
-		method, body = http.MethodPut, action
-	}
-	resp, err := controlDo(ctx, socket, method, "/maintenance", body)
-	if err != nil {
-		return false, err
-	}
-	defer resp.Body.Close()
-	var st struct{ Maintenance bool }
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&st) != nil {
-		return false, fmt.Errorf("control socket answered %s", resp.Status)
-	}
-	return st.Maintenance, nil
 }
 
 const (

@@ -30,6 +30,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
+	"github.com/fleetd/fleetd/app/jobs"
 	"github.com/fleetd/fleetd/app/systemd"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -54,7 +55,6 @@ const (
 	cliLockTimeout = 300 * time.Millisecond
 	// shutdownTimeout bounds how long open requests may finish on stop.
 	shutdownTimeout = 10 * time.Second
-	pruneInterval   = time.Hour
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -296,7 +296,6 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	// in flight: every ACKed position is committed before the store closes.
 	defer closeLogged(log, "device listeners", devices)
 	m.Listeners(devices.Stats)
-	schedule := backupSchedule(cfg, db)
 	webLn, err := net.Listen("tcp", cfg.Web.Address)
 	if err != nil {
 		return fmt.Errorf("web.address: %w", err)
@@ -320,13 +319,11 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	var background sync.WaitGroup
-	background.Go(func() { pruneSessions(ctx, core, log) })
-	background.Go(func() { officeJobs(ctx, core, log) })
+	background.Go(func() { periodicJobs(cfg, core, db, log).Run(ctx) })
 	background.Go(func() { core.RunPush(ctx) })
-	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
-	background.Go(func() { runRetention(ctx, core, db, cfg) })
-	background.Go(func() { watchStoreSize(ctx, db, log) })
-	background.Go(func() { runBackups(ctx, schedule, core, log) })
+	background.Go(func() {
+		core.RunRetention(ctx, db, app.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, time.Hour)
+	})
 	background.Go(func() { core.WatchSpace(ctx, time.Minute) })
 	background.Go(func() { repairDevices(ctx, core, cfg.Devices.StatusTimeout, log, c.repairing) })
 	defer background.Wait() // before the store closes
@@ -463,22 +460,6 @@ func useTempDir(core *app.Core) (func(), error) {
 	}, nil
 }
 
-// sweepStatus marks connectionless devices unknown once silent too long.
-func sweepStatus(ctx context.Context, core *app.Core, timeout time.Duration, log *slog.Logger) {
-	tick := time.NewTicker(time.Minute)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if err := core.SweepStatus(timeout); err != nil {
-				log.Warn("device status sweep failed", "err", err)
-			}
-		}
-	}
-}
-
 // bootstrap prepares an empty store and shows a generated administrator
 // password once.
 func bootstrap(core *app.Core, a config.Admin, log *slog.Logger) error {
@@ -493,52 +474,6 @@ func bootstrap(core *app.Core, a config.Admin, log *slog.Logger) error {
 		log.Info("first start: created administrator", "email", admin.Email)
 	}
 	return nil
-}
-
-func pruneSessions(ctx context.Context, core *app.Core, log *slog.Logger) {
-	t := time.NewTicker(pruneInterval)
-	defer t.Stop()
-	for {
-		if n, err := core.PruneSessions(); err != nil {
-			log.Error("prune sessions", "err", err)
-		} else if n > 0 {
-			log.Info("pruned expired sessions", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-// officeJobs runs the fleet office's housekeeping at start and then
-// hourly: document expiry reminders (30, 7, 1 days before and on the day;
-// each goes out once, so the short interval only makes them timely after a
-// restart or a failed delivery) and the sweep of files a crash left behind.
-func officeJobs(ctx context.Context, core *app.Core, log *slog.Logger) {
-	t := time.NewTicker(time.Hour)
-	defer t.Stop()
-	notify := func(userID int64, title, body string) error {
-		return core.NotifyUser(userID, app.Notification{Title: title, Body: body})
-	}
-	for {
-		if n, err := core.NotifyDocumentExpiry(notify); err != nil {
-			log.Warn("document expiry reminders", "sent", n, "err", err)
-		} else if n > 0 {
-			log.Info("document expiry reminders", "sent", n)
-		}
-		if n, err := core.SweepFiles(); err != nil {
-			log.Warn("sweep files", "removed", n, "err", err)
-		} else if n > 0 {
-			log.Info("removed files left by a crash or a failed removal", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }
 
 func closeLogged(log *slog.Logger, what string, c io.Closer) {
@@ -849,15 +784,6 @@ func (c *cli) maintenance(ctx context.Context, cfg *config.Config, action string
 	return on, "store " + cfg.Data.StorePath(), err
 }
 
-const (
-	retentionInterval = time.Hour
-	sizeCheckInterval = 10 * time.Minute
-	// arm32StoreWarn: on 32-bit ARM bbolt maps the whole file into a
-	// process address space of which about 2 GB is usable, so the store
-	// cannot grow much past this.
-	arm32StoreWarn = 1536 << 20
-)
-
 // ---- operations: retention, 32-bit store size, systemd readiness, health ----
 
 // logUpgrade records a schema migration Open ran and the copy it took.
@@ -868,10 +794,52 @@ func logUpgrade(log *slog.Logger, db *storage.DB) {
 	}
 }
 
-// runRetention deletes old positions and events hourly. It runs even with
-// no configured window: a device attribute may set one.
-func runRetention(ctx context.Context, core *app.Core, db *storage.DB, cfg *config.Config) {
-	core.RunRetention(ctx, db, app.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, retentionInterval)
+// periodicJobs are serve's periodic jobs. Retention and the free-space
+// watch run as loops of the core, for now.
+func periodicJobs(cfg *config.Config, core *app.Core, db *storage.DB, log *slog.Logger) *jobs.Scheduler {
+	s := jobs.New(log)
+	s.Add(jobs.Job{Name: "session pruning", Every: time.Hour,
+		Run: logCount(log, "pruned expired sessions", "count", core.PruneSessions)})
+	// Each reminder (30, 7, 1 days before and on the day) goes out once, so
+	// the short interval only makes them timely after a restart or a failed
+	// delivery.
+	s.Add(jobs.Job{Name: "document expiry reminders", Every: time.Hour,
+		Run: logCount(log, "document expiry reminders", "sent", func() (int, error) {
+			return core.NotifyDocumentExpiry(func(userID int64, title, body string) error {
+				return core.NotifyUser(userID, app.Notification{Title: title, Body: body})
+			})
+		})})
+	s.Add(jobs.Job{Name: "file sweep", Every: time.Hour,
+		Run: logCount(log, "removed files left by a crash or a failed removal", "count", core.SweepFiles)})
+	s.Add(jobs.Job{Name: "device status sweep", First: time.Minute, Every: time.Minute,
+		Run: func(context.Context) error { return core.SweepStatus(cfg.Devices.StatusTimeout) }})
+	if storage.MapLimited(runtime.GOARCH) {
+		s.Add(jobs.Job{Name: "store size check", Every: 10 * time.Minute, Run: func(context.Context) error {
+			size, err := db.Size()
+			if err == nil {
+				storage.WarnNearMapLimit(log, size, runtime.GOARCH)
+			}
+			return err
+		}})
+	}
+	b := backupSchedule(cfg, db)
+	// The first backup comes when the newest archive is due, but not in
+	// the first minute (the start-up repair goes first).
+	s.Add(jobs.Job{Name: "scheduled backup", First: max(b.Due(time.Now()), min(time.Minute, b.Every)), Every: b.Every,
+		Run: func(context.Context) error { return scheduledBackup(b, core, log) }})
+	return s
+}
+
+// logCount is a job running fn that logs msg with the count fn reports,
+// when it is not zero.
+func logCount(log *slog.Logger, msg, key string, fn func() (int, error)) func(context.Context) error {
+	return func(context.Context) error {
+		n, err := fn()
+		if err == nil && n > 0 {
+			log.Info(msg, key, n)
+		}
+		return err
+	}
 }
 
 func backupSchedule(cfg *config.Config, db *storage.DB) *backups.Schedule {
@@ -884,61 +852,20 @@ func backupSchedule(cfg *config.Config, db *storage.DB) *backups.Schedule {
 		}}
 }
 
-// runBackups writes the scheduled backups until ctx ends. The first comes
-// when the newest archive is due, but not in the first minute after start
-// (the start-up repair and sweep go first).
-func runBackups(ctx context.Context, s *backups.Schedule, core *app.Core, log *slog.Logger) {
-	wait := max(s.Due(time.Now()), min(time.Minute, s.Every))
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-		began := time.Now()
-		r := s.Run(began)
-		report := app.BackupReport{At: r.At, Path: r.Path, Size: r.Size}
-		report.GrowthPerDay, _ = backups.Growth(s.Dir)
-		if r.Err != nil {
-			report.Err = r.Err.Error()
-			log.Error("scheduled backup failed", "dir", s.Dir, "err", r.Err)
-		} else {
-			log.Info("scheduled backup written", "file", r.Path, "bytes", r.Size, "tookMs", time.Since(began).Milliseconds())
-		}
-		core.NoteBackup(report)
-		wait = s.Every
+// scheduledBackup writes one scheduled backup and notes the outcome in the
+// core, for the dashboard and the metrics.
+func scheduledBackup(s *backups.Schedule, core *app.Core, log *slog.Logger) error {
+	began := time.Now()
+	r := s.Run(began)
+	report := app.BackupReport{At: r.At, Path: r.Path, Size: r.Size}
+	report.GrowthPerDay, _ = backups.Growth(s.Dir)
+	if r.Err != nil {
+		report.Err = r.Err.Error()
+	} else {
+		log.Info("scheduled backup written", "file", r.Path, "bytes", r.Size, "tookMs", time.Since(began).Milliseconds())
 	}
-}
-
-// watchStoreSize warns on 32-bit ARM while the store nears what the
-// address space can map.
-func watchStoreSize(ctx context.Context, db *storage.DB, log *slog.Logger) {
-	if runtime.GOARCH != "arm" && runtime.GOARCH != "386" {
-		return
-	}
-	tick := time.NewTicker(sizeCheckInterval)
-	defer tick.Stop()
-	for {
-		if size, err := db.Size(); err == nil {
-			checkStoreSize(log, size, runtime.GOARCH)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
-}
-
-// checkStoreSize logs a warning and reports true when a 32-bit build's
-// store is past arm32StoreWarn.
-func checkStoreSize(log *slog.Logger, size int64, goarch string) bool {
-	if (goarch != "arm" && goarch != "386") || size < arm32StoreWarn {
-		return false
-	}
-	log.Warn("the store nears the ~2 GB a 32-bit fleetd can map: set retention.positions, or move to a 64-bit OS (arm64)",
-		"sizeBytes", size, "goarch", goarch)
-	return true
+	core.NoteBackup(report)
+	return r.Err
 }
 
 // healthCommand checks a running server through GET /api/health, for

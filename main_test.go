@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -715,28 +714,6 @@ func TestMaintenanceCommand(t *testing.T) {
 		t.Fatalf("login after maintenance: %d, want 404 (unknown identifier)", got)
 	}
 	e.run("", "maintenance", "status").expect(t, "status, running", 0, "maintenance mode off (running server)")
-}
-
-func TestCheckStoreSize(t *testing.T) {
-	for _, tc := range []struct {
-		goarch string
-		size   int64
-		warn   bool
-	}{
-		{"arm", 100 << 20, false},
-		{"arm", arm32StoreWarn - 1, false},
-		{"arm", arm32StoreWarn, true},
-		{"arm", 2 << 30, true},
-		{"386", 1600 << 20, true},
-		{"arm64", 10 << 30, false},
-		{"amd64", 10 << 30, false},
-	} {
-		var log bytes.Buffer
-		got := checkStoreSize(slog.New(slog.NewTextHandler(&log, nil)), tc.size, tc.goarch)
-		if got != tc.warn || (log.Len() > 0) != tc.warn {
-			t.Errorf("%s at %d bytes: warned %v (%q), want %v", tc.goarch, tc.size, got, log.String(), tc.warn)
-		}
-	}
 }
 
 // serve announces readiness to systemd, answers the health command and

@@ -288,7 +288,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 	}
 	defer restoreTemp()
 	m.Watch(core, db)
-	devices, err := startDevices(cfg, m.Sink(core), m.ObserveAck, log)
+	devices, err := startDevices(cfg, core, m, log)
 	if err != nil {
 		return err
 	}
@@ -393,7 +393,7 @@ func portOf(a net.Addr) string {
 
 // startDevices opens a listener for every enabled protocol; their
 // unfinished frames share one budget.
-func startDevices(cfg *config.Config, sink protocols.HTTPSink, ackLatency func(string, time.Duration), log *slog.Logger) (*catalog.Listening, error) {
+func startDevices(cfg *config.Config, sink protocols.HTTPSink, m *metrics.Metrics, log *slog.Logger) (*catalog.Listening, error) {
 	ports := map[string]int{}
 	for _, p := range cfg.Protocols {
 		if p.Enabled {
@@ -401,7 +401,8 @@ func startDevices(cfg *config.Config, sink protocols.HTTPSink, ackLatency func(s
 		}
 	}
 	return catalog.Start("", ports, sink, protocols.Options{
-		AckLatency:    ackLatency,
+		AckLatency:    m.ObserveAck,
+		Ingested:      m.ObserveIngest,
 		IdleTimeout:   cfg.Devices.IdleTimeout,
 		FrameTimeout:  cfg.Devices.Frames.Timeout,
 		Budget:        protocols.NewFrameBudget(cfg.Devices.Frames.Budget),

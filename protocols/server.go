@@ -42,6 +42,10 @@ type Options struct {
 	// AckLatency, when set, is told how long each acknowledged frame took
 	// from its arrival to its ACK being written (metrics). It must not block.
 	AckLatency func(protocol string, d time.Duration)
+	// Ingested, when set, is told of every call handing positions to the
+	// sink: how many, how long it took until they were durable, and its
+	// error (metrics). It must not block.
+	Ingested func(positions int, took time.Duration, err error)
 }
 
 func (o *Options) defaults() {
@@ -422,7 +426,18 @@ func (s *Server) ingest(deviceID int64, positions []*app.Position) error {
 			p.Protocol = s.proto.Name()
 		}
 	}
-	return s.sink.Ingest(deviceID, positions) // the sink logs failures, condensed (app.Core.Ingest)
+	return s.store(deviceID, positions)
+}
+
+// store hands positions to the sink and tells the Ingested hook. The sink
+// logs failures, condensed (app.Core.Ingest).
+func (s *Server) store(deviceID int64, positions []*app.Position) error {
+	began := time.Now()
+	err := s.sink.Ingest(deviceID, positions)
+	if s.opts.Ingested != nil {
+		s.opts.Ingested(len(positions), time.Since(began), err)
+	}
+	return err
 }
 
 func (s *Server) serveUDP(dg Datagram) {

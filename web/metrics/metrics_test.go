@@ -43,7 +43,8 @@ func newFixture(t *testing.T, token string, proxyHeader ...string) *fixture {
 	db := openStore(t, m)
 	core := app.New(db, app.Options{BcryptCost: 4})
 	m.Watch(core, db)
-	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, m.Sink(core), protocols.Options{AckLatency: m.ObserveAck})
+	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, core,
+		protocols.Options{AckLatency: m.ObserveAck, Ingested: m.ObserveIngest})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -146,7 +146,7 @@ func (c *cli) commands() *cobra.Command {
 		&cobra.Command{Use: "config", Short: "Print the effective configuration (secrets as ***)", Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				return c.withConfig(cmd.Context(), func(_ context.Context, cfg *config.Config) error {
-					out, err := cfg.YAML()
+					out, err := registry().YAML(cfg)
 					if err == nil {
 						_, err = c.stdout.Write(out)
 					}
@@ -157,9 +157,13 @@ func (c *cli) commands() *cobra.Command {
 	return root
 }
 
+// registry is the config registry of this build: its keys with those of
+// the device protocols it ships.
+func registry() *config.Registry { return config.NewRegistry(catalog.ConfigDefaults()) }
+
 // withConfig loads the configuration, then runs fn with it.
 func (c *cli) withConfig(ctx context.Context, fn func(context.Context, *config.Config) error) error {
-	cfg, err := config.Load(c.configPath)
+	cfg, err := registry().Load(c.configPath)
 	if err != nil {
 		return err
 	}

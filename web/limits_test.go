@@ -115,7 +115,7 @@ var quick = httpx.Limits{ReadTimeout: 300 * time.Millisecond, IdleTimeout: 300 *
 // A server configured with nothing has the limits a config file would
 // give it: the defaults are written down twice, as Go and as config keys.
 func TestDefaultLimitsAreTheConfigDefaults(t *testing.T) {
-	w := config.Default().Web
+	w := config.NewRegistry(config.DeviceDefaults{}).Default().Web
 	got := httpx.Limits{ReadTimeout: w.ReadTimeout, MinBodyRate: w.MinBodyRate, WriteTimeout: w.WriteTimeout,
 		IdleTimeout: w.IdleTimeout, MaxBody: w.MaxBodySize, MaxUpload: httpx.DefaultLimits.MaxUpload,
 		MaxConns: w.MaxConnections, MaxConnsPerIP: w.MaxConnsPerIP}

@@ -1,6 +1,8 @@
 // Package config is fleetd's one configuration registry: every key with its
 // default, validation, documentation and secrecy, loaded from one YAML file
-// and FLEETD_* environment variables into a typed Config.
+// and FLEETD_* environment variables into a typed Config. What it knows of
+// the device listeners (the protocols with their default ports, the frame
+// limits) main passes to NewRegistry: config imports no protocol.
 package config
 
 import (

@@ -8,9 +8,9 @@ import (
 )
 
 func TestRegistryDefaultsParseToThemselves(t *testing.T) {
-	def := Default()
-	for _, k := range Keys() {
-		c := Default()
+	def := testRegistry.Default()
+	for _, k := range testRegistry.Keys() {
+		c := testRegistry.Default()
 		if err := k.set(c, k.Default); err != nil {
 			t.Errorf("%s: default %v does not validate: %v", k.Name, k.Default, err)
 			continue
@@ -29,14 +29,14 @@ func TestRegistryDefaultsParseToThemselves(t *testing.T) {
 
 func TestRegistryShape(t *testing.T) {
 	seen := map[string]bool{}
-	for _, k := range Keys() {
+	for _, k := range testRegistry.Keys() {
 		if seen[k.Name] || seen[k.EnvVar()] {
 			t.Errorf("%s: name or variable %s twice", k.Name, k.EnvVar())
 		}
 		seen[k.Name], seen[k.EnvVar()] = true, true
 		// A key that is also a section ("web" and "web.address") cannot
 		// be written in YAML; "_" in a name would make variables ambiguous.
-		for _, o := range Keys() {
+		for _, o := range testRegistry.Keys() {
 			if strings.HasPrefix(o.Name, k.Name+".") {
 				t.Errorf("%s is both a key and a section", k.Name)
 			}
@@ -54,7 +54,7 @@ func TestEnvVar(t *testing.T) {
 		"protocols.gt06.port":  "FLEETD_PROTOCOLS_GT06_PORT",
 		"devices.autoRegister": "FLEETD_DEVICES_AUTOREGISTER",
 	} {
-		k, ok := lookup(name)
+		k, ok := testRegistry.lookup(name)
 		if !ok || k.EnvVar() != want {
 			t.Errorf("%s: EnvVar = %q (found %v), want %q", name, k.EnvVar(), ok, want)
 		}
@@ -106,12 +106,12 @@ func TestRedaction(t *testing.T) {
 		{"s3cret-Pa55", Redacted},
 		{"", ""},
 	} {
-		c := Default()
+		c := testRegistry.Default()
 		c.Admin.Password = tt.password
-		if got := c.Values()["admin.password"]; got != tt.want {
+		if got := testRegistry.Values(c)["admin.password"]; got != tt.want {
 			t.Errorf("password %q prints as %v, want %q", tt.password, got, tt.want)
 		}
-		out, err := c.YAML()
+		out, err := testRegistry.YAML(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,18 +128,35 @@ func TestRedaction(t *testing.T) {
 // configuration (secrets aside).
 func TestYAMLRoundTrip(t *testing.T) {
 	cleanEnv(t, nil)
-	c := Default()
+	c := testRegistry.Default()
 	c.Web.Address, c.Web.SessionTTL, c.Log.Format = "127.0.0.1:1234", 90*time.Minute, "json"
 	c.protocol("h02").Enabled = false
-	out, err := c.YAML()
+	out, err := testRegistry.YAML(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := Load(writeFile(t, string(out)))
+	back, err := testRegistry.Load(writeFile(t, string(out)))
 	if err != nil {
-		t.Fatalf("Load(printed YAML): %v\n%s", err, out)
+		t.Fatalf("testRegistry.Load(printed YAML): %v\n%s", err, out)
 	}
 	if !reflect.DeepEqual(back, c) {
 		t.Errorf("round trip changed the config:\n got %+v\nwant %+v", back, c)
+	}
+}
+
+// The device part of the registry is what NewRegistry is given: the
+// protocols' keys and defaults, and the frame limits' defaults.
+func TestRegistryDeviceDefaults(t *testing.T) {
+	cleanEnv(t, map[string]string{"FLEETD_PROTOCOLS_GT06_PORT": "5023"})
+	r := NewRegistry(DeviceDefaults{Protocols: []ProtocolDefault{{"beacon", 7000}}, FrameTimeout: 2 * time.Minute, FrameBudget: 1 << 20})
+	c := r.Default()
+	if want := []Protocol{{Name: "beacon", Enabled: true, Port: 7000}}; !reflect.DeepEqual(c.Protocols, want) {
+		t.Errorf("protocols %+v, want %+v", c.Protocols, want)
+	}
+	if c.Devices.Frames != (DeviceFrames{Timeout: 2 * time.Minute, Budget: 1 << 20}) {
+		t.Errorf("frame limits %+v", c.Devices.Frames)
+	}
+	if _, err := r.Load(""); err == nil || !strings.Contains(err.Error(), "FLEETD_PROTOCOLS_GT06_PORT: unknown environment variable") {
+		t.Errorf("a protocol the registry was not given: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package config
+package main
 
 import (
 	"flag"
@@ -9,34 +9,44 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fleetd/fleetd/app/config"
 	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
 )
 
+// The example config and README.md document the config registry of the
+// build: its keys with those of the protocols main passes in.
+
 const (
-	examplePath = "../../packaging/fleetd.example.yaml"
-	readmePath  = "../../README.md"
+	examplePath = "packaging/fleetd.example.yaml"
+	readmePath  = "README.md"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated tables in README.md")
 
 // The example file documents every key, and only real keys, at its default.
 func TestExampleFile(t *testing.T) {
-	cleanEnv(t, nil)
-	c, err := Load(examplePath)
+	for _, kv := range os.Environ() { // the surrounding shell's settings
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, config.EnvPrefix) {
+			t.Setenv(name, "") // restores the value after the test
+			os.Unsetenv(name)
+		}
+	}
+	r := registry()
+	c, err := r.Load(examplePath)
 	if err != nil {
 		t.Fatalf("example does not load: %v", err)
 	}
-	if !reflect.DeepEqual(c, Default()) {
-		t.Errorf("example values differ from the defaults:\n got %+v\nwant %+v", c, Default())
+	if !reflect.DeepEqual(c, r.Default()) {
+		t.Errorf("example values differ from the defaults:\n got %+v\nwant %+v", c, r.Default())
 	}
 	k := koanf.New(".")
 	if err := k.Load(file.Provider(examplePath), yaml.Parser()); err != nil {
 		t.Fatal(err)
 	}
 	var want []string
-	for _, key := range Keys() {
+	for _, key := range r.Keys() {
 		want = append(want, key.Name)
 	}
 	got := k.Keys()
@@ -48,7 +58,7 @@ func TestExampleFile(t *testing.T) {
 }
 
 // README.md carries tables generated from the registry between marker
-// comments; go test ./app/config -run README -update rewrites them.
+// comments; go test . -run README -update rewrites them.
 func TestREADMETables(t *testing.T) {
 	b, err := os.ReadFile(readmePath)
 	if err != nil {
@@ -82,7 +92,7 @@ func TestREADMETables(t *testing.T) {
 func keysTable() string {
 	var b strings.Builder
 	b.WriteString("| Key | Environment variable | Default | Description |\n|---|---|---|---|\n")
-	for _, k := range Keys() {
+	for _, k := range registry().Keys() {
 		def := fmt.Sprintf("`%v`", k.Default)
 		if k.Default == "" {
 			def = "(empty)"
@@ -99,7 +109,7 @@ func keysTable() string {
 func portsTable() string {
 	var b strings.Builder
 	b.WriteString("| Protocol | Default port | Port key |\n|---|---|---|\n")
-	for _, p := range Default().Protocols {
+	for _, p := range registry().Default().Protocols {
 		fmt.Fprintf(&b, "| %s | %d | `protocols.%s.port` |\n", p.Name, p.Port, p.Name)
 	}
 	return b.String()

@@ -8,7 +8,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -308,15 +307,21 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		AllowedOrigins: cfg.Web.AllowedOrigins, Metrics: m, MetricsToken: cfg.Metrics.Token,
 		TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader}
 	f := web.New(core, webOpts)
-	ln, redirect, err := webListeners(cfg, webLn, webOpts, log)
-	if err != nil {
-		webLn.Close()
-		return err
-	}
+	ln := web.Listener(webLn, webOpts)
 	var redirectAddr net.Addr
-	if redirect.ln != nil {
-		defer https.Redirect(redirect.ln, portOf(webLn.Addr()), redirect.src).Close()
-		redirectAddr = redirect.ln.Addr()
+	if t := cfg.Web.TLS; t.Enabled() {
+		var redirect *https.Redirecting
+		ln, redirect, err = https.Listen(ln, https.Options{CertFile: t.CertFile, KeyFile: t.KeyFile, RedirectAddress: t.RedirectAddress,
+			ACME: https.ACMEOptions{Hosts: t.ACMEHosts, Email: t.ACMEEmail, Directory: t.ACMEDirectory, Roots: t.ACMERoots,
+				Cache: filepath.Join(cfg.Data.Dir, "acme")}}, log)
+		if err != nil {
+			webLn.Close()
+			return err
+		}
+		if redirect != nil {
+			defer redirect.Close()
+			redirectAddr = redirect.Addr
+		}
 	}
 	webErr := make(chan error, 1)
 	go func() { webErr <- f.Listener(ln) }()
@@ -350,49 +355,6 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		log.Error("web shutdown", "err", serr)
 	}
 	return err
-}
-
-// redirect is the plain HTTP listener of web.tls.redirectAddress (nil
-// without) and the certificate source it answers challenges for.
-type redirect struct {
-	ln  net.Listener
-	src https.Source
-}
-
-// webListeners are the web port's listener, capped per client address
-// and, with web.tls, serving HTTPS from files or ACME; and the plain HTTP
-// listener to redirect.
-func webListeners(cfg *config.Config, ln net.Listener, opts web.Options, log *slog.Logger) (net.Listener, redirect, error) {
-	ln = web.Listener(ln, opts)
-	t := cfg.Web.TLS
-	if !t.Enabled() {
-		return ln, redirect{}, nil
-	}
-	var src https.Source
-	var err error
-	if len(t.ACMEHosts) > 0 {
-		src, err = https.NewACME(https.ACMEOptions{Hosts: t.ACMEHosts, Email: t.ACMEEmail, Directory: t.ACMEDirectory,
-			Roots: t.ACMERoots, Cache: filepath.Join(cfg.Data.Dir, "acme")})
-	} else {
-		src, err = https.Load(t.CertFile, t.KeyFile, log)
-	}
-	if err != nil {
-		return nil, redirect{}, err
-	}
-	ln = tls.NewListener(ln, src.Config())
-	if t.RedirectAddress == "" {
-		return ln, redirect{}, nil
-	}
-	rl, err := net.Listen("tcp", t.RedirectAddress)
-	if err != nil {
-		return nil, redirect{}, fmt.Errorf("web.tls.redirectAddress: %w", err)
-	}
-	return ln, redirect{rl, src}, nil
-}
-
-func portOf(a net.Addr) string {
-	_, port, _ := net.SplitHostPort(a.String())
-	return port
 }
 
 // startDevices opens a listener for every enabled protocol; their

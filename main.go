@@ -18,7 +18,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -27,6 +26,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/buildinfo"
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
 	"github.com/fleetd/fleetd/app/jobs"
@@ -169,32 +169,8 @@ func (c *cli) withConfig(ctx context.Context, fn func(context.Context, *config.C
 	return fn(ctx, cfg)
 }
 
-// versionString is the -ldflags version, or "dev" with the VCS state the
-// Go toolchain stamped into the binary.
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
-	}
-	var parts []string
-	for _, s := range info.Settings {
-		switch {
-		case s.Key == "vcs.revision":
-			parts = append(parts, s.Value[:min(12, len(s.Value))])
-		case s.Key == "vcs.time":
-			parts = append(parts, s.Value)
-		case s.Key == "vcs.modified" && s.Value == "true":
-			parts = append(parts, "modified")
-		}
-	}
-	if len(parts) == 0 {
-		return "dev"
-	}
-	return "dev (" + strings.Join(parts, ", ") + ")"
-}
+// versionString is the -ldflags version, or "dev" with the commit.
+func versionString() string { return buildinfo.Version(version) }
 
 func newLogger(l config.Log, w io.Writer) *slog.Logger {
 	o := &slog.HandlerOptions{Level: l.Level}

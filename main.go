@@ -756,20 +756,10 @@ func periodicJobs(cfg *config.Config, core *app.Core, db *storage.DB, log *slog.
 		Run: logCount(log, "removed files left by a crash or a failed removal", "count", core.SweepFiles)})
 	s.Add(jobs.Job{Name: "device status sweep", First: time.Minute, Every: time.Minute,
 		Run: func(context.Context) error { return core.SweepStatus(cfg.Devices.StatusTimeout) }})
-	if storage.MapLimited(runtime.GOARCH) {
-		s.Add(jobs.Job{Name: "store size check", Every: 10 * time.Minute, Run: func(context.Context) error {
-			size, err := db.Size()
-			if err == nil {
-				storage.WarnNearMapLimit(log, size, runtime.GOARCH)
-			}
-			return err
-		}})
+	if j, ok := db.MapLimitJob(log); ok {
+		s.Add(j)
 	}
-	b := backupSchedule(cfg, db)
-	// The first backup comes when the newest archive is due, but not in
-	// the first minute (the start-up repair goes first).
-	s.Add(jobs.Job{Name: "scheduled backup", First: max(b.Due(time.Now()), min(time.Minute, b.Every)), Every: b.Every,
-		Run: func(context.Context) error { return scheduledBackup(b, core, log) }})
+	s.Add(backupSchedule(cfg, db).Job(core.NoteBackup, log))
 	return s
 }
 
@@ -793,22 +783,6 @@ func backupSchedule(cfg *config.Config, db *storage.DB) *backups.Schedule {
 			free, _, err := storage.FreeSpace(dir)
 			return int64(free), err
 		}}
-}
-
-// scheduledBackup writes one scheduled backup and notes the outcome in the
-// core, for the dashboard and the metrics.
-func scheduledBackup(s *backups.Schedule, core *app.Core, log *slog.Logger) error {
-	began := time.Now()
-	r := s.Run(began)
-	report := app.BackupReport{At: r.At, Path: r.Path, Size: r.Size}
-	report.GrowthPerDay, _ = backups.Growth(s.Dir)
-	if r.Err != nil {
-		report.Err = r.Err.Error()
-	} else {
-		log.Info("scheduled backup written", "file", r.Path, "bytes", r.Size, "tookMs", time.Since(began).Milliseconds())
-	}
-	core.NoteBackup(report)
-	return r.Err
 }
 
 // healthCommand checks a running server through GET /api/health, for

@@ -5,16 +5,20 @@ package backups
 
 import (
 	"archive/tar"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/jobs"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -226,6 +230,28 @@ func (s *Schedule) write(path string) error {
 		}
 	}
 	return storage.WriteAtomic(path, func(w io.Writer) error { return Write(w, s.DB, s.FilesDir) })
+}
+
+// Job is the schedule as a periodic job: the first backup when the newest
+// archive is due, but not in the first minute after start (the start-up
+// repair goes first), then one every Every. Every outcome goes to note
+// (app.Core.NoteBackup, for the dashboard, the alerts and the metrics);
+// a backup written is logged, a failure is the scheduler's to log.
+func (s *Schedule) Job(note func(app.BackupReport), log *slog.Logger) jobs.Job {
+	return jobs.Job{Name: "scheduled backup", First: max(s.Due(time.Now()), min(time.Minute, s.Every)), Every: s.Every,
+		Run: func(context.Context) error {
+			began := time.Now()
+			r := s.Run(began)
+			report := app.BackupReport{At: r.At, Path: r.Path, Size: r.Size}
+			report.GrowthPerDay, _ = Growth(s.Dir)
+			if r.Err != nil {
+				report.Err = r.Err.Error()
+			} else {
+				log.Info("scheduled backup written", "file", r.Path, "bytes", r.Size, "tookMs", time.Since(began).Milliseconds())
+			}
+			note(report)
+			return r.Err
+		}}
 }
 
 // Growth is how many bytes a day the archives in dir grew by, from the

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
@@ -158,5 +159,29 @@ func TestRegistryDeviceDefaults(t *testing.T) {
 	}
 	if _, err := r.Load(""); err == nil || !strings.Contains(err.Error(), "FLEETD_PROTOCOLS_GT06_PORT: unknown environment variable") {
 		t.Errorf("a protocol the registry was not given: %v", err)
+	}
+}
+
+func TestEnabledPorts(t *testing.T) {
+	c := testRegistry.Default()
+	c.protocol("h02").Enabled = false
+	c.protocol("gt06").Port = 6000
+	got := c.EnabledPorts()
+	if _, on := got["h02"]; on || got["gt06"] != 6000 || got["osmand"] != 5055 || len(got) != len(c.Protocols)-1 {
+		t.Errorf("EnabledPorts = %v", got)
+	}
+}
+
+func TestLogger(t *testing.T) {
+	var b strings.Builder
+	Log{Level: slog.LevelWarn, Format: "json"}.Logger(&b).Info("hidden")
+	Log{Level: slog.LevelWarn, Format: "json"}.Logger(&b).Warn("shown")
+	if got := b.String(); strings.Contains(got, "hidden") || !strings.HasPrefix(got, `{"time":`) || !strings.Contains(got, `"msg":"shown"`) {
+		t.Errorf("json at warn: %q", got)
+	}
+	b.Reset()
+	Log{Format: "text"}.Logger(&b).Info("plain")
+	if got := b.String(); !strings.Contains(got, "level=INFO msg=plain") {
+		t.Errorf("text: %q", got)
 	}
 }

@@ -155,8 +155,9 @@ type Schedule struct {
 	Dir      string
 	Every    time.Duration
 	Keep     int
-	// Room, when set, reports the free bytes where archives go; a backup
-	// that would leave less than Reserve is not started.
+	// Room reports the free bytes where archives go (nil: Dir's file
+	// system's); a backup that would leave less than Reserve is not
+	// started.
 	Room    func() (int64, error)
 	Reserve int64
 }
@@ -218,16 +219,20 @@ func (s *Schedule) write(path string) error {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return err
 	}
-	if s.Room != nil {
-		need, err := s.DB.Size()
-		if err != nil {
-			return err
+	room := s.Room
+	if room == nil {
+		room = func() (int64, error) {
+			free, _, err := storage.FreeSpace(s.Dir)
+			return int64(free), err
 		}
-		free, err := s.Room()
-		if err == nil && free-need < s.Reserve {
-			return fmt.Errorf("not started: %d bytes free in %s, the store alone needs %d and %d must stay free (data.lowFreeSpace)",
-				free, s.Dir, need, s.Reserve)
-		}
+	}
+	need, err := s.DB.Size()
+	if err != nil {
+		return err
+	}
+	if free, err := room(); err == nil && free-need < s.Reserve {
+		return fmt.Errorf("not started: %d bytes free in %s, the store alone needs %d and %d must stay free (data.lowFreeSpace)",
+			free, s.Dir, need, s.Reserve)
 	}
 	return storage.WriteAtomic(path, func(w io.Writer) error { return Write(w, s.DB, s.FilesDir) })
 }

@@ -126,3 +126,21 @@ func TestScheduleJob(t *testing.T) {
 		t.Errorf("a refused backup: %v, noted %+v", err, notes)
 	}
 }
+
+// Without Room, the room is the free space of the backup directory's file
+// system.
+func TestScheduleRoomOfTheDisk(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := &Schedule{DB: db, FilesDir: t.TempDir(), Dir: t.TempDir(), Every: time.Hour, Keep: 1}
+	if r := s.Run(time.Now()); r.Err != nil {
+		t.Fatalf("with the disk's room: %v", r.Err)
+	}
+	s.Reserve = 1 << 62 // more than any disk has
+	if r := s.Run(time.Now().Add(time.Hour)); r.Err == nil || !strings.Contains(r.Err.Error(), "not started") {
+		t.Errorf("a reserve past the disk's room: %v", r.Err)
+	}
+}

@@ -2,7 +2,7 @@
 // its first run and an interval, and runs in its own goroutine until the
 // context ends, so a slow job (a backup) holds up no other. A run that
 // fails is logged with the job's name; the job runs again at its next
-// time.
+// time. A job without an interval runs once (a start-up job).
 package jobs
 
 import (
@@ -20,7 +20,7 @@ type Job struct {
 	// once.
 	First time.Duration
 	// Every is the wait from the end of one run to the start of the next;
-	// it must be positive.
+	// 0 runs the job once.
 	Every time.Duration
 	// Run does the work; ctx ends when the scheduler stops. What it
 	// did is for Run to log, a failure for the scheduler.
@@ -40,14 +40,8 @@ func New(log *slog.Logger) *Scheduler {
 	return &Scheduler{log: log, after: time.After}
 }
 
-// Add registers a job; it panics on one without an interval, which would
-// run without pause.
-func (s *Scheduler) Add(j Job) {
-	if j.Every <= 0 {
-		panic("jobs: " + j.Name + " has no interval")
-	}
-	s.jobs = append(s.jobs, j)
-}
+// Add registers a job.
+func (s *Scheduler) Add(j Job) { s.jobs = append(s.jobs, j) }
 
 // Run runs every job until ctx ends, then returns once every run in
 // progress has returned.
@@ -71,5 +65,20 @@ func (s *Scheduler) loop(ctx context.Context, j Job) {
 		default:
 			s.log.Error("job failed", "job", j.Name, "err", err)
 		}
+		if j.Every <= 0 {
+			return
+		}
+	}
+}
+
+// Counted is a Run calling fn that logs msg with the count fn reports,
+// under key, when it is not zero; fn's error is the run's.
+func Counted(log *slog.Logger, msg, key string, fn func() (int, error)) func(context.Context) error {
+	return func(context.Context) error {
+		n, err := fn()
+		if err == nil && n > 0 {
+			log.Info(msg, key, n)
+		}
+		return err
 	}
 }

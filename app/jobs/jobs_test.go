@@ -120,11 +120,38 @@ func TestJobsIndependentAndStopped(t *testing.T) {
 	<-done
 }
 
-func TestAddRefusesNoInterval(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("a job without an interval was accepted")
+// A job without an interval runs once; Run returns when it has, even
+// with the context still running.
+func TestJobWithoutIntervalRunsOnce(t *testing.T) {
+	s := New(slog.New(slog.DiscardHandler))
+	runs := 0
+	s.Add(Job{Name: "start-up", Run: func(context.Context) error { runs++; return nil }})
+	s.after = func(time.Duration) <-chan time.Time {
+		ch := make(chan time.Time, 1)
+		ch <- time.Time{}
+		return ch
+	}
+	s.Run(context.Background())
+	if runs != 1 {
+		t.Errorf("ran %d times, want once", runs)
+	}
+}
+
+// Counted logs the count when there is one, and passes the error on.
+func TestCounted(t *testing.T) {
+	var log bytes.Buffer
+	for _, tc := range []struct {
+		n      int
+		err    error
+		logged bool
+	}{{0, nil, false}, {3, nil, true}, {2, errors.New("disk full"), false}} {
+		log.Reset()
+		run := Counted(slog.New(slog.NewTextHandler(&log, nil)), "pruned", "count", func() (int, error) { return tc.n, tc.err })
+		if err := run(context.Background()); err != tc.err {
+			t.Errorf("%d, %v: the run returned %v", tc.n, tc.err, err)
 		}
-	}()
-	New(slog.New(slog.DiscardHandler)).Add(Job{Name: "spin", Run: func(context.Context) error { return nil }})
+		if got := strings.Contains(log.String(), "msg=pruned count=3"); got != tc.logged {
+			t.Errorf("%d, %v: logged %q", tc.n, tc.err, log.String())
+		}
+	}
 }

@@ -296,7 +296,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
 		}
 		if redirect != nil {
 			defer redirect.Close()
-			redirectAddr = redirect.Addr
+			redirectAddr = redirect.Addr()
 		}
 	}
 	webErr := make(chan error, 1)

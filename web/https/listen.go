@@ -9,7 +9,8 @@ import (
 )
 
 // Options say where the certificates come from (web.tls): ACME.Hosts set
-// asks an ACME authority, else CertFile and KeyFile are read.
+// asks an ACME authority, else CertFile and KeyFile are read; with neither
+// the web port serves plain HTTP (TLS ended by a reverse proxy).
 type Options struct {
 	CertFile, KeyFile string
 	ACME              ACMEOptions
@@ -18,25 +19,42 @@ type Options struct {
 	RedirectAddress string
 }
 
-// Redirecting is the plain HTTP redirect running beside HTTPS.
+// Redirecting is the plain HTTP redirect running beside HTTPS; nil is
+// none.
 type Redirecting struct {
-	Addr net.Addr
+	addr net.Addr
 	srv  *http.Server
 }
 
-// Close stops the redirect.
-func (r *Redirecting) Close() error { return r.srv.Close() }
+// Addr is where the redirect listens; nil without one.
+func (r *Redirecting) Addr() net.Addr {
+	if r == nil {
+		return nil
+	}
+	return r.addr
+}
 
-// Listen wraps ln in TLS with the certificates o names. With
-// o.RedirectAddress it also answers plain HTTP there with a redirect to
-// ln's port (and the ACME challenges); the caller closes the returned
-// redirect, nil without.
+// Close stops the redirect.
+func (r *Redirecting) Close() error {
+	if r == nil {
+		return nil
+	}
+	return r.srv.Close()
+}
+
+// Listen wraps ln in TLS with the certificates o names, or returns it as
+// it is without any. With o.RedirectAddress it also answers plain HTTP
+// there with a redirect to ln's port (and the ACME challenges); the caller
+// closes the returned redirect.
 func Listen(ln net.Listener, o Options, log *slog.Logger) (net.Listener, *Redirecting, error) {
 	var src Source
 	var err error
-	if len(o.ACME.Hosts) > 0 {
+	switch {
+	case o.CertFile == "" && len(o.ACME.Hosts) == 0:
+		return ln, nil, nil
+	case len(o.ACME.Hosts) > 0:
 		src, err = NewACME(o.ACME)
-	} else {
+	default:
 		src, err = Load(o.CertFile, o.KeyFile, log)
 	}
 	if err != nil {
@@ -50,5 +68,5 @@ func Listen(ln net.Listener, o Options, log *slog.Logger) (net.Listener, *Redire
 		return nil, nil, fmt.Errorf("web.tls.redirectAddress: %w", err)
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	return tls.NewListener(ln, src.Config()), &Redirecting{Addr: rl.Addr(), srv: Redirect(rl, port, src)}, nil
+	return tls.NewListener(ln, src.Config()), &Redirecting{addr: rl.Addr(), srv: Redirect(rl, port, src)}, nil
 }

@@ -38,7 +38,7 @@ func TestListen(t *testing.T) {
 	roots.AddCert(leaf)
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	res, err := client.Get("http://" + redirect.Addr.String() + "/api/health")
+	res, err := client.Get("http://" + redirect.Addr().String() + "/api/health")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +50,13 @@ func TestListen(t *testing.T) {
 
 	if _, r, err := Listen(ln, Options{CertFile: certFile, KeyFile: keyFile}, log); err != nil || r != nil {
 		t.Errorf("without a redirect address: %v, %v", r, err)
+	}
+	if same, r, err := Listen(ln, Options{}, log); same != ln || r != nil || err != nil {
+		t.Errorf("without certificates: %v, %v, %v; want the listener as it is", same, r, err)
+	}
+	var none *Redirecting
+	if none.Addr() != nil || none.Close() != nil {
+		t.Error("no redirect has an address or fails to close")
 	}
 	for name, o := range map[string]Options{
 		"missing files":      {CertFile: filepath.Join(dir, "none.pem"), KeyFile: keyFile},

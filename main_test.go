@@ -476,7 +476,7 @@ func startWriter(core *app.Core) *writer {
 				id = fmt.Sprintf("user-%d@example.com", i)
 				_, err = core.Accounts.CreateUser(model.System(), func(u *model.User) error { u.Email, u.Password = id, "pw"; return nil })
 			} else {
-				_, err = core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = id, id; return nil })
+				_, err = core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = id, id; return nil })
 			}
 			w.mu.Lock()
 			if err != nil {

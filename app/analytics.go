@@ -48,7 +48,7 @@ const MaxAnalyticsRange = 366 * 24 * time.Hour
 // actor sees when none are given; an id it cannot see is not found) in
 // [from, to]. Every device asked for has an entry, with zero counts when
 // it raised no alarm.
-func (c *Core) AlarmAnalytics(actor *model.User, deviceIDs []int64, from, to time.Time) (*AlarmAnalytics, error) {
+func (fl *Fleet) AlarmAnalytics(actor *model.User, deviceIDs []int64, from, to time.Time) (*AlarmAnalytics, error) {
 	if err := checkRange(from, to); err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (c *Core) AlarmAnalytics(actor *model.User, deviceIDs []int64, from, to tim
 	out := &AlarmAnalytics{AlarmCounts: newAlarmCounts(), VehicleData: []VehicleAlarms{}}
 	var devices []int64
 	var zone *time.Location
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := fl.store.View(func(tx model.Tx) (err error) {
 		devices, err = visibleDevices(access.Guard{Tx: tx, Actor: actor}, deviceIDs)
 		zone = serverZone(tx)
 		return err
@@ -71,7 +71,7 @@ func (c *Core) AlarmAnalytics(actor *model.User, deviceIDs []int64, from, to tim
 	// decodes every event.
 	for _, id := range devices {
 		v := VehicleAlarms{DeviceID: model.TextID(id), AlarmCounts: newAlarmCounts()}
-		err := c.store.View(func(tx model.Tx) error {
+		err := fl.store.View(func(tx model.Tx) error {
 			return tx.Events(id, from, to, func(e *model.Event) bool {
 				kind, _ := e.Attributes["alarm"].(string)
 				if e.Type != model.EventAlarm || kind == "" {

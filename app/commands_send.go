@@ -72,7 +72,7 @@ func (c *Core) SendableCommands(actor *model.User, deviceID int64) ([]*model.Com
 	if err != nil {
 		return nil, err
 	}
-	saved, err := c.Commands.List(actor, model.Query{})
+	saved, err := c.Fleet.Commands.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}

@@ -17,9 +17,9 @@ const (
 
 var computedTypes = []string{ComputedString, ComputedNumber, ComputedBoolean}
 
-func newComputedAttributes(c *Core) *Objects[model.ComputedAttribute, *model.ComputedAttribute] {
+func newComputedAttributes(fl *Fleet) *Objects[model.ComputedAttribute, *model.ComputedAttribute] {
 	return &Objects[model.ComputedAttribute, *model.ComputedAttribute]{
-		c: c, kind: model.KindAttribute,
+		store: fl.store, kind: model.KindAttribute,
 		table:   model.Tx.ComputedAttributes,
 		prepare: func(_ access.Guard, _, v *model.ComputedAttribute) error { return checkComputed(v) },
 	}

@@ -72,16 +72,16 @@ func TestComputedIngest(t *testing.T) {
 			}
 			defer db.Close()
 			core := app.New(db, app.Options{BcryptCost: 4, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-			dev, err := core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
+			dev, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, a := range tt.attrs {
-				stored, err := core.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error { *v = a; return nil })
+				stored, err := core.Fleet.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error { *v = a; return nil })
 				if err != nil {
 					t.Fatal(err)
 				}
-				err = core.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: stored.ID})
+				err = core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: stored.ID})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -119,7 +119,7 @@ func TestComputedAttributeRefused(t *testing.T) {
 		{Attribute: "has space", Expression: "1", Type: "number"},
 		{Attribute: "", Expression: "1", Type: "number"},
 	} {
-		_, err := f.core.ComputedAttributes.Create(f.admin, func(v *model.ComputedAttribute) error { *v = a; return nil })
+		_, err := f.core.Fleet.ComputedAttributes.Create(f.admin, func(v *model.ComputedAttribute) error { *v = a; return nil })
 		if model.ClassOf(err) != model.ClassInvalid {
 			t.Errorf("%+v: %v, want invalid", a, err)
 		}
@@ -137,19 +137,19 @@ func BenchmarkIngestComputed(b *testing.B) {
 			}
 			defer db.Close()
 			core := app.New(db, app.Options{BcryptCost: 4, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-			dev, err := core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
+			dev, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
 			if err != nil {
 				b.Fatal(err)
 			}
 			exprs := []string{"speed * 1.852", "fuel < 10 && ignition", `"12 km/l"`}
 			types := []string{"number", "boolean", "string"}
 			for i := range n {
-				a, err := core.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error {
+				a, err := core.Fleet.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error {
 					v.Attribute, v.Expression, v.Type = fmt.Sprint("a", i), exprs[i], types[i]
 					return nil
 				})
 				if err == nil {
-					err = core.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: a.ID})
+					err = core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: a.ID})
 				}
 				if err != nil {
 					b.Fatal(err)

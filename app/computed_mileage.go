@@ -71,7 +71,7 @@ func (c *Core) ConnectMileage(actor *model.User, deviceID int64, value string) (
 				return err
 			}
 		}
-		return c.link(tx, actor, model.Permission{OwnerKind: model.KindDevice, OwnerID: deviceID, PropKind: model.KindAttribute, PropID: id})
+		return c.Fleet.link(tx, actor, model.Permission{OwnerKind: model.KindDevice, OwnerID: deviceID, PropKind: model.KindAttribute, PropID: id})
 	})
 	return created, err
 }

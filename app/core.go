@@ -75,14 +75,10 @@ type Core struct {
 	// Office keeps tickets, documents, files, service records and payments.
 	Office *office.Service
 
-	Devices   *Objects[model.Device, *model.Device]
-	Groups    *Objects[model.Group, *model.Group]
-	Commands  *Objects[model.Command, *model.Command]
-	Geofences *Objects[model.Geofence, *model.Geofence]
-	Drivers   *Objects[model.Driver, *model.Driver]
-	// ComputedAttributes are Traccar's /api/attributes/computed.
-	ComputedAttributes *Objects[model.ComputedAttribute, *model.ComputedAttribute]
-	computedErrs       sync.Map // failures already logged
+	// Fleet keeps devices, groups, commands, geofences, drivers, computed
+	// attributes, permissions and the history reads.
+	Fleet        *Fleet
+	computedErrs sync.Map // failures already logged
 
 	// ingestFails and statusFails condense the log of failed ingest calls
 	// and device status writes.
@@ -114,12 +110,8 @@ func New(store model.Store, opts Options) *Core {
 	c.registrations = throttle.New(throttle.Options{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
 	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
 	c.Office = office.New(store, opts.Office, opts.Maintenance, c.roomFor, c.now, c.log)
-	c.Devices = newDevices(c)
-	c.Groups = newGroups(c)
-	c.Commands = newCommands(c)
-	c.Geofences = newGeofences(c)
-	c.Drivers = newDrivers(c)
-	c.ComputedAttributes = newComputedAttributes(c)
+	c.Fleet = NewFleet(store, FleetHooks{View: c.liveDevice, Registered: func(d *model.Device) { c.unknown.forget(d.UniqueID) },
+		Removed: func(id int64) { c.states.Delete(id) }, HistoryChanged: c.forgetState, DropEntity: c.Office.DropEntity}, c.now)
 	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)
 	c.Accounts.OnUserDeleted(c.Office.DropUser)
 	c.Accounts.OnUserDeleted(func(tx model.Tx, userID int64) (func(), error) {

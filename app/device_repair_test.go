@@ -36,7 +36,7 @@ func (s *crashStore) check(name string, id int64, want repaired) {
 		expected.LastUpdate = &at
 	}
 	wantShown := show(expected)
-	api, err := s.core.Devices.Get(model.System(), id)
+	api, err := s.core.Fleet.Devices.Get(model.System(), id)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestRepairDevicesLeavesWhatHappenedMeanwhile(t *testing.T) {
 			if _, err := s.core.RepairDevices(context.Background(), 10*time.Minute); err != nil {
 				t.Fatal(err)
 			}
-			d, err := s.core.Devices.Get(model.System(), id)
+			d, err := s.core.Fleet.Devices.Get(model.System(), id)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -47,7 +47,7 @@ func newCrashStore(t *testing.T) *crashStore {
 // add stores a device as c describes it and returns its id.
 func (s *crashStore) add(name string, c crashed) int64 {
 	s.t.Helper()
-	d, err := s.core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
+	d, err := s.core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestSweepStatusEndsStaleOnline(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range tests {
-		if d, err := s.core.Devices.Get(model.System(), ids[tc.name]); err != nil || d.Status != tc.want {
+		if d, err := s.core.Fleet.Devices.Get(model.System(), ids[tc.name]); err != nil || d.Status != tc.want {
 			t.Errorf("%s: status %v (%v), want %s", tc.name, d.Status, err, tc.want)
 		}
 	}

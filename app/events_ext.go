@@ -72,7 +72,7 @@ const (
 
 // ExtendedEvents answers E2: one page of the matching events of the
 // devices, merged in event time order (ties by id).
-func (c *Core) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEvent, error) {
+func (fl *Fleet) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEvent, error) {
 	if err := checkRange(q.From, q.To); err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (c *Core) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEvent,
 	match := typeFilter(q.Types)
 	var page []*model.Event
 	var zone *time.Location
-	err := c.store.View(func(tx model.Tx) error {
+	err := fl.store.View(func(tx model.Tx) error {
 		devices, err := visibleDevices(access.Guard{Tx: tx, Actor: actor}, q.DeviceIDs)
 		if err != nil {
 			return err
@@ -161,9 +161,9 @@ var stopTypes = []string{model.EventIgnitionOff, model.EventDeviceStopped}
 
 // LastStop answers M7: the device's newest ignitionOff or deviceStopped
 // event, not found when it has none.
-func (c *Core) LastStop(actor *model.User, deviceID int64) (*ExtendedEvent, error) {
+func (fl *Fleet) LastStop(actor *model.User, deviceID int64) (*ExtendedEvent, error) {
 	var out *ExtendedEvent
-	err := c.store.View(func(tx model.Tx) error {
+	err := fl.store.View(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := model.FirstError(a.MustSee(model.KindDevice, deviceID), a.Exists(model.KindDevice, deviceID)); err != nil {
 			return err

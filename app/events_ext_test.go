@@ -43,7 +43,7 @@ func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 		want = append(want, events[i].ID)
 	}
 	for _, limit := range []int{1, 2, 3, 7, 20} {
-		got, err := f.core.ExtendedEvents(f.admin, app.EventQuery{From: t0.AddDate(-5, 0, 0), To: t0, Desc: true, Page: 1, Limit: limit})
+		got, err := f.core.Fleet.ExtendedEvents(f.admin, app.EventQuery{From: t0.AddDate(-5, 0, 0), To: t0, Desc: true, Page: 1, Limit: limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 	f2 := newFixture(t)
 	old := &model.Event{Type: model.EventIgnitionOff, EventTime: t0.AddDate(-2, 0, 0)}
 	f2.addEvents(f2.dev.ID, old, &model.Event{Type: model.EventIgnitionOn, EventTime: t0})
-	stop, err := f2.core.LastStop(f2.admin, f2.dev.ID)
+	stop, err := f2.core.Fleet.LastStop(f2.admin, f2.dev.ID)
 	if err != nil || stop.ID != old.ID {
 		t.Fatalf("last stop %+v %v, want %d", stop, err, old.ID)
 	}
@@ -85,7 +85,7 @@ func BenchmarkExtendedEventsDay(b *testing.B) {
 		model.EventGeofenceEnter, model.EventGeofenceExit, model.EventDeviceOnline, model.EventDeviceOffline, model.EventAlarm}
 	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	for d := range devices {
-		dev, err := core.Devices.Create(admin, func(v *model.Device) error {
+		dev, err := core.Fleet.Devices.Create(admin, func(v *model.Device) error {
 			v.Name, v.UniqueID = fmt.Sprint("d", d), fmt.Sprint(100000+d)
 			return nil
 		})
@@ -119,7 +119,7 @@ func BenchmarkExtendedEventsDay(b *testing.B) {
 	} {
 		b.Run(q.name, func(b *testing.B) {
 			for b.Loop() {
-				got, err := core.ExtendedEvents(admin, q.q)
+				got, err := core.Fleet.ExtendedEvents(admin, q.q)
 				if err != nil || len(got) != 20 {
 					b.Fatalf("%d events, %v", len(got), err)
 				}

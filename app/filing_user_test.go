@@ -42,9 +42,9 @@ func TestDropUserOffice(t *testing.T) {
 		})
 		must(err)
 	}
-	car, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "1"; return nil })
+	car, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "1"; return nil })
 	must(err)
-	must(core.Link(admin, model.Permission{OwnerKind: model.KindUser, OwnerID: users["alice"].ID, PropKind: model.KindDevice, PropID: car.ID}))
+	must(core.Fleet.Link(admin, model.Permission{OwnerKind: model.KindUser, OwnerID: users["alice"].ID, PropKind: model.KindDevice, PropID: car.ID}))
 	upload := func(who string) model.TextID {
 		f, err := core.Office.UploadFile(users[who], "a.pdf", "application/pdf", -1, strings.NewReader("%PDF"))
 		must(err)

@@ -80,7 +80,7 @@ func (c *Core) Identify(protocol, uniqueID, remote string) (*model.Device, error
 			c.unknown.seen(uniqueID, protocol, remote, c.now())
 			return nil, ErrUnknownDevice
 		}
-		d, err = c.Devices.Create(model.System(), func(d *model.Device) error {
+		d, err = c.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 			d.Name, d.UniqueID = uniqueID, uniqueID
 			return nil
 		})

@@ -34,7 +34,7 @@ func newFixture(t *testing.T) *fixture {
 	if f.admin, _, err = f.core.Accounts.Bootstrap("admin@example.com", "pw"); err != nil {
 		t.Fatal(err)
 	}
-	f.dev, err = f.core.Devices.Create(f.admin, func(d *model.Device) error {
+	f.dev, err = f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error {
 		d.Name, d.UniqueID, d.Attributes = "truck", "T1", model.Attributes{"speedLimit": 50.0}
 		return nil
 	})
@@ -104,11 +104,11 @@ func TestIngestEvents(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			if tt.fence != "" {
-				g, err := f.core.Geofences.Create(f.admin, func(g *model.Geofence) error { g.Name, g.Area = "depot", tt.fence; return nil })
+				g, err := f.core.Fleet.Geofences.Create(f.admin, func(g *model.Geofence) error { g.Name, g.Area = "depot", tt.fence; return nil })
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := f.core.Link(f.admin, model.Permission{OwnerKind: model.KindDevice, OwnerID: f.dev.ID, PropKind: model.KindGeofence, PropID: g.ID}); err != nil {
+				if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindDevice, OwnerID: f.dev.ID, PropKind: model.KindGeofence, PropID: g.ID}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -164,7 +164,7 @@ func TestIngestDistanceLatestAndDrops(t *testing.T) {
 	if !status.Outdated || status.Latitude != 0.001 || !status.FixTime.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("status frame = %+v, want last location and fix time", status)
 	}
-	d, _ := f.core.Devices.Get(f.admin, f.dev.ID)
+	d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID)
 	if d.PositionID != status.ID || d.Status != model.StatusOnline {
 		t.Fatalf("device positionId %d status %s, want %d online", d.PositionID, d.Status, status.ID)
 	}
@@ -199,7 +199,7 @@ func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
 	default:
 	}
 	// Once linked, the user sees the device's updates.
-	if err := f.core.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: f.dev.ID}); err != nil {
+	if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: f.dev.ID}); err != nil {
 		t.Fatal(err)
 	}
 	f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1, 1, 0, nil)})
@@ -241,7 +241,7 @@ func TestLiveDeviceStateAndFlush(t *testing.T) {
 	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	latest, _ := f.core.Positions(f.admin, app.PositionQuery{})
+	latest, _ := f.core.Fleet.Positions(f.admin, app.PositionQuery{})
 	stored := func() *model.Device {
 		var d *model.Device
 		f.db.View(func(tx model.Tx) (err error) { d, err = tx.Devices().Get(f.dev.ID); return err })
@@ -250,7 +250,7 @@ func TestLiveDeviceStateAndFlush(t *testing.T) {
 	if s := stored(); s.PositionID == latest[0].ID {
 		t.Fatalf("stored positionId %d already current: the second position rewrote the device record", s.PositionID)
 	}
-	live, err := f.core.Devices.Get(f.admin, f.dev.ID)
+	live, err := f.core.Fleet.Devices.Get(f.admin, f.dev.ID)
 	if err != nil || live.PositionID != latest[0].ID || live.Status != model.StatusOnline {
 		t.Fatalf("live device = %+v, %v; want positionId %d online", live, err, latest[0].ID)
 	}
@@ -270,7 +270,7 @@ func TestUnknownDeviceLeavesTheListWhenRegistered(t *testing.T) {
 	if list, _ := f.core.UnknownDevices(f.admin); len(list) != 1 || list[0].UniqueID != "359000000000001" {
 		t.Fatalf("unknown = %+v", list)
 	}
-	if _, err := f.core.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "new", "359000000000001"; return nil }); err != nil {
+	if _, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "new", "359000000000001"; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ := f.core.UnknownDevices(f.admin); len(list) != 0 {
@@ -296,14 +296,14 @@ func TestSweepStatusUsesLiveLastUpdate(t *testing.T) {
 	if err := f.core.SweepStatus(time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := f.core.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusOnline {
+	if d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusOnline {
 		t.Fatalf("status = %s after 30 s of silence, want online", d.Status)
 	}
 	now = now.Add(time.Minute) // now silent for 90 s
 	if err := f.core.SweepStatus(time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := f.core.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusUnknown {
+	if d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusUnknown {
 		t.Fatalf("status = %s after 90 s of silence, want unknown", d.Status)
 	}
 }

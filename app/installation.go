@@ -78,14 +78,14 @@ func requireDeviceContact(d *model.Device) error {
 // the same rules: uniqueId, deviceLimit, link to the actor) and its
 // installation record in one transaction. The device expires
 // DeviceLifetime after now whatever apply set.
-func (c *Core) InstallDevice(actor *model.User, apply func(*model.Device) error, details InstallationDetails) (*InstalledDevice, error) {
+func (fl *Fleet) InstallDevice(actor *model.User, apply func(*model.Device) error, details InstallationDetails) (*InstalledDevice, error) {
 	details.Location, details.Notes = strings.TrimSpace(details.Location), strings.TrimSpace(details.Notes)
 	if err := limits.Check(&Installation{Location: details.Location, Notes: details.Notes}); err != nil {
 		return nil, err
 	}
-	now := c.now().UTC()
+	now := fl.now().UTC()
 	out := &InstalledDevice{}
-	d, err := c.Devices.CreateWith(actor, func(d *model.Device) error {
+	d, err := fl.Devices.CreateWith(actor, func(d *model.Device) error {
 		if err := apply(d); err != nil {
 			return err
 		}
@@ -110,8 +110,8 @@ func (c *Core) InstallDevice(actor *model.User, apply func(*model.Device) error,
 // UpdateInstalledDevice changes a device through the extended API: apply
 // may change anything but the expiration time, and the result must keep
 // name, uniqueId, phone and contact.
-func (c *Core) UpdateInstalledDevice(actor *model.User, id int64, apply func(*model.Device) error) (*InstalledDevice, error) {
-	d, err := c.Devices.Update(actor, id, func(d *model.Device) error {
+func (fl *Fleet) UpdateInstalledDevice(actor *model.User, id int64, apply func(*model.Device) error) (*InstalledDevice, error) {
+	d, err := fl.Devices.Update(actor, id, func(d *model.Device) error {
 		expires := d.ExpirationTime
 		if err := apply(d); err != nil {
 			return err
@@ -123,7 +123,7 @@ func (c *Core) UpdateInstalledDevice(actor *model.User, id int64, apply func(*mo
 		return nil, err
 	}
 	out := &InstalledDevice{Device: d}
-	return out, c.store.View(func(tx model.Tx) (err error) {
+	return out, fl.store.View(func(tx model.Tx) (err error) {
 		out.Installation, err = installationOf(tx, id)
 		return err
 	})
@@ -131,9 +131,9 @@ func (c *Core) UpdateInstalledDevice(actor *model.User, id int64, apply func(*mo
 
 // Installation is the installation record of a device the actor sees,
 // nil when it has none.
-func (c *Core) Installation(actor *model.User, deviceID int64) (*Installation, error) {
+func (fl *Fleet) Installation(actor *model.User, deviceID int64) (*Installation, error) {
 	var inst *Installation
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := fl.store.View(func(tx model.Tx) (err error) {
 		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
 			return err
 		}
@@ -154,13 +154,13 @@ func installationOf(tx model.Tx, deviceID int64) (*Installation, error) {
 
 // InstalledDevices lists the devices the actor sees with their
 // installation records, in id order.
-func (c *Core) InstalledDevices(actor *model.User) ([]InstalledDevice, error) {
-	devices, err := c.Devices.List(actor, model.Query{})
+func (fl *Fleet) InstalledDevices(actor *model.User) ([]InstalledDevice, error) {
+	devices, err := fl.Devices.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}
 	out := make([]InstalledDevice, len(devices))
-	return out, c.store.View(func(tx model.Tx) error {
+	return out, fl.store.View(func(tx model.Tx) error {
 		for i, d := range devices {
 			inst, err := installationOf(tx, d.ID)
 			if err != nil {
@@ -174,8 +174,8 @@ func (c *Core) InstalledDevices(actor *model.User) ([]InstalledDevice, error) {
 
 // DeleteInstallation removes only the device's installation record (M5);
 // the device stays. A device without one is not found.
-func (c *Core) DeleteInstallation(actor *model.User, deviceID int64) error {
-	return c.store.Update(func(tx model.Tx) error {
+func (fl *Fleet) DeleteInstallation(actor *model.User, deviceID int64) error {
+	return fl.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := model.FirstError(a.MustSee(model.KindDevice, deviceID), a.CheckEdit(model.KindDevice)); err != nil {
 			return err
@@ -186,7 +186,7 @@ func (c *Core) DeleteInstallation(actor *model.User, deviceID int64) error {
 
 // UniqueIDTaken reports whether any device, whoever owns it, has uniqueID
 // (M6). It says nothing about the owner.
-func (c *Core) UniqueIDTaken(uniqueID string) (bool, error) {
+func (fl *Fleet) UniqueIDTaken(uniqueID string) (bool, error) {
 	uniqueID = strings.TrimSpace(uniqueID)
 	if uniqueID == "" {
 		return false, model.Invalid("an IMEI is required")
@@ -195,7 +195,7 @@ func (c *Core) UniqueIDTaken(uniqueID string) (bool, error) {
 		return false, err
 	}
 	var taken bool
-	err := c.store.View(func(tx model.Tx) error {
+	err := fl.store.View(func(tx model.Tx) error {
 		_, err := tx.DeviceByUniqueID(uniqueID)
 		taken = err == nil
 		if errors.Is(err, model.ErrNotFound) {

@@ -12,12 +12,12 @@ import (
 // none): the driver whose uniqueId that device's latest position reports as
 // driverUniqueId, else the lowest-id driver linked to the device. Only
 // drivers in the returned list are ever named.
-func (c *Core) DriverOverview(actor *model.User) (int64, []*model.Driver, error) {
-	drivers, err := c.Drivers.List(actor, model.Query{})
+func (fl *Fleet) DriverOverview(actor *model.User) (int64, []*model.Driver, error) {
+	drivers, err := fl.Drivers.List(actor, model.Query{})
 	if err != nil {
 		return 0, nil, err
 	}
-	devices, err := c.Devices.List(actor, model.Query{})
+	devices, err := fl.Devices.List(actor, model.Query{})
 	if err != nil {
 		return 0, nil, err
 	}
@@ -31,7 +31,7 @@ func (c *Core) DriverOverview(actor *model.User) (int64, []*model.Driver, error)
 		return 0, drivers, nil
 	}
 	var id int64
-	err = c.store.View(func(tx model.Tx) error {
+	err = fl.store.View(func(tx model.Tx) error {
 		p, err := tx.LatestPosition(current.ID)
 		if err != nil && !errors.Is(err, model.ErrNotFound) {
 			return err

@@ -14,12 +14,12 @@ import (
 // commit together).
 func TestCreateWithIsOneTransaction(t *testing.T) {
 	f := newFixture(t)
-	before, err := f.core.Devices.List(f.admin, model.Query{})
+	before, err := f.core.Fleet.Devices.List(f.admin, model.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	failure := errors.New("installation write failed")
-	_, err = f.core.Devices.CreateWith(f.admin, func(d *model.Device) error {
+	_, err = f.core.Fleet.Devices.CreateWith(f.admin, func(d *model.Device) error {
 		d.Name, d.UniqueID = "rolled back", "RB-1"
 		return nil
 	}, func(tx model.Tx, d *model.Device) error {
@@ -31,12 +31,12 @@ func TestCreateWithIsOneTransaction(t *testing.T) {
 	if !errors.Is(err, failure) {
 		t.Fatalf("err %v, want %v", err, failure)
 	}
-	after, err := f.core.Devices.List(f.admin, model.Query{})
+	after, err := f.core.Fleet.Devices.List(f.admin, model.Query{})
 	if err != nil || len(after) != len(before) {
 		t.Fatalf("%d devices after a failed create, want %d (%v)", len(after), len(before), err)
 	}
 	// The uniqueId is free: nothing of the failed create is left.
-	if _, err := f.core.InstallDevice(f.admin, func(d *model.Device) error {
+	if _, err := f.core.Fleet.InstallDevice(f.admin, func(d *model.Device) error {
 		d.Name, d.UniqueID, d.Phone, d.Contact = "kept", "RB-1", "1", "c"
 		return nil
 	}, app.InstallationDetails{Notes: "n"}); err != nil {
@@ -47,7 +47,7 @@ func TestCreateWithIsOneTransaction(t *testing.T) {
 func TestInstallDeviceRules(t *testing.T) {
 	f := newFixture(t)
 	install := func(apply func(*model.Device), details app.InstallationDetails) error {
-		_, err := f.core.InstallDevice(f.admin, func(d *model.Device) error {
+		_, err := f.core.Fleet.InstallDevice(f.admin, func(d *model.Device) error {
 			d.Name, d.UniqueID, d.Phone, d.Contact = "n", "U-1", "1", "c"
 			apply(d)
 			return nil
@@ -83,8 +83,8 @@ func TestQueryDeviceLimit(t *testing.T) {
 	for i := range ids {
 		ids[i] = f.dev.ID
 	}
-	_, err := f.core.ExtendedEvents(f.admin, app.EventQuery{DeviceIDs: ids, From: t0, To: t0, Page: 1, Limit: 1})
-	_, err2 := f.core.AlarmAnalytics(f.admin, ids, t0, t0)
+	_, err := f.core.Fleet.ExtendedEvents(f.admin, app.EventQuery{DeviceIDs: ids, From: t0, To: t0, Page: 1, Limit: 1})
+	_, err2 := f.core.Fleet.AlarmAnalytics(f.admin, ids, t0, t0)
 	if model.ClassOf(err) != model.ClassInvalid || model.ClassOf(err2) != model.ClassInvalid {
 		t.Fatalf("E2 %v, I1 %v: want invalid", err, err2)
 	}

@@ -14,15 +14,15 @@ import (
 // inside the range of nanosecond keys.
 var endOfTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func newDevices(c *Core) *Objects[model.Device, *model.Device] {
+func newDevices(fl *Fleet) *Objects[model.Device, *model.Device] {
 	return &Objects[model.Device, *model.Device]{
-		c: c, kind: model.KindDevice,
+		store: fl.store, kind: model.KindDevice,
 		table: func(tx model.Tx) model.Table[model.Device] { return tx.Devices() },
 		match: matchIDs,
 		index: deviceIndex,
-		view:  c.liveDevice,
+		view:  fl.hooks.View,
 		// A registered id is no longer unknown.
-		stored: func(d *model.Device) { c.unknown.forget(d.UniqueID) },
+		stored: fl.hooks.Registered,
 		prepare: func(a access.Guard, before, d *model.Device) error {
 			d.Name = strings.TrimSpace(d.Name)
 			d.UniqueID = strings.TrimSpace(d.UniqueID)
@@ -63,17 +63,17 @@ func newDevices(c *Core) *Objects[model.Device, *model.Device] {
 			if err := deleteInstallation(tx, d.ID); err != nil {
 				return nil, err
 			}
-			dropFiles, err := c.Office.DropEntity(tx, office.DocumentOfVehicle, d.ID)
+			dropFiles, err := fl.hooks.DropEntity(tx, office.DocumentOfVehicle, d.ID)
 			// The live state goes only once the deletion has committed: a
 			// rolled-back one must leave the device as it was.
-			return func() { c.states.Delete(d.ID); dropFiles() }, err
+			return func() { fl.hooks.Removed(d.ID); dropFiles() }, err
 		},
 	}
 }
 
-func newGroups(c *Core) *Objects[model.Group, *model.Group] {
+func newGroups(fl *Fleet) *Objects[model.Group, *model.Group] {
 	return &Objects[model.Group, *model.Group]{
-		c: c, kind: model.KindGroup,
+		store: fl.store, kind: model.KindGroup,
 		table: func(tx model.Tx) model.Table[model.Group] { return tx.Groups() },
 		prepare: func(a access.Guard, before, g *model.Group) error {
 			g.Name = strings.TrimSpace(g.Name)
@@ -144,9 +144,9 @@ func checkParent(a access.Guard, groupID int64) error {
 	return a.Reference(model.KindGroup, groupID)
 }
 
-func newCommands(c *Core) *Objects[model.Command, *model.Command] {
+func newCommands(fl *Fleet) *Objects[model.Command, *model.Command] {
 	return &Objects[model.Command, *model.Command]{
-		c: c, kind: model.KindCommand,
+		store: fl.store, kind: model.KindCommand,
 		table: func(tx model.Tx) model.Table[model.Command] { return tx.Commands() },
 		prepare: func(a access.Guard, _, cmd *model.Command) error {
 			cmd.Type = strings.TrimSpace(cmd.Type)
@@ -164,9 +164,9 @@ func newCommands(c *Core) *Objects[model.Command, *model.Command] {
 	}
 }
 
-func newGeofences(c *Core) *Objects[model.Geofence, *model.Geofence] {
+func newGeofences(fl *Fleet) *Objects[model.Geofence, *model.Geofence] {
 	return &Objects[model.Geofence, *model.Geofence]{
-		c: c, kind: model.KindGeofence,
+		store: fl.store, kind: model.KindGeofence,
 		table: func(tx model.Tx) model.Table[model.Geofence] { return tx.Geofences() },
 		prepare: func(_ access.Guard, _, g *model.Geofence) error {
 			g.Name = strings.TrimSpace(g.Name)
@@ -189,9 +189,9 @@ func newGeofences(c *Core) *Objects[model.Geofence, *model.Geofence] {
 // device's.
 const driverKeys = "drivers_by_unique_id"
 
-func newDrivers(c *Core) *Objects[model.Driver, *model.Driver] {
+func newDrivers(fl *Fleet) *Objects[model.Driver, *model.Driver] {
 	return &Objects[model.Driver, *model.Driver]{
-		c: c, kind: model.KindDriver,
+		store: fl.store, kind: model.KindDriver,
 		table: model.Tx.Drivers,
 		prepare: func(a access.Guard, before, d *model.Driver) error {
 			d.Name, d.UniqueID = strings.TrimSpace(d.Name), strings.TrimSpace(d.UniqueID)
@@ -218,7 +218,7 @@ func newDrivers(c *Core) *Objects[model.Driver, *model.Driver] {
 			if err := tx.Keys(driverKeys).Delete(d.UniqueID); err != nil {
 				return nil, err
 			}
-			return c.Office.DropEntity(tx, office.DocumentOfDriver, d.ID)
+			return fl.hooks.DropEntity(tx, office.DocumentOfDriver, d.ID)
 		},
 	}
 }

@@ -23,7 +23,7 @@ func (o *Objects[T, P]) Page(actor *model.User, q model.Query) ([]*T, int, error
 		return nil, 0, err
 	}
 	page := model.NewPager[*T](q)
-	err := o.c.store.View(func(tx model.Tx) error {
+	err := o.store.View(func(tx model.Tx) error {
 		set, err := o.listSet(access.Guard{Tx: tx, Actor: actor}, q)
 		if err != nil {
 			return err

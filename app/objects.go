@@ -16,7 +16,7 @@ type Objects[T any, P interface {
 	*T
 	model.Entity
 }] struct {
-	c     *Core
+	store model.Store
 	kind  string
 	table func(model.Tx) model.Table[T]
 	// prepare validates a create (before == nil) or an update and restores
@@ -104,7 +104,7 @@ func (o *Objects[T, P]) listSet(a access.Guard, q model.Query) (map[int64]bool, 
 // Get returns one object the actor may see.
 func (o *Objects[T, P]) Get(actor *model.User, id int64) (*T, error) {
 	var v *T
-	err := o.c.store.View(func(tx model.Tx) (err error) {
+	err := o.store.View(func(tx model.Tx) (err error) {
 		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(o.kind, id); err != nil {
 			return err
 		}
@@ -139,7 +139,7 @@ func (o *Objects[T, P]) Create(actor *model.User, apply func(*T) error) (*T, err
 // device's installation record).
 func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also func(model.Tx, *T) error) (*T, error) {
 	v := new(T)
-	err := o.c.store.Update(func(tx model.Tx) error {
+	err := o.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.CheckEdit(o.kind); err != nil {
 			return err
@@ -183,7 +183,7 @@ func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also
 // Update applies a change to a copy of the stored object and saves it.
 func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error) (*T, error) {
 	var after *T
-	err := o.c.store.Update(func(tx model.Tx) error {
+	err := o.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		before, err := o.editable(a, id)
 		if err != nil {
@@ -220,7 +220,7 @@ func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error
 // Delete removes an object, what depends on it and every link to it.
 func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
 	for done := o.drain == nil; !done; {
-		err := o.c.store.Update(func(tx model.Tx) error {
+		err := o.store.Update(func(tx model.Tx) error {
 			v, err := o.editable(access.Guard{Tx: tx, Actor: actor}, id)
 			if err == nil {
 				done, err = o.drain(tx, v)
@@ -232,7 +232,7 @@ func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
 		}
 	}
 	var after func()
-	err := o.c.store.Update(func(tx model.Tx) error {
+	err := o.store.Update(func(tx model.Tx) error {
 		v, err := o.editable(access.Guard{Tx: tx, Actor: actor}, id)
 		if err != nil {
 			return err

@@ -36,13 +36,13 @@ func checkBulk(ps []model.Permission) error {
 // Link adds permissions (all or none) after checking the actor may see both
 // objects of each and may edit; linking a device to a user counts against
 // that user's deviceLimit.
-func (c *Core) Link(actor *model.User, ps ...model.Permission) error {
+func (fl *Fleet) Link(actor *model.User, ps ...model.Permission) error {
 	if err := checkBulk(ps); err != nil {
 		return err
 	}
-	return c.store.Update(func(tx model.Tx) error {
+	return fl.store.Update(func(tx model.Tx) error {
 		for _, p := range ps {
-			if err := c.link(tx, actor, p); err != nil {
+			if err := fl.link(tx, actor, p); err != nil {
 				return err
 			}
 		}
@@ -50,8 +50,8 @@ func (c *Core) Link(actor *model.User, ps ...model.Permission) error {
 	})
 }
 
-func (c *Core) link(tx model.Tx, actor *model.User, p model.Permission) error {
-	if err := c.checkPermission(tx, actor, p); err != nil {
+func (fl *Fleet) link(tx model.Tx, actor *model.User, p model.Permission) error {
+	if err := fl.checkPermission(tx, actor, p); err != nil {
 		return err
 	}
 	if p.OwnerKind == model.KindUser && p.PropKind == model.KindDevice {
@@ -73,13 +73,13 @@ func (c *Core) link(tx model.Tx, actor *model.User, p model.Permission) error {
 }
 
 // Unlink removes permissions (all or none) under the same checks as Link.
-func (c *Core) Unlink(actor *model.User, ps ...model.Permission) error {
+func (fl *Fleet) Unlink(actor *model.User, ps ...model.Permission) error {
 	if err := checkBulk(ps); err != nil {
 		return err
 	}
-	return c.store.Update(func(tx model.Tx) error {
+	return fl.store.Update(func(tx model.Tx) error {
 		for _, p := range ps {
-			if err := c.checkPermission(tx, actor, p); err != nil {
+			if err := fl.checkPermission(tx, actor, p); err != nil {
 				return err
 			}
 			if err := tx.Unlink(p); err != nil {
@@ -90,7 +90,7 @@ func (c *Core) Unlink(actor *model.User, ps ...model.Permission) error {
 	})
 }
 
-func (c *Core) checkPermission(tx model.Tx, actor *model.User, p model.Permission) error {
+func (fl *Fleet) checkPermission(tx model.Tx, actor *model.User, p model.Permission) error {
 	if !slices.Contains(permissionPairs[p.OwnerKind], p.PropKind) {
 		return model.Invalid("unsupported permission pair %sId/%sId", p.OwnerKind, p.PropKind)
 	}

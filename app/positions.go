@@ -18,10 +18,10 @@ type PositionQuery struct {
 
 // Positions implements D1 as a list. The API streams a device's range
 // through PositionHistory instead.
-func (c *Core) Positions(actor *model.User, q PositionQuery) ([]*model.Position, error) {
+func (fl *Fleet) Positions(actor *model.User, q PositionQuery) ([]*model.Position, error) {
 	out := []*model.Position{}
 	if q.DeviceID != 0 {
-		h, err := c.PositionHistory(actor, q.DeviceID, q.From, q.To)
+		h, err := fl.PositionHistory(actor, q.DeviceID, q.From, q.To)
 		if err != nil {
 			return nil, err
 		}
@@ -31,7 +31,7 @@ func (c *Core) Positions(actor *model.User, q PositionQuery) ([]*model.Position,
 		})
 		return out, err
 	}
-	err := c.store.View(func(tx model.Tx) error {
+	err := fl.store.View(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		switch {
 		case len(q.IDs) > 0:
@@ -75,7 +75,7 @@ const historyChunk = 1000
 // History is a device's positions in a time range (D1 with deviceId),
 // read in chunks so that a route of any length takes constant memory.
 type History struct {
-	c        *Core
+	store    model.Store
 	actor    *model.User
 	deviceID int64
 	from, to time.Time
@@ -83,15 +83,15 @@ type History struct {
 
 // PositionHistory checks D1's range query: the range, and that the actor
 // sees the device. The positions are read by Each.
-func (c *Core) PositionHistory(actor *model.User, deviceID int64, from, to time.Time) (*History, error) {
+func (fl *Fleet) PositionHistory(actor *model.User, deviceID int64, from, to time.Time) (*History, error) {
 	if err := checkRange(from, to); err != nil {
 		return nil, err
 	}
-	err := c.store.View(func(tx model.Tx) error { return access.Guard{Tx: tx, Actor: actor}.MustSee(model.KindDevice, deviceID) })
+	err := fl.store.View(func(tx model.Tx) error { return access.Guard{Tx: tx, Actor: actor}.MustSee(model.KindDevice, deviceID) })
 	if err != nil {
 		return nil, err
 	}
-	return &History{c: c, actor: actor, deviceID: deviceID, from: from, to: to}, nil
+	return &History{store: fl.store, actor: actor, deviceID: deviceID, from: from, to: to}, nil
 }
 
 // Each calls fn with the positions in fixTime order until fn fails. Every
@@ -105,7 +105,7 @@ func (h *History) Each(fn func(*model.Position) error) error {
 			chunk = append(chunk, p)
 			return len(chunk) < historyChunk
 		}
-		err := h.c.store.View(func(tx model.Tx) error {
+		err := h.store.View(func(tx model.Tx) error {
 			if err := (access.Guard{Tx: tx, Actor: h.actor}).MustSee(model.KindDevice, h.deviceID); err != nil {
 				return err
 			}
@@ -131,7 +131,7 @@ func (h *History) Each(fn func(*model.Position) error) error {
 
 // DeletePositions implements D2: removes a device's positions in [from, to]
 // and repoints the device at its newest remaining position.
-func (c *Core) DeletePositions(actor *model.User, deviceID int64, from, to time.Time) error {
+func (fl *Fleet) DeletePositions(actor *model.User, deviceID int64, from, to time.Time) error {
 	if deviceID == 0 {
 		return model.Invalid("deviceId, from and to are required")
 	}
@@ -147,12 +147,12 @@ func (c *Core) DeletePositions(actor *model.User, deviceID int64, from, to time.
 	}
 	// Access first: a refused request must not even drop the live state
 	// (its positionId and lastUpdate may not be stored yet).
-	if err := c.store.View(mayDelete); err != nil {
+	if err := fl.store.View(mayDelete); err != nil {
 		return err
 	}
-	defer c.forgetState(deviceID) // its latest position may be gone
+	defer fl.hooks.HistoryChanged(deviceID) // its latest position may be gone
 	for n := deleteChunk; n == deleteChunk; {
-		err := c.store.Update(func(tx model.Tx) (err error) {
+		err := fl.store.Update(func(tx model.Tx) (err error) {
 			if err := mayDelete(tx); err != nil { // rights may change between chunks
 				return err
 			}
@@ -166,7 +166,7 @@ func (c *Core) DeletePositions(actor *model.User, deviceID int64, from, to time.
 	// In a transaction of its own: finding the newest position right after
 	// deleting the newest ones is slow in the deleting transaction (see
 	// storage's lastKey).
-	return c.store.Update(func(tx model.Tx) error { return repointDevice(tx, deviceID) })
+	return fl.store.Update(func(tx model.Tx) error { return repointDevice(tx, deviceID) })
 }
 
 // deleteChunk is how many records one transaction of a bulk deletion
@@ -207,9 +207,9 @@ func checkRange(from, to time.Time) error {
 }
 
 // Event implements E1: one event of a device the actor sees.
-func (c *Core) Event(actor *model.User, id int64) (*model.Event, error) {
+func (fl *Fleet) Event(actor *model.User, id int64) (*model.Event, error) {
 	var e *model.Event
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := fl.store.View(func(tx model.Tx) (err error) {
 		if e, err = tx.Event(id); err != nil {
 			return err
 		}

@@ -24,11 +24,11 @@ func TestQueuedCommands(t *testing.T) {
 	}
 	db, core := open()
 	admin := model.System()
-	car, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
+	car, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	van, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
+	van, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func retentionCore(t *testing.T) (*app.Core, *storage.DB) {
 
 func addDevice(t *testing.T, core *app.Core, uniqueID string, attrs model.Attributes) *model.Device {
 	t.Helper()
-	d, err := core.Devices.Create(model.System(), func(d *model.Device) error {
+	d, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID, d.Attributes = uniqueID, uniqueID, attrs
 		return nil
 	})

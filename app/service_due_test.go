@@ -72,7 +72,7 @@ func TestMaintenanceDue(t *testing.T) {
 	}
 	f := newFixture(t)
 	for _, tt := range tests {
-		d, err := f.core.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = tt.name, tt.name; return nil })
+		d, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = tt.name, tt.name; return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,11 +145,11 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	car, err := f.core.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
+	car, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.core.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: car.ID}); err != nil {
+	if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: car.ID}); err != nil {
 		t.Fatal(err)
 	}
 	serviced(t, f.core, f.admin, car.ID, 10, 100)
@@ -217,7 +217,7 @@ func BenchmarkMaintenanceDue(b *testing.B) {
 	}
 	for i := range 1000 {
 		name := "bench-" + strconv.Itoa(i)
-		d, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
+		d, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -90,7 +90,7 @@ func TestCorruptFramesStoreNoGarbage(t *testing.T) {
 		}
 	}
 
-	devices, err := core.Devices.List(model.System(), model.Query{All: true})
+	devices, err := core.Fleet.Devices.List(model.System(), model.Query{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestCorruptFramesStoreNoGarbage(t *testing.T) {
 			badIDs++
 			t.Errorf("device registered with id %q", d.UniqueID)
 		}
-		ps, err := core.Positions(model.System(), app.PositionQuery{DeviceID: d.ID, From: time.Unix(0, 0), To: time.Now().Add(48 * time.Hour)})
+		ps, err := core.Fleet.Positions(model.System(), app.PositionQuery{DeviceID: d.ID, From: time.Unix(0, 0), To: time.Now().Add(48 * time.Hour)})
 		if err != nil {
 			t.Fatal(err)
 		}

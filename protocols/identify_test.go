@@ -63,7 +63,7 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 		}
 	}
 
-	devices, _ := core.Devices.List(model.System(), model.Query{All: true})
+	devices, _ := core.Fleet.Devices.List(model.System(), model.Query{All: true})
 	var ids []string
 	for _, d := range devices {
 		ids = append(ids, d.UniqueID)
@@ -114,7 +114,7 @@ func TestAutoRegistrationBudgetPerAddress(t *testing.T) {
 			t.Errorf("report %d (id %s): %d, want %d", i, id, resp.StatusCode, want)
 		}
 	}
-	devices, _ := core.Devices.List(model.System(), model.Query{All: true})
+	devices, _ := core.Fleet.Devices.List(model.System(), model.Query{All: true})
 	if len(devices) != 3 {
 		t.Errorf("%d devices registered, want 3", len(devices))
 	}

@@ -136,7 +136,7 @@ func TestDiskFullLogsOneLinePerWindow(t *testing.T) {
 	var all []*device
 	for i := range devices {
 		uid := fmt.Sprintf("dev-%03d", i)
-		if _, err := core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = uid, uid; return nil }); err != nil {
+		if _, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = uid, uid; return nil }); err != nil {
 			t.Fatal(err)
 		}
 		d := &device{uid: uid}

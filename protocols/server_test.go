@@ -104,7 +104,7 @@ func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env
 
 func (e *env) device(uid string) *model.Device {
 	e.t.Helper()
-	d, err := e.core.Devices.Create(e.admin, func(d *model.Device) error { d.Name, d.UniqueID = uid, uid; return nil })
+	d, err := e.core.Fleet.Devices.Create(e.admin, func(d *model.Device) error { d.Name, d.UniqueID = uid, uid; return nil })
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func (e *env) dial() (net.Conn, *bufio.Reader) {
 
 func (e *env) positions(deviceID int64) []*model.Position {
 	e.t.Helper()
-	ps, err := e.core.Positions(e.admin, app.PositionQuery{DeviceID: deviceID, From: base, To: base.Add(24 * time.Hour)})
+	ps, err := e.core.Fleet.Positions(e.admin, app.PositionQuery{DeviceID: deviceID, From: base, To: base.Add(24 * time.Hour)})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestListenerStoresBeforeAck(t *testing.T) {
 	if dist, _ := last.Attributes["distance"].(float64); dist < 11 || dist > 12 {
 		t.Fatalf("distance = %v, want ~11.1 m", last.Attributes["distance"])
 	}
-	dev, _ := e.core.Devices.Get(e.admin, d.ID)
+	dev, _ := e.core.Fleet.Devices.Get(e.admin, d.ID)
 	if dev.Status != model.StatusOnline || dev.PositionID != last.ID {
 		t.Fatalf("device status %q positionId %d, want online %d", dev.Status, dev.PositionID, last.ID)
 	}
@@ -200,7 +200,7 @@ func TestListenerUnknownDevice(t *testing.T) {
 			if listed == tt.autoRegister {
 				t.Fatalf("unknown list = %+v", unknown)
 			}
-			devices, _ := e.core.Devices.List(e.admin, model.Query{})
+			devices, _ := e.core.Fleet.Devices.List(e.admin, model.Query{})
 			if (len(devices) == 1) != tt.autoRegister {
 				t.Fatalf("devices = %d", len(devices))
 			}

@@ -393,7 +393,7 @@ func TestStreamedDownloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	device, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "Truck", "1"; return nil })
+	device, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "Truck", "1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // attributeRoutes are Traccar's computed attributes: the generic object
 // routes plus the expression test.
 func (h *handlers) attributeRoutes() []route {
-	return append(objectRoutes("/attributes/computed", h.core.ComputedAttributes, filterLinks),
+	return append(objectRoutes("/attributes/computed", h.core.Fleet.ComputedAttributes, filterLinks),
 		route{fiber.MethodPost, "/attributes/computed/test", required, h.testAttribute})
 }
 

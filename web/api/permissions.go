@@ -15,10 +15,10 @@ import (
 // owner of a pair is chosen: {"userId":1,"deviceId":2} is user -> device.
 var ownerKinds = []string{model.KindUser, model.KindDevice, model.KindGroup}
 
-func (h *handlers) link(c *fiber.Ctx) error       { return h.permissions(c, false, h.core.Link) }
-func (h *handlers) unlink(c *fiber.Ctx) error     { return h.permissions(c, false, h.core.Unlink) }
-func (h *handlers) linkBulk(c *fiber.Ctx) error   { return h.permissions(c, true, h.core.Link) }
-func (h *handlers) unlinkBulk(c *fiber.Ctx) error { return h.permissions(c, true, h.core.Unlink) }
+func (h *handlers) link(c *fiber.Ctx) error       { return h.permissions(c, false, h.core.Fleet.Link) }
+func (h *handlers) unlink(c *fiber.Ctx) error     { return h.permissions(c, false, h.core.Fleet.Unlink) }
+func (h *handlers) linkBulk(c *fiber.Ctx) error   { return h.permissions(c, true, h.core.Fleet.Link) }
+func (h *handlers) unlinkBulk(c *fiber.Ctx) error { return h.permissions(c, true, h.core.Fleet.Unlink) }
 
 // permissions parses one permission object (or, for bulk, an array of
 // them) and applies them in one core call, so a bulk change is all or

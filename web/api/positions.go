@@ -25,7 +25,7 @@ func (h *handlers) listPositions(c *fiber.Ctx) error {
 	if q.DeviceID != 0 {
 		return h.streamHistory(c, q)
 	}
-	list, err := h.core.Positions(httpx.User(c), q)
+	list, err := h.core.Fleet.Positions(httpx.User(c), q)
 	return send(c, list, err)
 }
 
@@ -35,7 +35,7 @@ func (h *handlers) listPositions(c *fiber.Ctx) error {
 // Errors found before the first byte (range, access) are ordinary error
 // responses; one after it can only cut the array short, and is logged.
 func (h *handlers) streamHistory(c *fiber.Ctx, q app.PositionQuery) error {
-	history, err := h.core.PositionHistory(httpx.User(c), q.DeviceID, q.From, q.To)
+	history, err := h.core.Fleet.PositionHistory(httpx.User(c), q.DeviceID, q.From, q.To)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (h *handlers) deletePositions(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return noContent(c, h.core.DeletePositions(httpx.User(c), deviceID, from, to))
+	return noContent(c, h.core.Fleet.DeletePositions(httpx.User(c), deviceID, from, to))
 }
 
 // deviceRange reads deviceId, from and to.
@@ -95,6 +95,6 @@ func (h *handlers) getEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	e, err := h.core.Event(httpx.User(c), id)
+	e, err := h.core.Fleet.Event(httpx.User(c), id)
 	return send(c, e, err)
 }

@@ -45,7 +45,7 @@ func (h *handlers) serveSocket(conn *websocket.Conn) {
 	// happens in between is missed.
 	sub := h.core.Subscribe(user, session)
 	defer sub.Close()
-	latest, err := h.core.Positions(user, app.PositionQuery{})
+	latest, err := h.core.Fleet.Positions(user, app.PositionQuery{})
 	if err != nil || writeJSON(conn, live.Update{Positions: latest}) != nil {
 		return
 	}

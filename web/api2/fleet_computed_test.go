@@ -62,7 +62,7 @@ func TestFleetMileage(t *testing.T) {
 		t.Fatalf("alice's attributes for car: %s", r.Body)
 	}
 	// bob's van gets the value from its own mileage attribute.
-	_, err := e.Core.Devices.Update(model.System(), e.IDs["van"], func(d *model.Device) error {
+	_, err := e.Core.Fleet.Devices.Update(model.System(), e.IDs["van"], func(d *model.Device) error {
 		d.Attributes = model.Attributes{"mileage": "9 km/l"}
 		return nil
 	})

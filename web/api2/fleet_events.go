@@ -47,7 +47,7 @@ func (h *handlers) extendedEvents(c *fiber.Ctx) error {
 		return err
 	}
 	q.Page, q.Limit = p.page, min(p.limit, app.MaxEventLimit)
-	events, err := h.core.ExtendedEvents(httpx.User(c), q)
+	events, err := h.core.Fleet.ExtendedEvents(httpx.User(c), q)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (h *handlers) alarmAnalytics(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out, err := h.core.AlarmAnalytics(httpx.User(c), ids, from, to)
+	out, err := h.core.Fleet.AlarmAnalytics(httpx.User(c), ids, from, to)
 	if err != nil {
 		return err
 	}

@@ -70,15 +70,15 @@ func (d *Dashboard) fleet(c *fiber.Ctx) error {
 
 func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetView, error) {
 	v := fleetView{Query: strings.TrimSpace(query), Status: status, Counts: map[string]int{}, Now: time.Now()}
-	devices, err := d.core.Devices.List(actor, model.Query{})
+	devices, err := d.core.Fleet.Devices.List(actor, model.Query{})
 	if err != nil {
 		return v, err
 	}
-	positions, err := d.core.Positions(actor, app.PositionQuery{})
+	positions, err := d.core.Fleet.Positions(actor, app.PositionQuery{})
 	if err != nil {
 		return v, err
 	}
-	groups, err := d.core.Groups.List(actor, model.Query{})
+	groups, err := d.core.Fleet.Groups.List(actor, model.Query{})
 	if err != nil {
 		return v, err
 	}
@@ -142,7 +142,7 @@ func (d *Dashboard) deviceEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	dev, err := d.core.Devices.Get(user(c), id)
+	dev, err := d.core.Fleet.Devices.Get(user(c), id)
 	if err != nil {
 		return err
 	}
@@ -151,14 +151,14 @@ func (d *Dashboard) deviceEdit(c *fiber.Ctx) error {
 
 func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, f deviceForm, problem error) error {
 	actor := user(c)
-	groups, err := d.core.Groups.List(actor, model.Query{})
+	groups, err := d.core.Fleet.Groups.List(actor, model.Query{})
 	if err != nil {
 		return err
 	}
 	title := "New device"
 	if f.Device.ID != 0 {
 		title = f.Device.Name
-		if f.Installation, err = d.core.Installation(actor, f.Device.ID); err != nil {
+		if f.Installation, err = d.core.Fleet.Installation(actor, f.Device.ID); err != nil {
 			return err
 		}
 	}
@@ -176,9 +176,9 @@ func (d *Dashboard) deviceCreate(c *fiber.Ctx) error {
 	}
 	var err error
 	if f.Install {
-		_, err = d.core.InstallDevice(user(c), apply, f.Details)
+		_, err = d.core.Fleet.InstallDevice(user(c), apply, f.Details)
 	} else {
-		_, err = d.core.Devices.Create(user(c), apply)
+		_, err = d.core.Fleet.Devices.Create(user(c), apply)
 	}
 	if err != nil {
 		return d.formFailed(c, err, func(status int) error { return d.renderDeviceForm(c, status, f, err) })
@@ -192,7 +192,7 @@ func (d *Dashboard) deviceUpdate(c *fiber.Ctx) error {
 		return err
 	}
 	var submitted model.Device
-	_, err = d.core.Devices.Update(user(c), id, func(dev *model.Device) error {
+	_, err = d.core.Fleet.Devices.Update(user(c), id, func(dev *model.Device) error {
 		err := readDevice(c, dev)
 		submitted = *dev
 		return err
@@ -210,7 +210,7 @@ func (d *Dashboard) deviceDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.core.Devices.Delete(user(c), id); err != nil {
+	if err := d.core.Fleet.Devices.Delete(user(c), id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/fleet")

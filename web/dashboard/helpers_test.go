@@ -94,7 +94,7 @@ func (e *env) must(u *model.User, err error) *model.User {
 
 func (e *env) addDevice(owner, key, name, uniqueID string, p *model.Position) {
 	e.t.Helper()
-	d, err := e.Core.Devices.Create(e.users[owner], func(d *model.Device) error {
+	d, err := e.Core.Fleet.Devices.Create(e.users[owner], func(d *model.Device) error {
 		d.Name, d.UniqueID = name, uniqueID
 		return nil
 	})

@@ -145,11 +145,11 @@ func (n entityNames) of(kind string, id int64) string {
 }
 
 func (d *Dashboard) entityNames(actor *model.User) (entityNames, error) {
-	devices, err := d.core.Devices.List(actor, model.Query{})
+	devices, err := d.core.Fleet.Devices.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}
-	drivers, err := d.core.Drivers.List(actor, model.Query{})
+	drivers, err := d.core.Fleet.Drivers.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (n entityNames) options(kind, none string) []option {
 
 func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
 	now := time.Now()
-	events, err := d.core.ExtendedEvents(actor, app.EventQuery{Types: []string{model.EventAlarm},
+	events, err := d.core.Fleet.ExtendedEvents(actor, app.EventQuery{Types: []string{model.EventAlarm},
 		From: now.Add(-alarmWindow), To: now, Desc: true, Page: 1, Limit: overviewListLen})
 	if err != nil {
 		return err

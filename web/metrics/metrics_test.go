@@ -88,7 +88,7 @@ func serveLoopback(t *testing.T, f *fiber.App) string { return "http://" + webte
 // the connection stays open for more frames.
 func (fx *fixture) report(t *testing.T) net.Conn {
 	t.Helper()
-	if _, err := fx.core.Devices.Create(model.System(), func(d *model.Device) error {
+	if _, err := fx.core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "truck", "864717003283581"
 		return nil
 	}); err != nil {
@@ -276,7 +276,7 @@ func TestImpossibleValuesCounted(t *testing.T) {
 	if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("ACK = %x (%v), want %x", got, err, want)
 	}
-	latest, err := fx.core.Positions(model.System(), app.PositionQuery{})
+	latest, err := fx.core.Fleet.Positions(model.System(), app.PositionQuery{})
 	if err != nil || len(latest) != 1 || latest[0].Course != 0 || latest[0].Latitude == 0 {
 		t.Fatalf("latest = %+v (%v), want the fix stored with course 0", latest, err)
 	}

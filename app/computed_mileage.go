@@ -23,8 +23,8 @@ const maxMileage = 50
 // or creating one, and links it to the vehicle and the actor. A vehicle has
 // one mileage: others linked to it directly are unlinked. created reports
 // whether a computed attribute was created.
-func (c *Core) ConnectMileage(actor *model.User, deviceID int64, value string) (created bool, err error) {
-	err = c.store.Update(func(tx model.Tx) error {
+func (fl *Fleet) ConnectMileage(actor *model.User, deviceID int64, value string) (created bool, err error) {
+	err = fl.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.MustSee(model.KindDevice, deviceID); err != nil {
 			return err
@@ -48,7 +48,7 @@ func (c *Core) ConnectMileage(actor *model.User, deviceID int64, value string) (
 			return err
 		}
 		want := &model.ComputedAttribute{Description: "Mileage", Attribute: MileageAttribute,
-			Expression: strconv.Quote(value), Type: ComputedString}
+			Expression: strconv.Quote(value), Type: model.ComputedString}
 		id, err := findComputed(a, want)
 		if err != nil {
 			return err
@@ -71,7 +71,7 @@ func (c *Core) ConnectMileage(actor *model.User, deviceID int64, value string) (
 				return err
 			}
 		}
-		return c.Fleet.link(tx, actor, model.Permission{OwnerKind: model.KindDevice, OwnerID: deviceID, PropKind: model.KindAttribute, PropID: id})
+		return fl.link(tx, actor, model.Permission{OwnerKind: model.KindDevice, OwnerID: deviceID, PropKind: model.KindAttribute, PropID: id})
 	})
 	return created, err
 }

@@ -170,7 +170,7 @@ func (fl *Fleet) LastStop(actor *model.User, deviceID int64) (*ExtendedEvent, er
 		}
 		var stop *model.Event
 		var err error
-		for e := range deviceEvents(tx, deviceID, earliestFix, endOfTime, true, typeFilter(stopTypes), &err) {
+		for e := range deviceEvents(tx, deviceID, model.EarliestFix, endOfTime, true, typeFilter(stopTypes), &err) {
 			stop = e
 			break
 		}

@@ -7,8 +7,6 @@ import (
 	"net"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/fleetd/fleetd/app/geo"
 	"github.com/fleetd/fleetd/app/limits"
@@ -30,34 +28,9 @@ type IngestOptions struct {
 	MotionSpeed float64
 }
 
-// earliestFix: GPS fixes before this are a device's reset clock, not data.
-var earliestFix = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-
 // ErrUnknownDevice is returned for a uniqueId no device has (and
 // auto-registration is off); the id is listed in UnknownDevices.
 var ErrUnknownDevice = &model.Error{Class: model.ClassNotFound, Message: "Unknown device"}
-
-// checkUniqueID refuses an identifier no tracker has: empty, longer than
-// model.MaxUniqueID characters, not UTF-8 (nor U+FFFD, what bytes that were not
-// become once stored), or holding a character that is not printable
-// (control bytes of a corrupt frame; format characters such as zero-width
-// or bidirectional marks that make two ids look alike).
-func checkUniqueID(id string) error {
-	switch {
-	case id == "":
-		return model.Invalid("uniqueId is empty")
-	case !utf8.ValidString(id) || strings.ContainsRune(id, utf8.RuneError):
-		return model.Invalid("uniqueId is not valid UTF-8")
-	case limits.TooLong(id, model.MaxUniqueID):
-		return limits.Text("uniqueId", id, model.MaxUniqueID)
-	}
-	for _, r := range id {
-		if !unicode.IsPrint(r) {
-			return model.Invalid("uniqueId holds the unprintable character %U", r)
-		}
-	}
-	return nil
-}
 
 // Identify resolves a device by uniqueId for a listener. Unknown ids are
 // remembered for the administrator, or registered when AutoRegister is on.
@@ -66,7 +39,7 @@ func checkUniqueID(id string) error {
 // unknown list.
 func (c *Core) Identify(protocol, uniqueID, remote string) (*model.Device, error) {
 	uniqueID = strings.TrimSpace(uniqueID)
-	if err := checkUniqueID(uniqueID); err != nil {
+	if err := limits.UniqueID(uniqueID); err != nil {
 		c.counters.invalidIDs.Add(1)
 		return nil, err
 	}
@@ -238,7 +211,7 @@ func (c *Core) acceptable(p *model.Position, now time.Time) bool {
 	if p.Outdated && p.FixTime.IsZero() {
 		return true // location and time come from the last known position
 	}
-	return !p.FixTime.Before(earliestFix) && !p.FixTime.After(now.Add(c.opts.Ingest.FutureLimit))
+	return !p.FixTime.Before(model.EarliestFix) && !p.FixTime.After(now.Add(c.opts.Ingest.FutureLimit))
 }
 
 // enrich fills what the device did not send: the last known location for
@@ -289,7 +262,7 @@ type fence struct {
 // deviceGeofences are the geofences linked to the device or to its group
 // and the group's ancestors.
 func (c *Core) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
-	ids, err := linkedToDevice(tx, d, model.KindGeofence)
+	ids, err := LinkedToDevice(tx, d, model.KindGeofence)
 	if err != nil {
 		return nil, err
 	}

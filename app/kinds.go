@@ -6,6 +6,7 @@ import (
 
 	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/geo"
+	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 )
@@ -29,7 +30,7 @@ func newDevices(fl *Fleet) *Objects[model.Device, *model.Device] {
 			if d.Name == "" || d.UniqueID == "" {
 				return model.Invalid("name and uniqueId are required")
 			}
-			if err := checkUniqueID(d.UniqueID); err != nil {
+			if err := limits.UniqueID(d.UniqueID); err != nil {
 				return err
 			}
 			if d.Attributes == nil {

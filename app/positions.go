@@ -171,6 +171,11 @@ func (fl *Fleet) DeletePositions(actor *model.User, deviceID int64, from, to tim
 
 // deleteChunk is how many records one transaction of a bulk deletion
 // removes, as for retention: the ingest's commits go on in between.
+// DefaultRetentionChunk is how many records one retention transaction
+// deletes at most: small enough that the ingest's group commits, which
+// wait for the single bbolt writer, are held up for milliseconds only.
+const DefaultRetentionChunk = 500
+
 const deleteChunk = DefaultRetentionChunk
 
 // drainHistory deletes a chunk of a device's positions, then of its
@@ -190,7 +195,7 @@ func repointDevice(tx model.Tx, deviceID int64) error {
 	if err != nil {
 		return err
 	}
-	if _, err := pointAtLatest(tx, d); err != nil {
+	if _, err := PointAtLatest(tx, d); err != nil {
 		return err
 	}
 	return tx.Devices().Put(d)
@@ -219,4 +224,35 @@ func (fl *Fleet) Event(actor *model.User, id int64) (*model.Event, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// PointAt sets d's ingest-owned fields from the store: positionId of its
+// newest stored position (0 without one), and lastUpdate no earlier than
+// that position's arrival. The record is written lazily (devicePersistInterval)
+// and a crash loses what was not written yet, so the positions are the
+// better witness; a later stored lastUpdate stays (a late fix or a dropped
+// position is a report too). It says whether anything changed.
+func PointAt(d *model.Device, latest *model.Position) bool {
+	id, at := int64(0), d.LastUpdate
+	if latest != nil {
+		id = latest.ID
+		if t := latest.ServerTime; !t.IsZero() && (at == nil || t.After(*at)) {
+			at = &t
+		}
+	}
+	changed := d.PositionID != id || at != d.LastUpdate
+	d.PositionID, d.LastUpdate = id, at
+	return changed
+}
+
+// PointAtLatest is pointAt with the device's newest position read in tx.
+func PointAtLatest(tx model.Tx, d *model.Device) (bool, error) {
+	latest, err := tx.LatestPosition(d.ID)
+	if errors.Is(err, model.ErrNotFound) {
+		latest, err = nil, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return PointAt(d, latest), nil
 }

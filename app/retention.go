@@ -19,11 +19,6 @@ const (
 	AttrRetentionEvents    = "retention.events"
 )
 
-// DefaultRetentionChunk is how many records one retention transaction
-// deletes at most: small enough that the ingest's group commits, which
-// wait for the single bbolt writer, are held up for milliseconds only.
-const DefaultRetentionChunk = 500
-
 // Pruner deletes old time-series records in small transactions (the
 // bbolt store implements it).
 type Pruner interface {

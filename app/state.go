@@ -66,14 +66,14 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 		if err != nil {
 			return err
 		}
-		computed, err := deviceComputed(tx, d)
+		computed, err := DeviceComputed(tx, d)
 		if err != nil {
 			return err
 		}
 		if st.persisted.IsZero() {
 			st.persisted = c.now()
 		}
-		pointAt(d, latest)
+		PointAt(d, latest)
 		st.device, st.latest, st.fences, st.computed = d, latest, fences, computed
 		return nil
 	})
@@ -83,37 +83,6 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 	}
 	st.loaded, st.gen = true, gen
 	return nil
-}
-
-// pointAt sets d's ingest-owned fields from the store: positionId of its
-// newest stored position (0 without one), and lastUpdate no earlier than
-// that position's arrival. The record is written lazily (devicePersistInterval)
-// and a crash loses what was not written yet, so the positions are the
-// better witness; a later stored lastUpdate stays (a late fix or a dropped
-// position is a report too). It says whether anything changed.
-func pointAt(d *model.Device, latest *model.Position) bool {
-	id, at := int64(0), d.LastUpdate
-	if latest != nil {
-		id = latest.ID
-		if t := latest.ServerTime; !t.IsZero() && (at == nil || t.After(*at)) {
-			at = &t
-		}
-	}
-	changed := d.PositionID != id || at != d.LastUpdate
-	d.PositionID, d.LastUpdate = id, at
-	return changed
-}
-
-// pointAtLatest is pointAt with the device's newest position read in tx.
-func pointAtLatest(tx model.Tx, d *model.Device) (bool, error) {
-	latest, err := tx.LatestPosition(d.ID)
-	if errors.Is(err, model.ErrNotFound) {
-		latest, err = nil, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return pointAt(d, latest), nil
 }
 
 // onlineStale says whether a device shown online has lost the right to

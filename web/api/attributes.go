@@ -27,7 +27,7 @@ func (h *handlers) testAttribute(c *fiber.Ctx) error {
 	if err := httpx.Decode(c, &a); err != nil {
 		return err
 	}
-	v, err := h.core.TestComputedAttribute(httpx.User(c), id, &a)
+	v, err := h.core.Fleet.TestComputedAttribute(httpx.User(c), id, &a)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/accounts"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
@@ -77,7 +78,7 @@ type Core struct {
 
 	// Fleet keeps devices, groups, commands, geofences, drivers, computed
 	// attributes, permissions and the history reads.
-	Fleet        *Fleet
+	Fleet        *fleet.Service
 	computedErrs sync.Map // failures already logged
 
 	// ingestFails and statusFails condense the log of failed ingest calls
@@ -110,7 +111,7 @@ func New(store model.Store, opts Options) *Core {
 	c.registrations = throttle.New(throttle.Options{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
 	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
 	c.Office = office.New(store, opts.Office, opts.Maintenance, c.roomFor, c.now, c.log)
-	c.Fleet = NewFleet(store, FleetHooks{View: c.liveDevice, Registered: func(d *model.Device) { c.unknown.forget(d.UniqueID) },
+	c.Fleet = fleet.New(store, fleet.Hooks{View: c.liveDevice, Registered: func(d *model.Device) { c.unknown.forget(d.UniqueID) },
 		Removed: func(id int64) { c.states.Delete(id) }, HistoryChanged: c.forgetState, DropEntity: c.Office.DropEntity}, c.now)
 	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)
 	c.Accounts.OnUserDeleted(c.Office.DropUser)

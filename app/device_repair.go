@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -76,7 +77,7 @@ func (c *Core) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
 			if err != nil {
 				return err
 			}
-			changed, err := PointAtLatest(tx, d)
+			changed, err := fleet.PointAtLatest(tx, d)
 			if err != nil {
 				return err
 			}
@@ -92,7 +93,7 @@ func (c *Core) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
 // repairDevice points d at its newest stored position and ends an "online"
 // that nothing holds up any more.
 func (c *Core) repairDevice(tx model.Tx, d *model.Device, cutoff time.Time) (bool, *model.Event, error) {
-	changed, err := PointAtLatest(tx, d)
+	changed, err := fleet.PointAtLatest(tx, d)
 	if err != nil || !onlineStale(d, c.liveConn(d.ID) != nil, cutoff) {
 		return changed, nil, err
 	}

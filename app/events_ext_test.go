@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
@@ -43,7 +44,7 @@ func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 		want = append(want, events[i].ID)
 	}
 	for _, limit := range []int{1, 2, 3, 7, 20} {
-		got, err := f.core.Fleet.ExtendedEvents(f.admin, app.EventQuery{From: t0.AddDate(-5, 0, 0), To: t0, Desc: true, Page: 1, Limit: limit})
+		got, err := f.core.Fleet.ExtendedEvents(f.admin, fleet.EventQuery{From: t0.AddDate(-5, 0, 0), To: t0, Desc: true, Page: 1, Limit: limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,12 +111,12 @@ func BenchmarkExtendedEventsDay(b *testing.B) {
 	day := start.AddDate(0, 0, 3)
 	for _, q := range []struct {
 		name string
-		q    app.EventQuery
+		q    fleet.EventQuery
 	}{
-		{"asc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 1, Limit: 20}},
-		{"desc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
-		{"alarm-desc", app.EventQuery{Types: []string{model.EventAlarm}, From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
-		{"page5-asc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 5, Limit: 20}},
+		{"asc", fleet.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 1, Limit: 20}},
+		{"desc", fleet.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
+		{"alarm-desc", fleet.EventQuery{Types: []string{model.EventAlarm}, From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
+		{"page5-asc", fleet.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 5, Limit: 20}},
 	} {
 		b.Run(q.name, func(b *testing.B) {
 			for b.Loop() {

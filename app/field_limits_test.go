@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
@@ -13,7 +14,7 @@ import (
 // in FieldLimits is a string field of the type.
 func TestFieldLimitsNameFields(t *testing.T) {
 	for _, v := range []model.Limited{office.Ticket{}, office.TicketDevice{}, office.TicketResponse{}, office.Document{}, office.ServiceRecord{},
-		office.ServiceTask{}, office.Payment{}, Installation{}} {
+		office.ServiceTask{}, office.Payment{}, fleet.Installation{}} {
 		if err := limits.Verify(reflect.TypeOf(v)); err != nil {
 			t.Error(err)
 		}

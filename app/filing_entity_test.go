@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 )
@@ -20,7 +20,7 @@ func TestDeleteDeviceRemovesExtendedRecords(t *testing.T) {
 	installed, err := f.core.Fleet.InstallDevice(f.admin, func(d *model.Device) error {
 		d.Name, d.UniqueID, d.Phone, d.Contact = "bus", "B1", "+100", "Ann"
 		return nil
-	}, app.InstallationDetails{Location: "depot"})
+	}, fleet.InstallationDetails{Location: "depot"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/geo"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/live"
@@ -262,7 +263,7 @@ type fence struct {
 // deviceGeofences are the geofences linked to the device or to its group
 // and the group's ancestors.
 func (c *Core) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
-	ids, err := LinkedToDevice(tx, d, model.KindGeofence)
+	ids, err := fleet.LinkedToDevice(tx, d, model.KindGeofence)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
@@ -241,7 +242,7 @@ func TestLiveDeviceStateAndFlush(t *testing.T) {
 	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	latest, _ := f.core.Fleet.Positions(f.admin, app.PositionQuery{})
+	latest, _ := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{})
 	stored := func() *model.Device {
 		var d *model.Device
 		f.db.View(func(tx model.Tx) (err error) { d, err = tx.Devices().Get(f.dev.ID); return err })

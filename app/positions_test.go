@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -141,7 +141,7 @@ func TestBulkDeletion(t *testing.T) {
 	if err := f.core.Fleet.DeletePositions(f.admin, f.dev.ID, t0.Add(100*time.Second), far); err != nil {
 		t.Fatal(err)
 	}
-	list, err := f.core.Fleet.Positions(f.admin, app.PositionQuery{DeviceID: f.dev.ID, From: t0, To: far})
+	list, err := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{DeviceID: f.dev.ID, From: t0, To: far})
 	if err != nil || len(list) != 100 || list[99].ID != route[99] {
 		t.Fatalf("after D2: %d positions (%v), want the first 100", len(list), err)
 	}

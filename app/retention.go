@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -143,7 +144,7 @@ func (c *Core) ApplyRetention(ctx context.Context, p Pruner, opts RetentionOptio
 
 func orDefaultChunk(n int) int {
 	if n <= 0 {
-		return DefaultRetentionChunk
+		return fleet.DefaultRetentionChunk
 	}
 	return n
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -106,7 +106,7 @@ func TestIngestRemovesImpossibleValues(t *testing.T) {
 			if err := f.core.Ingest(f.dev.ID, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
-			stored, err := f.core.Fleet.Positions(f.admin, app.PositionQuery{DeviceID: f.dev.ID, From: t0, To: t0.Add(time.Hour)})
+			stored, err := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{DeviceID: f.dev.ID, From: t0, To: t0.Add(time.Hour)})
 			if err != nil || len(stored) != 1 {
 				t.Fatalf("stored %d positions (%v), want 1", len(stored), err)
 			}
@@ -141,7 +141,7 @@ func TestRemovedSpeedDoesNotMove(t *testing.T) {
 	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 54.9, 24.0, 1e20, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	latest, _ := f.core.Fleet.Positions(f.admin, app.PositionQuery{})
+	latest, _ := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{})
 	if len(latest) != 1 || latest[0].Speed != 0 || latest[0].Attributes["motion"] != false {
 		t.Fatalf("latest = %+v, want speed 0 and motion false", latest)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 )
@@ -66,14 +67,14 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 		if err != nil {
 			return err
 		}
-		computed, err := DeviceComputed(tx, d)
+		computed, err := fleet.DeviceComputed(tx, d)
 		if err != nil {
 			return err
 		}
 		if st.persisted.IsZero() {
 			st.persisted = c.now()
 		}
-		PointAt(d, latest)
+		fleet.PointAt(d, latest)
 		st.device, st.latest, st.fences, st.computed = d, latest, fences, computed
 		return nil
 	})

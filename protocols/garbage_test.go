@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -100,7 +101,7 @@ func TestCorruptFramesStoreNoGarbage(t *testing.T) {
 			badIDs++
 			t.Errorf("device registered with id %q", d.UniqueID)
 		}
-		ps, err := core.Fleet.Positions(model.System(), app.PositionQuery{DeviceID: d.ID, From: time.Unix(0, 0), To: time.Now().Add(48 * time.Hour)})
+		ps, err := core.Fleet.Positions(model.System(), fleet.PositionQuery{DeviceID: d.ID, From: time.Unix(0, 0), To: time.Now().Add(48 * time.Hour)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -124,7 +125,7 @@ func (e *env) dial() (net.Conn, *bufio.Reader) {
 
 func (e *env) positions(deviceID int64) []*model.Position {
 	e.t.Helper()
-	ps, err := e.core.Fleet.Positions(e.admin, app.PositionQuery{DeviceID: deviceID, From: base, To: base.Add(24 * time.Hour)})
+	ps, err := e.core.Fleet.Positions(e.admin, fleet.PositionQuery{DeviceID: deviceID, From: base, To: base.Add(24 * time.Hour)})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/web"
@@ -138,7 +139,7 @@ func (e *env) caller(t testing.TB, name string) *model.User {
 func create[T any, P interface {
 	*T
 	model.Entity
-}](t testing.TB, e *env, name string, objs *app.Objects[T, P], set func(*T)) {
+}](t testing.TB, e *env, name string, objs *fleet.Objects[T, P], set func(*T)) {
 	t.Helper()
 	v, err := objs.Create(model.System(), func(v *T) error { set(v); return nil })
 	must(t, err)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -95,7 +95,7 @@ func TestDevices(t *testing.T) {
 				if !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("d1 still stored: %v", err)
 				}
-				list, err := e.Core.Fleet.Positions(model.System(), app.PositionQuery{})
+				list, err := e.Core.Fleet.Positions(model.System(), fleet.PositionQuery{})
 				must(t, err)
 				for _, p := range list {
 					if p.DeviceID == e.IDs["d1"] {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -54,7 +54,7 @@ func parsePermission(obj map[string]json.RawMessage) (model.Permission, error) {
 	ids := map[string]int64{}
 	for key, raw := range obj {
 		kind, ok := strings.CutSuffix(key, "Id")
-		if !ok || !slices.Contains(app.PermissionKinds, kind) {
+		if !ok || !slices.Contains(fleet.PermissionKinds, kind) {
 			return model.Permission{}, model.Invalid("unknown permission key %q", key)
 		}
 		var id int64

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -14,7 +14,7 @@ import (
 // repeated id, or with no parameters the latest position of every device
 // the caller sees.
 func (h *handlers) listPositions(c *fiber.Ctx) error {
-	var q app.PositionQuery
+	var q fleet.PositionQuery
 	var err error
 	if q.DeviceID, q.From, q.To, err = deviceRange(c); err != nil {
 		return err
@@ -34,7 +34,7 @@ func (h *handlers) listPositions(c *fiber.Ctx) error {
 // of it, and as long as the client keeps taking it (httpx.StreamWriter).
 // Errors found before the first byte (range, access) are ordinary error
 // responses; one after it can only cut the array short, and is logged.
-func (h *handlers) streamHistory(c *fiber.Ctx, q app.PositionQuery) error {
+func (h *handlers) streamHistory(c *fiber.Ctx, q fleet.PositionQuery) error {
 	history, err := h.core.Fleet.PositionHistory(httpx.User(c), q.DeviceID, q.From, q.To)
 	if err != nil {
 		return err

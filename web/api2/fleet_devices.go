@@ -3,7 +3,7 @@ package api2
 import (
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -30,7 +30,7 @@ type installedDevice struct {
 	Message        string           `json:"message,omitempty"`
 }
 
-func showDevice(v *app.InstalledDevice) installedDevice {
+func showDevice(v *fleet.InstalledDevice) installedDevice {
 	d := v.Device
 	out := installedDevice{ID: model.TextID(d.ID), Name: d.Name, UniqueID: d.UniqueID, Phone: d.Phone,
 		Contact: d.Contact, Category: d.Category, Model: d.Model, GroupID: model.TextID(d.GroupID),
@@ -113,7 +113,7 @@ func (h *handlers) installDevice(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.core.Fleet.InstallDevice(httpx.User(c), b.apply, app.InstallationDetails{Location: b.Location, Notes: b.Notes})
+	v, err := h.core.Fleet.InstallDevice(httpx.User(c), b.apply, fleet.InstallationDetails{Location: b.Location, Notes: b.Notes})
 	if err != nil {
 		return err
 	}

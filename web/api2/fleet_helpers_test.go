@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -45,7 +45,7 @@ func (e *officeEnv) fix(m int, speed float64, attrs model.Attributes) *model.Pos
 func (e *officeEnv) setZone(zone string) {
 	e.t.Helper()
 	_, err := e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error {
-		s.Attributes = model.Attributes{app.ZoneAttribute: zone}
+		s.Attributes = model.Attributes{fleet.ZoneAttribute: zone}
 		return nil
 	})
 	e.must(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -74,7 +75,7 @@ func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetVie
 	if err != nil {
 		return v, err
 	}
-	positions, err := d.core.Fleet.Positions(actor, app.PositionQuery{})
+	positions, err := d.core.Fleet.Positions(actor, fleet.PositionQuery{})
 	if err != nil {
 		return v, err
 	}
@@ -126,9 +127,9 @@ func (d *Dashboard) tileURL() string {
 type deviceForm struct {
 	Device       *model.Device
 	Groups       []*model.Group
-	Installation *app.Installation
+	Installation *fleet.Installation
 	Install      bool
-	Details      app.InstallationDetails
+	Details      fleet.InstallationDetails
 	Problem      string
 }
 
@@ -168,7 +169,7 @@ func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, f deviceForm, pro
 
 func (d *Dashboard) deviceCreate(c *fiber.Ctx) error {
 	f := deviceForm{Device: &model.Device{}, Install: c.FormValue("install") == "on",
-		Details: app.InstallationDetails{Location: c.FormValue("installLocation"), Notes: c.FormValue("installNotes")}}
+		Details: fleet.InstallationDetails{Location: c.FormValue("installLocation"), Notes: c.FormValue("installNotes")}}
 	apply := func(dev *model.Device) error {
 		err := readDevice(c, dev)
 		*f.Device = *dev

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 	"github.com/gofiber/fiber/v2"
@@ -175,7 +176,7 @@ func (n entityNames) options(kind, none string) []option {
 
 func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
 	now := time.Now()
-	events, err := d.core.Fleet.ExtendedEvents(actor, app.EventQuery{Types: []string{model.EventAlarm},
+	events, err := d.core.Fleet.ExtendedEvents(actor, fleet.EventQuery{Types: []string{model.EventAlarm},
 		From: now.Add(-alarmWindow), To: now, Desc: true, Page: 1, Limit: overviewListLen})
 	if err != nil {
 		return err
@@ -190,7 +191,7 @@ func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
 		}
 		_ = json.Unmarshal([]byte(e.Attributes), &attrs) // an unreadable kind shows as a plain "alarm"
 		row := alarmRow{Time: e.EventTime, Device: names[e.DeviceID], Alarm: attrs.Alarm, DeviceID: e.DeviceID}
-		if t, err := time.Parse(app.ExtendedTimeLayout, e.EventTime); err == nil {
+		if t, err := time.Parse(fleet.ExtendedTimeLayout, e.EventTime); err == nil {
 			row.Time = stamp(t)
 		}
 		if row.Alarm == "" {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -276,7 +277,7 @@ func TestImpossibleValuesCounted(t *testing.T) {
 	if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("ACK = %x (%v), want %x", got, err, want)
 	}
-	latest, err := fx.core.Fleet.Positions(model.System(), app.PositionQuery{})
+	latest, err := fx.core.Fleet.Positions(model.System(), fleet.PositionQuery{})
 	if err != nil || len(latest) != 1 || latest[0].Course != 0 || latest[0].Latitude == 0 {
 		t.Fatalf("latest = %+v (%v), want the fix stored with course 0", latest, err)
 	}

@@ -1,4 +1,4 @@
-package app
+package fleet
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 // none): the driver whose uniqueId that device's latest position reports as
 // driverUniqueId, else the lowest-id driver linked to the device. Only
 // drivers in the returned list are ever named.
-func (fl *Fleet) DriverOverview(actor *model.User) (int64, []*model.Driver, error) {
+func (fl *Service) DriverOverview(actor *model.User) (int64, []*model.Driver, error) {
 	drivers, err := fl.Drivers.List(actor, model.Query{})
 	if err != nil {
 		return 0, nil, err

@@ -1,4 +1,4 @@
-package app
+package fleet
 
 import (
 	"cmp"
@@ -12,7 +12,7 @@ import (
 
 var computedTypes = []string{model.ComputedString, model.ComputedNumber, model.ComputedBoolean}
 
-func newComputedAttributes(fl *Fleet) *Objects[model.ComputedAttribute, *model.ComputedAttribute] {
+func newComputedAttributes(fl *Service) *Objects[model.ComputedAttribute, *model.ComputedAttribute] {
 	return &Objects[model.ComputedAttribute, *model.ComputedAttribute]{
 		store: fl.store, kind: model.KindAttribute,
 		table:   model.Tx.ComputedAttributes,
@@ -86,7 +86,7 @@ func LinkedToDevice(tx model.Tx, d *model.Device, kind string) ([]int64, error) 
 // TestComputedAttribute evaluates a (not necessarily stored) attribute on
 // the device's latest position, as Traccar's /attributes/computed/test
 // does; nil means the expression gave no value.
-func (fl *Fleet) TestComputedAttribute(actor *model.User, deviceID int64, a *model.ComputedAttribute) (any, error) {
+func (fl *Service) TestComputedAttribute(actor *model.User, deviceID int64, a *model.ComputedAttribute) (any, error) {
 	if err := checkComputed(a); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package app
+package fleet
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ import (
 // inside the range of nanosecond keys.
 var endOfTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func newDevices(fl *Fleet) *Objects[model.Device, *model.Device] {
+func newDevices(fl *Service) *Objects[model.Device, *model.Device] {
 	return &Objects[model.Device, *model.Device]{
 		store: fl.store, kind: model.KindDevice,
 		table: func(tx model.Tx) model.Table[model.Device] { return tx.Devices() },
@@ -72,7 +72,7 @@ func newDevices(fl *Fleet) *Objects[model.Device, *model.Device] {
 	}
 }
 
-func newGroups(fl *Fleet) *Objects[model.Group, *model.Group] {
+func newGroups(fl *Service) *Objects[model.Group, *model.Group] {
 	return &Objects[model.Group, *model.Group]{
 		store: fl.store, kind: model.KindGroup,
 		table: func(tx model.Tx) model.Table[model.Group] { return tx.Groups() },
@@ -145,7 +145,7 @@ func checkParent(a access.Guard, groupID int64) error {
 	return a.Reference(model.KindGroup, groupID)
 }
 
-func newCommands(fl *Fleet) *Objects[model.Command, *model.Command] {
+func newCommands(fl *Service) *Objects[model.Command, *model.Command] {
 	return &Objects[model.Command, *model.Command]{
 		store: fl.store, kind: model.KindCommand,
 		table: func(tx model.Tx) model.Table[model.Command] { return tx.Commands() },
@@ -165,7 +165,7 @@ func newCommands(fl *Fleet) *Objects[model.Command, *model.Command] {
 	}
 }
 
-func newGeofences(fl *Fleet) *Objects[model.Geofence, *model.Geofence] {
+func newGeofences(fl *Service) *Objects[model.Geofence, *model.Geofence] {
 	return &Objects[model.Geofence, *model.Geofence]{
 		store: fl.store, kind: model.KindGeofence,
 		table: func(tx model.Tx) model.Table[model.Geofence] { return tx.Geofences() },
@@ -190,7 +190,7 @@ func newGeofences(fl *Fleet) *Objects[model.Geofence, *model.Geofence] {
 // device's.
 const driverKeys = "drivers_by_unique_id"
 
-func newDrivers(fl *Fleet) *Objects[model.Driver, *model.Driver] {
+func newDrivers(fl *Service) *Objects[model.Driver, *model.Driver] {
 	return &Objects[model.Driver, *model.Driver]{
 		store: fl.store, kind: model.KindDriver,
 		table: model.Tx.Drivers,

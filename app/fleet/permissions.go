@@ -1,4 +1,4 @@
-package app
+package fleet
 
 import (
 	"slices"
@@ -36,7 +36,7 @@ func checkBulk(ps []model.Permission) error {
 // Link adds permissions (all or none) after checking the actor may see both
 // objects of each and may edit; linking a device to a user counts against
 // that user's deviceLimit.
-func (fl *Fleet) Link(actor *model.User, ps ...model.Permission) error {
+func (fl *Service) Link(actor *model.User, ps ...model.Permission) error {
 	if err := checkBulk(ps); err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func (fl *Fleet) Link(actor *model.User, ps ...model.Permission) error {
 	})
 }
 
-func (fl *Fleet) link(tx model.Tx, actor *model.User, p model.Permission) error {
+func (fl *Service) link(tx model.Tx, actor *model.User, p model.Permission) error {
 	if err := fl.checkPermission(tx, actor, p); err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (fl *Fleet) link(tx model.Tx, actor *model.User, p model.Permission) error 
 }
 
 // Unlink removes permissions (all or none) under the same checks as Link.
-func (fl *Fleet) Unlink(actor *model.User, ps ...model.Permission) error {
+func (fl *Service) Unlink(actor *model.User, ps ...model.Permission) error {
 	if err := checkBulk(ps); err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (fl *Fleet) Unlink(actor *model.User, ps ...model.Permission) error {
 	})
 }
 
-func (fl *Fleet) checkPermission(tx model.Tx, actor *model.User, p model.Permission) error {
+func (fl *Service) checkPermission(tx model.Tx, actor *model.User, p model.Permission) error {
 	if !slices.Contains(permissionPairs[p.OwnerKind], p.PropKind) {
 		return model.Invalid("unsupported permission pair %sId/%sId", p.OwnerKind, p.PropKind)
 	}

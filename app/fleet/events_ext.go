@@ -1,4 +1,4 @@
-package app
+package fleet
 
 import (
 	"encoding/json"
@@ -72,7 +72,7 @@ const (
 
 // ExtendedEvents answers E2: one page of the matching events of the
 // devices, merged in event time order (ties by id).
-func (fl *Fleet) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEvent, error) {
+func (fl *Service) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEvent, error) {
 	if err := checkRange(q.From, q.To); err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ var stopTypes = []string{model.EventIgnitionOff, model.EventDeviceStopped}
 
 // LastStop answers M7: the device's newest ignitionOff or deviceStopped
 // event, not found when it has none.
-func (fl *Fleet) LastStop(actor *model.User, deviceID int64) (*ExtendedEvent, error) {
+func (fl *Service) LastStop(actor *model.User, deviceID int64) (*ExtendedEvent, error) {
 	var out *ExtendedEvent
 	err := fl.store.View(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}

@@ -1,4 +1,4 @@
-package app
+package fleet
 
 import (
 	"errors"
@@ -18,7 +18,7 @@ type PositionQuery struct {
 
 // Positions implements D1 as a list. The API streams a device's range
 // through PositionHistory instead.
-func (fl *Fleet) Positions(actor *model.User, q PositionQuery) ([]*model.Position, error) {
+func (fl *Service) Positions(actor *model.User, q PositionQuery) ([]*model.Position, error) {
 	out := []*model.Position{}
 	if q.DeviceID != 0 {
 		h, err := fl.PositionHistory(actor, q.DeviceID, q.From, q.To)
@@ -83,7 +83,7 @@ type History struct {
 
 // PositionHistory checks D1's range query: the range, and that the actor
 // sees the device. The positions are read by Each.
-func (fl *Fleet) PositionHistory(actor *model.User, deviceID int64, from, to time.Time) (*History, error) {
+func (fl *Service) PositionHistory(actor *model.User, deviceID int64, from, to time.Time) (*History, error) {
 	if err := checkRange(from, to); err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func (h *History) Each(fn func(*model.Position) error) error {
 
 // DeletePositions implements D2: removes a device's positions in [from, to]
 // and repoints the device at its newest remaining position.
-func (fl *Fleet) DeletePositions(actor *model.User, deviceID int64, from, to time.Time) error {
+func (fl *Service) DeletePositions(actor *model.User, deviceID int64, from, to time.Time) error {
 	if deviceID == 0 {
 		return model.Invalid("deviceId, from and to are required")
 	}
@@ -212,7 +212,7 @@ func checkRange(from, to time.Time) error {
 }
 
 // Event implements E1: one event of a device the actor sees.
-func (fl *Fleet) Event(actor *model.User, id int64) (*model.Event, error) {
+func (fl *Service) Event(actor *model.User, id int64) (*model.Event, error) {
 	var e *model.Event
 	err := fl.store.View(func(tx model.Tx) (err error) {
 		if e, err = tx.Event(id); err != nil {

@@ -1,4 +1,4 @@
-package app
+package fleet
 
 import (
 	"strings"
@@ -48,7 +48,7 @@ const MaxAnalyticsRange = 366 * 24 * time.Hour
 // actor sees when none are given; an id it cannot see is not found) in
 // [from, to]. Every device asked for has an entry, with zero counts when
 // it raised no alarm.
-func (fl *Fleet) AlarmAnalytics(actor *model.User, deviceIDs []int64, from, to time.Time) (*AlarmAnalytics, error) {
+func (fl *Service) AlarmAnalytics(actor *model.User, deviceIDs []int64, from, to time.Time) (*AlarmAnalytics, error) {
 	if err := checkRange(from, to); err != nil {
 		return nil, err
 	}

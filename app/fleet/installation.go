@@ -1,4 +1,4 @@
-package app
+package fleet
 
 import (
 	"encoding/json"
@@ -78,7 +78,7 @@ func requireDeviceContact(d *model.Device) error {
 // the same rules: uniqueId, deviceLimit, link to the actor) and its
 // installation record in one transaction. The device expires
 // DeviceLifetime after now whatever apply set.
-func (fl *Fleet) InstallDevice(actor *model.User, apply func(*model.Device) error, details InstallationDetails) (*InstalledDevice, error) {
+func (fl *Service) InstallDevice(actor *model.User, apply func(*model.Device) error, details InstallationDetails) (*InstalledDevice, error) {
 	details.Location, details.Notes = strings.TrimSpace(details.Location), strings.TrimSpace(details.Notes)
 	if err := limits.Check(&Installation{Location: details.Location, Notes: details.Notes}); err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func (fl *Fleet) InstallDevice(actor *model.User, apply func(*model.Device) erro
 // UpdateInstalledDevice changes a device through the extended API: apply
 // may change anything but the expiration time, and the result must keep
 // name, uniqueId, phone and contact.
-func (fl *Fleet) UpdateInstalledDevice(actor *model.User, id int64, apply func(*model.Device) error) (*InstalledDevice, error) {
+func (fl *Service) UpdateInstalledDevice(actor *model.User, id int64, apply func(*model.Device) error) (*InstalledDevice, error) {
 	d, err := fl.Devices.Update(actor, id, func(d *model.Device) error {
 		expires := d.ExpirationTime
 		if err := apply(d); err != nil {
@@ -131,7 +131,7 @@ func (fl *Fleet) UpdateInstalledDevice(actor *model.User, id int64, apply func(*
 
 // Installation is the installation record of a device the actor sees,
 // nil when it has none.
-func (fl *Fleet) Installation(actor *model.User, deviceID int64) (*Installation, error) {
+func (fl *Service) Installation(actor *model.User, deviceID int64) (*Installation, error) {
 	var inst *Installation
 	err := fl.store.View(func(tx model.Tx) (err error) {
 		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
@@ -154,7 +154,7 @@ func installationOf(tx model.Tx, deviceID int64) (*Installation, error) {
 
 // InstalledDevices lists the devices the actor sees with their
 // installation records, in id order.
-func (fl *Fleet) InstalledDevices(actor *model.User) ([]InstalledDevice, error) {
+func (fl *Service) InstalledDevices(actor *model.User) ([]InstalledDevice, error) {
 	devices, err := fl.Devices.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
@@ -174,7 +174,7 @@ func (fl *Fleet) InstalledDevices(actor *model.User) ([]InstalledDevice, error) 
 
 // DeleteInstallation removes only the device's installation record (M5);
 // the device stays. A device without one is not found.
-func (fl *Fleet) DeleteInstallation(actor *model.User, deviceID int64) error {
+func (fl *Service) DeleteInstallation(actor *model.User, deviceID int64) error {
 	return fl.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := model.FirstError(a.MustSee(model.KindDevice, deviceID), a.CheckEdit(model.KindDevice)); err != nil {
@@ -186,7 +186,7 @@ func (fl *Fleet) DeleteInstallation(actor *model.User, deviceID int64) error {
 
 // UniqueIDTaken reports whether any device, whoever owns it, has uniqueID
 // (M6). It says nothing about the owner.
-func (fl *Fleet) UniqueIDTaken(uniqueID string) (bool, error) {
+func (fl *Service) UniqueIDTaken(uniqueID string) (bool, error) {
 	uniqueID = strings.TrimSpace(uniqueID)
 	if uniqueID == "" {
 		return false, model.Invalid("an IMEI is required")

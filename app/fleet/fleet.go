@@ -1,4 +1,10 @@
-package app
+// Package fleet keeps the fleet's objects as Traccar has them (devices,
+// groups, saved commands, geofences, drivers, computed attributes) with
+// their permissions and lists (Objects, one implementation for every
+// kind), the installation records of devices registered through the
+// extended API, and the reads of what devices reported: position history,
+// events and alarm analytics.
+package fleet
 
 import (
 	"time"
@@ -6,15 +12,11 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// Fleet keeps the fleet's objects as Traccar has them (devices, groups,
-// saved commands, geofences, drivers, computed attributes) with their
-// permissions and lists, the installation records of devices registered
-// through the extended API, and the reads of what devices reported:
-// position history, events and alarm analytics.
-type Fleet struct {
+// Service is the fleet.
+type Service struct {
 	store model.Store
 	now   func() time.Time
-	hooks FleetHooks
+	hooks Hooks
 
 	Devices   *Objects[model.Device, *model.Device]
 	Groups    *Objects[model.Group, *model.Group]
@@ -25,9 +27,9 @@ type Fleet struct {
 	ComputedAttributes *Objects[model.ComputedAttribute, *model.ComputedAttribute]
 }
 
-// FleetHooks are what the fleet tells, or asks of, the areas that keep
+// Hooks are what the fleet tells, or asks of, the areas that keep
 // state about its devices.
-type FleetHooks struct {
+type Hooks struct {
 	// View completes a device read from the store with the ingest's live
 	// status, positionId and lastUpdate.
 	View func(*model.Device)
@@ -43,9 +45,9 @@ type FleetHooks struct {
 	DropEntity func(tx model.Tx, of string, id int64) (func(), error)
 }
 
-// NewFleet builds the fleet on store.
-func NewFleet(store model.Store, hooks FleetHooks, now func() time.Time) *Fleet {
-	fl := &Fleet{store: store, now: now, hooks: hooks}
+// New builds the fleet on store.
+func New(store model.Store, hooks Hooks, now func() time.Time) *Service {
+	fl := &Service{store: store, now: now, hooks: hooks}
 	fl.Devices = newDevices(fl)
 	fl.Groups = newGroups(fl)
 	fl.Commands = newCommands(fl)

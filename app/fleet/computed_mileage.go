@@ -1,4 +1,4 @@
-package app
+package fleet
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ const maxMileage = 50
 // or creating one, and links it to the vehicle and the actor. A vehicle has
 // one mileage: others linked to it directly are unlinked. created reports
 // whether a computed attribute was created.
-func (fl *Fleet) ConnectMileage(actor *model.User, deviceID int64, value string) (created bool, err error) {
+func (fl *Service) ConnectMileage(actor *model.User, deviceID int64, value string) (created bool, err error) {
 	err = fl.store.Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.MustSee(model.KindDevice, deviceID); err != nil {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage/backups"
 )
 
@@ -22,14 +22,14 @@ func TestScheduledBackupRestores(t *testing.T) {
 	e := newEnv(t, "web: {address: '127.0.0.1:0'}\nbackup: {schedule: 1s, keep: 2}\n"+anyPorts)
 	s := e.serve(t)
 	core := s.server.Core
-	if _, err := core.Devices.Create(app.System(), func(d *app.Device) error {
+	if _, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "Truck 7", "123456789012345"
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	content := append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("insurance "), 1000)...)
-	file, err := core.UploadFile(app.System(), "insurance.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
+	file, err := core.Office.UploadFile(model.System(), "insurance.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,11 +60,11 @@ func TestScheduledBackupRestores(t *testing.T) {
 	archive := archives[len(archives)-1]
 	fresh.run("", "restore", archive).expect(t, "restore of an archive", 0, "restored "+archive, "restored the uploaded files")
 	restored := fresh.serve(t).server.Core
-	devices, err := restored.Devices.List(app.System(), app.ListQuery{All: true})
+	devices, err := restored.Fleet.Devices.List(model.System(), model.Query{All: true})
 	if err != nil || len(devices) != 1 || devices[0].UniqueID != "123456789012345" {
 		t.Fatalf("restored devices %v (%v)", devices, err)
 	}
-	f, r, err := restored.OpenFile(app.System(), int64(file.ID))
+	f, r, err := restored.Office.OpenFile(model.System(), int64(file.ID))
 	if err != nil {
 		t.Fatalf("restored file: %v", err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -108,7 +109,7 @@ func TestKill9(t *testing.T) {
 		}
 	}
 
-	var device app.Device
+	var device model.Device
 	apiCall(t, started.Web, "POST", "/api/devices", `{"name":"Truck","uniqueId":"864717003283581"}`, &device)
 	conn, err := net.Dial("tcp", gt06)
 	if err != nil {
@@ -128,11 +129,11 @@ func TestKill9(t *testing.T) {
 	}
 	exchange("78780D01086471700328358100093F040D0A", "78780501000955940d0a") // login
 	// The login's "online" is stored off the connection's path; wait for it.
-	for deadline := time.Now().Add(30 * time.Second); device.Status != app.StatusOnline; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); device.Status != model.StatusOnline; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the device did not go online")
 		}
-		var list []*app.Device
+		var list []*model.Device
 		apiCall(t, started.Web, "GET", fmt.Sprintf("/api/devices?id=%d", device.ID), "", &list)
 		device = *list[0]
 	}
@@ -150,13 +151,13 @@ func TestKill9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var left *app.Device
-	var stored []*app.Position
-	err = db.View(func(tx app.Tx) (err error) {
+	var left *model.Device
+	var stored []*model.Position
+	err = db.View(func(tx model.Tx) (err error) {
 		if left, err = tx.Devices().Get(device.ID); err != nil {
 			return err
 		}
-		return tx.Positions(device.ID, time.Time{}, time.Now().Add(time.Hour), func(p *app.Position) bool {
+		return tx.Positions(device.ID, time.Time{}, time.Now().Add(time.Hour), func(p *model.Position) bool {
 			stored = append(stored, p)
 			return true
 		})
@@ -165,7 +166,7 @@ func TestKill9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(stored) != reports || left.Status != app.StatusOnline || left.PositionID != 0 || left.LastUpdate != nil {
+	if len(stored) != reports || left.Status != model.StatusOnline || left.PositionID != 0 || left.LastUpdate != nil {
 		t.Fatalf("after the kill: %d positions stored (want %d), device %s, positionId %d, lastUpdate %v; "+
 			"want online, 0, null (the crash this test is about)", len(stored), reports, left.Status, left.PositionID, left.LastUpdate)
 	}
@@ -173,9 +174,9 @@ func TestKill9(t *testing.T) {
 
 	s := e.serve(t)
 	s.waitLog(t, "start-up repair of device records done")
-	var devices []*app.Device
+	var devices []*model.Device
 	apiCall(t, s.WebAddr.String(), "GET", "/api/devices", "", &devices)
-	var positions []*app.Position
+	var positions []*model.Position
 	apiCall(t, s.WebAddr.String(), "GET", "/api/positions", "", &positions)
 	if len(devices) != 1 || len(positions) != 1 {
 		t.Fatalf("devices %v, positions %v", devices, positions)
@@ -183,7 +184,7 @@ func TestKill9(t *testing.T) {
 	d := devices[0]
 	// Still online: it reported moments ago (devices.statusTimeout).
 	if d.PositionID != latest.ID || positions[0].ID != latest.ID || d.LastUpdate == nil ||
-		!d.LastUpdate.Equal(latest.ServerTime) || d.Status != app.StatusOnline {
+		!d.LastUpdate.Equal(latest.ServerTime) || d.Status != model.StatusOnline {
 		t.Errorf("after the restart: status %s, positionId %d, lastUpdate %v, latest position %d; want online, %d, %s",
 			d.Status, d.PositionID, d.LastUpdate, positions[0].ID, latest.ID, latest.ServerTime)
 	}
@@ -227,10 +228,10 @@ func TestStartupRepairsInTheBackground(t *testing.T) {
 		left left
 		want want
 	}{
-		{"reported, then the crash, two hours ago", left{app.StatusOnline, 0, 0, []int{121, 120}}, want{app.StatusUnknown, 2, 120}},
-		{"reported a minute before a quick restart", left{app.StatusOnline, 0, 0, []int{2, 1}}, want{app.StatusOnline, 2, 1}},
-		{"record a minute behind its positions", left{app.StatusOffline, 1, 31, []int{31, 30}}, want{app.StatusOffline, 2, 30}},
-		{"connected, never reported", left{app.StatusOnline, 0, 0, nil}, want{app.StatusUnknown, 0, 0}},
+		{"reported, then the crash, two hours ago", left{model.StatusOnline, 0, 0, []int{121, 120}}, want{model.StatusUnknown, 2, 120}},
+		{"reported a minute before a quick restart", left{model.StatusOnline, 0, 0, []int{2, 1}}, want{model.StatusOnline, 2, 1}},
+		{"record a minute behind its positions", left{model.StatusOffline, 1, 31, []int{31, 30}}, want{model.StatusOffline, 2, 30}},
+		{"connected, never reported", left{model.StatusOnline, 0, 0, nil}, want{model.StatusUnknown, 0, 0}},
 	}
 	db, err := storage.Open(filepath.Join(e.dir, "fleetd.db"), storage.Options{})
 	if err != nil {
@@ -240,14 +241,14 @@ func TestStartupRepairsInTheBackground(t *testing.T) {
 	ids := map[string]int64{}
 	positions := map[string][]int64{}
 	for _, dev := range devices {
-		d, err := core.Devices.Create(app.System(), func(d *app.Device) error { d.Name, d.UniqueID = dev.name, dev.name; return nil })
+		d, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = dev.name, dev.name; return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids[dev.name] = d.ID
-		err = db.Update(func(tx app.Tx) error {
+		err = db.Update(func(tx model.Tx) error {
 			for _, m := range dev.left.arrivals {
-				p := &app.Position{DeviceID: d.ID, FixTime: ago(m + 1), ServerTime: ago(m), Valid: true}
+				p := &model.Position{DeviceID: d.ID, FixTime: ago(m + 1), ServerTime: ago(m), Valid: true}
 				if err := tx.AddPosition(p); err != nil {
 					return err
 				}
@@ -286,17 +287,17 @@ func TestStartupRepairsInTheBackground(t *testing.T) {
 	hold := make(chan struct{})
 	s := e.serve(t, func(c *cli) { c.repairing = func() { <-hold } })
 	web := s.WebAddr.String()
-	var before []*app.Device
+	var before []*model.Device
 	apiCall(t, web, "GET", "/api/devices", "", &before) // answered while the repair waits
-	if d := before[0]; d.Status != app.StatusOnline || d.PositionID != 0 {
+	if d := before[0]; d.Status != model.StatusOnline || d.PositionID != 0 {
 		t.Fatalf("before the repair: %s, positionId %d: the repair ran first", d.Status, d.PositionID)
 	}
 	close(hold)
 	s.waitLog(t, "start-up repair of device records done")
-	var after []*app.Device
+	var after []*model.Device
 	apiCall(t, web, "GET", "/api/devices", "", &after)
 	for _, dev := range devices {
-		var d *app.Device
+		var d *model.Device
 		for _, a := range after {
 			if a.ID == ids[dev.name] {
 				d = a

@@ -26,7 +26,10 @@ import (
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
 	"github.com/fleetd/fleetd/app/jobs"
+	"github.com/fleetd/fleetd/app/notify"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/app/systemd"
+	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/simulate"
@@ -217,13 +220,13 @@ func versionString() string { return buildinfo.Version(version) }
 func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 	return app.Options{
 		Version: versionString(), SessionTTL: cfg.Web.SessionTTL, BcryptCost: c.bcryptCost, Logger: log,
-		Throttle: app.ThrottleOptions{MaxPerIP: cfg.Security.LoginMaxPerIP, MaxPerAccount: cfg.Security.LoginMaxPerAccount,
+		Throttle: throttle.Options{MaxPerIP: cfg.Security.LoginMaxPerIP, MaxPerAccount: cfg.Security.LoginMaxPerAccount,
 			Window: cfg.Security.LoginWindow},
 		Ingest:       app.IngestOptions{AutoRegister: cfg.Devices.AutoRegister, AutoRegisterPerHour: cfg.Devices.AutoRegisterPerHour},
 		CommandTypes: catalog.CommandTypes(),
-		Office: app.OfficeOptions{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
+		Office: office.Options{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
 			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
-		Maintenance: app.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
+		Maintenance: office.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
 		Space: app.SpaceOptions{Low: cfg.Data.LowFreeSpace,
 			Statfs:    func() (uint64, uint64, error) { return storage.FreeSpace(cfg.Data.Dir) },
 			StoreSize: func() (int64, error) { return storage.FileSize(cfg.Data.StorePath()) }},
@@ -260,7 +263,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	opts := c.coreOptions(cfg, log)
 	opts.Accounts.Mail, opts.Accounts.SMS, opts.Push.Sender = senders.Mail, senders.SMS, senders.Push
 	opts.Accounts.Maintenance = cfg.Server.Maintenance
-	opts.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: cfg.Security.OTPMaxPerIP, MaxPerAccount: cfg.Security.OTPMaxPerAccount,
+	opts.Accounts.OTPSends = throttle.Options{MaxPerIP: cfg.Security.OTPMaxPerIP, MaxPerAccount: cfg.Security.OTPMaxPerAccount,
 		Window: cfg.Security.OTPWindow}
 	core := app.New(db, opts)
 	// Runs after the listeners and the web server have stopped (defers run
@@ -268,7 +271,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	// ingest has not written yet reach the store before it closes.
 	defer logFailure(log, "device state not flushed", core.FlushDevices)
 	// An empty store gets its first administrator; a generated password is shown once.
-	switch first, generated, err := core.Bootstrap(cfg.Admin.Email, cfg.Admin.Password); {
+	switch first, generated, err := core.Accounts.Bootstrap(cfg.Admin.Email, cfg.Admin.Password); {
 	case err != nil:
 		return fmt.Errorf("first start: %w", err)
 	case generated != "":
@@ -276,12 +279,12 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	case first != nil:
 		log.Info("first start: created administrator", "email", first.Email)
 	}
-	ctl, err := control.Listen(cfg.Data.SocketPath(), db.Backup, core, log)
+	ctl, err := control.Listen(cfg.Data.SocketPath(), db.Backup, core.Accounts, log)
 	if err != nil {
 		return err
 	}
 	defer logFailure(log, "close control socket", ctl.Close)
-	spill, err := core.TempDir()
+	spill, err := core.Office.TempDir()
 	if err != nil {
 		return err
 	}
@@ -321,7 +324,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var background sync.WaitGroup
 	background.Go(func() { c.backgroundJobs(cfg, core, db, log).Run(ctx) })
-	background.Go(func() { core.RunPush(ctx) })
+	background.Go(func() { core.Notify.RunPush(ctx) })
 	background.Go(func() {
 		core.RunRetention(ctx, db, app.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, time.Hour)
 	})
@@ -365,17 +368,17 @@ func (c *cli) backgroundJobs(cfg *config.Config, core *app.Core, db *storage.DB,
 		return err
 	}})
 	s.Add(jobs.Job{Name: "session pruning", Every: time.Hour,
-		Run: jobs.Counted(log, "pruned expired sessions", "count", core.PruneSessions)})
+		Run: jobs.Counted(log, "pruned expired sessions", "count", core.Accounts.PruneSessions)})
 	// Each reminder (30, 7, 1 days before, on the day) goes out once: the
 	// short interval makes them timely after a restart or a failed delivery.
 	s.Add(jobs.Job{Name: "document expiry reminders", Every: time.Hour,
 		Run: jobs.Counted(log, "document expiry reminders", "sent", func() (int, error) {
-			return core.NotifyDocumentExpiry(func(userID int64, title, body string) error {
-				return core.NotifyUser(userID, app.Notification{Title: title, Body: body})
+			return core.Office.NotifyDocumentExpiry(func(userID int64, title, body string) error {
+				return core.Notify.NotifyUser(userID, notify.Notification{Title: title, Body: body})
 			})
 		})})
 	s.Add(jobs.Job{Name: "file sweep", Every: time.Hour,
-		Run: jobs.Counted(log, "removed files left by a crash or a failed removal", "count", core.SweepFiles)})
+		Run: jobs.Counted(log, "removed files left by a crash or a failed removal", "count", core.Office.SweepFiles)})
 	s.Add(jobs.Job{Name: "device status sweep", First: time.Minute, Every: time.Minute,
 		Run: func(context.Context) error { return core.SweepStatus(cfg.Devices.StatusTimeout) }})
 	if j, ok := db.MapLimitJob(log); ok {

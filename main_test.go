@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
 	bolt "go.etcd.io/bbolt"
@@ -200,10 +201,10 @@ func TestUserCommands(t *testing.T) {
 	}
 	defer db.Close()
 	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost})
-	if _, err := core.Login("bob@example.com", "new-bob", ""); err != nil {
+	if _, err := core.Accounts.Login("bob@example.com", "new-bob", ""); err != nil {
 		t.Errorf("login with the new password: %v", err)
 	}
-	if _, err := core.Login("bob@example.com", "pw-bob", ""); err == nil {
+	if _, err := core.Accounts.Login("bob@example.com", "pw-bob", ""); err == nil {
 		t.Error("the old password still works")
 	}
 }
@@ -257,9 +258,9 @@ func TestDamagedStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = db.Update(func(tx app.Tx) error {
+	err = db.Update(func(tx model.Tx) error {
 		for i := range 500 {
-			if err := tx.Devices().Create(&app.Device{Name: strings.Repeat("n", 100), UniqueID: fmt.Sprint(i)}); err != nil {
+			if err := tx.Devices().Create(&model.Device{Name: strings.Repeat("n", 100), UniqueID: fmt.Sprint(i)}); err != nil {
 				return err
 			}
 		}
@@ -360,17 +361,17 @@ func mustRead(t *testing.T, path string) []byte {
 }
 
 func countUsers(t *testing.T, db *storage.DB) int {
-	return count(t, db, func(tx app.Tx) (int, error) { return tx.Users().Count() })
+	return count(t, db, func(tx model.Tx) (int, error) { return tx.Users().Count() })
 }
 
 func countDevices(t *testing.T, db *storage.DB) int {
-	return count(t, db, func(tx app.Tx) (int, error) { return tx.Devices().Count() })
+	return count(t, db, func(tx model.Tx) (int, error) { return tx.Devices().Count() })
 }
 
-func count(t *testing.T, db *storage.DB, fn func(app.Tx) (int, error)) int {
+func count(t *testing.T, db *storage.DB, fn func(model.Tx) (int, error)) int {
 	t.Helper()
 	var n int
-	if err := db.View(func(tx app.Tx) (err error) { n, err = fn(tx); return err }); err != nil {
+	if err := db.View(func(tx model.Tx) (err error) { n, err = fn(tx); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -472,9 +473,9 @@ func startWriter(core *app.Core) *writer {
 			id, err := fmt.Sprintf("dev-%d", i), error(nil)
 			if i%10 == 9 {
 				id = fmt.Sprintf("user-%d@example.com", i)
-				_, err = core.CreateUser(app.System(), func(u *app.User) error { u.Email, u.Password = id, "pw"; return nil })
+				_, err = core.Accounts.CreateUser(model.System(), func(u *model.User) error { u.Email, u.Password = id, "pw"; return nil })
 			} else {
-				_, err = core.Devices.Create(app.System(), func(d *app.Device) error { d.Name, d.UniqueID = id, id; return nil })
+				_, err = core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = id, id; return nil })
 			}
 			w.mu.Lock()
 			if err != nil {
@@ -578,7 +579,7 @@ func TestServe(t *testing.T) {
 		t.Errorf("temporary file left behind: %v", err)
 	}
 	db := openStore(t, backup)
-	err = db.View(func(tx app.Tx) error {
+	err = db.View(func(tx model.Tx) error {
 		for _, id := range before {
 			var err error
 			if strings.Contains(id, "@") {
@@ -655,7 +656,7 @@ func (s *serving) deviceReports(t *testing.T, password string) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var positions []app.Position
+	var positions []model.Position
 	json.NewDecoder(resp.Body).Decode(&positions)
 	if len(positions) != 1 || positions[0].Protocol != "gt06" || math.Abs(positions[0].Latitude-54.94535) > 1e-5 {
 		t.Fatalf("positions = %+v, want the GT06 fix at 54.94535", positions)
@@ -671,9 +672,9 @@ func TestSimulate(t *testing.T) {
 		"--interval", "100ms", "--duration", "1500ms", "--ramp", "10ms")
 	r.expect(t, "simulate", 0, "acked")
 	var stored int
-	err := s.Core.Store().View(func(tx app.Tx) error {
-		return tx.Devices().List(func(d *app.Device) bool {
-			tx.Positions(d.ID, time.Time{}, time.Now().Add(time.Hour), func(*app.Position) bool { stored++; return true })
+	err := s.Core.Store().View(func(tx model.Tx) error {
+		return tx.Devices().List(func(d *model.Device) bool {
+			tx.Positions(d.ID, time.Time{}, time.Now().Add(time.Hour), func(*model.Position) bool { stored++; return true })
 			return true
 		})
 	})
@@ -810,12 +811,12 @@ func TestStopDuringIngestKeepsAckedPositions(t *testing.T) {
 	total := 0
 	for id, times := range acked {
 		stored := map[int64]bool{}
-		err := db.View(func(tx app.Tx) error {
+		err := db.View(func(tx model.Tx) error {
 			d, err := tx.DeviceByUniqueID(id)
 			if err != nil {
 				return err
 			}
-			return tx.Positions(d.ID, base, base.Add(24*time.Hour), func(p *app.Position) bool {
+			return tx.Positions(d.ID, base, base.Add(24*time.Hour), func(p *model.Position) bool {
 				stored[p.FixTime.Unix()] = true
 				return true
 			})
@@ -906,7 +907,7 @@ func TestRollback(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	err = db.View(func(tx app.Tx) error {
+	err = db.View(func(tx model.Tx) error {
 		if _, err := tx.UserByEmail("before@example.com"); err != nil {
 			return fmt.Errorf("before@example.com: %w", err)
 		}

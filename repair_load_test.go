@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -38,17 +38,17 @@ func TestRepairLoad(t *testing.T) {
 	now := time.Now().UTC()
 	const positions, chunk = 5, 1000
 	for first := 0; first < total; first += chunk {
-		err := db.Update(func(tx app.Tx) error {
+		err := db.Update(func(tx model.Tx) error {
 			for i := first; i < min(first+chunk, total); i++ {
-				d := &app.Device{Name: fmt.Sprint("dev-", i), UniqueID: fmt.Sprint(860000000000000 + i), Attributes: app.Attributes{}}
+				d := &model.Device{Name: fmt.Sprint("dev-", i), UniqueID: fmt.Sprint(860000000000000 + i), Attributes: model.Attributes{}}
 				if err := tx.Devices().Create(d); err != nil {
 					return err
 				}
 				var ids []int64
 				for k := range positions {
 					at := now.Add(-2*time.Hour + time.Duration(k)*time.Second)
-					p := &app.Position{DeviceID: d.ID, FixTime: at, ServerTime: at, Valid: true, Latitude: 54.9, Longitude: 24.1,
-						Attributes: app.Attributes{"sat": 9, "ignition": true}}
+					p := &model.Position{DeviceID: d.ID, FixTime: at, ServerTime: at, Valid: true, Latitude: 54.9, Longitude: 24.1,
+						Attributes: model.Attributes{"sat": 9, "ignition": true}}
 					if err := tx.AddPosition(p); err != nil {
 						return err
 					}
@@ -56,13 +56,13 @@ func TestRepairLoad(t *testing.T) {
 				}
 				switch share := i * 100 / total; {
 				case share < 73: // the issue: 25,936 of 35,438 with positionId 0
-					d.Status = app.StatusOnline
+					d.Status = model.StatusOnline
 				case share < 94: // and 7,441 with a stale one
 					at := now.Add(-2 * time.Hour)
-					d.Status, d.PositionID, d.LastUpdate = app.StatusOnline, ids[0], &at
+					d.Status, d.PositionID, d.LastUpdate = model.StatusOnline, ids[0], &at
 				default:
 					at := now.Add(-2*time.Hour + (positions-1)*time.Second)
-					d.Status, d.PositionID, d.LastUpdate = app.StatusOffline, ids[positions-1], &at
+					d.Status, d.PositionID, d.LastUpdate = model.StatusOffline, ids[positions-1], &at
 				}
 				if err := tx.Devices().Put(d); err != nil {
 					return err

@@ -85,11 +85,11 @@ func (a *Commands) Maintenance(ctx context.Context, action string) error {
 	where := "store " + a.Config.Data.StorePath()
 	err := a.withCore(map[bool]storeUse{true: readStore, false: writeStore}[action == "status"], func(core *app.Core) (err error) {
 		if action != "status" {
-			if err = core.SetMaintenance(action == "on"); err != nil {
+			if err = core.Accounts.SetMaintenance(action == "on"); err != nil {
 				return err
 			}
 		}
-		on, err = core.Maintenance()
+		on, err = core.Accounts.Maintenance()
 		return err
 	})
 	if errors.Is(err, storage.ErrLocked) {

@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // AddUser creates a user; an empty password is read from In. The first
@@ -16,7 +17,7 @@ func (a *Commands) AddUser(email, name, password string, administrator bool) err
 		if err != nil {
 			return err
 		}
-		u, err := core.CreateUser(app.System(), func(u *app.User) error {
+		u, err := core.Accounts.CreateUser(model.System(), func(u *model.User) error {
 			u.Email, u.Name, u.Password, u.Administrator = email, name, pw, administrator
 			return nil
 		})
@@ -33,9 +34,9 @@ func (a *Commands) SetPassword(email, password string) error {
 	return a.withCore(writeStore, func(core *app.Core) error {
 		pw, err := a.password(password)
 		if err == nil {
-			err = core.SetPassword(email, pw)
+			err = core.Accounts.SetPassword(email, pw)
 		}
-		if errors.Is(err, app.ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			return fmt.Errorf("no user with e-mail %q", email)
 		}
 		if err == nil {
@@ -48,7 +49,7 @@ func (a *Commands) SetPassword(email, password string) error {
 // ListUsers prints every user as a table.
 func (a *Commands) ListUsers() error {
 	return a.withCore(readStore, func(core *app.Core) error {
-		users, err := core.Users(app.System(), 0)
+		users, err := core.Accounts.Users(model.System(), 0)
 		if err != nil {
 			return err
 		}

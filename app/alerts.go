@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 )
@@ -32,7 +31,7 @@ func (c *Core) raise(key, subject, text string) {
 	c.alerts.active[key] = true
 	c.alerts.mu.Unlock()
 	if begins {
-		c.mailAdmins(subject, text)
+		c.Accounts.MailAdmins(subject, text)
 	}
 }
 
@@ -41,31 +40,6 @@ func (c *Core) settle(key string) {
 	c.alerts.mu.Lock()
 	delete(c.alerts.active, key)
 	c.alerts.mu.Unlock()
-}
-
-// mailAdmins sends a message to every enabled administrator with an e-mail
-// address; failures are logged, one per address.
-func (c *Core) mailAdmins(subject, text string) {
-	var to []string
-	err := c.store.View(func(tx Tx) error {
-		return tx.Users().List(func(u *User) bool {
-			if u.Administrator && !u.Disabled && u.Email != "" && !strings.HasSuffix(u.Email, "@"+placeholderDomain) {
-				to = append(to, u.Email)
-			}
-			return true
-		})
-	})
-	if err != nil {
-		c.log.Error("alert not sent: administrators not read", "subject", subject, "err", err)
-		return
-	}
-	for _, addr := range to {
-		ctx, cancel := context.WithTimeout(context.Background(), c.opts.Accounts.SendTimeout)
-		if err := c.opts.Accounts.Mail.Send(ctx, addr, subject, text); err != nil {
-			c.log.Error("alert not sent", "to", addr, "subject", subject, "err", err)
-		}
-		cancel()
-	}
 }
 
 // WatchSpace checks the data directory's free space every interval until

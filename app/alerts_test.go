@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/accounts"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -45,17 +47,17 @@ func TestAdministratorAlerts(t *testing.T) {
 	defer db.Close()
 	var free atomic.Uint64
 	mail := &mailbox{}
-	core := app.New(db, app.Options{BcryptCost: 4, Accounts: app.AccountOptions{Mail: mail},
+	core := app.New(db, app.Options{BcryptCost: 4, Accounts: accounts.Options{Mail: mail},
 		Space: app.SpaceOptions{Low: 1 << 30, Statfs: func() (uint64, uint64, error) { return free.Load(), 100 << 30, nil }}})
-	admin, _, err := core.Bootstrap("admin@example.com", "pw")
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []*app.User{
+	for _, u := range []*model.User{
 		{Email: "manager@example.com", Name: "M", Password: "pw", UserLimit: 5},
 		{Email: "retired@example.com", Name: "R", Password: "pw", Administrator: true, Disabled: true},
 	} {
-		if _, err := core.CreateUser(admin, func(v *app.User) error { *v = *u; return nil }); err != nil {
+		if _, err := core.Accounts.CreateUser(admin, func(v *model.User) error { *v = *u; return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

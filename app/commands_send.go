@@ -5,14 +5,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
-)
 
-// QueuedCommand is a command waiting for its device to connect.
-type QueuedCommand struct {
-	Command
-	Queued time.Time `json:"queued"`
-}
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/live"
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // CommandType is one entry of B7's answer.
 type CommandType struct {
@@ -21,7 +19,7 @@ type CommandType struct {
 
 // deviceProtocol is the protocol of the device's live connection, or of its
 // latest position; "" when the device has never reported.
-func (c *Core) deviceProtocol(tx Tx, deviceID int64) string {
+func (c *Core) deviceProtocol(tx model.Tx, deviceID int64) string {
 	if conn := c.liveConn(deviceID); conn != nil {
 		return conn.Protocol()
 	}
@@ -34,10 +32,10 @@ func (c *Core) deviceProtocol(tx Tx, deviceID int64) string {
 // CommandTypes implements B7: the types the device's protocol (or the named
 // protocol, or any protocol) can encode. SMS delivery (textChannel) needs
 // an SMS gateway fleetd does not have yet, so that list is empty.
-func (c *Core) CommandTypes(actor *User, deviceID int64, protocol string, textChannel bool) ([]CommandType, error) {
+func (c *Core) CommandTypes(actor *model.User, deviceID int64, protocol string, textChannel bool) ([]CommandType, error) {
 	if deviceID != 0 {
-		err := c.store.View(func(tx Tx) error {
-			if err := (access{tx: tx, actor: actor}).mustSee(KindDevice, deviceID); err != nil {
+		err := c.store.View(func(tx model.Tx) error {
+			if err := (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
 				return err
 			}
 			protocol = c.deviceProtocol(tx, deviceID)
@@ -69,16 +67,16 @@ func (c *Core) CommandTypes(actor *User, deviceID int64, protocol string, textCh
 
 // SendableCommands implements B5: the saved commands the actor sees that
 // the device's protocol can encode.
-func (c *Core) SendableCommands(actor *User, deviceID int64) ([]*Command, error) {
+func (c *Core) SendableCommands(actor *model.User, deviceID int64) ([]*model.Command, error) {
 	types, err := c.CommandTypes(actor, deviceID, "", false)
 	if err != nil {
 		return nil, err
 	}
-	saved, err := c.Commands.List(actor, ListQuery{})
+	saved, err := c.Fleet.Commands.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}
-	out := []*Command{}
+	out := []*model.Command{}
 	for _, cmd := range saved {
 		if slices.Contains(types, CommandType{Type: cmd.Type}) && !cmd.TextChannel {
 			out = append(out, cmd)
@@ -91,18 +89,18 @@ func (c *Core) SendableCommands(actor *User, deviceID int64) ([]*Command, error)
 // cmd.DeviceID. It is written to the live connection (queued false) or, with
 // the device offline, queued until it connects (queued true). Permission and
 // type problems are 400s, as the spec's Errors table says for B6.
-func (c *Core) SendCommand(actor *User, cmd *Command) (sent *Command, queued bool, err error) {
-	if err := checkLengths(cmd); err != nil { // a command may be queued in the store
+func (c *Core) SendCommand(actor *model.User, cmd *model.Command) (sent *model.Command, queued bool, err error) {
+	if err := limits.Check(cmd); err != nil { // a command may be queued in the store
 		return nil, false, err
 	}
 	var protocol string
-	err = c.store.View(func(tx Tx) error {
-		a := access{tx: tx, actor: actor}
-		if err := a.checkEdit(KindCommand); err != nil {
-			return &Error{Kind: KindInvalid, Message: "Command not allowed", Description: err.(*Error).Description}
+	err = c.store.View(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.CheckEdit(model.KindCommand); err != nil {
+			return &model.Error{Class: model.ClassInvalid, Message: "Command not allowed", Description: err.(*model.Error).Description}
 		}
 		if cmd.ID > 0 {
-			if err := a.mustSee(KindCommand, cmd.ID); err != nil {
+			if err := a.MustSee(model.KindCommand, cmd.ID); err != nil {
 				return err
 			}
 			saved, err := tx.Commands().Get(cmd.ID)
@@ -114,9 +112,9 @@ func (c *Core) SendCommand(actor *User, cmd *Command) (sent *Command, queued boo
 			cmd.DeviceID = deviceID
 		}
 		if cmd.DeviceID == 0 {
-			return Invalid("deviceId is required")
+			return model.Invalid("deviceId is required")
 		}
-		if err := a.mustSee(KindDevice, cmd.DeviceID); err != nil {
+		if err := a.MustSee(model.KindDevice, cmd.DeviceID); err != nil {
 			return err
 		}
 		protocol = c.deviceProtocol(tx, cmd.DeviceID)
@@ -127,27 +125,27 @@ func (c *Core) SendCommand(actor *User, cmd *Command) (sent *Command, queued boo
 	}
 	cmd.Type = strings.TrimSpace(cmd.Type)
 	if cmd.TextChannel {
-		return nil, false, Invalid("sending commands by SMS is not configured on this server")
+		return nil, false, model.Invalid("sending commands by SMS is not configured on this server")
 	}
 	if cmd.Type == "" {
-		return nil, false, Invalid("type is required")
+		return nil, false, model.Invalid("type is required")
 	}
 	if protocol != "" && !slices.Contains(c.opts.CommandTypes[protocol], cmd.Type) {
-		return nil, false, Invalid("command type %q is not supported by the %s protocol", cmd.Type, protocol)
+		return nil, false, model.Invalid("command type %q is not supported by the %s protocol", cmd.Type, protocol)
 	}
 	if cmd.Attributes == nil {
-		cmd.Attributes = Attributes{}
+		cmd.Attributes = model.Attributes{}
 	}
 	if conn := c.liveConn(cmd.DeviceID); conn != nil {
 		err := conn.Send(cmd)
-		if err == nil || KindOf(err) == KindInvalid {
+		if err == nil || model.ClassOf(err) == model.ClassInvalid {
 			return cmd, false, err
 		}
 		c.log.Info("command write failed, queueing", "deviceId", cmd.DeviceID, "err", err)
 	}
-	q := &QueuedCommand{Command: *cmd, Queued: c.now().UTC()}
+	q := &model.QueuedCommand{Command: *cmd, Queued: c.now().UTC()}
 	q.ID = 0
-	if err := c.storeQueued([]*QueuedCommand{q}); err != nil {
+	if err := c.storeQueued([]*model.QueuedCommand{q}); err != nil {
 		return nil, false, err
 	}
 	return cmd, true, nil
@@ -155,13 +153,13 @@ func (c *Core) SendCommand(actor *User, cmd *Command) (sent *Command, queued boo
 
 // storeQueued adds commands of one device to the queue, counting them in
 // the queue index first (see queueIndex).
-func (c *Core) storeQueued(qs []*QueuedCommand) error {
+func (c *Core) storeQueued(qs []*model.QueuedCommand) error {
 	if err := c.queue.load(c); err != nil {
 		return err
 	}
 	device := qs[0].DeviceID
 	c.queue.add(device, len(qs))
-	err := c.store.Update(func(tx Tx) error {
+	err := c.store.Update(func(tx model.Tx) error {
 		for _, q := range qs {
 			q.ID = 0
 			if err := tx.QueuedCommands().Create(q); err != nil {
@@ -179,14 +177,14 @@ func (c *Core) storeQueued(qs []*QueuedCommand) error {
 // takeQueued removes and returns a device's queued commands, oldest first.
 // It runs for every OsmAnd request and every connection and almost always
 // finds nothing: the queue index answers that without a transaction.
-func (c *Core) takeQueued(deviceID int64) ([]*QueuedCommand, error) {
+func (c *Core) takeQueued(deviceID int64) ([]*model.QueuedCommand, error) {
 	if err := c.queue.load(c); err != nil || !c.queue.any(deviceID) {
 		return nil, err
 	}
-	var out []*QueuedCommand
-	err := c.store.Update(func(tx Tx) error {
+	var out []*model.QueuedCommand
+	err := c.store.Update(func(tx model.Tx) error {
 		out = out[:0]
-		err := tx.QueuedCommands().List(func(q *QueuedCommand) bool {
+		err := tx.QueuedCommands().List(func(q *model.QueuedCommand) bool {
 			if q.DeviceID == deviceID {
 				out = append(out, q)
 			}
@@ -208,12 +206,12 @@ func (c *Core) takeQueued(deviceID int64) ([]*QueuedCommand, error) {
 
 // TakeQueued hands a connectionless protocol (OsmAnd replies over HTTP) the
 // device's queued commands and records them as sent.
-func (c *Core) TakeQueued(deviceID int64) ([]*Command, error) {
+func (c *Core) TakeQueued(deviceID int64) ([]*model.Command, error) {
 	queued, err := c.takeQueued(deviceID)
-	out := make([]*Command, 0, len(queued))
+	out := make([]*model.Command, 0, len(queued))
 	for _, q := range queued {
 		out = append(out, &q.Command)
-		c.record(deviceID, EventQueuedCommandSent, Attributes{"type": q.Type})
+		c.record(deviceID, model.EventQueuedCommandSent, model.Attributes{"type": q.Type})
 	}
 	return out, err
 }
@@ -228,17 +226,17 @@ func (c *Core) deliverQueued(deviceID int64, conn DeviceConn) {
 	for i, q := range queued {
 		if err := conn.Send(&q.Command); err != nil {
 			c.log.Warn("queued command not delivered", "deviceId", deviceID, "type", q.Type, "err", err)
-			if KindOf(err) == KindInvalid {
+			if model.ClassOf(err) == model.ClassInvalid {
 				continue // the protocol can never encode it: drop, do not retry forever
 			}
 			c.requeue(queued[i:])
 			return
 		}
-		c.record(deviceID, EventQueuedCommandSent, Attributes{"type": q.Type})
+		c.record(deviceID, model.EventQueuedCommandSent, model.Attributes{"type": q.Type})
 	}
 }
 
-func (c *Core) requeue(qs []*QueuedCommand) {
+func (c *Core) requeue(qs []*model.QueuedCommand) {
 	if err := c.storeQueued(qs); err != nil {
 		c.log.Error("requeueing commands failed", "err", err)
 	}
@@ -246,17 +244,17 @@ func (c *Core) requeue(qs []*QueuedCommand) {
 
 // CommandResult records a device's answer to a command.
 func (c *Core) CommandResult(deviceID int64, result string) error {
-	return c.record(deviceID, EventCommandResult, Attributes{"result": result})
+	return c.record(deviceID, model.EventCommandResult, model.Attributes{"result": result})
 }
 
 // record stores and broadcasts one event not tied to a position.
-func (c *Core) record(deviceID int64, typ string, attrs Attributes) error {
-	e := &Event{Type: typ, EventTime: c.now().UTC(), DeviceID: deviceID, Attributes: attrs}
-	err := c.store.Batch(func(tx Tx) error { e.ID = 0; return tx.AddEvent(e) })
-	if err != nil && !errors.Is(err, ErrNotFound) {
+func (c *Core) record(deviceID int64, typ string, attrs model.Attributes) error {
+	e := &model.Event{Type: typ, EventTime: c.now().UTC(), DeviceID: deviceID, Attributes: attrs}
+	err := c.store.Batch(func(tx model.Tx) error { e.ID = 0; return tx.AddEvent(e) })
+	if err != nil && !errors.Is(err, model.ErrNotFound) {
 		c.log.Warn("event not stored", "type", typ, "deviceId", deviceID, "err", err)
 		return err
 	}
-	c.hub.publish(deviceID, Update{Events: []*Event{e}})
+	c.Live.Publish(deviceID, live.Update{Events: []*model.Event{e}})
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -20,45 +21,45 @@ import (
 func TestComputedIngest(t *testing.T) {
 	tests := []struct {
 		name       string
-		attrs      []app.ComputedAttribute
-		want       app.Attributes // attributes the position must have
-		absent     []string       // attributes it must not have
-		logsOnce   bool           // a failure is logged, once for two positions
+		attrs      []model.ComputedAttribute
+		want       model.Attributes // attributes the position must have
+		absent     []string         // attributes it must not have
+		logsOnce   bool             // a failure is logged, once for two positions
 		positionOK bool
 	}{
-		{name: "number from fields", attrs: []app.ComputedAttribute{{Attribute: "kmh", Expression: "speed * 1.852", Type: "number"}},
-			want: app.Attributes{"kmh": 37.04}},
-		{name: "number from an integer result", attrs: []app.ComputedAttribute{{Attribute: "n", Expression: "len(name) + 1", Type: "number"}},
-			want: app.Attributes{"n": 2.0}},
-		{name: "number from a numeric string", attrs: []app.ComputedAttribute{{Attribute: "n", Expression: `"3.5"`, Type: "number"}},
-			want: app.Attributes{"n": 3.5}},
-		{name: "boolean from attributes", attrs: []app.ComputedAttribute{{Attribute: "low", Expression: "fuel < 10 && ignition", Type: "boolean"}},
-			want: app.Attributes{"low": true}},
-		{name: "string from a number", attrs: []app.ComputedAttribute{{Attribute: "s", Expression: "speed", Type: "string"}},
-			want: app.Attributes{"s": "20"}},
+		{name: "number from fields", attrs: []model.ComputedAttribute{{Attribute: "kmh", Expression: "speed * 1.852", Type: "number"}},
+			want: model.Attributes{"kmh": 37.04}},
+		{name: "number from an integer result", attrs: []model.ComputedAttribute{{Attribute: "n", Expression: "len(name) + 1", Type: "number"}},
+			want: model.Attributes{"n": 2.0}},
+		{name: "number from a numeric string", attrs: []model.ComputedAttribute{{Attribute: "n", Expression: `"3.5"`, Type: "number"}},
+			want: model.Attributes{"n": 3.5}},
+		{name: "boolean from attributes", attrs: []model.ComputedAttribute{{Attribute: "low", Expression: "fuel < 10 && ignition", Type: "boolean"}},
+			want: model.Attributes{"low": true}},
+		{name: "string from a number", attrs: []model.ComputedAttribute{{Attribute: "s", Expression: "speed", Type: "string"}},
+			want: model.Attributes{"s": "20"}},
 		{name: "a computed value may drive events: overrides an attribute",
-			attrs: []app.ComputedAttribute{{Attribute: "ignition", Expression: "speed > 100", Type: "boolean"}},
-			want:  app.Attributes{"ignition": false}},
-		{name: "higher priority first, later ones read it", attrs: []app.ComputedAttribute{
+			attrs: []model.ComputedAttribute{{Attribute: "ignition", Expression: "speed > 100", Type: "boolean"}},
+			want:  model.Attributes{"ignition": false}},
+		{name: "higher priority first, later ones read it", attrs: []model.ComputedAttribute{
 			{Attribute: "b", Expression: "a * 2", Type: "number", Priority: 1},
 			{Attribute: "a", Expression: "speed + 1", Type: "number", Priority: 5},
-		}, want: app.Attributes{"a": 21.0, "b": 42.0}},
-		{name: "an unknown variable gives no value", attrs: []app.ComputedAttribute{{Attribute: "u", Expression: "nothing", Type: "number"}},
+		}, want: model.Attributes{"a": 21.0, "b": 42.0}},
+		{name: "an unknown variable gives no value", attrs: []model.ComputedAttribute{{Attribute: "u", Expression: "nothing", Type: "number"}},
 			absent: []string{"u"}},
-		{name: "a type mismatch is skipped and logged once", attrs: []app.ComputedAttribute{
+		{name: "a type mismatch is skipped and logged once", attrs: []model.ComputedAttribute{
 			{Attribute: "bad", Expression: "name", Type: "boolean"},
 			{Attribute: "good", Expression: "true", Type: "boolean"},
-		}, want: app.Attributes{"good": true}, absent: []string{"bad"}, logsOnce: true},
-		{name: "a run-time error is skipped and logged once", attrs: []app.ComputedAttribute{
+		}, want: model.Attributes{"good": true}, absent: []string{"bad"}, logsOnce: true},
+		{name: "a run-time error is skipped and logged once", attrs: []model.ComputedAttribute{
 			{Attribute: "bad", Expression: "fuel / name", Type: "number"},
 		}, absent: []string{"bad"}, logsOnce: true},
-		{name: "an infinite result is skipped and logged once: JSON cannot hold it", attrs: []app.ComputedAttribute{
+		{name: "an infinite result is skipped and logged once: JSON cannot hold it", attrs: []model.ComputedAttribute{
 			{Attribute: "bad", Expression: "speed / 0", Type: "number"},
 		}, absent: []string{"bad"}, logsOnce: true},
-		{name: "a NaN result is skipped and logged once", attrs: []app.ComputedAttribute{
+		{name: "a NaN result is skipped and logged once", attrs: []model.ComputedAttribute{
 			{Attribute: "bad", Expression: `"NaN"`, Type: "number"},
 		}, absent: []string{"bad"}, logsOnce: true},
-		{name: "work beyond the memory budget is refused, not run", attrs: []app.ComputedAttribute{
+		{name: "work beyond the memory budget is refused, not run", attrs: []model.ComputedAttribute{
 			{Attribute: "big", Expression: "len(map(1..10000000, # * 2))", Type: "number"},
 		}, absent: []string{"big"}, logsOnce: true},
 	}
@@ -71,24 +72,24 @@ func TestComputedIngest(t *testing.T) {
 			}
 			defer db.Close()
 			core := app.New(db, app.Options{BcryptCost: 4, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-			dev, err := core.Devices.Create(app.System(), func(d *app.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
+			dev, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, a := range tt.attrs {
-				stored, err := core.ComputedAttributes.Create(app.System(), func(v *app.ComputedAttribute) error { *v = a; return nil })
+				stored, err := core.Fleet.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error { *v = a; return nil })
 				if err != nil {
 					t.Fatal(err)
 				}
-				err = core.Link(app.System(), app.Permission{OwnerKind: app.KindDevice, OwnerID: dev.ID, PropKind: app.KindAttribute, PropID: stored.ID})
+				err = core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: stored.ID})
 				if err != nil {
 					t.Fatal(err)
 				}
 			}
-			var p *app.Position
+			var p *model.Position
 			for m := range 2 {
-				p = pos(m, 54.9, 24.0, 20, app.Attributes{"fuel": 7.5, "ignition": true, "name": "x"})
-				if err := core.Ingest(dev.ID, []*app.Position{p}); err != nil {
+				p = pos(m, 54.9, 24.0, 20, model.Attributes{"fuel": 7.5, "ignition": true, "name": "x"})
+				if err := core.Ingest(dev.ID, []*model.Position{p}); err != nil {
 					t.Fatalf("ingest failed: %v", err)
 				}
 			}
@@ -111,15 +112,15 @@ func TestComputedIngest(t *testing.T) {
 
 func TestComputedAttributeRefused(t *testing.T) {
 	f := newFixture(t)
-	for _, a := range []app.ComputedAttribute{
+	for _, a := range []model.ComputedAttribute{
 		{Attribute: "x", Expression: "speed +", Type: "number"},
 		{Attribute: "x", Expression: strings.Repeat("1+", 600) + "1", Type: "number"},
 		{Attribute: "x", Expression: "1", Type: "integer"},
 		{Attribute: "has space", Expression: "1", Type: "number"},
 		{Attribute: "", Expression: "1", Type: "number"},
 	} {
-		_, err := f.core.ComputedAttributes.Create(f.admin, func(v *app.ComputedAttribute) error { *v = a; return nil })
-		if app.KindOf(err) != app.KindInvalid {
+		_, err := f.core.Fleet.ComputedAttributes.Create(f.admin, func(v *model.ComputedAttribute) error { *v = a; return nil })
+		if model.ClassOf(err) != model.ClassInvalid {
 			t.Errorf("%+v: %v, want invalid", a, err)
 		}
 	}
@@ -136,19 +137,19 @@ func BenchmarkIngestComputed(b *testing.B) {
 			}
 			defer db.Close()
 			core := app.New(db, app.Options{BcryptCost: 4, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-			dev, err := core.Devices.Create(app.System(), func(d *app.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
+			dev, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
 			if err != nil {
 				b.Fatal(err)
 			}
 			exprs := []string{"speed * 1.852", "fuel < 10 && ignition", `"12 km/l"`}
 			types := []string{"number", "boolean", "string"}
 			for i := range n {
-				a, err := core.ComputedAttributes.Create(app.System(), func(v *app.ComputedAttribute) error {
+				a, err := core.Fleet.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error {
 					v.Attribute, v.Expression, v.Type = fmt.Sprint("a", i), exprs[i], types[i]
 					return nil
 				})
 				if err == nil {
-					err = core.Link(app.System(), app.Permission{OwnerKind: app.KindDevice, OwnerID: dev.ID, PropKind: app.KindAttribute, PropID: a.ID})
+					err = core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: a.ID})
 				}
 				if err != nil {
 					b.Fatal(err)
@@ -157,10 +158,10 @@ func BenchmarkIngestComputed(b *testing.B) {
 			at := time.Now().Add(-time.Hour)
 			i := 0
 			for b.Loop() {
-				p := &app.Position{FixTime: at.Add(time.Duration(i) * time.Millisecond), Valid: true, Latitude: 54.9, Longitude: 24,
-					Speed: 20, Attributes: app.Attributes{"fuel": 7.5, "ignition": true}}
+				p := &model.Position{FixTime: at.Add(time.Duration(i) * time.Millisecond), Valid: true, Latitude: 54.9, Longitude: 24,
+					Speed: 20, Attributes: model.Attributes{"fuel": 7.5, "ignition": true}}
 				i++
-				if err := core.Ingest(dev.ID, []*app.Position{p}); err != nil {
+				if err := core.Ingest(dev.ID, []*model.Position{p}); err != nil {
 					b.Fatal(err)
 				}
 			}

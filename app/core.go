@@ -4,7 +4,16 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/fleetd/fleetd/app/accounts"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/live"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
+	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/throttle"
 )
 
 // Options configures the core. Zero values get sensible defaults in New.
@@ -13,19 +22,19 @@ type Options struct {
 	SessionTTL time.Duration
 	// BcryptCost trades login latency for resistance to offline guessing.
 	BcryptCost int
-	Throttle   ThrottleOptions
+	Throttle   throttle.Options
 	Ingest     IngestOptions
 	// CommandTypes maps each protocol name to the command types its
 	// encoder supports (filled by the composition root from protocols/).
 	CommandTypes map[string][]string
 	// Accounts configures OTP delivery and account access (spec A, H);
 	// Push the push notifications (spec K).
-	Accounts AccountOptions
-	Push     PushOptions
+	Accounts accounts.Options
+	Push     notify.PushOptions
 	// Office configures uploads and document expiry (tickets, documents, maintenance).
-	Office OfficeOptions
+	Office office.Options
 	// Maintenance sets the service interval behind MaintenanceDue.
-	Maintenance MaintenanceOptions
+	Maintenance office.MaintenanceOptions
 	Now         func() time.Time
 	Logger      *slog.Logger
 
@@ -36,40 +45,41 @@ type Options struct {
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;
 // it reaches the outside only through the interfaces it defines.
 type Core struct {
-	store    Store
-	opts     Options
-	now      func() time.Time
-	log      *slog.Logger
-	throttle *throttle    // failed logins
-	otpSends *throttle    // requests that send an OTP
-	backups  backupStatus // backup_status.go
-	alerts   alerts       // alerts.go
+	store   model.Store
+	opts    Options
+	now     func() time.Time
+	log     *slog.Logger
+	backups backupStatus // backup_status.go
+	alerts  alerts       // alerts.go
 	// registrations counts auto-registered devices per client address.
-	registrations *throttle
-	creds         *credCache
-	// decoy is the hash unknown accounts are checked against (decoyHash).
-	decoyOnce sync.Once
-	decoy     string
-	hub       *hub
-	unknown   unknownList
-	counters  counters
-	shapes    sync.Map // geofence area -> geo.Shape
-	states    sync.Map // device id -> *deviceState (state.go)
-	queue     queueIndex
-	push      *pusher
-	run       string // tags this run's temporary files (files_sweep.go)
+	registrations *throttle.Limiter
+	unknown       unknownList
+	counters      counters
+	shapes        sync.Map // geofence area -> geo.Shape
+	states        sync.Map // device id -> *deviceState (state.go)
+	queue         queueIndex
 
 	connsMu sync.Mutex
 	conns   map[int64]DeviceConn
 
-	Devices   *Objects[Device, *Device]
-	Groups    *Objects[Group, *Group]
-	Commands  *Objects[Command, *Command]
-	Geofences *Objects[Geofence, *Geofence]
-	Drivers   *Objects[Driver, *Driver]
-	// ComputedAttributes are Traccar's /api/attributes/computed.
-	ComputedAttributes *Objects[ComputedAttribute, *ComputedAttribute]
-	computedErrs       sync.Map // failures already logged
+	// Live fans stored positions and events out to subscribers.
+	Live *live.Hub
+	// configGen is bumped when devices, groups, geofences, computed
+	// attributes or links change: the ingest's cached state then rereads
+	// what applies to its device.
+	configGen atomic.Uint64
+	// Accounts keeps users, sessions, logins, one-time codes and the
+	// server settings.
+	Accounts *accounts.Service
+	// Notify sends push notifications and keeps their settings.
+	Notify *notify.Service
+	// Office keeps tickets, documents, files, service records and payments.
+	Office *office.Service
+
+	// Fleet keeps devices, groups, commands, geofences, drivers, computed
+	// attributes, permissions and the history reads.
+	Fleet        *fleet.Service
+	computedErrs sync.Map // failures already logged
 
 	// ingestFails and statusFails condense the log of failed ingest calls
 	// and device status writes.
@@ -77,13 +87,7 @@ type Core struct {
 }
 
 // New builds the core on store.
-func New(store Store, opts Options) *Core {
-	if opts.SessionTTL <= 0 {
-		opts.SessionTTL = 30 * 24 * time.Hour
-	}
-	if opts.BcryptCost == 0 {
-		opts.BcryptCost = defaultBcryptCost
-	}
+func New(store model.Store, opts Options) *Core {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -96,46 +100,57 @@ func New(store Store, opts Options) *Core {
 	if opts.Ingest.MotionSpeed <= 0 {
 		opts.Ingest.MotionSpeed = 0.01
 	}
-	setDefault(&opts.Ingest.AutoRegisterPerHour, 100)
-	c := &Core{store: store, opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}, run: newRunTag()}
-	c.hub = &hub{subs: map[*Subscription]struct{}{}, core: c}
+	model.SetDefault(&opts.Ingest.AutoRegisterPerHour, 100)
+	c := &Core{opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
+	store = live.Track(store, c.changed)
+	c.store = store
+	c.Accounts = accounts.New(store, accounts.Config{Accounts: opts.Accounts, Throttle: opts.Throttle,
+		BcryptCost: opts.BcryptCost, SessionTTL: opts.SessionTTL, Version: opts.Version}, c.now, c.log)
+	c.Live = live.New(c.store, c.Accounts.LoginAllowed, c.now)
 	c.unknown.m = map[string]*UnknownDevice{}
-	c.opts.Throttle.defaults(loginThrottleDefaults)
-	c.throttle = newThrottle(c.opts.Throttle, c.now, errThrottled)
-	c.registrations = newThrottle(ThrottleOptions{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
-	c.creds = newCredCache(c.now)
+	c.registrations = throttle.New(throttle.Options{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
 	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
-	c.Devices = newDevices(c)
-	c.Groups = newGroups(c)
-	c.Commands = newCommands(c)
-	c.Geofences = newGeofences(c)
-	c.Drivers = newDrivers(c)
-	c.ComputedAttributes = newComputedAttributes(c)
-	c.initAccounts()
+	c.Office = office.New(store, opts.Office, opts.Maintenance, c.roomFor, c.now, c.log)
+	c.Fleet = fleet.New(store, fleet.Hooks{View: c.liveDevice, Registered: func(d *model.Device) { c.unknown.forget(d.UniqueID) },
+		Removed: func(id int64) { c.states.Delete(id) }, HistoryChanged: c.forgetState, DropEntity: c.Office.DropEntity}, c.now)
+	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)
+	c.Accounts.OnUserDeleted(c.Office.DropUser)
+	c.Accounts.OnUserDeleted(func(tx model.Tx, userID int64) (func(), error) {
+		return func() {}, c.Notify.DropUser(tx, userID)
+	})
 	return c
 }
 
 // Store exposes the store to adapters that need raw access (backup).
-func (c *Core) Store() Store { return c.store }
+func (c *Core) Store() model.Store { return c.store }
 
-// LiveClients is the number of live update subscribers (WebSocket clients).
-func (c *Core) LiveClients() int {
-	c.hub.mu.RLock()
-	defer c.hub.mu.RUnlock()
-	return len(c.hub.subs)
+// Subscribe starts live updates for user, authenticated by the session
+// with cookie value sessionToken ("" for Basic credentials).
+func (c *Core) Subscribe(user *model.User, sessionToken string) *live.Subscription {
+	key := ""
+	if sessionToken != "" {
+		key = accounts.SessionKey(sessionToken)
+	}
+	return c.Live.Subscribe(user, key)
+}
+
+// changed hears every committed change (live.Track): the hub checks its
+// subscribers' access again, and the ingest rereads the configuration of
+// the devices it caches when what applies to them may have changed.
+func (c *Core) changed(ch live.Changes) {
+	c.Live.Changed(ch)
+	if ch.Any(model.KindDevice, model.KindGroup, model.KindGeofence, model.KindAttribute, live.ChangedPermissions) {
+		c.configGen.Add(1)
+	}
 }
 
 // Health reports whether the store answers.
 func (c *Core) Health() error {
-	return c.store.View(func(tx Tx) error {
+	return c.store.View(func(tx model.Tx) error {
 		_, err := tx.Server()
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			return nil
 		}
 		return err
 	})
 }
-
-// System is the actor for operator actions from the CLI and start-up: an
-// administrator that is not a stored user.
-func System() *User { return &User{Name: "system", Administrator: true} }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"slices"
 	"time"
+
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // RepairDevices makes every device record agree with the store after a
@@ -25,8 +28,8 @@ import (
 // how many devices it changed.
 func (c *Core) RepairDevices(ctx context.Context, statusTimeout time.Duration) (int, error) {
 	var ids []int64
-	err := c.store.View(func(tx Tx) error {
-		return tx.Devices().List(func(d *Device) bool {
+	err := c.store.View(func(tx model.Tx) error {
+		return tx.Devices().List(func(d *model.Device) bool {
 			ids = append(ids, d.ID)
 			return true
 		})
@@ -54,7 +57,7 @@ func (c *Core) repairChunk(ids []int64, cutoff time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return c.reviseDevices(stale, func(tx Tx, d, cached *Device) (bool, *Event, error) {
+	return c.reviseDevices(stale, func(tx model.Tx, d, cached *model.Device) (bool, *model.Event, error) {
 		if cached != nil {
 			return false, nil, nil
 		}
@@ -65,16 +68,16 @@ func (c *Core) repairChunk(ids []int64, cutoff time.Time) (int, error) {
 // staleDevices are those of ids whose stored record repairDevice changes.
 func (c *Core) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
 	var stale []int64
-	err := c.store.View(func(tx Tx) error {
+	err := c.store.View(func(tx model.Tx) error {
 		for _, id := range ids {
 			d, err := tx.Devices().Get(id)
-			if errors.Is(err, ErrNotFound) {
+			if errors.Is(err, model.ErrNotFound) {
 				continue
 			}
 			if err != nil {
 				return err
 			}
-			changed, err := pointAtLatest(tx, d)
+			changed, err := fleet.PointAtLatest(tx, d)
 			if err != nil {
 				return err
 			}
@@ -89,11 +92,11 @@ func (c *Core) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
 
 // repairDevice points d at its newest stored position and ends an "online"
 // that nothing holds up any more.
-func (c *Core) repairDevice(tx Tx, d *Device, cutoff time.Time) (bool, *Event, error) {
-	changed, err := pointAtLatest(tx, d)
+func (c *Core) repairDevice(tx model.Tx, d *model.Device, cutoff time.Time) (bool, *model.Event, error) {
+	changed, err := fleet.PointAtLatest(tx, d)
 	if err != nil || !onlineStale(d, c.liveConn(d.ID) != nil, cutoff) {
 		return changed, nil, err
 	}
-	ev, err := changeStatus(tx, d, StatusUnknown, c.now().UTC())
+	ev, err := changeStatus(tx, d, model.StatusUnknown, c.now().UTC())
 	return err == nil, ev, err
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // repaired is what the repair makes of a crashed device.
@@ -22,25 +23,25 @@ type repaired struct {
 // check compares what the API shows and what the store holds with want.
 func (s *crashStore) check(name string, id int64, want repaired) {
 	s.t.Helper()
-	show := func(d *app.Device) string {
+	show := func(d *model.Device) string {
 		update := "null"
 		if d.LastUpdate != nil {
 			update = d.LastUpdate.UTC().String()
 		}
 		return fmt.Sprintf("status %s, positionId %d, lastUpdate %s", d.Status, d.PositionID, update)
 	}
-	expected := &app.Device{Status: want.status, PositionID: s.positionID(id, want.positionID)}
+	expected := &model.Device{Status: want.status, PositionID: s.positionID(id, want.positionID)}
 	if want.lastUpdate != 0 {
 		at := minutesAgo(want.lastUpdate)
 		expected.LastUpdate = &at
 	}
 	wantShown := show(expected)
-	api, err := s.core.Devices.Get(app.System(), id)
+	api, err := s.core.Fleet.Devices.Get(model.System(), id)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	var stored *app.Device
-	if err := s.db.View(func(tx app.Tx) (err error) { stored, err = tx.Devices().Get(id); return err }); err != nil {
+	var stored *model.Device
+	if err := s.db.View(func(tx model.Tx) (err error) { stored, err = tx.Devices().Get(id); return err }); err != nil {
 		s.t.Fatal(err)
 	}
 	if got := show(api); got != wantShown {
@@ -50,8 +51,8 @@ func (s *crashStore) check(name string, id int64, want repaired) {
 		s.t.Errorf("%s: the store holds %s, want %s", name, got, wantShown)
 	}
 	var events []string
-	s.db.View(func(tx app.Tx) error {
-		return tx.Events(id, time.Time{}, crashNow.Add(time.Hour), func(e *app.Event) bool {
+	s.db.View(func(tx model.Tx) error {
+		return tx.Events(id, time.Time{}, crashNow.Add(time.Hour), func(e *model.Event) bool {
 			events = append(events, e.Type)
 			return true
 		})
@@ -70,26 +71,26 @@ func TestRepairDevices(t *testing.T) {
 		want repaired
 	}{
 		{"reported for under a minute, then the crash (the issue's device)",
-			crashed{app.StatusOnline, 0, 0, []arrival{{125, 121}, {124, 120}}},
-			repaired{app.StatusUnknown, 2, 120, app.EventDeviceUnknown}},
+			crashed{model.StatusOnline, 0, 0, []arrival{{125, 121}, {124, 120}}},
+			repaired{model.StatusUnknown, 2, 120, model.EventDeviceUnknown}},
 		{"reported seconds before a quick restart: still online",
-			crashed{app.StatusOnline, 0, 0, []arrival{{3, 2}, {2, 1}}},
-			repaired{app.StatusOnline, 2, 1, ""}},
+			crashed{model.StatusOnline, 0, 0, []arrival{{3, 2}, {2, 1}}},
+			repaired{model.StatusOnline, 2, 1, ""}},
 		{"record a minute behind its positions",
-			crashed{app.StatusOffline, 1, 30, []arrival{{31, 30}, {30, 29}, {29, 28}}},
-			repaired{app.StatusOffline, 3, 28, ""}},
+			crashed{model.StatusOffline, 1, 30, []arrival{{31, 30}, {30, 29}, {29, 28}}},
+			repaired{model.StatusOffline, 3, 28, ""}},
 		{"online, never reported",
-			crashed{app.StatusOnline, 0, 0, nil},
-			repaired{app.StatusUnknown, 0, 0, app.EventDeviceUnknown}},
+			crashed{model.StatusOnline, 0, 0, nil},
+			repaired{model.StatusUnknown, 0, 0, model.EventDeviceUnknown}},
 		{"a late fix arrived last: lastUpdate stays",
-			crashed{app.StatusOffline, 0, 15, []arrival{{20, 20}, {90, 15}}},
-			repaired{app.StatusOffline, 1, 15, ""}},
+			crashed{model.StatusOffline, 0, 15, []arrival{{20, 20}, {90, 15}}},
+			repaired{model.StatusOffline, 1, 15, ""}},
 		{"positions deleted since",
-			crashed{app.StatusOffline, 9, 40, nil},
-			repaired{app.StatusOffline, 0, 40, ""}},
+			crashed{model.StatusOffline, 9, 40, nil},
+			repaired{model.StatusOffline, 0, 40, ""}},
 		{"unknown already",
-			crashed{app.StatusUnknown, 1, 50, []arrival{{50, 50}}},
-			repaired{app.StatusUnknown, 1, 50, ""}},
+			crashed{model.StatusUnknown, 1, 50, []arrival{{50, 50}}},
+			repaired{model.StatusUnknown, 1, 50, ""}},
 	}
 	s := newCrashStore(t)
 	ids := map[string]int64{}
@@ -99,7 +100,7 @@ func TestRepairDevices(t *testing.T) {
 	// More devices than one chunk, all left online by the crash.
 	const many = 600
 	for i := range many {
-		s.add(fmt.Sprintf("fleet-%d", i), crashed{app.StatusOnline, 0, 0, []arrival{{60, 60}}})
+		s.add(fmt.Sprintf("fleet-%d", i), crashed{model.StatusOnline, 0, 0, []arrival{{60, 60}}})
 	}
 	n, err := s.core.RepairDevices(context.Background(), 10*time.Minute)
 	if err != nil {
@@ -118,12 +119,12 @@ func TestRepairDevices(t *testing.T) {
 
 // viewHook runs a function after the nth read transaction of the store.
 type viewHook struct {
-	app.Store
+	model.Store
 	views atomic.Int32
 	after map[int32]func()
 }
 
-func (h *viewHook) View(fn func(app.Tx) error) error {
+func (h *viewHook) View(fn func(model.Tx) error) error {
 	err := h.Store.View(fn)
 	if f := h.after[h.views.Add(1)]; f != nil {
 		f()
@@ -134,7 +135,7 @@ func (h *viewHook) View(fn func(app.Tx) error) error {
 // A device that reports or connects between the repair's look at the
 // store and its write keeps what that gave it: the write looks again.
 func TestRepairDevicesLeavesWhatHappenedMeanwhile(t *testing.T) {
-	left := crashed{app.StatusOnline, 0, 0, []arrival{{125, 121}, {124, 120}}}
+	left := crashed{model.StatusOnline, 0, 0, []arrival{{125, 121}, {124, 120}}}
 	for _, tc := range []struct {
 		name string
 		// during acts on the device and returns its latest position id.
@@ -142,15 +143,15 @@ func TestRepairDevicesLeavesWhatHappenedMeanwhile(t *testing.T) {
 		update time.Time
 	}{
 		{"reports", func(s *crashStore, device int64) int64 {
-			p := &app.Position{FixTime: minutesAgo(1), Valid: true}
-			if err := s.core.Ingest(device, []*app.Position{p}); err != nil {
+			p := &model.Position{FixTime: minutesAgo(1), Valid: true}
+			if err := s.core.Ingest(device, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
 			return p.ID
 		}, crashNow},
 		{"reports a fix the ingest drops", func(s *crashStore, device int64) int64 {
-			p := &app.Position{FixTime: time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), Valid: true} // a reset clock
-			if err := s.core.Ingest(device, []*app.Position{p}); err != nil {
+			p := &model.Position{FixTime: time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), Valid: true} // a reset clock
+			if err := s.core.Ingest(device, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
 			return s.positionID(device, 2)
@@ -172,11 +173,11 @@ func TestRepairDevicesLeavesWhatHappenedMeanwhile(t *testing.T) {
 			if _, err := s.core.RepairDevices(context.Background(), 10*time.Minute); err != nil {
 				t.Fatal(err)
 			}
-			d, err := s.core.Devices.Get(app.System(), id)
+			d, err := s.core.Fleet.Devices.Get(model.System(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.Status != app.StatusOnline || d.PositionID != latest || d.LastUpdate == nil || !d.LastUpdate.Equal(tc.update) {
+			if d.Status != model.StatusOnline || d.PositionID != latest || d.LastUpdate == nil || !d.LastUpdate.Equal(tc.update) {
 				t.Errorf("status %s, positionId %d, lastUpdate %v; want online, %d, %s",
 					d.Status, d.PositionID, d.LastUpdate, latest, tc.update)
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -46,14 +47,14 @@ func newCrashStore(t *testing.T) *crashStore {
 // add stores a device as c describes it and returns its id.
 func (s *crashStore) add(name string, c crashed) int64 {
 	s.t.Helper()
-	d, err := s.core.Devices.Create(app.System(), func(d *app.Device) error { d.Name, d.UniqueID = name, name; return nil })
+	d, err := s.core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	err = s.db.Update(func(tx app.Tx) error {
+	err = s.db.Update(func(tx model.Tx) error {
 		var ids []int64
 		for _, a := range c.arrivals {
-			p := &app.Position{DeviceID: d.ID, FixTime: minutesAgo(a.fix), ServerTime: minutesAgo(a.server), Valid: true}
+			p := &model.Position{DeviceID: d.ID, FixTime: minutesAgo(a.fix), ServerTime: minutesAgo(a.server), Valid: true}
 			if err := tx.AddPosition(p); err != nil {
 				return err
 			}
@@ -86,8 +87,8 @@ func (s *crashStore) positionID(device, index int64) int64 {
 // fakeConn is a live device connection that takes every command.
 type fakeConn struct{}
 
-func (fakeConn) Protocol() string        { return "gt06" }
-func (fakeConn) Send(*app.Command) error { return nil }
+func (fakeConn) Protocol() string          { return "gt06" }
+func (fakeConn) Send(*model.Command) error { return nil }
 
 // The status sweep ends an "online" that nothing holds up: no live
 // connection, and no report within the timeout or none at all.
@@ -98,12 +99,12 @@ func TestSweepStatusEndsStaleOnline(t *testing.T) {
 		connected bool
 		want      string
 	}{
-		{"never reported, no connection (left by a crash)", crashed{app.StatusOnline, 0, 0, nil}, false, app.StatusUnknown},
-		{"silent past the timeout", crashed{app.StatusOnline, 1, 30, []arrival{{30, 30}}}, false, app.StatusUnknown},
-		{"reported within the timeout", crashed{app.StatusOnline, 1, 5, []arrival{{5, 5}}}, false, app.StatusOnline},
-		{"never reported, connected", crashed{app.StatusOnline, 0, 0, nil}, true, app.StatusOnline},
-		{"silent, connected", crashed{app.StatusOnline, 1, 30, []arrival{{30, 30}}}, true, app.StatusOnline},
-		{"offline", crashed{app.StatusOffline, 0, 0, nil}, false, app.StatusOffline},
+		{"never reported, no connection (left by a crash)", crashed{model.StatusOnline, 0, 0, nil}, false, model.StatusUnknown},
+		{"silent past the timeout", crashed{model.StatusOnline, 1, 30, []arrival{{30, 30}}}, false, model.StatusUnknown},
+		{"reported within the timeout", crashed{model.StatusOnline, 1, 5, []arrival{{5, 5}}}, false, model.StatusOnline},
+		{"never reported, connected", crashed{model.StatusOnline, 0, 0, nil}, true, model.StatusOnline},
+		{"silent, connected", crashed{model.StatusOnline, 1, 30, []arrival{{30, 30}}}, true, model.StatusOnline},
+		{"offline", crashed{model.StatusOffline, 0, 0, nil}, false, model.StatusOffline},
 	}
 	s := newCrashStore(t)
 	ids := map[string]int64{}
@@ -117,7 +118,7 @@ func TestSweepStatusEndsStaleOnline(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range tests {
-		if d, err := s.core.Devices.Get(app.System(), ids[tc.name]); err != nil || d.Status != tc.want {
+		if d, err := s.core.Fleet.Devices.Get(model.System(), ids[tc.name]); err != nil || d.Status != tc.want {
 			t.Errorf("%s: status %v (%v), want %s", tc.name, d.Status, err, tc.want)
 		}
 	}

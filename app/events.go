@@ -3,23 +3,8 @@ package app
 import (
 	"slices"
 	"strings"
-)
 
-// Event types (Traccar's names).
-const (
-	EventDeviceOnline      = "deviceOnline"
-	EventDeviceOffline     = "deviceOffline"
-	EventDeviceUnknown     = "deviceUnknown"
-	EventDeviceMoving      = "deviceMoving"
-	EventDeviceStopped     = "deviceStopped"
-	EventDeviceOverspeed   = "deviceOverspeed"
-	EventIgnitionOn        = "ignitionOn"
-	EventIgnitionOff       = "ignitionOff"
-	EventAlarm             = "alarm"
-	EventGeofenceEnter     = "geofenceEnter"
-	EventGeofenceExit      = "geofenceExit"
-	EventCommandResult     = "commandResult"
-	EventQueuedCommandSent = "queuedCommandSent"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // deriveEvents compares a new position with the device's previous latest
@@ -27,19 +12,19 @@ const (
 // only from a position that becomes the latest; a late, older fix cannot
 // change the current state. Alarms are reported whatever the order. The
 // events get their positionId when the position is stored.
-func (c *Core) deriveEvents(d *Device, prev, p *Position, latest bool) []*Event {
-	var out []*Event
-	add := func(typ string, attrs Attributes, geofenceID int64) {
+func (c *Core) deriveEvents(d *model.Device, prev, p *model.Position, latest bool) []*model.Event {
+	var out []*model.Event
+	add := func(typ string, attrs model.Attributes, geofenceID int64) {
 		if attrs == nil {
-			attrs = Attributes{}
+			attrs = model.Attributes{}
 		}
-		out = append(out, &Event{Type: typ, EventTime: p.FixTime, DeviceID: d.ID,
+		out = append(out, &model.Event{Type: typ, EventTime: p.FixTime, DeviceID: d.ID,
 			GeofenceID: geofenceID, Attributes: attrs})
 	}
 	if alarm, _ := p.Attributes["alarm"].(string); alarm != "" {
 		for _, a := range strings.Split(alarm, ",") {
 			if a = strings.TrimSpace(a); a != "" {
-				add(EventAlarm, Attributes{"alarm": a}, 0)
+				add(model.EventAlarm, model.Attributes{"alarm": a}, 0)
 			}
 		}
 	}
@@ -48,25 +33,25 @@ func (c *Core) deriveEvents(d *Device, prev, p *Position, latest bool) []*Event 
 	}
 	if on, ok := p.Attributes["ignition"].(bool); ok {
 		if was, ok := prev.Attributes["ignition"].(bool); ok && was != on {
-			add(map[bool]string{true: EventIgnitionOn, false: EventIgnitionOff}[on], nil, 0)
+			add(map[bool]string{true: model.EventIgnitionOn, false: model.EventIgnitionOff}[on], nil, 0)
 		}
 	}
 	if moving, ok := p.Attributes["motion"].(bool); ok {
 		if was, ok := prev.Attributes["motion"].(bool); ok && was != moving {
-			add(map[bool]string{true: EventDeviceMoving, false: EventDeviceStopped}[moving], nil, 0)
+			add(map[bool]string{true: model.EventDeviceMoving, false: model.EventDeviceStopped}[moving], nil, 0)
 		}
 	}
-	if limit := number(d.Attributes["speedLimit"]); limit > 0 && p.Speed > limit && prev.Speed <= limit {
-		add(EventDeviceOverspeed, Attributes{"speed": p.Speed, "speedLimit": limit}, 0)
+	if limit := model.Number(d.Attributes["speedLimit"]); limit > 0 && p.Speed > limit && prev.Speed <= limit {
+		add(model.EventDeviceOverspeed, model.Attributes{"speed": p.Speed, "speedLimit": limit}, 0)
 	}
 	for _, id := range p.GeofenceIDs {
 		if !slices.Contains(prev.GeofenceIDs, id) {
-			add(EventGeofenceEnter, nil, id)
+			add(model.EventGeofenceEnter, nil, id)
 		}
 	}
 	for _, id := range prev.GeofenceIDs {
 		if !slices.Contains(p.GeofenceIDs, id) {
-			add(EventGeofenceExit, nil, id)
+			add(model.EventGeofenceExit, nil, id)
 		}
 	}
 	return out

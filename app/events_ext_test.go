@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
-func (f *fixture) addEvents(device int64, events ...*app.Event) {
+func (f *fixture) addEvents(device int64, events ...*model.Event) {
 	f.t.Helper()
-	err := f.db.Update(func(tx app.Tx) error {
+	err := f.db.Update(func(tx model.Tx) error {
 		for _, e := range events {
 			e.DeviceID = device
 			if err := tx.AddEvent(e); err != nil {
@@ -32,17 +34,17 @@ func (f *fixture) addEvents(device int64, events ...*app.Event) {
 func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 	f := newFixture(t)
 	var want []int64
-	var events []*app.Event
+	var events []*model.Event
 	for _, at := range []time.Time{t0.AddDate(-3, 0, 0), t0.AddDate(-1, 0, 0), t0.Add(-90 * time.Minute), t0.Add(-time.Hour),
 		t0.Add(-time.Hour), t0.Add(-time.Nanosecond), t0} {
-		events = append(events, &app.Event{Type: app.EventDeviceStopped, EventTime: at})
+		events = append(events, &model.Event{Type: model.EventDeviceStopped, EventTime: at})
 	}
 	f.addEvents(f.dev.ID, events...)
 	for i := len(events) - 1; i >= 0; i-- {
 		want = append(want, events[i].ID)
 	}
 	for _, limit := range []int{1, 2, 3, 7, 20} {
-		got, err := f.core.ExtendedEvents(f.admin, app.EventQuery{From: t0.AddDate(-5, 0, 0), To: t0, Desc: true, Page: 1, Limit: limit})
+		got, err := f.core.Fleet.ExtendedEvents(f.admin, fleet.EventQuery{From: t0.AddDate(-5, 0, 0), To: t0, Desc: true, Page: 1, Limit: limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,9 +58,9 @@ func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 	}
 	// M7 finds a stop from years ago behind newer non-stop events.
 	f2 := newFixture(t)
-	old := &app.Event{Type: app.EventIgnitionOff, EventTime: t0.AddDate(-2, 0, 0)}
-	f2.addEvents(f2.dev.ID, old, &app.Event{Type: app.EventIgnitionOn, EventTime: t0})
-	stop, err := f2.core.LastStop(f2.admin, f2.dev.ID)
+	old := &model.Event{Type: model.EventIgnitionOff, EventTime: t0.AddDate(-2, 0, 0)}
+	f2.addEvents(f2.dev.ID, old, &model.Event{Type: model.EventIgnitionOn, EventTime: t0})
+	stop, err := f2.core.Fleet.LastStop(f2.admin, f2.dev.ID)
 	if err != nil || stop.ID != old.ID {
 		t.Fatalf("last stop %+v %v, want %d", stop, err, old.ID)
 	}
@@ -76,26 +78,26 @@ func BenchmarkExtendedEventsDay(b *testing.B) {
 	}
 	defer db.Close()
 	core := app.New(db, app.Options{BcryptCost: 4})
-	admin, _, err := core.Bootstrap("admin@example.com", "pw")
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {
 		b.Fatal(err)
 	}
-	types := []string{app.EventIgnitionOn, app.EventIgnitionOff, app.EventDeviceMoving, app.EventDeviceStopped,
-		app.EventGeofenceEnter, app.EventGeofenceExit, app.EventDeviceOnline, app.EventDeviceOffline, app.EventAlarm}
+	types := []string{model.EventIgnitionOn, model.EventIgnitionOff, model.EventDeviceMoving, model.EventDeviceStopped,
+		model.EventGeofenceEnter, model.EventGeofenceExit, model.EventDeviceOnline, model.EventDeviceOffline, model.EventAlarm}
 	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	for d := range devices {
-		dev, err := core.Devices.Create(admin, func(v *app.Device) error {
+		dev, err := core.Fleet.Devices.Create(admin, func(v *model.Device) error {
 			v.Name, v.UniqueID = fmt.Sprint("d", d), fmt.Sprint(100000+d)
 			return nil
 		})
 		if err != nil {
 			b.Fatal(err)
 		}
-		err = db.Update(func(tx app.Tx) error {
+		err = db.Update(func(tx model.Tx) error {
 			for i := range perDay * days {
 				at := start.Add(time.Duration(i) * 24 * time.Hour / perDay).Add(time.Duration(d) * time.Second)
-				e := &app.Event{Type: types[(i+d)%len(types)], EventTime: at, DeviceID: dev.ID, PositionID: int64(i + 1),
-					Attributes: app.Attributes{"alarm": "vibration"}}
+				e := &model.Event{Type: types[(i+d)%len(types)], EventTime: at, DeviceID: dev.ID, PositionID: int64(i + 1),
+					Attributes: model.Attributes{"alarm": "vibration"}}
 				if err := tx.AddEvent(e); err != nil {
 					return err
 				}
@@ -109,16 +111,16 @@ func BenchmarkExtendedEventsDay(b *testing.B) {
 	day := start.AddDate(0, 0, 3)
 	for _, q := range []struct {
 		name string
-		q    app.EventQuery
+		q    fleet.EventQuery
 	}{
-		{"asc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 1, Limit: 20}},
-		{"desc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
-		{"alarm-desc", app.EventQuery{Types: []string{app.EventAlarm}, From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
-		{"page5-asc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 5, Limit: 20}},
+		{"asc", fleet.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 1, Limit: 20}},
+		{"desc", fleet.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
+		{"alarm-desc", fleet.EventQuery{Types: []string{model.EventAlarm}, From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
+		{"page5-asc", fleet.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 5, Limit: 20}},
 	} {
 		b.Run(q.name, func(b *testing.B) {
 			for b.Loop() {
-				got, err := core.ExtendedEvents(admin, q.q)
+				got, err := core.Fleet.ExtendedEvents(admin, q.q)
 				if err != nil || len(got) != 20 {
 					b.Fatalf("%d events, %v", len(got), err)
 				}

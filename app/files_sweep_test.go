@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -22,15 +24,15 @@ func TestSweepFiles(t *testing.T) {
 	}
 	defer db.Close()
 	dir := filepath.Join(t.TempDir(), "files")
-	core := app.New(db, app.Options{Office: app.OfficeOptions{FilesDir: dir}})
-	if n, err := core.SweepFiles(); n != 0 || err != nil {
+	core := app.New(db, app.Options{Office: office.Options{FilesDir: dir}})
+	if n, err := core.Office.SweepFiles(); n != 0 || err != nil {
 		t.Fatalf("before any upload: %d, %v", n, err)
 	}
-	kept, err := core.UploadFile(app.System(), "a.pdf", "application/pdf", -1, strings.NewReader("%PDF-1.4"))
+	kept, err := core.Office.UploadFile(model.System(), "a.pdf", "application/pdf", -1, strings.NewReader("%PDF-1.4"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp, err := core.TempDir()
+	tmp, err := core.Office.TempDir()
 	if err != nil || filepath.Dir(tmp) != dir {
 		t.Fatalf("TempDir = %q, %v; want a directory in %s", tmp, err, dir)
 	}
@@ -60,9 +62,9 @@ func TestSweepFiles(t *testing.T) {
 
 	// An upload of this run in flight, halfway through its copy.
 	r, w := io.Pipe()
-	uploaded := make(chan *app.File, 1)
+	uploaded := make(chan *office.File, 1)
 	go func() {
-		f, err := core.UploadFile(app.System(), "b.pdf", "application/pdf", -1, r)
+		f, err := core.Office.UploadFile(model.System(), "b.pdf", "application/pdf", -1, r)
 		if err != nil {
 			t.Errorf("the upload in flight failed: %v", err)
 		}
@@ -73,7 +75,7 @@ func TestSweepFiles(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 
-	n, err := core.SweepFiles()
+	n, err := core.Office.SweepFiles()
 	if err != nil || n != 4 {
 		t.Errorf("swept %d, %v; want 4", n, err)
 	}

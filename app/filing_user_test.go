@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/storage"
 	"golang.org/x/crypto/bcrypt"
 )
 
-// TestDropUserOffice: deleting alice's office (she is a second
+// TestDropUserOffice: deleting alice (and so her office) (she is a second
 // administrator) leaves bob's ticket, with bob's and the admin's
 // responses, and nothing of alice's.
 func TestDropUserOffice(t *testing.T) {
@@ -22,39 +24,39 @@ func TestDropUserOffice(t *testing.T) {
 	}
 	defer db.Close()
 	dir := filepath.Join(t.TempDir(), "files")
-	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost, Office: app.OfficeOptions{FilesDir: dir}})
+	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost, Office: office.Options{FilesDir: dir}})
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	admin, _, err := core.Bootstrap("admin@example.com", "admin-secret")
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "admin-secret")
 	must(err)
-	users := map[string]*app.User{"admin": admin}
+	users := map[string]*model.User{"admin": admin}
 	for _, name := range []string{"alice", "bob"} {
-		users[name], err = core.CreateUser(admin, func(u *app.User) error {
+		users[name], err = core.Accounts.CreateUser(admin, func(u *model.User) error {
 			u.Name, u.Email, u.Password = name, name+"@example.com", name+"-secret"
 			u.Administrator = name == "alice" // so she answers on bob's ticket too
 			return nil
 		})
 		must(err)
 	}
-	car, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = "car", "1"; return nil })
+	car, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "1"; return nil })
 	must(err)
-	must(core.Link(admin, app.Permission{OwnerKind: app.KindUser, OwnerID: users["alice"].ID, PropKind: app.KindDevice, PropID: car.ID}))
-	upload := func(who string) app.TextID {
-		f, err := core.UploadFile(users[who], "a.pdf", "application/pdf", -1, strings.NewReader("%PDF"))
+	must(core.Fleet.Link(admin, model.Permission{OwnerKind: model.KindUser, OwnerID: users["alice"].ID, PropKind: model.KindDevice, PropID: car.ID}))
+	upload := func(who string) model.TextID {
+		f, err := core.Office.UploadFile(users[who], "a.pdf", "application/pdf", -1, strings.NewReader("%PDF"))
 		must(err)
 		return f.ID
 	}
-	ticket := func(who string, files ...app.TextID) int64 {
-		tk, err := core.CreateTicket(users[who], func(tk *app.Ticket) error { tk.Title, tk.FileIDs = who, files; return nil })
+	ticket := func(who string, files ...model.TextID) int64 {
+		tk, err := core.Office.CreateTicket(users[who], func(tk *office.Ticket) error { tk.Title, tk.FileIDs = who, files; return nil })
 		must(err)
 		return int64(tk.ID)
 	}
-	respond := func(who string, ticket int64, files ...app.TextID) {
-		_, err := core.Respond(users[who], ticket, "hi", files)
+	respond := func(who string, ticket int64, files ...model.TextID) {
+		_, err := core.Office.Respond(users[who], ticket, "hi", files)
 		must(err)
 	}
 	aliceTicket := ticket("alice", upload("alice"))
@@ -64,35 +66,35 @@ func TestDropUserOffice(t *testing.T) {
 	respond("alice", bobTicket, upload("alice"))
 	respond("bob", bobTicket)
 	upload("alice") // unused
-	_, err = core.CreateDocument(users["alice"], func(d *app.Document) error {
-		d.DocumentOf, d.EntityID, d.DocumentType, d.FileIDs = "vehicle", app.TextID(car.ID), "insurance", []app.TextID{upload("alice")}
+	_, err = core.Office.CreateDocument(users["alice"], func(d *office.Document) error {
+		d.DocumentOf, d.EntityID, d.DocumentType, d.FileIDs = "vehicle", model.TextID(car.ID), "insurance", []model.TextID{upload("alice")}
 		return nil
 	})
 	must(err)
 	odometer := 1.0
-	_, err = core.CreateServiceRecord(users["alice"], func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", app.TextID(car.ID), app.Date{Time: time.Now()}, &odometer
-		r.FileIDs = []app.TextID{upload("alice")}
+	_, err = core.Office.CreateServiceRecord(users["alice"], func(r *office.ServiceRecord) error {
+		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", model.TextID(car.ID), model.Date{Time: time.Now()}, &odometer
+		r.FileIDs = []model.TextID{upload("alice")}
 		return nil
 	})
 	must(err)
-	_, err = core.CreateServiceTask(users["alice"], "Hitch")
+	_, err = core.Office.CreateServiceTask(users["alice"], "Hitch")
 	must(err)
 
-	must(core.DropUserOffice(users["alice"].ID))
+	must(core.Accounts.DeleteUser(admin, users["alice"].ID))
 
-	if list, _ := core.Tickets(admin, app.TicketQuery{}); len(list) != 1 || list[0].Title != "bob" {
+	if list, _ := core.Office.Tickets(admin, office.TicketQuery{}); len(list) != 1 || list[0].Title != "bob" {
 		t.Errorf("tickets left: %v", list)
 	}
-	rs, err := core.TicketResponses(users["bob"], bobTicket)
+	rs, err := core.Office.TicketResponses(users["bob"], bobTicket)
 	must(err)
 	if len(rs) != 2 || rs[0].SenderInfo.Name != "Administrator" || rs[1].SenderInfo.Name != "bob" {
 		t.Errorf("responses on bob's ticket: %+v", rs)
 	}
-	docs, _ := core.Documents(users["alice"])
-	records, _ := core.ServiceRecords(users["alice"], app.ServiceQuery{})
-	tasks, _ := core.ServiceTasks(users["alice"])
-	if len(docs) != 0 || len(records) != 0 || len(tasks) != len(app.DefaultServiceTasks) {
+	docs, _ := core.Office.Documents(users["alice"])
+	records, _ := core.Office.ServiceRecords(users["alice"], office.ServiceQuery{})
+	tasks, _ := core.Office.ServiceTasks(users["alice"])
+	if len(docs) != 0 || len(records) != 0 || len(tasks) != len(office.DefaultServiceTasks) {
 		t.Errorf("left: %d documents, %d records, %d tasks", len(docs), len(records), len(tasks))
 	}
 	// Left on disk: bob's ticket file and the admin's file on bob's ticket.

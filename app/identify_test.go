@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Identifiers are checked before a device is looked up, registered or
@@ -41,19 +42,19 @@ func TestMalformedUniqueIDsAreRefused(t *testing.T) {
 				}
 				return
 			}
-			if app.KindOf(err) != app.KindInvalid {
+			if model.ClassOf(err) != model.ClassInvalid {
 				t.Fatalf("Identify = %+v, %v; want invalid", d, err)
 			}
 			if s := f.core.Stats(); s.InvalidIDs != 1 {
 				t.Errorf("invalid ids counted %d, want 1", s.InvalidIDs)
 			}
-			if _, err := f.core.Devices.Create(f.admin, func(d *app.Device) error {
+			if _, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error {
 				d.Name, d.UniqueID = "bad", tt.id
 				return nil
-			}); app.KindOf(err) != app.KindInvalid {
+			}); model.ClassOf(err) != model.ClassInvalid {
 				t.Errorf("API create = %v, want invalid", err)
 			}
-			if list, _ := f.core.Devices.List(f.admin, app.ListQuery{All: true}); len(list) != 1 {
+			if list, _ := f.core.Fleet.Devices.List(f.admin, model.Query{All: true}); len(list) != 1 {
 				t.Errorf("%d devices, want only the fixture's", len(list))
 			}
 			// Without auto-registration it is not an unknown device either.

@@ -7,10 +7,12 @@ import (
 	"net"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/geo"
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/live"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // IngestOptions tune the position pipeline.
@@ -27,61 +29,36 @@ type IngestOptions struct {
 	MotionSpeed float64
 }
 
-// earliestFix: GPS fixes before this are a device's reset clock, not data.
-var earliestFix = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-
 // ErrUnknownDevice is returned for a uniqueId no device has (and
 // auto-registration is off); the id is listed in UnknownDevices.
-var ErrUnknownDevice = &Error{Kind: KindNotFound, Message: "Unknown device"}
-
-// checkUniqueID refuses an identifier no tracker has: empty, longer than
-// MaxUniqueID characters, not UTF-8 (nor U+FFFD, what bytes that were not
-// become once stored), or holding a character that is not printable
-// (control bytes of a corrupt frame; format characters such as zero-width
-// or bidirectional marks that make two ids look alike).
-func checkUniqueID(id string) error {
-	switch {
-	case id == "":
-		return Invalid("uniqueId is empty")
-	case !utf8.ValidString(id) || strings.ContainsRune(id, utf8.RuneError):
-		return Invalid("uniqueId is not valid UTF-8")
-	case tooLong(id, MaxUniqueID):
-		return checkText("uniqueId", id, MaxUniqueID)
-	}
-	for _, r := range id {
-		if !unicode.IsPrint(r) {
-			return Invalid("uniqueId holds the unprintable character %U", r)
-		}
-	}
-	return nil
-}
+var ErrUnknownDevice = &model.Error{Class: model.ClassNotFound, Message: "Unknown device"}
 
 // Identify resolves a device by uniqueId for a listener. Unknown ids are
 // remembered for the administrator, or registered when AutoRegister is on.
 // A malformed id is refused before any of that: it comes from a corrupt
 // frame, and must neither create a device nor crowd real ids out of the
 // unknown list.
-func (c *Core) Identify(protocol, uniqueID, remote string) (*Device, error) {
+func (c *Core) Identify(protocol, uniqueID, remote string) (*model.Device, error) {
 	uniqueID = strings.TrimSpace(uniqueID)
-	if err := checkUniqueID(uniqueID); err != nil {
+	if err := limits.UniqueID(uniqueID); err != nil {
 		c.counters.invalidIDs.Add(1)
 		return nil, err
 	}
-	var d *Device
-	err := c.store.View(func(tx Tx) (err error) {
+	var d *model.Device
+	err := c.store.View(func(tx model.Tx) (err error) {
 		d, err = tx.DeviceByUniqueID(uniqueID)
 		return err
 	})
-	if errors.Is(err, ErrNotFound) {
-		if !c.opts.Ingest.AutoRegister || c.registrations.take(hostOf(remote)) != nil {
+	if errors.Is(err, model.ErrNotFound) {
+		if !c.opts.Ingest.AutoRegister || c.registrations.Take(hostOf(remote)) != nil {
 			c.unknown.seen(uniqueID, protocol, remote, c.now())
 			return nil, ErrUnknownDevice
 		}
-		d, err = c.Devices.Create(System(), func(d *Device) error {
+		d, err = c.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 			d.Name, d.UniqueID = uniqueID, uniqueID
 			return nil
 		})
-		if KindOf(err) == KindConflict { // registered concurrently by another connection
+		if model.ClassOf(err) == model.ClassConflict { // registered concurrently by another connection
 			return c.Identify(protocol, uniqueID, remote)
 		}
 		if err == nil {
@@ -92,7 +69,7 @@ func (c *Core) Identify(protocol, uniqueID, remote string) (*Device, error) {
 		return nil, err
 	}
 	if d.Disabled {
-		return nil, Forbidden("device %s is disabled", uniqueID)
+		return nil, model.Forbidden("device %s is disabled", uniqueID)
 	}
 	return d, nil
 }
@@ -112,31 +89,42 @@ func hostOf(remote string) string {
 // acknowledge the device. Positions it drops as invalid are not an error:
 // the device must not resend them. Failures are logged here, condensed
 // (ingestFailures), so callers need not log them.
-func (c *Core) Ingest(deviceID int64, positions []*Position) error {
+func (c *Core) Ingest(deviceID int64, positions []*model.Position) error {
 	err := c.ingest(deviceID, positions)
 	c.ingestFails.note(c.log, c.now, deviceID, len(positions), err)
 	return err
 }
 
-// ingest is Ingest without the failure log. Everything but the writes
-// happens before the store transaction, on the device's cached state (see
-// state.go): the store has one writer, and the throughput of the whole
-// server is what that writer can do.
-func (c *Core) ingest(deviceID int64, positions []*Position) error {
+// ingest is Ingest without the failure log. It publishes what it stored
+// once the device's lock is released: a subscriber may read the store to
+// check its access, and the device's next frame must not wait for that.
+func (c *Core) ingest(deviceID int64, positions []*model.Position) error {
+	u, err := c.storePositions(deviceID, positions)
+	if err == nil {
+		c.Live.Publish(deviceID, u)
+	}
+	return err
+}
+
+// storePositions stores one device's positions under the device's lock.
+// Everything but the writes happens before the store transaction, on the
+// device's cached state (see state.go): the store has one writer, and the
+// throughput of the whole server is what that writer can do.
+func (c *Core) storePositions(deviceID int64, positions []*model.Position) (live.Update, error) {
 	st := c.state(deviceID)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if err := c.loadState(st, deviceID); err != nil {
-		return err
+		return live.Update{}, err
 	}
 	now := c.now().UTC()
 	type planned struct {
-		p      *Position
-		events []*Event
+		p      *model.Position
+		events []*model.Event
 	}
 	var (
 		plan   []planned
-		stored []*Position
+		stored []*model.Position
 	)
 	prev, dev := st.latest, st.device
 	for _, p := range positions {
@@ -152,7 +140,7 @@ func (c *Core) ingest(deviceID int64, positions []*Position) error {
 		plan = append(plan, planned{p, c.deriveEvents(dev, prev, p, latest)})
 		encoded, err := encodePosition(p)
 		if err != nil {
-			return fmt.Errorf("encode position: %w", err)
+			return live.Update{}, fmt.Errorf("encode position: %w", err)
 		}
 		p.Encoded = encoded
 		stored = append(stored, p)
@@ -160,13 +148,13 @@ func (c *Core) ingest(deviceID int64, positions []*Position) error {
 			prev = p
 		}
 	}
-	goesOnline := dev.Status != StatusOnline
+	goesOnline := dev.Status != model.StatusOnline
 	persist := goesOnline || now.Sub(st.persisted) >= devicePersistInterval
 	var (
-		events []*Event
-		record *Device
+		events []*model.Event
+		record *model.Device
 	)
-	err := c.store.Batch(func(tx Tx) error {
+	err := c.store.Batch(func(tx model.Tx) error {
 		// Batch may run this more than once: start from scratch each time.
 		events, record = events[:0], nil
 		for _, pl := range plan {
@@ -192,7 +180,7 @@ func (c *Core) ingest(deviceID int64, positions []*Position) error {
 		}
 		st.apply(d, prev, now)
 		if goesOnline {
-			e, err := changeStatus(tx, d, StatusOnline, now)
+			e, err := changeStatus(tx, d, model.StatusOnline, now)
 			if err != nil {
 				return err
 			}
@@ -202,7 +190,7 @@ func (c *Core) ingest(deviceID int64, positions []*Position) error {
 		return tx.Devices().Put(d)
 	})
 	if err != nil {
-		return err
+		return live.Update{}, err
 	}
 	st.latest = prev
 	if record != nil {
@@ -211,29 +199,28 @@ func (c *Core) ingest(deviceID int64, positions []*Position) error {
 		st.device, st.dirty = st.applied(prev, now), true
 	}
 	c.counters.stored.Add(uint64(len(stored)))
-	c.hub.publish(deviceID, Update{Devices: []*Device{st.device}, Positions: stored, Events: events})
-	return nil
+	return live.Update{Devices: []*model.Device{st.device}, Positions: stored, Events: events}, nil
 }
 
 // acceptable applies the documented drop rules: coordinates off the globe
 // (NaN included), fixes before 2000 or too far in the future. Other
 // impossible values cost only their field (sanitize).
-func (c *Core) acceptable(p *Position, now time.Time) bool {
+func (c *Core) acceptable(p *model.Position, now time.Time) bool {
 	if !(math.Abs(p.Latitude) <= 90) || !(math.Abs(p.Longitude) <= 180) {
 		return false
 	}
 	if p.Outdated && p.FixTime.IsZero() {
 		return true // location and time come from the last known position
 	}
-	return !p.FixTime.Before(earliestFix) && !p.FixTime.After(now.Add(c.opts.Ingest.FutureLimit))
+	return !p.FixTime.Before(model.EarliestFix) && !p.FixTime.After(now.Add(c.opts.Ingest.FutureLimit))
 }
 
 // enrich fills what the device did not send: the last known location for
 // frames without one, distance and totalDistance (meters), motion and the
 // geofences the position is in.
-func (c *Core) enrich(p, prev *Position, fences []*fence) {
+func (c *Core) enrich(p, prev *model.Position, fences []*fence) {
 	if p.Attributes == nil {
-		p.Attributes = Attributes{}
+		p.Attributes = model.Attributes{}
 	}
 	if p.Outdated { // as Traccar: the last fix stands in, with its time
 		if prev != nil {
@@ -248,7 +235,7 @@ func (c *Core) enrich(p, prev *Position, fences []*fence) {
 	}
 	distance, total := 0.0, 0.0
 	if prev != nil {
-		total = number(prev.Attributes["totalDistance"])
+		total = model.Number(prev.Attributes["totalDistance"])
 		if !p.FixTime.Before(prev.FixTime) && !p.Outdated {
 			distance = geo.Distance(prev.Latitude, prev.Longitude, p.Latitude, p.Longitude)
 		}
@@ -268,12 +255,6 @@ func (c *Core) enrich(p, prev *Position, fences []*fence) {
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
-// number reads a numeric attribute whatever JSON or a decoder made of it.
-func number(v any) float64 {
-	f, _ := numeric(v)
-	return f
-}
-
 type fence struct {
 	id    int64
 	shape geo.Shape
@@ -281,8 +262,8 @@ type fence struct {
 
 // deviceGeofences are the geofences linked to the device or to its group
 // and the group's ancestors.
-func (c *Core) deviceGeofences(tx Tx, d *Device) ([]*fence, error) {
-	ids, err := linkedToDevice(tx, d, KindGeofence)
+func (c *Core) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
+	ids, err := fleet.LinkedToDevice(tx, d, model.KindGeofence)
 	if err != nil {
 		return nil, err
 	}

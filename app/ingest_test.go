@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -17,8 +19,8 @@ type fixture struct {
 	t     *testing.T
 	core  *app.Core
 	db    *storage.DB
-	admin *app.User
-	dev   *app.Device
+	admin *model.User
+	dev   *model.Device
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -30,11 +32,11 @@ func newFixture(t *testing.T) *fixture {
 	t.Cleanup(func() { db.Close() })
 	f := &fixture{t: t, db: db}
 	f.core = app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return t0.Add(time.Hour) }})
-	if f.admin, _, err = f.core.Bootstrap("admin@example.com", "pw"); err != nil {
+	if f.admin, _, err = f.core.Accounts.Bootstrap("admin@example.com", "pw"); err != nil {
 		t.Fatal(err)
 	}
-	f.dev, err = f.core.Devices.Create(f.admin, func(d *app.Device) error {
-		d.Name, d.UniqueID, d.Attributes = "truck", "T1", app.Attributes{"speedLimit": 50.0}
+	f.dev, err = f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error {
+		d.Name, d.UniqueID, d.Attributes = "truck", "T1", model.Attributes{"speedLimit": 50.0}
 		return nil
 	})
 	if err != nil {
@@ -44,18 +46,18 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // pos builds a fix m minutes after t0 at (lat, lon).
-func pos(m int, lat, lon, speed float64, attrs app.Attributes) *app.Position {
+func pos(m int, lat, lon, speed float64, attrs model.Attributes) *model.Position {
 	if attrs == nil {
-		attrs = app.Attributes{}
+		attrs = model.Attributes{}
 	}
-	return &app.Position{FixTime: t0.Add(time.Duration(m) * time.Minute), Valid: true, Latitude: lat, Longitude: lon,
+	return &model.Position{FixTime: t0.Add(time.Duration(m) * time.Minute), Valid: true, Latitude: lat, Longitude: lon,
 		Speed: speed, Attributes: attrs}
 }
 
 func (f *fixture) events() []string {
 	var out []string
-	f.db.View(func(tx app.Tx) error {
-		return tx.Events(f.dev.ID, time.Time{}, t0.Add(48*time.Hour), func(e *app.Event) bool {
+	f.db.View(func(tx model.Tx) error {
+		return tx.Events(f.dev.ID, time.Time{}, t0.Add(48*time.Hour), func(e *model.Event) bool {
 			out = append(out, e.Type)
 			return true
 		})
@@ -67,47 +69,47 @@ func TestIngestEvents(t *testing.T) {
 	tests := []struct {
 		name      string
 		fence     string
-		positions [][]*app.Position // one Ingest call each
-		want      []string          // event types after the device-online event
+		positions [][]*model.Position // one Ingest call each
+		want      []string            // event types after the device-online event
 	}{
 		{"ignition on then off",
-			"", [][]*app.Position{
-				{pos(0, 54.9, 24.0, 0, app.Attributes{"ignition": false})},
-				{pos(1, 54.9, 24.0, 0, app.Attributes{"ignition": true})},
-				{pos(2, 54.9, 24.0, 0, app.Attributes{"ignition": false})},
+			"", [][]*model.Position{
+				{pos(0, 54.9, 24.0, 0, model.Attributes{"ignition": false})},
+				{pos(1, 54.9, 24.0, 0, model.Attributes{"ignition": true})},
+				{pos(2, 54.9, 24.0, 0, model.Attributes{"ignition": false})},
 			}, []string{"ignitionOn", "ignitionOff"}},
 		{"moving then stopped",
-			"", [][]*app.Position{
+			"", [][]*model.Position{
 				{pos(0, 54.9, 24.0, 0, nil)}, {pos(1, 54.91, 24.0, 20, nil)}, {pos(2, 54.92, 24.0, 0, nil)},
 			}, []string{"deviceMoving", "deviceStopped"}},
 		{"overspeed once when crossing the limit",
-			"", [][]*app.Position{
+			"", [][]*model.Position{
 				{pos(0, 54.9, 24.0, 40, nil)}, {pos(1, 54.91, 24.0, 60, nil)}, {pos(2, 54.92, 24.0, 70, nil)},
 			}, []string{"deviceOverspeed"}},
 		{"alarms, several in one attribute",
-			"", [][]*app.Position{
-				{pos(0, 54.9, 24.0, 0, app.Attributes{"alarm": "sos"})},
-				{pos(1, 54.9, 24.0, 0, app.Attributes{"alarm": "powerCut,vibration"})},
+			"", [][]*model.Position{
+				{pos(0, 54.9, 24.0, 0, model.Attributes{"alarm": "sos"})},
+				{pos(1, 54.9, 24.0, 0, model.Attributes{"alarm": "powerCut,vibration"})},
 			}, []string{"alarm", "alarm", "alarm"}},
 		{"geofence enter and exit",
-			"CIRCLE (54.9 24.0, 500)", [][]*app.Position{
+			"CIRCLE (54.9 24.0, 500)", [][]*model.Position{
 				{pos(0, 55.0, 24.0, 0, nil)}, {pos(1, 54.9, 24.0, 0, nil)}, {pos(2, 55.0, 24.0, 0, nil)},
 			}, []string{"geofenceEnter", "geofenceExit"}},
 		{"a late fix changes no state",
-			"", [][]*app.Position{
-				{pos(5, 54.9, 24.0, 0, app.Attributes{"ignition": false})},
-				{pos(1, 54.9, 24.0, 0, app.Attributes{"ignition": true})},
+			"", [][]*model.Position{
+				{pos(5, 54.9, 24.0, 0, model.Attributes{"ignition": false})},
+				{pos(1, 54.9, 24.0, 0, model.Attributes{"ignition": true})},
 			}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			if tt.fence != "" {
-				g, err := f.core.Geofences.Create(f.admin, func(g *app.Geofence) error { g.Name, g.Area = "depot", tt.fence; return nil })
+				g, err := f.core.Fleet.Geofences.Create(f.admin, func(g *model.Geofence) error { g.Name, g.Area = "depot", tt.fence; return nil })
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := f.core.Link(f.admin, app.Permission{OwnerKind: app.KindDevice, OwnerID: f.dev.ID, PropKind: app.KindGeofence, PropID: g.ID}); err != nil {
+				if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindDevice, OwnerID: f.dev.ID, PropKind: model.KindGeofence, PropID: g.ID}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -130,21 +132,21 @@ func TestIngestEvents(t *testing.T) {
 
 func TestIngestDistanceLatestAndDrops(t *testing.T) {
 	f := newFixture(t)
-	batch := []*app.Position{
+	batch := []*model.Position{
 		pos(0, 0, 0, 0, nil),
 		pos(1, 0.001, 0, 0, nil), // ~111 m north
 		pos(-30, 1, 1, 0, nil),   // late fix: stored, not latest
 		pos(2, 95, 0, 0, nil),    // impossible latitude: dropped
-		{FixTime: t0.Add(48 * time.Hour), Valid: true, Attributes: app.Attributes{}}, // future: dropped
-		{FixTime: time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), Attributes: app.Attributes{}},
-		{Outdated: true, Attributes: app.Attributes{"batteryLevel": 80.0}}, // status frame: last location
+		{FixTime: t0.Add(48 * time.Hour), Valid: true, Attributes: model.Attributes{}}, // future: dropped
+		{FixTime: time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), Attributes: model.Attributes{}},
+		{Outdated: true, Attributes: model.Attributes{"batteryLevel": 80.0}}, // status frame: last location
 	}
 	if err := f.core.Ingest(f.dev.ID, batch); err != nil {
 		t.Fatal(err)
 	}
-	var stored []*app.Position
-	f.db.View(func(tx app.Tx) error {
-		return tx.Positions(f.dev.ID, time.Time{}, t0.Add(48*time.Hour), func(p *app.Position) bool {
+	var stored []*model.Position
+	f.db.View(func(tx model.Tx) error {
+		return tx.Positions(f.dev.ID, time.Time{}, t0.Add(48*time.Hour), func(p *model.Position) bool {
 			stored = append(stored, p)
 			return true
 		})
@@ -163,8 +165,8 @@ func TestIngestDistanceLatestAndDrops(t *testing.T) {
 	if !status.Outdated || status.Latitude != 0.001 || !status.FixTime.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("status frame = %+v, want last location and fix time", status)
 	}
-	d, _ := f.core.Devices.Get(f.admin, f.dev.ID)
-	if d.PositionID != status.ID || d.Status != app.StatusOnline {
+	d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID)
+	if d.PositionID != status.ID || d.Status != model.StatusOnline {
 		t.Fatalf("device positionId %d status %s, want %d online", d.PositionID, d.Status, status.ID)
 	}
 	if s := f.core.Stats(); s.PositionsDropped != 3 || s.PositionsStored != 4 {
@@ -174,14 +176,14 @@ func TestIngestDistanceLatestAndDrops(t *testing.T) {
 
 func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
 	f := newFixture(t)
-	user, err := f.core.CreateUser(f.admin, func(u *app.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
+	user, err := f.core.Accounts.CreateUser(f.admin, func(u *model.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	adminSub, userSub := f.core.Subscribe(f.admin, ""), f.core.Subscribe(user, "")
 	defer adminSub.Close()
 	defer userSub.Close()
-	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -198,10 +200,10 @@ func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
 	default:
 	}
 	// Once linked, the user sees the device's updates.
-	if err := f.core.Link(f.admin, app.Permission{OwnerKind: app.KindUser, OwnerID: user.ID, PropKind: app.KindDevice, PropID: f.dev.ID}); err != nil {
+	if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: f.dev.ID}); err != nil {
 		t.Fatal(err)
 	}
-	f.core.Ingest(f.dev.ID, []*app.Position{pos(1, 1, 1, 0, nil)})
+	f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1, 1, 0, nil)})
 	select {
 	case u := <-userSub.C:
 		if len(u.Positions) != 1 {
@@ -216,7 +218,7 @@ func TestSlowSubscriberIsDropped(t *testing.T) {
 	f := newFixture(t)
 	sub := f.core.Subscribe(f.admin, "")
 	for i := 0; i < 300; i++ { // more than the queue holds; nobody reads
-		if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(i, 1, 1, 0, nil)}); err != nil {
+		if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(i, 1, 1, 0, nil)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -234,23 +236,23 @@ func TestSlowSubscriberIsDropped(t *testing.T) {
 // FlushDevices stores them.
 func TestLiveDeviceStateAndFlush(t *testing.T) {
 	f := newFixture(t)
-	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	latest, _ := f.core.Positions(f.admin, app.PositionQuery{})
-	stored := func() *app.Device {
-		var d *app.Device
-		f.db.View(func(tx app.Tx) (err error) { d, err = tx.Devices().Get(f.dev.ID); return err })
+	latest, _ := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{})
+	stored := func() *model.Device {
+		var d *model.Device
+		f.db.View(func(tx model.Tx) (err error) { d, err = tx.Devices().Get(f.dev.ID); return err })
 		return d
 	}
 	if s := stored(); s.PositionID == latest[0].ID {
 		t.Fatalf("stored positionId %d already current: the second position rewrote the device record", s.PositionID)
 	}
-	live, err := f.core.Devices.Get(f.admin, f.dev.ID)
-	if err != nil || live.PositionID != latest[0].ID || live.Status != app.StatusOnline {
+	live, err := f.core.Fleet.Devices.Get(f.admin, f.dev.ID)
+	if err != nil || live.PositionID != latest[0].ID || live.Status != model.StatusOnline {
 		t.Fatalf("live device = %+v, %v; want positionId %d online", live, err, latest[0].ID)
 	}
 	if err := f.core.FlushDevices(); err != nil {
@@ -269,7 +271,7 @@ func TestUnknownDeviceLeavesTheListWhenRegistered(t *testing.T) {
 	if list, _ := f.core.UnknownDevices(f.admin); len(list) != 1 || list[0].UniqueID != "359000000000001" {
 		t.Fatalf("unknown = %+v", list)
 	}
-	if _, err := f.core.Devices.Create(f.admin, func(d *app.Device) error { d.Name, d.UniqueID = "new", "359000000000001"; return nil }); err != nil {
+	if _, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "new", "359000000000001"; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ := f.core.UnknownDevices(f.admin); len(list) != 0 {
@@ -284,25 +286,25 @@ func TestSweepStatusUsesLiveLastUpdate(t *testing.T) {
 	now := t0.Add(time.Hour)
 	f := newFixture(t)
 	f.core = app.New(f.db, app.Options{BcryptCost: 4, Now: func() time.Time { return now }})
-	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(50 * time.Second) // reported again; not yet written to the device record
-	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(30 * time.Second) // 80 s after the stored lastUpdate, 30 s after the live one
 	if err := f.core.SweepStatus(time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := f.core.Devices.Get(f.admin, f.dev.ID); d.Status != app.StatusOnline {
+	if d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusOnline {
 		t.Fatalf("status = %s after 30 s of silence, want online", d.Status)
 	}
 	now = now.Add(time.Minute) // now silent for 90 s
 	if err := f.core.SweepStatus(time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := f.core.Devices.Get(f.admin, f.dev.ID); d.Status != app.StatusUnknown {
+	if d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusUnknown {
 		t.Fatalf("status = %s after 90 s of silence, want unknown", d.Status)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // DeviceConn is a live device connection a listener registers, through
@@ -12,7 +14,7 @@ import (
 type DeviceConn interface {
 	Protocol() string
 	// Send encodes cmd for the device and writes it.
-	Send(cmd *Command) error
+	Send(cmd *model.Command) error
 }
 
 // UnknownDevice is a uniqueId that reported without being registered.
@@ -66,9 +68,9 @@ func (l *unknownList) evictOldest() {
 
 // UnknownDevices lists devices that tried to report without being
 // registered, most recent first; administrators only.
-func (c *Core) UnknownDevices(actor *User) ([]UnknownDevice, error) {
+func (c *Core) UnknownDevices(actor *model.User) ([]UnknownDevice, error) {
 	if !actor.Administrator {
-		return nil, Forbidden("Only administrators may list unknown devices")
+		return nil, model.Forbidden("Only administrators may list unknown devices")
 	}
 	c.unknown.mu.Lock()
 	out := make([]UnknownDevice, 0, len(c.unknown.m))
@@ -84,8 +86,7 @@ func (c *Core) UnknownDevices(actor *User) ([]UnknownDevice, error) {
 type counters struct {
 	stored, dropped, invalidIDs atomic.Uint64
 	// removed counts sanitize's removals by rule (see removedFields).
-	removed        [len(removedFields)]atomic.Uint64
-	passwordChecks atomic.Uint64
+	removed [len(removedFields)]atomic.Uint64
 }
 
 // Stats is a snapshot of the ingest counters.
@@ -114,7 +115,7 @@ func (c *Core) Stats() Stats {
 	}
 	return Stats{PositionsStored: c.counters.stored.Load(), PositionsDropped: c.counters.dropped.Load(),
 		FieldsRemoved: removed, InvalidIDs: c.counters.invalidIDs.Load(), Connections: n,
-		PasswordChecks: c.counters.passwordChecks.Load()}
+		PasswordChecks: c.Accounts.PasswordChecks()}
 }
 
 // Connected registers a device's live connection: the device goes online
@@ -128,7 +129,7 @@ func (c *Core) Connected(deviceID int64, conn DeviceConn) (release func()) {
 	c.connsMu.Unlock()
 	current := func() bool { return c.liveConn(deviceID) == conn }
 	go func() {
-		c.setStatus(deviceID, StatusOnline, current)
+		c.setStatus(deviceID, model.StatusOnline, current)
 		if current() {
 			c.deliverQueued(deviceID, conn)
 		}
@@ -141,7 +142,7 @@ func (c *Core) Connected(deviceID int64, conn DeviceConn) (release func()) {
 		}
 		c.connsMu.Unlock()
 		if current {
-			c.setStatus(deviceID, StatusOffline, nil)
+			c.setStatus(deviceID, model.StatusOffline, nil)
 		}
 	}
 }
@@ -153,7 +154,7 @@ func (c *Core) liveConn(deviceID int64) DeviceConn {
 }
 
 var statusEvents = map[string]string{
-	StatusOnline: EventDeviceOnline, StatusOffline: EventDeviceOffline, StatusUnknown: EventDeviceUnknown,
+	model.StatusOnline: model.EventDeviceOnline, model.StatusOffline: model.EventDeviceOffline, model.StatusUnknown: model.EventDeviceUnknown,
 }
 
 // setStatus changes a device's status and records the matching event.
@@ -161,7 +162,7 @@ var statusEvents = map[string]string{
 // earlier must not overwrite one written since (a connection that closed
 // before its "online" was stored).
 func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
-	_, err := c.reviseDevices([]int64{deviceID}, func(tx Tx, d, _ *Device) (bool, *Event, error) {
+	_, err := c.reviseDevices([]int64{deviceID}, func(tx model.Tx, d, _ *model.Device) (bool, *model.Event, error) {
 		if d.Status == status || (still != nil && !still()) {
 			return false, nil, nil
 		}
@@ -173,9 +174,9 @@ func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
 
 // changeStatus sets d's status and stores the matching event; the caller
 // puts d in the same transaction.
-func changeStatus(tx Tx, d *Device, status string, at time.Time) (*Event, error) {
+func changeStatus(tx model.Tx, d *model.Device, status string, at time.Time) (*model.Event, error) {
 	d.Status = status
-	e := &Event{Type: statusEvents[status], EventTime: at, DeviceID: d.ID, Attributes: Attributes{}}
+	e := &model.Event{Type: statusEvents[status], EventTime: at, DeviceID: d.ID, Attributes: model.Attributes{}}
 	return e, tx.AddEvent(e)
 }
 
@@ -187,9 +188,9 @@ func changeStatus(tx Tx, d *Device, status string, at time.Time) (*Event, error)
 // reports or connects meanwhile keeps its status.
 func (c *Core) SweepStatus(timeout time.Duration) error {
 	cutoff := c.now().Add(-timeout)
-	var connectionless []*Device
-	err := c.store.View(func(tx Tx) error {
-		return tx.Devices().List(func(d *Device) bool {
+	var connectionless []*model.Device
+	err := c.store.View(func(tx model.Tx) error {
+		return tx.Devices().List(func(d *model.Device) bool {
 			if c.liveConn(d.ID) == nil {
 				connectionless = append(connectionless, d)
 			}
@@ -203,7 +204,7 @@ func (c *Core) SweepStatus(timeout time.Duration) error {
 			silent = append(silent, d.ID)
 		}
 	}
-	_, rerr := c.reviseDevices(silent, func(tx Tx, d, cached *Device) (bool, *Event, error) {
+	_, rerr := c.reviseDevices(silent, func(tx model.Tx, d, cached *model.Device) (bool, *model.Event, error) {
 		live := d
 		if cached != nil {
 			live = cached
@@ -211,8 +212,8 @@ func (c *Core) SweepStatus(timeout time.Duration) error {
 		if !onlineStale(live, c.liveConn(d.ID) != nil, cutoff) {
 			return false, nil, nil
 		}
-		ev, err := changeStatus(tx, d, StatusUnknown, c.now().UTC())
+		ev, err := changeStatus(tx, d, model.StatusUnknown, c.now().UTC())
 		return err == nil, ev, err
 	})
-	return firstErr(err, rerr)
+	return model.FirstError(err, rerr)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // encodePosition is json.Marshal(p), byte for byte, made faster for the
@@ -15,7 +17,7 @@ import (
 // and the sorted attribute map), a sixth of a position's whole cost in the
 // load test. Values the fast path does not cover (strings that need
 // escaping, value types no decoder makes) go to encoding/json.
-func encodePosition(p *Position) ([]byte, error) {
+func encodePosition(p *model.Position) ([]byte, error) {
 	if b, ok := appendPosition(make([]byte, 0, 512), p); ok {
 		return b, nil
 	}
@@ -24,7 +26,7 @@ func encodePosition(p *Position) ([]byte, error) {
 
 // appendPosition appends p's JSON as encoding/json writes it; ok is false
 // when p holds something it leaves to encoding/json.
-func appendPosition(b []byte, p *Position) (_ []byte, ok bool) {
+func appendPosition(b []byte, p *model.Position) (_ []byte, ok bool) {
 	b = append(b, `{"id":`...)
 	b = strconv.AppendInt(b, p.ID, 10)
 	b = append(b, `,"deviceId":`...)
@@ -164,7 +166,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		return appendObject(b, x, depth+1)
-	case Attributes:
+	case model.Attributes:
 		return appendObject(b, x, depth+1)
 	case []any:
 		return appendArray(b, x, depth+1)

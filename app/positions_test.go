@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // addRoute stores n positions of device from t0 on, perSecond fixes a
@@ -14,10 +15,10 @@ import (
 func (f *fixture) addRoute(device int64, n, perSecond int) []int64 {
 	f.t.Helper()
 	var ids []int64
-	err := f.db.Update(func(tx app.Tx) error {
+	err := f.db.Update(func(tx model.Tx) error {
 		for i := range n {
 			at := t0.Add(time.Duration(i/perSecond) * time.Second)
-			p := &app.Position{DeviceID: device, FixTime: at, DeviceTime: at, ServerTime: at, Attributes: app.Attributes{}}
+			p := &model.Position{DeviceID: device, FixTime: at, DeviceTime: at, ServerTime: at, Attributes: model.Attributes{}}
 			if err := tx.AddPosition(p); err != nil {
 				return err
 			}
@@ -36,23 +37,23 @@ func (f *fixture) addRoute(device int64, n, perSecond int) []int64 {
 func TestPositionHistory(t *testing.T) {
 	f := newFixture(t)
 	want := f.addRoute(f.dev.ID, 2500, 3) // three fixes per second
-	user, err := f.core.CreateUser(f.admin, func(u *app.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
+	user, err := f.core.Accounts.CreateUser(f.admin, func(u *model.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	link := app.Permission{OwnerKind: app.KindUser, OwnerID: user.ID, PropKind: app.KindDevice, PropID: f.dev.ID}
-	if err := f.core.Link(f.admin, link); err != nil {
+	link := model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: f.dev.ID}
+	if err := f.core.Fleet.Link(f.admin, link); err != nil {
 		t.Fatal(err)
 	}
 	from, to := t0, t0.Add(time.Hour)
 
-	read := func(actor *app.User, stop func(i int) error) ([]int64, error) {
-		h, err := f.core.PositionHistory(actor, f.dev.ID, from, to)
+	read := func(actor *model.User, stop func(i int) error) ([]int64, error) {
+		h, err := f.core.Fleet.PositionHistory(actor, f.dev.ID, from, to)
 		if err != nil {
 			return nil, err
 		}
 		var got []int64
-		err = h.Each(func(p *app.Position) error {
+		err = h.Each(func(p *model.Position) error {
 			got = append(got, p.ID)
 			return stop(len(got))
 		})
@@ -88,19 +89,19 @@ func TestPositionHistory(t *testing.T) {
 	t.Run("access revoked while reading", func(t *testing.T) {
 		got, err := read(user, func(i int) error {
 			if i == 1 {
-				return f.core.Unlink(f.admin, link)
+				return f.core.Fleet.Unlink(f.admin, link)
 			}
 			return nil
 		})
-		if app.KindOf(err) != app.KindNotFound || len(got) != 1000 {
+		if model.ClassOf(err) != model.ClassNotFound || len(got) != 1000 {
 			t.Fatalf("%d positions, err %v; want the first chunk, then not found", len(got), err)
 		}
 	})
 	t.Run("checked before reading", func(t *testing.T) {
-		if _, err := f.core.PositionHistory(user, f.dev.ID, from, to); app.KindOf(err) != app.KindNotFound {
+		if _, err := f.core.Fleet.PositionHistory(user, f.dev.ID, from, to); model.ClassOf(err) != model.ClassNotFound {
 			t.Errorf("unlinked user: %v, want not found", err)
 		}
-		if _, err := f.core.PositionHistory(f.admin, f.dev.ID, to, from); app.KindOf(err) != app.KindInvalid {
+		if _, err := f.core.Fleet.PositionHistory(f.admin, f.dev.ID, to, from); model.ClassOf(err) != model.ClassInvalid {
 			t.Errorf("to before from: %v, want invalid", err)
 		}
 	})
@@ -110,24 +111,24 @@ func TestPositionHistory(t *testing.T) {
 // deletion chunk), and leaves exactly what it should.
 func TestBulkDeletion(t *testing.T) {
 	f := newFixture(t)
-	other, err := f.core.Devices.Create(f.admin, func(d *app.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
+	other, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	route := f.addRoute(f.dev.ID, 1250, 1)
 	f.addRoute(other.ID, 10, 1)
 	for range 1100 {
-		f.addEvents(f.dev.ID, &app.Event{Type: "alarm", EventTime: t0, Attributes: app.Attributes{}})
+		f.addEvents(f.dev.ID, &model.Event{Type: "alarm", EventTime: t0, Attributes: model.Attributes{}})
 	}
-	f.addEvents(other.ID, &app.Event{Type: "alarm", EventTime: t0, Attributes: app.Attributes{}})
+	f.addEvents(other.ID, &model.Event{Type: "alarm", EventTime: t0, Attributes: model.Attributes{}})
 	far := t0.Add(24 * time.Hour)
 	count := func(device int64) (positions, events int) {
 		t.Helper()
-		err := f.db.View(func(tx app.Tx) error {
-			if err := tx.Positions(device, time.Time{}, far, func(*app.Position) bool { positions++; return true }); err != nil {
+		err := f.db.View(func(tx model.Tx) error {
+			if err := tx.Positions(device, time.Time{}, far, func(*model.Position) bool { positions++; return true }); err != nil {
 				return err
 			}
-			return tx.Events(device, time.Time{}, far, func(*app.Event) bool { events++; return true })
+			return tx.Events(device, time.Time{}, far, func(*model.Event) bool { events++; return true })
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -137,19 +138,19 @@ func TestBulkDeletion(t *testing.T) {
 
 	// D2 over 1,150 positions: three chunks; the device points at the
 	// newest position left.
-	if err := f.core.DeletePositions(f.admin, f.dev.ID, t0.Add(100*time.Second), far); err != nil {
+	if err := f.core.Fleet.DeletePositions(f.admin, f.dev.ID, t0.Add(100*time.Second), far); err != nil {
 		t.Fatal(err)
 	}
-	list, err := f.core.Positions(f.admin, app.PositionQuery{DeviceID: f.dev.ID, From: t0, To: far})
+	list, err := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{DeviceID: f.dev.ID, From: t0, To: far})
 	if err != nil || len(list) != 100 || list[99].ID != route[99] {
 		t.Fatalf("after D2: %d positions (%v), want the first 100", len(list), err)
 	}
-	if d, err := f.core.Devices.Get(f.admin, f.dev.ID); err != nil || d.PositionID != route[99] {
+	if d, err := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); err != nil || d.PositionID != route[99] {
 		t.Errorf("device positionId %d (%v), want %d", d.PositionID, err, route[99])
 	}
 
 	// Deleting the device drains its positions and 1,100 events.
-	if err := f.core.Devices.Delete(f.admin, f.dev.ID); err != nil {
+	if err := f.core.Fleet.Devices.Delete(f.admin, f.dev.ID); err != nil {
 		t.Fatal(err)
 	}
 	if p, e := count(f.dev.ID); p != 0 || e != 0 {

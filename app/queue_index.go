@@ -1,6 +1,10 @@
 package app
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // queueIndex counts each device's queued commands in memory, so that the
 // check every OsmAnd request and every device connection makes ("anything
@@ -24,8 +28,8 @@ func (q *queueIndex) load(c *Core) error {
 		return nil
 	}
 	n := map[int64]int{}
-	err := c.store.View(func(tx Tx) error {
-		return tx.QueuedCommands().List(func(qc *QueuedCommand) bool {
+	err := c.store.View(func(tx model.Tx) error {
+		return tx.QueuedCommands().List(func(qc *model.QueuedCommand) bool {
 			n[qc.DeviceID]++
 			return true
 		})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -22,18 +23,18 @@ func TestQueuedCommands(t *testing.T) {
 		return db, app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return t0 }})
 	}
 	db, core := open()
-	admin := app.System()
-	car, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
+	admin := model.System()
+	car, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	van, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
+	van, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	send := func(core *app.Core, device int64, data string) {
 		t.Helper()
-		if _, queued, err := core.SendCommand(app.System(), &app.Command{DeviceID: device, Type: "custom", Attributes: app.Attributes{"data": data}}); err != nil || !queued {
+		if _, queued, err := core.SendCommand(model.System(), &model.Command{DeviceID: device, Type: "custom", Attributes: model.Attributes{"data": data}}); err != nil || !queued {
 			t.Fatalf("send: queued %v, %v", queued, err)
 		}
 	}

@@ -5,12 +5,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
 type note struct {
-	app.Base
+	model.Base
 	Text string `json:"text"`
 }
 
@@ -20,17 +20,17 @@ func TestRecordTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	table := func(tx app.Tx) app.Table[note] { return app.RecordTable[note](tx, "notes", "note") }
+	table := func(tx model.Tx) model.Table[note] { return model.RecordTable[note](tx, "notes", "note") }
 
 	// Reading a collection that was never written finds nothing.
-	err = db.View(func(tx app.Tx) error {
+	err = db.View(func(tx model.Tx) error {
 		if n, err := table(tx).Count(); err != nil || n != 0 {
 			t.Fatalf("count = %d, %v", n, err)
 		}
 		_, err := table(tx).Get(1)
 		return err
 	})
-	if !errors.Is(err, app.ErrNotFound) {
+	if !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("get before any write: %v, want not found", err)
 	}
 	var a, b note
@@ -41,7 +41,7 @@ func TestRecordTable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(db.Update(func(tx app.Tx) error {
+	must(db.Update(func(tx model.Tx) error {
 		must(table(tx).Create(&a))
 		must(table(tx).Create(&b))
 		must(tx.Keys("notes_by_text").Put("first", a.ID))
@@ -51,7 +51,7 @@ func TestRecordTable(t *testing.T) {
 	if a.ID != 1 || b.ID != 2 {
 		t.Fatalf("ids = %d, %d; want 1, 2 from the sequence", a.ID, b.ID)
 	}
-	must(db.View(func(tx app.Tx) error {
+	must(db.View(func(tx model.Tx) error {
 		got, err := table(tx).Get(2)
 		if err != nil || got.Text != "changed" || got.ID != 2 {
 			t.Fatalf("get = %+v, %v", got, err)
@@ -66,9 +66,9 @@ func TestRecordTable(t *testing.T) {
 		}
 		return nil
 	}))
-	must(db.Update(func(tx app.Tx) error { return table(tx).Delete(1) }))
-	err = db.Update(func(tx app.Tx) error { return table(tx).Put(&a) })
-	if !errors.Is(err, app.ErrNotFound) {
+	must(db.Update(func(tx model.Tx) error { return table(tx).Delete(1) }))
+	err = db.Update(func(tx model.Tx) error { return table(tx).Put(&a) })
+	if !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("put of a deleted record: %v, want not found", err)
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Device attributes that override the configured retention for one device:
@@ -16,11 +19,6 @@ const (
 	AttrRetentionPositions = "retention.positions"
 	AttrRetentionEvents    = "retention.events"
 )
-
-// DefaultRetentionChunk is how many records one retention transaction
-// deletes at most: small enough that the ingest's group commits, which
-// wait for the single bbolt writer, are held up for milliseconds only.
-const DefaultRetentionChunk = 500
 
 // Pruner deletes old time-series records in small transactions (the
 // bbolt store implements it).
@@ -73,7 +71,7 @@ func ParseRetention(s string) (time.Duration, error) {
 
 // retentionOverride reads a device's retention attribute: absent means
 // the configured window applies.
-func retentionOverride(attrs Attributes, key string) (d time.Duration, set bool, err error) {
+func retentionOverride(attrs model.Attributes, key string) (d time.Duration, set bool, err error) {
 	v, ok := attrs[key]
 	if !ok || v == nil {
 		return 0, false, nil
@@ -84,7 +82,7 @@ func retentionOverride(attrs Attributes, key string) (d time.Duration, set bool,
 	}
 	switch v.(type) {
 	case float64, float32, int, int64, uint64:
-		days := number(v)
+		days := model.Number(v)
 		if days < 0 || days > 100*365 {
 			return 0, false, fmt.Errorf("%v days is out of range", v)
 		}
@@ -146,7 +144,7 @@ func (c *Core) ApplyRetention(ctx context.Context, p Pruner, opts RetentionOptio
 
 func orDefaultChunk(n int) int {
 	if n <= 0 {
-		return DefaultRetentionChunk
+		return fleet.DefaultRetentionChunk
 	}
 	return n
 }
@@ -155,8 +153,8 @@ func orDefaultChunk(n int) int {
 // read transaction.
 func (c *Core) retentionTargets(opts RetentionOptions) ([]retentionTarget, error) {
 	var out []retentionTarget
-	err := c.store.View(func(tx Tx) error {
-		return tx.Devices().List(func(d *Device) bool {
+	err := c.store.View(func(tx model.Tx) error {
+		return tx.Devices().List(func(d *model.Device) bool {
 			t := retentionTarget{id: d.ID, positions: opts.Positions, events: opts.Events}
 			for _, o := range []struct {
 				key string

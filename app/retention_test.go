@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -51,9 +52,9 @@ func retentionCore(t *testing.T) (*app.Core, *storage.DB) {
 	return app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return retentionNow }}), db
 }
 
-func addDevice(t *testing.T, core *app.Core, uniqueID string, attrs app.Attributes) *app.Device {
+func addDevice(t *testing.T, core *app.Core, uniqueID string, attrs model.Attributes) *model.Device {
 	t.Helper()
-	d, err := core.Devices.Create(app.System(), func(d *app.Device) error {
+	d, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID, d.Attributes = uniqueID, uniqueID, attrs
 		return nil
 	})
@@ -67,12 +68,12 @@ func addDevice(t *testing.T, core *app.Core, uniqueID string, attrs app.Attribut
 // to retentionNow for device, directly in the store (fast).
 func seedHistory(t *testing.T, db *storage.DB, device int64, step time.Duration) {
 	t.Helper()
-	err := db.Update(func(tx app.Tx) error {
+	err := db.Update(func(tx model.Tx) error {
 		for at := t0; at.Before(retentionNow); at = at.Add(step) {
-			if err := tx.AddPosition(&app.Position{DeviceID: device, FixTime: at, Attributes: app.Attributes{}}); err != nil {
+			if err := tx.AddPosition(&model.Position{DeviceID: device, FixTime: at, Attributes: model.Attributes{}}); err != nil {
 				return err
 			}
-			if err := tx.AddEvent(&app.Event{DeviceID: device, Type: app.EventAlarm, EventTime: at}); err != nil {
+			if err := tx.AddEvent(&model.Event{DeviceID: device, Type: model.EventAlarm, EventTime: at}); err != nil {
 				return err
 			}
 		}
@@ -90,14 +91,14 @@ func readHistory(t *testing.T, db *storage.DB, device int64) history {
 	t.Helper()
 	var h history
 	far := retentionNow.Add(365 * 24 * time.Hour)
-	err := db.View(func(tx app.Tx) error {
-		if err := tx.Positions(device, time.Time{}, far, func(p *app.Position) bool {
+	err := db.View(func(tx model.Tx) error {
+		if err := tx.Positions(device, time.Time{}, far, func(p *model.Position) bool {
 			h.positions = append(h.positions, p.FixTime)
 			return true
 		}); err != nil {
 			return err
 		}
-		return tx.Events(device, time.Time{}, far, func(e *app.Event) bool {
+		return tx.Events(device, time.Time{}, far, func(e *model.Event) bool {
 			h.events = append(h.events, e.EventTime)
 			return true
 		})
@@ -125,20 +126,20 @@ func TestApplyRetentionWindowsAndOverrides(t *testing.T) {
 	opts := app.RetentionOptions{Positions: 3 * day, Events: 5 * day, Chunk: 7}
 	for _, tc := range []struct {
 		name              string
-		attrs             app.Attributes
+		attrs             model.Attributes
 		positions, events time.Duration // expected windows; 0 keeps everything
 	}{
 		{"configured windows", nil, 3 * day, 5 * day},
-		{"days as a number", app.Attributes{app.AttrRetentionPositions: 1.0}, 1 * day, 5 * day},
-		{"duration string", app.Attributes{app.AttrRetentionEvents: "36h"}, 3 * day, 36 * time.Hour},
-		{"zero keeps forever", app.Attributes{app.AttrRetentionPositions: 0.0, app.AttrRetentionEvents: "0"}, 0, 0},
-		{"invalid override ignored", app.Attributes{app.AttrRetentionPositions: "soon", app.AttrRetentionEvents: true}, 3 * day, 5 * day},
-		{"negative override ignored", app.Attributes{app.AttrRetentionPositions: -2.0}, 3 * day, 5 * day},
+		{"days as a number", model.Attributes{app.AttrRetentionPositions: 1.0}, 1 * day, 5 * day},
+		{"duration string", model.Attributes{app.AttrRetentionEvents: "36h"}, 3 * day, 36 * time.Hour},
+		{"zero keeps forever", model.Attributes{app.AttrRetentionPositions: 0.0, app.AttrRetentionEvents: "0"}, 0, 0},
+		{"invalid override ignored", model.Attributes{app.AttrRetentionPositions: "soon", app.AttrRetentionEvents: true}, 3 * day, 5 * day},
+		{"negative override ignored", model.Attributes{app.AttrRetentionPositions: -2.0}, 3 * day, 5 * day},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			core, db := retentionCore(t)
 			d := addDevice(t, core, "R1", tc.attrs)
-			other := addDevice(t, core, "R2", app.Attributes{app.AttrRetentionPositions: 0.0, app.AttrRetentionEvents: 0.0})
+			other := addDevice(t, core, "R2", model.Attributes{app.AttrRetentionPositions: 0.0, app.AttrRetentionEvents: 0.0})
 			seedHistory(t, db, d.ID, 2*time.Hour)
 			seedHistory(t, db, other.ID, 2*time.Hour)
 			before, beforeOther := readHistory(t, db, d.ID), readHistory(t, db, other.ID)
@@ -196,8 +197,8 @@ func TestApplyRetentionDuringIngest(t *testing.T) {
 			for r := range reports {
 				// Fresh fixes in the last hour before now, after the seeded ones.
 				at := retentionNow.Add(-time.Hour + time.Duration(r)*time.Second)
-				p := &app.Position{FixTime: at, Valid: true, Latitude: 54.9, Longitude: 24.0}
-				if err := core.Ingest(id, []*app.Position{p}); err != nil {
+				p := &model.Position{FixTime: at, Valid: true, Latitude: 54.9, Longitude: 24.0}
+				if err := core.Ingest(id, []*model.Position{p}); err != nil {
 					errs <- err
 					return
 				}

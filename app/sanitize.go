@@ -3,6 +3,8 @@ package app
 import (
 	"math"
 	"strings"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // A corrupt frame that still decodes (many protocols have no checksum, and
@@ -24,7 +26,7 @@ type rangeRule struct {
 	min, max float64
 	// of addresses a position field; nil for an attribute. A removed
 	// field reads 0, Traccar's value for "not reported".
-	of func(*Position) *float64
+	of func(*model.Position) *float64
 }
 
 // holds is false for NaN and infinities too.
@@ -46,14 +48,14 @@ const (
 var rangeRules = [...]rangeRule{
 	// Knots. Civil GPS receivers stop reporting above 1,000 kn (515 m/s,
 	// the COCOM export limit), so no tracker, even on a jet, says more.
-	{field: "speed", min: 0, max: 1000, of: func(p *Position) *float64 { return &p.Speed }},
+	{field: "speed", min: 0, max: 1000, of: func(p *model.Position) *float64 { return &p.Speed }},
 	// Degrees; 360 is north as 0 is, and is kept as sent.
-	{field: "course", min: 0, max: 360, of: func(p *Position) *float64 { return &p.Course }},
+	{field: "course", min: 0, max: 360, of: func(p *model.Position) *float64 { return &p.Course }},
 	// Meters. The lowest land is 430 m below sea level (Dead Sea);
 	// receivers stop at 50,000 m, above stratospheric balloons.
-	{field: "altitude", min: -1000, max: 50000, of: func(p *Position) *float64 { return &p.Altitude }},
+	{field: "altitude", min: -1000, max: 50000, of: func(p *model.Position) *float64 { return &p.Altitude }},
 	// Meters; no point on Earth is further than 20,000 km from any other.
-	{field: "accuracy", min: 0, max: 2e7, of: func(p *Position) *float64 { return &p.Accuracy }},
+	{field: "accuracy", min: 0, max: 2e7, of: func(p *model.Position) *float64 { return &p.Accuracy }},
 
 	{field: "batteryLevel", min: 0, max: 100}, // percent
 	{field: "battery", min: 0, max: maxVolts},
@@ -127,7 +129,7 @@ func attributeRule(key string) int {
 // sanitize removes from p, which device d sent, every value outside its
 // physical range and every non-finite number: each removal is counted and
 // logged at debug level. The position stays valid and is stored.
-func (c *Core) sanitize(d *Device, p *Position) {
+func (c *Core) sanitize(d *model.Device, p *model.Position) {
 	for i := range rangeRules {
 		r := &rangeRules[i]
 		if r.of == nil {
@@ -139,7 +141,7 @@ func (c *Core) sanitize(d *Device, p *Position) {
 		}
 	}
 	for key, v := range p.Attributes {
-		f, ok := numeric(v)
+		f, ok := model.Numeric(v)
 		if !ok {
 			continue
 		}
@@ -157,40 +159,8 @@ func (c *Core) sanitize(d *Device, p *Position) {
 	}
 }
 
-func (c *Core) removed(d *Device, p *Position, rule int, field string, value any) {
+func (c *Core) removed(d *model.Device, p *model.Position, rule int, field string, value any) {
 	c.counters.removed[rule].Add(1)
 	c.log.Debug("position field out of range, removed", "deviceId", d.ID, "uniqueId", d.UniqueID,
 		"protocol", p.Protocol, "field", field, "value", value)
-}
-
-// numeric reads any Go number a decoder or JSON may have put in an
-// attribute.
-func numeric(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int8:
-		return float64(x), true
-	case int16:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case uint:
-		return float64(x), true
-	case uint8:
-		return float64(x), true
-	case uint16:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	}
-	return 0, false
 }

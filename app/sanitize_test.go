@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // setField sets a position field by its JSON name, or else an attribute.
-func setField(p *app.Position, field string, v any) {
+func setField(p *model.Position, field string, v any) {
 	switch field {
 	case "speed":
 		p.Speed = v.(float64)
@@ -26,7 +27,7 @@ func setField(p *app.Position, field string, v any) {
 }
 
 // fieldOf reads what setField set, from a stored position.
-func fieldOf(p *app.Position, field string) (any, bool) {
+func fieldOf(p *model.Position, field string) (any, bool) {
 	switch field {
 	case "speed":
 		return p.Speed, true
@@ -100,12 +101,12 @@ func TestIngestRemovesImpossibleValues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			p := pos(0, 54.9, 24.0, 10, app.Attributes{"ignition": true})
+			p := pos(0, 54.9, 24.0, 10, model.Attributes{"ignition": true})
 			setField(p, tt.field, tt.value)
-			if err := f.core.Ingest(f.dev.ID, []*app.Position{p}); err != nil {
+			if err := f.core.Ingest(f.dev.ID, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
-			stored, err := f.core.Positions(f.admin, app.PositionQuery{DeviceID: f.dev.ID, From: t0, To: t0.Add(time.Hour)})
+			stored, err := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{DeviceID: f.dev.ID, From: t0, To: t0.Add(time.Hour)})
 			if err != nil || len(stored) != 1 {
 				t.Fatalf("stored %d positions (%v), want 1", len(stored), err)
 			}
@@ -137,10 +138,10 @@ func TestIngestRemovesImpossibleValues(t *testing.T) {
 // A removed speed is no speed: the position is not "moving" on its account.
 func TestRemovedSpeedDoesNotMove(t *testing.T) {
 	f := newFixture(t)
-	if err := f.core.Ingest(f.dev.ID, []*app.Position{pos(0, 54.9, 24.0, 1e20, nil)}); err != nil {
+	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 54.9, 24.0, 1e20, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	latest, _ := f.core.Positions(f.admin, app.PositionQuery{})
+	latest, _ := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{})
 	if len(latest) != 1 || latest[0].Speed != 0 || latest[0].Attributes["motion"] != false {
 		t.Fatalf("latest = %+v, want speed 0 and motion false", latest)
 	}

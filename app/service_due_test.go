@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -16,11 +18,11 @@ import (
 var dueNow = t0
 
 // serviced stores a service record of vehicle daysAgo days before dueNow.
-func serviced(tb testing.TB, core *app.Core, actor *app.User, vehicle int64, daysAgo int, odometer float64) {
+func serviced(tb testing.TB, core *app.Core, actor *model.User, vehicle int64, daysAgo int, odometer float64) {
 	tb.Helper()
-	_, err := core.CreateServiceRecord(actor, func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.Odometer = "service", app.TextID(vehicle), &odometer
-		r.ServiceDate = app.Date{Time: dueNow.AddDate(0, 0, -daysAgo)}
+	_, err := core.Office.CreateServiceRecord(actor, func(r *office.ServiceRecord) error {
+		r.Title, r.VehicleID, r.Odometer = "service", model.TextID(vehicle), &odometer
+		r.ServiceDate = model.Date{Time: dueNow.AddDate(0, 0, -daysAgo)}
 		return nil
 	})
 	if err != nil {
@@ -32,7 +34,7 @@ func serviced(tb testing.TB, core *app.Core, actor *app.User, vehicle int64, day
 type fix struct {
 	daysAgo int
 	lat     float64
-	attrs   app.Attributes
+	attrs   model.Attributes
 }
 
 func km(v float64) *float64 { return &v }
@@ -51,26 +53,26 @@ func TestMaintenanceDue(t *testing.T) {
 		daysLeft int
 		kmLeft   *float64 // nil: unknown
 	}{
-		{"never serviced", nil, nil, app.MaintenanceDueSoon, app.DueNoService, 0, nil},
-		{"overdue by date", []record{{200, 1000}}, nil, app.MaintenanceOverdue, app.DueByDate, -20, nil},
-		{"due soon by date", []record{{170, 1000}}, nil, app.MaintenanceDueSoon, app.DueByDate, 10, nil},
-		{"the latest record counts", []record{{300, 1000}, {10, 2000}}, nil, app.MaintenanceOK, app.DueByDate, 170, nil},
+		{"never serviced", nil, nil, office.MaintenanceDueSoon, office.DueNoService, 0, nil},
+		{"overdue by date", []record{{200, 1000}}, nil, office.MaintenanceOverdue, office.DueByDate, -20, nil},
+		{"due soon by date", []record{{170, 1000}}, nil, office.MaintenanceDueSoon, office.DueByDate, 10, nil},
+		{"the latest record counts", []record{{300, 1000}, {10, 2000}}, nil, office.MaintenanceOK, office.DueByDate, 170, nil},
 		{"due soon by km", []record{{30, 50000}},
-			[]fix{{1, 54, app.Attributes{"odometer": 59_700_000.0}}}, app.MaintenanceDueSoon, app.DueByKm, 150, km(300)},
+			[]fix{{1, 54, model.Attributes{"odometer": 59_700_000.0}}}, office.MaintenanceDueSoon, office.DueByKm, 150, km(300)},
 		{"overdue by km before the date", []record{{30, 50000}},
-			[]fix{{1, 54, app.Attributes{"odometer": 61_000_000.0}}}, app.MaintenanceOverdue, app.DueByKm, 150, km(-1000)},
+			[]fix{{1, 54, model.Attributes{"odometer": 61_000_000.0}}}, office.MaintenanceOverdue, office.DueByKm, 150, km(-1000)},
 		{"ok by both", []record{{30, 50000}},
-			[]fix{{1, 54, app.Attributes{"odometer": 52_000_000.0}}}, app.MaintenanceOK, app.DueByDate, 150, km(8000)},
+			[]fix{{1, 54, model.Attributes{"odometer": 52_000_000.0}}}, office.MaintenanceOK, office.DueByDate, 150, km(8000)},
 		// totalDistance starts at 0 when tracking begins: only the 0.1° (11.1
 		// km) driven after the service counts, not the 1° (111 km) before.
 		{"totalDistance counts from the service date", []record{{30, 50000}},
-			[]fix{{40, 54, nil}, {20, 55, nil}, {10, 55.1, nil}}, app.MaintenanceOK, app.DueByDate, 150, km(10000 - 11.12)},
+			[]fix{{40, 54, nil}, {20, 55, nil}, {10, 55.1, nil}}, office.MaintenanceOK, office.DueByDate, 150, km(10000 - 11.12)},
 		{"no position since the service", []record{{5, 50000}},
-			[]fix{{40, 54, nil}, {20, 55, nil}}, app.MaintenanceOK, app.DueByDate, 175, km(10000)},
+			[]fix{{40, 54, nil}, {20, 55, nil}}, office.MaintenanceOK, office.DueByDate, 175, km(10000)},
 	}
 	f := newFixture(t)
 	for _, tt := range tests {
-		d, err := f.core.Devices.Create(f.admin, func(d *app.Device) error { d.Name, d.UniqueID = tt.name, tt.name; return nil })
+		d, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = tt.name, tt.name; return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,20 +80,20 @@ func TestMaintenanceDue(t *testing.T) {
 			serviced(t, f.core, f.admin, d.ID, r.daysAgo, r.odometer)
 		}
 		for _, x := range tt.fixes {
-			p := &app.Position{FixTime: dueNow.AddDate(0, 0, -x.daysAgo), Valid: true, Latitude: x.lat, Longitude: 24, Attributes: x.attrs}
+			p := &model.Position{FixTime: dueNow.AddDate(0, 0, -x.daysAgo), Valid: true, Latitude: x.lat, Longitude: 24, Attributes: x.attrs}
 			if p.Attributes == nil {
-				p.Attributes = app.Attributes{}
+				p.Attributes = model.Attributes{}
 			}
-			if err := f.core.Ingest(d.ID, []*app.Position{p}); err != nil {
+			if err := f.core.Ingest(d.ID, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	list, err := f.core.MaintenanceDue(f.admin, dueNow)
+	list, err := f.core.Office.MaintenanceDue(f.admin, dueNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]app.MaintenanceDue{}
+	byName := map[string]office.MaintenanceDue{}
 	for _, due := range list {
 		byName[due.DeviceName] = due
 	}
@@ -139,29 +141,29 @@ func deref(v *float64) any {
 // history: the administrator's record of the shared car does not count.
 func TestMaintenanceDueVisibility(t *testing.T) {
 	f := newFixture(t)
-	user, err := f.core.CreateUser(f.admin, func(u *app.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
+	user, err := f.core.Accounts.CreateUser(f.admin, func(u *model.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	car, err := f.core.Devices.Create(f.admin, func(d *app.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
+	car, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.core.Link(f.admin, app.Permission{OwnerKind: app.KindUser, OwnerID: user.ID, PropKind: app.KindDevice, PropID: car.ID}); err != nil {
+	if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: car.ID}); err != nil {
 		t.Fatal(err)
 	}
 	serviced(t, f.core, f.admin, car.ID, 10, 100)
 	tests := []struct {
 		name   string
-		actor  *app.User
+		actor  *model.User
 		states map[string]string
 	}{
-		{"administrator", f.admin, map[string]string{"truck": app.MaintenanceDueSoon, "car": app.MaintenanceOK}},
-		{"user", user, map[string]string{"car": app.MaintenanceDueSoon}},
+		{"administrator", f.admin, map[string]string{"truck": office.MaintenanceDueSoon, "car": office.MaintenanceOK}},
+		{"user", user, map[string]string{"car": office.MaintenanceDueSoon}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			list, err := f.core.MaintenanceDue(tt.actor, dueNow)
+			list, err := f.core.Office.MaintenanceDue(tt.actor, dueNow)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,16 +187,16 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 func TestMaintenanceDueInterval(t *testing.T) {
 	f := newFixture(t)
 	serviced(t, f.core, f.admin, f.dev.ID, 40, 100)
-	if err := f.core.Ingest(f.dev.ID, []*app.Position{{FixTime: dueNow, Valid: true, Latitude: 54, Longitude: 24,
-		Attributes: app.Attributes{"odometer": 350_000.0}}}); err != nil {
+	if err := f.core.Ingest(f.dev.ID, []*model.Position{{FixTime: dueNow, Valid: true, Latitude: 54, Longitude: 24,
+		Attributes: model.Attributes{"odometer": 350_000.0}}}); err != nil {
 		t.Fatal(err)
 	}
-	core := app.New(f.db, app.Options{Maintenance: app.MaintenanceOptions{IntervalDays: 30, IntervalKm: 200}})
-	list, err := core.MaintenanceDue(f.admin, dueNow)
+	core := app.New(f.db, app.Options{Maintenance: office.MaintenanceOptions{IntervalDays: 30, IntervalKm: 200}})
+	list, err := core.Office.MaintenanceDue(f.admin, dueNow)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("%+v, %v", list, err)
 	}
-	if got := list[0]; got.DaysLeft != -10 || got.KmLeft == nil || *got.KmLeft != -50 || got.State != app.MaintenanceOverdue {
+	if got := list[0]; got.DaysLeft != -10 || got.KmLeft == nil || *got.KmLeft != -50 || got.State != office.MaintenanceOverdue {
 		t.Fatalf("%+v, want 10 days and 50 km overdue", got)
 	}
 }
@@ -209,20 +211,20 @@ func BenchmarkMaintenanceDue(b *testing.B) {
 	}
 	defer db.Close()
 	core := app.New(db, app.Options{BcryptCost: 4})
-	admin, _, err := core.Bootstrap("admin@example.com", "pw")
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {
 		b.Fatal(err)
 	}
 	for i := range 1000 {
 		name := "bench-" + strconv.Itoa(i)
-		d, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = name, name; return nil })
+		d, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
 		if err != nil {
 			b.Fatal(err)
 		}
 		serviced(b, core, admin, d.ID, 30, 1000)
-		err = db.Update(func(tx app.Tx) error {
+		err = db.Update(func(tx model.Tx) error {
 			for _, days := range []int{40, 20, 1} {
-				p := &app.Position{DeviceID: d.ID, FixTime: dueNow.AddDate(0, 0, -days), Attributes: app.Attributes{"totalDistance": float64(100_000 - days*1000)}}
+				p := &model.Position{DeviceID: d.ID, FixTime: dueNow.AddDate(0, 0, -days), Attributes: model.Attributes{"totalDistance": float64(100_000 - days*1000)}}
 				if err := tx.AddPosition(p); err != nil {
 					return err
 				}
@@ -234,7 +236,7 @@ func BenchmarkMaintenanceDue(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		if list, err := core.MaintenanceDue(admin, dueNow); err != nil || len(list) != 1000 {
+		if list, err := core.Office.MaintenanceDue(admin, dueNow); err != nil || len(list) != 1000 {
 			b.Fatalf("%d listed, %v", len(list), err)
 		}
 	}

@@ -3,7 +3,8 @@ package app
 import (
 	"errors"
 	"fmt"
-	"syscall"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // SpaceOptions watch the free space of the file system that holds the data
@@ -33,11 +34,6 @@ type Space struct {
 	Low bool
 }
 
-// ErrNoSpace refuses a write the disk has no room for (HTTP 507). Any error
-// that wraps ENOSPC or EDQUOT is one (AsError).
-var ErrNoSpace = &Error{Kind: KindNoSpace, Message: "Insufficient storage",
-	Description: "The server's disk is full, so nothing was stored; try again once the administrator has made room"}
-
 var errSpaceUnwatched = errors.New("free space is not watched")
 
 // Space reports the free space of the data directory's file system.
@@ -61,14 +57,8 @@ func (c *Core) Space() (Space, error) {
 // with ErrNoSpace if the disk fills up.
 func (c *Core) roomFor(size int64) error {
 	if s, err := c.Space(); err == nil && size > 0 && s.Free < uint64(size) {
-		return &Error{Kind: KindNoSpace, Message: ErrNoSpace.Message,
+		return &model.Error{Class: model.ClassNoSpace, Message: model.ErrNoSpace.Message,
 			Description: fmt.Sprintf("The server's disk has no room for %d bytes; try again once the administrator has made room", size)}
 	}
 	return nil
-}
-
-// outOfSpace reports an error of a write the disk had no room for: the
-// disk is full (ENOSPC) or the user's quota is (EDQUOT).
-func outOfSpace(err error) bool {
-	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
 }

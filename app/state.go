@@ -5,6 +5,10 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/live"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // devicePersistInterval bounds how stale a device's stored positionId and
@@ -21,11 +25,11 @@ const devicePersistInterval = time.Minute
 type deviceState struct {
 	mu        sync.Mutex // serialises the device's ingest
 	loaded    bool
-	gen       uint64 // hub generation the configuration was read at
-	device    *Device
-	latest    *Position
+	gen       uint64 // configGen when the configuration was read
+	device    *model.Device
+	latest    *model.Position
 	fences    []*fence
-	computed  []*ComputedAttribute
+	computed  []*model.ComputedAttribute
 	persisted time.Time // when the ingest last wrote the device record
 	dirty     bool      // device holds positionId/lastUpdate not stored yet
 }
@@ -41,19 +45,19 @@ func (c *Core) state(deviceID int64) *deviceState {
 
 // loadState (re)reads the device's configuration and latest position when
 // the state is new or devices, groups, geofences, attributes or
-// permissions changed since (the hub's generation). Call with st.mu held.
+// permissions changed since (configGen). Call with st.mu held.
 func (c *Core) loadState(st *deviceState, deviceID int64) error {
-	gen := c.hub.gen.Load()
+	gen := c.configGen.Load()
 	if st.loaded && st.gen == gen {
 		return nil
 	}
-	err := c.store.View(func(tx Tx) error {
+	err := c.store.View(func(tx model.Tx) error {
 		d, err := tx.Devices().Get(deviceID)
 		if err != nil {
 			return err
 		}
 		latest, err := tx.LatestPosition(deviceID)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			latest, err = nil, nil
 		}
 		if err != nil {
@@ -63,14 +67,14 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 		if err != nil {
 			return err
 		}
-		computed, err := deviceComputed(tx, d)
+		computed, err := fleet.DeviceComputed(tx, d)
 		if err != nil {
 			return err
 		}
 		if st.persisted.IsZero() {
 			st.persisted = c.now()
 		}
-		pointAt(d, latest)
+		fleet.PointAt(d, latest)
 		st.device, st.latest, st.fences, st.computed = d, latest, fences, computed
 		return nil
 	})
@@ -82,47 +86,16 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 	return nil
 }
 
-// pointAt sets d's ingest-owned fields from the store: positionId of its
-// newest stored position (0 without one), and lastUpdate no earlier than
-// that position's arrival. The record is written lazily (devicePersistInterval)
-// and a crash loses what was not written yet, so the positions are the
-// better witness; a later stored lastUpdate stays (a late fix or a dropped
-// position is a report too). It says whether anything changed.
-func pointAt(d *Device, latest *Position) bool {
-	id, at := int64(0), d.LastUpdate
-	if latest != nil {
-		id = latest.ID
-		if t := latest.ServerTime; !t.IsZero() && (at == nil || t.After(*at)) {
-			at = &t
-		}
-	}
-	changed := d.PositionID != id || at != d.LastUpdate
-	d.PositionID, d.LastUpdate = id, at
-	return changed
-}
-
-// pointAtLatest is pointAt with the device's newest position read in tx.
-func pointAtLatest(tx Tx, d *Device) (bool, error) {
-	latest, err := tx.LatestPosition(d.ID)
-	if errors.Is(err, ErrNotFound) {
-		latest, err = nil, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return pointAt(d, latest), nil
-}
-
 // onlineStale says whether a device shown online has lost the right to
 // be: it has no live connection and has not reported since cutoff, or
 // never (a crash leaves "online" behind with no connection left to end it).
-func onlineStale(d *Device, connected bool, cutoff time.Time) bool {
-	return d.Status == StatusOnline && !connected && (d.LastUpdate == nil || d.LastUpdate.Before(cutoff))
+func onlineStale(d *model.Device, connected bool, cutoff time.Time) bool {
+	return d.Status == model.StatusOnline && !connected && (d.LastUpdate == nil || d.LastUpdate.Before(cutoff))
 }
 
 // apply sets the ingest-owned fields of d: positionId of the latest
 // position and lastUpdate.
-func (st *deviceState) apply(d *Device, latest *Position, at time.Time) {
+func (st *deviceState) apply(d *model.Device, latest *model.Position, at time.Time) {
 	if latest != nil {
 		d.PositionID = latest.ID
 	}
@@ -134,7 +107,7 @@ func (st *deviceState) apply(d *Device, latest *Position, at time.Time) {
 
 // applied is a copy of the cached device with the ingest-owned fields set:
 // the cached device is shared with readers, so it is replaced, not changed.
-func (st *deviceState) applied(latest *Position, at time.Time) *Device {
+func (st *deviceState) applied(latest *model.Position, at time.Time) *model.Device {
 	d := *st.device
 	st.apply(&d, latest, at)
 	return &d
@@ -155,7 +128,7 @@ func (c *Core) forgetState(deviceID int64) {
 
 // liveDevice overlays the ingest's live fields (status, positionId,
 // lastUpdate) on a device read from the store.
-func (c *Core) liveDevice(d *Device) {
+func (c *Core) liveDevice(d *model.Device) {
 	v, ok := c.states.Load(d.ID)
 	if !ok {
 		return
@@ -171,7 +144,7 @@ func (c *Core) liveDevice(d *Device) {
 // FlushDevices writes every device's live positionId and lastUpdate that
 // the ingest has not stored yet; serve calls it on shutdown.
 func (c *Core) FlushDevices() error {
-	var dirty []*Device
+	var dirty []*model.Device
 	c.states.Range(func(_, v any) bool {
 		st := v.(*deviceState)
 		st.mu.Lock()
@@ -185,10 +158,10 @@ func (c *Core) FlushDevices() error {
 	if len(dirty) == 0 {
 		return nil
 	}
-	return c.store.Update(func(tx Tx) error {
+	return c.store.Update(func(tx model.Tx) error {
 		for _, live := range dirty {
 			d, err := tx.Devices().Get(live.ID)
-			if errors.Is(err, ErrNotFound) {
+			if errors.Is(err, model.ErrNotFound) {
 				continue
 			}
 			if err != nil {
@@ -211,7 +184,7 @@ const reviseChunk = 500
 // revision changes the stored record d inside reviseDevices' transaction;
 // cached is the ingest's live copy of the device, nil when it holds none.
 // It reports whether it changed d, and the status event it stored if any.
-type revision func(tx Tx, d, cached *Device) (changed bool, ev *Event, err error)
+type revision func(tx model.Tx, d, cached *model.Device) (changed bool, ev *model.Event, err error)
 
 // reviseDevices applies revise to the stored records of ids, at most
 // reviseChunk to a transaction, and returns how many it changed. It holds
@@ -234,6 +207,16 @@ func (c *Core) reviseDevices(ids []int64, revise revision) (int, error) {
 }
 
 func (c *Core) reviseChunk(ids []int64, revise revision) (int, error) {
+	updates, err := c.reviseLocked(ids, revise)
+	for _, u := range updates { // once the devices' locks are released
+		c.Live.Publish(u.Devices[0].ID, u)
+	}
+	return len(updates), err
+}
+
+// reviseLocked revises the devices under their ingest locks and returns
+// the updates to publish.
+func (c *Core) reviseLocked(ids []int64, revise revision) ([]live.Update, error) {
 	states := make([]*deviceState, len(ids))
 	for i, id := range ids {
 		states[i] = c.state(id)
@@ -246,21 +229,21 @@ func (c *Core) reviseChunk(ids []int64, revise revision) (int, error) {
 	}()
 	type revised struct {
 		st *deviceState
-		d  *Device
-		ev *Event
+		d  *model.Device
+		ev *model.Event
 	}
 	var done []revised
-	err := c.store.Batch(func(tx Tx) error {
+	err := c.store.Batch(func(tx model.Tx) error {
 		done = done[:0] // Batch may run this more than once
 		for i, id := range ids {
 			d, err := tx.Devices().Get(id)
-			if errors.Is(err, ErrNotFound) {
+			if errors.Is(err, model.ErrNotFound) {
 				continue
 			}
 			if err != nil {
 				return err
 			}
-			var cached *Device
+			var cached *model.Device
 			if states[i].loaded {
 				cached = states[i].device
 			}
@@ -278,20 +261,21 @@ func (c *Core) reviseChunk(ids []int64, revise revision) (int, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
+	updates := make([]live.Update, 0, len(done))
 	for _, r := range done {
-		u := Update{Devices: []*Device{r.d}}
+		u := live.Update{Devices: []*model.Device{r.d}}
 		if r.st.loaded { // readers see the cache: its status moves with the record
-			live := *r.st.device
-			live.Status = r.d.Status
-			r.st.device = &live
+			cached := *r.st.device
+			cached.Status = r.d.Status
+			r.st.device = &cached
 			u.Devices[0] = r.st.device
 		}
 		if r.ev != nil {
-			u.Events = []*Event{r.ev}
+			u.Events = []*model.Event{r.ev}
 		}
-		c.hub.publish(r.d.ID, u)
+		updates = append(updates, u)
 	}
-	return len(done), nil
+	return updates, nil
 }

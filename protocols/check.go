@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // The span of fix times a store can key and JSON can carry; a time outside
@@ -17,18 +17,18 @@ var (
 // CheckFix rejects a decoded position no real device can send: coordinates
 // off the globe, non-finite numbers, or a fix time outside 1970..2200.
 // Decoders call it so a corrupt frame is a decode error, not a position.
-func CheckFix(p *app.Position) error {
+func CheckFix(p *model.Position) error {
 	for _, v := range []float64{p.Latitude, p.Longitude, p.Altitude, p.Speed, p.Course} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return app.Invalid("%s: non-finite number in position", p.Protocol)
+			return model.Invalid("%s: non-finite number in position", p.Protocol)
 		}
 	}
 	if math.Abs(p.Latitude) > 90 || math.Abs(p.Longitude) > 180 {
-		return app.Invalid("%s: coordinates %.6f, %.6f are off the globe", p.Protocol, p.Latitude, p.Longitude)
+		return model.Invalid("%s: coordinates %.6f, %.6f are off the globe", p.Protocol, p.Latitude, p.Longitude)
 	}
 	for _, t := range []time.Time{p.FixTime, p.DeviceTime} {
 		if !t.IsZero() && (t.Before(earliestTime) || t.After(latestTime)) {
-			return app.Invalid("%s: time %s is out of range", p.Protocol, t.Format(time.RFC3339))
+			return model.Invalid("%s: time %s is out of range", p.Protocol, t.Format(time.RFC3339))
 		}
 	}
 	return nil

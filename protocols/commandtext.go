@@ -6,27 +6,27 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // CommandData returns a command's attributes.data, which carries the text
 // of "custom" (and some typed) commands; it must be a non-empty string.
-func CommandData(cmd *app.Command) (string, error) {
+func CommandData(cmd *model.Command) (string, error) {
 	if cmd == nil {
-		return "", app.Invalid("no command")
+		return "", model.Invalid("no command")
 	}
 	data, ok := cmd.Attributes["data"].(string)
 	if !ok || data == "" {
-		return "", app.Invalid("%s command needs text in attributes.data", cmd.Type)
+		return "", model.Invalid("%s command needs text in attributes.data", cmd.Type)
 	}
 	return data, nil
 }
 
 // CommandText returns the text a device is sent for cmd: attributes.data
 // for "custom", otherwise texts[cmd.Type]. Any other type is invalid.
-func CommandText(cmd *app.Command, texts map[string]string) (string, error) {
+func CommandText(cmd *model.Command, texts map[string]string) (string, error) {
 	if cmd == nil {
-		return "", app.Invalid("no command")
+		return "", model.Invalid("no command")
 	}
 	if cmd.Type == "custom" {
 		return CommandData(cmd)
@@ -34,7 +34,7 @@ func CommandText(cmd *app.Command, texts map[string]string) (string, error) {
 	if text, ok := texts[cmd.Type]; ok {
 		return text, nil
 	}
-	return "", app.Invalid("command %q is not supported by this device protocol", cmd.Type)
+	return "", model.Invalid("command %q is not supported by this device protocol", cmd.Type)
 }
 
 // CommandTypes lists what an encoder built on CommandText supports:
@@ -51,13 +51,13 @@ const maxExactInt = 1 << 53
 // IntAttribute reads a whole-number command attribute. Commands decoded
 // from JSON hold float64; commands built in Go hold int or int64; clients
 // also send numbers as strings. Callers check the range they allow.
-func IntAttribute(cmd *app.Command, key string) (int, error) {
+func IntAttribute(cmd *model.Command, key string) (int, error) {
 	if cmd == nil {
-		return 0, app.Invalid("no command")
+		return 0, model.Invalid("no command")
 	}
 	v, ok := cmd.Attributes[key]
 	if !ok || v == nil {
-		return 0, app.Invalid("%s command needs attributes.%s", cmd.Type, key)
+		return 0, model.Invalid("%s command needs attributes.%s", cmd.Type, key)
 	}
 	switch x := v.(type) {
 	case float64:
@@ -75,5 +75,5 @@ func IntAttribute(cmd *app.Command, key string) (int, error) {
 			return n, nil
 		}
 	}
-	return 0, app.Invalid("%s command: attributes.%s must be a whole number, got %v", cmd.Type, key, v)
+	return 0, model.Invalid("%s command: attributes.%s must be a whole number, got %v", cmd.Type, key, v)
 }

@@ -7,30 +7,30 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func TestCommandText(t *testing.T) {
 	texts := map[string]string{"engineStop": "Relay,1#"}
 	tests := []struct {
 		name string
-		cmd  *app.Command
+		cmd  *model.Command
 		want string // "" : invalid
 	}{
-		{"table entry", &app.Command{Type: "engineStop"}, "Relay,1#"},
-		{"table entry ignores data", &app.Command{Type: "engineStop", Attributes: app.Attributes{"data": "x"}}, "Relay,1#"},
-		{"custom data", &app.Command{Type: "custom", Attributes: app.Attributes{"data": "WHERE#"}}, "WHERE#"},
-		{"custom without data", &app.Command{Type: "custom"}, ""},
-		{"custom with empty data", &app.Command{Type: "custom", Attributes: app.Attributes{"data": ""}}, ""},
-		{"custom with a number", &app.Command{Type: "custom", Attributes: app.Attributes{"data": 5.0}}, ""},
-		{"not in the table", &app.Command{Type: "rebootDevice"}, ""},
+		{"table entry", &model.Command{Type: "engineStop"}, "Relay,1#"},
+		{"table entry ignores data", &model.Command{Type: "engineStop", Attributes: model.Attributes{"data": "x"}}, "Relay,1#"},
+		{"custom data", &model.Command{Type: "custom", Attributes: model.Attributes{"data": "WHERE#"}}, "WHERE#"},
+		{"custom without data", &model.Command{Type: "custom"}, ""},
+		{"custom with empty data", &model.Command{Type: "custom", Attributes: model.Attributes{"data": ""}}, ""},
+		{"custom with a number", &model.Command{Type: "custom", Attributes: model.Attributes{"data": 5.0}}, ""},
+		{"not in the table", &model.Command{Type: "rebootDevice"}, ""},
 		{"no command", nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := CommandText(tt.cmd, texts)
 			if tt.want == "" {
-				if !errors.Is(err, app.ErrInvalid) || got != "" {
+				if !errors.Is(err, model.ErrInvalid) || got != "" {
 					t.Fatalf("got %q, %v; want an invalid-request error", got, err)
 				}
 				return
@@ -43,9 +43,9 @@ func TestCommandText(t *testing.T) {
 }
 
 func TestCommandTextNamesTheType(t *testing.T) {
-	_, err := CommandText(&app.Command{Type: "rebootDevice"}, nil)
-	var e *app.Error
-	if !errors.As(err, &e) || e.Kind != app.KindInvalid || !strings.Contains(e.Description, `"rebootDevice"`) {
+	_, err := CommandText(&model.Command{Type: "rebootDevice"}, nil)
+	var e *model.Error
+	if !errors.As(err, &e) || e.Class != model.ClassInvalid || !strings.Contains(e.Description, `"rebootDevice"`) {
 		t.Fatalf("err %v; want an invalid-request error naming the type", err)
 	}
 }
@@ -57,19 +57,19 @@ func TestCommandTypes(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 	for _, typ := range CommandTypes(texts) {
-		if _, err := CommandText(&app.Command{Type: typ, Attributes: app.Attributes{"data": "x"}}, texts); err != nil {
+		if _, err := CommandText(&model.Command{Type: typ, Attributes: model.Attributes{"data": "x"}}, texts); err != nil {
 			t.Errorf("listed %q does not encode: %v", typ, err)
 		}
 	}
 }
 
 func TestCommandData(t *testing.T) {
-	got, err := CommandData(&app.Command{Type: "outputControl", Attributes: app.Attributes{"data": "1"}})
+	got, err := CommandData(&model.Command{Type: "outputControl", Attributes: model.Attributes{"data": "1"}})
 	if err != nil || got != "1" {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	for _, cmd := range []*app.Command{nil, {Type: "outputControl"}, {Type: "outputControl", Attributes: app.Attributes{"data": 1}}} {
-		if got, err := CommandData(cmd); !errors.Is(err, app.ErrInvalid) || got != "" {
+	for _, cmd := range []*model.Command{nil, {Type: "outputControl"}, {Type: "outputControl", Attributes: model.Attributes{"data": 1}}} {
+		if got, err := CommandData(cmd); !errors.Is(err, model.ErrInvalid) || got != "" {
 			t.Errorf("%+v: got %q, %v; want an invalid-request error", cmd, got, err)
 		}
 	}
@@ -100,13 +100,13 @@ func TestIntAttribute(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := &app.Command{Type: "positionPeriodic", Attributes: app.Attributes{}}
+			cmd := &model.Command{Type: "positionPeriodic", Attributes: model.Attributes{}}
 			if tt.value != nil {
 				cmd.Attributes["frequency"] = tt.value
 			}
 			got, err := IntAttribute(cmd, "frequency")
 			if !tt.ok {
-				if !errors.Is(err, app.ErrInvalid) {
+				if !errors.Is(err, model.ErrInvalid) {
 					t.Fatalf("got %d, %v; want an invalid-request error", got, err)
 				}
 				if !strings.Contains(err.Error(), "attributes.frequency") {
@@ -119,7 +119,7 @@ func TestIntAttribute(t *testing.T) {
 			}
 		})
 	}
-	if _, err := IntAttribute(nil, "frequency"); !errors.Is(err, app.ErrInvalid) {
+	if _, err := IntAttribute(nil, "frequency"); !errors.Is(err, model.ErrInvalid) {
 		t.Errorf("nil command: %v", err)
 	}
 }

@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
@@ -89,7 +91,7 @@ func TestCorruptFramesStoreNoGarbage(t *testing.T) {
 		}
 	}
 
-	devices, err := core.Devices.List(app.System(), app.ListQuery{All: true})
+	devices, err := core.Fleet.Devices.List(model.System(), model.Query{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func TestCorruptFramesStoreNoGarbage(t *testing.T) {
 			badIDs++
 			t.Errorf("device registered with id %q", d.UniqueID)
 		}
-		ps, err := core.Positions(app.System(), app.PositionQuery{DeviceID: d.ID, From: time.Unix(0, 0), To: time.Now().Add(48 * time.Hour)})
+		ps, err := core.Fleet.Positions(model.System(), fleet.PositionQuery{DeviceID: d.ID, From: time.Unix(0, 0), To: time.Now().Add(48 * time.Hour)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +153,7 @@ func wellFormedID(id string) bool {
 
 // impossible lists the values of p that no tracker can measure, by the
 // limits docs/devices.md gives for the fields the issue saw spoiled.
-func impossible(p *app.Position) map[string]any {
+func impossible(p *model.Position) map[string]any {
 	out := map[string]any{}
 	outside := func(field string, v, lo, hi float64) {
 		if !(v >= lo && v <= hi) {

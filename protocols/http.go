@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // HTTPProtocol is a device protocol spoken over HTTP requests (OsmAnd and
@@ -16,15 +16,15 @@ import (
 // commands travel back in the response body.
 type HTTPProtocol interface {
 	Name() string
-	Decode(method, contentType string, query url.Values, body []byte, now time.Time) (uniqueID string, positions []*app.Position, err error)
+	Decode(method, contentType string, query url.Values, body []byte, now time.Time) (uniqueID string, positions []*model.Position, err error)
 	CommandTypes() []string
-	EncodeCommand(cmd *app.Command) (string, error)
+	EncodeCommand(cmd *model.Command) (string, error)
 }
 
 // HTTPSink adds to Sink what a connectionless protocol needs.
 type HTTPSink interface {
 	Sink
-	TakeQueued(deviceID int64) ([]*app.Command, error)
+	TakeQueued(deviceID int64) ([]*model.Command, error)
 }
 
 // HTTPServer is one HTTP protocol's listener. Requests are read by the
@@ -87,7 +87,7 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, s.commands(d.ID))
 }
 
-func (s *HTTPServer) decode(r *http.Request, body []byte) (uid string, positions []*app.Position, err error) {
+func (s *HTTPServer) decode(r *http.Request, body []byte) (uid string, positions []*model.Position, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.Stats.Panics.Add(1)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 )
@@ -59,9 +60,9 @@ func TestHTTPListener(t *testing.T) {
 			if resp.StatusCode != tt.wantStatus {
 				t.Fatalf("status %d, want %d", resp.StatusCode, tt.wantStatus)
 			}
-			var ps []*app.Position
-			e.db.View(func(tx app.Tx) error {
-				return tx.Positions(d.ID, base, base.Add(365*24*3600e9), func(p *app.Position) bool { ps = append(ps, p); return true })
+			var ps []*model.Position
+			e.db.View(func(tx model.Tx) error {
+				return tx.Positions(d.ID, base, base.Add(365*24*3600e9), func(p *model.Position) bool { ps = append(ps, p); return true })
 			})
 			if len(ps) != tt.wantStored {
 				t.Fatalf("stored %d positions, want %d", len(ps), tt.wantStored)
@@ -74,9 +75,9 @@ func TestHTTPListener(t *testing.T) {
 		t.Fatalf("first position attributes = %v", ps[0].Attributes)
 	}
 	var alarms int
-	e.db.View(func(tx app.Tx) error {
-		return tx.Events(d.ID, base, base.Add(365*24*3600e9), func(ev *app.Event) bool {
-			if ev.Type == app.EventAlarm && ev.Attributes["alarm"] == "sos" {
+	e.db.View(func(tx model.Tx) error {
+		return tx.Events(d.ID, base, base.Add(365*24*3600e9), func(ev *model.Event) bool {
+			if ev.Type == model.EventAlarm && ev.Attributes["alarm"] == "sos" {
 				alarms++
 			}
 			return true
@@ -87,7 +88,7 @@ func TestHTTPListener(t *testing.T) {
 	}
 
 	// A command queued while the device is away comes back in the next reply.
-	if _, queued, err := e.core.SendCommand(e.admin, &app.Command{DeviceID: d.ID, Type: "custom", Attributes: app.Attributes{"data": "hello"}}); err != nil || !queued {
+	if _, queued, err := e.core.SendCommand(e.admin, &model.Command{DeviceID: d.ID, Type: "custom", Attributes: model.Attributes{"data": "hello"}}); err != nil || !queued {
 		t.Fatalf("queue: queued %v err %v", queued, err)
 	}
 	resp, err := http.Get(url + "/?id=123456&timestamp=1767225720&lat=60.002&lon=30.0")

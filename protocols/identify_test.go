@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
@@ -62,7 +63,7 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 		}
 	}
 
-	devices, _ := core.Devices.List(app.System(), app.ListQuery{All: true})
+	devices, _ := core.Fleet.Devices.List(model.System(), model.Query{All: true})
 	var ids []string
 	for _, d := range devices {
 		ids = append(ids, d.UniqueID)
@@ -78,7 +79,7 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 	if got := core.Stats().InvalidIDs; got != 2*uint64(len(garbage)) {
 		t.Errorf("invalid ids = %d, want %d", got, 2*len(garbage))
 	}
-	if unknown, _ := core.UnknownDevices(app.System()); len(unknown) != 0 {
+	if unknown, _ := core.UnknownDevices(model.System()); len(unknown) != 0 {
 		t.Errorf("unknown devices = %+v, want none", unknown)
 	}
 }
@@ -113,11 +114,11 @@ func TestAutoRegistrationBudgetPerAddress(t *testing.T) {
 			t.Errorf("report %d (id %s): %d, want %d", i, id, resp.StatusCode, want)
 		}
 	}
-	devices, _ := core.Devices.List(app.System(), app.ListQuery{All: true})
+	devices, _ := core.Fleet.Devices.List(model.System(), model.Query{All: true})
 	if len(devices) != 3 {
 		t.Errorf("%d devices registered, want 3", len(devices))
 	}
-	unknown, _ := core.UnknownDevices(app.System())
+	unknown, _ := core.UnknownDevices(model.System())
 	var ids []string
 	for _, u := range unknown {
 		ids = append(ids, u.UniqueID)

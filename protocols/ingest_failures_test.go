@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/storage"
 )
@@ -30,7 +31,7 @@ type fullDisk struct {
 	full atomic.Bool
 }
 
-func (d *fullDisk) Batch(fn func(app.Tx) error) error {
+func (d *fullDisk) Batch(fn func(model.Tx) error) error {
 	if d.full.Load() {
 		return &fs.PathError{Op: "write", Path: "fleetd.db", Err: syscall.ENOSPC}
 	}
@@ -135,7 +136,7 @@ func TestDiskFullLogsOneLinePerWindow(t *testing.T) {
 	var all []*device
 	for i := range devices {
 		uid := fmt.Sprintf("dev-%03d", i)
-		if _, err := core.Devices.Create(app.System(), func(d *app.Device) error { d.Name, d.UniqueID = uid, uid; return nil }); err != nil {
+		if _, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = uid, uid; return nil }); err != nil {
 			t.Fatal(err)
 		}
 		d := &device{uid: uid}

@@ -2,7 +2,9 @@
 // protocol package provides: framing, decoding, replies and command encoding.
 package protocols
 
-import "github.com/fleetd/fleetd/app"
+import (
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // Conn is the per-connection state a decoder may keep between frames, such
 // as the device identity learned from a login frame.
@@ -25,7 +27,7 @@ type Result struct {
 	// without a location (status, heartbeat with data) yields a position with
 	// Outdated true: the ingest copies the last known location into it, as
 	// Traccar does. Times are UTC.
-	Positions []*app.Position
+	Positions []*model.Position
 	// Reply is written to the device at once (login/heartbeat answers that
 	// do not acknowledge stored data).
 	Reply []byte
@@ -54,7 +56,7 @@ type Stream interface {
 	CommandTypes() []string
 	// Encode encodes a command for the device; an unsupported type returns
 	// an error matching app.ErrInvalid.
-	Encode(c *Conn, cmd *app.Command) ([]byte, error)
+	Encode(c *Conn, cmd *model.Command) ([]byte, error)
 }
 
 // Datagram is implemented by protocols that also listen on UDP, where each

@@ -12,13 +12,15 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/throttle"
 )
 
 // Sink is what the listeners need from the core (app.Core implements it).
 type Sink interface {
-	Identify(protocol, uniqueID, remote string) (*app.Device, error)
+	Identify(protocol, uniqueID, remote string) (*model.Device, error)
 	// Ingest returns once the positions are durable.
-	Ingest(deviceID int64, positions []*app.Position) error
+	Ingest(deviceID int64, positions []*model.Position) error
 	Connected(deviceID int64, conn app.DeviceConn) (release func())
 	CommandResult(deviceID int64, result string) error
 }
@@ -228,7 +230,7 @@ func hostOf(addr net.Addr) string {
 // admit applies the per-address cap (an IPv6 peer counts by its /64, as
 // app.AddressKey counts) and registers the connection.
 func (s *Server) admit(nc net.Conn) *conn {
-	host := app.AddressKey(hostOf(nc.RemoteAddr()))
+	host := throttle.AddressKey(hostOf(nc.RemoteAddr()))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.perIP[host] >= s.opts.MaxConnsPerIP {
@@ -265,13 +267,13 @@ type conn struct {
 
 	mu            sync.Mutex // guards state and writes (commands arrive from other goroutines)
 	state         *Conn
-	device        *app.Device
+	device        *model.Device
 	releaseDevice func()
 }
 
 func (c *conn) Protocol() string { return c.srv.proto.Name() }
 
-func (c *conn) Send(cmd *app.Command) error {
+func (c *conn) Send(cmd *model.Command) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	data, err := c.srv.proto.Encode(c.state, cmd)
@@ -420,7 +422,7 @@ func (c *conn) identify(uniqueID string) {
 	c.releaseDevice = c.srv.sink.Connected(d.ID, c)
 }
 
-func (s *Server) ingest(deviceID int64, positions []*app.Position) error {
+func (s *Server) ingest(deviceID int64, positions []*model.Position) error {
 	for _, p := range positions {
 		if p.Protocol == "" {
 			p.Protocol = s.proto.Name()
@@ -431,7 +433,7 @@ func (s *Server) ingest(deviceID int64, positions []*app.Position) error {
 
 // store hands positions to the sink and tells the Ingested hook. The sink
 // logs failures, condensed (app.Core.Ingest).
-func (s *Server) store(deviceID int64, positions []*app.Position) error {
+func (s *Server) store(deviceID int64, positions []*model.Position) error {
 	began := time.Now()
 	err := s.sink.Ingest(deviceID, positions)
 	if s.opts.Ingested != nil {

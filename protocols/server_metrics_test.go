@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -72,20 +73,20 @@ type hookSink struct {
 	failNext atomic.Bool
 }
 
-func (s *hookSink) Identify(_, uid, _ string) (*app.Device, error) {
-	d := &app.Device{UniqueID: uid}
+func (s *hookSink) Identify(_, uid, _ string) (*model.Device, error) {
+	d := &model.Device{UniqueID: uid}
 	d.ID = 1
 	return d, nil
 }
-func (s *hookSink) Ingest(int64, []*app.Position) error {
+func (s *hookSink) Ingest(int64, []*model.Position) error {
 	if s.failNext.CompareAndSwap(true, false) {
 		return errors.New("disk full")
 	}
 	return nil
 }
-func (s *hookSink) Connected(int64, app.DeviceConn) func()   { return func() {} }
-func (s *hookSink) CommandResult(int64, string) error        { return nil }
-func (s *hookSink) TakeQueued(int64) ([]*app.Command, error) { return nil, nil }
+func (s *hookSink) Connected(int64, app.DeviceConn) func()     { return func() {} }
+func (s *hookSink) CommandResult(int64, string) error          { return nil }
+func (s *hookSink) TakeQueued(int64) ([]*model.Command, error) { return nil, nil }
 
 // Every call handing positions to the sink, stored or failed, reaches the
 // Ingested hook, on stream and HTTP listeners alike; the hook is told

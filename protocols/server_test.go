@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
@@ -56,16 +58,16 @@ func (lineProto) Decode(c *protocols.Conn, frame []byte) (protocols.Result, erro
 	if !ok || err != nil {
 		return protocols.Result{}, errors.New("bad frame")
 	}
-	p := &app.Position{FixTime: base.Add(time.Duration(seq) * time.Second), Valid: true,
-		Latitude: 54.9 + float64(seq)*1e-4, Longitude: 24, Speed: 10, Attributes: app.Attributes{"seq": seq}}
-	return protocols.Result{UniqueID: uid, Positions: []*app.Position{p}, Ack: []byte(fmt.Sprintf("ok %d\n", seq))}, nil
+	p := &model.Position{FixTime: base.Add(time.Duration(seq) * time.Second), Valid: true,
+		Latitude: 54.9 + float64(seq)*1e-4, Longitude: 24, Speed: 10, Attributes: model.Attributes{"seq": seq}}
+	return protocols.Result{UniqueID: uid, Positions: []*model.Position{p}, Ack: []byte(fmt.Sprintf("ok %d\n", seq))}, nil
 }
 
 func (lineProto) CommandTypes() []string { return []string{"custom"} }
 
-func (lineProto) Encode(_ *protocols.Conn, cmd *app.Command) ([]byte, error) {
+func (lineProto) Encode(_ *protocols.Conn, cmd *model.Command) ([]byte, error) {
 	if cmd.Type != "custom" {
-		return nil, app.Invalid("unsupported")
+		return nil, model.Invalid("unsupported")
 	}
 	return []byte(fmt.Sprint(cmd.Attributes["data"], "\n")), nil
 }
@@ -76,7 +78,7 @@ type env struct {
 	db    *storage.DB
 	core  *app.Core
 	srv   *protocols.Server
-	admin *app.User
+	admin *model.User
 }
 
 func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env {
@@ -90,7 +92,7 @@ func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env
 	types := catalog.CommandTypes()
 	types["line"] = lineProto{}.CommandTypes()
 	e.core = app.New(db, app.Options{Ingest: ingest, BcryptCost: 4, CommandTypes: types})
-	if e.admin, _, err = e.core.Bootstrap("admin@example.com", "secret"); err != nil {
+	if e.admin, _, err = e.core.Accounts.Bootstrap("admin@example.com", "secret"); err != nil {
 		t.Fatal(err)
 	}
 	e.srv, err = protocols.Listen(lineProto{}, "127.0.0.1:0", e.core, opts)
@@ -101,9 +103,9 @@ func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env
 	return e
 }
 
-func (e *env) device(uid string) *app.Device {
+func (e *env) device(uid string) *model.Device {
 	e.t.Helper()
-	d, err := e.core.Devices.Create(e.admin, func(d *app.Device) error { d.Name, d.UniqueID = uid, uid; return nil })
+	d, err := e.core.Fleet.Devices.Create(e.admin, func(d *model.Device) error { d.Name, d.UniqueID = uid, uid; return nil })
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -121,9 +123,9 @@ func (e *env) dial() (net.Conn, *bufio.Reader) {
 	return c, bufio.NewReader(c)
 }
 
-func (e *env) positions(deviceID int64) []*app.Position {
+func (e *env) positions(deviceID int64) []*model.Position {
 	e.t.Helper()
-	ps, err := e.core.Positions(e.admin, app.PositionQuery{DeviceID: deviceID, From: base, To: base.Add(24 * time.Hour)})
+	ps, err := e.core.Fleet.Positions(e.admin, fleet.PositionQuery{DeviceID: deviceID, From: base, To: base.Add(24 * time.Hour)})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -169,8 +171,8 @@ func TestListenerStoresBeforeAck(t *testing.T) {
 	if dist, _ := last.Attributes["distance"].(float64); dist < 11 || dist > 12 {
 		t.Fatalf("distance = %v, want ~11.1 m", last.Attributes["distance"])
 	}
-	dev, _ := e.core.Devices.Get(e.admin, d.ID)
-	if dev.Status != app.StatusOnline || dev.PositionID != last.ID {
+	dev, _ := e.core.Fleet.Devices.Get(e.admin, d.ID)
+	if dev.Status != model.StatusOnline || dev.PositionID != last.ID {
 		t.Fatalf("device status %q positionId %d, want online %d", dev.Status, dev.PositionID, last.ID)
 	}
 }
@@ -199,7 +201,7 @@ func TestListenerUnknownDevice(t *testing.T) {
 			if listed == tt.autoRegister {
 				t.Fatalf("unknown list = %+v", unknown)
 			}
-			devices, _ := e.core.Devices.List(e.admin, app.ListQuery{})
+			devices, _ := e.core.Fleet.Devices.List(e.admin, model.Query{})
 			if (len(devices) == 1) != tt.autoRegister {
 				t.Fatalf("devices = %d", len(devices))
 			}
@@ -269,7 +271,7 @@ func TestListenerCommands(t *testing.T) {
 	// The connection is registered once identified: a command goes out on it.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		_, queued, err := e.core.SendCommand(e.admin, &app.Command{DeviceID: d.ID, Type: "custom", Attributes: app.Attributes{"data": "reboot"}})
+		_, queued, err := e.core.SendCommand(e.admin, &model.Command{DeviceID: d.ID, Type: "custom", Attributes: model.Attributes{"data": "reboot"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,11 +337,11 @@ func TestAckedPositionsSurviveStoreCrash(t *testing.T) {
 	total := 0
 	for uid, seqs := range acked {
 		total += len(seqs)
-		var d *app.Device
-		db.View(func(tx app.Tx) (err error) { d, err = tx.DeviceByUniqueID(uid); return err })
+		var d *model.Device
+		db.View(func(tx model.Tx) (err error) { d, err = tx.DeviceByUniqueID(uid); return err })
 		stored := map[float64]bool{}
-		db.View(func(tx app.Tx) error {
-			return tx.Positions(d.ID, base, base.Add(48*time.Hour), func(p *app.Position) bool {
+		db.View(func(tx model.Tx) error {
+			return tx.Positions(d.ID, base, base.Add(48*time.Hour), func(p *model.Position) bool {
 				stored[p.Attributes["seq"].(float64)] = true
 				return true
 			})

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -32,8 +32,8 @@ func TestBackupWhileWriting(t *testing.T) {
 				default:
 				}
 				var id int64
-				err := db.Batch(func(tx app.Tx) error {
-					p := &app.Position{DeviceID: int64(w + 1), FixTime: at(i)}
+				err := db.Batch(func(tx model.Tx) error {
+					p := &model.Position{DeviceID: int64(w + 1), FixTime: at(i)}
 					err := tx.AddPosition(p)
 					id = p.ID
 					return err
@@ -69,7 +69,7 @@ func TestBackupWhileWriting(t *testing.T) {
 	}
 
 	copyDB := openAt(t, path)
-	mustView(t, copyDB, func(tx app.Tx) error {
+	mustView(t, copyDB, func(tx model.Tx) error {
 		for id := int64(1); id <= before; id++ {
 			if _, err := tx.Position(id); err != nil {
 				t.Fatalf("position %d committed before the backup is missing: %v", id, err)
@@ -98,9 +98,9 @@ func seedStore(t *testing.T, path string, uniqueIDs ...string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	mustUpdate(t, db, func(tx app.Tx) error {
+	mustUpdate(t, db, func(tx model.Tx) error {
 		for _, uid := range uniqueIDs {
-			if err := tx.Devices().Create(&app.Device{UniqueID: uid}); err != nil {
+			if err := tx.Devices().Create(&model.Device{UniqueID: uid}); err != nil {
 				return err
 			}
 		}
@@ -114,8 +114,8 @@ func deviceUIDs(t *testing.T, path string) []string {
 	db := openAt(t, path)
 	defer db.Close()
 	var uids []string
-	mustView(t, db, func(tx app.Tx) error {
-		return tx.Devices().List(func(d *app.Device) bool { uids = append(uids, d.UniqueID); return true })
+	mustView(t, db, func(tx model.Tx) error {
+		return tx.Devices().List(func(d *model.Device) bool { uids = append(uids, d.UniqueID); return true })
 	})
 	return uids
 }
@@ -123,7 +123,7 @@ func deviceUIDs(t *testing.T, path string) []string {
 func TestBackupFile(t *testing.T) {
 	dir := t.TempDir()
 	db := openAt(t, filepath.Join(dir, "live.db"))
-	mustUpdate(t, db, func(tx app.Tx) error { return tx.Devices().Create(&app.Device{UniqueID: "live"}) })
+	mustUpdate(t, db, func(tx model.Tx) error { return tx.Devices().Create(&model.Device{UniqueID: "live"}) })
 	dst := filepath.Join(dir, "backup.db")
 	seedStore(t, dst, "stale") // BackupFile replaces an older backup
 	if err := BackupFile(db, dst); err != nil {
@@ -299,7 +299,7 @@ func TestRestoreRefusesOpenStore(t *testing.T) {
 	if _, err := Restore(backup, dst, time.Now()); !errors.Is(err, ErrLocked) {
 		t.Fatalf("Restore over an open store: %v, want ErrLocked", err)
 	}
-	mustView(t, live, func(tx app.Tx) error {
+	mustView(t, live, func(tx model.Tx) error {
 		_, err := tx.DeviceByUniqueID("live")
 		return err
 	})

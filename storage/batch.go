@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -28,7 +28,7 @@ type batcher struct {
 }
 
 type batchCall struct {
-	fn  func(app.Tx) error
+	fn  func(model.Tx) error
 	err chan error
 }
 
@@ -40,7 +40,7 @@ func newBatcher(db *bolt.DB, max int, linger time.Duration) *batcher {
 }
 
 // do runs fn in the next group and returns once that group is committed.
-func (b *batcher) do(fn func(app.Tx) error) error {
+func (b *batcher) do(fn func(model.Tx) error) error {
 	call := &batchCall{fn: fn, err: make(chan error, 1)}
 	select {
 	case b.calls <- call:

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Concurrent Batch calls share commits: with 200 callers there are fewer
@@ -25,7 +25,7 @@ func TestBatchGroupsConcurrentCalls(t *testing.T) {
 	held, release := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		err := db.Batch(func(tx app.Tx) error {
+		err := db.Batch(func(tx model.Tx) error {
 			close(held)
 			<-release
 			err := tx.AddPosition(position(0))
@@ -61,13 +61,13 @@ func TestBatchGroupsConcurrentCalls(t *testing.T) {
 }
 
 // position is the i-th test fix, over seven devices.
-func position(i int) *app.Position {
-	return &app.Position{DeviceID: int64(i%7 + 1), FixTime: time.Unix(1_700_000_000+int64(i), 0)}
+func position(i int) *model.Position {
+	return &model.Position{DeviceID: int64(i%7 + 1), FixTime: time.Unix(1_700_000_000+int64(i), 0)}
 }
 
 // batchAdd stores position(i) through Batch.
 func batchAdd(db *DB, i int) error {
-	return db.Batch(func(tx app.Tx) error {
+	return db.Batch(func(tx model.Tx) error {
 		err := tx.AddPosition(position(i))
 		return err
 	})

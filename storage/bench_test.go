@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // benchDB opens a store with real fsync: these benchmarks measure commits.
@@ -22,12 +22,12 @@ func benchDB(b *testing.B) *DB {
 }
 
 // benchPosition is a typical fix as a tracker protocol decodes it.
-func benchPosition(device int64, i int) *app.Position {
+func benchPosition(device int64, i int) *model.Position {
 	fix := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)
-	return &app.Position{
+	return &model.Position{
 		DeviceID: device, Protocol: "teltonika", ServerTime: fix, DeviceTime: fix, FixTime: fix,
 		Valid: true, Latitude: 52.52 + float64(i)*1e-5, Longitude: 13.40, Altitude: 34, Speed: 12.5, Course: 270,
-		Attributes: app.Attributes{"sat": 9, "ignition": true, "odometer": 123456.7, "power": 12.8},
+		Attributes: model.Attributes{"sat": 9, "ignition": true, "odometer": 123456.7, "power": 12.8},
 	}
 }
 
@@ -52,7 +52,7 @@ func BenchmarkBatchAddPosition(b *testing.B) {
 			for g := range goroutines {
 				wg.Go(func() {
 					for i := range per {
-						err := db.Batch(func(tx app.Tx) error {
+						err := db.Batch(func(tx model.Tx) error {
 							err := tx.AddPosition(benchPosition(int64(g+1), i))
 							return err
 						})
@@ -78,7 +78,7 @@ func BenchmarkAddPositionsPerTx(b *testing.B) {
 			db := benchDB(b)
 			b.ResetTimer()
 			for i := 0; i < b.N; i += n {
-				err := db.Update(func(tx app.Tx) error {
+				err := db.Update(func(tx model.Tx) error {
 					for j := i; j < i+n && j < b.N; j++ {
 						if err := tx.AddPosition(benchPosition(int64(j%100+1), j)); err != nil {
 							return err

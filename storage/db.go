@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -25,10 +25,10 @@ var ErrLocked = errors.New("store is in use by another process (is fleetd serve 
 
 // ErrKeyTooLarge is what a write answers when a value it makes a key of
 // (an e-mail, a uniqueId) is longer than bbolt takes. The core bounds such
-// values first (app.MaxEmail, app.MaxUniqueID); this is the backstop for a
+// values first (model.MaxEmail, model.MaxUniqueID); this is the backstop for a
 // path it missed, so the client learns its request was at fault (400)
 // instead of getting a 500. errors.Is also matches bbolt's own error.
-var ErrKeyTooLarge = &app.Error{Kind: app.KindInvalid, Message: "Invalid request",
+var ErrKeyTooLarge = &model.Error{Class: model.ClassInvalid, Message: "Invalid request",
 	Description: fmt.Sprintf("a value is too long to be stored (a key takes at most %d bytes)", bolt.MaxKeySize)}
 
 // Options configures Open.
@@ -59,7 +59,7 @@ type DB struct {
 	upgraded Upgrade
 }
 
-var _ app.Store = (*DB)(nil)
+var _ model.Store = (*DB)(nil)
 
 // Open opens the store at path, creating its directory (0700) and file
 // (0600) if needed, and migrates it to CurrentSchema unless opts.ReadOnly.
@@ -139,12 +139,12 @@ func orDefault[T comparable](v, def T) T {
 }
 
 // View runs fn in a read-only transaction.
-func (db *DB) View(fn func(app.Tx) error) error {
+func (db *DB) View(fn func(model.Tx) error) error {
 	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
 }
 
 // Update runs fn in a read-write transaction and commits unless fn fails.
-func (db *DB) Update(fn func(app.Tx) error) error {
+func (db *DB) Update(fn func(model.Tx) error) error {
 	return writeError(db.bolt.Update(func(btx *bolt.Tx) error { return fn(&tx{btx}) }))
 }
 
@@ -153,7 +153,7 @@ func (db *DB) Update(fn func(app.Tx) error) error {
 // any fn in the group fails, the group is rolled back, the failing fn gets
 // its error and the others run again: fn may run more than once and must
 // only touch the store through its Tx.
-func (db *DB) Batch(fn func(app.Tx) error) error { return writeError(db.batch.do(fn)) }
+func (db *DB) Batch(fn func(model.Tx) error) error { return writeError(db.batch.do(fn)) }
 
 // writeError maps bbolt's refusal of a key to ErrKeyTooLarge, keeping
 // bbolt's error in the chain.

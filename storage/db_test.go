@@ -8,11 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -161,7 +160,7 @@ func TestOpenLocked(t *testing.T) {
 	if _, err := Open(path, Options{Timeout: 50 * time.Millisecond}); !errors.Is(err, ErrLocked) {
 		t.Errorf("writable Open beside a reader: %v, want ErrLocked", err)
 	}
-	if err := r1.Update(func(tx app.Tx) error { return tx.Groups().Create(&app.Group{}) }); err == nil {
+	if err := r1.Update(func(tx model.Tx) error { return tx.Groups().Create(&model.Group{}) }); err == nil {
 		t.Error("Update on a read-only store succeeded")
 	}
 }
@@ -169,23 +168,23 @@ func TestOpenLocked(t *testing.T) {
 func TestUpdateRollback(t *testing.T) {
 	db := openTestDB(t)
 	boom := errors.New("boom")
-	err := db.Update(func(tx app.Tx) error {
-		if err := tx.Users().Create(&app.User{Email: "a@example.com"}); err != nil {
+	err := db.Update(func(tx model.Tx) error {
+		if err := tx.Users().Create(&model.User{Email: "a@example.com"}); err != nil {
 			return err
 		}
-		if err := tx.Devices().Create(&app.Device{UniqueID: "1"}); err != nil {
+		if err := tx.Devices().Create(&model.Device{UniqueID: "1"}); err != nil {
 			return err
 		}
-		if err := tx.AddPosition(&app.Position{DeviceID: 1, FixTime: t0}); err != nil {
+		if err := tx.AddPosition(&model.Position{DeviceID: 1, FixTime: t0}); err != nil {
 			return err
 		}
-		if err := tx.AddEvent(&app.Event{DeviceID: 1, EventTime: t0}); err != nil {
+		if err := tx.AddEvent(&model.Event{DeviceID: 1, EventTime: t0}); err != nil {
 			return err
 		}
-		if err := tx.Link(perm(app.KindUser, 1, app.KindDevice, 1)); err != nil {
+		if err := tx.Link(perm(model.KindUser, 1, model.KindDevice, 1)); err != nil {
 			return err
 		}
-		if err := tx.PutSession(&app.Session{Token: "t", UserID: 1}); err != nil {
+		if err := tx.PutSession(&model.Session{Token: "t", UserID: 1}); err != nil {
 			return err
 		}
 		return boom
@@ -193,7 +192,7 @@ func TestUpdateRollback(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("Update = %v, want boom", err)
 	}
-	mustView(t, db, func(tx app.Tx) error {
+	mustView(t, db, func(tx model.Tx) error {
 		nu, _ := tx.Users().Count()
 		nd, _ := tx.Devices().Count()
 		_, errEmail := tx.UserByEmail("a@example.com")
@@ -201,77 +200,24 @@ func TestUpdateRollback(t *testing.T) {
 		_, errPos := tx.LatestPosition(1)
 		_, errEvent := tx.Event(1)
 		_, errSession := tx.Session("t")
-		linked, _ := tx.Linked(app.KindUser, 1, app.KindDevice)
+		linked, _ := tx.Linked(model.KindUser, 1, model.KindDevice)
 		if nu+nd != 0 || linked != nil {
 			t.Errorf("rolled back Update left %d users, %d devices, links %v", nu, nd, linked)
 		}
 		for _, err := range []error{errEmail, errUID, errPos, errEvent, errSession} {
-			wantKind(t, err, app.ErrNotFound)
+			wantKind(t, err, model.ErrNotFound)
 		}
 		return nil
 	})
 	// Sequences rolled back too.
-	mustUpdate(t, db, func(tx app.Tx) error {
-		u := &app.User{}
+	mustUpdate(t, db, func(tx model.Tx) error {
+		u := &model.User{}
 		err := tx.Users().Create(u)
 		if u.ID != 1 {
 			t.Errorf("first id after rollback = %d, want 1", u.ID)
 		}
 		return err
 	})
-}
-
-// Fifty device connections commit through Batch at once; the ones whose fn
-// fails leave nothing behind and do not take the others down.
-func TestBatchConcurrent(t *testing.T) {
-	db := openTestDB(t)
-	const n = 50
-	failing := func(i int) bool { return i%10 == 3 }
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			errs[i] = db.Batch(func(tx app.Tx) error {
-				d := &app.Device{UniqueID: fmt.Sprint("dev", i)}
-				if err := tx.Devices().Create(d); err != nil {
-					return err
-				}
-				if err := tx.AddPosition(&app.Position{DeviceID: d.ID, FixTime: at(i)}); err != nil {
-					return err
-				}
-				if failing(i) {
-					return fmt.Errorf("device %d fails", i)
-				}
-				return nil
-			})
-		})
-	}
-	wg.Wait()
-	stored := 0
-	mustView(t, db, func(tx app.Tx) error {
-		for i := range n {
-			d, err := tx.DeviceByUniqueID(fmt.Sprint("dev", i))
-			if failing(i) {
-				if errs[i] == nil || err == nil {
-					t.Errorf("device %d: Batch error %v, lookup error %v; want both", i, errs[i], err)
-				}
-				continue
-			}
-			if errs[i] != nil || err != nil {
-				t.Errorf("device %d: Batch error %v, lookup error %v", i, errs[i], err)
-				continue
-			}
-			p, err := tx.LatestPosition(d.ID)
-			if err != nil || !p.FixTime.Equal(at(i)) {
-				t.Errorf("device %d latest position = %+v, %v", i, p, err)
-			}
-			stored++
-		}
-		return nil
-	})
-	if stored != n-5 {
-		t.Errorf("stored %d devices, want %d", stored, n-5)
-	}
 }
 
 // A cleanly closed store has its freelist written, so the next open reads
@@ -281,8 +227,8 @@ func TestCloseWritesTheFreelist(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fleetd.db")
 	db := openAt(t, path)
 	for i := range 200 {
-		if err := db.Update(func(tx app.Tx) error {
-			return tx.Devices().Create(&app.Device{Name: "n", UniqueID: fmt.Sprint(i)})
+		if err := db.Update(func(tx model.Tx) error {
+			return tx.Devices().Create(&model.Device{Name: "n", UniqueID: fmt.Sprint(i)})
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -297,7 +243,7 @@ func TestCloseWritesTheFreelist(t *testing.T) {
 		t.Fatal("Close left the freelist out: the next open walks the whole file")
 	}
 	db = openAt(t, path)
-	if err := db.View(func(tx app.Tx) error {
+	if err := db.View(func(tx model.Tx) error {
 		_, err := tx.DeviceByUniqueID("199")
 		return err
 	}); err != nil {

@@ -2,85 +2,29 @@ package storage
 
 import (
 	"reflect"
-	"slices"
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func eventIDs(t *testing.T, db *DB, device int64, from, to time.Time) []int64 {
 	t.Helper()
 	var ids []int64
-	mustView(t, db, func(tx app.Tx) error {
-		return tx.Events(device, from, to, func(e *app.Event) bool { ids = append(ids, e.ID); return true })
+	mustView(t, db, func(tx model.Tx) error {
+		return tx.Events(device, from, to, func(e *model.Event) bool { ids = append(ids, e.ID); return true })
 	})
 	return ids
 }
 
-// EventsNewest is Events reversed, for any range, across many pages and
-// among equal times, and stops where fn does.
-func TestEventsNewest(t *testing.T) {
-	db := openTestDB(t)
-	mustUpdate(t, db, func(tx app.Tx) error {
-		for i := range 900 {
-			e := app.Event{DeviceID: int64(1 + i%3), EventTime: at(i / 9), Type: "alarm"} // devices 1..3, equal times
-			if err := tx.AddEvent(&e); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	newest := func(device int64, from, to time.Time, n int) []int64 {
-		var ids []int64
-		mustView(t, db, func(tx app.Tx) error {
-			return tx.EventsNewest(device, from, to, func(e *app.Event) bool {
-				ids = append(ids, e.ID)
-				return len(ids) < n
-			})
-		})
-		return ids
-	}
-	far := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, r := range []struct {
-		name     string
-		device   int64
-		from, to time.Time
-	}{
-		{"first device, everything", 1, time.Time{}, far},
-		{"middle device", 2, time.Time{}, far},
-		{"last device", 3, time.Time{}, far},
-		{"inner range", 2, at(10), at(50)},
-		{"single instant", 3, at(20), at(20)},
-		{"before the first", 1, time.Time{}, at(-1)},
-		{"after the last", 3, at(101), far},
-		{"from after to", 1, at(50), at(10)},
-		{"no such device", 4, time.Time{}, far},
-		{"device 0", 0, time.Time{}, far},
-	} {
-		t.Run(r.name, func(t *testing.T) {
-			want := eventIDs(t, db, r.device, r.from, r.to)
-			slices.Reverse(want)
-			if got := newest(r.device, r.from, r.to, 1<<30); !slices.Equal(got, want) {
-				t.Errorf("newest first %v, want %v", got, want)
-			}
-			if len(want) > 5 {
-				if got := newest(r.device, r.from, r.to, 5); !slices.Equal(got, want[:5]) {
-					t.Errorf("stopped after 5: %v, want %v", got, want[:5])
-				}
-			}
-		})
-	}
-}
-
 func TestEvents(t *testing.T) {
 	db := openTestDB(t)
-	mustUpdate(t, db, func(tx app.Tx) error {
-		for _, e := range []app.Event{
-			{DeviceID: 1, EventTime: at(10), Type: "deviceOnline"},                                                   // 1
-			{DeviceID: 2, EventTime: at(10), Type: "deviceOnline"},                                                   // 2
-			{DeviceID: 1, EventTime: at(5), Type: "ignitionOn", PositionID: 7, Attributes: app.Attributes{"a": "b"}}, // 3
-			{DeviceID: 1, EventTime: at(30), Type: "deviceOffline"},                                                  // 4
+	mustUpdate(t, db, func(tx model.Tx) error {
+		for _, e := range []model.Event{
+			{DeviceID: 1, EventTime: at(10), Type: "deviceOnline"},                                                     // 1
+			{DeviceID: 2, EventTime: at(10), Type: "deviceOnline"},                                                     // 2
+			{DeviceID: 1, EventTime: at(5), Type: "ignitionOn", PositionID: 7, Attributes: model.Attributes{"a": "b"}}, // 3
+			{DeviceID: 1, EventTime: at(30), Type: "deviceOffline"},                                                    // 4
 		} {
 			if err := tx.AddEvent(&e); err != nil {
 				return err
@@ -94,22 +38,22 @@ func TestEvents(t *testing.T) {
 		{"inclusive bounds", 1, at(5), at(10), []int64{3, 1}},
 		{"empty", 1, at(11), at(29), nil},
 	})
-	mustView(t, db, func(tx app.Tx) error {
+	mustView(t, db, func(tx model.Tx) error {
 		e, err := tx.Event(3)
 		if err != nil || e.Type != "ignitionOn" || e.PositionID != 7 || !e.EventTime.Equal(at(5)) || e.Attributes["a"] != "b" {
 			t.Errorf("Event(3) = %+v, %v", e, err)
 		}
 		_, err = tx.Event(9)
-		wantKind(t, err, app.ErrNotFound)
+		wantKind(t, err, model.ErrNotFound)
 		return nil
 	})
 
-	for _, bad := range []app.Event{{EventTime: t0}, {DeviceID: 1}} {
-		err := db.Update(func(tx app.Tx) error { return tx.AddEvent(&bad) })
-		wantKind(t, err, app.ErrInvalid)
+	for _, bad := range []model.Event{{EventTime: t0}, {DeviceID: 1}} {
+		err := db.Update(func(tx model.Tx) error { return tx.AddEvent(&bad) })
+		wantKind(t, err, model.ErrInvalid)
 	}
 
-	mustUpdate(t, db, func(tx app.Tx) error {
+	mustUpdate(t, db, func(tx model.Tx) error {
 		n, err := tx.DeleteEvents(1, 2)
 		if n != 2 {
 			t.Errorf("DeleteEvents with limit 2 removed %d", n)
@@ -125,9 +69,9 @@ func TestEvents(t *testing.T) {
 	if got := eventIDs(t, db, 2, time.Time{}, at(100)); !reflect.DeepEqual(got, []int64{2}) {
 		t.Errorf("device 2 events after deleting device 1's = %v", got)
 	}
-	mustView(t, db, func(tx app.Tx) error {
+	mustView(t, db, func(tx model.Tx) error {
 		_, err := tx.Event(1)
-		wantKind(t, err, app.ErrNotFound)
+		wantKind(t, err, model.ErrNotFound)
 		return nil
 	})
 }

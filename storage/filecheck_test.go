@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // A store file whose header promises more than the file holds is refused
@@ -22,9 +22,9 @@ func TestCheckFile(t *testing.T) {
 		seedStore(t, path, "small")
 		older = metaOf(t, path)
 		db := openAt(t, path)
-		mustUpdate(t, db, func(tx app.Tx) error {
+		mustUpdate(t, db, func(tx model.Tx) error {
 			for i := range 300 {
-				if err := tx.Devices().Create(&app.Device{UniqueID: fmt.Sprintf("device-%d", i), Name: string(bytes.Repeat([]byte("n"), 200))}); err != nil {
+				if err := tx.Devices().Create(&model.Device{UniqueID: fmt.Sprintf("device-%d", i), Name: string(bytes.Repeat([]byte("n"), 200))}); err != nil {
 					return err
 				}
 			}

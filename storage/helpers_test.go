@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // openTestDB opens a fresh store in a temporary directory. NoSync keeps the
@@ -25,14 +25,14 @@ func openAt(t testing.TB, path string) *DB {
 	return db
 }
 
-func mustUpdate(t testing.TB, db *DB, fn func(app.Tx) error) {
+func mustUpdate(t testing.TB, db *DB, fn func(model.Tx) error) {
 	t.Helper()
 	if err := db.Update(fn); err != nil {
 		t.Fatalf("Update: %v", err)
 	}
 }
 
-func mustView(t testing.TB, db *DB, fn func(app.Tx) error) {
+func mustView(t testing.TB, db *DB, fn func(model.Tx) error) {
 	t.Helper()
 	if err := db.View(fn); err != nil {
 		t.Fatalf("View: %v", err)
@@ -43,6 +43,6 @@ func mustView(t testing.TB, db *DB, fn func(app.Tx) error) {
 func wantKind(t *testing.T, err, sentinel error) {
 	t.Helper()
 	if !errors.Is(err, sentinel) {
-		t.Fatalf("error = %v, want one of kind %d", err, app.KindOf(sentinel))
+		t.Fatalf("error = %v, want one of kind %d", err, model.ClassOf(sentinel))
 	}
 }

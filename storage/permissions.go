@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -21,12 +21,12 @@ func objKey(b []byte, kind string, id int64) []byte {
 
 func checkKind(kind string) error {
 	if kind == "" || strings.IndexByte(kind, 0) >= 0 {
-		return app.Invalid("invalid permission kind %q", kind)
+		return model.Invalid("invalid permission kind %q", kind)
 	}
 	return nil
 }
 
-func checkPermission(p app.Permission) error {
+func checkPermission(p model.Permission) error {
 	if err := checkKind(p.OwnerKind); err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (t *tx) permBuckets() (fwd, rev *bolt.Bucket) {
 	return t.btx.Bucket(bucketPermissions), t.btx.Bucket(bucketPermsReverse)
 }
 
-func (t *tx) Link(p app.Permission) error {
+func (t *tx) Link(p model.Permission) error {
 	if err := checkPermission(p); err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (t *tx) Link(p app.Permission) error {
 	return rev.Put(concat(prop, owner), nil)
 }
 
-func (t *tx) Unlink(p app.Permission) error {
+func (t *tx) Unlink(p model.Permission) error {
 	if err := checkPermission(p); err != nil {
 		return err
 	}

@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // minutesFixes are fixes of device at the given minutes after t0.
-func minutesFixes(device int64, minutes ...int) []app.Position {
-	var out []app.Position
+func minutesFixes(device int64, minutes ...int) []model.Position {
+	var out []model.Position
 	for _, m := range minutes {
-		out = append(out, app.Position{DeviceID: device, FixTime: at(m)})
+		out = append(out, model.Position{DeviceID: device, FixTime: at(m)})
 	}
 	return out
 }
@@ -55,9 +55,9 @@ func TestPrunePositions(t *testing.T) {
 	if latestID(t, db, 1) != ids1[6] || latestID(t, db, 2) != ids2[2] {
 		t.Errorf("latest = %d, %d; want %d, %d", latestID(t, db, 1), latestID(t, db, 2), ids1[6], ids2[2])
 	}
-	mustView(t, db, func(tx app.Tx) error {
+	mustView(t, db, func(tx model.Tx) error {
 		_, err := tx.Position(ids1[0])
-		wantKind(t, err, app.ErrNotFound)
+		wantKind(t, err, model.ErrNotFound)
 		return nil
 	})
 }
@@ -65,15 +65,15 @@ func TestPrunePositions(t *testing.T) {
 func TestPruneEvents(t *testing.T) {
 	db := openTestDB(t)
 	var ids []int64
-	mustUpdate(t, db, func(tx app.Tx) error {
+	mustUpdate(t, db, func(tx model.Tx) error {
 		for _, m := range []int{0, 1, 2, 3} {
-			e := &app.Event{DeviceID: 1, Type: "alarm", EventTime: at(m)}
+			e := &model.Event{DeviceID: 1, Type: "alarm", EventTime: at(m)}
 			if err := tx.AddEvent(e); err != nil {
 				return err
 			}
 			ids = append(ids, e.ID)
 		}
-		return tx.AddEvent(&app.Event{DeviceID: 2, Type: "alarm", EventTime: at(0)})
+		return tx.AddEvent(&model.Event{DeviceID: 2, Type: "alarm", EventTime: at(0)})
 	})
 	// Unlike positions, the newest event is not kept.
 	for _, step := range []struct {
@@ -91,16 +91,16 @@ func TestPruneEvents(t *testing.T) {
 			t.Fatalf("PruneEvents(%v, %d) = %d, %v; want %d", step.cutoff, step.limit, n, err, step.want)
 		}
 		var left []int64
-		mustView(t, db, func(tx app.Tx) error {
-			return tx.Events(1, time.Time{}, at(1000), func(e *app.Event) bool { left = append(left, e.ID); return true })
+		mustView(t, db, func(tx model.Tx) error {
+			return tx.Events(1, time.Time{}, at(1000), func(e *model.Event) bool { left = append(left, e.ID); return true })
 		})
 		if !reflect.DeepEqual(left, step.left) {
 			t.Fatalf("events left %v, want %v", left, step.left)
 		}
 	}
 	var other int
-	mustView(t, db, func(tx app.Tx) error {
-		return tx.Events(2, time.Time{}, at(1000), func(*app.Event) bool { other++; return true })
+	mustView(t, db, func(tx model.Tx) error {
+		return tx.Events(2, time.Time{}, at(1000), func(*model.Event) bool { other++; return true })
 	})
 	if other != 1 {
 		t.Errorf("device 2 has %d events, want its 1 untouched", other)
@@ -113,9 +113,9 @@ func TestSize(t *testing.T) {
 	if err != nil || before <= 0 {
 		t.Fatalf("Size = %d, %v", before, err)
 	}
-	var fixes []app.Position
+	var fixes []model.Position
 	for i := range 5000 {
-		fixes = append(fixes, app.Position{DeviceID: 1, FixTime: at(i), Attributes: app.Attributes{"pad": "0123456789abcdef"}})
+		fixes = append(fixes, model.Position{DeviceID: 1, FixTime: at(i), Attributes: model.Attributes{"pad": "0123456789abcdef"}})
 	}
 	addPositions(t, db, fixes)
 	if after, _ := db.Size(); after <= before {

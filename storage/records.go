@@ -3,28 +3,33 @@ package storage
 import (
 	"bytes"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
 // Records and Keys give the extended (v2) entity kinds their own buckets,
 // named "records/<name>" and "keys/<name>" so they can never collide with
 // the core's. They are created on first write; in a read transaction a
-// bucket that does not exist yet reads as empty.
+// bucket that does not exist yet reads as empty, and a write to it fails
+// as any write there does.
 
-func (t *tx) Records(name string) app.RecordSet {
+func (t *tx) Records(name string) model.RecordSet {
 	return &recordSet{tx: t.btx, name: []byte("records/" + name)}
 }
 
-func (t *tx) Keys(name string) app.KeySet {
+func (t *tx) Keys(name string) model.KeySet {
 	return &keySet{tx: t.btx, name: []byte("keys/" + name)}
 }
 
-// bucketFor returns the bucket, creating it in a write transaction; nil
-// when it does not exist in a read transaction.
+// bucketFor returns the bucket to write to, creating it if needed; in a
+// read transaction, a bucket that does not exist is bbolt's
+// ErrTxNotWritable (a nil bucket would make the write panic).
 func bucketFor(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
-	if b := tx.Bucket(name); b != nil || !tx.Writable() {
+	if b := tx.Bucket(name); b != nil {
 		return b, nil
+	}
+	if !tx.Writable() {
+		return nil, bolt.ErrTxNotWritable
 	}
 	return tx.CreateBucket(name)
 }
@@ -54,7 +59,7 @@ func (r *recordSet) NextID() (int64, error) {
 
 func (r *recordSet) Put(id int64, data []byte) error {
 	if id <= 0 {
-		return app.Invalid("record id must be positive")
+		return model.Invalid("record id must be positive")
 	}
 	b, err := bucketFor(r.tx, r.name)
 	if err != nil {
@@ -113,7 +118,7 @@ func (k *keySet) Get(key string) (int64, bool, error) {
 
 func (k *keySet) Put(key string, id int64) error {
 	if key == "" {
-		return app.Invalid("empty key")
+		return model.Invalid("empty key")
 	}
 	b, err := bucketFor(k.tx, k.name)
 	if err != nil {
@@ -143,4 +148,14 @@ func (k *keySet) Scan(prefix string, fn func(string, int64) bool) error {
 		}
 	}
 	return nil
+}
+
+// Drivers and computed attributes are extended collections kept as
+// records: they have no index but the drivers' uniqueId keys.
+func (t *tx) Drivers() model.Table[model.Driver] {
+	return model.RecordTable[model.Driver](t, "drivers", "driver")
+}
+
+func (t *tx) ComputedAttributes() model.Table[model.ComputedAttribute] {
+	return model.RecordTable[model.ComputedAttribute](t, "computed_attributes", "Attribute")
 }

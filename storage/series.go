@@ -7,7 +7,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -30,11 +30,11 @@ func (s *series[T, P]) add(tx *bolt.Tx, v *T) ([]byte, error) {
 	device, at := s.deviceOf(v), s.timeOf(v)
 	switch {
 	case device <= 0:
-		return nil, app.Invalid("%s deviceId is required", s.what)
+		return nil, model.Invalid("%s deviceId is required", s.what)
 	case at.IsZero():
-		return nil, app.Invalid("%s %s is required", s.what, s.timeField)
+		return nil, model.Invalid("%s %s is required", s.what, s.timeField)
 	case !timeInKeyRange(at):
-		return nil, app.Invalid("%s %s %s is out of range", s.what, s.timeField, at.Format(time.RFC3339))
+		return nil, model.Invalid("%s %s %s is out of range", s.what, s.timeField, at.Format(time.RFC3339))
 	}
 	data, ids := tx.Bucket(s.data), tx.Bucket(s.ids)
 	// Keys append: ids at the end of the index, records at the end of their
@@ -73,7 +73,7 @@ const appendFill = 1.0
 
 func (s *series[T, P]) get(tx *bolt.Tx, id int64) (*T, error) {
 	if id <= 0 {
-		return nil, app.NotFound(s.what)
+		return nil, model.NotFound(s.what)
 	}
 	return s.atKey(tx, tx.Bucket(s.ids).Get(idKey(id)))
 }
@@ -85,7 +85,7 @@ func (s *series[T, P]) atKey(tx *bolt.Tx, key []byte) (*T, error) {
 		value = tx.Bucket(s.data).Get(key)
 	}
 	if value == nil {
-		return nil, app.NotFound(s.what)
+		return nil, model.NotFound(s.what)
 	}
 	return s.decode(key, value)
 }
@@ -122,8 +122,6 @@ func (s *series[T, P]) each(tx *bolt.Tx, device int64, from time.Time, fromID in
 
 // eachNewest is each in reverse: device's records for from <= time <= to,
 // newest first (equal times by id, descending), until fn returns false.
-// Only for read transactions: bbolt's Prev stops on leaves emptied by
-// deletions earlier in the same transaction (see lastKey).
 func (s *series[T, P]) eachNewest(tx *bolt.Tx, device int64, from, to time.Time, fn func(k, v []byte) bool) {
 	from, to = clampKeyTime(from), clampKeyTime(to)
 	if from.After(to) {
@@ -141,8 +139,32 @@ func (s *series[T, P]) eachNewest(tx *bolt.Tx, device int64, from, to time.Time,
 	case !bytes.Equal(k, end):
 		k, v = c.Prev()
 	}
+	var last []byte // the last key visited
 	for ; len(k) == seriesKeyLen && bytes.Compare(k[:16], start) >= 0 && bytes.HasPrefix(k, start[:8]); k, v = c.Prev() {
 		if !fn(k, v) {
+			return
+		}
+		last = k
+	}
+	if k != nil || !tx.Writable() {
+		return
+	}
+	// Prev found nothing: the bucket's first key is behind, or, in a
+	// writing transaction, bbolt's Prev stopped on a leaf that deletions
+	// earlier in it emptied (Next and Last skip them; see lastKey). Visit
+	// what is left of the range, read forwards. Only then does this cost
+	// more than the keys visited.
+	var rest [][]byte
+	s.each(tx, device, from, 0, to, func(k, _ []byte) bool {
+		if last != nil && bytes.Compare(k, last) >= 0 {
+			return false
+		}
+		rest = append(rest, bytes.Clone(k))
+		return true
+	})
+	data := tx.Bucket(s.data)
+	for i := len(rest) - 1; i >= 0; i-- {
+		if !fn(rest[i], data.Get(rest[i])) {
 			return
 		}
 	}
@@ -166,7 +188,7 @@ func (s *series[T, P]) scan(tx *bolt.Tx, device int64, from time.Time, fromID in
 	return err
 }
 
-// scanNewest is scan newest first, for read transactions.
+// scanNewest is scan newest first.
 func (s *series[T, P]) scanNewest(tx *bolt.Tx, device int64, from, to time.Time, fn func(*T) bool) error {
 	var err error
 	s.eachNewest(tx, device, from, to, s.decodeEach(&err, fn))

@@ -4,23 +4,23 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
-func (t *tx) Session(token string) (*app.Session, error) {
+func (t *tx) Session(token string) (*model.Session, error) {
 	if token == "" {
-		return nil, app.NotFound("session")
+		return nil, model.NotFound("session")
 	}
-	s := new(app.Session)
+	s := new(model.Session)
 	if err := getJSON(t.btx.Bucket(bucketSessions), []byte(token), s, "session"); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func (t *tx) PutSession(s *app.Session) error {
+func (t *tx) PutSession(s *model.Session) error {
 	if s.Token == "" {
-		return app.Invalid("session token is required")
+		return model.Invalid("session token is required")
 	}
 	return putJSON(t.btx.Bucket(bucketSessions), []byte(s.Token), s)
 }
@@ -40,7 +40,7 @@ func (t *tx) DeleteSessions(userID int64, expiredBefore time.Time) (int, error) 
 	var doomed [][]byte
 	c := b.Cursor()
 	for k, data := c.First(); k != nil; k, data = c.Next() {
-		var s app.Session
+		var s model.Session
 		if json.Unmarshal(data, &s) != nil ||
 			s.Expires.Before(expiredBefore) || (userID > 0 && s.UserID == userID) {
 			doomed = append(doomed, append([]byte(nil), k...))

@@ -4,20 +4,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func TestSessions(t *testing.T) {
 	db := openTestDB(t)
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	sessions := []app.Session{
+	sessions := []model.Session{
 		{Token: "a-expired", UserID: 1, Created: now.Add(-48 * time.Hour), Expires: now.Add(-time.Hour)},
 		{Token: "b-live", UserID: 1, Created: now, Expires: now.Add(time.Hour)},
 		{Token: "c-live", UserID: 2, Created: now, Expires: now.Add(time.Hour)},
 		{Token: "d-expired", UserID: 2, Created: now, Expires: now.Add(-time.Second)},
 		{Token: "e-live", UserID: 3, Created: now, Expires: now.Add(time.Hour)},
 	}
-	mustUpdate(t, db, func(tx app.Tx) error {
+	mustUpdate(t, db, func(tx model.Tx) error {
 		for i := range sessions {
 			if err := tx.PutSession(&sessions[i]); err != nil {
 				return err
@@ -25,19 +25,19 @@ func TestSessions(t *testing.T) {
 		}
 		return nil
 	})
-	mustView(t, db, func(tx app.Tx) error {
+	mustView(t, db, func(tx model.Tx) error {
 		s, err := tx.Session("b-live")
 		if err != nil || s.UserID != 1 || !s.Expires.Equal(now.Add(time.Hour)) || !s.Created.Equal(now) {
 			t.Errorf("Session = %+v, %v", s, err)
 		}
 		_, err = tx.Session("nope")
-		wantKind(t, err, app.ErrNotFound)
+		wantKind(t, err, model.ErrNotFound)
 		_, err = tx.Session("")
-		wantKind(t, err, app.ErrNotFound)
+		wantKind(t, err, model.ErrNotFound)
 		return nil
 	})
-	err := db.Update(func(tx app.Tx) error { return tx.PutSession(&app.Session{UserID: 1}) })
-	wantKind(t, err, app.ErrInvalid)
+	err := db.Update(func(tx model.Tx) error { return tx.PutSession(&model.Session{UserID: 1}) })
+	wantKind(t, err, model.ErrInvalid)
 
 	tests := []struct {
 		name    string
@@ -53,14 +53,14 @@ func TestSessions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mustUpdate(t, db, func(tx app.Tx) error {
+			mustUpdate(t, db, func(tx model.Tx) error {
 				n, err := tx.DeleteSessions(tt.userID, tt.before)
 				if n != tt.deleted {
 					t.Errorf("deleted %d, want %d", n, tt.deleted)
 				}
 				return err
 			})
-			mustView(t, db, func(tx app.Tx) error {
+			mustView(t, db, func(tx model.Tx) error {
 				var left []string
 				for _, s := range sessions {
 					if _, err := tx.Session(s.Token); err == nil {
@@ -81,34 +81,15 @@ func TestSessions(t *testing.T) {
 		})
 	}
 
-	mustUpdate(t, db, func(tx app.Tx) error {
+	mustUpdate(t, db, func(tx model.Tx) error {
 		if err := tx.PutSession(&sessions[1]); err != nil {
 			return err
 		}
 		return tx.DeleteSession("b-live")
 	})
-	mustView(t, db, func(tx app.Tx) error {
+	mustView(t, db, func(tx model.Tx) error {
 		_, err := tx.Session("b-live")
-		wantKind(t, err, app.ErrNotFound)
-		return nil
-	})
-}
-
-func TestServerSettings(t *testing.T) {
-	db := openTestDB(t)
-	mustView(t, db, func(tx app.Tx) error {
-		_, err := tx.Server()
-		wantKind(t, err, app.ErrNotFound)
-		return nil
-	})
-	mustUpdate(t, db, func(tx app.Tx) error {
-		return tx.PutServer(&app.Server{Registration: true, Map: "osm", Zoom: 3, Attributes: app.Attributes{"k": "v"}})
-	})
-	mustView(t, db, func(tx app.Tx) error {
-		s, err := tx.Server()
-		if err != nil || !s.Registration || s.Map != "osm" || s.Zoom != 3 || s.Attributes["k"] != "v" {
-			t.Errorf("Server = %+v, %v", s, err)
-		}
+		wantKind(t, err, model.ErrNotFound)
 		return nil
 	})
 }

@@ -4,14 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
 // entity is the pointer type of an id-keyed record.
 type entity[T any] interface {
 	*T
-	app.Entity
+	model.Entity
 }
 
 // tableSpec describes one entity bucket; one spec per entity type, shared
@@ -39,7 +39,7 @@ type uniqueIndex[T any] struct {
 func (ix *uniqueIndex[T]) key(v *T, what string) (string, error) {
 	k := ix.normalize(ix.value(v))
 	if k == "" && ix.required {
-		return "", app.Invalid("%s %s is required", what, ix.field)
+		return "", model.Invalid("%s %s is required", what, ix.field)
 	}
 	return k, nil
 }
@@ -52,7 +52,7 @@ type table[T any, P entity[T]] struct {
 
 func (t table[T, P]) bucket() *bolt.Bucket { return t.tx.Bucket(t.spec.bucket) }
 
-func (t table[T, P]) notFound() error { return app.NotFound(t.spec.what) }
+func (t table[T, P]) notFound() error { return model.NotFound(t.spec.what) }
 
 func (t table[T, P]) decode(id int64, data []byte) (*T, error) {
 	v := new(T)
@@ -185,7 +185,7 @@ func (t table[T, P]) claim(key string, id int64) error {
 	}
 	held := t.tx.Bucket(t.spec.index.bucket).Get([]byte(key))
 	if held != nil && keyID(held) != id {
-		return app.Conflict("%s with %s %q already exists", t.spec.what, t.spec.index.field, key)
+		return model.Conflict("%s with %s %q already exists", t.spec.what, t.spec.index.field, key)
 	}
 	return nil
 }

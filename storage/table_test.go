@@ -5,13 +5,13 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // crudCase runs the same CRUD script against one entity table.
 type crudCase[T any, P entity[T]] struct {
 	name  string
-	table func(app.Tx) app.Table[T]
+	table func(model.Tx) model.Table[T]
 	make  func(i int) *T // a valid, distinct record
 	edit  func(*T)       // a change Put must persist
 	what  string         // expected in not-found messages
@@ -20,7 +20,7 @@ type crudCase[T any, P entity[T]] struct {
 func (c crudCase[T, P]) run(t *testing.T) {
 	db := openTestDB(t)
 	var created []*T
-	mustUpdate(t, db, func(tx app.Tx) error {
+	mustUpdate(t, db, func(tx model.Tx) error {
 		for i := range 3 {
 			v := c.make(i)
 			P(v).SetID(99) // Create must ignore a caller's id
@@ -37,7 +37,7 @@ func (c crudCase[T, P]) run(t *testing.T) {
 		}
 	}
 
-	mustView(t, db, func(tx app.Tx) error {
+	mustView(t, db, func(tx model.Tx) error {
 		for _, want := range created {
 			got, err := c.table(tx).Get(P(want).GetID())
 			if err != nil {
@@ -63,11 +63,11 @@ func (c crudCase[T, P]) run(t *testing.T) {
 		return nil
 	})
 
-	mustUpdate(t, db, func(tx app.Tx) error {
+	mustUpdate(t, db, func(tx model.Tx) error {
 		c.edit(created[1])
 		return c.table(tx).Put(created[1])
 	})
-	mustView(t, db, func(tx app.Tx) error {
+	mustView(t, db, func(tx model.Tx) error {
 		got, err := c.table(tx).Get(2)
 		if err == nil && !reflect.DeepEqual(got, created[1]) {
 			t.Errorf("after Put Get = %+v, want %+v", got, created[1])
@@ -75,22 +75,22 @@ func (c crudCase[T, P]) run(t *testing.T) {
 		return err
 	})
 
-	mustUpdate(t, db, func(tx app.Tx) error { return c.table(tx).Delete(2) })
-	mustUpdate(t, db, func(tx app.Tx) error {
+	mustUpdate(t, db, func(tx model.Tx) error { return c.table(tx).Delete(2) })
+	mustUpdate(t, db, func(tx model.Tx) error {
 		tbl := c.table(tx)
 		_, err := tbl.Get(2)
-		wantKind(t, err, app.ErrNotFound)
-		if want := c.what + " not found"; err.(*app.Error).Description != want {
-			t.Errorf("not-found description = %q, want %q", err.(*app.Error).Description, want)
+		wantKind(t, err, model.ErrNotFound)
+		if want := c.what + " not found"; err.(*model.Error).Description != want {
+			t.Errorf("not-found description = %q, want %q", err.(*model.Error).Description, want)
 		}
 		for _, id := range []int64{0, -1, 1 << 40} {
 			_, err := tbl.Get(id)
-			wantKind(t, err, app.ErrNotFound)
+			wantKind(t, err, model.ErrNotFound)
 		}
-		wantKind(t, tbl.Delete(2), app.ErrNotFound)
+		wantKind(t, tbl.Delete(2), model.ErrNotFound)
 		missing := c.make(7)
 		P(missing).SetID(2)
-		wantKind(t, tbl.Put(missing), app.ErrNotFound)
+		wantKind(t, tbl.Put(missing), model.ErrNotFound)
 		if n, _ := tbl.Count(); n != 2 {
 			t.Errorf("Count after delete = %d, want 2", n)
 		}
@@ -107,53 +107,36 @@ func (c crudCase[T, P]) run(t *testing.T) {
 }
 
 func TestTableCRUD(t *testing.T) {
-	attrs := func(i int) app.Attributes { return app.Attributes{"n": float64(i), "s": "x"} }
-	t.Run("users", crudCase[app.User, *app.User]{
-		table: app.Tx.Users, what: "user",
-		make: func(i int) *app.User {
-			return &app.User{Name: fmt.Sprint("u", i), Email: fmt.Sprintf("u%d@example.com", i), PasswordHash: "h", Attributes: attrs(i)}
+	attrs := func(i int) model.Attributes { return model.Attributes{"n": float64(i), "s": "x"} }
+	t.Run("users", crudCase[model.User, *model.User]{
+		table: model.Tx.Users, what: "user",
+		make: func(i int) *model.User {
+			return &model.User{Name: fmt.Sprint("u", i), Email: fmt.Sprintf("u%d@example.com", i), PasswordHash: "h", Attributes: attrs(i)}
 		},
-		edit: func(u *app.User) { u.Name, u.Administrator = "renamed", true },
+		edit: func(u *model.User) { u.Name, u.Administrator = "renamed", true },
 	}.run)
-	t.Run("devices", crudCase[app.Device, *app.Device]{
-		table: app.Tx.Devices, what: "device",
-		make: func(i int) *app.Device {
-			return &app.Device{Name: fmt.Sprint("d", i), UniqueID: fmt.Sprint("imei", i), Attributes: attrs(i)}
+	t.Run("devices", crudCase[model.Device, *model.Device]{
+		table: model.Tx.Devices, what: "device",
+		make: func(i int) *model.Device {
+			return &model.Device{Name: fmt.Sprint("d", i), UniqueID: fmt.Sprint("imei", i), Attributes: attrs(i)}
 		},
-		edit: func(d *app.Device) { d.Name, d.GroupID = "renamed", 5 },
+		edit: func(d *model.Device) { d.Name, d.GroupID = "renamed", 5 },
 	}.run)
-	t.Run("groups", crudCase[app.Group, *app.Group]{
-		table: app.Tx.Groups, what: "group",
-		make: func(i int) *app.Group { return &app.Group{Name: fmt.Sprint("g", i), Attributes: attrs(i)} },
-		edit: func(g *app.Group) { g.GroupID = 1 },
+	t.Run("groups", crudCase[model.Group, *model.Group]{
+		table: model.Tx.Groups, what: "group",
+		make: func(i int) *model.Group { return &model.Group{Name: fmt.Sprint("g", i), Attributes: attrs(i)} },
+		edit: func(g *model.Group) { g.GroupID = 1 },
 	}.run)
-	t.Run("commands", crudCase[app.Command, *app.Command]{
-		table: app.Tx.Commands, what: "command",
-		make: func(i int) *app.Command { return &app.Command{Description: fmt.Sprint("c", i), Type: "custom"} },
-		edit: func(c *app.Command) { c.TextChannel = true },
+	t.Run("commands", crudCase[model.Command, *model.Command]{
+		table: model.Tx.Commands, what: "command",
+		make: func(i int) *model.Command { return &model.Command{Description: fmt.Sprint("c", i), Type: "custom"} },
+		edit: func(c *model.Command) { c.TextChannel = true },
 	}.run)
-	t.Run("geofences", crudCase[app.Geofence, *app.Geofence]{
-		table: app.Tx.Geofences, what: "geofence",
-		make: func(i int) *app.Geofence {
-			return &app.Geofence{Name: fmt.Sprint("f", i), Area: "CIRCLE (1 2, 30)"}
+	t.Run("geofences", crudCase[model.Geofence, *model.Geofence]{
+		table: model.Tx.Geofences, what: "geofence",
+		make: func(i int) *model.Geofence {
+			return &model.Geofence{Name: fmt.Sprint("f", i), Area: "CIRCLE (1 2, 30)"}
 		},
-		edit: func(f *app.Geofence) { f.Area = "CIRCLE (3 4, 50)" },
+		edit: func(f *model.Geofence) { f.Area = "CIRCLE (3 4, 50)" },
 	}.run)
-}
-
-func TestSequencesArePerTable(t *testing.T) {
-	db := openTestDB(t)
-	mustUpdate(t, db, func(tx app.Tx) error {
-		g, f := &app.Group{Name: "g"}, &app.Geofence{Name: "f"}
-		if err := tx.Groups().Create(g); err != nil {
-			return err
-		}
-		if err := tx.Geofences().Create(f); err != nil {
-			return err
-		}
-		if g.ID != 1 || f.ID != 1 {
-			t.Errorf("ids = %d, %d; want 1, 1", g.ID, f.ID)
-		}
-		return nil
-	})
 }

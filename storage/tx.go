@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -14,46 +14,46 @@ type tx struct {
 	btx *bolt.Tx
 }
 
-var _ app.Tx = (*tx)(nil)
+var _ model.Tx = (*tx)(nil)
 
-func (t *tx) Users() app.Table[app.User]     { return t.users() }
-func (t *tx) Devices() app.Table[app.Device] { return t.devices() }
-func (t *tx) Groups() app.Table[app.Group] {
-	return table[app.Group, *app.Group]{&groupsSpec, t.btx}
+func (t *tx) Users() model.Table[model.User]     { return t.users() }
+func (t *tx) Devices() model.Table[model.Device] { return t.devices() }
+func (t *tx) Groups() model.Table[model.Group] {
+	return table[model.Group, *model.Group]{&groupsSpec, t.btx}
 }
-func (t *tx) Commands() app.Table[app.Command] {
-	return table[app.Command, *app.Command]{&commandsSpec, t.btx}
+func (t *tx) Commands() model.Table[model.Command] {
+	return table[model.Command, *model.Command]{&commandsSpec, t.btx}
 }
-func (t *tx) Geofences() app.Table[app.Geofence] {
-	return table[app.Geofence, *app.Geofence]{&geofencesSpec, t.btx}
+func (t *tx) Geofences() model.Table[model.Geofence] {
+	return table[model.Geofence, *model.Geofence]{&geofencesSpec, t.btx}
 }
-func (t *tx) QueuedCommands() app.Table[app.QueuedCommand] {
-	return table[app.QueuedCommand, *app.QueuedCommand]{&queueSpec, t.btx}
-}
-
-func (t *tx) users() table[app.User, *app.User] {
-	return table[app.User, *app.User]{&usersSpec, t.btx}
+func (t *tx) QueuedCommands() model.Table[model.QueuedCommand] {
+	return table[model.QueuedCommand, *model.QueuedCommand]{&queueSpec, t.btx}
 }
 
-func (t *tx) devices() table[app.Device, *app.Device] {
-	return table[app.Device, *app.Device]{&devicesSpec, t.btx}
+func (t *tx) users() table[model.User, *model.User] {
+	return table[model.User, *model.User]{&usersSpec, t.btx}
 }
 
-func (t *tx) UserByEmail(email string) (*app.User, error) { return t.users().byIndex(email) }
+func (t *tx) devices() table[model.Device, *model.Device] {
+	return table[model.Device, *model.Device]{&devicesSpec, t.btx}
+}
 
-func (t *tx) DeviceByUniqueID(uniqueID string) (*app.Device, error) {
+func (t *tx) UserByEmail(email string) (*model.User, error) { return t.users().byIndex(email) }
+
+func (t *tx) DeviceByUniqueID(uniqueID string) (*model.Device, error) {
 	return t.devices().byIndex(uniqueID)
 }
 
-func (t *tx) Server() (*app.Server, error) {
-	s := new(app.Server)
+func (t *tx) Server() (*model.Server, error) {
+	s := new(model.Server)
 	if err := getJSON(t.btx.Bucket(bucketMeta), metaServer, s, "server settings"); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func (t *tx) PutServer(s *app.Server) error {
+func (t *tx) PutServer(s *model.Server) error {
 	return putJSON(t.btx.Bucket(bucketMeta), metaServer, s)
 }
 
@@ -61,7 +61,7 @@ func (t *tx) PutServer(s *app.Server) error {
 func getJSON(b *bolt.Bucket, key []byte, v any, what string) error {
 	data := b.Get(key)
 	if data == nil {
-		return app.NotFound(what)
+		return model.NotFound(what)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return fmt.Errorf("decode %s: %w", what, err)

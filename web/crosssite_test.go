@@ -7,20 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fleetd/fleetd/app/model"
+
 	"github.com/fasthttp/websocket"
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 )
 
 // devices counts the devices the administrator sees.
 func (e *appEnv) devices(t *testing.T) int {
 	t.Helper()
-	admin, err := e.core.SessionUser(e.cookie.Value)
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := e.core.Devices.List(admin, app.ListQuery{All: true})
+	list, err := e.Core.Fleet.Devices.List(e.admin(t), model.Query{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,22 +69,23 @@ func TestCrossSiteRequestsRefused(t *testing.T) {
 		{"X-Forwarded-Host from a peer that is no trusted proxy", web.Options{}, cookie, "POST", "/api/devices", json, newDevice,
 			map[string]string{"Origin": "https://" + fleetHost, "Host": "127.0.0.1:8082", "X-Forwarded-Host": fleetHost}, 403},
 	}
+	var scenarios []webtest.Scenario[*appEnv]
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			e := newAppEnv(t, tc.opts)
-			r := e.request(t, tc.as, tc.method, tc.path, tc.ctype, tc.body, tc.headers)
-			if r.Status != tc.status {
-				t.Fatalf("%d %s, want %d", r.Status, r.Body, tc.status)
-			}
-			if tc.status == 403 && !strings.Contains(r.Body, `"message":"Forbidden"`) {
-				t.Errorf("refusal %s is not the JSON error", r.Body)
-			}
-			created := tc.path == "/api/devices" && tc.method == "POST" && tc.status == 200
-			if n := e.devices(t); (n == 1) != created {
-				t.Errorf("%d devices after the request; created: %v", n, created)
-			}
-		})
+		created := tc.path == "/api/devices" && tc.method == "POST" && tc.status == 200
+		s := webtest.Scenario[*appEnv]{Name: tc.name, World: appWorld(tc.opts), Method: tc.method, Path: tc.path,
+			ContentType: tc.ctype, Body: tc.body, Header: tc.headers, Status: tc.status,
+			After: func(t *testing.T, e *appEnv, _ *webtest.Response) {
+				if n := e.devices(t); (n == 1) != created {
+					t.Errorf("%d devices after the request; created: %v", n, created)
+				}
+			}}
+		tc.as.sign(&s)
+		if tc.status == 403 { // the JSON error
+			s.Want = []string{`"message":"Forbidden"`}
+		}
+		scenarios = append(scenarios, s)
 	}
+	webtest.Run(t, appWorld(web.Options{}), scenarios)
 }
 
 // The live socket opens only for the server's own pages and for clients
@@ -113,7 +112,7 @@ func TestSocketChecksOrigin(t *testing.T) {
 			}
 			if tc.basic {
 				req := httptest.NewRequest("GET", "/", nil)
-				req.SetBasicAuth(adminEmail, adminPassword)
+				s.Sign(t, req, "admin", webtest.AuthBasic)
 				h.Set("Authorization", req.Header.Get("Authorization"))
 			} else {
 				h.Set("Cookie", s.cookie.String())

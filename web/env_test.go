@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"log/slog"
 	"mime/multipart"
-	"net/http"
 	"path/filepath"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
-	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -24,23 +24,47 @@ const (
 const fleetHost = "fleet.example.com"
 
 // appEnv is a Fiber app on a real store with an administrator, for
-// requests through app.Test.
-type appEnv struct {
-	core   *app.Core
-	app    *fiber.App
-	cookie *http.Cookie
-}
+// requests through app.Test: the scenarios' world (webtest.World) to
+// fleetHost, where "admin" signs in by a session made through the core.
+type appEnv struct{ *webtest.World }
 
-func newAppEnv(t *testing.T, opts web.Options) *appEnv {
+// newAppEnv builds the world, serving with opts (a discarding logger
+// unless they have one) a core whose options with adjusts.
+func newAppEnv(t testing.TB, opts web.Options, with ...func(*app.Options)) *appEnv {
 	t.Helper()
-	core := app.New(webtest.OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost,
-		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files")}})
-	admin, _, err := core.Bootstrap(adminEmail, adminPassword)
+	o := app.Options{BcryptCost: bcrypt.MinCost, Office: office.Options{FilesDir: filepath.Join(t.TempDir(), "files")}}
+	for _, w := range with {
+		w(&o)
+	}
+	db := webtest.OpenStore(t)
+	core := app.New(db, o)
+	admin, _, err := core.Accounts.Bootstrap(adminEmail, adminPassword)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Logger = slog.New(slog.DiscardHandler)
-	return &appEnv{core: core, app: web.New(core, opts), cookie: webtest.SessionCookie(t, core, admin)}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	e := &appEnv{webtest.NewWorld(db, core, web.New(core, opts))}
+	e.IDs["admin"] = admin.ID
+	e.Users["admin"] = webtest.Credentials{Email: adminEmail, Password: adminPassword}
+	e.Auth, e.Host = webtest.AuthSession, fleetHost
+	return e
+}
+
+// appWorld builds the world serving with opts, for a scenario.
+func appWorld(opts web.Options) func(testing.TB) *appEnv {
+	return func(t testing.TB) *appEnv { return newAppEnv(t, opts) }
+}
+
+// admin is the administrator as the core has it.
+func (e *appEnv) admin(t testing.TB) *model.User {
+	t.Helper()
+	u, err := e.Core.Accounts.User(model.System(), e.IDs["admin"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
 
 // auth says how a request authenticates.
@@ -52,25 +76,14 @@ const (
 	basic
 )
 
-// request is method path with body of contentType, sent to fleetHost with
-// headers and as who.
-func (e *appEnv) request(t *testing.T, as auth, method, path, contentType, body string, headers map[string]string) *webtest.Response {
-	t.Helper()
-	req := webtest.NewRequest(method, path, contentType, body)
-	req.Host = fleetHost
-	for k, v := range headers {
-		if k == "Host" {
-			req.Host = v
-		}
-		req.Header.Set(k, v)
-	}
-	switch as {
+// sign makes s the request of the caller a says.
+func (a auth) sign(s *webtest.Scenario[*appEnv]) {
+	switch a {
 	case cookie:
-		req.AddCookie(e.cookie)
+		s.As, s.Auth = "admin", webtest.AuthSession
 	case basic:
-		req.SetBasicAuth(adminEmail, adminPassword)
+		s.As, s.Auth = "admin", webtest.AuthBasic
 	}
-	return webtest.Do(t, e.app, req)
 }
 
 const newDevice = `{"name":"Truck","uniqueId":"1"}`

@@ -1,10 +1,10 @@
 package web_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -35,16 +35,18 @@ func TestJSONEndpointsRequireJSON(t *testing.T) {
 			`{"email":"` + adminEmail + `","password":"` + adminPassword + `"}`, 200},
 		{"an upload", cookie, "POST", "/api2/files", uploadType, string(upload), 201},
 	}
+	var scenarios []webtest.Scenario[*appEnv]
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			e := newAppEnv(t, web.Options{})
-			r := e.request(t, tc.as, tc.method, tc.path, tc.ctype, tc.body, nil)
-			if r.Status != tc.status {
-				t.Fatalf("%d %s, want %d", r.Status, r.Body, tc.status)
-			}
-			if tc.status == 415 && !strings.Contains(r.Body, `"message":"Unsupported Media Type"`) {
-				t.Errorf("refusal %s is not the JSON error", r.Body)
-			}
-		})
+		s := webtest.Scenario[*appEnv]{Name: tc.name, Method: tc.method, Path: tc.path, ContentType: tc.ctype, Body: tc.body,
+			Status: tc.status}
+		tc.as.sign(&s)
+		if tc.ctype == "" {
+			s.Header = map[string]string{"Content-Type": ""} // the body goes without one
+		}
+		if tc.status == 415 { // the JSON error
+			s.Want = []string{`"message":"Unsupported Media Type"`}
+		}
+		scenarios = append(scenarios, s)
 	}
+	webtest.Run(t, appWorld(web.Options{}), scenarios)
 }

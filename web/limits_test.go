@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -20,34 +19,28 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
-	"golang.org/x/crypto/bcrypt"
 )
 
-// site is a server on a real listener with a real store: an
-// administrator, their session cookie, uploads allowed.
+// site is the world of newAppEnv on a real listener: the
+// administrator's session cookie, uploads of up to 8 MiB allowed.
 type site struct {
-	core   *app.Core
-	admin  *app.User
+	*appEnv
 	cookie *http.Cookie
 	addr   string
 }
 
 func newSite(t *testing.T, opts web.Options) *site {
 	t.Helper()
-	core := app.New(webtest.OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost,
-		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files"), MaxFileSize: 8 << 20}})
-	admin, _, err := core.Bootstrap(adminEmail, adminPassword)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Logger = slog.New(slog.DiscardHandler)
-	s := &site{core: core, admin: admin, cookie: webtest.SessionCookie(t, core, admin)}
-	s.addr = webtest.Serve(t, web.New(core, opts))
-	return s
+	e := newAppEnv(t, opts, largeFiles)
+	return &site{appEnv: e, cookie: e.Cookie(t, "admin"), addr: webtest.Serve(t, e.App)}
 }
+
+// largeFiles allows uploads of up to 8 MiB.
+func largeFiles(o *app.Options) { o.Office.MaxFileSize = 8 << 20 }
 
 // dial opens a raw connection, for requests no HTTP client would send.
 func (s *site) dial(t *testing.T) net.Conn {
@@ -153,7 +146,7 @@ func TestConnectionCapPerAddress(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := web.Options{Limits: httpx.Limits{MaxConnsPerIP: 3}, TrustedProxies: tc.proxies,
 				Logger: slog.New(slog.DiscardHandler)}
-			f := web.New(app.New(webtest.OpenStore(t), app.Options{}), opts)
+			f := newAppEnv(t, opts).App
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)
@@ -224,7 +217,7 @@ func TestSlowBodiesAreRead(t *testing.T) {
 	limits := quick
 	limits.MinBodyRate = 16 << 10 // each 15,000-byte piece buys 0.9 s
 	s := newSite(t, web.Options{Limits: limits})
-	var notes []string // 60,000 characters in strings no longer than app.MaxText
+	var notes []string // 60,000 characters in strings no longer than model.MaxText
 	for i := range 15 {
 		notes = append(notes, fmt.Sprintf(`"notes%d":"%s"`, i, strings.Repeat("n", 4000)))
 	}
@@ -269,12 +262,12 @@ func TestStalledBodiesReserveNoMemory(t *testing.T) {
 // its end (nor waited for), and the connection closes.
 func TestBodyLimitsPerRoute(t *testing.T) {
 	s := newSite(t, web.Options{Limits: quick})
-	device := func(size int) string { // a device whose JSON is size bytes long, no string over app.MaxText
+	device := func(size int) string { // a device whose JSON is size bytes long, no string over model.MaxText
 		const frame = `{"name":"Truck","uniqueId":"","attributes":{}}`
 		var attrs []string
 		for i, left := 0, size-len(frame)-len(strconv.Itoa(size)); left > 0; i++ {
 			key := fmt.Sprintf(`"n%d":""`, i)
-			n := min(app.MaxText, max(0, left-len(key)-1))
+			n := min(model.MaxText, max(0, left-len(key)-1))
 			attrs = append(attrs, fmt.Sprintf(`"n%d":"%s"`, i, strings.Repeat("n", n)))
 			left -= len(key) + n + 1
 		}
@@ -393,25 +386,21 @@ func (l slowLink) Accept() (net.Conn, error) {
 // stops reading.
 func TestStreamedDownloads(t *testing.T) {
 	limits := quick
-	core := app.New(webtest.OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost,
-		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files"), MaxFileSize: 8 << 20}})
-	admin, _, err := core.Bootstrap(adminEmail, adminPassword)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newAppEnv(t, web.Options{Limits: limits}, largeFiles)
+	core, admin := e.Core, e.admin(t)
 	content := append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("x"), 1<<20)...)
-	file, err := core.UploadFile(admin, "big.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
+	file, err := core.Office.UploadFile(admin, "big.pdf", "application/pdf", int64(len(content)), bytes.NewReader(content))
 	if err != nil {
 		t.Fatal(err)
 	}
-	device, err := core.Devices.Create(admin, func(d *app.Device) error { d.Name, d.UniqueID = "Truck", "1"; return nil })
+	device, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "Truck", "1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	var positions []*app.Position
+	var positions []*model.Position
 	for i := range 3000 {
-		positions = append(positions, &app.Position{FixTime: start.Add(time.Duration(i) * time.Second), Valid: true, Latitude: 1, Longitude: 1})
+		positions = append(positions, &model.Position{FixTime: start.Add(time.Duration(i) * time.Second), Valid: true, Latitude: 1, Longitude: 1})
 	}
 	if err := core.Ingest(device.ID, positions); err != nil {
 		t.Fatal(err)
@@ -420,10 +409,9 @@ func TestStreamedDownloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := web.New(core, web.Options{Limits: limits, Logger: slog.New(slog.DiscardHandler)})
-	go f.Listener(slowLink{ln})
-	t.Cleanup(func() { f.Shutdown() })
-	cookie := webtest.SessionCookie(t, core, admin)
+	go e.App.Listener(slowLink{ln})
+	t.Cleanup(func() { e.App.Shutdown() })
+	cookie := e.Cookie(t, "admin")
 
 	for _, path := range []string{
 		"/api2/files/" + file.ID.String(),

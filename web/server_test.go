@@ -10,15 +10,14 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // The dashboard takes "/" over: a browser opening the server lands on it.
 func TestRootRedirectsToDashboard(t *testing.T) {
-	f := web.New(app.New(webtest.OpenStore(t), app.Options{}), web.Options{})
-	res, err := f.Test(httptest.NewRequest("GET", "/", nil))
+	res, err := newAppEnv(t, web.Options{}).App.Test(httptest.NewRequest("GET", "/", nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +44,10 @@ func TestClientAddressBehindProxy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			core := app.New(webtest.OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost,
-				Throttle: app.ThrottleOptions{MaxPerIP: 3, MaxPerAccount: 100, Window: time.Hour}})
-			f := web.New(core, web.Options{TrustedProxies: tc.trusted, ProxyHeader: "X-Real-IP"})
-			addr := webtest.Serve(t, f)
+			e := newAppEnv(t, web.Options{TrustedProxies: tc.trusted, ProxyHeader: "X-Real-IP"}, func(o *app.Options) {
+				o.Throttle = throttle.Options{MaxPerIP: 3, MaxPerAccount: 100, Window: time.Hour}
+			})
+			addr := webtest.Serve(t, e.App)
 			login := func(client string) int {
 				t.Helper()
 				req, _ := http.NewRequest("POST", "http://"+addr+"/api/session",
@@ -97,8 +96,8 @@ func TestWarnsOfUntrustedProxy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var logged bytes.Buffer
 			log := slog.New(slog.NewTextHandler(&logged, nil))
-			f := web.New(app.New(webtest.OpenStore(t), app.Options{Logger: log}),
-				web.Options{Logger: log, TrustedProxies: tc.trusted, ProxyHeader: "X-Real-IP"})
+			f := newAppEnv(t, web.Options{Logger: log, TrustedProxies: tc.trusted, ProxyHeader: "X-Real-IP"},
+				func(o *app.Options) { o.Logger = log }).App
 			for range 3 {
 				req := httptest.NewRequest("GET", "/api/server", nil)
 				if tc.header != "" {

@@ -3,15 +3,16 @@ package delivery
 import (
 	"errors"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/config"
+	"github.com/fleetd/fleetd/app/notify"
 )
 
 // Senders are the adapters the config sets up; a channel left unconfigured
 // is nil, which the core logs instead.
 type Senders struct {
-	Mail, SMS app.MessageSender
-	Push      app.PushSender
+	Mail, SMS accounts.MessageSender
+	Push      notify.PushSender
 }
 
 // Configured builds the senders of the mail.smtp, sms and push sections.

@@ -12,7 +12,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/notify"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/jwt"
 )
@@ -105,11 +105,11 @@ type fcmError struct {
 
 // Push sends one message. Errors wrap app.ErrPushTokenInvalid for a dead
 // token and app.ErrPushPermanent when retrying cannot help.
-func (f *FCM) Push(ctx context.Context, m app.PushMessage) error {
+func (f *FCM) Push(ctx context.Context, m notify.PushMessage) error {
 	body, err := json.Marshal(fcmRequest{Message: fcmMessage{Token: m.Token,
 		Notification: fcmNotification{Title: m.Title, Body: m.Body}, Data: m.Data}})
 	if err != nil {
-		return fmt.Errorf("%w: %v", app.ErrPushPermanent, err)
+		return fmt.Errorf("%w: %v", notify.ErrPushPermanent, err)
 	}
 	tok, err := f.Tokens.Token()
 	if err != nil {
@@ -118,7 +118,7 @@ func (f *FCM) Push(ctx context.Context, m app.PushMessage) error {
 	u := f.Endpoint + "/v1/projects/" + url.PathEscape(f.ProjectID) + "/messages:send"
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
-		return fmt.Errorf("%w: %v", app.ErrPushPermanent, err)
+		return fmt.Errorf("%w: %v", notify.ErrPushPermanent, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	tok.SetAuthHeader(req)
@@ -148,9 +148,9 @@ func classifyFCM(status int, raw []byte) error {
 	switch {
 	case code == "UNREGISTERED", code == "SENDER_ID_MISMATCH", status == http.StatusNotFound,
 		code == "INVALID_ARGUMENT" && strings.Contains(strings.ToLower(e.Error.Message), "token"):
-		return fmt.Errorf("%w: %v", app.ErrPushTokenInvalid, err)
+		return fmt.Errorf("%w: %v", notify.ErrPushTokenInvalid, err)
 	case status == http.StatusTooManyRequests, status >= 500:
 		return err
 	}
-	return fmt.Errorf("%w: %v", app.ErrPushPermanent, err)
+	return fmt.Errorf("%w: %v", notify.ErrPushPermanent, err)
 }

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/notify"
 	"golang.org/x/oauth2"
 )
 
@@ -21,12 +21,12 @@ func TestClassifyFCM(t *testing.T) {
 		body   string
 		want   error // nil: retryable
 	}{
-		{"unregistered", 404, `{"error":{"code":404,"status":"NOT_FOUND","details":[{"errorCode":"UNREGISTERED"}]}}`, app.ErrPushTokenInvalid},
-		{"not found without details", 404, `not json`, app.ErrPushTokenInvalid},
-		{"malformed token", 400, `{"error":{"code":400,"message":"The registration token is not a valid FCM registration token","status":"INVALID_ARGUMENT"}}`, app.ErrPushTokenInvalid},
-		{"other project's token", 403, `{"error":{"code":403,"status":"PERMISSION_DENIED","details":[{"errorCode":"SENDER_ID_MISMATCH"}]}}`, app.ErrPushTokenInvalid},
-		{"bad payload", 400, `{"error":{"code":400,"message":"Invalid JSON payload","status":"INVALID_ARGUMENT"}}`, app.ErrPushPermanent},
-		{"bad credentials", 401, `{"error":{"code":401,"status":"UNAUTHENTICATED"}}`, app.ErrPushPermanent},
+		{"unregistered", 404, `{"error":{"code":404,"status":"NOT_FOUND","details":[{"errorCode":"UNREGISTERED"}]}}`, notify.ErrPushTokenInvalid},
+		{"not found without details", 404, `not json`, notify.ErrPushTokenInvalid},
+		{"malformed token", 400, `{"error":{"code":400,"message":"The registration token is not a valid FCM registration token","status":"INVALID_ARGUMENT"}}`, notify.ErrPushTokenInvalid},
+		{"other project's token", 403, `{"error":{"code":403,"status":"PERMISSION_DENIED","details":[{"errorCode":"SENDER_ID_MISMATCH"}]}}`, notify.ErrPushTokenInvalid},
+		{"bad payload", 400, `{"error":{"code":400,"message":"Invalid JSON payload","status":"INVALID_ARGUMENT"}}`, notify.ErrPushPermanent},
+		{"bad credentials", 401, `{"error":{"code":401,"status":"UNAUTHENTICATED"}}`, notify.ErrPushPermanent},
 		{"quota", 429, `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"errorCode":"QUOTA_EXCEEDED"}]}}`, nil},
 		{"unavailable", 503, ``, nil},
 	} {
@@ -35,7 +35,7 @@ func TestClassifyFCM(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			for _, sentinel := range []error{app.ErrPushTokenInvalid, app.ErrPushPermanent} {
+			for _, sentinel := range []error{notify.ErrPushTokenInvalid, notify.ErrPushPermanent} {
 				if errors.Is(err, sentinel) != (c.want == sentinel) {
 					t.Errorf("%v: errors.Is(%v) should be %v", err, sentinel, c.want == sentinel)
 				}
@@ -57,7 +57,7 @@ func TestFCMRequest(t *testing.T) {
 	defer srv.Close()
 	f := &FCM{Endpoint: srv.URL, ProjectID: "p-1", Client: srv.Client(),
 		Tokens: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "at", TokenType: "Bearer"})}
-	err := f.Push(context.Background(), app.PushMessage{Token: "tk", Title: "Truck", Body: "Ignition on",
+	err := f.Push(context.Background(), notify.PushMessage{Token: "tk", Title: "Truck", Body: "Ignition on",
 		Data: map[string]string{"type": "ignitionOn"}})
 	if err != nil {
 		t.Fatal(err)

@@ -6,8 +6,8 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/config"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/gps103"
 	"github.com/fleetd/fleetd/protocols/gt06"
@@ -81,10 +81,10 @@ type osmandHTTP struct{}
 
 func (osmandHTTP) Name() string { return osmand.Name }
 
-func (osmandHTTP) Decode(method, contentType string, query url.Values, body []byte, now time.Time) (string, []*app.Position, error) {
+func (osmandHTTP) Decode(method, contentType string, query url.Values, body []byte, now time.Time) (string, []*model.Position, error) {
 	return osmand.Decode(method, contentType, query, body, now)
 }
 
 func (osmandHTTP) CommandTypes() []string { return osmand.CommandTypes() }
 
-func (osmandHTTP) EncodeCommand(cmd *app.Command) (string, error) { return osmand.EncodeCommand(cmd) }
+func (osmandHTTP) EncodeCommand(cmd *model.Command) (string, error) { return osmand.EncodeCommand(cmd) }

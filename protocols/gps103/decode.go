@@ -3,7 +3,7 @@ package gps103
 import (
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -23,7 +23,7 @@ func (p *Protocol) Decode(c *protocols.Conn, frame []byte) (protocols.Result, er
 	s := string(frame)
 	if strings.Contains(s, imeiTag) && len(s) <= logonMaxLen {
 		if res.UniqueID = logonID(s); res.UniqueID == "" {
-			return res, app.Invalid("gps103: bad log-on %.30q", s)
+			return res, model.Invalid("gps103: bad log-on %.30q", s)
 		}
 		res.Reply = replyLogon
 		return res, nil
@@ -41,22 +41,22 @@ func (p *Protocol) Decode(c *protocols.Conn, frame []byte) (protocols.Result, er
 		s = s[i:]
 	}
 	if strings.HasSuffix(strings.TrimSpace(string(frame)), "*") {
-		return res, app.Invalid("gps103: alternative '*' format is not supported")
+		return res, model.Invalid("gps103: alternative '*' format is not supported")
 	}
 	f := strings.Split(s, ",")
 	id, ok := strings.CutPrefix(f[0], imeiTag)
 	if !ok || !allDigits(id) || len(f) < 2 {
-		return res, app.Invalid("gps103: unrecognised frame %.40q", s)
+		return res, model.Invalid("gps103: unrecognised frame %.40q", s)
 	}
 	if strings.HasPrefix(f[1], "OBD") {
-		return res, app.Invalid("gps103: OBD frames are not supported")
+		return res, model.Invalid("gps103: OBD frames are not supported")
 	}
 	pos, err := p.decodeRegular(f)
 	if err != nil {
 		return res, err
 	}
 	res.UniqueID = id
-	res.Positions = []*app.Position{pos}
+	res.Positions = []*model.Position{pos}
 	if f[1] == "help me" {
 		// Clears the SOS on the device, so it is sent once the alarm is stored.
 		res.Ack = []byte("**,imei:" + id + ",E;")

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
@@ -44,14 +44,14 @@ func TestDecodePositions(t *testing.T) {
 			frame: "imei:359710045559474,tracker,151030080103,,F,000101.000,A,5443.3834,N,02512.9071,E,0.00,0;",
 			id:    "359710045559474",
 			want: prototest.Position{Time: time.Date(2015, 10, 30, 0, 1, 1, 0, time.UTC), Valid: true, Lat: 54.72306, Lon: 25.21512,
-				Attributes: app.Attributes{}},
+				Attributes: model.Attributes{}},
 		},
 		{
 			name:  "sensor alarm without fix",
 			frame: "imei:865456055519122,sensor alarm,2208011920,,L,;",
 			id:    "865456055519122",
 			want: prototest.Position{Time: prototest.Now, Outdated: true,
-				Attributes: app.Attributes{"alarm": "vibration"}},
+				Attributes: model.Attributes{"alarm": "vibration"}},
 		},
 		{
 			name:  "help me with cell, acked",
@@ -59,7 +59,7 @@ func TestDecodePositions(t *testing.T) {
 			id:    "359710049075097",
 			ack:   "**,imei:359710049075097,E;",
 			want: prototest.Position{Time: prototest.Now, Outdated: true,
-				Attributes: app.Attributes{"alarm": "sos"},
+				Attributes: model.Attributes{"alarm": "sos"},
 				Network:    cellNetwork(0x113b, 0x558f)},
 		},
 		{
@@ -67,7 +67,7 @@ func TestDecodePositions(t *testing.T) {
 			frame: "imei:868683026321020,tracker,181217080106,,F,080102.000,A,3227.3057,N,11649.4754,W,0.00,0,,0,0,0.00%,0,+11;",
 			id:    "868683026321020",
 			want: prototest.Position{Time: time.Date(2018, 12, 17, 8, 1, 2, 0, time.UTC), Valid: true, Lat: 32.455095, Lon: -116.82459167,
-				Attributes: app.Attributes{"ignition": false, "door": false, "fuel1": 0.0, "temp1": int64(11)}},
+				Attributes: model.Attributes{"ignition": false, "door": false, "fuel1": 0.0, "temp1": int64(11)}},
 		},
 		{
 			name:  "event code, fuel, offset across midnight",
@@ -75,7 +75,7 @@ func TestDecodePositions(t *testing.T) {
 			id:    "353451044508750",
 			want: prototest.Position{Time: time.Date(2008, 9, 24, 5, 54, 3, 0, time.UTC), Valid: true, Lat: 22.553117, Lon: 113.905112,
 				Course: 30.1, Altitude: 65.43,
-				Attributes: app.Attributes{"event": "001", "ignition": true, "door": false,
+				Attributes: model.Attributes{"event": "001", "ignition": true, "door": false,
 					"fuel1": 10.5, "fuel2": 0.0, "temp1": int64(28)}},
 		},
 		{
@@ -83,28 +83,28 @@ func TestDecodePositions(t *testing.T) {
 			frame: "imei:359710045559474,acc on,151030080103,,F,000101.000,V,5443.3834,S,02512.9071,E,12.5,270.5;",
 			id:    "359710045559474",
 			want: prototest.Position{Time: time.Date(2015, 10, 30, 0, 1, 1, 0, time.UTC), Lat: -54.72306, Lon: 25.21512, Speed: 12.5, Course: 270.5,
-				Attributes: app.Attributes{"ignition": true}},
+				Attributes: model.Attributes{"ignition": true}},
 		},
 		{
 			name:  "local behind UTC, previous day",
 			frame: "imei:359710045559474,ac alarm,1510300001,,F,230045.000,A,5443.3834,N,02512.9071,E,0,0;",
 			id:    "359710045559474",
 			want: prototest.Position{Time: time.Date(2015, 10, 29, 23, 0, 45, 0, time.UTC), Valid: true, Lat: 54.72306, Lon: 25.21512,
-				Attributes: app.Attributes{"alarm": "powerCut"}},
+				Attributes: model.Attributes{"alarm": "powerCut"}},
 		},
 		{
 			name:  "temperature alarm carries the value",
 			frame: "imei:359710045559474,T:-12.5,151030080103,,F,080101.000,A,5443.3834,N,02512.9071,E,0,0;",
 			id:    "359710045559474",
 			want: prototest.Position{Time: time.Date(2015, 10, 30, 8, 1, 1, 0, time.UTC), Valid: true, Lat: 54.72306, Lon: 25.21512,
-				Attributes: app.Attributes{"alarm": "temperature", "temp1": -12.5}},
+				Attributes: model.Attributes{"alarm": "temperature", "temp1": -12.5}},
 		},
 		{
 			name:  "rfid keyword names the driver",
 			frame: "imei:359710045559474,rfid,151030080103,0012345678,F,080101.000,A,5443.3834,N,02512.9071,E,0,0;",
 			id:    "359710045559474",
 			want: prototest.Position{Time: time.Date(2015, 10, 30, 8, 1, 1, 0, time.UTC), Valid: true, Lat: 54.72306, Lon: 25.21512,
-				Attributes: app.Attributes{"event": "rfid", "driverUniqueId": "0012345678"}},
+				Attributes: model.Attributes{"event": "rfid", "driverUniqueId": "0012345678"}},
 		},
 		{
 			name:  "heartbeat prefix before imei frame",
@@ -112,7 +112,7 @@ func TestDecodePositions(t *testing.T) {
 			id:    "359710045559474",
 			reply: "ON",
 			want: prototest.Position{Time: time.Date(2015, 10, 30, 8, 1, 1, 0, time.UTC), Valid: true, Lat: 54.72306, Lon: 25.21512,
-				Attributes: app.Attributes{"alarm": "movement"}},
+				Attributes: model.Attributes{"alarm": "movement"}},
 		},
 	}
 	for _, tt := range tests {
@@ -124,7 +124,7 @@ func TestDecodePositions(t *testing.T) {
 }
 
 func TestDecodeRejects(t *testing.T) {
-	prototest.DecodeRejects(t, newTestProtocol().Decode, app.ErrInvalid,
+	prototest.DecodeRejects(t, newTestProtocol().Decode, model.ErrInvalid,
 		"",
 		"hello;",
 		"imei:,tracker;",

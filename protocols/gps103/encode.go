@@ -3,7 +3,7 @@ package gps103
 import (
 	"fmt"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -26,9 +26,9 @@ func (p *Protocol) CommandTypes() []string {
 
 // Encode implements protocols.Stream: `**,imei:<id>,<code>` with no
 // terminator, as Coban devices and Traccar use it.
-func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
+func (p *Protocol) Encode(c *protocols.Conn, cmd *model.Command) ([]byte, error) {
 	if c == nil || !allDigits(c.UniqueID) {
-		return nil, app.Invalid("gps103: device IMEI unknown")
+		return nil, model.Invalid("gps103: device IMEI unknown")
 	}
 	prefix := "**,imei:" + c.UniqueID + ","
 	if cmd.Type == "positionPeriodic" {
@@ -48,13 +48,13 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 // frequency renders attributes.frequency, an interval in seconds, in the
 // device's units: whole hours ("01h"), else whole minutes ("05m"), else
 // seconds ("30s").
-func frequency(cmd *app.Command) (string, error) {
+func frequency(cmd *model.Command) (string, error) {
 	n, err := protocols.IntAttribute(cmd, "frequency")
 	if err != nil {
 		return "", err
 	}
 	if n < 1 || n > 99*3600 {
-		return "", app.Invalid("gps103: frequency %d s out of range", n)
+		return "", model.Invalid("gps103: frequency %d s out of range", n)
 	}
 	switch {
 	case n >= 3600:

@@ -3,7 +3,7 @@ package gps103
 import (
 	"strconv"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // decimal parses an unsigned or signed plain decimal ("12", "-0.5"); it
@@ -22,11 +22,11 @@ func decimal(s string) (float64, error) {
 		}
 	}
 	if digits == 0 {
-		return 0, app.Invalid("gps103: bad number %.20q", s)
+		return 0, model.Invalid("gps103: bad number %.20q", s)
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, app.Invalid("gps103: bad number %.20q", s)
+		return 0, model.Invalid("gps103: bad number %.20q", s)
 	}
 	return v, nil
 }
@@ -49,20 +49,20 @@ func coordinate(value, hemisphere, positive, negative string, limit float64) (fl
 		}
 	}
 	if dot < 3 || !allDigits(value[:dot]) || (dot < len(value) && !allDigits(value[dot+1:])) {
-		return 0, app.Invalid("gps103: bad coordinate %.20q", value)
+		return 0, model.Invalid("gps103: bad coordinate %.20q", value)
 	}
 	deg, _ := strconv.ParseFloat(value[:dot-2], 64)
 	min, _ := strconv.ParseFloat(value[dot-2:], 64)
 	v := deg + min/60
 	if min >= 60 || v > limit {
-		return 0, app.Invalid("gps103: coordinate out of range %.20q", value)
+		return 0, model.Invalid("gps103: coordinate out of range %.20q", value)
 	}
 	switch hemisphere {
 	case positive:
 	case negative:
 		v = -v
 	default:
-		return 0, app.Invalid("gps103: bad hemisphere %.4q", hemisphere)
+		return 0, model.Invalid("gps103: bad hemisphere %.4q", hemisphere)
 	}
 	return v, nil
 }

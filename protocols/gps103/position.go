@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // Field indexes of `imei:<id>,<keyword>,<local yyMMddHHmm[ss]>,<rfid>,<F|L>,...`.
@@ -34,9 +34,9 @@ const (
 )
 
 // decodeRegular decodes the fields of an `imei:` frame into one position.
-func (p *Protocol) decodeRegular(f []string) (*app.Position, error) {
+func (p *Protocol) decodeRegular(f []string) (*model.Position, error) {
 	now := p.now.Now()
-	pos := &app.Position{Protocol: Name, Attributes: app.Attributes{}}
+	pos := &model.Position{Protocol: Name, Attributes: model.Attributes{}}
 	applyKeyword(pos.Attributes, f[fKeyword], field(f, fRFID))
 	if err := applyKeywordValue(pos.Attributes, f[fKeyword]); err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func (p *Protocol) decodeRegular(f []string) (*app.Position, error) {
 		return pos, nil
 	}
 	if len(f) <= fLon+1 {
-		return nil, app.Invalid("gps103: truncated GPS fields")
+		return nil, model.Invalid("gps103: truncated GPS fields")
 	}
 	t, err := frameTime(f[fLocal], f[fUTC], now)
 	if err != nil {
@@ -82,7 +82,7 @@ func (p *Protocol) decodeRegular(f []string) (*app.Position, error) {
 
 // applyKeyword records what the keyword says: an alarm, ignition change,
 // driver card or, for anything else but a plain "tracker" report, an event.
-func applyKeyword(attrs app.Attributes, keyword, rfid string) {
+func applyKeyword(attrs model.Attributes, keyword, rfid string) {
 	if alarm := alarmOf(keyword); alarm != "" {
 		attrs[keyAlarm] = alarm
 		return
@@ -102,7 +102,7 @@ func applyKeyword(attrs app.Attributes, keyword, rfid string) {
 }
 
 // applyKeywordValue reads the value carried by "T:<temp>" and "oil <level>".
-func applyKeywordValue(attrs app.Attributes, keyword string) error {
+func applyKeywordValue(attrs model.Attributes, keyword string) error {
 	key, raw := keyTemp1, ""
 	if v, ok := strings.CutPrefix(keyword, "T:"); ok {
 		raw = v
@@ -120,7 +120,7 @@ func applyKeywordValue(attrs app.Attributes, keyword string) error {
 }
 
 // applyTail reads the optional extended fields after the course.
-func applyTail(attrs app.Attributes, f []string) {
+func applyTail(attrs model.Attributes, f []string) {
 	for key, i := range map[string]int{keyIgnition: fIgnition, keyDoor: fDoor} {
 		if v := field(f, i); v == "0" || v == "1" {
 			attrs[key] = v == "1"
@@ -179,7 +179,7 @@ func frameTime(local, utc string, now time.Time) (time.Time, error) {
 		sec = atoi2(local[10:12])
 	}
 	if mo < 1 || mo > 12 || d < 1 || d > 31 {
-		return time.Time{}, app.Invalid("gps103: bad date %q", local)
+		return time.Time{}, model.Invalid("gps103: bad date %q", local)
 	}
 	if err := validClock(h, mi, sec); err != nil {
 		return time.Time{}, err
@@ -202,7 +202,7 @@ func frameTime(local, utc string, now time.Time) (time.Time, error) {
 
 func validClock(h, m, s int) error {
 	if h > 23 || m > 59 || s > 59 {
-		return app.Invalid("gps103: bad time %02d:%02d:%02d", h, m, s)
+		return model.Invalid("gps103: bad time %02d:%02d:%02d", h, m, s)
 	}
 	return nil
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -35,7 +35,7 @@ var fullGPS = gpsLayout{satellites: true, speed: true}
 // readGPS reads time, latitude, longitude, speed and the course/status word
 // into p. Status word: bits 0-9 course, bit 10 north, bit 11 west, bit 12
 // fix valid, bit 14 ACC reported, bit 15 ACC on.
-func readGPS(r *reader, p *app.Position, l gpsLayout) error {
+func readGPS(r *reader, p *model.Position, l gpsLayout) error {
 	t, err := readTime(r)
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ type cellLayout struct {
 
 // readCell reads one serving cell into p.Network. A zero length byte means
 // "no cell data" and the block is skipped.
-func readCell(r *reader, p *app.Position, l cellLayout) {
+func readCell(r *reader, p *model.Position, l cellLayout) {
 	if l.lengthByte && r.u8() == 0 {
 		return
 	}
@@ -114,7 +114,7 @@ var terminalAlarms = map[int]string{
 
 // readStatus reads terminal information, voltage level, GSM signal and the
 // alarm byte; the language byte that follows is left to the caller.
-func readStatus(r *reader, p *app.Position) {
+func readStatus(r *reader, p *model.Position) {
 	info := r.u8()
 	p.Attributes["status"] = info
 	p.Attributes["ignition"] = info&(1<<1) != 0
@@ -166,7 +166,7 @@ var jc100Alarms = map[int]string{
 }
 
 // addAlarm appends an alarm the way Traccar does: several are comma-joined.
-func addAlarm(p *app.Position, alarm string) {
+func addAlarm(p *model.Position, alarm string) {
 	if alarm == "" {
 		return
 	}

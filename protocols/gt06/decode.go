@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -68,7 +68,7 @@ func (*Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error) {
 		}
 		return res, nil
 	}
-	pos := &app.Position{Protocol: Name, Attributes: app.Attributes{}}
+	pos := &model.Position{Protocol: Name, Attributes: model.Attributes{}}
 	keep, err := decode(r, pos, len(f.content))
 	if err == nil {
 		err = r.err
@@ -76,7 +76,7 @@ func (*Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error) {
 	if err != nil || !keep {
 		return res, err
 	}
-	res.Positions = []*app.Position{pos}
+	res.Positions = []*model.Position{pos}
 	switch f.typ {
 	case msgInfo:
 		// The device expects no answer.
@@ -90,7 +90,7 @@ func (*Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error) {
 
 // decoder fills p from a frame's content; keep false means the frame yields
 // no position. size is the content length, which selects model variants.
-type decoder func(r *reader, p *app.Position, size int) (keep bool, err error)
+type decoder func(r *reader, p *model.Position, size int) (keep bool, err error)
 
 var decoders = map[int]decoder{
 	msgGPS:          gpsPacket(cellLayout{}),
@@ -111,7 +111,7 @@ var decoders = map[int]decoder{
 // gpsPacket decodes GPS packets with an optional serving cell (cidSize 0
 // means none) and the optional ACC / upload mode / re-upload / odometer tail.
 func gpsPacket(cell cellLayout) decoder {
-	return func(r *reader, p *app.Position, _ int) (bool, error) {
+	return func(r *reader, p *model.Position, _ int) (bool, error) {
 		if err := readGPS(r, p, fullGPS); err != nil {
 			return false, err
 		}
@@ -135,7 +135,7 @@ func gpsPacket(cell cellLayout) decoder {
 // model sends a 4-byte cell id (SEEWORLD).
 const alarmContent = 18 + 9 + 5
 
-func alarmPacket(r *reader, p *app.Position, size int) (bool, error) {
+func alarmPacket(r *reader, p *model.Position, size int) (bool, error) {
 	if err := readGPS(r, p, fullGPS); err != nil {
 		return false, err
 	}
@@ -149,13 +149,13 @@ func alarmPacket(r *reader, p *app.Position, size int) (bool, error) {
 }
 
 // statusPacket is the heartbeat: terminal status without a location.
-func statusPacket(r *reader, p *app.Position, _ int) (bool, error) {
+func statusPacket(r *reader, p *model.Position, _ int) (bool, error) {
 	p.Outdated = true
 	readStatus(r, p)
 	return true, nil
 }
 
-func lbsStatusPacket(r *reader, p *app.Position, _ int) (bool, error) {
+func lbsStatusPacket(r *reader, p *model.Position, _ int) (bool, error) {
 	p.Outdated = true
 	readCell(r, p, cellLayout{cidSize: 3})
 	readStatus(r, p)
@@ -164,7 +164,7 @@ func lbsStatusPacket(r *reader, p *app.Position, _ int) (bool, error) {
 
 // lbsMultiplePacket carries the serving cell and six neighbours
 // (LAC 2, cell id 3, signal 1 each) sharing one MCC/MNC.
-func lbsMultiplePacket(r *reader, p *app.Position, _ int) (bool, error) {
+func lbsMultiplePacket(r *reader, p *model.Position, _ int) (bool, error) {
 	t, err := readTime(r)
 	if err != nil {
 		return false, err
@@ -191,7 +191,7 @@ func lbsMultiplePacket(r *reader, p *app.Position, _ int) (bool, error) {
 }
 
 // infoPacket handles the information transmission sub-types worth keeping.
-func infoPacket(r *reader, p *app.Position, _ int) (bool, error) {
+func infoPacket(r *reader, p *model.Position, _ int) (bool, error) {
 	p.Outdated = true
 	switch r.u8() {
 	case 0x00: // external voltage
@@ -209,7 +209,7 @@ func infoPacket(r *reader, p *app.Position, _ int) (bool, error) {
 
 // jc100AlarmPacket: a 7-byte content is time + event (no location); longer
 // contents carry time, latitude, longitude and the course/status word.
-func jc100AlarmPacket(r *reader, p *app.Position, size int) (bool, error) {
+func jc100AlarmPacket(r *reader, p *model.Position, size int) (bool, error) {
 	withGPS := size > 7
 	if withGPS {
 		if err := readGPS(r, p, gpsLayout{}); err != nil {

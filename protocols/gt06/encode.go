@@ -1,7 +1,7 @@
 package gt06
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -21,13 +21,13 @@ func (*Protocol) CommandTypes() []string {
 
 // Encode implements protocols.Stream: an online command packet (0x80) with
 // command length, server flag 0, ASCII text and serial number 0.
-func (*Protocol) Encode(_ *protocols.Conn, cmd *app.Command) ([]byte, error) {
+func (*Protocol) Encode(_ *protocols.Conn, cmd *model.Command) ([]byte, error) {
 	text, err := protocols.CommandText(cmd, commandTexts)
 	if err != nil {
 		return nil, err
 	}
 	if len(text) > maxCommandText {
-		return nil, app.Invalid("command text longer than %d bytes", maxCommandText)
+		return nil, model.Invalid("command text longer than %d bytes", maxCommandText)
 	}
 	content := make([]byte, 0, 5+len(text))
 	content = append(content, byte(4+len(text)), 0, 0, 0, 0)

@@ -5,21 +5,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 func TestEncode(t *testing.T) {
 	tests := []struct {
 		name string
-		cmd  app.Command
+		cmd  model.Command
 		want string
 	}{
 		// Traccar's Gt06ProtocolEncoderTest vector.
-		{"engineStop", app.Command{Type: "engineStop"}, "787812800c0000000052656c61792c312300009dee0d0a"},
-		{"engineResume", app.Command{Type: "engineResume"},
+		{"engineStop", model.Command{Type: "engineStop"}, "787812800c0000000052656c61792c312300009dee0d0a"},
+		{"engineResume", model.Command{Type: "engineResume"},
 			"787812800c0000000052656c61792c3023" + "0000" + crcHex("12800c0000000052656c61792c30230000") + "0d0a"},
-		{"custom", app.Command{Type: "custom", Attributes: app.Attributes{"data": "WHERE#"}},
+		{"custom", model.Command{Type: "custom", Attributes: model.Attributes{"data": "WHERE#"}},
 			"787810800a00000000574845524523" + "0000" + crcHex("10800a000000005748455245230000") + "0d0a"},
 	}
 	for _, tt := range tests {
@@ -42,14 +42,14 @@ func TestEncode(t *testing.T) {
 
 func TestEncodeRejects(t *testing.T) {
 	prototest.EncodeRejects(t, New(), nil, []prototest.RejectCase{
-		{Name: "unsupported", Command: app.Command{Type: "rebootDevice"}},
-		{Name: "custom number", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": 5}}},
-		{Name: "custom too big", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": strings.Repeat("a", maxCommandText+1)}}},
+		{Name: "unsupported", Command: model.Command{Type: "rebootDevice"}},
+		{Name: "custom number", Command: model.Command{Type: "custom", Attributes: model.Attributes{"data": 5}}},
+		{Name: "custom too big", Command: model.Command{Type: "custom", Attributes: model.Attributes{"data": strings.Repeat("a", maxCommandText+1)}}},
 	})
 }
 
 func TestCommandTypesAreEncodable(t *testing.T) {
-	prototest.ListedCommandsEncode(t, New(), nil, app.Attributes{"data": "STATUS#"})
+	prototest.ListedCommandsEncode(t, New(), nil, model.Attributes{"data": "STATUS#"})
 }
 
 func TestCommandResult(t *testing.T) {

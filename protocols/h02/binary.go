@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -101,7 +101,7 @@ func (p *Protocol) decodeBinary(frame []byte) (protocols.Result, error) {
 	if err := protocols.CheckFix(pos); err != nil {
 		return protocols.Result{}, err
 	}
-	return protocols.Result{UniqueID: id, Positions: []*app.Position{pos}}, nil
+	return protocols.Result{UniqueID: id, Positions: []*model.Position{pos}}, nil
 }
 
 // dateTime builds a UTC time from ddMMyy and hhmmss numbers.

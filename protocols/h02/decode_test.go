@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
@@ -28,15 +28,15 @@ type decodeCase struct {
 	name    string
 	frame   []byte
 	id      string
-	fix     *fix           // nil: no location expected
-	noPos   bool           // no position at all
-	attrs   app.Attributes // exact values of these attributes
+	fix     *fix             // nil: no location expected
+	noPos   bool             // no position at all
+	attrs   model.Attributes // exact values of these attributes
 	reply   string
 	result  string
 	network map[string]any // exact network when set
 }
 
-func checkFix(t *testing.T, pos *app.Position, want *fix) {
+func checkFix(t *testing.T, pos *model.Position, want *fix) {
 	t.Helper()
 	wantTime, err := time.Parse(time.DateTime, want.time)
 	if err != nil {
@@ -111,7 +111,7 @@ func TestDecodeSamples(t *testing.T) {
 		frame: []byte("*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF,712,01,0,0,6#"),
 		id:    "4210051415",
 		fix:   &fix{time: "2015-12-22 16:45:49", valid: true, lat: 9.93978, lon: -84.11178},
-		attrs: app.Attributes{"status": int64(0xFFFFFBFF), "ignition": false,
+		attrs: model.Attributes{"status": int64(0xFFFFFBFF), "ignition": false,
 			"io1": "712", "io2": "01", "io3": "0", "io4": "0", "io5": "6"},
 		reply: "*HQ,4210051415,V4,V1,20240102030405#",
 	}, {
@@ -119,32 +119,32 @@ func TestDecodeSamples(t *testing.T) {
 		frame: []byte("*HQ,1451316409,V1,030149,A,-23-29.0095,S,-46-51.5852,W,2.4,065,070315,FFFFFFFF#"),
 		id:    "1451316409",
 		fix:   &fix{time: "2015-03-07 03:01:49", valid: true, lat: -23.48349, lon: -46.85975, speed: 2.4, course: 65},
-		attrs: app.Attributes{"status": int64(0xFFFFFFFF), "ignition": true},
+		attrs: model.Attributes{"status": int64(0xFFFFFFFF), "ignition": true},
 		reply: "*HQ,1451316409,V4,V1,20240102030405#",
 	}, {
 		name:  "V1 status word",
 		frame: []byte("*HQ,2705171109,V1,213324,A,5002.5849,N,01433.7822,E,0.00,000,140613,FFFFFFFF#"),
 		id:    "2705171109",
 		fix:   &fix{time: "2013-06-14 21:33:24", valid: true, lat: 50.043082, lon: 14.563037},
-		attrs: app.Attributes{"status": int64(0xFFFFFFFF)},
+		attrs: model.Attributes{"status": int64(0xFFFFFFFF)},
 		reply: "*HQ,2705171109,V4,V1,20240102030405#",
 	}, {
 		name:  "binary 45 bytes",
 		frame: prototest.Unhex(t, "24410600082621532131081504419390060740418306000000fffffbfdff0015060000002c02dc0c000000001f"),
 		id:    "4106000826",
 		fix:   &fix{time: "2015-08-31 21:53:21", valid: true, lat: 4.69898, lon: -74.06971},
-		attrs: app.Attributes{"batteryLevel": 100, "status": int64(0xFFFFFBFD), "alarm": "sos", "ignition": false},
+		attrs: model.Attributes{"batteryLevel": 100, "status": int64(0xFFFFFBFD), "alarm": "sos", "ignition": false},
 	}, {
 		name:  "binary 32 bytes",
 		frame: prototest.Unhex(t, "2441060116601245431311165035313006004318210e000000fffffbffff0024"),
 		id:    "4106011660",
 		fix:   &fix{time: "2016-11-13 12:45:43", valid: true, lat: 50.58855, lon: 4.53035},
-		attrs: app.Attributes{"batteryLevel": 100, "status": int64(0xFFFFFBFF)},
+		attrs: model.Attributes{"batteryLevel": 100, "status": int64(0xFFFFFBFF)},
 	}, {
 		name:  "heartbeat with battery",
 		frame: []byte("*HQ,135790246811220,HTBT,100#"),
 		id:    "135790246811220",
-		attrs: app.Attributes{"batteryLevel": 100},
+		attrs: model.Attributes{"batteryLevel": 100},
 		reply: "*HQ,135790246811220,HTBT#",
 	}, {
 		name:  "heartbeat without battery",
@@ -156,7 +156,7 @@ func TestDecodeSamples(t *testing.T) {
 		name:  "NBR cell towers",
 		frame: []byte("*HQ,4109179024,NBR,103732,722,310,0,6,8106,32010,23,8101,22007,25,8106,12010,23,8106,22105,22,8101,22012,16,8106,42010,5,100217,FFFFFBFF,5#"),
 		id:    "4109179024",
-		attrs: app.Attributes{"status": int64(0xFFFFFBFF), "ignition": false},
+		attrs: model.Attributes{"status": int64(0xFFFFFBFF), "ignition": false},
 		reply: "*HQ,4109179024,V4,NBR,20240102030405#",
 		network: network([]map[string]any{
 			cell(722, 310, 8106, 32010, intp(23)), cell(722, 310, 8101, 22007, intp(25)),

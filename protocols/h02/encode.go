@@ -3,7 +3,7 @@ package h02
 import (
 	"strconv"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -45,10 +45,10 @@ func lookup(typ string) (command, bool) {
 
 // Encode builds "*HQ,<id>,<instruction>,<hhmmss UTC>,<params>#"; "custom"
 // sends attributes["data"] as is.
-func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
+func (p *Protocol) Encode(c *protocols.Conn, cmd *model.Command) ([]byte, error) {
 	command, ok := lookup(cmd.Type)
 	if !ok {
-		return nil, app.Invalid("h02 does not support command %q", cmd.Type)
+		return nil, model.Invalid("h02 does not support command %q", cmd.Type)
 	}
 	if cmd.Type == "custom" {
 		data, err := protocols.CommandData(cmd)
@@ -58,7 +58,7 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 		return []byte(data), nil
 	}
 	if c == nil || c.UniqueID == "" {
-		return nil, app.Invalid("h02 command needs the device id")
+		return nil, model.Invalid("h02 command needs the device id")
 	}
 	params := command.params
 	if cmd.Type == "positionPeriodic" {
@@ -67,7 +67,7 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 			return nil, err
 		}
 		if freq < 1 || freq >= 1e9 {
-			return nil, app.Invalid("frequency must be a positive number of seconds, got %d", freq)
+			return nil, model.Invalid("frequency must be a positive number of seconds, got %d", freq)
 		}
 		params = append(params[:len(params):len(params)], strconv.Itoa(freq))
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
@@ -17,9 +17,9 @@ func TestEncode(t *testing.T) {
 		{Type: "alarmDisarm", Want: "*HQ,123456789012345,SCF,010203,1,1#"},
 		{Type: "engineStop", Want: "*HQ,123456789012345,S20,010203,1,1#"},
 		{Type: "engineResume", Want: "*HQ,123456789012345,S20,010203,1,0#"},
-		{Type: "positionPeriodic", Attributes: app.Attributes{"frequency": 30.0}, Want: "*HQ,123456789012345,S71,010203,22,30#"},
-		{Type: "positionPeriodic", Attributes: app.Attributes{"frequency": "60"}, Want: "*HQ,123456789012345,S71,010203,22,60#"},
-		{Type: "custom", Attributes: app.Attributes{"data": "*HQ,123456789012345,S23,010203,1.2.3.4,5013#"},
+		{Type: "positionPeriodic", Attributes: model.Attributes{"frequency": 30.0}, Want: "*HQ,123456789012345,S71,010203,22,30#"},
+		{Type: "positionPeriodic", Attributes: model.Attributes{"frequency": "60"}, Want: "*HQ,123456789012345,S71,010203,22,60#"},
+		{Type: "custom", Attributes: model.Attributes{"data": "*HQ,123456789012345,S23,010203,1.2.3.4,5013#"},
 			Want: "*HQ,123456789012345,S23,010203,1.2.3.4,5013#"},
 	})
 	// positionPeriodic must not grow the shared parameter table.
@@ -30,10 +30,10 @@ func TestEncode(t *testing.T) {
 
 func TestEncodeInvalid(t *testing.T) {
 	prototest.EncodeRejects(t, New(), &protocols.Conn{UniqueID: "123456789012345"}, []prototest.RejectCase{
-		{Name: "unsupported type", Command: app.Command{Type: "rebootDevice"}},
-		{Name: "fractional frequency", Command: app.Command{Type: "positionPeriodic", Attributes: app.Attributes{"frequency": 1.5}}},
-		{Name: "negative frequency", Command: app.Command{Type: "positionPeriodic", Attributes: app.Attributes{"frequency": "-5"}}},
-		{Name: "unknown device", Conn: &protocols.Conn{}, Command: app.Command{Type: "engineStop"}},
+		{Name: "unsupported type", Command: model.Command{Type: "rebootDevice"}},
+		{Name: "fractional frequency", Command: model.Command{Type: "positionPeriodic", Attributes: model.Attributes{"frequency": 1.5}}},
+		{Name: "negative frequency", Command: model.Command{Type: "positionPeriodic", Attributes: model.Attributes{"frequency": "-5"}}},
+		{Name: "unknown device", Conn: &protocols.Conn{}, Command: model.Command{Type: "engineStop"}},
 	})
 }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -50,7 +50,7 @@ func (p *Protocol) decodeNBR(f []string) (protocols.Result, error) {
 	pos := p.outdated(p.frameTime(f[3], f[end]))
 	pos.Network = network(cells)
 	setStatus(pos, parseStatus(f[end+1]))
-	return protocols.Result{Positions: []*app.Position{pos}, Reply: p.replyV4(f[1], "NBR")}, nil
+	return protocols.Result{Positions: []*model.Position{pos}, Reply: p.replyV4(f[1], "NBR")}, nil
 }
 
 // decodeLink decodes the watch-style status frame: time, RSSI, satellites,
@@ -68,7 +68,7 @@ func (p *Protocol) decodeLink(f []string) (protocols.Result, error) {
 		pos.Attributes[key] = v
 	}
 	setStatus(pos, parseStatus(f[10]))
-	return protocols.Result{Positions: []*app.Position{pos}}, nil
+	return protocols.Result{Positions: []*model.Position{pos}}, nil
 }
 
 // decodeV3 decodes cell towers with a voltage: time, MCC and MNC run
@@ -100,7 +100,7 @@ func (p *Protocol) decodeV3(f []string) (protocols.Result, error) {
 	pos.Network = network(cells)
 	pos.Attributes["battery"] = battery
 	setStatus(pos, parseStatus(f[n-1]))
-	return protocols.Result{Positions: []*app.Position{pos}}, nil
+	return protocols.Result{Positions: []*model.Position{pos}}, nil
 }
 
 // decodeVP1 decodes either "V,MCC,MNC,LAC,CID,RSSIYLAC,CID,RSSI..." (cells
@@ -131,7 +131,7 @@ func (p *Protocol) decodeVP1(f []string) (protocols.Result, error) {
 		}
 		pos := p.outdated(time.Time{})
 		pos.Network = network(cells)
-		return protocols.Result{Positions: []*app.Position{pos}}, nil
+		return protocols.Result{Positions: []*model.Position{pos}}, nil
 	}
 	if len(f) < 11 || f[3] != "A" && f[3] != "B" || !strings.Contains(f[4], ".") || !strings.Contains(f[6], ".") {
 		return protocols.Result{}, errShape
@@ -149,5 +149,5 @@ func (p *Protocol) decodeVP1(f []string) (protocols.Result, error) {
 	pos.Valid = true
 	pos.Latitude, pos.Longitude, pos.Speed, pos.Course = lat, lon, speed, course
 	pos.DeviceTime, pos.FixTime = when, when
-	return protocols.Result{Positions: []*app.Position{pos}}, nil
+	return protocols.Result{Positions: []*model.Position{pos}}, nil
 }

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -30,13 +30,13 @@ func New() *Protocol { return &Protocol{} }
 func (p *Protocol) Name() string { return "h02" }
 
 // newPosition returns a position of this protocol with an attribute map.
-func (p *Protocol) newPosition() *app.Position {
-	return &app.Position{Protocol: p.Name(), Attributes: app.Attributes{}}
+func (p *Protocol) newPosition() *model.Position {
+	return &model.Position{Protocol: p.Name(), Attributes: model.Attributes{}}
 }
 
 // outdated returns a position without a location: the ingest fills in the
 // last known one. deviceTime is when the device says the data was taken.
-func (p *Protocol) outdated(deviceTime time.Time) *app.Position {
+func (p *Protocol) outdated(deviceTime time.Time) *model.Position {
 	pos := p.newPosition()
 	pos.Outdated = true
 	if deviceTime.IsZero() {

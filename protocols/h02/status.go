@@ -1,6 +1,8 @@
 package h02
 
-import "github.com/fleetd/fleetd/app"
+import (
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // Traccar alarm names set from the status word.
 const (
@@ -12,7 +14,7 @@ const (
 
 // setStatus records the 32-bit status word. Its bits are active low: a
 // cleared bit raises the alarm. Bit 10 is the ignition (ACC) input, set when on.
-func setStatus(pos *app.Position, status uint32) {
+func setStatus(pos *model.Position, status uint32) {
 	clear := func(bit uint) bool { return status&(1<<bit) == 0 }
 	switch {
 	case clear(0):

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -61,7 +61,7 @@ func (p *Protocol) decodeHeartbeat(f []string) protocols.Result {
 		if level, ok := integer(f[3]); ok && level >= 0 {
 			pos := p.outdated(time.Time{})
 			pos.Attributes["batteryLevel"] = level
-			res.Positions = []*app.Position{pos}
+			res.Positions = []*model.Position{pos}
 		}
 	}
 	return res
@@ -129,7 +129,7 @@ func (p *Protocol) decodeLocation(f []string) (protocols.Result, error) {
 	pos.FixTime = pos.DeviceTime
 	p.decodeTail(pos, f[min(i, len(f)):])
 
-	res := protocols.Result{Positions: []*app.Position{pos}}
+	res := protocols.Result{Positions: []*model.Position{pos}}
 	switch f[2] {
 	case "V1":
 		res.Reply = p.replyV4(f[1], "V1")
@@ -142,7 +142,7 @@ func (p *Protocol) decodeLocation(f []string) (protocols.Result, error) {
 
 // decodeTail reads what follows the date: optional SIM fields, the status
 // word, then six known values or free values kept as io1, io2...
-func (p *Protocol) decodeTail(pos *app.Position, f []string) {
+func (p *Protocol) decodeTail(pos *model.Position, f []string) {
 	var status string
 	switch {
 	case len(f) > 0 && isStatus(f[0]):
@@ -163,7 +163,7 @@ func (p *Protocol) decodeTail(pos *app.Position, f []string) {
 
 // decodeExtended reads odometer, temperature, fuel, altitude, LAC and CID
 // (hex); false if the values are not of that shape.
-func decodeExtended(pos *app.Position, f []string) bool {
+func decodeExtended(pos *model.Position, f []string) bool {
 	odometer, ok1 := integer(f[0])
 	temp, ok2 := integer(f[1])
 	fuel, ok3 := decimal(f[2])

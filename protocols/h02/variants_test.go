@@ -3,7 +3,7 @@ package h02
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
@@ -15,7 +15,7 @@ func TestDecodeVariants(t *testing.T) {
 		frame:  []byte("*TH,2020916012,V4,S20,DONE,130305,050316,A,2212.8745,N,11346.6574,E,14.28,028,220902,F7FFFBFF#"),
 		id:     "2020916012",
 		fix:    &fix{time: "2002-09-22 05:03:16", valid: true, lat: 22.214575, lon: 113.777623, speed: 14.28, course: 28},
-		attrs:  app.Attributes{"result": "S20,DONE,130305"},
+		attrs:  model.Attributes{"result": "S20,DONE,130305"},
 		result: "S20,DONE,130305",
 	}, {
 		name:  "empty validity is invalid",
@@ -28,13 +28,13 @@ func TestDecodeVariants(t *testing.T) {
 		frame: []byte("*HQ,353505221264507,V2,100220,0,5238.26259,N,00507.33983,E,0.25,0,280917,FFFFFFFF,cc,28,  db,d75b#"),
 		id:    "353505221264507",
 		fix:   &fix{time: "2017-09-28 10:02:20", valid: true, lat: 52.637710, lon: 5.122331, speed: 0.25},
-		attrs: app.Attributes{"io1": "cc", "io3": "db", "io4": "d75b"},
+		attrs: model.Attributes{"io1": "cc", "io3": "db", "io4": "d75b"},
 	}, {
 		name:    "odometer, temperature, fuel, altitude, cell",
 		frame:   []byte("*HQ,2130510938,V1,012632,A,0520.0663,N,10028.6324,E,0.286,023,100317,FFFFDFFF,69129336,0,100.0,18,5141,5A20#"),
 		id:      "2130510938",
 		fix:     &fix{time: "2017-03-10 01:26:32", valid: true, lat: 5.334438, lon: 100.477207, speed: 0.286, course: 23},
-		attrs:   app.Attributes{"odometer": 69129336, "temp1": 0, "fuelLevel": 100.0},
+		attrs:   model.Attributes{"odometer": 69129336, "temp1": 0, "fuelLevel": 100.0},
 		reply:   "*HQ,2130510938,V4,V1,20240102030405#",
 		network: network([]map[string]any{cell(-1, 0, 0x5141, 0x5A20, nil)}),
 	}, {
@@ -42,14 +42,14 @@ func TestDecodeVariants(t *testing.T) {
 		frame: []byte("*HQ,4210209006,V1,054048,A,2828.2297,N,07733.4332,E,000.5,047,4,080918,EEE7FBDF,4261193,0#"),
 		id:    "4210209006",
 		fix:   &fix{time: "2018-09-08 05:40:48", valid: true, lat: 28.470495, lon: 77.55722, speed: 0.5, course: 47},
-		attrs: app.Attributes{"alarm": "powerCut", "io1": "4261193", "io2": "0"},
+		attrs: model.Attributes{"alarm": "powerCut", "io1": "4261193", "io2": "0"},
 		reply: "*HQ,4210209006,V4,V1,20240102030405#",
 	}, {
 		name:  "V19 with SIM fields",
 		frame: []byte("*HQ,4209951296,V19,214452,A,5201.0178,N,01830.5029,E,000.00,000,200417,,195.63.13.195,89480610500392633029,BFFFFBFF#"),
 		id:    "4209951296",
 		fix:   &fix{time: "2017-04-20 21:44:52", valid: true, lat: 52.016963, lon: 18.508382},
-		attrs: app.Attributes{"status": int64(0xBFFFFBFF)},
+		attrs: model.Attributes{"status": int64(0xBFFFFBFF)},
 	}, {
 		name:  "no time or date uses the server clock",
 		frame: []byte("*HQ,353505220873067,V1,,V,4605.75732,N,01430.73863,E,0.00,0,,FFFFFFEF,125,194,  64,d3#"),
@@ -88,12 +88,12 @@ func TestDecodeVariants(t *testing.T) {
 		name:  "LINK",
 		frame: []byte("*HQ,1700086468,LINK,180902,15,0,84,0,0,240517,FFFFFBFF#"),
 		id:    "1700086468",
-		attrs: app.Attributes{"rssi": 15, "sat": 0, "batteryLevel": 84, "steps": 0, "turnovers": 0},
+		attrs: model.Attributes{"rssi": 15, "sat": 0, "batteryLevel": 84, "steps": 0, "turnovers": 0},
 	}, {
 		name:  "V3",
 		frame: []byte("*HQ,355488020882405,V3,095426,74001,04,010278,045142,128,-92,010278,026311,125,,010278,026582,125,,010278,028322,119,,02DD,0,X,090517,FFFFFBFF#"),
 		id:    "355488020882405",
-		attrs: app.Attributes{"battery": 0x2DD},
+		attrs: model.Attributes{"battery": 0x2DD},
 		network: network([]map[string]any{
 			cell(740, 1, 10278, 45142, nil), cell(740, 1, 10278, 26311, nil),
 			cell(740, 1, 10278, 26582, nil), cell(740, 1, 10278, 28322, nil),
@@ -103,7 +103,7 @@ func TestDecodeVariants(t *testing.T) {
 		frame: prototest.Unhex(t, "2435248308419329301047591808172627335900074412294E024138FEFFFFFFFF01120064BA73005ECC"),
 		id:    "352483084193293",
 		fix:   &fix{time: "2017-08-18 10:47:59", valid: true, lat: 26.455598, lon: 74.687157, speed: 24, course: 138},
-		attrs: app.Attributes{"status": int64(0xFEFFFFFF), "ignition": true},
+		attrs: model.Attributes{"status": int64(0xFEFFFFFF), "ignition": true},
 	}, {
 		name: "unknown type", frame: []byte("*HQ,356327080425330,XT,1,100#"), id: "356327080425330", noPos: true,
 	}, {

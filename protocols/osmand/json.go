@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // knotsPerMps converts the SDK's m/s to the knots positions store.
@@ -47,37 +47,37 @@ type jsonCoords struct {
 
 // decodeJSON decodes the SDK body; the device id may also come from the
 // query string when the body has none.
-func decodeJSON(body []byte, query url.Values, now time.Time) (string, []*app.Position, error) {
+func decodeJSON(body []byte, query url.Values, now time.Time) (string, []*model.Position, error) {
 	var req jsonRequest
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&req); err != nil {
-		return "", nil, app.Invalid("osmand: bad JSON body: %v", err)
+		return "", nil, model.Invalid("osmand: bad JSON body: %v", err)
 	}
 	id := jsonID(req.DeviceID)
 	if id == "" {
 		id = deviceID(query)
 	}
 	if id == "" {
-		return "", nil, app.Invalid("osmand: missing device_id")
+		return "", nil, model.Invalid("osmand: missing device_id")
 	}
 	var locs []jsonLocation
 	if raw := bytes.TrimSpace(req.Location); len(raw) > 0 && raw[0] == '[' {
 		err := unmarshalNumbers(raw, &locs)
 		if err != nil {
-			return "", nil, app.Invalid("osmand: bad location array: %v", err)
+			return "", nil, model.Invalid("osmand: bad location array: %v", err)
 		}
 	} else {
 		var loc jsonLocation
 		if err := unmarshalNumbers(raw, &loc); err != nil || len(raw) == 0 || raw[0] != '{' {
-			return "", nil, app.Invalid("osmand: missing or bad location")
+			return "", nil, model.Invalid("osmand: missing or bad location")
 		}
 		locs = append(locs, loc)
 	}
 	if len(locs) == 0 {
-		return "", nil, app.Invalid("osmand: empty location array")
+		return "", nil, model.Invalid("osmand: empty location array")
 	}
-	positions := make([]*app.Position, 0, len(locs))
+	positions := make([]*model.Position, 0, len(locs))
 	for i := range locs {
 		pos, err := locs[i].position(now)
 		if err != nil {
@@ -107,7 +107,7 @@ func jsonID(v any) string {
 	return ""
 }
 
-func (l *jsonLocation) position(now time.Time) (*app.Position, error) {
+func (l *jsonLocation) position(now time.Time) (*model.Position, error) {
 	pos := newPosition()
 	hasTime := l.Timestamp != ""
 	if hasTime {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // network collects cell= and wifi= parameters into Traccar's network object.
@@ -16,14 +16,14 @@ type network struct {
 func (n *network) addCell(s string) error {
 	parts := strings.Split(s, ",")
 	if len(parts) < 4 || len(parts) > 5 {
-		return app.Invalid("osmand: bad cell %.40q", s)
+		return model.Invalid("osmand: bad cell %.40q", s)
 	}
 	keys := []string{"mobileCountryCode", "mobileNetworkCode", "locationAreaCode", "cellId", "signalStrength"}
 	tower := map[string]any{}
 	for i, p := range parts {
 		v, err := strconv.ParseInt(strings.TrimSpace(p), 10, 32)
 		if err != nil {
-			return app.Invalid("osmand: bad cell %.40q", s)
+			return model.Invalid("osmand: bad cell %.40q", s)
 		}
 		tower[keys[i]] = v
 	}
@@ -36,7 +36,7 @@ func (n *network) addWifi(s string) error {
 	mac, rssi, ok := strings.Cut(s, ",")
 	v, err := strconv.ParseInt(strings.TrimSpace(rssi), 10, 32)
 	if !ok || err != nil || mac == "" {
-		return app.Invalid("osmand: bad wifi %.40q", s)
+		return model.Invalid("osmand: bad wifi %.40q", s)
 	}
 	n.wifi = append(n.wifi, map[string]any{"macAddress": strings.ReplaceAll(mac, "-", ":"), "signalStrength": v})
 	return nil

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -22,7 +22,7 @@ const Name = "osmand"
 // (Outdated ones when the request has no location: the ingest copies the
 // last known one). now stamps positions that carry no time. Every error
 // matches app.ErrInvalid, which the HTTP layer answers with 400.
-func Decode(method, contentType string, query url.Values, body []byte, now time.Time) (uniqueID string, positions []*app.Position, err error) {
+func Decode(method, contentType string, query url.Values, body []byte, now time.Time) (uniqueID string, positions []*model.Position, err error) {
 	now = now.UTC()
 	if method == http.MethodGet || method == http.MethodHead {
 		body = nil
@@ -35,14 +35,14 @@ func Decode(method, contentType string, query url.Values, body []byte, now time.
 		// Like Traccar: parameters come from the body when the URL has none,
 		// whatever the content type says.
 		if query, err = url.ParseQuery(string(body)); err != nil {
-			return "", nil, app.Invalid("osmand: bad form body: %v", err)
+			return "", nil, model.Invalid("osmand: bad form body: %v", err)
 		}
 	}
 	id, pos, err := decodeQuery(query, now)
 	if err != nil {
 		return "", nil, err
 	}
-	return id, []*app.Position{pos}, nil
+	return id, []*model.Position{pos}, nil
 }
 
 // CommandTypes lists the commands EncodeCommand supports.
@@ -50,18 +50,18 @@ func CommandTypes() []string { return protocols.CommandTypes(nil) }
 
 // EncodeCommand returns the body of the HTTP reply that delivers a queued
 // command: the app runs the text of a custom command.
-func EncodeCommand(cmd *app.Command) (string, error) {
+func EncodeCommand(cmd *model.Command) (string, error) {
 	return protocols.CommandText(cmd, nil)
 }
 
 // newPosition returns a position with the defaults both forms share.
-func newPosition() *app.Position {
-	return &app.Position{Protocol: Name, Valid: true, Attributes: app.Attributes{}}
+func newPosition() *model.Position {
+	return &model.Position{Protocol: Name, Valid: true, Attributes: model.Attributes{}}
 }
 
 // finish stamps the time when the request had none and marks a position
 // without coordinates as outdated (Traccar's rule: 0,0 means "no fix").
-func finish(pos *app.Position, hasTime bool, now time.Time) {
+func finish(pos *model.Position, hasTime bool, now time.Time) {
 	if !hasTime {
 		pos.FixTime = now
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
@@ -35,34 +35,34 @@ func TestDecodeQuery(t *testing.T) {
 			query: "id=123456&timestamp=1377177267&lat=60.0&lon=30.0&speed=0.0&bearing=0.0&altitude=0&hdop=0.0",
 			id:    "123456",
 			want: prototest.Position{Time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), Valid: true, Lat: 60, Lon: 30,
-				Attributes: app.Attributes{"hdop": 0.0}},
+				Attributes: model.Attributes{"hdop": 0.0}},
 		},
 		{
 			name:  "ISO 8601",
 			query: "id=902064&lat=42.06288&lon=-88.23412&timestamp=2016-01-27T18%3A55%3A47Z&hdop=6.0&altitude=224.0&speed=0.0",
 			id:    "902064",
 			want: prototest.Position{Time: time.Date(2016, 1, 27, 18, 55, 47, 0, time.UTC), Valid: true, Lat: 42.06288, Lon: -88.23412,
-				Altitude: 224, Attributes: app.Attributes{"hdop": 6.0}},
+				Altitude: 224, Attributes: model.Attributes{"hdop": 6.0}},
 		},
 		{
 			name:  "unix milliseconds",
 			query: "id=902064&lat=42.06288&lon=-88.23412&timestamp=1442068686579&hdop=6.0&altitude=224.0&speed=0.0",
 			id:    "902064",
 			want: prototest.Position{Time: time.UnixMilli(1442068686579).UTC(), Valid: true, Lat: 42.06288, Lon: -88.23412,
-				Altitude: 224, Attributes: app.Attributes{"hdop": 6.0}},
+				Altitude: 224, Attributes: model.Attributes{"hdop": 6.0}},
 		},
 		{
 			name:  "date time with space, UTC",
 			query: "lat=49.60688&lon=6.15788&timestamp=2014-06-04+09%3A10%3A11&altitude=384.7&speed=0.0&id=353861053849681",
 			id:    "353861053849681",
 			want: prototest.Position{Time: time.Date(2014, 6, 4, 9, 10, 11, 0, time.UTC), Valid: true, Lat: 49.60688, Lon: 6.15788,
-				Altitude: 384.7, Attributes: app.Attributes{}},
+				Altitude: 384.7, Attributes: model.Attributes{}},
 		},
 		{
 			name:  "location pair",
 			query: "id=123456&timestamp=1377177267&location=60.0,30.0",
 			id:    "123456",
-			want:  prototest.Position{Time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), Valid: true, Lat: 60, Lon: 30, Attributes: app.Attributes{}},
+			want:  prototest.Position{Time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), Valid: true, Lat: 60, Lon: 30, Attributes: model.Attributes{}},
 		},
 		{
 			name:  "free parameters become typed attributes",
@@ -70,13 +70,13 @@ func TestDecodeQuery(t *testing.T) {
 			id:    "123456789012345",
 			want: prototest.Position{Time: time.Unix(1504763810, 0).UTC(), Valid: true, Lat: 40.7232948571, Lon: -74.0061408571,
 				Speed: 40, Course: 7.19889788244,
-				Attributes: app.Attributes{"ignition": true, "rpm": 933.0, "fuel": 24.0, "alarm": "sos", "door": false}},
+				Attributes: model.Attributes{"ignition": true, "rpm": 933.0, "fuel": 24.0, "alarm": "sos", "door": false}},
 		},
 		{
 			name:  "cells and wifi without location",
 			query: "id=123456&timestamp=1377177267&cell=257,02,16,2224&cell=257,02,16,2223,-90&wifi=00-14-22-01-23-45,-80&wifi=00-1C-B3-09-85-15,-70",
 			id:    "123456",
-			want: prototest.Position{Time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), Valid: true, Outdated: true, Attributes: app.Attributes{},
+			want: prototest.Position{Time: time.Date(2013, 8, 22, 13, 14, 27, 0, time.UTC), Valid: true, Outdated: true, Attributes: model.Attributes{},
 				Network: map[string]any{"radioType": "gsm", "considerIp": false,
 					"cellTowers": []any{
 						map[string]any{"mobileCountryCode": int64(257), "mobileNetworkCode": int64(2), "locationAreaCode": int64(16), "cellId": int64(2224)},
@@ -92,13 +92,13 @@ func TestDecodeQuery(t *testing.T) {
 			query: "deviceid=abc&lat=1.5&lon=2.5&batt=87.5&accuracy=12&valid=0&driverUniqueId=007&heading=90",
 			id:    "abc",
 			want: prototest.Position{Time: fixedNow, Lat: 1.5, Lon: 2.5, Course: 90, Accuracy: 12,
-				Attributes: app.Attributes{"batteryLevel": 87.5, "driverUniqueId": "007"}},
+				Attributes: model.Attributes{"batteryLevel": 87.5, "driverUniqueId": "007"}},
 		},
 		{
 			name:  "timestamp 2^31-1 is milliseconds",
 			query: "id=1&lat=1&lon=1&timestamp=2147483647&valid=true",
 			id:    "1",
-			want:  prototest.Position{Time: time.UnixMilli(math.MaxInt32).UTC(), Valid: true, Lat: 1, Lon: 1, Attributes: app.Attributes{}},
+			want:  prototest.Position{Time: time.UnixMilli(math.MaxInt32).UTC(), Valid: true, Lat: 1, Lon: 1, Attributes: model.Attributes{}},
 		},
 	}
 	for _, tt := range tests {
@@ -124,7 +124,7 @@ func TestDecodeFormBody(t *testing.T) {
 		}
 	}
 	// A GET body is ignored.
-	if _, _, err := Decode("GET", "", nil, body, fixedNow); !errors.Is(err, app.ErrInvalid) {
+	if _, _, err := Decode("GET", "", nil, body, fixedNow); !errors.Is(err, model.ErrInvalid) {
 		t.Fatalf("GET body used: %v", err)
 	}
 }
@@ -134,15 +134,15 @@ const transistorsoft = `{"location":{"event":"motionchange","is_moving":false,"u
 func TestDecodeJSON(t *testing.T) {
 	sample := prototest.Position{Time: time.Date(2021, 7, 21, 8, 6, 34, 444e6, time.UTC), Valid: true,
 		Lat: -6.1148096, Lon: 106.6837015, Speed: 36.29, Course: 63, Altitude: 35.7, Accuracy: 3.8,
-		Attributes: app.Attributes{"event": "motionchange", "motion": false, "odometer": 0.0,
+		Attributes: model.Attributes{"event": "motionchange", "motion": false, "odometer": 0.0,
 			"activity": "still", "batteryLevel": int64(79), "charge": false}}
 	withExtras := sample
-	withExtras.Attributes = app.Attributes{"device_integer_twelve_test": int64(12), "ratio": 0.5, "flag": true,
+	withExtras.Attributes = model.Attributes{"device_integer_twelve_test": int64(12), "ratio": 0.5, "flag": true,
 		"name": "van", "big": 1e20}
 	for k, v := range sample.Attributes {
 		withExtras.Attributes[k] = v
 	}
-	second := prototest.Position{Time: fixedNow, Valid: true, Lat: 1, Lon: 2, Attributes: app.Attributes{}}
+	second := prototest.Position{Time: fixedNow, Valid: true, Lat: 1, Lon: 2, Attributes: model.Attributes{}}
 	tests := []struct {
 		name, body, query, id string
 		want                  []prototest.Position
@@ -156,7 +156,7 @@ func TestDecodeJSON(t *testing.T) {
 			"id=42", "42", []prototest.Position{sample, second}},
 		{"numeric device_id", `{"location":{"coords":{"latitude":1,"longitude":2}},"device_id":77}`, "", "77", []prototest.Position{second}},
 		{"no coords is outdated", `{"location":{"timestamp":"2021-07-21T08:06:34Z"},"device_id":"x"}`, "", "x",
-			[]prototest.Position{{Time: time.Date(2021, 7, 21, 8, 6, 34, 0, time.UTC), Valid: true, Outdated: true, Attributes: app.Attributes{}}}},
+			[]prototest.Position{{Time: time.Date(2021, 7, 21, 8, 6, 34, 0, time.UTC), Valid: true, Outdated: true, Attributes: model.Attributes{}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -182,7 +182,7 @@ func locationOf(body string) string {
 
 // checkPosition compares a decoded position; speeds are converted from
 // m/s or km/h to knots and written to 2 decimals.
-func checkPosition(t *testing.T, p *app.Position, w prototest.Position) {
+func checkPosition(t *testing.T, p *model.Position, w prototest.Position) {
 	t.Helper()
 	prototest.Checker{Protocol: "osmand", SpeedTolerance: 0.005}.Position(t, p, w)
 }
@@ -209,7 +209,7 @@ func TestDecodeRejects(t *testing.T) {
 		"id=1&batt=full",
 	}
 	for _, q := range queries {
-		if _, _, err := Decode("GET", "", query(t, q), nil, fixedNow); !errors.Is(err, app.ErrInvalid) {
+		if _, _, err := Decode("GET", "", query(t, q), nil, fixedNow); !errors.Is(err, model.ErrInvalid) {
 			t.Errorf("%q: err %v, want invalid", q, err)
 		}
 	}
@@ -225,22 +225,22 @@ func TestDecodeRejects(t *testing.T) {
 		`{"location":{"coords":{"latitude":"1"}},"device_id":"x"}`,
 	}
 	for _, b := range bodies {
-		if _, _, err := Decode("POST", "application/json", nil, []byte(b), fixedNow); !errors.Is(err, app.ErrInvalid) {
+		if _, _, err := Decode("POST", "application/json", nil, []byte(b), fixedNow); !errors.Is(err, model.ErrInvalid) {
 			t.Errorf("%s: err %v, want invalid", b, err)
 		}
 	}
-	if _, _, err := Decode("POST", "", nil, []byte("id=%zz"), fixedNow); !errors.Is(err, app.ErrInvalid) {
+	if _, _, err := Decode("POST", "", nil, []byte("id=%zz"), fixedNow); !errors.Is(err, model.ErrInvalid) {
 		t.Errorf("bad form body: %v", err)
 	}
 }
 
 func TestEncodeCommand(t *testing.T) {
-	got, err := EncodeCommand(&app.Command{Type: "custom", Attributes: app.Attributes{"data": "reboot"}})
+	got, err := EncodeCommand(&model.Command{Type: "custom", Attributes: model.Attributes{"data": "reboot"}})
 	if err != nil || got != "reboot" {
 		t.Fatalf("got %q %v", got, err)
 	}
-	for _, cmd := range []app.Command{{Type: "engineStop"}, {Type: "custom"}, {Type: "custom", Attributes: app.Attributes{"data": 5}}} {
-		if _, err := EncodeCommand(&cmd); !errors.Is(err, app.ErrInvalid) {
+	for _, cmd := range []model.Command{{Type: "engineStop"}, {Type: "custom"}, {Type: "custom", Attributes: model.Attributes{"data": 5}}} {
+		if _, err := EncodeCommand(&cmd); !errors.Is(err, model.ErrInvalid) {
 			t.Errorf("%+v: err %v, want invalid", cmd, err)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // idKeys name the device, in order of preference.
@@ -14,10 +14,10 @@ var idKeys = []string{"id", "deviceid"}
 
 // decodeQuery decodes the query-string form. Speed is in knots, as the
 // Traccar Client sends it.
-func decodeQuery(params url.Values, now time.Time) (string, *app.Position, error) {
+func decodeQuery(params url.Values, now time.Time) (string, *model.Position, error) {
 	id := deviceID(params)
 	if id == "" {
-		return "", nil, app.Invalid("osmand: missing id")
+		return "", nil, model.Invalid("osmand: missing id")
 	}
 	pos := newPosition()
 	var net network
@@ -60,14 +60,14 @@ func deviceID(params url.Values) string {
 }
 
 // numericFields are the numeric parameters stored in position fields.
-var numericFields = map[string]func(*app.Position) *float64{
-	"lat":      func(p *app.Position) *float64 { return &p.Latitude },
-	"lon":      func(p *app.Position) *float64 { return &p.Longitude },
-	"speed":    func(p *app.Position) *float64 { return &p.Speed },
-	"bearing":  func(p *app.Position) *float64 { return &p.Course },
-	"heading":  func(p *app.Position) *float64 { return &p.Course },
-	"altitude": func(p *app.Position) *float64 { return &p.Altitude },
-	"accuracy": func(p *app.Position) *float64 { return &p.Accuracy },
+var numericFields = map[string]func(*model.Position) *float64{
+	"lat":      func(p *model.Position) *float64 { return &p.Latitude },
+	"lon":      func(p *model.Position) *float64 { return &p.Longitude },
+	"speed":    func(p *model.Position) *float64 { return &p.Speed },
+	"bearing":  func(p *model.Position) *float64 { return &p.Course },
+	"heading":  func(p *model.Position) *float64 { return &p.Course },
+	"altitude": func(p *model.Position) *float64 { return &p.Altitude },
+	"accuracy": func(p *model.Position) *float64 { return &p.Accuracy },
 }
 
 // numericAttributes are the numeric parameters stored as attributes, with
@@ -75,7 +75,7 @@ var numericFields = map[string]func(*app.Position) *float64{
 var numericAttributes = map[string]string{"hdop": "hdop", "batt": "batteryLevel"}
 
 // applyParam stores one parameter; unknown ones become attributes.
-func applyParam(pos *app.Position, net *network, key, value string) (err error) {
+func applyParam(pos *model.Position, net *network, key, value string) (err error) {
 	switch key {
 	case "valid":
 		pos.Valid = strings.EqualFold(value, "true") || value == "1"
@@ -84,7 +84,7 @@ func applyParam(pos *app.Position, net *network, key, value string) (err error) 
 	case "location":
 		lat, lon, ok := strings.Cut(value, ",")
 		if !ok {
-			return app.Invalid("osmand: bad location %.40q", value)
+			return model.Invalid("osmand: bad location %.40q", value)
 		}
 		if pos.Latitude, err = number(key, lat); err == nil {
 			pos.Longitude, err = number(key, lon)

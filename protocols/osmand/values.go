@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -15,7 +15,7 @@ import (
 func number(key, s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, app.Invalid("osmand: bad %s %.32q", key, s)
+		return 0, model.Invalid("osmand: bad %s %.32q", key, s)
 	}
 	return v, nil
 }
@@ -23,7 +23,7 @@ func number(key, s string) (float64, error) {
 // coordinates checks a latitude/longitude pair.
 func coordinates(lat, lon float64) error {
 	if math.Abs(lat) > 90 || math.Abs(lon) > 180 {
-		return app.Invalid("osmand: coordinates out of range: %v, %v", lat, lon)
+		return model.Invalid("osmand: coordinates out of range: %v, %v", lat, lon)
 	}
 	return nil
 }
@@ -68,5 +68,5 @@ func parseTimestamp(s string) (time.Time, error) {
 			return t.UTC(), nil
 		}
 	}
-	return time.Time{}, app.Invalid("osmand: bad timestamp %.40q", s)
+	return time.Time{}, model.Invalid("osmand: bad timestamp %.40q", s)
 }

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -17,7 +17,7 @@ func TestEncodes(t *testing.T) {
 	}{
 		{"right bytes", []EncodeCase{
 			{Type: "engineStop", Want: "7:stop\n"},
-			{Type: "custom", Attributes: app.Attributes{"data": "x"}, Want: "7:x\n"},
+			{Type: "custom", Attributes: model.Attributes{"data": "x"}, Want: "7:x\n"},
 			{Type: "engineStop", Conn: &protocols.Conn{UniqueID: "8"}, Want: "8:stop\n"},
 		}, false},
 		{"wrong bytes", []EncodeCase{{Type: "engineStop", Want: "7:stop"}}, true},
@@ -35,17 +35,17 @@ func TestEncodeRejects(t *testing.T) {
 	conn := &protocols.Conn{UniqueID: "7"}
 	expectFailures(t, false, func(tb testing.TB) {
 		EncodeRejects(tb, lineStream{}, conn, []RejectCase{
-			{Name: "unsupported", Command: app.Command{Type: "rebootDevice"}},
-			{Name: "custom without data", Command: app.Command{Type: "custom"}},
-			{Name: "unknown device", Conn: &protocols.Conn{}, Command: app.Command{Type: "engineStop"}},
+			{Name: "unsupported", Command: model.Command{Type: "rebootDevice"}},
+			{Name: "custom without data", Command: model.Command{Type: "custom"}},
+			{Name: "unknown device", Conn: &protocols.Conn{}, Command: model.Command{Type: "engineStop"}},
 		})
 	})
 	expectFailures(t, true, func(tb testing.TB) {
-		EncodeRejects(tb, lineStream{}, conn, []RejectCase{{Name: "accepted", Command: app.Command{Type: "engineStop"}}})
+		EncodeRejects(tb, lineStream{}, conn, []RejectCase{{Name: "accepted", Command: model.Command{Type: "engineStop"}}})
 	})
 	expectFailures(t, true, func(tb testing.TB) {
-		EncodeRejects(tb, lineStream{encodeErr: app.NotFound("device")}, conn,
-			[]RejectCase{{Name: "wrong kind", Command: app.Command{Type: "rebootDevice"}}})
+		EncodeRejects(tb, lineStream{encodeErr: model.NotFound("device")}, conn,
+			[]RejectCase{{Name: "wrong kind", Command: model.Command{Type: "rebootDevice"}}})
 	})
 	// The cases every protocol must refuse are checked without being listed.
 	expectFailures(t, false, func(tb testing.TB) { EncodeRejects(tb, lineStream{}, conn, nil) })
@@ -65,9 +65,9 @@ type lenient struct {
 	refuse []string
 }
 
-func (l lenient) Encode(_ *protocols.Conn, cmd *app.Command) ([]byte, error) {
+func (l lenient) Encode(_ *protocols.Conn, cmd *model.Command) ([]byte, error) {
 	if slices.Contains(l.refuse, cmd.Type) {
-		return nil, app.Invalid("not supported")
+		return nil, model.Invalid("not supported")
 	}
 	return []byte(cmd.Type), nil
 }

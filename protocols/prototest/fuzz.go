@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -81,7 +81,7 @@ func decodeAndEncode(t testing.TB, p protocols.Stream, conn *protocols.Conn, fra
 		c.UniqueID = "1" // a device id every protocol accepts
 	}
 	for _, typ := range p.CommandTypes() {
-		if _, err := p.Encode(&c, &app.Command{Type: typ}); err != nil && !errors.Is(err, app.ErrInvalid) {
+		if _, err := p.Encode(&c, &model.Command{Type: typ}); err != nil && !errors.Is(err, model.ErrInvalid) {
 			t.Fatalf("after %q, Encode(%s) = %v; want nil or app.ErrInvalid", frame, typ, err)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -48,32 +48,32 @@ func TestSplitDecode(t *testing.T) {
 	}
 	// Invalid commands are fine; so is a split error, which ends the stream.
 	expectFailures(t, false, func(tb testing.TB) {
-		SplitDecode(tb, lineStream{encodeErr: app.Invalid("no")}, []byte("1,2\n"))
+		SplitDecode(tb, lineStream{encodeErr: model.Invalid("no")}, []byte("1,2\n"))
 		SplitDecode(tb, lineStream{split: bangLines}, []byte("1,2\n!\n"))
 	})
 }
 
 func TestStorable(t *testing.T) {
-	good := func() *app.Position {
-		return &app.Position{Protocol: "line", Latitude: -90, Longitude: 180, Attributes: app.Attributes{}}
+	good := func() *model.Position {
+		return &model.Position{Protocol: "line", Latitude: -90, Longitude: 180, Attributes: model.Attributes{}}
 	}
 	tests := []struct {
 		name   string
-		change func(p *app.Position) *app.Position
+		change func(p *model.Position) *model.Position
 		fail   bool
 	}{
-		{"storable", func(p *app.Position) *app.Position { return p }, false},
-		{"nil", func(*app.Position) *app.Position { return nil }, true},
-		{"protocol", func(p *app.Position) *app.Position { p.Protocol = "gt06"; return p }, true},
-		{"no attributes", func(p *app.Position) *app.Position { p.Attributes = nil; return p }, true},
-		{"latitude", func(p *app.Position) *app.Position { p.Latitude = -90.5; return p }, true},
-		{"longitude NaN", func(p *app.Position) *app.Position { p.Longitude = math.NaN(); return p }, true},
-		{"infinite course", func(p *app.Position) *app.Position { p.Course = math.Inf(1); return p }, true},
-		{"attribute NaN", func(p *app.Position) *app.Position { p.Attributes["x"] = math.NaN(); return p }, true},
+		{"storable", func(p *model.Position) *model.Position { return p }, false},
+		{"nil", func(*model.Position) *model.Position { return nil }, true},
+		{"protocol", func(p *model.Position) *model.Position { p.Protocol = "gt06"; return p }, true},
+		{"no attributes", func(p *model.Position) *model.Position { p.Attributes = nil; return p }, true},
+		{"latitude", func(p *model.Position) *model.Position { p.Latitude = -90.5; return p }, true},
+		{"longitude NaN", func(p *model.Position) *model.Position { p.Longitude = math.NaN(); return p }, true},
+		{"infinite course", func(p *model.Position) *model.Position { p.Course = math.Inf(1); return p }, true},
+		{"attribute NaN", func(p *model.Position) *model.Position { p.Attributes["x"] = math.NaN(); return p }, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := protocols.Result{Positions: []*app.Position{good(), tt.change(good())}}
+			res := protocols.Result{Positions: []*model.Position{good(), tt.change(good())}}
 			expectFailures(t, tt.fail, func(tb testing.TB) { Storable(tb, "line", res, nil) })
 		})
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -85,29 +85,29 @@ func (lineStream) Decode(_ *protocols.Conn, frame []byte) (protocols.Result, err
 	var v [3]float64
 	fields := strings.Split(string(frame), ",")
 	if len(fields) < 2 || len(fields) > 3 {
-		return protocols.Result{}, app.Invalid("not a position")
+		return protocols.Result{}, model.Invalid("not a position")
 	}
 	for i, f := range fields {
 		n, err := strconv.ParseFloat(f, 64)
 		if err != nil {
-			return protocols.Result{}, app.Invalid("not a number")
+			return protocols.Result{}, model.Invalid("not a number")
 		}
 		v[i] = n
 	}
-	pos := &app.Position{Protocol: "line", Latitude: v[0], Longitude: v[1], Speed: v[2], Attributes: app.Attributes{}}
-	return protocols.Result{Positions: []*app.Position{pos}}, nil
+	pos := &model.Position{Protocol: "line", Latitude: v[0], Longitude: v[1], Speed: v[2], Attributes: model.Attributes{}}
+	return protocols.Result{Positions: []*model.Position{pos}}, nil
 }
 
 func (lineStream) CommandTypes() []string {
 	return []string{"custom", "engineStop", "positionPeriodic"}
 }
 
-func (s lineStream) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
+func (s lineStream) Encode(c *protocols.Conn, cmd *model.Command) ([]byte, error) {
 	if s.encodeErr != nil {
 		return nil, s.encodeErr
 	}
 	if c == nil || c.UniqueID == "" {
-		return nil, app.Invalid("device unknown")
+		return nil, model.Invalid("device unknown")
 	}
 	if cmd.Type == "positionPeriodic" {
 		n, err := protocols.IntAttribute(cmd, "frequency")

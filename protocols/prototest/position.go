@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -24,7 +24,7 @@ type Position struct {
 	Course          float64
 	Altitude        float64
 	Accuracy        float64
-	Attributes      app.Attributes
+	Attributes      model.Attributes
 	Network         any
 }
 
@@ -85,7 +85,7 @@ func sameBytes(b []byte, want string) bool {
 }
 
 // Position checks one decoded position field by field.
-func (c Checker) Position(t testing.TB, p *app.Position, w Position) {
+func (c Checker) Position(t testing.TB, p *model.Position, w Position) {
 	t.Helper()
 	if p == nil {
 		t.Fatal("nil position")

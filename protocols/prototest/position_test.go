@@ -6,47 +6,47 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
 var fixTime = time.Date(2015, 10, 30, 0, 1, 1, 0, time.UTC)
 
-func decodedPosition() *app.Position {
-	return &app.Position{Protocol: "line", FixTime: fixTime, DeviceTime: fixTime, Valid: true,
+func decodedPosition() *model.Position {
+	return &model.Position{Protocol: "line", FixTime: fixTime, DeviceTime: fixTime, Valid: true,
 		Latitude: 54.72306, Longitude: 25.21512, Speed: 12.5, Course: 270.5, Altitude: 30, Accuracy: 5,
-		Attributes: app.Attributes{"ignition": true}, Network: map[string]any{"radioType": "gsm"}}
+		Attributes: model.Attributes{"ignition": true}, Network: map[string]any{"radioType": "gsm"}}
 }
 
 func wantPosition() Position {
 	return Position{Time: fixTime, Valid: true, Lat: 54.72306, Lon: 25.21512, Speed: 12.5, Course: 270.5,
-		Altitude: 30, Accuracy: 5, Attributes: app.Attributes{"ignition": true}, Network: map[string]any{"radioType": "gsm"}}
+		Altitude: 30, Accuracy: 5, Attributes: model.Attributes{"ignition": true}, Network: map[string]any{"radioType": "gsm"}}
 }
 
 func TestCheckerPosition(t *testing.T) {
 	tests := []struct {
 		name   string
-		change func(p *app.Position)
+		change func(p *model.Position)
 		fail   bool
 	}{
-		{"equal", func(*app.Position) {}, false},
-		{"coordinates within tolerance", func(p *app.Position) { p.Latitude += 9e-6; p.Longitude -= 9e-6 }, false},
-		{"protocol", func(p *app.Position) { p.Protocol = "other" }, true},
-		{"fix time", func(p *app.Position) { p.FixTime = p.FixTime.Add(time.Second) }, true},
-		{"device time", func(p *app.Position) { p.DeviceTime = time.Time{} }, true},
-		{"time zone", func(p *app.Position) { p.FixTime = p.FixTime.In(time.FixedZone("X", 3600)) }, true},
-		{"valid", func(p *app.Position) { p.Valid = false }, true},
-		{"outdated", func(p *app.Position) { p.Outdated = true }, true},
-		{"latitude", func(p *app.Position) { p.Latitude += 2e-5 }, true},
-		{"longitude NaN", func(p *app.Position) { p.Longitude = math.NaN() }, true},
-		{"speed", func(p *app.Position) { p.Speed += 1e-12 }, true},
-		{"course", func(p *app.Position) { p.Course = 0 }, true},
-		{"altitude", func(p *app.Position) { p.Altitude = 0 }, true},
-		{"accuracy", func(p *app.Position) { p.Accuracy = 0 }, true},
-		{"missing attribute", func(p *app.Position) { p.Attributes = app.Attributes{} }, true},
-		{"extra attribute", func(p *app.Position) { p.Attributes["door"] = false }, true},
-		{"attribute type", func(p *app.Position) { p.Attributes["ignition"] = 1 }, true},
-		{"network", func(p *app.Position) { p.Network = nil }, true},
+		{"equal", func(*model.Position) {}, false},
+		{"coordinates within tolerance", func(p *model.Position) { p.Latitude += 9e-6; p.Longitude -= 9e-6 }, false},
+		{"protocol", func(p *model.Position) { p.Protocol = "other" }, true},
+		{"fix time", func(p *model.Position) { p.FixTime = p.FixTime.Add(time.Second) }, true},
+		{"device time", func(p *model.Position) { p.DeviceTime = time.Time{} }, true},
+		{"time zone", func(p *model.Position) { p.FixTime = p.FixTime.In(time.FixedZone("X", 3600)) }, true},
+		{"valid", func(p *model.Position) { p.Valid = false }, true},
+		{"outdated", func(p *model.Position) { p.Outdated = true }, true},
+		{"latitude", func(p *model.Position) { p.Latitude += 2e-5 }, true},
+		{"longitude NaN", func(p *model.Position) { p.Longitude = math.NaN() }, true},
+		{"speed", func(p *model.Position) { p.Speed += 1e-12 }, true},
+		{"course", func(p *model.Position) { p.Course = 0 }, true},
+		{"altitude", func(p *model.Position) { p.Altitude = 0 }, true},
+		{"accuracy", func(p *model.Position) { p.Accuracy = 0 }, true},
+		{"missing attribute", func(p *model.Position) { p.Attributes = model.Attributes{} }, true},
+		{"extra attribute", func(p *model.Position) { p.Attributes["door"] = false }, true},
+		{"attribute type", func(p *model.Position) { p.Attributes["ignition"] = 1 }, true},
+		{"network", func(p *model.Position) { p.Network = nil }, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,7 +72,7 @@ func TestCheckerSpeedTolerance(t *testing.T) {
 
 func TestCheckerResult(t *testing.T) {
 	full := protocols.Result{UniqueID: "1", Reply: []byte("LOAD"), Ack: []byte("ACK"), CommandResult: "done",
-		Positions: []*app.Position{decodedPosition()}}
+		Positions: []*model.Position{decodedPosition()}}
 	want := Result{UniqueID: "1", Reply: "LOAD", Ack: "ACK", CommandResult: "done", Positions: []Position{wantPosition()}}
 	tests := []struct {
 		name   string
@@ -91,7 +91,7 @@ func TestCheckerResult(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := full
-			got.Positions = []*app.Position{decodedPosition()}
+			got.Positions = []*model.Position{decodedPosition()}
 			tt.change(&got)
 			expectFailures(t, tt.fail, func(tb testing.TB) { Checker{Protocol: "line"}.Result(tb, got, want) })
 		})
@@ -113,10 +113,10 @@ func TestCheckerDecode(t *testing.T) {
 
 func TestDecodeRejects(t *testing.T) {
 	decode := lineStream{}.Decode
-	expectFailures(t, false, func(tb testing.TB) { DecodeRejects(tb, decode, app.ErrInvalid, "x", "1,2,3,4") })
+	expectFailures(t, false, func(tb testing.TB) { DecodeRejects(tb, decode, model.ErrInvalid, "x", "1,2,3,4") })
 	expectFailures(t, false, func(tb testing.TB) { DecodeRejects(tb, decode, nil, "x") })
 	expectFailures(t, true, func(tb testing.TB) { DecodeRejects(tb, decode, nil, "x", "1,2") })
-	expectFailures(t, true, func(tb testing.TB) { DecodeRejects(tb, decode, app.ErrNotFound, "x") })
+	expectFailures(t, true, func(tb testing.TB) { DecodeRejects(tb, decode, model.ErrNotFound, "x") })
 	leaky := func(*protocols.Conn, []byte) (protocols.Result, error) {
 		return protocols.Result{Reply: []byte("ERR")}, errors.New("bad frame")
 	}

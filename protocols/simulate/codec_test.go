@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/osmand"
@@ -81,7 +81,7 @@ func number(t *testing.T, v any) float64 {
 }
 
 // checkFix compares a decoded position with the fix it was built from.
-func checkFix(t *testing.T, name string, f Fix, p *app.Position) {
+func checkFix(t *testing.T, name string, f Fix, p *model.Position) {
 	t.Helper()
 	prec := precisions[name]
 	if !p.FixTime.Equal(f.Time) || p.Outdated || !p.Valid {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
@@ -55,14 +56,14 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 
 // registerDevices creates the devices in one transaction (one fsync, not
 // thousands).
-func registerDevices(db app.Store, protocol string, first int64, n int) error {
-	return db.Update(func(tx app.Tx) error {
+func registerDevices(db model.Store, protocol string, first int64, n int) error {
+	return db.Update(func(tx model.Tx) error {
 		for i := range int64(n) {
 			id, err := UniqueID(protocol, first+i)
 			if err != nil {
 				return err
 			}
-			d := &app.Device{Name: "sim " + id, UniqueID: id, Status: app.StatusOffline, Attributes: app.Attributes{}}
+			d := &model.Device{Name: "sim " + id, UniqueID: id, Status: model.StatusOffline, Attributes: model.Attributes{}}
 			if err := tx.Devices().Create(d); err != nil {
 				return err
 			}
@@ -108,14 +109,14 @@ func (s *testServer) stop() {
 // fresh fix of this protocol near the fleet's city.
 func (s *testServer) stored(city City) (int, error) {
 	n := 0
-	err := s.db.View(func(tx app.Tx) error {
+	err := s.db.View(func(tx model.Tx) error {
 		var devices []int64
-		if err := tx.Devices().List(func(d *app.Device) bool { devices = append(devices, d.ID); return true }); err != nil {
+		if err := tx.Devices().List(func(d *model.Device) bool { devices = append(devices, d.ID); return true }); err != nil {
 			return err
 		}
 		for _, id := range devices {
 			var bad error
-			err := tx.Positions(id, time.Time{}, time.Now().Add(time.Hour), func(p *app.Position) bool {
+			err := tx.Positions(id, time.Time{}, time.Now().Add(time.Hour), func(p *model.Position) bool {
 				n++
 				if p.Protocol != s.protocol || p.Outdated || distance(p.Latitude, p.Longitude, city.Lat, city.Lon) > homeRadius+5000 {
 					bad = fmt.Errorf("stored position %+v is not a simulated %s fix near %s", p, s.protocol, city.Name)

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -50,7 +50,7 @@ func (l layout) count(c *cursor) int {
 
 // avlData is the decoded codec section shared by TCP and UDP packets.
 type avlData struct {
-	positions []*app.Position
+	positions []*model.Position
 	command   string // codec 12/13 message text
 	message   bool   // codec 12/13: a message, which is not acknowledged
 	count     int    // records announced in the header, acknowledged as such
@@ -92,9 +92,9 @@ func decodeAVL(c *cursor) (avlData, error) {
 // readRecord reads one AVL record: timestamp (ms), priority, longitude and
 // latitude (1e-7 degrees, signed), altitude, angle, satellites, speed (km/h),
 // then the IO section.
-func readRecord(c *cursor, l layout) *app.Position {
+func readRecord(c *cursor, l layout) *model.Position {
 	// Sized for a typical record: GNSS attributes plus a dozen IO elements.
-	p := &app.Position{Protocol: Name, Attributes: make(app.Attributes, 16)}
+	p := &model.Position{Protocol: Name, Attributes: make(model.Attributes, 16)}
 	t := protocols.UnixMilli(int64(c.value(8)))
 	p.DeviceTime, p.FixTime = t, t
 	p.Attributes["priority"] = c.byte()

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
@@ -100,7 +100,7 @@ func checkResult(t *testing.T, res protocols.Result, tt decodeCase) {
 	}
 }
 
-func checkRecord(t *testing.T, p *app.Position, w wantRecord) {
+func checkRecord(t *testing.T, p *model.Position, w wantRecord) {
 	t.Helper()
 	want, err := time.Parse(time.RFC3339Nano, w.time)
 	if err != nil {

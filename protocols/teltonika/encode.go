@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"regexp"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -28,7 +28,7 @@ func (*Protocol) CommandTypes() []string {
 // Encode implements protocols.Stream: a codec 12 command packet. A custom
 // command's data that is entirely hex digit pairs is sent as those bytes
 // (as Traccar does); any other text is sent as ASCII.
-func (*Protocol) Encode(_ *protocols.Conn, cmd *app.Command) ([]byte, error) {
+func (*Protocol) Encode(_ *protocols.Conn, cmd *model.Command) ([]byte, error) {
 	text, err := protocols.CommandText(cmd, commandTexts)
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func (*Protocol) Encode(_ *protocols.Conn, cmd *app.Command) ([]byte, error) {
 		payload, _ = hex.DecodeString(text)
 	}
 	if len(payload) > MaxFrame-avlOverhead-minCodec-5 {
-		return nil, app.Invalid("command data too long")
+		return nil, model.Invalid("command data too long")
 	}
 	data := []byte{codec12, 1, commandType}
 	data = binary.BigEndian.AppendUint32(data, uint32(len(payload)))

@@ -4,24 +4,24 @@ import (
 	"encoding/hex"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
 func TestEncode(t *testing.T) {
-	custom := func(data string) app.Command {
-		return app.Command{Type: "custom", Attributes: app.Attributes{"data": data}}
+	custom := func(data string) model.Command {
+		return model.Command{Type: "custom", Attributes: model.Attributes{"data": data}}
 	}
 	tests := []struct {
 		name string
-		cmd  app.Command
+		cmd  model.Command
 		want string
 	}{
 		// Traccar's TeltonikaProtocolEncoderTest vectors.
 		{"custom text", custom("setdigout 11"), "00000000000000140c01050000000c7365746469676f7574203131010000bed5"},
 		{"custom hex", custom("03030000000185E8"), "00000000000000100c01050000000803030000000185e8010000da8b"},
-		{"engineStop", app.Command{Type: "engineStop"}, hex.EncodeToString(mustEncode(t, custom("setdigout 1")))},
-		{"engineResume", app.Command{Type: "engineResume"}, hex.EncodeToString(mustEncode(t, custom("setdigout 0")))},
+		{"engineStop", model.Command{Type: "engineStop"}, hex.EncodeToString(mustEncode(t, custom("setdigout 1")))},
+		{"engineResume", model.Command{Type: "engineResume"}, hex.EncodeToString(mustEncode(t, custom("setdigout 0")))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,7 +38,7 @@ func TestEncode(t *testing.T) {
 	}
 }
 
-func mustEncode(t *testing.T, cmd app.Command) []byte {
+func mustEncode(t *testing.T, cmd model.Command) []byte {
 	t.Helper()
 	b, err := New().Encode(nil, &cmd)
 	if err != nil {
@@ -49,12 +49,12 @@ func mustEncode(t *testing.T, cmd app.Command) []byte {
 
 func TestEncodeRejects(t *testing.T) {
 	prototest.EncodeRejects(t, New(), nil, []prototest.RejectCase{
-		{Name: "unsupported", Command: app.Command{Type: "positionPeriodic"}},
-		{Name: "custom number", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": 1}}},
-		{Name: "custom too big", Command: app.Command{Type: "custom", Attributes: app.Attributes{"data": string(make([]byte, MaxFrame))}}},
+		{Name: "unsupported", Command: model.Command{Type: "positionPeriodic"}},
+		{Name: "custom number", Command: model.Command{Type: "custom", Attributes: model.Attributes{"data": 1}}},
+		{Name: "custom too big", Command: model.Command{Type: "custom", Attributes: model.Attributes{"data": string(make([]byte, MaxFrame))}}},
 	})
 }
 
 func TestCommandTypesAreEncodable(t *testing.T) {
-	prototest.ListedCommandsEncode(t, New(), nil, app.Attributes{"data": "getinfo"})
+	prototest.ListedCommandsEncode(t, New(), nil, model.Attributes{"data": "getinfo"})
 }

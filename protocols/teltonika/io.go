@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // IO elements with a well-known meaning get Traccar's attribute names; every
@@ -102,7 +102,7 @@ func greenDriving(v uint64, _ int) any {
 }
 
 // setIO stores one fixed-width IO element on p.
-func setIO(p *app.Position, id int, v uint64, width int) {
+func setIO(p *model.Position, id int, v uint64, width int) {
 	el, ok := ioElements[id]
 	if !ok {
 		p.Attributes["io"+strconv.Itoa(id)] = int64(v)
@@ -115,7 +115,7 @@ func setIO(p *app.Position, id int, v uint64, width int) {
 
 // setNetwork fills p.Network from IO 205/206 and the operator code (IO 241,
 // e.g. 24601 = MCC 246, MNC 01).
-func setNetwork(p *app.Position) {
+func setNetwork(p *model.Position) {
 	cid, _ := p.Attributes["io205"].(int64)
 	lac, _ := p.Attributes["io206"].(int64)
 	operator, _ := p.Attributes["operator"].(int64)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -13,7 +13,7 @@ func (p *Protocol) Decode(c *protocols.Conn, frame []byte) (protocols.Result, er
 	var res protocols.Result
 	s, ok := strings.CutPrefix(string(frame), "(")
 	if s, ok = strings.CutSuffix(s, ")"); !ok {
-		return res, app.Invalid("tk103: frame not in parentheses")
+		return res, model.Invalid("tk103: frame not in parentheses")
 	}
 	h, err := parseHeader(s)
 	if err != nil {
@@ -21,7 +21,7 @@ func (p *Protocol) Decode(c *protocols.Conn, frame []byte) (protocols.Result, er
 	}
 	res.UniqueID = h.id
 	now := p.now.Now()
-	var pos *app.Position
+	var pos *model.Position
 	switch h.typ {
 	case "BP00":
 		// Handshake: answered at once, nothing stored.
@@ -53,7 +53,7 @@ func (p *Protocol) Decode(c *protocols.Conn, frame []byte) (protocols.Result, er
 		// The device repeats an alarm until the server confirms it.
 		res.Ack = []byte("(" + h.id + "AS01" + h.data[:1] + ")")
 	}
-	res.Positions = []*app.Position{pos}
+	res.Positions = []*model.Position{pos}
 	return res, nil
 }
 
@@ -83,7 +83,7 @@ func parseHeader(s string) (header, error) {
 		h.id, s = s[:12], s[12:]
 	}
 	if len(s) < 4 || !validID(h.id) {
-		return h, app.Invalid("tk103: bad frame header %.20q", s)
+		return h, model.Invalid("tk103: bad frame header %.20q", s)
 	}
 	h.typ, h.body = s[:4], s[4:]
 	if h.comma {
@@ -104,6 +104,6 @@ func validID(id string) bool {
 
 // outdated is a position without a location: the ingest copies the last
 // known one into it.
-func outdated(t time.Time) *app.Position {
-	return &app.Position{Protocol: Name, Outdated: true, DeviceTime: t, FixTime: t, Attributes: app.Attributes{}}
+func outdated(t time.Time) *model.Position {
+	return &model.Position{Protocol: Name, Outdated: true, DeviceTime: t, FixTime: t, Attributes: model.Attributes{}}
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
@@ -33,7 +33,7 @@ func TestDecodePositions(t *testing.T) {
 			id:    "088047365460",
 			want: prototest.Position{Time: time.Date(2015, 10, 24, 5, 51, 48, 0, time.UTC), Valid: true, Lat: -25.92255, Lon: 28.92222,
 				Speed: 4.7 / 1.852, Course: 276.17,
-				Attributes: app.Attributes{"charge": true, "ignition": true, "in2": int64(0), "panic": int64(0),
+				Attributes: model.Attributes{"charge": true, "ignition": true, "in2": int64(0), "panic": int64(0),
 					"out2": int64(0), "fuelLevel": int64(0), "odometer": int64(0x9AA3)}},
 		},
 		{
@@ -42,7 +42,7 @@ func TestDecodePositions(t *testing.T) {
 			id:    "088048003342", reply: "(088048003342AP05)",
 			want: prototest.Position{Time: time.Date(2015, 9, 17, 10, 31, 15, 0, time.UTC), Valid: true, Lat: 13.88300, Lon: 100.51508,
 				Course: 265.56,
-				Attributes: app.Attributes{"charge": true, "ignition": false, "in2": int64(0), "panic": int64(0),
+				Attributes: model.Attributes{"charge": true, "ignition": false, "in2": int64(0), "panic": int64(0),
 					"out2": int64(0), "hs3": int64(1), "fuelLevel": int64(0), "odometer": int64(0x3F9)}},
 		},
 		{
@@ -50,14 +50,14 @@ func TestDecodePositions(t *testing.T) {
 			frame: "(044027395704BQ81,ALARM,1,164,151101A2238.5237N11349.4571E0.7031241010.0000,00000000)",
 			id:    "044027395704",
 			want: prototest.Position{Time: time.Date(2015, 11, 1, 12, 41, 1, 0, time.UTC), Valid: true, Lat: 22.642062, Lon: 113.824285,
-				Speed: 0.703 / 1.852, Attributes: app.Attributes{"alarm": "overspeed"}},
+				Speed: 0.703 / 1.852, Attributes: model.Attributes{"alarm": "overspeed"}},
 		},
 		{
 			name:  "comma form with IMEI, ddMMyy date",
 			frame: "(864768011069660,ZC17,250517,A,3211.7118N,03452.8086E,0.68,115525,208.19,64.50,9)",
 			id:    "864768011069660",
 			want: prototest.Position{Time: time.Date(2017, 5, 25, 11, 55, 25, 0, time.UTC), Valid: true, Lat: 32.19520, Lon: 34.88014,
-				Speed: 0.68 / 1.852, Course: 208.19, Attributes: app.Attributes{"alarm": "removing"}},
+				Speed: 0.68 / 1.852, Course: 208.19, Attributes: model.Attributes{"alarm": "removing"}},
 		},
 		{
 			name:  "BO01 alarm, acked with its code; month 18 rolls over",
@@ -65,7 +65,7 @@ func TestDecodePositions(t *testing.T) {
 			id:    "013612345678", ack: "(013612345678AS012)",
 			want: prototest.Position{Time: time.Date(2007, 6, 30, 8, 3, 31, 0, time.UTC), Valid: true, Lat: 29.566888, Lon: 106.454240,
 				Speed: 40 / 1.852, Course: 309.62,
-				Attributes: app.Attributes{"alarm": "sos", "charge": true, "ignition": false, "in2": int64(0),
+				Attributes: model.Attributes{"alarm": "sos", "charge": true, "ignition": false, "in2": int64(0),
 					"panic": int64(0), "out2": int64(0), "fuelLevel": int64(0), "odometer": int64(0x770AD)}},
 		},
 		{
@@ -74,7 +74,7 @@ func TestDecodePositions(t *testing.T) {
 			id:    "088047365460",
 			want: prototest.Position{Time: time.Date(2015, 10, 24, 23, 59, 59, 0, time.UTC), Lat: 25.92255, Lon: -28.92222,
 				Speed: 100 / 1.852, Course: 1,
-				Attributes: app.Attributes{"charge": false, "ignition": true, "in2": int64(1), "panic": int64(1),
+				Attributes: model.Attributes{"charge": false, "ignition": true, "in2": int64(1), "panic": int64(1),
 					"out2": int64(0), "blocked": int64(1), "hs3": int64(1), "hs2": int64(1), "hs1": int64(1),
 					"door": int64(1), "ls3": int64(1), "ls2": int64(1), "ls1": int64(1), "fuelLevel": int64(0x21A), "odometer": int64(1)}},
 		},
@@ -83,13 +83,13 @@ func TestDecodePositions(t *testing.T) {
 			frame: "(864768011069660,ZC15,250517,A,3211.7118N,03452.8086E,12.5,115525,90.5)",
 			id:    "864768011069660",
 			want: prototest.Position{Time: time.Date(2017, 5, 25, 11, 55, 25, 0, time.UTC), Valid: true, Lat: 32.19520, Lon: 34.88014,
-				Speed: 12.5 / 1.852, Course: 90.5, Attributes: app.Attributes{"ignition": true}},
+				Speed: 12.5 / 1.852, Course: 90.5, Attributes: model.Attributes{"ignition": true}},
 		},
 		{
 			name:  "BZ00 cell",
 			frame: "(088047365460BZ00,250,1,1A2B,C3D4,0)",
 			id:    "088047365460",
-			want: prototest.Position{Time: prototest.Now, Outdated: true, Attributes: app.Attributes{},
+			want: prototest.Position{Time: prototest.Now, Outdated: true, Attributes: model.Attributes{},
 				Network: map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": []any{
 					map[string]any{"mobileCountryCode": int64(250), "mobileNetworkCode": int64(1),
 						"locationAreaCode": int64(0x1A2B), "cellId": int64(0xC3D4)}}}},
@@ -98,14 +98,14 @@ func TestDecodePositions(t *testing.T) {
 			name:  "BV00 VIN",
 			frame: "(088047365460BV001HGCM82633A004352)",
 			id:    "088047365460",
-			want:  prototest.Position{Time: prototest.Now, Outdated: true, Attributes: app.Attributes{"vin": "1HGCM82633A004352"}},
+			want:  prototest.Position{Time: prototest.Now, Outdated: true, Attributes: model.Attributes{"vin": "1HGCM82633A004352"}},
 		},
 		{
 			name:  "ZC20 battery report",
 			frame: "(864768011069660,ZC20,131117,223706,6,394,65535,255)",
 			id:    "864768011069660",
 			want: prototest.Position{Time: time.Date(2017, 11, 13, 22, 37, 6, 0, time.UTC), Outdated: true,
-				Attributes: app.Attributes{"batteryLevel": int64(100), "battery": 3.94}},
+				Attributes: model.Attributes{"batteryLevel": int64(100), "battery": 3.94}},
 		},
 	}
 	for _, tt := range tests {
@@ -122,7 +122,7 @@ func TestDecodeCommandResult(t *testing.T) {
 }
 
 func TestDecodeRejects(t *testing.T) {
-	prototest.DecodeRejects(t, newTestProtocol().Decode, app.ErrInvalid,
+	prototest.DecodeRejects(t, newTestProtocol().Decode, model.ErrInvalid,
 		"",
 		"()",
 		"(088047365460BR00",

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -27,9 +27,9 @@ func (p *Protocol) CommandTypes() []string {
 }
 
 // Encode implements protocols.Stream: `(<id><body>)`.
-func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
+func (p *Protocol) Encode(c *protocols.Conn, cmd *model.Command) ([]byte, error) {
 	if c == nil || !validID(c.UniqueID) {
-		return nil, app.Invalid("tk103: device id unknown")
+		return nil, model.Invalid("tk103: device id unknown")
 	}
 	var body string
 	var err error
@@ -51,13 +51,13 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 // periodic builds the body of positionPeriodic: attributes.frequency, the
 // interval in seconds, as 4 hex digits (the device field holds 16 bits),
 // then a 0000 duration (no limit).
-func periodic(cmd *app.Command) (string, error) {
+func periodic(cmd *model.Command) (string, error) {
 	n, err := protocols.IntAttribute(cmd, "frequency")
 	if err != nil {
 		return "", err
 	}
 	if n < 1 || n > math.MaxUint16 {
-		return "", app.Invalid("tk103: frequency %d s out of range", n)
+		return "", model.Invalid("tk103: frequency %d s out of range", n)
 	}
 	return fmt.Sprintf("AR00%04X0000", n), nil
 }

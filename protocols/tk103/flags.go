@@ -4,14 +4,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // courseAndFlags reads the course and, when present, the status block
 // `<charge 0|1><ignition 0|1><io hex x3><fuel hex x3>L<odometer hex>`.
 // The course is six bytes wide before that block (two digits on some
 // firmware), free-width otherwise.
-func courseAndFlags(c *cursor, attrs app.Attributes) (float64, error) {
+func courseAndFlags(c *cursor, attrs model.Attributes) (float64, error) {
 	for _, width := range []int{6, 2} {
 		rest := c.rest()
 		if len(rest) < width || strings.IndexFunc(rest[:width], func(r rune) bool { return r > 0x7f || !isDecimal(byte(r)) }) >= 0 {
@@ -58,7 +58,7 @@ func statusBlock(s string) (string, bool) {
 // applyStatus decodes a block found by statusBlock. Optional lines (relay
 // blocked, hs/ls inputs, door) are recorded only when active, as Traccar
 // does by default.
-func applyStatus(attrs app.Attributes, s string) {
+func applyStatus(attrs model.Attributes, s string) {
 	bit := func(i, n int) bool { v, _ := strconv.ParseUint(s[i:i+1], 16, 8); return v&(1<<n) != 0 }
 	flag := func(on bool) int64 {
 		if on {

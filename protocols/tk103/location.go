@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // knotsPerKmh converts the device's km/h to the knots positions store.
@@ -18,7 +18,7 @@ const knotsPerKmh = 1 / 1.852
 // the BQ81 form `,ALARM,<kind>,<n>,` before the date, and the comma form
 // with ddMMyy dates and free-width numbers. Fields the device leaves out
 // (flags, odometer) are simply absent from the position. It sets h.data.
-func decodeLocation(h *header) (*app.Position, error) {
+func decodeLocation(h *header) (*model.Position, error) {
 	c := &cursor{s: h.body}
 	alarmForm := strings.HasPrefix(h.body, ",ALARM,")
 	if alarmForm {
@@ -60,8 +60,8 @@ func decodeLocation(h *header) (*app.Position, error) {
 	}
 	c.skip(',')
 
-	pos := &app.Position{Protocol: Name, Valid: validity == 'A', Latitude: lat, Longitude: lon,
-		Speed: speed * knotsPerKmh, Attributes: app.Attributes{}}
+	pos := &model.Position{Protocol: Name, Valid: validity == 'A', Latitude: lat, Longitude: lon,
+		Speed: speed * knotsPerKmh, Attributes: model.Attributes{}}
 	pos.FixTime = frameTime(date, clock, h.comma)
 	pos.DeviceTime = pos.FixTime
 	if pos.Course, err = courseAndFlags(c, pos.Attributes); err != nil {
@@ -103,24 +103,24 @@ func coordinate(c *cursor, hemispheres string, limit float64) (float64, error) {
 	c.run(unlimited, func(b byte) bool { return b == ' ' })
 	whole := c.run(unlimited, isDigit)
 	if len(whole) < 3 || !c.skip('.') {
-		return 0, app.ErrInvalid
+		return 0, model.ErrInvalid
 	}
 	frac := c.run(unlimited, isDigit)
 	if frac == "" {
-		return 0, app.ErrInvalid
+		return 0, model.ErrInvalid
 	}
 	deg, _ := strconv.ParseFloat(whole[:len(whole)-2], 64)
 	min, _ := strconv.ParseFloat(whole[len(whole)-2:]+"."+frac, 64)
 	v := deg + min/60
 	if min >= 60 || v > limit {
-		return 0, app.ErrInvalid
+		return 0, model.ErrInvalid
 	}
 	switch c.oneOf(hemispheres) {
 	case hemispheres[0]:
 	case hemispheres[1]:
 		v = -v
 	default:
-		return 0, app.ErrInvalid
+		return 0, model.ErrInvalid
 	}
 	c.skip(',')
 	return v, nil
@@ -130,11 +130,11 @@ func coordinate(c *cursor, hemispheres string, limit float64) (float64, error) {
 func decimal(s string) (float64, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || strings.ContainsAny(s, " ") {
-		return 0, app.ErrInvalid
+		return 0, model.ErrInvalid
 	}
 	return strconv.ParseFloat(s, 64)
 }
 
 func invalid(h header, what string) error {
-	return app.Invalid("tk103: %s frame: bad %s", h.typ, what)
+	return model.Invalid("tk103: %s frame: bad %s", h.typ, what)
 }

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // decodeCell decodes BZ00 `,<mcc>,<mnc>,<lac hex>,<cid hex>,...`: the
 // serving cell, with no GPS location.
-func decodeCell(h header, now time.Time) (*app.Position, error) {
+func decodeCell(h header, now time.Time) (*model.Position, error) {
 	f := strings.Split(strings.TrimPrefix(h.body, ","), ",")
 	if len(f) < 4 {
 		return nil, invalid(h, "cell")
@@ -36,7 +36,7 @@ var batteryLevels = map[int64]int64{6: 100, 5: 80, 4: 50, 3: 20, 2: 10}
 const unknownVoltage = 65535
 
 // decodeBattery decodes ZC20 `ddMMyy,HHmmss,<grade>,<battery cV>,<power dV>,...`.
-func decodeBattery(h header, now time.Time) (*app.Position, error) {
+func decodeBattery(h header, now time.Time) (*model.Position, error) {
 	f := strings.Split(h.body, ",")
 	if len(f) < 5 {
 		return nil, invalid(h, "battery report")
@@ -77,7 +77,7 @@ func commandResult(h header) (string, error) {
 // stampTime reads the comma form's ddMMyy and HHmmss fields.
 func stampTime(date, clock string) (time.Time, error) {
 	if len(date) != 6 || len(clock) != 6 || strings.IndexFunc(date+clock, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
-		return time.Time{}, app.ErrInvalid
+		return time.Time{}, model.ErrInvalid
 	}
 	return frameTime(date, clock, true), nil
 }

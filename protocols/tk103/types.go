@@ -1,6 +1,8 @@
 package tk103
 
-import "github.com/fleetd/fleetd/app"
+import (
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // alarmCodes are the BO01 alarm digits.
 var alarmCodes = map[byte]string{
@@ -42,7 +44,7 @@ var typeIgnition = map[string]bool{
 }
 
 // applyType records what the frame type and its data say.
-func applyType(attrs app.Attributes, typ, data string) {
+func applyType(attrs model.Attributes, typ, data string) {
 	alarm := typeAlarms[typ]
 	switch typ {
 	case "BO01":

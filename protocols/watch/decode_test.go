@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
@@ -34,7 +34,7 @@ type want struct {
 	course     float64
 	altitude   float64
 	noPos      bool
-	attrs      app.Attributes // exact, all of them
+	attrs      model.Attributes // exact, all of them
 	network    any
 	state      session
 }
@@ -54,7 +54,7 @@ func TestDecodeSamples(t *testing.T) {
 		frameUD: {
 			id: "8800000015", time: time.Date(2014, 4, 22, 13, 46, 52, 0, time.UTC), valid: true,
 			lat: 22.57171, lon: 113.86140, speed: 0.1 / 1.852, altitude: 100,
-			attrs: app.Attributes{"sat": 7, "rssi": 60, "batteryLevel": 90, "steps": 1000},
+			attrs: model.Attributes{"sat": 7, "rssi": 60, "batteryLevel": 90, "steps": 1000},
 			network: gsm(cellTower(460, 0, 9360, 4082, 131), cellTower(460, 0, 9360, 4092, 148),
 				cellTower(460, 0, 9360, 4091, 143), cellTower(460, 0, 9360, 4153, 141)),
 			state: session{"SG", false},
@@ -62,23 +62,23 @@ func TestDecodeSamples(t *testing.T) {
 		frameLK: {id: "8800000015", reply: "[SG*8800000015*0002*LK]", noPos: true, state: session{"SG", false}},
 		frameLK3: {
 			id: "4700186508", reply: "[3G*4700186508*0002*LK]",
-			attrs: app.Attributes{"steps": 0, "batteryLevel": 100}, state: session{"3G", false},
+			attrs: model.Attributes{"steps": 0, "batteryLevel": 100}, state: session{"3G", false},
 		},
 		frameAL: {
 			id: "6907919734", ack: "[3G*6907919734*0002*AL]", time: time.Date(2025, 5, 17, 21, 41, 18, 0, time.UTC),
-			attrs: app.Attributes{"sat": 0, "rssi": 0, "batteryLevel": 22, "steps": 0, "alarm": "sos"},
+			attrs: model.Attributes{"sat": 0, "rssi": 0, "batteryLevel": 22, "steps": 0, "alarm": "sos"},
 			state: session{"3G", false},
 		},
 		frameTKQ: {id: "8800000015", reply: "[3G*8800000015*0003*TKQ]", noPos: true, state: session{"3G", false}},
 		frameZJ: {
 			id: "014111001350304", time: time.Date(2018, 3, 7, 2, 8, 27, 0, time.UTC),
-			attrs:   app.Attributes{"sat": 0, "rssi": 100, "batteryLevel": 19, "steps": 1000},
+			attrs:   model.Attributes{"sat": 0, "rssi": 100, "batteryLevel": 19, "steps": 1000},
 			network: gsm(cellTower(460, 0, 9346, 5223, 42)), state: session{"ZJ", true},
 		},
 		"[ZJ*014111001350304*0033*0002*LK]": {
 			id: "014111001350304", reply: "[ZJ*014111001350304*0033*0002*LK]", noPos: true, state: session{"ZJ", true},
 		},
-		framePLS: {id: "8800000015", attrs: app.Attributes{"heartRate": 72}, state: session{"CS", false}},
+		framePLS: {id: "8800000015", attrs: model.Attributes{"heartRate": 72}, state: session{"CS", false}},
 	}
 	for frame, w := range cases {
 		t.Run(frame[:min(len(frame), 24)], func(t *testing.T) { checkDecode(t, frame, w) })

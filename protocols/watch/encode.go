@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -50,7 +50,7 @@ func (p *Protocol) CommandTypes() []string {
 
 // Encode frames a command with the maker code (and index field) the device
 // used on this connection.
-func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
+func (p *Protocol) Encode(c *protocols.Conn, cmd *model.Command) ([]byte, error) {
 	var command *command
 	for i := range commands {
 		if commands[i].typ == cmd.Type {
@@ -58,22 +58,22 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 		}
 	}
 	if command == nil {
-		return nil, app.Invalid("watch does not support command %q", cmd.Type)
+		return nil, model.Invalid("watch does not support command %q", cmd.Type)
 	}
 	if c == nil || c.UniqueID == "" {
-		return nil, app.Invalid("watch command needs the device id")
+		return nil, model.Invalid("watch command needs the device id")
 	}
 	args := make([]any, len(command.keys))
 	for i, key := range command.keys {
 		v, ok := attribute(cmd.Attributes, key)
 		if !ok {
-			return nil, app.Invalid("command %s needs attributes.%s", cmd.Type, key)
+			return nil, model.Invalid("command %s needs attributes.%s", cmd.Type, key)
 		}
 		args[i] = v
 	}
 	content := fmt.Sprintf(command.format, args...)
 	if strings.ContainsAny(content, "[]") || len(content) > 0xFFFF {
-		return nil, app.Invalid("watch command content must be shorter than 64 KiB, without brackets")
+		return nil, model.Invalid("watch command content must be shorter than 64 KiB, without brackets")
 	}
 	s, _ := c.State.(session)
 	maker, index := s.maker, ""
@@ -88,7 +88,7 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *app.Command) ([]byte, error) {
 
 // attribute formats a command attribute the way the watch expects: whole
 // numbers without a fraction, booleans as 1/0, messages as UTF-16BE hex.
-func attribute(attrs app.Attributes, key string) (string, bool) {
+func attribute(attrs model.Attributes, key string) (string, bool) {
 	switch v := attrs[key].(type) {
 	case string:
 		if key == "message" {

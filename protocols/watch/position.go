@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // knotsPerKph converts the watches' km/h speeds to the knots positions hold.
@@ -63,7 +63,7 @@ const (
 	fNetwork
 )
 
-func (p *Protocol) decodePosition(values string) (*app.Position, error) {
+func (p *Protocol) decodePosition(values string) (*model.Position, error) {
 	f := strings.Split(values, ",")
 	if len(f) < fNetwork {
 		return nil, errFields
@@ -153,7 +153,7 @@ func coordinate(value, hemisphere, negative string, limit float64) (float64, boo
 }
 
 // decodeLink reads "steps,tumbles,battery" of a link frame that has them.
-func (p *Protocol) decodeLink(values string) []*app.Position {
+func (p *Protocol) decodeLink(values string) []*model.Position {
 	f := strings.Split(values, ",")
 	if len(f) < 3 {
 		return nil
@@ -166,13 +166,13 @@ func (p *Protocol) decodeLink(values string) []*app.Position {
 	pos := p.outdated()
 	pos.Attributes["steps"] = steps
 	pos.Attributes["batteryLevel"] = battery
-	return []*app.Position{pos}
+	return []*model.Position{pos}
 }
 
 // decodeHealth reads health readings: PULSE/HEART "rate", BLOOD/BPHRT
 // "high,low,rate", TEMP "t", btemp2 "valid,t", oxygen "?,percent".
 // Other types carry nothing a position holds.
-func (p *Protocol) decodeHealth(typ, values string) []*app.Position {
+func (p *Protocol) decodeHealth(typ, values string) []*model.Position {
 	if values == "" {
 		return nil
 	}
@@ -197,10 +197,10 @@ func (p *Protocol) decodeHealth(typ, values string) []*app.Position {
 	if !ok {
 		return nil
 	}
-	return []*app.Position{pos}
+	return []*model.Position{pos}
 }
 
-func setInt(pos *app.Position, key, s string) bool {
+func setInt(pos *model.Position, key, s string) bool {
 	v, err := strconv.Atoi(s)
 	if err == nil {
 		pos.Attributes[key] = v
@@ -208,7 +208,7 @@ func setInt(pos *app.Position, key, s string) bool {
 	return err == nil
 }
 
-func setFloat(pos *app.Position, key, s string) bool {
+func setFloat(pos *model.Position, key, s string) bool {
 	v, err := strconv.ParseFloat(s, 64)
 	if err == nil && isNumber(s) {
 		pos.Attributes[key] = v

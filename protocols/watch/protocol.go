@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -35,13 +35,13 @@ type session struct {
 	hasIndex bool
 }
 
-func (p *Protocol) newPosition() *app.Position {
-	return &app.Position{Protocol: p.Name(), Attributes: app.Attributes{}}
+func (p *Protocol) newPosition() *model.Position {
+	return &model.Position{Protocol: p.Name(), Attributes: model.Attributes{}}
 }
 
 // outdated returns a position without a location, taken now: the ingest
 // fills in the last known one.
-func (p *Protocol) outdated() *app.Position {
+func (p *Protocol) outdated() *model.Position {
 	pos := p.newPosition()
 	pos.Outdated = true
 	pos.DeviceTime = p.now.Now()
@@ -92,14 +92,14 @@ func (p *Protocol) Decode(c *protocols.Conn, raw []byte) (protocols.Result, erro
 			if _, ok := pos.Attributes["alarm"]; !ok {
 				pos.Attributes["alarm"] = alarmGeneral
 			}
-			res.Positions = []*app.Position{pos}
+			res.Positions = []*model.Position{pos}
 		}
 	case strings.HasPrefix(typ, "UD") || strings.HasPrefix(typ, "WT"):
 		pos, err := p.decodePosition(values)
 		if err != nil {
 			return res, fmt.Errorf("watch: %s from %s: %w", typ, h.id, err)
 		}
-		res.Positions = []*app.Position{pos}
+		res.Positions = []*model.Position{pos}
 	default:
 		res.Positions = p.decodeHealth(typ, values)
 	}

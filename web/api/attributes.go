@@ -1,7 +1,7 @@
 package api
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -9,7 +9,7 @@ import (
 // attributeRoutes are Traccar's computed attributes: the generic object
 // routes plus the expression test.
 func (h *handlers) attributeRoutes() []route {
-	return append(objectRoutes("/attributes/computed", h.core.ComputedAttributes, filterLinks),
+	return append(objectRoutes("/attributes/computed", h.core.Fleet.ComputedAttributes, filterLinks),
 		route{fiber.MethodPost, "/attributes/computed/test", required, h.testAttribute})
 }
 
@@ -21,13 +21,13 @@ func (h *handlers) testAttribute(c *fiber.Ctx) error {
 		return err
 	}
 	if id == 0 {
-		return app.Invalid("deviceId is required")
+		return model.Invalid("deviceId is required")
 	}
-	var a app.ComputedAttribute
+	var a model.ComputedAttribute
 	if err := httpx.Decode(c, &a); err != nil {
 		return err
 	}
-	v, err := h.core.TestComputedAttribute(httpx.User(c), id, &a)
+	v, err := h.core.Fleet.TestComputedAttribute(httpx.User(c), id, &a)
 	if err != nil {
 		return err
 	}

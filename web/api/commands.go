@@ -1,7 +1,7 @@
 package api
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -13,7 +13,7 @@ func (h *handlers) listSendable(c *fiber.Ctx) error {
 		return err
 	}
 	if deviceID == 0 {
-		return app.Invalid("deviceId is required")
+		return model.Invalid("deviceId is required")
 	}
 	cmds, err := h.core.SendableCommands(httpx.User(c), deviceID)
 	return send(c, cmds, err)
@@ -23,7 +23,7 @@ func (h *handlers) listSendable(c *fiber.Ctx) error {
 // device's connection, 202 with it when the device is offline and the
 // command waits in its queue.
 func (h *handlers) sendCommand(c *fiber.Ctx) error {
-	cmd := &app.Command{}
+	cmd := &model.Command{}
 	if err := httpx.Decode(c, cmd); err != nil {
 		return err
 	}

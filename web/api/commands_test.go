@@ -3,15 +3,15 @@ package api_test
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
-func queued(t *testing.T, e *env) []*app.QueuedCommand {
+func queued(t *testing.T, e *env) []*model.QueuedCommand {
 	t.Helper()
-	var out []*app.QueuedCommand
-	must(t, e.db.View(func(tx app.Tx) error {
-		return tx.QueuedCommands().List(func(q *app.QueuedCommand) bool { out = append(out, q); return true })
+	var out []*model.QueuedCommand
+	must(t, e.DB.View(func(tx model.Tx) error {
+		return tx.QueuedCommands().List(func(q *model.QueuedCommand) bool { out = append(out, q); return true })
 	}))
 	return out
 }
@@ -19,7 +19,7 @@ func queued(t *testing.T, e *env) []*app.QueuedCommand {
 func wantQueued(n int, typ string) func(t *testing.T, e *env, _ *webtest.Response) {
 	return func(t *testing.T, e *env, _ *webtest.Response) {
 		q := queued(t, e)
-		if len(q) != n || (n > 0 && (q[0].Type != typ || q[0].DeviceID != e.ids["d1"])) {
+		if len(q) != n || (n > 0 && (q[0].Type != typ || q[0].DeviceID != e.IDs["d1"])) {
 			t.Fatalf("queue = %+v, want %d %s for d1", q, n, typ)
 		}
 	}
@@ -27,41 +27,41 @@ func wantQueued(n int, typ string) func(t *testing.T, e *env, _ *webtest.Respons
 
 func TestCommandSending(t *testing.T) {
 	limit := func(t *testing.T, e *env) {
-		_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *app.User) error { u.LimitCommands = true; return nil })
+		_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error { u.LimitCommands = true; return nil })
 		must(t, err)
 	}
-	runScenarios(t, []scenario{
-		{name: "types of a device's protocol", as: "user1", method: "GET", path: "/api/commands/types?deviceId={d1}",
-			status: 200, want: []string{`[{"type":"custom"},{"type":"engineStop"}]`}},
-		{name: "types of a named protocol", as: "user1", method: "GET", path: "/api/commands/types?protocol=test",
-			status: 200, want: []string{`{"type":"engineStop"}`}},
-		{name: "sms types: none without a gateway", as: "user1", method: "GET",
-			path: "/api/commands/types?deviceId={d1}&textChannel=true", status: 200, want: []string{`[]`}},
-		{name: "types of an invisible device", as: "user1", method: "GET", path: "/api/commands/types?deviceId={d3}", status: 404},
-		{name: "sendable saved commands", as: "user1", method: "GET", path: "/api/commands/send?deviceId={d1}",
-			status: 200, want: []string{`"id":{cmd1}`}, absent: []string{`"id":{cmd2}`}},
-		{name: "sendable needs deviceId", as: "user1", method: "GET", path: "/api/commands/send", status: 400},
+	run(t, []scenario{
+		{Name: "types of a device's protocol", As: "user1", Method: "GET", Path: "/api/commands/types?deviceId={d1}",
+			Status: 200, Want: []string{`[{"type":"custom"},{"type":"engineStop"}]`}},
+		{Name: "types of a named protocol", As: "user1", Method: "GET", Path: "/api/commands/types?protocol=test",
+			Status: 200, Want: []string{`{"type":"engineStop"}`}},
+		{Name: "sms types: none without a gateway", As: "user1", Method: "GET",
+			Path: "/api/commands/types?deviceId={d1}&textChannel=true", Status: 200, Want: []string{`[]`}},
+		{Name: "types of an invisible device", As: "user1", Method: "GET", Path: "/api/commands/types?deviceId={d3}", Status: 404},
+		{Name: "sendable saved commands", As: "user1", Method: "GET", Path: "/api/commands/send?deviceId={d1}",
+			Status: 200, Want: []string{`"id":{cmd1}`}, Absent: []string{`"id":{cmd2}`}},
+		{Name: "sendable needs deviceId", As: "user1", Method: "GET", Path: "/api/commands/send", Status: 400},
 
-		{name: "offline device: queued, 202", as: "user1", method: "POST", path: "/api/commands/send",
-			body: `{"deviceId":{d1},"type":"custom","attributes":{"data":"reboot"}}`, status: 202,
-			want: []string{`"type":"custom"`}, check: wantQueued(1, "custom")},
-		{name: "saved command by id", as: "user1", method: "POST", path: "/api/commands/send",
-			body: `{"id":{cmd1},"deviceId":{d1}}`, status: 202, want: []string{`"type":"engineStop"`},
-			check: wantQueued(1, "engineStop")},
-		{name: "type the protocol cannot encode", as: "user1", method: "POST", path: "/api/commands/send",
-			body: `{"deviceId":{d1},"type":"engineResume"}`, status: 400, want: []string{"not supported by the test protocol"},
-			check: wantQueued(0, "")},
-		{name: "limitCommands: 400, nothing queued", as: "user1", prepare: limit, method: "POST", path: "/api/commands/send",
-			body: `{"deviceId":{d1},"type":"custom"}`, status: 400, want: []string{"Commands are limited"},
-			check: wantQueued(0, "")},
-		{name: "sms without a gateway", as: "user1", method: "POST", path: "/api/commands/send",
-			body: `{"deviceId":{d1},"type":"custom","textChannel":true}`, status: 400, check: wantQueued(0, "")},
-		{name: "invisible device", as: "user1", method: "POST", path: "/api/commands/send",
-			body: `{"deviceId":{d3},"type":"custom"}`, status: 404, check: wantQueued(0, "")},
-		{name: "no device", as: "user1", method: "POST", path: "/api/commands/send", body: `{"type":"custom"}`, status: 400},
-		{name: "malformed body", as: "user1", method: "POST", path: "/api/commands/send", body: `{"deviceId":"x"}`, status: 400},
+		{Name: "offline device: queued, 202", As: "user1", Method: "POST", Path: "/api/commands/send",
+			Body: `{"deviceId":{d1},"type":"custom","attributes":{"data":"reboot"}}`, Status: 202,
+			Want: []string{`"type":"custom"`}, After: wantQueued(1, "custom")},
+		{Name: "saved command by id", As: "user1", Method: "POST", Path: "/api/commands/send",
+			Body: `{"id":{cmd1},"deviceId":{d1}}`, Status: 202, Want: []string{`"type":"engineStop"`},
+			After: wantQueued(1, "engineStop")},
+		{Name: "type the protocol cannot encode", As: "user1", Method: "POST", Path: "/api/commands/send",
+			Body: `{"deviceId":{d1},"type":"engineResume"}`, Status: 400, Want: []string{"not supported by the test protocol"},
+			After: wantQueued(0, "")},
+		{Name: "limitCommands: 400, nothing queued", As: "user1", Before: limit, Method: "POST", Path: "/api/commands/send",
+			Body: `{"deviceId":{d1},"type":"custom"}`, Status: 400, Want: []string{"Commands are limited"},
+			After: wantQueued(0, "")},
+		{Name: "sms without a gateway", As: "user1", Method: "POST", Path: "/api/commands/send",
+			Body: `{"deviceId":{d1},"type":"custom","textChannel":true}`, Status: 400, After: wantQueued(0, "")},
+		{Name: "invisible device", As: "user1", Method: "POST", Path: "/api/commands/send",
+			Body: `{"deviceId":{d3},"type":"custom"}`, Status: 404, After: wantQueued(0, "")},
+		{Name: "no device", As: "user1", Method: "POST", Path: "/api/commands/send", Body: `{"type":"custom"}`, Status: 400},
+		{Name: "malformed body", As: "user1", Method: "POST", Path: "/api/commands/send", Body: `{"deviceId":"x"}`, Status: 400},
 
-		{name: "unknown devices, admin", as: "admin", method: "GET", path: "/api/devices/unknown", status: 200, want: []string{"[]"}},
-		{name: "unknown devices, user", as: "user1", method: "GET", path: "/api/devices/unknown", status: 403},
+		{Name: "unknown devices, admin", As: "admin", Method: "GET", Path: "/api/devices/unknown", Status: 200, Want: []string{"[]"}},
+		{Name: "unknown devices, user", As: "user1", Method: "GET", Path: "/api/devices/unknown", Status: 403},
 	})
 }

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -19,12 +20,12 @@ import (
 func addRoute(t testing.TB, e *env, device string, n int) {
 	t.Helper()
 	for k := 0; k < n; k += 10000 {
-		must(t, e.db.Update(func(tx app.Tx) error {
+		must(t, e.DB.Update(func(tx model.Tx) error {
 			for i := k; i < min(n, k+10000); i++ {
 				at := t10.Add(time.Duration(i) * time.Second)
-				p := &app.Position{DeviceID: e.ids[device], Protocol: "gt06", ServerTime: at, DeviceTime: at, FixTime: at,
+				p := &model.Position{DeviceID: e.IDs[device], Protocol: "gt06", ServerTime: at, DeviceTime: at, FixTime: at,
 					Valid: true, Latitude: 52.5 + float64(i)*1e-5, Longitude: 13.4, Speed: 12.5,
-					Attributes: app.Attributes{"sat": 9, "ignition": true, "distance": 12.5, "totalDistance": 1234567.8}}
+					Attributes: model.Attributes{"sat": 9, "ignition": true, "distance": 12.5, "totalDistance": 1234567.8}}
 				if err := tx.AddPosition(p); err != nil {
 					return err
 				}
@@ -37,7 +38,7 @@ func addRoute(t testing.TB, e *env, device string, n int) {
 // getRange fetches d's range over a real connection, as a client would.
 func getRange(t testing.TB, e *env, base string, cookie *http.Cookie, device string, from, to time.Time) *http.Response {
 	t.Helper()
-	url := fmt.Sprintf("http://%s/api/positions?deviceId=%d&from=%s&to=%s", base, e.ids[device],
+	url := fmt.Sprintf("http://%s/api/positions?deviceId=%d&from=%s&to=%s", base, e.IDs[device],
 		from.Format(time.RFC3339), to.Format(time.RFC3339))
 	req, err := http.NewRequest("GET", url, nil)
 	must(t, err)
@@ -54,8 +55,8 @@ func getRange(t testing.TB, e *env, base string, cookie *http.Cookie, device str
 func TestPositionRangeStreamed(t *testing.T) {
 	e := newEnv(t)
 	addRoute(t, e, "d2", 2500)
-	base := webtest.Serve(t, e.app)
-	cookie := e.login(t, "admin")
+	base := webtest.Serve(t, e.App)
+	cookie := e.Login(t, "admin")
 
 	res := getRange(t, e, base, cookie, "d2", t10, t10.Add(24*time.Hour))
 	body, err := io.ReadAll(res.Body)
@@ -63,11 +64,11 @@ func TestPositionRangeStreamed(t *testing.T) {
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/json; charset=utf-8" {
 		t.Fatalf("status %d, Content-Type %q", res.StatusCode, res.Header.Get("Content-Type"))
 	}
-	var got []app.Position
+	var got []model.Position
 	if err := json.Unmarshal(body, &got); err != nil {
 		t.Fatalf("not one JSON array: %v", err)
 	}
-	list, err := e.core.Positions(app.System(), app.PositionQuery{DeviceID: e.ids["d2"], From: t10, To: t10.Add(24 * time.Hour)})
+	list, err := e.Core.Fleet.Positions(model.System(), fleet.PositionQuery{DeviceID: e.IDs["d2"], From: t10, To: t10.Add(24 * time.Hour)})
 	must(t, err)
 	if len(got) != 2500 || len(list) != 2500 {
 		t.Fatalf("%d positions streamed, %d listed; want 2500", len(got), len(list))
@@ -82,7 +83,7 @@ func TestPositionRangeStreamed(t *testing.T) {
 	if body, _ := io.ReadAll(res.Body); res.StatusCode != 200 || string(body) != "[]" {
 		t.Errorf("empty range: %d %q, want 200 []", res.StatusCode, body)
 	}
-	res = getRange(t, e, base, e.login(t, "user1"), "d2", t10, t10.Add(time.Hour))
+	res = getRange(t, e, base, e.Login(t, "user1"), "d2", t10, t10.Add(time.Hour))
 	if body, _ := io.ReadAll(res.Body); res.StatusCode != 404 || !json.Valid(body) {
 		t.Errorf("invisible device: %d %q, want 404 with the error body", res.StatusCode, body)
 	}
@@ -95,8 +96,8 @@ func BenchmarkPositionRange(b *testing.B) {
 	const n = 100000
 	e := newEnv(b)
 	addRoute(b, e, "d2", n)
-	base := webtest.Serve(b, e.app)
-	cookie := e.login(b, "admin")
+	base := webtest.Serve(b, e.App)
+	cookie := e.Login(b, "admin")
 	runtime.GC()
 	var peak atomic.Uint64
 	done := make(chan struct{})

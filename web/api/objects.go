@@ -1,7 +1,8 @@
 package api
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -19,17 +20,17 @@ const (
 // groups, commands, geofences), over the core's generic app.Objects.
 type objectAPI[T any, P interface {
 	*T
-	app.Entity
+	model.Entity
 }] struct {
-	objs    *app.Objects[T, P]
+	objs    *fleet.Objects[T, P]
 	filters listFilters
 }
 
 // objectRoutes lists GET/POST on path and GET/PUT/DELETE on path/:id.
 func objectRoutes[T any, P interface {
 	*T
-	app.Entity
-}](path string, objs *app.Objects[T, P], filters listFilters) []route {
+	model.Entity
+}](path string, objs *fleet.Objects[T, P], filters listFilters) []route {
 	o := objectAPI[T, P]{objs: objs, filters: filters}
 	item := path + "/:id<int>"
 	return []route{
@@ -46,11 +47,14 @@ func (o objectAPI[T, P]) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, err := o.objs.List(httpx.User(c), q)
-	return send(c, list, err)
+	list, total, err := o.objs.Page(httpx.User(c), q)
+	return sendList(c, list, total, err)
 }
 
-func (o objectAPI[T, P]) query(c *fiber.Ctx) (q app.ListQuery, err error) {
+func (o objectAPI[T, P]) query(c *fiber.Ctx) (q model.Query, err error) {
+	if q, err = listQuery(c); err != nil {
+		return q, err
+	}
 	if q.All, err = httpx.QueryBool(c, "all"); err != nil {
 		return q, err
 	}

@@ -5,99 +5,100 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestDevices(t *testing.T) {
-	runScenarios(t, []scenario{
-		{name: "admin lists all", as: "admin", method: "GET", path: "/api/devices", status: 200,
-			want: []string{"Truck 1", "Truck 2", "Van 3", `"status":"offline"`}},
-		{name: "user lists its linked device", as: "user1", method: "GET", path: "/api/devices", status: 200,
-			want: []string{"Truck 1", `"positionId":{p3}`}, absent: []string{"Truck 2", "Van 3"}},
-		{name: "device visible through a group", as: "user2", method: "GET", path: "/api/devices", status: 200,
-			want: []string{"Van 3"}, absent: []string{"Truck 1", "Truck 2"}},
-		{name: "device through a group, by id", as: "user2-cookie", method: "GET", path: "/api/devices/{d3}", status: 200,
-			want: []string{`"groupId":{g1}`}},
-		{name: "repeated id", as: "admin", method: "GET", path: "/api/devices?id={d1}&id={d2}", status: 200,
-			want: []string{"Truck 1", "Truck 2"}, absent: []string{"Van 3"}},
-		{name: "uniqueId", as: "admin", method: "GET", path: "/api/devices?uniqueId=100000000000003", status: 200,
-			want: []string{"Van 3"}, absent: []string{"Truck 1"}},
-		{name: "uniqueId outside the caller's devices", as: "user1", method: "GET",
-			path: "/api/devices?uniqueId=100000000000003", status: 200, want: []string{"[]"}},
-		{name: "all by a plain user", as: "user1", method: "GET", path: "/api/devices?all=true", status: 403},
-		{name: "all by a manager reaches managed users' devices", as: "manager1", method: "GET",
-			path: "/api/devices?all=true", status: 200, want: []string{"Truck 1"}, absent: []string{"Van 3"}},
-		{name: "userId by admin", as: "admin", method: "GET", path: "/api/devices?userId={user2}", status: 200,
-			want: []string{"Van 3"}, absent: []string{"Truck 1"}},
-		{name: "userId of another user by a plain user", as: "user1", method: "GET",
-			path: "/api/devices?userId={user2}", status: 403},
-		{name: "userId of another manager's user", as: "manager1", method: "GET",
-			path: "/api/devices?userId={user2}", status: 404},
+	run(t, []scenario{
+		{Name: "admin lists all", As: "admin", Method: "GET", Path: "/api/devices", Status: 200,
+			Want: []string{"Truck 1", "Truck 2", "Van 3", `"status":"offline"`}},
+		{Name: "user lists its linked device", As: "user1", Method: "GET", Path: "/api/devices", Status: 200,
+			Want: []string{"Truck 1", `"positionId":{p3}`}, Absent: []string{"Truck 2", "Van 3"}},
+		{Name: "device visible through a group", As: "user2", Method: "GET", Path: "/api/devices", Status: 200,
+			Want: []string{"Van 3"}, Absent: []string{"Truck 1", "Truck 2"}},
+		{Name: "device through a group, by id", As: "user2", Auth: webtest.AuthLogin, Method: "GET", Path: "/api/devices/{d3}", Status: 200,
+			Want: []string{`"groupId":{g1}`}},
+		{Name: "repeated id", As: "admin", Method: "GET", Path: "/api/devices?id={d1}&id={d2}", Status: 200,
+			Want: []string{"Truck 1", "Truck 2"}, Absent: []string{"Van 3"}},
+		{Name: "uniqueId", As: "admin", Method: "GET", Path: "/api/devices?uniqueId=100000000000003", Status: 200,
+			Want: []string{"Van 3"}, Absent: []string{"Truck 1"}},
+		{Name: "uniqueId outside the caller's devices", As: "user1", Method: "GET",
+			Path: "/api/devices?uniqueId=100000000000003", Status: 200, Want: []string{"[]"}},
+		{Name: "all by a plain user", As: "user1", Method: "GET", Path: "/api/devices?all=true", Status: 403},
+		{Name: "all by a manager reaches managed users' devices", As: "manager1", Method: "GET",
+			Path: "/api/devices?all=true", Status: 200, Want: []string{"Truck 1"}, Absent: []string{"Van 3"}},
+		{Name: "userId by admin", As: "admin", Method: "GET", Path: "/api/devices?userId={user2}", Status: 200,
+			Want: []string{"Van 3"}, Absent: []string{"Truck 1"}},
+		{Name: "userId of another user by a plain user", As: "user1", Method: "GET",
+			Path: "/api/devices?userId={user2}", Status: 403},
+		{Name: "userId of another manager's user", As: "manager1", Method: "GET",
+			Path: "/api/devices?userId={user2}", Status: 404},
 
-		{name: "read an unlinked device", as: "user1", method: "GET", path: "/api/devices/{d2}", status: 404,
-			absent: []string{"Truck 2"}},
-		{name: "update an unlinked device", as: "user1", method: "PUT", path: "/api/devices/{d2}",
-			body: `{"name":"Stolen"}`, status: 404, check: deviceNamed("d2", "Truck 2")},
-		{name: "delete an unlinked device", as: "user1", method: "DELETE", path: "/api/devices/{d2}",
-			status: 404, check: deviceNamed("d2", "Truck 2")},
+		{Name: "read an unlinked device", As: "user1", Method: "GET", Path: "/api/devices/{d2}", Status: 404,
+			Absent: []string{"Truck 2"}},
+		{Name: "update an unlinked device", As: "user1", Method: "PUT", Path: "/api/devices/{d2}",
+			Body: `{"name":"Stolen"}`, Status: 404, After: deviceNamed("d2", "Truck 2")},
+		{Name: "delete an unlinked device", As: "user1", Method: "DELETE", Path: "/api/devices/{d2}",
+			Status: 404, After: deviceNamed("d2", "Truck 2")},
 
-		{name: "create links to the creator", as: "user1", method: "POST", path: "/api/devices",
-			body:   `{"name":" Car ","uniqueId":"200000000000001","status":"online","positionId":77,"attributes":{"speedLimit":80}}`,
-			status: 200, want: []string{`"name":"Car"`, `"status":"offline"`, `"positionId":0`, `"speedLimit":80`},
-			check: func(t *testing.T, e *env, _ *webtest.Response) {
-				list, err := e.core.Devices.List(e.caller(t, "user1"), app.ListQuery{})
+		{Name: "create links to the creator", As: "user1", Method: "POST", Path: "/api/devices",
+			Body:   `{"name":" Car ","uniqueId":"200000000000001","status":"online","positionId":77,"attributes":{"speedLimit":80}}`,
+			Status: 200, Want: []string{`"name":"Car"`, `"status":"offline"`, `"positionId":0`, `"speedLimit":80`},
+			After: func(t *testing.T, e *env, _ *webtest.Response) {
+				list, err := e.Core.Fleet.Devices.List(e.caller(t, "user1"), model.Query{})
 				must(t, err)
 				if len(list) != 2 {
 					t.Errorf("user1 sees %d devices, want d1 and the new one", len(list))
 				}
 			}},
-		{name: "device limit reached", as: "limited", method: "POST", path: "/api/devices",
-			body: `{"name":"Car","uniqueId":"200000000000001"}`, status: 400,
-			want: []string{`"message":"Device limit reached"`, "device limit is reached"}},
-		{name: "duplicate uniqueId", as: "admin", method: "POST", path: "/api/devices",
-			body: `{"name":"Copy","uniqueId":"100000000000001"}`, status: 400, want: []string{"Duplicate value"}},
-		{name: "name and uniqueId required", as: "admin", method: "POST", path: "/api/devices",
-			body: `{"name":"No id"}`, status: 400, want: []string{"name and uniqueId are required"}},
-		{name: "uniqueId with a control character", as: "admin", method: "POST", path: "/api/devices",
-			body: `{"name":"Bell","uniqueId":"2000\u00070001"}`, status: 400,
-			want: []string{`"message":"Invalid request"`, "uniqueId holds the unprintable character U+0007"}},
-		{name: "uniqueId over 128 characters", as: "admin", method: "POST", path: "/api/devices",
-			body: `{"name":"Long","uniqueId":"` + strings.Repeat("1", 129) + `"}`, status: 400,
-			want: []string{"uniqueId may have at most 128 characters"}},
-		{name: "group must be visible", as: "user1", method: "POST", path: "/api/devices",
-			body: `{"name":"Car","uniqueId":"200000000000001","groupId":{g1}}`, status: 400},
+		{Name: "device limit reached", As: "limited", Method: "POST", Path: "/api/devices",
+			Body: `{"name":"Car","uniqueId":"200000000000001"}`, Status: 400,
+			Want: []string{`"message":"Device limit reached"`, "device limit is reached"}},
+		{Name: "duplicate uniqueId", As: "admin", Method: "POST", Path: "/api/devices",
+			Body: `{"name":"Copy","uniqueId":"100000000000001"}`, Status: 400, Want: []string{"Duplicate value"}},
+		{Name: "name and uniqueId required", As: "admin", Method: "POST", Path: "/api/devices",
+			Body: `{"name":"No id"}`, Status: 400, Want: []string{"name and uniqueId are required"}},
+		{Name: "uniqueId with a control character", As: "admin", Method: "POST", Path: "/api/devices",
+			Body: `{"name":"Bell","uniqueId":"2000\u00070001"}`, Status: 400,
+			Want: []string{`"message":"Invalid request"`, "uniqueId holds the unprintable character U+0007"}},
+		{Name: "uniqueId over 128 characters", As: "admin", Method: "POST", Path: "/api/devices",
+			Body: `{"name":"Long","uniqueId":"` + strings.Repeat("1", 129) + `"}`, Status: 400,
+			Want: []string{"uniqueId may have at most 128 characters"}},
+		{Name: "group must be visible", As: "user1", Method: "POST", Path: "/api/devices",
+			Body: `{"name":"Car","uniqueId":"200000000000001","groupId":{g1}}`, Status: 400},
 
-		{name: "update merges fields and keeps ingest fields", as: "user1", method: "PUT", path: "/api/devices/{d1}",
-			prepare: setDeviceAttributes("d1", app.Attributes{"old": "x", "keep": "y"}),
-			body:    `{"id":999,"name":"Truck One","positionId":1,"attributes":{"keep":"y","new":true}}`, status: 200,
-			want:   []string{`"id":{d1}`, `"name":"Truck One"`, `"uniqueId":"100000000000001"`, `"positionId":{p3}`, `"new":true`},
-			absent: []string{`"old"`},
-			check: func(t *testing.T, e *env, _ *webtest.Response) {
+		{Name: "update merges fields and keeps ingest fields", As: "user1", Method: "PUT", Path: "/api/devices/{d1}",
+			Before: setDeviceAttributes("d1", model.Attributes{"old": "x", "keep": "y"}),
+			Body:   `{"id":999,"name":"Truck One","positionId":1,"attributes":{"keep":"y","new":true}}`, Status: 200,
+			Want:   []string{`"id":{d1}`, `"name":"Truck One"`, `"uniqueId":"100000000000001"`, `"positionId":{p3}`, `"new":true`},
+			Absent: []string{`"old"`},
+			After: func(t *testing.T, e *env, _ *webtest.Response) {
 				d := e.device(t, "d1")
-				if d.Name != "Truck One" || d.PositionID != e.ids["p3"] || len(d.Attributes) != 2 || d.Attributes["old"] != nil {
+				if d.Name != "Truck One" || d.PositionID != e.IDs["p3"] || len(d.Attributes) != 2 || d.Attributes["old"] != nil {
 					t.Errorf("stored device %+v", d)
 				}
 			}},
-		{name: "update without attributes keeps them", as: "admin", method: "PUT", path: "/api/devices/{d1}",
-			prepare: setDeviceAttributes("d1", app.Attributes{"old": "x"}), body: `{"phone":"123"}`, status: 200,
-			want: []string{`"attributes":{"old":"x"}`, `"phone":"123"`}},
-		{name: "deviceReadonly user cannot edit", as: "user1", method: "PUT", path: "/api/devices/{d1}",
-			prepare: func(t *testing.T, e *env) {
-				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *app.User) error { u.DeviceReadonly = true; return nil })
+		{Name: "update without attributes keeps them", As: "admin", Method: "PUT", Path: "/api/devices/{d1}",
+			Before: setDeviceAttributes("d1", model.Attributes{"old": "x"}), Body: `{"phone":"123"}`, Status: 200,
+			Want: []string{`"attributes":{"old":"x"}`, `"phone":"123"`}},
+		{Name: "deviceReadonly user cannot edit", As: "user1", Method: "PUT", Path: "/api/devices/{d1}",
+			Before: func(t *testing.T, e *env) {
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 				must(t, err)
 			},
-			body: `{"name":"x"}`, status: 403, check: deviceNamed("d1", "Truck 1")},
-		{name: "delete removes the device and its positions", as: "user1", method: "DELETE", path: "/api/devices/{d1}",
-			status: 204, check: func(t *testing.T, e *env, _ *webtest.Response) {
-				err := e.db.View(func(tx app.Tx) error { _, err := tx.Devices().Get(e.ids["d1"]); return err })
-				if !errors.Is(err, app.ErrNotFound) {
+			Body: `{"name":"x"}`, Status: 403, After: deviceNamed("d1", "Truck 1")},
+		{Name: "delete removes the device and its positions", As: "user1", Method: "DELETE", Path: "/api/devices/{d1}",
+			Status: 204, After: func(t *testing.T, e *env, _ *webtest.Response) {
+				err := e.DB.View(func(tx model.Tx) error { _, err := tx.Devices().Get(e.IDs["d1"]); return err })
+				if !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("d1 still stored: %v", err)
 				}
-				list, err := e.core.Positions(app.System(), app.PositionQuery{})
+				list, err := e.Core.Fleet.Positions(model.System(), fleet.PositionQuery{})
 				must(t, err)
 				for _, p := range list {
-					if p.DeviceID == e.ids["d1"] {
+					if p.DeviceID == e.IDs["d1"] {
 						t.Errorf("position %d of d1 left", p.ID)
 					}
 				}
@@ -113,27 +114,27 @@ func deviceNamed(device, name string) func(*testing.T, *env, *webtest.Response) 
 	}
 }
 
-func setDeviceAttributes(device string, attrs app.Attributes) func(*testing.T, *env) {
+func setDeviceAttributes(device string, attrs model.Attributes) func(*testing.T, *env) {
 	return func(t *testing.T, e *env) {
-		_, err := e.core.Devices.Update(app.System(), e.ids[device], func(d *app.Device) error { d.Attributes = attrs; return nil })
+		_, err := e.Core.Fleet.Devices.Update(model.System(), e.IDs[device], func(d *model.Device) error { d.Attributes = attrs; return nil })
 		must(t, err)
 	}
 }
 
 func TestGroups(t *testing.T) {
-	runScenarios(t, []scenario{
-		{name: "user sees its group", as: "user2", method: "GET", path: "/api/groups", status: 200, want: []string{"Fleet"}},
-		{name: "user without groups", as: "user1", method: "GET", path: "/api/groups", status: 200, want: []string{"[]"}},
-		{name: "unknown parent", as: "user2", method: "POST", path: "/api/groups",
-			body: `{"name":"Sub","groupId":9999}`, status: 400},
-		{name: "unknown parent, even for an admin", as: "admin", method: "POST", path: "/api/groups",
-			body: `{"name":"Sub","groupId":9999}`, status: 400, want: []string{"group 9999 not found"}},
-		{name: "device in an unknown group", as: "admin", method: "POST", path: "/api/devices",
-			body: `{"name":"X","uniqueId":"X1","groupId":9999}`, status: 400, want: []string{"group 9999 not found"}},
-		{name: "not inside itself", as: "user2", method: "PUT", path: "/api/groups/{g1}",
-			body: `{"groupId":{g1}}`, status: 400, want: []string{"inside itself"}},
-		{name: "delete moves members up", as: "admin", method: "DELETE", path: "/api/groups/{g1}", status: 204,
-			check: func(t *testing.T, e *env, _ *webtest.Response) {
+	run(t, []scenario{
+		{Name: "user sees its group", As: "user2", Method: "GET", Path: "/api/groups", Status: 200, Want: []string{"Fleet"}},
+		{Name: "user without groups", As: "user1", Method: "GET", Path: "/api/groups", Status: 200, Want: []string{"[]"}},
+		{Name: "unknown parent", As: "user2", Method: "POST", Path: "/api/groups",
+			Body: `{"name":"Sub","groupId":9999}`, Status: 400},
+		{Name: "unknown parent, even for an admin", As: "admin", Method: "POST", Path: "/api/groups",
+			Body: `{"name":"Sub","groupId":9999}`, Status: 400, Want: []string{"group 9999 not found"}},
+		{Name: "device in an unknown group", As: "admin", Method: "POST", Path: "/api/devices",
+			Body: `{"name":"X","uniqueId":"X1","groupId":9999}`, Status: 400, Want: []string{"group 9999 not found"}},
+		{Name: "not inside itself", As: "user2", Method: "PUT", Path: "/api/groups/{g1}",
+			Body: `{"groupId":{g1}}`, Status: 400, Want: []string{"inside itself"}},
+		{Name: "delete moves members up", As: "admin", Method: "DELETE", Path: "/api/groups/{g1}", Status: 204,
+			After: func(t *testing.T, e *env, _ *webtest.Response) {
 				if d := e.device(t, "d3"); d.GroupID != 0 {
 					t.Errorf("d3 still in group %d", d.GroupID)
 				}
@@ -142,39 +143,39 @@ func TestGroups(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
-	runScenarios(t, []scenario{
-		{name: "user lists its commands", as: "user1", method: "GET", path: "/api/commands", status: 200,
-			want: []string{"engineStop"}, absent: []string{"engineResume"}},
-		{name: "all by admin", as: "admin", method: "GET", path: "/api/commands?all=true", status: 200,
-			want: []string{"engineStop", "engineResume"}},
-		{name: "all by a plain user", as: "user1", method: "GET", path: "/api/commands?all=true", status: 403},
-		{name: "userId", as: "admin", method: "GET", path: "/api/commands?userId={user1}", status: 200,
-			want: []string{"engineStop"}, absent: []string{"engineResume"}},
-		{name: "deviceId", as: "admin", method: "GET", path: "/api/commands?deviceId={d1}", status: 200,
-			want: []string{"engineStop"}, absent: []string{"engineResume"}},
-		{name: "deviceId of an invisible device", as: "user2", method: "GET", path: "/api/commands?deviceId={d1}", status: 404},
-		{name: "groupId with nothing linked", as: "admin", method: "GET", path: "/api/commands?groupId={g1}", status: 200,
-			want: []string{"[]"}},
-		{name: "command for an invisible device", as: "user1", method: "POST", path: "/api/commands",
-			body: `{"type":"engineStop","deviceId":{d2}}`, status: 400},
-		{name: "type required", as: "admin", method: "POST", path: "/api/commands", body: `{"description":"x"}`, status: 400},
-		{name: "command for a missing device", as: "admin", method: "POST", path: "/api/commands",
-			body: `{"type":"custom","deviceId":9999}`, status: 400, want: []string{"device 9999 not found"}},
-		{name: "limitCommands server", as: "user1", method: "POST", path: "/api/commands",
-			prepare: func(t *testing.T, e *env) {
-				_, err := e.core.UpdateServer(app.System(), func(s *app.Server) error { s.LimitCommands = true; return nil })
+	run(t, []scenario{
+		{Name: "user lists its commands", As: "user1", Method: "GET", Path: "/api/commands", Status: 200,
+			Want: []string{"engineStop"}, Absent: []string{"engineResume"}},
+		{Name: "all by admin", As: "admin", Method: "GET", Path: "/api/commands?all=true", Status: 200,
+			Want: []string{"engineStop", "engineResume"}},
+		{Name: "all by a plain user", As: "user1", Method: "GET", Path: "/api/commands?all=true", Status: 403},
+		{Name: "userId", As: "admin", Method: "GET", Path: "/api/commands?userId={user1}", Status: 200,
+			Want: []string{"engineStop"}, Absent: []string{"engineResume"}},
+		{Name: "deviceId", As: "admin", Method: "GET", Path: "/api/commands?deviceId={d1}", Status: 200,
+			Want: []string{"engineStop"}, Absent: []string{"engineResume"}},
+		{Name: "deviceId of an invisible device", As: "user2", Method: "GET", Path: "/api/commands?deviceId={d1}", Status: 404},
+		{Name: "groupId with nothing linked", As: "admin", Method: "GET", Path: "/api/commands?groupId={g1}", Status: 200,
+			Want: []string{"[]"}},
+		{Name: "command for an invisible device", As: "user1", Method: "POST", Path: "/api/commands",
+			Body: `{"type":"engineStop","deviceId":{d2}}`, Status: 400},
+		{Name: "type required", As: "admin", Method: "POST", Path: "/api/commands", Body: `{"description":"x"}`, Status: 400},
+		{Name: "command for a missing device", As: "admin", Method: "POST", Path: "/api/commands",
+			Body: `{"type":"custom","deviceId":9999}`, Status: 400, Want: []string{"device 9999 not found"}},
+		{Name: "limitCommands server", As: "user1", Method: "POST", Path: "/api/commands",
+			Before: func(t *testing.T, e *env) {
+				_, err := e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error { s.LimitCommands = true; return nil })
 				must(t, err)
 			},
-			body: `{"type":"custom"}`, status: 403},
+			Body: `{"type":"custom"}`, Status: 403},
 	})
 }
 
 func TestGeofences(t *testing.T) {
-	runScenarios(t, []scenario{
-		{name: "deviceId filter", as: "user1", method: "GET", path: "/api/geofences?deviceId={d1}", status: 200,
-			want: []string{"Depot"}},
-		{name: "deviceId of an invisible device", as: "user2", method: "GET", path: "/api/geofences?deviceId={d1}", status: 404},
-		{name: "area required", as: "user1", method: "POST", path: "/api/geofences", body: `{"name":"x"}`, status: 400},
+	run(t, []scenario{
+		{Name: "deviceId filter", As: "user1", Method: "GET", Path: "/api/geofences?deviceId={d1}", Status: 200,
+			Want: []string{"Depot"}},
+		{Name: "deviceId of an invisible device", As: "user2", Method: "GET", Path: "/api/geofences?deviceId={d1}", Status: 404},
+		{Name: "area required", As: "user1", Method: "POST", Path: "/api/geofences", Body: `{"name":"x"}`, Status: 400},
 	})
 }
 
@@ -189,13 +190,13 @@ func TestObjectLifecycle(t *testing.T) {
 	} {
 		t.Run(strings.TrimPrefix(k.path, "/api/"), func(t *testing.T) {
 			e := newEnv(t)
-			created := e.request(t, "user1", "POST", k.path, "application/json", k.create)
+			created := e.Call(t, "user1", "POST", k.path, k.create)
 			var v struct{ ID int64 }
 			if created.Status != 200 {
 				t.Fatalf("create: %d %s", created.Status, created.Body)
 			}
 			created.Decode(t, &v)
-			e.ids["new"] = v.ID
+			e.IDs["new"] = v.ID
 			steps := []struct {
 				as, method, path, body string
 				status                 int
@@ -211,12 +212,8 @@ func TestObjectLifecycle(t *testing.T) {
 				{"admin", "GET", k.path + "/{new}", "", 404, ""},
 			}
 			for _, s := range steps {
-				ct := ""
-				if s.body != "" {
-					ct = "application/json"
-				}
-				r := e.request(t, s.as, s.method, s.path, ct, s.body)
-				if r.Status != s.status || !strings.Contains(r.Body, e.expand(t, s.want)) {
+				r := e.Call(t, s.as, s.method, s.path, s.body)
+				if r.Status != s.status || !strings.Contains(r.Body, e.Expand(t, s.want)) {
 					t.Errorf("%s %s %s: %d %s, want %d with %s", s.as, s.method, s.path, r.Status, r.Body, s.status, s.want)
 				}
 			}

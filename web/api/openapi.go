@@ -9,7 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -24,8 +25,8 @@ var openapiPaths []byte
 // names and types cannot drift from what the handlers render, nor the
 // lengths (maxLength) from what the core accepts.
 var schemaTypes = map[string]any{
-	"User": app.User{}, "Device": app.Device{}, "Group": app.Group{}, "Command": app.Command{},
-	"Geofence": app.Geofence{}, "Driver": app.Driver{}, "Attribute": app.ComputedAttribute{}, "Position": app.Position{}, "Event": app.Event{}, "Server": app.Server{},
+	"User": model.User{}, "Device": model.Device{}, "Group": model.Group{}, "Command": model.Command{},
+	"Geofence": model.Geofence{}, "Driver": model.Driver{}, "Attribute": model.ComputedAttribute{}, "Position": model.Position{}, "Event": model.Event{}, "Server": model.Server{},
 }
 
 // openapiDoc is the served document, built on first use.
@@ -125,7 +126,7 @@ func properties(root, t reflect.Type) map[string]any {
 		s := schemaOf(f.Type)
 		if name == "password" {
 			s["writeOnly"], s["format"] = true, "password"
-			s["description"] = fmt.Sprintf("At most %d bytes (bcrypt).", app.MaxPassword)
+			s["description"] = fmt.Sprintf("At most %d bytes (bcrypt).", model.MaxPassword)
 		}
 		limit(s, root, name)
 		props[name] = s
@@ -137,14 +138,14 @@ func properties(root, t reflect.Type) map[string]any {
 // list's strings') maxLength, an attributes map's bounds in words (OpenAPI
 // 3.0 has no keyword for a map's key length).
 func limit(s map[string]any, root reflect.Type, name string) {
-	n, ok := app.MaxLength(root, name)
+	n, ok := limits.MaxLength(root, name)
 	switch {
 	case ok && s["type"] == "array":
 		s["items"].(map[string]any)["maxLength"] = n
 	case ok:
 		s["maxLength"] = n
-	case s["additionalProperties"] == true && app.FromRequests(root):
+	case s["additionalProperties"] == true && limits.FromRequests(root):
 		s["description"] = fmt.Sprintf("Free-form. Keys have at most %d characters, strings (at any depth) at most %d.",
-			app.MaxAttributeKey, app.MaxText)
+			model.MaxAttributeKey, model.MaxText)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 type openapiDoc struct {
@@ -19,7 +19,7 @@ type openapiDoc struct {
 // documented and every documented operation is routed.
 func TestOpenAPIMatchesRouter(t *testing.T) {
 	e := newEnv(t)
-	r := e.request(t, "", "GET", "/api/openapi.json", "", "")
+	r := e.Call(t, "", "GET", "/api/openapi.json", "")
 	if r.Status != 200 {
 		t.Fatalf("openapi.json: %d", r.Status)
 	}
@@ -36,7 +36,7 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 	}
 	param := regexp.MustCompile(`:(\w+)(<[^>]*>)?`)
 	routed := map[string]bool{}
-	for _, rt := range e.app.GetRoutes(true) {
+	for _, rt := range e.App.GetRoutes(true) {
 		if rt.Method == "HEAD" || !strings.HasPrefix(rt.Path, "/api/") {
 			continue
 		}
@@ -62,7 +62,7 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 func TestOpenAPIReferences(t *testing.T) {
 	e := newEnv(t)
 	var doc map[string]any
-	e.request(t, "", "GET", "/api/openapi.json", "", "").Decode(t, &doc)
+	e.Call(t, "", "GET", "/api/openapi.json", "").Decode(t, &doc)
 	lookup := func(ref string) any {
 		var node any = doc
 		for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
@@ -135,22 +135,22 @@ func TestOpenAPILimits(t *testing.T) {
 			}
 		}
 	}
-	e.request(t, "", "GET", "/api/openapi.json", "", "").Decode(t, &doc)
+	e.Call(t, "", "GET", "/api/openapi.json", "").Decode(t, &doc)
 	tests := []struct {
 		schema, field string
 		want          int // 0: no maxLength
 	}{
-		{"Device", "uniqueId", app.MaxUniqueID},
-		{"Device", "name", app.MaxName},
-		{"Device", "contact", app.MaxText},
-		{"Driver", "uniqueId", app.MaxUniqueID},
-		{"User", "email", app.MaxEmail},
-		{"User", "password", app.MaxPassword},
-		{"Geofence", "area", app.MaxArea},
+		{"Device", "uniqueId", model.MaxUniqueID},
+		{"Device", "name", model.MaxName},
+		{"Device", "contact", model.MaxText},
+		{"Driver", "uniqueId", model.MaxUniqueID},
+		{"User", "email", model.MaxEmail},
+		{"User", "password", model.MaxPassword},
+		{"Geofence", "area", model.MaxArea},
 		{"Attribute", "attribute", 64},
-		{"Server", "announcement", app.MaxText},
-		{"Credentials", "email", app.MaxEmail},
-		{"Credentials", "password", app.MaxPassword},
+		{"Server", "announcement", model.MaxText},
+		{"Credentials", "email", model.MaxEmail},
+		{"Credentials", "password", model.MaxPassword},
 		{"Position", "protocol", 0}, // the server writes positions
 		{"Event", "type", 0},
 	}

@@ -5,24 +5,25 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
 
 // ownerKinds are the kinds that can own a permission, in the order the
 // owner of a pair is chosen: {"userId":1,"deviceId":2} is user -> device.
-var ownerKinds = []string{app.KindUser, app.KindDevice, app.KindGroup}
+var ownerKinds = []string{model.KindUser, model.KindDevice, model.KindGroup}
 
-func (h *handlers) link(c *fiber.Ctx) error       { return h.permissions(c, false, h.core.Link) }
-func (h *handlers) unlink(c *fiber.Ctx) error     { return h.permissions(c, false, h.core.Unlink) }
-func (h *handlers) linkBulk(c *fiber.Ctx) error   { return h.permissions(c, true, h.core.Link) }
-func (h *handlers) unlinkBulk(c *fiber.Ctx) error { return h.permissions(c, true, h.core.Unlink) }
+func (h *handlers) link(c *fiber.Ctx) error       { return h.permissions(c, false, h.core.Fleet.Link) }
+func (h *handlers) unlink(c *fiber.Ctx) error     { return h.permissions(c, false, h.core.Fleet.Unlink) }
+func (h *handlers) linkBulk(c *fiber.Ctx) error   { return h.permissions(c, true, h.core.Fleet.Link) }
+func (h *handlers) unlinkBulk(c *fiber.Ctx) error { return h.permissions(c, true, h.core.Fleet.Unlink) }
 
 // permissions parses one permission object (or, for bulk, an array of
 // them) and applies them in one core call, so a bulk change is all or
 // nothing.
-func (h *handlers) permissions(c *fiber.Ctx, bulk bool, apply func(*app.User, ...app.Permission) error) error {
+func (h *handlers) permissions(c *fiber.Ctx, bulk bool, apply func(*model.User, ...model.Permission) error) error {
 	var objs []map[string]json.RawMessage
 	var err error
 	if bulk {
@@ -34,7 +35,7 @@ func (h *handlers) permissions(c *fiber.Ctx, bulk bool, apply func(*app.User, ..
 	if err != nil {
 		return err
 	}
-	ps := make([]app.Permission, 0, len(objs))
+	ps := make([]model.Permission, 0, len(objs))
 	for _, obj := range objs {
 		p, err := parsePermission(obj)
 		if err != nil {
@@ -46,19 +47,19 @@ func (h *handlers) permissions(c *fiber.Ctx, bulk bool, apply func(*app.User, ..
 }
 
 // parsePermission reads an object of exactly two "<kind>Id" keys.
-func parsePermission(obj map[string]json.RawMessage) (app.Permission, error) {
+func parsePermission(obj map[string]json.RawMessage) (model.Permission, error) {
 	if len(obj) != 2 {
-		return app.Permission{}, app.Invalid("a permission is an object with exactly two <kind>Id keys, like {\"userId\":1,\"deviceId\":2}")
+		return model.Permission{}, model.Invalid("a permission is an object with exactly two <kind>Id keys, like {\"userId\":1,\"deviceId\":2}")
 	}
 	ids := map[string]int64{}
 	for key, raw := range obj {
 		kind, ok := strings.CutSuffix(key, "Id")
-		if !ok || !slices.Contains(app.PermissionKinds, kind) {
-			return app.Permission{}, app.Invalid("unknown permission key %q", key)
+		if !ok || !slices.Contains(fleet.PermissionKinds, kind) {
+			return model.Permission{}, model.Invalid("unknown permission key %q", key)
 		}
 		var id int64
 		if err := json.Unmarshal(raw, &id); err != nil {
-			return app.Permission{}, app.Invalid("%s must be an integer id", key)
+			return model.Permission{}, model.Invalid("%s must be an integer id", key)
 		}
 		ids[kind] = id
 	}
@@ -69,7 +70,7 @@ func parsePermission(obj map[string]json.RawMessage) (app.Permission, error) {
 		}
 		delete(ids, owner)
 		for prop, propID := range ids { // the one key left
-			return app.Permission{OwnerKind: owner, OwnerID: ownerID, PropKind: prop, PropID: propID}, nil
+			return model.Permission{OwnerKind: owner, OwnerID: ownerID, PropKind: prop, PropID: propID}, nil
 		}
 	}
 	kinds := make([]string, 0, len(ids))
@@ -77,5 +78,5 @@ func parsePermission(obj map[string]json.RawMessage) (app.Permission, error) {
 		kinds = append(kinds, k+"Id")
 	}
 	slices.Sort(kinds)
-	return app.Permission{}, app.Invalid("unsupported permission pair %s", strings.Join(kinds, "/"))
+	return model.Permission{}, model.Invalid("unsupported permission pair %s", strings.Join(kinds, "/"))
 }

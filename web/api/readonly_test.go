@@ -3,30 +3,30 @@ package api_test
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // readonly makes a fixture user read-only (a demo account).
 func readonly(name string) func(t *testing.T, e *env) {
 	return func(t *testing.T, e *env) {
-		_, err := e.core.UpdateUser(app.System(), e.ids[name], func(u *app.User) error { u.Readonly = true; return nil })
+		_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs[name], func(u *model.User) error { u.Readonly = true; return nil })
 		must(t, err)
 	}
 }
 
 // readonlyServer sets the server-wide read-only flag.
 func readonlyServer(t *testing.T, e *env) {
-	e.request(t, "admin", "PUT", "/api/server", "application/json", `{"readonly":true}`).
+	e.Call(t, "admin", "PUT", "/api/server", `{"readonly":true}`).
 		Check(t, "PUT /api/server", 200, nil, nil)
 }
 
 // userEmail checks that name's e-mail is still want.
 func userEmail(name, want string) func(*testing.T, *env, *webtest.Response) {
 	return func(t *testing.T, e *env, _ *webtest.Response) {
-		var u *app.User
-		must(t, e.db.View(func(tx app.Tx) (err error) {
-			u, err = tx.Users().Get(e.ids[name])
+		var u *model.User
+		must(t, e.DB.View(func(tx model.Tx) (err error) {
+			u, err = tx.Users().Get(e.IDs[name])
 			return err
 		}))
 		if u.Email != want {
@@ -39,25 +39,25 @@ func userEmail(name, want string) func(*testing.T, *env, *webtest.Response) {
 // changes no user and no permission: not its own e-mail, phone or password
 // (a demo account's password is shared), not a managed user.
 func TestReadonlyAccounts(t *testing.T) {
-	runScenarios(t, []scenario{
-		{name: "read-only user cannot change itself", as: "user1", prepare: readonly("user1"),
-			method: "PUT", path: "/api/users/{user1}", body: `{"email":"taken@example.com","phone":"+15551234567","password":"x"}`,
-			status: 403, want: []string{"read-only"}, check: userEmail("user1", "user1@example.com")},
-		{name: "read-only manager cannot change a managed user", as: "manager1", prepare: readonly("manager1"),
-			method: "PUT", path: "/api/users/{user1}", body: `{"email":"other@example.com"}`,
-			status: 403, check: userEmail("user1", "user1@example.com")},
-		{name: "read-only manager cannot create a user", as: "manager2", prepare: readonly("manager2"),
-			method: "POST", path: "/api/users", body: `{"name":"n","email":"new@example.com","password":"pw"}`, status: 403},
-		{name: "read-only manager cannot delete a user", as: "manager1", prepare: readonly("manager1"),
-			method: "DELETE", path: "/api/users/{user1}", status: 403, check: userEmail("user1", "user1@example.com")},
-		{name: "read-only server: no user change", as: "user1", prepare: readonlyServer,
-			method: "PUT", path: "/api/users/{user1}", body: `{"email":"x@example.com"}`,
-			status: 403, check: userEmail("user1", "user1@example.com")},
-		{name: "read-only server: no permission change", as: "user1", prepare: readonlyServer,
-			method: "POST", path: "/api/permissions", body: `{"deviceId":{d1},"geofenceId":{gf1}}`, status: 403},
-		{name: "read-only server: the administrator still may", as: "admin", prepare: readonlyServer,
-			method: "PUT", path: "/api/users/{user1}", body: `{"email":"user1@example.com","name":"renamed"}`, status: 200},
-		{name: "writable user changes itself", as: "user1",
-			method: "PUT", path: "/api/users/{user1}", body: `{"email":"user1@example.com","name":"renamed"}`, status: 200},
+	run(t, []scenario{
+		{Name: "read-only user cannot change itself", As: "user1", Before: readonly("user1"),
+			Method: "PUT", Path: "/api/users/{user1}", Body: `{"email":"taken@example.com","phone":"+15551234567","password":"x"}`,
+			Status: 403, Want: []string{"read-only"}, After: userEmail("user1", "user1@example.com")},
+		{Name: "read-only manager cannot change a managed user", As: "manager1", Before: readonly("manager1"),
+			Method: "PUT", Path: "/api/users/{user1}", Body: `{"email":"other@example.com"}`,
+			Status: 403, After: userEmail("user1", "user1@example.com")},
+		{Name: "read-only manager cannot create a user", As: "manager2", Before: readonly("manager2"),
+			Method: "POST", Path: "/api/users", Body: `{"name":"n","email":"new@example.com","password":"pw"}`, Status: 403},
+		{Name: "read-only manager cannot delete a user", As: "manager1", Before: readonly("manager1"),
+			Method: "DELETE", Path: "/api/users/{user1}", Status: 403, After: userEmail("user1", "user1@example.com")},
+		{Name: "read-only server: no user change", As: "user1", Before: readonlyServer,
+			Method: "PUT", Path: "/api/users/{user1}", Body: `{"email":"x@example.com"}`,
+			Status: 403, After: userEmail("user1", "user1@example.com")},
+		{Name: "read-only server: no permission change", As: "user1", Before: readonlyServer,
+			Method: "POST", Path: "/api/permissions", Body: `{"deviceId":{d1},"geofenceId":{gf1}}`, Status: 403},
+		{Name: "read-only server: the administrator still may", As: "admin", Before: readonlyServer,
+			Method: "PUT", Path: "/api/users/{user1}", Body: `{"email":"user1@example.com","name":"renamed"}`, Status: 200},
+		{Name: "writable user changes itself", As: "user1",
+			Method: "PUT", Path: "/api/users/{user1}", Body: `{"email":"user1@example.com","name":"renamed"}`, Status: 200},
 	})
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -27,13 +27,13 @@ func (h *handlers) createSession(c *fiber.Ctx) error {
 		cred = credentials{Email: c.FormValue("email"), Password: c.FormValue("password")}
 	}
 	if strings.TrimSpace(cred.Email) == "" || cred.Password == "" {
-		return app.Invalid("email and password are required")
+		return model.Invalid("email and password are required")
 	}
-	u, err := h.core.Login(cred.Email, cred.Password, c.IP())
+	u, err := h.core.Accounts.Login(cred.Email, cred.Password, c.IP())
 	if err != nil {
 		return err
 	}
-	token, expires, err := h.core.CreateSession(u)
+	token, expires, err := h.core.Accounts.CreateSession(u)
 	if err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func (h *handlers) createSession(c *fiber.Ctx) error {
 func (h *handlers) getSession(c *fiber.Ctx) error {
 	u := httpx.User(c)
 	if u == nil {
-		return app.NotFound("Session")
+		return model.NotFound("Session")
 	}
 	return sendUser(c, u, nil)
 }
@@ -53,7 +53,7 @@ func (h *handlers) getSession(c *fiber.Ctx) error {
 // deleteSession logs out: the session ends and the cookie is cleared.
 func (h *handlers) deleteSession(c *fiber.Ctx) error {
 	if token := c.Cookies(httpx.SessionCookie); token != "" {
-		if err := h.core.Logout(token); err != nil {
+		if err := h.core.Accounts.Logout(token); err != nil {
 			return err
 		}
 	}

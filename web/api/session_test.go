@@ -9,14 +9,15 @@ import (
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
+	"github.com/gofiber/fiber/v2"
 )
 
 func TestSession(t *testing.T) {
-	runScenarios(t, []scenario{
-		{name: "form login returns the user and an HttpOnly cookie", method: "POST", path: "/api/session",
-			form: true, body: "email=user1@example.com&password=user1-secret", status: 200,
-			want: []string{`"id":{user1}`, `"email":"user1@example.com"`},
-			check: func(t *testing.T, e *env, r *webtest.Response) {
+	run(t, []scenario{
+		{Name: "form login returns the user and an HttpOnly cookie", Method: "POST", Path: "/api/session",
+			ContentType: fiber.MIMEApplicationForm, Body: "email=user1@example.com&password=user1-secret", Status: 200,
+			Want: []string{`"id":{user1}`, `"email":"user1@example.com"`},
+			After: func(t *testing.T, e *env, r *webtest.Response) {
 				c := sessionCookie(t, r)
 				if !c.HttpOnly || c.Path != "/" || c.SameSite != http.SameSiteLaxMode || c.Secure {
 					t.Errorf("cookie %+v: want HttpOnly, Path=/, SameSite=Lax, not Secure", c)
@@ -24,48 +25,48 @@ func TestSession(t *testing.T) {
 				if c.Expires.Before(time.Now().Add(24 * time.Hour)) {
 					t.Errorf("cookie expires %v, want the session's lifetime", c.Expires)
 				}
-				if u, err := e.core.SessionUser(c.Value); err != nil || u.ID != e.ids["user1"] {
+				if u, err := e.Core.Accounts.SessionUser(c.Value); err != nil || u.ID != e.IDs["user1"] {
 					t.Errorf("cookie does not name user1's session: %v", err)
 				}
 			}},
-		{name: "JSON login", method: "POST", path: "/api/session",
-			body: `{"email":"USER1@example.com","password":"user1-secret"}`, status: 200,
-			want: []string{`"id":{user1}`}},
-		{name: "wrong password", method: "POST", path: "/api/session",
-			form: true, body: "email=user1@example.com&password=nope", status: 401,
-			want: []string{`"message":"Unauthorized"`}},
-		{name: "unknown account", method: "POST", path: "/api/session",
-			form: true, body: "email=nobody@example.com&password=nope", status: 401},
-		{name: "missing password", method: "POST", path: "/api/session",
-			form: true, body: "email=user1@example.com", status: 400, want: []string{"email and password are required"}},
-		{name: "throttled after repeated failures, even with the right password", method: "POST", path: "/api/session",
-			prepare: func(t *testing.T, e *env) {
+		{Name: "JSON login", Method: "POST", Path: "/api/session",
+			Body: `{"email":"USER1@example.com","password":"user1-secret"}`, Status: 200,
+			Want: []string{`"id":{user1}`}},
+		{Name: "wrong password", Method: "POST", Path: "/api/session",
+			ContentType: fiber.MIMEApplicationForm, Body: "email=user1@example.com&password=nope", Status: 401,
+			Want: []string{`"message":"Unauthorized"`}},
+		{Name: "unknown account", Method: "POST", Path: "/api/session",
+			ContentType: fiber.MIMEApplicationForm, Body: "email=nobody@example.com&password=nope", Status: 401},
+		{Name: "missing password", Method: "POST", Path: "/api/session",
+			ContentType: fiber.MIMEApplicationForm, Body: "email=user1@example.com", Status: 400, Want: []string{"email and password are required"}},
+		{Name: "throttled after repeated failures, even with the right password", Method: "POST", Path: "/api/session",
+			Before: func(t *testing.T, e *env) {
 				for range 3 {
-					e.request(t, "", "POST", "/api/session", "application/x-www-form-urlencoded", "email=user1@example.com&password=bad")
+					e.Send(t, "", e.Request(t, "POST", "/api/session", fiber.MIMEApplicationForm, "email=user1@example.com&password=bad"))
 				}
 			},
-			form: true, body: "email=user1@example.com&password=user1-secret", status: 429,
-			want: []string{`"message":"Too many requests"`}},
-		{name: "get with cookie", as: "manager1-cookie", method: "GET", path: "/api/session", status: 200,
-			want: []string{`"id":{manager1}`, `"userLimit":1`}},
-		{name: "get with Basic", as: "manager1", method: "GET", path: "/api/session", status: 200,
-			want: []string{`"id":{manager1}`}},
-		{name: "get without a session is 404", method: "GET", path: "/api/session", status: 404},
-		{name: "logout ends the session and clears the cookie", as: "user1-cookie", method: "DELETE", path: "/api/session",
-			status: 204,
-			check: func(t *testing.T, e *env, r *webtest.Response) {
+			ContentType: fiber.MIMEApplicationForm, Body: "email=user1@example.com&password=user1-secret", Status: 429,
+			Want: []string{`"message":"Too many requests"`}},
+		{Name: "get with cookie", As: "manager1", Auth: webtest.AuthLogin, Method: "GET", Path: "/api/session", Status: 200,
+			Want: []string{`"id":{manager1}`, `"userLimit":1`}},
+		{Name: "get with Basic", As: "manager1", Method: "GET", Path: "/api/session", Status: 200,
+			Want: []string{`"id":{manager1}`}},
+		{Name: "get without a session is 404", Method: "GET", Path: "/api/session", Status: 404},
+		{Name: "logout ends the session and clears the cookie", As: "user1", Auth: webtest.AuthLogin, Method: "DELETE", Path: "/api/session",
+			Status: 204,
+			After: func(t *testing.T, e *env, r *webtest.Response) {
 				if c := sessionCookie(t, r); c.Value != "" || !c.Expires.Before(time.Now()) {
 					t.Errorf("cookie not cleared: %+v", c)
 				}
 			}},
-		{name: "logout without a session", method: "DELETE", path: "/api/session", status: 204},
+		{Name: "logout without a session", Method: "DELETE", Path: "/api/session", Status: 204},
 	})
 }
 
 // TestSessionLifecycle follows one cookie through login, use and logout.
 func TestSessionLifecycle(t *testing.T) {
 	e := newEnv(t)
-	cookie := e.login(t, "user1")
+	cookie := e.Login(t, "user1")
 	call := func(method, path string) int {
 		t.Helper()
 		return e.requestWithCookie(t, cookie, method, path).Status
@@ -104,19 +105,18 @@ func TestStaleCookie(t *testing.T) {
 			t.Errorf("%s %s with a stale cookie: %d, want %d (%s)", c.method, c.path, r.Status, c.status, r.Body)
 		}
 	}
-	req := e.newRequest(t, "GET", "/api/devices", "", "")
+	req := e.Request(t, "GET", "/api/devices", "", "")
 	req.AddCookie(stale)
-	req.SetBasicAuth(logins["user1"][0], logins["user1"][1])
-	if r := e.do(t, req); r.Status != 200 || !strings.Contains(r.Body, `"Truck 1"`) {
+	if r := e.Send(t, "user1", req); r.Status != 200 || !strings.Contains(r.Body, `"Truck 1"`) {
 		t.Errorf("stale cookie plus Basic: %d %s", r.Status, r.Body)
 	}
 }
 
 func TestSecureCookie(t *testing.T) {
 	e := newEnv(t)
-	e.app = web.New(e.core, web.Options{SecureCookies: true})
-	c := sessionCookie(t, e.request(t, "", "POST", "/api/session", "application/x-www-form-urlencoded",
-		"email=user1@example.com&password=user1-secret"))
+	e.App = web.New(e.Core, web.Options{SecureCookies: true})
+	c := sessionCookie(t, e.Send(t, "", e.Request(t, "POST", "/api/session", fiber.MIMEApplicationForm,
+		"email=user1@example.com&password=user1-secret")))
 	if !c.Secure {
 		t.Errorf("cookie %+v is not Secure with SecureCookies", c)
 	}

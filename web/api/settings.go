@@ -1,7 +1,7 @@
 package api
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -11,7 +11,7 @@ import (
 func (h *handlers) health(c *fiber.Ctx) error {
 	if err := h.core.Health(); err != nil {
 		h.opts.Logger.Error("health check failed", "err", err)
-		return &app.Error{Kind: app.KindUnavailable, Message: "Store unavailable",
+		return &model.Error{Class: model.ClassUnavailable, Message: "Store unavailable",
 			Description: "The database does not answer; see the server log"}
 	}
 	return c.JSON(fiber.Map{"status": "ok"})
@@ -20,12 +20,12 @@ func (h *handlers) health(c *fiber.Ctx) error {
 // getServer returns the server settings; public, as clients read them
 // before logging in.
 func (h *handlers) getServer(c *fiber.Ctx) error {
-	s, err := h.core.Server()
+	s, err := h.core.Accounts.Server()
 	return send(c, s, err)
 }
 
 // updateServer applies the body onto the current settings; administrators only.
 func (h *handlers) updateServer(c *fiber.Ctx) error {
-	s, err := h.core.UpdateServer(httpx.User(c), applyBody[app.Server](c))
+	s, err := h.core.Accounts.UpdateServer(httpx.User(c), applyBody[model.Server](c))
 	return send(c, s, err)
 }

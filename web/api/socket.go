@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/live"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
@@ -19,7 +21,7 @@ func (h *handlers) socket() fiber.Handler {
 	ws := websocket.New(h.serveSocket)
 	return func(c *fiber.Ctx) error {
 		if !websocket.IsWebSocketUpgrade(c) {
-			return &app.Error{Kind: app.KindInvalid, Message: "WebSocket required",
+			return &model.Error{Class: model.ClassInvalid, Message: "WebSocket required",
 				Description: "GET /api/socket must be a WebSocket upgrade request"}
 		}
 		c.Locals(socketUserKey, httpx.User(c))
@@ -34,7 +36,7 @@ const (
 )
 
 func (h *handlers) serveSocket(conn *websocket.Conn) {
-	user, _ := conn.Locals(socketUserKey).(*app.User)
+	user, _ := conn.Locals(socketUserKey).(*model.User)
 	if user == nil {
 		return
 	}
@@ -43,8 +45,8 @@ func (h *handlers) serveSocket(conn *websocket.Conn) {
 	// happens in between is missed.
 	sub := h.core.Subscribe(user, session)
 	defer sub.Close()
-	latest, err := h.core.Positions(user, app.PositionQuery{})
-	if err != nil || writeJSON(conn, app.Update{Positions: latest}) != nil {
+	latest, err := h.core.Fleet.Positions(user, fleet.PositionQuery{})
+	if err != nil || writeJSON(conn, live.Update{Positions: latest}) != nil {
 		return
 	}
 	closed := make(chan struct{})
@@ -76,7 +78,7 @@ func (h *handlers) serveSocket(conn *websocket.Conn) {
 				return
 			}
 		case <-keepAlive.C:
-			if writeJSON(conn, app.Update{}) != nil {
+			if writeJSON(conn, live.Update{}) != nil {
 				return
 			}
 		case <-closed:

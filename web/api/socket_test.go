@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/fasthttp/websocket"
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/live"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -19,7 +20,7 @@ import (
 // needs a real connection to upgrade.
 func serve(t *testing.T, e *env, keepAlive time.Duration) string {
 	t.Helper()
-	return webtest.Serve(t, web.New(e.core, web.Options{Logger: slog.New(slog.DiscardHandler), KeepAlive: keepAlive}))
+	return webtest.Serve(t, web.New(e.Core, web.Options{Logger: slog.New(slog.DiscardHandler), KeepAlive: keepAlive}))
 }
 
 func dialSocket(t *testing.T, addr string, cookie *http.Cookie) (*websocket.Conn, *http.Response, error) {
@@ -31,12 +32,12 @@ func dialSocket(t *testing.T, addr string, cookie *http.Cookie) (*websocket.Conn
 	return websocket.DefaultDialer.Dial("ws://"+addr+"/api/socket", h)
 }
 
-func nextUpdate(t *testing.T, c *websocket.Conn) (app.Update, string) {
+func nextUpdate(t *testing.T, c *websocket.Conn) (live.Update, string) {
 	t.Helper()
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	_, data, err := c.ReadMessage()
 	must(t, err)
-	var u app.Update
+	var u live.Update
 	must(t, json.Unmarshal(data, &u))
 	return u, string(data)
 }
@@ -49,18 +50,18 @@ func TestSocket(t *testing.T) {
 		t.Fatalf("anonymous socket: err %v response %v, want 401", err, res)
 	}
 
-	c, _, err := dialSocket(t, addr, e.login(t, "user1"))
+	c, _, err := dialSocket(t, addr, e.Login(t, "user1"))
 	must(t, err)
 	defer c.Close()
 	// On open: the latest position of each visible device (d1 only).
 	u, raw := nextUpdate(t, c)
-	if len(u.Positions) != 1 || u.Positions[0].ID != e.ids["p3"] {
+	if len(u.Positions) != 1 || u.Positions[0].ID != e.IDs["p3"] {
 		t.Fatalf("first message = %s, want the latest position of d1", raw)
 	}
 	// A new position of a visible device arrives with its device; one of
 	// an invisible device does not.
-	must(t, e.core.Ingest(e.ids["d3"], []*app.Position{{FixTime: t12, Valid: true, Latitude: 1, Longitude: 1}}))
-	must(t, e.core.Ingest(e.ids["d1"], []*app.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
+	must(t, e.Core.Ingest(e.IDs["d3"], []*model.Position{{FixTime: t12, Valid: true, Latitude: 1, Longitude: 1}}))
+	must(t, e.Core.Ingest(e.IDs["d1"], []*model.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
 	for {
 		u, raw = nextUpdate(t, c)
 		if len(u.Positions) == 0 && len(u.Devices) == 0 && len(u.Events) == 0 {
@@ -71,10 +72,10 @@ func TestSocket(t *testing.T) {
 		}
 		break
 	}
-	if len(u.Positions) != 1 || u.Positions[0].DeviceID != e.ids["d1"] || len(u.Devices) != 1 || u.Devices[0].ID != e.ids["d1"] {
+	if len(u.Positions) != 1 || u.Positions[0].DeviceID != e.IDs["d1"] || len(u.Devices) != 1 || u.Devices[0].ID != e.IDs["d1"] {
 		t.Fatalf("update = %s, want d1's new position and d1", raw)
 	}
-	if strings.Contains(raw, `"deviceId":`+itoa(e.ids["d3"])+`,`) {
+	if strings.Contains(raw, `"deviceId":`+itoa(e.IDs["d3"])+`,`) {
 		t.Fatalf("update leaks d3: %s", raw)
 	}
 	// Then only keep-alives.
@@ -84,8 +85,8 @@ func TestSocket(t *testing.T) {
 }
 
 func TestSocketNeedsUpgrade(t *testing.T) {
-	runScenarios(t, []scenario{
-		{name: "plain GET", as: "user1", method: "GET", path: "/api/socket", status: 400, want: []string{"WebSocket"}},
+	run(t, []scenario{
+		{Name: "plain GET", As: "user1", Method: "GET", Path: "/api/socket", Status: 400, Want: []string{"WebSocket"}},
 	})
 }
 
@@ -95,10 +96,10 @@ func itoa(id int64) string { b, _ := json.Marshal(id); return string(b) }
 // a password change, a disabled account. Another session's logout does not
 // touch it.
 func TestSocketAccessEnds(t *testing.T) {
-	basic := func(name string) http.Header {
+	basic := func(t *testing.T, e *env, name string) http.Header {
 		h := http.Header{}
 		req, _ := http.NewRequest("GET", "/", nil)
-		req.SetBasicAuth(logins[name][0], logins[name][1])
+		e.Sign(t, req, name, webtest.AuthBasic)
 		h.Set("Authorization", req.Header.Get("Authorization"))
 		return h
 	}
@@ -110,24 +111,24 @@ func TestSocketAccessEnds(t *testing.T) {
 		ends   bool
 	}{
 		{"logout of its session", func(t *testing.T, e *env) (http.Header, *http.Cookie) {
-			c := e.login(t, "user1")
+			c := e.Login(t, "user1")
 			return cookieHeader(c), c
 		}, func(t *testing.T, e *env, c *http.Cookie) {
 			e.requestWithCookie(t, c, "DELETE", "/api/session").Check(t, "logout", 204, nil, nil)
 		}, true},
 		{"logout of another session", func(t *testing.T, e *env) (http.Header, *http.Cookie) {
-			return cookieHeader(e.login(t, "user1")), nil
+			return cookieHeader(e.Login(t, "user1")), nil
 		}, func(t *testing.T, e *env, _ *http.Cookie) {
-			e.requestWithCookie(t, e.login(t, "user1"), "DELETE", "/api/session").Check(t, "logout", 204, nil, nil)
+			e.requestWithCookie(t, e.Login(t, "user1"), "DELETE", "/api/session").Check(t, "logout", 204, nil, nil)
 		}, false},
-		{"password changed (Basic)", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return basic("user1"), nil },
+		{"password changed (Basic)", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return basic(t, e, "user1"), nil },
 			func(t *testing.T, e *env, _ *http.Cookie) {
-				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *app.User) error { u.Password = "new-secret"; return nil })
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error { u.Password = "new-secret"; return nil })
 				must(t, err)
 			}, true},
-		{"account disabled", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return cookieHeader(e.login(t, "user1")), nil },
+		{"account disabled", func(t *testing.T, e *env) (http.Header, *http.Cookie) { return cookieHeader(e.Login(t, "user1")), nil },
 			func(t *testing.T, e *env, _ *http.Cookie) {
-				_, err := e.core.UpdateUser(app.System(), e.ids["user1"], func(u *app.User) error { u.Disabled = true; return nil })
+				_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user1"], func(u *model.User) error { u.Disabled = true; return nil })
 				must(t, err)
 			}, true},
 	} {
@@ -140,7 +141,7 @@ func TestSocketAccessEnds(t *testing.T) {
 			defer c.Close()
 			nextUpdate(t, c) // the latest positions
 			tc.revoke(t, e, cookie)
-			must(t, e.core.Ingest(e.ids["d1"], []*app.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
+			must(t, e.Core.Ingest(e.IDs["d1"], []*model.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
 			c.SetReadDeadline(time.Now().Add(10 * time.Second))
 			_, data, err := c.ReadMessage()
 			var closed *websocket.CloseError

@@ -1,26 +1,30 @@
 package api
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
 
 // listUsers is C1: all users for an administrator, the managed users of a
-// manager, or with userId the users that user manages.
+// manager, or with userId the users that user manages; paged and searched
+// like every list.
 func (h *handlers) listUsers(c *fiber.Ctx) error {
-	userID, err := httpx.QueryID(c, "userId")
+	q, err := listQuery(c)
 	if err != nil {
 		return err
 	}
-	users, err := h.core.Users(httpx.User(c), userID)
-	return send(c, scrub(users...), err)
+	if q.UserID, err = httpx.QueryID(c, "userId"); err != nil {
+		return err
+	}
+	users, total, err := h.core.Accounts.UserPage(httpx.User(c), q)
+	return sendList(c, scrub(users...), total, err)
 }
 
 // createUser is C2. Anonymous callers register themselves (when the server
 // allows registration); an identified caller creates the user as itself.
 func (h *handlers) createUser(c *fiber.Ctx) error {
-	u, err := h.core.CreateUser(httpx.User(c), applyBody[app.User](c))
+	u, err := h.core.Accounts.CreateUser(httpx.User(c), applyBody[model.User](c))
 	return sendUser(c, u, err)
 }
 
@@ -29,7 +33,7 @@ func (h *handlers) getUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.core.User(httpx.User(c), id)
+	u, err := h.core.Accounts.User(httpx.User(c), id)
 	return sendUser(c, u, err)
 }
 
@@ -39,7 +43,7 @@ func (h *handlers) updateUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.core.UpdateUser(httpx.User(c), id, applyBody[app.User](c))
+	u, err := h.core.Accounts.UpdateUser(httpx.User(c), id, applyBody[model.User](c))
 	return sendUser(c, u, err)
 }
 
@@ -49,10 +53,10 @@ func (h *handlers) deleteUser(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return noContent(c, h.core.DeleteUser(httpx.User(c), id))
+	return noContent(c, h.core.Accounts.DeleteUser(httpx.User(c), id))
 }
 
-func sendUser(c *fiber.Ctx, u *app.User, err error) error {
+func sendUser(c *fiber.Ctx, u *model.User, err error) error {
 	if err != nil {
 		return err
 	}
@@ -61,14 +65,14 @@ func sendUser(c *fiber.Ctx, u *app.User, err error) error {
 
 // scrub clears the input-only password so no response can carry it, even
 // if a core path forgot to; the hash is never serialised (json:"-").
-func scrub(users ...*app.User) []*app.User {
+func scrub(users ...*model.User) []*model.User {
 	for _, u := range users {
 		if u != nil {
 			u.Password = ""
 		}
 	}
 	if users == nil {
-		return []*app.User{}
+		return []*model.User{}
 	}
 	return users
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/accounts"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -16,9 +18,9 @@ func (h *handlers) accountRoutes() []route {
 	return []route{
 		{post, "/auth/otp/verify", public, h.whileRunning(h.verifyOTP)},
 		{post, "/auth/login", public, h.whileRunning(h.login)},
-		{post, "/auth/account/reset", public, h.whileRunning(sendOTP(h.core.StartReset))},
+		{post, "/auth/account/reset", public, h.whileRunning(sendOTP(h.core.Accounts.StartReset))},
 		{post, "/auth/password/reset", public, h.whileRunning(h.resetPassword)},
-		{post, "/auth/registration/init", public, h.whileRunning(sendOTP(h.core.StartRegistration))},
+		{post, "/auth/registration/init", public, h.whileRunning(sendOTP(h.core.Accounts.StartRegistration))},
 		{post, "/auth/registration/complete", public, h.whileRunning(h.completeRegistration)},
 		{post, "/auth/demo-login/init", public, h.whileRunning(h.startDemo)},
 
@@ -46,7 +48,7 @@ const (
 // whileRunning answers "Server not running!" in maintenance mode.
 func (h *handlers) whileRunning(next fiber.Handler) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		if err := h.core.Running(); err != nil {
+		if err := h.core.Accounts.Running(); err != nil {
 			return err
 		}
 		return next(c)
@@ -73,7 +75,7 @@ func (h *handlers) verifyOTP(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	token, err := h.core.VerifyOTP(in.OTP, in.Identifier, in.Type)
+	token, err := h.core.Accounts.VerifyOTP(in.OTP, in.Identifier, in.Type)
 	if err != nil {
 		return err
 	}
@@ -85,11 +87,11 @@ func (h *handlers) login(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	u, err := h.core.LoginIdentifier(in.Identifier, in.Password, c.IP())
+	u, err := h.core.Accounts.LoginIdentifier(in.Identifier, in.Password, c.IP())
 	if err != nil {
 		return err
 	}
-	token, expires, err := h.core.CreateSession(u)
+	token, expires, err := h.core.Accounts.CreateSession(u)
 	if err != nil {
 		return err
 	}
@@ -116,7 +118,7 @@ func (h *handlers) resetPassword(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	if err := h.core.ResetPassword(in.Token, in.NewPassword); err != nil {
+	if err := h.core.Accounts.ResetPassword(in.Token, in.NewPassword); err != nil {
 		return err
 	}
 	return done(c, msgPasswordSet)
@@ -127,10 +129,10 @@ func (h *handlers) completeRegistration(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	_, err := h.core.CompleteRegistration(in.Token, in.FullName, in.Password)
-	if errors.Is(err, app.ErrCreateFailed) {
+	_, err := h.core.Accounts.CompleteRegistration(in.Token, in.FullName, in.Password)
+	if errors.Is(err, accounts.ErrCreateFailed) {
 		h.opts.Logger.Error("registration failed", "err", err)
-		return c.Status(fiber.StatusInternalServerError).JSON(fiber.Map{"message": app.ErrCreateFailed.Error(), "success": false})
+		return c.Status(fiber.StatusInternalServerError).JSON(fiber.Map{"message": accounts.ErrCreateFailed.Error(), "success": false})
 	}
 	if err != nil {
 		return err
@@ -143,7 +145,7 @@ func (h *handlers) startDemo(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	if err := h.core.StartDemo(in.Phone, in.FullName, c.IP()); err != nil {
+	if err := h.core.Accounts.StartDemo(in.Phone, in.FullName, c.IP()); err != nil {
 		return err
 	}
 	return done(c, msgOTPSent)
@@ -162,7 +164,7 @@ func (h *handlers) updateContact(c *fiber.Ctx) error {
 	if in.OTP != "" {
 		return h.applyContactUpdate(c, in)
 	}
-	if err := h.core.StartContactUpdate(httpx.User(c), in.Field, in.Value, c.IP()); err != nil {
+	if err := h.core.Accounts.StartContactUpdate(httpx.User(c), in.Field, in.Value, c.IP()); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"message": msgUpdateOTPSent})
@@ -178,7 +180,7 @@ func (h *handlers) finishContactUpdate(c *fiber.Ctx) error {
 }
 
 func (h *handlers) applyContactUpdate(c *fiber.Ctx, in contactUpdate) error {
-	u, err := h.core.FinishContactUpdate(httpx.User(c), in.Field, in.Value, in.OTP)
+	u, err := h.core.Accounts.FinishContactUpdate(httpx.User(c), in.Field, in.Value, in.OTP)
 	if err != nil {
 		return err
 	}
@@ -190,7 +192,7 @@ func (h *handlers) verifyPassword(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	u, err := h.core.VerifyPassword(httpx.User(c), in.Password, c.IP())
+	u, err := h.core.Accounts.VerifyPassword(httpx.User(c), in.Password, c.IP())
 	if err != nil {
 		return err
 	}
@@ -200,7 +202,7 @@ func (h *handlers) verifyPassword(c *fiber.Ctx) error {
 // ---- K. notifications ----
 
 func (h *handlers) notificationSettings(c *fiber.Ctx) error {
-	s, err := h.core.NotificationSettings(httpx.User(c))
+	s, err := h.core.Notify.NotificationSettings(httpx.User(c))
 	if err != nil {
 		return err
 	}
@@ -216,9 +218,9 @@ func (h *handlers) setNotification(c *fiber.Ctx) error {
 		return err
 	}
 	if in.Type == "" || in.IsOn == nil {
-		return app.Invalid("type and isOn are required")
+		return model.Invalid("type and isOn are required")
 	}
-	if err := h.core.SetNotification(httpx.User(c), in.Type, *in.IsOn); err != nil {
+	if err := h.core.Notify.SetNotification(httpx.User(c), in.Type, *in.IsOn); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"type": in.Type, "isOn": *in.IsOn})
@@ -232,9 +234,9 @@ func (h *handlers) addPushToken(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	err := h.core.AddPushToken(httpx.User(c), in.Token)
-	if errors.Is(err, app.ErrTokenExists) {
-		return c.Status(fiber.StatusFound).JSON(fiber.Map{"message": app.ErrTokenExists.Message})
+	err := h.core.Notify.AddPushToken(httpx.User(c), in.Token)
+	if errors.Is(err, notify.ErrTokenExists) {
+		return c.Status(fiber.StatusFound).JSON(fiber.Map{"message": notify.ErrTokenExists.Message})
 	}
 	if err != nil {
 		return err
@@ -247,7 +249,7 @@ func (h *handlers) removePushToken(c *fiber.Ctx) error {
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	if err := h.core.RemovePushToken(httpx.User(c), in.Token); err != nil {
+	if err := h.core.Notify.RemovePushToken(httpx.User(c), in.Token); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"message": msgTokenRemoved})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/throttle"
 )
 
 // TestOTPSendBudget: the requests that send a code are counted per client
@@ -15,7 +16,7 @@ import (
 func TestOTPSendBudget(t *testing.T) {
 	budget := func(perIP, perAccount int) acctOption {
 		return func(o *app.Options) {
-			o.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: perIP, MaxPerAccount: perAccount, Window: time.Hour}
+			o.Accounts.OTPSends = throttle.Options{MaxPerIP: perIP, MaxPerAccount: perAccount, Window: time.Hour}
 		}
 	}
 	type request struct {
@@ -73,7 +74,7 @@ func TestOTPSendBudget(t *testing.T) {
 				if !rq.soon {
 					e.clock.add(2 * time.Minute) // past the per-identifier resend cool-down
 				}
-				r := e.call(t, "POST", rq.path, rq.body, rq.caller)
+				r := e.Call(t, rq.caller, "POST", rq.path, rq.body)
 				if r.Status != rq.status {
 					t.Fatalf("request %d %s %s: %d %s, want %d", i, rq.path, rq.body, r.Status, r.Body, rq.status)
 				}
@@ -92,14 +93,14 @@ func TestOTPSendBudget(t *testing.T) {
 // the identifier may ask again.
 func TestOTPSendBudgetWindow(t *testing.T) {
 	e := newAcctEnv(t, func(o *app.Options) {
-		o.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour}
+		o.Accounts.OTPSends = throttle.Options{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour}
 	})
 	for i, step := range []struct {
 		wait   time.Duration
 		status int
 	}{{0, 200}, {2 * time.Minute, 429}, {59 * time.Minute, 200}} {
 		e.clock.add(step.wait)
-		r := e.call(t, "POST", resetPath, `{"email":"alice@example.com"}`, "")
+		r := e.Call(t, "", "POST", resetPath, `{"email":"alice@example.com"}`)
 		if r.Status != step.status {
 			t.Fatalf("request %d after %v: %d %s, want %d", i, step.wait, r.Status, r.Body, step.status)
 		}
@@ -125,11 +126,11 @@ func TestOTPSendBudgetFailedDelivery(t *testing.T) {
 	mail := &failFirst{n: 2, outbox: &outbox{}}
 	e := newAcctEnv(t, func(o *app.Options) {
 		o.Accounts.Mail = mail
-		o.Accounts.OTPSends = app.ThrottleOptions{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour}
+		o.Accounts.OTPSends = throttle.Options{MaxPerIP: 100, MaxPerAccount: 1, Window: time.Hour}
 	})
 	for i, want := range []int{503, 503, 200, 429} {
 		e.clock.add(2 * time.Minute)
-		r := e.call(t, "POST", resetPath, `{"email":"alice@example.com"}`, "")
+		r := e.Call(t, "", "POST", resetPath, `{"email":"alice@example.com"}`)
 		if r.Status != want {
 			t.Fatalf("request %d: %d %s, want %d", i, r.Status, r.Body, want)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/delivery"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -108,7 +109,7 @@ func startGateway(t *testing.T, box *inbox, fail *atomic.Bool) delivery.SMS {
 		Template: `{"to":"{phone}","text":"{message}"}`}
 }
 
-func withSenders(mail, sms app.MessageSender) acctOption {
+func withSenders(mail, sms accounts.MessageSender) acctOption {
 	return func(o *app.Options) { o.Accounts.Mail, o.Accounts.SMS = mail, sms }
 }
 
@@ -117,19 +118,19 @@ func withSenders(mail, sms app.MessageSender) acctOption {
 func flows(t *testing.T, e *acctEnv, box *inbox, field, newID, existing string) {
 	t.Helper()
 	post := func(path, body string) *webtest.Response {
-		r := e.call(t, "POST", path, body, "")
+		r := e.Call(t, "", "POST", path, body)
 		if r.Status != 200 {
 			t.Fatalf("POST %s %s: %d %s", path, body, r.Status, r.Body)
 		}
 		return r
 	}
 	post(regPath, `{"`+field+`":"`+newID+`"}`)
-	tok := e.token(t, box.code(t, newID), newID, app.PurposeRegistration)
+	tok := e.token(t, box.code(t, newID), newID, accounts.PurposeRegistration)
 	post("/api2/auth/registration/complete", `{"token":"`+tok+`","fullName":"New","password":"new-secret"}`)
 	loginWorks(t, e, newID, "new-secret")
 
 	post(resetPath, `{"`+field+`":"`+existing+`"}`)
-	tok = e.token(t, box.code(t, existing), existing, app.PurposeReset)
+	tok = e.token(t, box.code(t, existing), existing, accounts.PurposeReset)
 	post("/api2/auth/password/reset", `{"token":"`+tok+`","newPassword":"reset-secret"}`)
 	loginWorks(t, e, existing, "reset-secret")
 }
@@ -148,12 +149,12 @@ func TestFlowsOverSMSGateway(t *testing.T) {
 
 	// A failing gateway answers 503 and leaves no cool-down behind.
 	fail.Store(true)
-	r := e.call(t, "POST", regPath, `{"phone":"+4930777777"}`, "")
+	r := e.Call(t, "", "POST", regPath, `{"phone":"+4930777777"}`)
 	if r.Status != 503 || !strings.Contains(r.Body, "Failed to send OTP!") {
 		t.Fatalf("gateway down: %d %s", r.Status, r.Body)
 	}
 	fail.Store(false)
-	if r := e.call(t, "POST", regPath, `{"phone":"+4930777777"}`, ""); r.Status != 200 {
+	if r := e.Call(t, "", "POST", regPath, `{"phone":"+4930777777"}`); r.Status != 200 {
 		t.Fatalf("retry: %d %s", r.Status, r.Body)
 	}
 }

@@ -4,31 +4,34 @@ import (
 	"context"
 	"log/slog"
 	"regexp"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/accounts"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/storage"
-	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
-	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
 )
 
-// acctEnv is one account scenario's world: a fresh bbolt store, the core
-// with a controllable clock and an outbox for OTPs, the Fiber app, and the
-// fixture users by name.
+// acctEnv is one account scenario's world (webtest.World: a fresh bbolt
+// store, the core, the Fiber app, the fixture users by name), the core's
+// controllable clock and its outbox for OTPs.
 type acctEnv struct {
-	db     *storage.DB
-	core   *app.Core
-	app    *fiber.App
+	*webtest.World
 	clock  *clock
 	outbox *outbox
-	ids    map[string]int64
 }
+
+// acctScenario is one request against a fresh accounts fixture. A Before
+// hook may run earlier steps and name what they gave ("code", "token")
+// in e.Values, for {placeholders} in the body. Callers get a session made
+// through the core.
+type acctScenario = webtest.Scenario[*acctEnv]
 
 // acctUsers are the fixture users: name -> e-mail, phone, password.
 // bob and carol share a phone.
@@ -83,64 +86,47 @@ func (o *outbox) code(to string) string {
 // acctOptions adjusts the core's options before it is built.
 type acctOption func(*app.Options)
 
-func newAcctEnv(t *testing.T, opts ...acctOption) *acctEnv {
+func newAcctEnv(t testing.TB, opts ...acctOption) *acctEnv {
 	t.Helper()
-	db := webtest.OpenStore(t)
-	return buildAcctEnv(t, db, db, opts...)
+	return buildAcctEnv(t, nil, opts...)
 }
 
-// buildAcctEnv puts the fixture into db and serves a core over store (db,
-// or a wrapper of it that injects failures).
-func buildAcctEnv(t *testing.T, db *storage.DB, store app.Store, opts ...acctOption) *acctEnv {
+// runAccounts runs scenarios, each on a fresh accounts fixture with the
+// default options.
+var runAccounts = webtest.Runner(func(t testing.TB) *acctEnv { return newAcctEnv(t) })
+
+// buildAcctEnv builds the fixture with a core over store(db) (nil: the
+// store itself, else a wrapper of it that injects failures).
+func buildAcctEnv(t testing.TB, store func(*storage.DB) model.Store, opts ...acctOption) *acctEnv {
 	t.Helper()
-	e := &acctEnv{db: db, clock: &clock{t: time.Now().UTC()}, outbox: &outbox{}, ids: map[string]int64{}}
+	e := &acctEnv{clock: &clock{t: time.Now().UTC()}, outbox: &outbox{}}
 	o := app.Options{
 		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock.now,
-		Throttle: app.ThrottleOptions{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
-		Accounts: app.AccountOptions{Mail: e.outbox, SMS: e.outbox},
+		Throttle: throttle.Options{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
+		Accounts: accounts.Options{Mail: e.outbox, SMS: e.outbox},
 		Logger:   slog.New(slog.DiscardHandler),
 	}
 	for _, fn := range opts {
 		fn(&o)
 	}
-	setup := app.New(db, o)
-	admin, _, err := setup.Bootstrap(acctUsers["admin"][0], acctUsers["admin"][2])
+	e.World = newWorld(t, o, store)
+	e.Auth = webtest.AuthSession
+	core := e.Core
+	admin, _, err := core.Accounts.Bootstrap(acctUsers["admin"][0], acctUsers["admin"][2])
 	must(t, err)
-	e.ids["admin"] = admin.ID
+	e.IDs["admin"] = admin.ID
 	for _, name := range []string{"alice", "bob", "carol"} {
-		u, err := setup.CreateUser(admin, func(u *app.User) error {
+		u, err := core.Accounts.CreateUser(admin, func(u *model.User) error {
 			c := acctUsers[name]
 			u.Name, u.Email, u.Phone, u.Password = name, c[0], c[1], c[2]
 			return nil
 		})
 		must(t, err)
-		e.ids[name] = u.ID
+		e.IDs[name] = u.ID
 	}
-	_, err = setup.UpdateServer(admin, func(s *app.Server) error { s.Registration = true; return nil })
+	_, err = core.Accounts.UpdateServer(admin, func(s *model.Server) error { s.Registration = true; return nil })
 	must(t, err)
-	e.core = app.New(store, o)
-	e.app = web.New(e.core, web.Options{Logger: o.Logger})
 	return e
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// call sends one request as caller ("" anonymous, else a fixture user
-// whose session is created through the core).
-func (e *acctEnv) call(t *testing.T, method, path, body, caller string) *webtest.Response {
-	t.Helper()
-	req := webtest.NewJSONRequest(method, path, body)
-	if caller != "" {
-		u, err := e.core.User(app.System(), e.ids[caller])
-		must(t, err)
-		req.AddCookie(webtest.SessionCookie(t, e.core, u))
-	}
-	return webtest.Do(t, e.app, req)
 }
 
 // setsSession reports whether r sets a session cookie with a value.
@@ -149,51 +135,10 @@ func setsSession(r *webtest.Response) bool {
 	return c != nil && c.Value != ""
 }
 
-// acctScenario is one request against a fresh fixture: setup may run
-// earlier steps (and returns values for {placeholders} in body), then the
-// request's status and body fragments are checked.
-type acctScenario struct {
-	name   string
-	setup  func(t *testing.T, e *acctEnv) map[string]string
-	opts   []acctOption
-	method string
-	path   string
-	body   string
-	caller string
-	status int
-	want   []string // fragments the body must contain
-	check  func(t *testing.T, e *acctEnv, r *webtest.Response)
-}
-
-func runAcctScenarios(t *testing.T, scenarios []acctScenario) {
-	t.Helper()
-	for _, s := range scenarios {
-		t.Run(s.name, func(t *testing.T) {
-			e := newAcctEnv(t, s.opts...)
-			body := s.body
-			if s.setup != nil {
-				for k, v := range s.setup(t, e) {
-					body = strings.ReplaceAll(body, "{"+k+"}", v)
-				}
-			}
-			r := e.call(t, s.method, s.path, body, s.caller)
-			if r.Status != s.status {
-				t.Fatalf("%s %s: status %d, want %d; body %s", s.method, s.path, r.Status, s.status, r.Body)
-			}
-			// Go's encoder writes & as \u0026; compare what a client reads.
-			plain := strings.NewReplacer(`\u0026`, "&", `\u003c`, "<", `\u003e`, ">").Replace(r.Body)
-			webtest.Contains(t, "body "+r.Body, plain, s.want...)
-			if s.check != nil {
-				s.check(t, e, r)
-			}
-		})
-	}
-}
-
 // otpFor runs path with body (an OTP request) and returns the code sent to to.
 func (e *acctEnv) otpFor(t *testing.T, path, body, caller, to string) string {
 	t.Helper()
-	r := e.call(t, "POST", path, body, caller)
+	r := e.Call(t, caller, "POST", path, body)
 	if r.Status != 200 {
 		t.Fatalf("POST %s: %d %s", path, r.Status, r.Body)
 	}
@@ -207,8 +152,7 @@ func (e *acctEnv) otpFor(t *testing.T, path, body, caller, to string) string {
 // token verifies code for identifier and purpose (A1) and returns the token.
 func (e *acctEnv) token(t *testing.T, code, identifier, purpose string) string {
 	t.Helper()
-	r := e.call(t, "POST", "/api2/auth/otp/verify",
-		`{"otp":"`+code+`","identifier":"`+identifier+`","type":"`+purpose+`"}`, "")
+	r := e.Call(t, "", "POST", "/api2/auth/otp/verify", `{"otp":"`+code+`","identifier":"`+identifier+`","type":"`+purpose+`"}`)
 	if r.Status != 200 {
 		t.Fatalf("A1: %d %s", r.Status, r.Body)
 	}
@@ -220,7 +164,14 @@ func (e *acctEnv) token(t *testing.T, code, identifier, purpose string) string {
 }
 
 // maintenance switches maintenance mode on before the request.
-func maintenance(t *testing.T, e *acctEnv) map[string]string {
-	must(t, e.core.SetMaintenance(true))
-	return nil
+func maintenance(t *testing.T, e *acctEnv) {
+	must(t, e.Core.Accounts.SetMaintenance(true))
+}
+
+// set names values for {placeholders} in the request: name, value, name,
+// value...
+func (e *acctEnv) set(kv ...string) {
+	for i := 0; i+1 < len(kv); i += 2 {
+		e.Values[kv[i]] = kv[i+1]
+	}
 }

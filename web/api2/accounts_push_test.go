@@ -17,6 +17,8 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/delivery"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
 )
 
 // fakeFCM stands in for Google: an OAuth2 token endpoint and FCM's HTTP v1
@@ -102,39 +104,39 @@ func TestIgnitionPush(t *testing.T) {
 	sender, err := delivery.NewFCM(serviceAccountFile(t), fcm.srv.URL, "", fcm.srv.URL+"/token", fcm.srv.Client())
 	must(t, err)
 	e := newAcctEnv(t, func(o *app.Options) {
-		o.Push = app.PushOptions{Sender: sender, Backoff: time.Millisecond}
+		o.Push = notify.PushOptions{Sender: sender, Backoff: time.Millisecond}
 	})
 	for user, token := range map[string]string{"alice": "tok-alice", "bob": "tok-bob", "carol": "tok-carol"} {
-		if r := e.call(t, "PUT", "/api2/notifications/tokens", `{"token":"`+token+`"}`, user); r.Status != 200 {
+		if r := e.Call(t, user, "PUT", "/api2/notifications/tokens", `{"token":"`+token+`"}`); r.Status != 200 {
 			t.Fatalf("K3 %s: %d %s", user, r.Status, r.Body)
 		}
 	}
-	must(t, e.core.AddPushToken(e.userOf(t, "alice"), "dead"))
-	if r := e.call(t, "PUT", "/api2/notifications/settings", `{"type":"ignition","isOn":false}`, "bob"); r.Status != 200 {
+	must(t, e.Core.Notify.AddPushToken(e.userOf(t, "alice"), "dead"))
+	if r := e.Call(t, "bob", "PUT", "/api2/notifications/settings", `{"type":"ignition","isOn":false}`); r.Status != 200 {
 		t.Fatalf("K2: %d %s", r.Status, r.Body)
 	}
-	truck, err := e.core.Devices.Create(app.System(), func(d *app.Device) error {
+	truck, err := e.Core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "Truck 7", "860000000000007"
 		return nil
 	})
 	must(t, err)
 	for _, user := range []string{"alice", "bob"} {
-		must(t, e.core.Link(app.System(), app.Permission{OwnerKind: app.KindUser, OwnerID: e.ids[user],
-			PropKind: app.KindDevice, PropID: truck.ID}))
+		must(t, e.Core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindUser, OwnerID: e.IDs[user],
+			PropKind: model.KindDevice, PropID: truck.ID}))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { e.core.RunPush(ctx); close(done) }()
+	go func() { e.Core.Notify.RunPush(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
 
 	at := e.clock.now().Add(-time.Minute)
 	for i, on := range []bool{false, true} {
 		fix := at.Add(time.Duration(i) * 10 * time.Second)
-		must(t, e.core.Ingest(truck.ID, []*app.Position{{DeviceID: truck.ID, Protocol: "test", DeviceTime: fix,
-			FixTime: fix, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: app.Attributes{"ignition": on}}}))
+		must(t, e.Core.Ingest(truck.ID, []*model.Position{{DeviceID: truck.ID, Protocol: "test", DeviceTime: fix,
+			FixTime: fix, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: model.Attributes{"ignition": on}}}))
 	}
 	// The queue is FIFO with one worker: once this arrives, the event is done.
-	must(t, e.core.NotifyUser(e.ids["alice"], app.Notification{Title: "sentinel"}))
+	must(t, e.Core.Notify.NotifyUser(e.IDs["alice"], notify.Notification{Title: "sentinel"}))
 	for waiting := true; waiting; {
 		select {
 		case m := <-fcm.got:
@@ -145,7 +147,7 @@ func TestIgnitionPush(t *testing.T) {
 	}
 
 	got := fcm.to("tok-alice")
-	if len(got) != 2 || got[0].Data["type"] != app.EventIgnitionOn || got[0].Notification.Title != "Truck 7" ||
+	if len(got) != 2 || got[0].Data["type"] != model.EventIgnitionOn || got[0].Notification.Title != "Truck 7" ||
 		got[0].Notification.Body != "Ignition on" || got[0].Data["deviceId"] == "" {
 		t.Fatalf("alice got %+v", got)
 	}
@@ -155,7 +157,7 @@ func TestIgnitionPush(t *testing.T) {
 	if tokens := e.tokens(t, "alice"); len(tokens) != 1 || tokens[0] != "tok-alice" {
 		t.Fatalf("alice's tokens %v: the dead one should be gone", tokens)
 	}
-	if s := e.core.PushStats(); s.TokensRemoved != 1 || s.Dropped != 0 {
+	if s := e.Core.Notify.PushStats(); s.TokensRemoved != 1 || s.Dropped != 0 {
 		t.Fatalf("stats %+v", s)
 	}
 }

@@ -1,7 +1,7 @@
 package api2
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -23,20 +23,20 @@ func (h *handlers) connectMileage(c *fiber.Ctx) error {
 			return false, err
 		}
 		if body.VehicleID == "" {
-			return false, app.Invalid("vehicleId is required")
+			return false, model.Invalid("vehicleId is required")
 		}
-		id, err := app.ParseTextID(body.VehicleID)
+		id, err := model.ParseTextID(body.VehicleID)
 		if err != nil {
-			return false, app.Invalid("vehicle %s not found", body.VehicleID)
+			return false, model.Invalid("vehicle %s not found", body.VehicleID)
 		}
-		return h.core.ConnectMileage(httpx.User(c), int64(id), body.Mileage)
+		return h.core.Fleet.ConnectMileage(httpx.User(c), int64(id), body.Mileage)
 	}()
-	switch kind := app.KindOf(err); {
+	switch kind := model.ClassOf(err); {
 	case err == nil && created:
 		return c.Status(fiber.StatusCreated).JSON(httpx.ErrorBody{Message: msgMileage})
 	case err == nil:
 		return c.JSON(httpx.ErrorBody{Message: msgMileage})
-	case kind == app.KindForbidden || kind == app.KindUnauthorized:
+	case kind == model.ClassForbidden || kind == model.ClassUnauthorized:
 		return c.Status(fiber.StatusUnauthorized).JSON(mileageFailure{msgRequestsFailed, detail(err)})
 	case kind == 0:
 		return err // internal: the one error handler logs it

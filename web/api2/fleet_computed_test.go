@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -13,9 +13,9 @@ import (
 func (e *officeEnv) mileageOf(device string, minute int) any {
 	e.t.Helper()
 	e.ingest(device, e.fix(minute, 0, nil))
-	var p *app.Position
-	e.must(e.db.View(func(tx app.Tx) (err error) {
-		p, err = tx.LatestPosition(e.ids[device])
+	var p *model.Position
+	e.must(e.DB.View(func(tx model.Tx) (err error) {
+		p, err = tx.LatestPosition(e.IDs[device])
 		return err
 	}))
 	return p.Attributes["mileage"]
@@ -25,7 +25,7 @@ func (e *officeEnv) mileageOf(device string, minute int) any {
 func (e *officeEnv) computedCount() int {
 	e.t.Helper()
 	var n int
-	e.must(e.db.View(func(tx app.Tx) (err error) {
+	e.must(e.DB.View(func(tx model.Tx) (err error) {
 		n, err = tx.Records("computed_attributes").Count()
 		return err
 	}))
@@ -36,7 +36,7 @@ func TestFleetMileage(t *testing.T) {
 	e := newOfficeEnv(t)
 	connect := func(as, body string, status int, want string) {
 		t.Helper()
-		r := e.call(as, "POST", "/api2/computed/mileage", body)
+		r := e.Call(t, as, "POST", "/api2/computed/mileage", body)
 		if r.Status != status || r.Body != want {
 			t.Fatalf("%s %s: %d %s, want %d %s", as, body, r.Status, r.Body, status, want)
 		}
@@ -57,13 +57,13 @@ func TestFleetMileage(t *testing.T) {
 		t.Fatalf("after a new value: %v", got)
 	}
 	// The attribute is linked to alice: she lists it on the core API.
-	if r := e.call("alice", "GET", "/api/attributes/computed?deviceId={car}", ""); r.Status != 200 ||
+	if r := e.Call(t, "alice", "GET", "/api/attributes/computed?deviceId={car}", ""); r.Status != 200 ||
 		!strings.Contains(r.Body, `"attribute":"mileage"`) {
 		t.Fatalf("alice's attributes for car: %s", r.Body)
 	}
 	// bob's van gets the value from its own mileage attribute.
-	_, err := e.core.Devices.Update(app.System(), e.ids["van"], func(d *app.Device) error {
-		d.Attributes = app.Attributes{"mileage": "9 km/l"}
+	_, err := e.Core.Fleet.Devices.Update(model.System(), e.IDs["van"], func(d *model.Device) error {
+		d.Attributes = model.Attributes{"mileage": "9 km/l"}
 		return nil
 	})
 	e.must(err)
@@ -75,14 +75,14 @@ func TestFleetMileage(t *testing.T) {
 
 func TestFleetMileageErrors(t *testing.T) {
 	failed := `{"message":"Some requests failed","error":`
-	readonly := func(e *officeEnv) {
-		_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.Readonly = true; return nil })
+	readonly := func(t *testing.T, e *officeEnv) {
+		_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 		e.must(err)
 	}
 	var scenarios []officeScenario
 	for _, s := range []struct {
 		name, as, body string
-		prepare        func(*officeEnv)
+		prepare        func(*testing.T, *officeEnv)
 		status         int
 		detail         string
 	}{
@@ -94,14 +94,14 @@ func TestFleetMileageErrors(t *testing.T) {
 		{"mileage too long", "alice", `{"vehicleId":"{car}","mileage":"` + strings.Repeat("x", 60) + `"}`, nil, 400, "at most 50"},
 		{"malformed body", "alice", `{"vehicleId":`, nil, 400, "malformed JSON"},
 		{"no permission: a read-only account", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, readonly, 401, "read-only"},
-		{"no permission: devices read-only", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, func(e *officeEnv) {
-			_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.DeviceReadonly = true; return nil })
+		{"no permission: devices read-only", "alice", `{"vehicleId":"{car}","mileage":"12 km/l"}`, func(t *testing.T, e *officeEnv) {
+			_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["alice"], func(u *model.User) error { u.DeviceReadonly = true; return nil })
 			e.must(err)
 		}, 401, "Devices are read-only"},
 	} {
-		scenarios = append(scenarios, officeScenario{name: s.name, as: s.as, method: "POST", path: "/api2/computed/mileage",
-			body: s.body, prepare: s.prepare, status: s.status, want: []string{failed, s.detail},
-			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
+		scenarios = append(scenarios, officeScenario{Name: s.name, As: s.as, Method: "POST", Path: "/api2/computed/mileage",
+			Body: s.body, Before: s.prepare, Status: s.status, Want: []string{failed, s.detail},
+			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				if n := e.computedCount(); n != 0 {
 					t.Errorf("%d computed attributes stored by a failed request", n)
 				}
@@ -109,15 +109,15 @@ func TestFleetMileageErrors(t *testing.T) {
 	}
 	// bob shares alice's car but not her mileage attribute: it is not his
 	// to replace.
-	scenarios = append(scenarios, officeScenario{name: "another account's mileage on a shared vehicle", as: "bob",
-		method: "POST", path: "/api2/computed/mileage", body: `{"vehicleId":"{car}","mileage":"20 km/l"}`,
-		prepare: func(e *officeEnv) {
-			_, err := e.core.ConnectMileage(e.user("alice"), e.ids["car"], "12 km/l")
+	scenarios = append(scenarios, officeScenario{Name: "another account's mileage on a shared vehicle", As: "bob",
+		Method: "POST", Path: "/api2/computed/mileage", Body: `{"vehicleId":"{car}","mileage":"20 km/l"}`,
+		Before: func(t *testing.T, e *officeEnv) {
+			_, err := e.Core.Fleet.ConnectMileage(e.user("alice"), e.IDs["car"], "12 km/l")
 			e.must(err)
-			e.link("bob", app.KindDevice, e.ids["car"])
+			e.link("bob", model.KindDevice, e.IDs["car"])
 		},
-		status: 400, want: []string{failed, "another account"}, unchanged: true})
-	scenarios = append(scenarios, officeScenario{name: "no session", method: "POST", path: "/api2/computed/mileage",
-		body: `{"vehicleId":"1"}`, status: 401})
-	runOfficeScenarios(t, scenarios)
+		Status: 400, Want: []string{failed, "another account"}, Unchanged: true})
+	scenarios = append(scenarios, officeScenario{Name: "no session", Method: "POST", Path: "/api2/computed/mileage",
+		Body: `{"vehicleId":"1"}`, Status: 401})
+	runOffice(t, scenarios)
 }

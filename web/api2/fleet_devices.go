@@ -3,7 +3,8 @@ package api2
 import (
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -12,52 +13,52 @@ import (
 // are strings and installation is the installation record's timestamp
 // (null for a device registered through /api/devices).
 type installedDevice struct {
-	ID             app.TextID     `json:"id"`
-	Name           string         `json:"name"`
-	Installation   *time.Time     `json:"installation"`
-	UniqueID       string         `json:"uniqueId"`
-	Phone          string         `json:"phone"`
-	Contact        string         `json:"contact"`
-	Category       string         `json:"category"`
-	Model          string         `json:"model"`
-	GroupID        app.TextID     `json:"groupId"`
-	Attributes     app.Attributes `json:"attributes"`
-	ExpirationTime *time.Time     `json:"expirationTime"`
-	InstalledBy    app.TextID     `json:"installedBy"`
-	Location       string         `json:"location,omitempty"`
-	Notes          string         `json:"notes,omitempty"`
-	Message        string         `json:"message,omitempty"`
+	ID             model.TextID     `json:"id"`
+	Name           string           `json:"name"`
+	Installation   *time.Time       `json:"installation"`
+	UniqueID       string           `json:"uniqueId"`
+	Phone          string           `json:"phone"`
+	Contact        string           `json:"contact"`
+	Category       string           `json:"category"`
+	Model          string           `json:"model"`
+	GroupID        model.TextID     `json:"groupId"`
+	Attributes     model.Attributes `json:"attributes"`
+	ExpirationTime *time.Time       `json:"expirationTime"`
+	InstalledBy    model.TextID     `json:"installedBy"`
+	Location       string           `json:"location,omitempty"`
+	Notes          string           `json:"notes,omitempty"`
+	Message        string           `json:"message,omitempty"`
 }
 
-func showDevice(v *app.InstalledDevice) installedDevice {
+func showDevice(v *fleet.InstalledDevice) installedDevice {
 	d := v.Device
-	out := installedDevice{ID: app.TextID(d.ID), Name: d.Name, UniqueID: d.UniqueID, Phone: d.Phone,
-		Contact: d.Contact, Category: d.Category, Model: d.Model, GroupID: app.TextID(d.GroupID),
+	out := installedDevice{ID: model.TextID(d.ID), Name: d.Name, UniqueID: d.UniqueID, Phone: d.Phone,
+		Contact: d.Contact, Category: d.Category, Model: d.Model, GroupID: model.TextID(d.GroupID),
 		Attributes: d.Attributes, ExpirationTime: d.ExpirationTime}
 	if i := v.Installation; i != nil {
-		out.Installation, out.InstalledBy, out.Location, out.Notes = &i.InstalledAt, app.TextID(i.InstalledBy), i.Location, i.Notes
+		out.Installation, out.InstalledBy, out.Location, out.Notes = &i.InstalledAt, model.TextID(i.InstalledBy), i.Location, i.Notes
 	}
 	return out
 }
 
 // deviceListEntry is M1's shape.
 type deviceListEntry struct {
-	ID           app.TextID `json:"id"`
-	Name         string     `json:"name"`
-	Installation *time.Time `json:"installation"`
+	ID           model.TextID `json:"id"`
+	Name         string       `json:"name"`
+	Installation *time.Time   `json:"installation"`
 }
 
 // deviceBody is what M3 and M4 read; absent fields keep their value.
 // expirationTime is not read: the service sets it.
 type deviceBody struct {
-	Name       *string         `json:"name"`
-	UniqueID   *string         `json:"uniqueId"`
-	Phone      *string         `json:"phone"`
-	Contact    *string         `json:"contact"`
-	Category   *string         `json:"category"`
-	Model      *string         `json:"model"`
-	GroupID    *app.TextID     `json:"groupId"`
-	Attributes *app.Attributes `json:"attributes"`
+	Name       *string           `json:"name"`
+	UniqueID   *string           `json:"uniqueId"`
+	Phone      *string           `json:"phone"`
+	Contact    *string           `json:"contact"`
+	Category   *string           `json:"category"`
+	Model      *string           `json:"model"`
+	GroupID    *model.TextID     `json:"groupId"`
+	Attributes *model.Attributes `json:"attributes"`
 	// Installation details (M3 only).
 	Location string `json:"location"`
 	Notes    string `json:"notes"`
@@ -71,7 +72,7 @@ func readDeviceBody(c *fiber.Ctx) (*deviceBody, error) {
 	return b, nil
 }
 
-func (b *deviceBody) apply(d *app.Device) error {
+func (b *deviceBody) apply(d *model.Device) error {
 	for _, f := range []struct {
 		from *string
 		to   *string
@@ -92,13 +93,13 @@ func (b *deviceBody) apply(d *app.Device) error {
 
 // M1
 func (h *handlers) listInstalled(c *fiber.Ctx) error {
-	list, err := h.core.InstalledDevices(httpx.User(c))
+	list, err := h.core.Fleet.InstalledDevices(httpx.User(c))
 	if err != nil {
 		return err
 	}
 	out := make([]deviceListEntry, len(list))
 	for i, v := range list {
-		out[i] = deviceListEntry{ID: app.TextID(v.Device.ID), Name: v.Device.Name}
+		out[i] = deviceListEntry{ID: model.TextID(v.Device.ID), Name: v.Device.Name}
 		if v.Installation != nil {
 			out[i].Installation = &v.Installation.InstalledAt
 		}
@@ -112,7 +113,7 @@ func (h *handlers) installDevice(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.core.InstallDevice(httpx.User(c), b.apply, app.InstallationDetails{Location: b.Location, Notes: b.Notes})
+	v, err := h.core.Fleet.InstallDevice(httpx.User(c), b.apply, fleet.InstallationDetails{Location: b.Location, Notes: b.Notes})
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ func (h *handlers) updateInstalled(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.core.UpdateInstalledDevice(httpx.User(c), id, b.apply)
+	v, err := h.core.Fleet.UpdateInstalledDevice(httpx.User(c), id, b.apply)
 	if err != nil {
 		return err
 	}
@@ -144,7 +145,7 @@ func (h *handlers) deleteInstallation(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.core.DeleteInstallation(httpx.User(c), id); err != nil {
+	if err := h.core.Fleet.DeleteInstallation(httpx.User(c), id); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -152,7 +153,7 @@ func (h *handlers) deleteInstallation(c *fiber.Ctx) error {
 
 // M6
 func (h *handlers) checkIMEI(c *fiber.Ctx) error {
-	taken, err := h.core.UniqueIDTaken(c.Params("imei_number"))
+	taken, err := h.core.Fleet.UniqueIDTaken(c.Params("imei_number"))
 	if err != nil {
 		return err
 	}
@@ -164,14 +165,14 @@ func (h *handlers) checkIMEI(c *fiber.Ctx) error {
 
 // driverEntry is M2's list entry.
 type driverEntry struct {
-	ID         app.TextID     `json:"id"`
-	Name       string         `json:"name"`
-	Attributes app.Attributes `json:"attributes"`
+	ID         model.TextID     `json:"id"`
+	Name       string           `json:"name"`
+	Attributes model.Attributes `json:"attributes"`
 }
 
 // M2
 func (h *handlers) deviceDrivers(c *fiber.Ctx) error {
-	current, drivers, err := h.core.DriverOverview(httpx.User(c))
+	current, drivers, err := h.core.Fleet.DriverOverview(httpx.User(c))
 	if err != nil {
 		return err
 	}
@@ -180,7 +181,7 @@ func (h *handlers) deviceDrivers(c *fiber.Ctx) error {
 		Drivers  []driverEntry `json:"drivers"`
 	}{DriverID: current, Drivers: make([]driverEntry, len(drivers))}
 	for i, d := range drivers {
-		out.Drivers[i] = driverEntry{ID: app.TextID(d.ID), Name: d.Name, Attributes: d.Attributes}
+		out.Drivers[i] = driverEntry{ID: model.TextID(d.ID), Name: d.Name, Attributes: d.Attributes}
 	}
 	return c.JSON(out)
 }
@@ -191,7 +192,7 @@ func (h *handlers) lastStop(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	e, err := h.core.LastStop(httpx.User(c), id)
+	e, err := h.core.Fleet.LastStop(httpx.User(c), id)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // eventsFixture: alice's car and bus and bob's van, with events a minute
@@ -15,20 +15,20 @@ func eventsFixture(t *testing.T) *officeEnv {
 	e := newOfficeEnv(t)
 	e.device("bus", "alice")
 	at := func(m int) time.Time { return officeNow.Add(time.Duration(m) * time.Minute) }
-	e.addEvent("c1", "car", at(1), app.EventIgnitionOn, nil)
-	e.addEvent("b1", "bus", at(2), app.EventIgnitionOn, nil)
-	e.addEvent("c2", "car", at(3), app.EventAlarm, app.Attributes{"alarm": "vibration"})
-	e.addEvent("b2", "bus", at(3), app.EventGeofenceEnter, nil) // same time as c2: ordered by id
-	e.addEvent("c3", "car", at(5), app.EventIgnitionOff, nil)
-	e.addEvent("b3", "bus", at(6), app.EventIgnitionOff, nil)
-	e.addEvent("c4", "car", at(60*24+1), app.EventIgnitionOn, nil) // the next day
-	e.addEvent("v1", "van", at(4), app.EventIgnitionOn, nil)
+	e.addEvent("c1", "car", at(1), model.EventIgnitionOn, nil)
+	e.addEvent("b1", "bus", at(2), model.EventIgnitionOn, nil)
+	e.addEvent("c2", "car", at(3), model.EventAlarm, model.Attributes{"alarm": "vibration"})
+	e.addEvent("b2", "bus", at(3), model.EventGeofenceEnter, nil) // same time as c2: ordered by id
+	e.addEvent("c3", "car", at(5), model.EventIgnitionOff, nil)
+	e.addEvent("b3", "bus", at(6), model.EventIgnitionOff, nil)
+	e.addEvent("c4", "car", at(60*24+1), model.EventIgnitionOn, nil) // the next day
+	e.addEvent("v1", "van", at(4), model.EventIgnitionOn, nil)
 	// The geofence event names its geofence; the bus's has a maintenance.
-	e.must(e.db.Update(func(tx app.Tx) error {
-		ev := &app.Event{Type: "maintenance", EventTime: at(7), DeviceID: e.ids["bus"], MaintenanceID: 9, GeofenceID: 4,
-			Attributes: app.Attributes{"note": "due"}}
+	e.must(e.DB.Update(func(tx model.Tx) error {
+		ev := &model.Event{Type: "maintenance", EventTime: at(7), DeviceID: e.IDs["bus"], MaintenanceID: 9, GeofenceID: 4,
+			Attributes: model.Attributes{"note": "due"}}
 		err := tx.AddEvent(ev)
-		e.ids["b4"] = ev.ID
+		e.IDs["b4"] = ev.ID
 		return err
 	}))
 	return e
@@ -60,7 +60,7 @@ func TestFleetEvents(t *testing.T) {
 	e := eventsFixture(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := e.call(tt.as, "GET", "/api2/events?"+tt.query, "")
+			r := e.Call(t, tt.as, "GET", "/api2/events?"+tt.query, "")
 			if r.Status != 200 {
 				t.Fatalf("%d %s", r.Status, r.Body)
 			}
@@ -74,14 +74,14 @@ func TestFleetEvents(t *testing.T) {
 func TestFleetEventShape(t *testing.T) {
 	e := eventsFixture(t)
 	e.setZone("Europe/Vilnius") // UTC+3 in June
-	r := e.call("alice", "GET", "/api2/events?"+day+"&type=alarm&type=maintenance", "")
+	r := e.Call(t, "alice", "GET", "/api2/events?"+day+"&type=alarm&type=maintenance", "")
 	got := decodeExtended(t, r.Body)
 	if len(got) != 2 {
 		t.Fatalf("%d events: %s", len(got), r.Body)
 	}
 	alarm, maintenance := got[0], got[1]
 	if alarm.EventTime != "2025-06-01T12:03:00.000+03:00" || alarm.Attributes != `{"alarm":"vibration"}` ||
-		alarm.GeofenceID != nil || alarm.MaintenanceID != nil || alarm.DeviceID != e.ids["car"] || alarm.Type != "alarm" {
+		alarm.GeofenceID != nil || alarm.MaintenanceID != nil || alarm.DeviceID != e.IDs["car"] || alarm.Type != "alarm" {
 		t.Errorf("alarm %+v", alarm)
 	}
 	if maintenance.GeofenceID == nil || *maintenance.GeofenceID != 4 || maintenance.MaintenanceID == nil ||
@@ -93,10 +93,10 @@ func TestFleetEventShape(t *testing.T) {
 func TestFleetEventsLimit(t *testing.T) {
 	e := newOfficeEnv(t)
 	for i := range 120 {
-		e.addEvent("", "car", officeNow.Add(time.Duration(i)*time.Second), app.EventDeviceMoving, nil)
+		e.addEvent("", "car", officeNow.Add(time.Duration(i)*time.Second), model.EventDeviceMoving, nil)
 	}
 	for query, want := range map[string]int{"": 20, "&limit=1000": 100, "&limit=7&page=17": 7, "&limit=7&page=18": 1} {
-		r := e.call("alice", "GET", "/api2/events?"+day+query, "")
+		r := e.Call(t, "alice", "GET", "/api2/events?"+day+query, "")
 		if got := len(decodeExtended(t, r.Body)); r.Status != 200 || got != want {
 			t.Errorf("%q: %d events (status %d), want %d", query, got, r.Status, want)
 		}
@@ -123,19 +123,19 @@ func TestFleetEventErrors(t *testing.T) {
 		{"a device that does not exist", "admin", day + "&deviceIds=999999", 404, "not found"},
 		{"no session", "", day, 401, ""},
 	} {
-		scenarios = append(scenarios, officeScenario{name: s.name, as: s.as, method: "GET", path: "/api2/events?" + s.query,
-			status: s.status, want: []string{s.want}})
+		scenarios = append(scenarios, officeScenario{Name: s.name, As: s.as, Method: "GET", Path: "/api2/events?" + s.query,
+			Status: s.status, Want: []string{s.want}})
 	}
-	runOfficeScenarios(t, scenarios)
+	runOffice(t, scenarios)
 }
 
 // TestFleetEventsFromIngest: events the ingest derives come back through
 // E2 (not just ones written into the store).
 func TestFleetEventsFromIngest(t *testing.T) {
 	e := newOfficeEnv(t)
-	e.ingest("car", e.fix(0, 0, app.Attributes{"ignition": false}))
-	e.ingest("car", e.fix(1, 0, app.Attributes{"ignition": true, "alarm": "powerCut"}))
-	r := e.call("alice", "GET", "/api2/events?"+day, "")
+	e.ingest("car", e.fix(0, 0, model.Attributes{"ignition": false}))
+	e.ingest("car", e.fix(1, 0, model.Attributes{"ignition": true, "alarm": "powerCut"}))
+	r := e.Call(t, "alice", "GET", "/api2/events?"+day, "")
 	var types []string
 	for _, ev := range decodeExtended(t, r.Body) {
 		types = append(types, ev.Type)

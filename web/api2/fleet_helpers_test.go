@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // The fleet tests (devices, events, analytics, payments, computed mileage)
@@ -16,35 +17,35 @@ import (
 
 // addEvent stores an event of the named device at "at" directly in the
 // store and names its id.
-func (e *officeEnv) addEvent(name, device string, at time.Time, typ string, attrs app.Attributes) {
+func (e *officeEnv) addEvent(name, device string, at time.Time, typ string, attrs model.Attributes) {
 	e.t.Helper()
-	ev := &app.Event{Type: typ, EventTime: at, DeviceID: e.ids[device], Attributes: attrs}
-	e.must(e.db.Update(func(tx app.Tx) error { return tx.AddEvent(ev) }))
+	ev := &model.Event{Type: typ, EventTime: at, DeviceID: e.IDs[device], Attributes: attrs}
+	e.must(e.DB.Update(func(tx model.Tx) error { return tx.AddEvent(ev) }))
 	if name != "" {
-		e.ids[name] = ev.ID
+		e.IDs[name] = ev.ID
 	}
 }
 
 // ingest runs positions of the named device through the core's pipeline.
-func (e *officeEnv) ingest(device string, positions ...*app.Position) {
+func (e *officeEnv) ingest(device string, positions ...*model.Position) {
 	e.t.Helper()
-	e.must(e.core.Ingest(e.ids[device], positions))
+	e.must(e.Core.Ingest(e.IDs[device], positions))
 }
 
 // fix is a valid position at the clock's time plus m minutes.
-func (e *officeEnv) fix(m int, speed float64, attrs app.Attributes) *app.Position {
+func (e *officeEnv) fix(m int, speed float64, attrs model.Attributes) *model.Position {
 	if attrs == nil {
-		attrs = app.Attributes{}
+		attrs = model.Attributes{}
 	}
-	return &app.Position{FixTime: e.clock().Add(time.Duration(m) * time.Minute), Valid: true,
+	return &model.Position{FixTime: e.clock().Add(time.Duration(m) * time.Minute), Valid: true,
 		Latitude: 54.68, Longitude: 25.28, Speed: speed, Attributes: attrs}
 }
 
 // setZone sets the server's time zone attribute.
 func (e *officeEnv) setZone(zone string) {
 	e.t.Helper()
-	_, err := e.core.UpdateServer(app.System(), func(s *app.Server) error {
-		s.Attributes = app.Attributes{app.ZoneAttribute: zone}
+	_, err := e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error {
+		s.Attributes = model.Attributes{fleet.ZoneAttribute: zone}
 		return nil
 	})
 	e.must(err)
@@ -128,7 +129,7 @@ func eventIDs(events []extendedEvent) []int64 {
 func (e *officeEnv) namedIDs(names ...string) []int64 {
 	out := make([]int64, len(names))
 	for i, n := range names {
-		out[i] = e.ids[n]
+		out[i] = e.IDs[n]
 	}
 	return out
 }
@@ -137,7 +138,7 @@ func (e *officeEnv) namedIDs(names ...string) []int64 {
 func (e *officeEnv) deviceCount() int {
 	e.t.Helper()
 	var n int
-	e.must(e.db.View(func(tx app.Tx) (err error) {
+	e.must(e.DB.View(func(tx model.Tx) (err error) {
 		n, err = tx.Devices().Count()
 		return err
 	}))

@@ -1,34 +1,40 @@
 package api2
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"strconv"
+
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
 
 // applyPayment decodes the body onto a new payment or a stored one's copy.
-func applyPayment(c *fiber.Ctx) func(*app.Payment) error {
-	return func(p *app.Payment) error { return httpx.Decode(c, p) }
+func applyPayment(c *fiber.Ctx) func(*office.Payment) error {
+	return func(p *office.Payment) error { return httpx.Decode(c, p) }
 }
 
+// listPayments pages like G1 (readWindow); the total is in X-Total-Count.
 func (h *handlers) listPayments(c *fiber.Ctx) error {
-	user, err := httpx.QueryID(c, "userId")
+	q, err := readWindow(c)
 	if err != nil {
 		return err
 	}
-	all, err := httpx.QueryBool(c, "all")
+	if q.UserID, err = httpx.QueryID(c, "userId"); err != nil {
+		return err
+	}
+	if q.All, err = httpx.QueryBool(c, "all"); err != nil {
+		return err
+	}
+	list, total, err := h.core.Office.PaymentPage(httpx.User(c), q)
 	if err != nil {
 		return err
 	}
-	list, err := h.core.Payments(httpx.User(c), user, all)
-	if err != nil {
-		return err
-	}
+	c.Set(totalHeader, strconv.Itoa(total))
 	return c.JSON(list)
 }
 
 func (h *handlers) createPayment(c *fiber.Ctx) error {
-	p, err := h.core.CreatePayment(httpx.User(c), applyPayment(c))
+	p, err := h.core.Office.CreatePayment(httpx.User(c), applyPayment(c))
 	if err != nil {
 		return err
 	}
@@ -40,7 +46,7 @@ func (h *handlers) getPayment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.core.Payment(httpx.User(c), id)
+	p, err := h.core.Office.Payment(httpx.User(c), id)
 	if err != nil {
 		return err
 	}
@@ -52,7 +58,7 @@ func (h *handlers) updatePayment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.core.UpdatePayment(httpx.User(c), id, applyPayment(c))
+	p, err := h.core.Office.UpdatePayment(httpx.User(c), id, applyPayment(c))
 	if err != nil {
 		return err
 	}
@@ -64,7 +70,7 @@ func (h *handlers) deletePayment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.core.DeletePayment(httpx.User(c), id); err != nil {
+	if err := h.core.Office.DeletePayment(httpx.User(c), id); err != nil {
 		return err
 	}
 	return c.JSON(httpx.ErrorBody{Message: msgPaymentDeleted})
@@ -72,7 +78,7 @@ func (h *handlers) deletePayment(c *fiber.Ctx) error {
 
 // I2
 func (h *handlers) paymentOverview(c *fiber.Ctx) error {
-	out, err := h.core.PaymentOverview(httpx.User(c))
+	out, err := h.core.Office.PaymentOverview(httpx.User(c))
 	if err != nil {
 		return err
 	}

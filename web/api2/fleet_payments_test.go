@@ -4,19 +4,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // pay records a payment for user as the administrator and names it.
 func (e *officeEnv) pay(name, user, method string, amount, discount float64, status string) {
 	e.t.Helper()
-	p, err := e.core.CreatePayment(e.user("admin"), func(p *app.Payment) error {
-		p.UserID, p.Method, p.Amount, p.Discount, p.Status, p.Currency = app.TextID(e.ids[user]), method, amount, discount, status, "EUR"
+	p, err := e.Core.Office.CreatePayment(e.user("admin"), func(p *office.Payment) error {
+		p.UserID, p.Method, p.Amount, p.Discount, p.Status, p.Currency = model.TextID(e.IDs[user]), method, amount, discount, status, "EUR"
 		return nil
 	})
 	e.must(err)
-	e.ids[name] = int64(p.ID)
+	e.IDs[name] = int64(p.ID)
 }
 
 func TestFleetPaymentOverview(t *testing.T) {
@@ -38,69 +39,69 @@ func TestFleetPaymentOverview(t *testing.T) {
 		with(totals(3, 100.3, 0.3, 0, 0, 0, 1, 2), "method", "bank"),
 		with(totals(3, 35.3, 15.1, 20.2, 1.5, 1, 0, 2), "method", "card"),
 	})
-	r := e.call("alice", "GET", "/api2/analytics/payment/overview", "")
+	r := e.Call(t, "alice", "GET", "/api2/analytics/payment/overview", "")
 	var got map[string]any
 	r.Decode(t, &got)
 	if r.Status != 200 || !sameJSON(t, got, want) {
 		t.Fatalf("alice: %d\ngot  %s\nwant %s", r.Status, mustJSON(t, got), mustJSON(t, want))
 	}
-	r = e.call("admin", "GET", "/api2/analytics/payment/overview", "")
+	r = e.Call(t, "admin", "GET", "/api2/analytics/payment/overview", "")
 	r.Decode(t, &got)
 	if !sameJSON(t, got, with(totals(0, 0, 0, 0, 0, 0, 0, 0), "methods", []any{})) {
 		t.Fatalf("admin (no payments of its own): %s", r.Body)
 	}
-	if r := e.call("", "GET", "/api2/analytics/payment/overview", ""); r.Status != 401 {
+	if r := e.Call(t, "", "GET", "/api2/analytics/payment/overview", ""); r.Status != 401 {
 		t.Fatalf("no session: %d", r.Status)
 	}
 }
 
 func TestFleetPayments(t *testing.T) {
 	const body = `{"userId":"{alice}","method":"card","amount":12.5,"currency":"eur","status":"completed","discount":2.5,"reference":"INV-1"}`
-	withPayments := func(e *officeEnv) {
+	withPayments := func(t *testing.T, e *officeEnv) {
 		e.pay("pa", "alice", "card", 10, 0, "pending")
 		e.pay("pb", "bob", "bank", 20, 0, "completed")
 	}
-	runOfficeScenarios(t, []officeScenario{
-		{name: "an administrator records a payment", as: "admin", method: "POST", path: "/api2/payments", body: body, status: 201,
-			want: []string{`"userId":"{alice}"`, `"currency":"EUR"`, `"status":"completed"`, `"discount":2.5`, `"reference":"INV-1"`, `"$createdAt":"2025-06-01T09:00:00Z"`}},
-		{name: "status defaults to pending", as: "admin", method: "POST", path: "/api2/payments",
-			body: `{"userId":"{bob}","method":"cash","amount":1,"currency":"USD"}`, status: 201, want: []string{`"status":"pending"`}},
-		{name: "users cannot record payments", as: "alice", method: "POST", path: "/api2/payments", body: body, status: 403},
-		{name: "an unknown user", as: "admin", method: "POST", path: "/api2/payments",
-			body: `{"userId":"999999","method":"card","amount":1,"currency":"EUR"}`, status: 400, want: []string{"user 999999 not found"}},
-		{name: "userId is required", as: "admin", method: "POST", path: "/api2/payments",
-			body: `{"method":"card","amount":1,"currency":"EUR"}`, status: 400, want: []string{"userId is required"}},
-		{name: "a bad status", as: "admin", method: "POST", path: "/api2/payments",
-			body: strings.Replace(body, "completed", "refunded", 1), status: 400, want: []string{"status must be"}},
-		{name: "a negative amount", as: "admin", method: "POST", path: "/api2/payments",
-			body: strings.Replace(body, "12.5", "-1", 1), status: 400, want: []string{"at least 0"}},
-		{name: "a bad currency", as: "admin", method: "POST", path: "/api2/payments",
-			body: strings.Replace(body, "eur", "euro", 1), status: 400, want: []string{"ISO 4217"}},
-		{name: "a user lists its own", as: "alice", method: "GET", path: "/api2/payments", prepare: withPayments, status: 200,
-			want: []string{`"id":"{pa}"`}, absent: []string{`"id":"{pb}"`}},
-		{name: "only administrators list everyone's", as: "alice", method: "GET", path: "/api2/payments?all=true", prepare: withPayments, status: 403},
-		{name: "an administrator lists one user's", as: "admin", method: "GET", path: "/api2/payments?userId={bob}", prepare: withPayments,
-			status: 200, want: []string{`"id":"{pb}"`}, absent: []string{`"id":"{pa}"`}},
-		{name: "an administrator lists all", as: "admin", method: "GET", path: "/api2/payments?all=true", prepare: withPayments,
-			status: 200, want: []string{`"id":"{pa}"`, `"id":"{pb}"`}},
-		{name: "a user reads its own", as: "alice", method: "GET", path: "/api2/payments/{pa}", prepare: withPayments, status: 200},
-		{name: "another user's is not found", as: "alice", method: "GET", path: "/api2/payments/{pb}", prepare: withPayments, status: 404},
-		{name: "an administrator changes one; its user stays", as: "admin", method: "PUT", path: "/api2/payments/{pa}", prepare: withPayments,
-			body: `{"status":"completed","userId":"{bob}"}`, status: 200,
-			want: []string{`"status":"completed"`, `"userId":"{alice}"`, `"amount":10`}},
-		{name: "users cannot change payments", as: "alice", method: "PUT", path: "/api2/payments/{pa}", prepare: withPayments,
-			body: `{"status":"completed"}`, status: 403},
-		{name: "an administrator deletes one", as: "admin", method: "DELETE", path: "/api2/payments/{pa}", prepare: withPayments, status: 200,
-			want: []string{"Payment deleted"},
-			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				if r := e.call("alice", "GET", "/api2/payments/{pa}", ""); r.Status != 404 {
+	runOffice(t, []officeScenario{
+		{Name: "an administrator records a payment", As: "admin", Method: "POST", Path: "/api2/payments", Body: body, Status: 201,
+			Want: []string{`"userId":"{alice}"`, `"currency":"EUR"`, `"status":"completed"`, `"discount":2.5`, `"reference":"INV-1"`, `"$createdAt":"2025-06-01T09:00:00Z"`}},
+		{Name: "status defaults to pending", As: "admin", Method: "POST", Path: "/api2/payments",
+			Body: `{"userId":"{bob}","method":"cash","amount":1,"currency":"USD"}`, Status: 201, Want: []string{`"status":"pending"`}},
+		{Name: "users cannot record payments", As: "alice", Method: "POST", Path: "/api2/payments", Body: body, Status: 403},
+		{Name: "an unknown user", As: "admin", Method: "POST", Path: "/api2/payments",
+			Body: `{"userId":"999999","method":"card","amount":1,"currency":"EUR"}`, Status: 400, Want: []string{"user 999999 not found"}},
+		{Name: "userId is required", As: "admin", Method: "POST", Path: "/api2/payments",
+			Body: `{"method":"card","amount":1,"currency":"EUR"}`, Status: 400, Want: []string{"userId is required"}},
+		{Name: "a bad status", As: "admin", Method: "POST", Path: "/api2/payments",
+			Body: strings.Replace(body, "completed", "refunded", 1), Status: 400, Want: []string{"status must be"}},
+		{Name: "a negative amount", As: "admin", Method: "POST", Path: "/api2/payments",
+			Body: strings.Replace(body, "12.5", "-1", 1), Status: 400, Want: []string{"at least 0"}},
+		{Name: "a bad currency", As: "admin", Method: "POST", Path: "/api2/payments",
+			Body: strings.Replace(body, "eur", "euro", 1), Status: 400, Want: []string{"ISO 4217"}},
+		{Name: "a user lists its own", As: "alice", Method: "GET", Path: "/api2/payments", Before: withPayments, Status: 200,
+			Want: []string{`"id":"{pa}"`}, Absent: []string{`"id":"{pb}"`}},
+		{Name: "only administrators list everyone's", As: "alice", Method: "GET", Path: "/api2/payments?all=true", Before: withPayments, Status: 403},
+		{Name: "an administrator lists one user's", As: "admin", Method: "GET", Path: "/api2/payments?userId={bob}", Before: withPayments,
+			Status: 200, Want: []string{`"id":"{pb}"`}, Absent: []string{`"id":"{pa}"`}},
+		{Name: "an administrator lists all", As: "admin", Method: "GET", Path: "/api2/payments?all=true", Before: withPayments,
+			Status: 200, Want: []string{`"id":"{pa}"`, `"id":"{pb}"`}},
+		{Name: "a user reads its own", As: "alice", Method: "GET", Path: "/api2/payments/{pa}", Before: withPayments, Status: 200},
+		{Name: "another user's is not found", As: "alice", Method: "GET", Path: "/api2/payments/{pb}", Before: withPayments, Status: 404},
+		{Name: "an administrator changes one; its user stays", As: "admin", Method: "PUT", Path: "/api2/payments/{pa}", Before: withPayments,
+			Body: `{"status":"completed","userId":"{bob}"}`, Status: 200,
+			Want: []string{`"status":"completed"`, `"userId":"{alice}"`, `"amount":10`}},
+		{Name: "users cannot change payments", As: "alice", Method: "PUT", Path: "/api2/payments/{pa}", Before: withPayments,
+			Body: `{"status":"completed"}`, Status: 403},
+		{Name: "an administrator deletes one", As: "admin", Method: "DELETE", Path: "/api2/payments/{pa}", Before: withPayments, Status: 200,
+			Want: []string{"Payment deleted"},
+			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
+				if r := e.Call(t, "alice", "GET", "/api2/payments/{pa}", ""); r.Status != 404 {
 					t.Errorf("after delete: %d", r.Status)
 				}
-				if r := e.call("alice", "GET", "/api2/payments", ""); r.Body != "[]" {
+				if r := e.Call(t, "alice", "GET", "/api2/payments", ""); r.Body != "[]" {
 					t.Errorf("alice's list after delete: %s", r.Body)
 				}
 			}},
-		{name: "users cannot delete payments", as: "alice", method: "DELETE", path: "/api2/payments/{pa}", prepare: withPayments, status: 403},
-		{name: "a missing one", as: "admin", method: "DELETE", path: "/api2/payments/999", status: 404},
+		{Name: "users cannot delete payments", As: "alice", Method: "DELETE", Path: "/api2/payments/{pa}", Before: withPayments, Status: 403},
+		{Name: "a missing one", As: "admin", Method: "DELETE", Path: "/api2/payments/999", Status: 404},
 	})
 }

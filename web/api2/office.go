@@ -1,9 +1,7 @@
 package api2
 
 import (
-	"strconv"
-
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -59,9 +57,9 @@ const (
 // pathID reads an id path parameter. v2 ids are opaque strings to
 // clients, so one that cannot exist is simply not found.
 func pathID(c *fiber.Ctx, param, what string) (int64, error) {
-	id, err := app.ParseTextID(c.Params(param))
+	id, err := model.ParseTextID(c.Params(param))
 	if err != nil {
-		return 0, app.NotFound(what)
+		return 0, model.NotFound(what)
 	}
 	return int64(id), nil
 }
@@ -71,33 +69,17 @@ const maxLimit = 100
 
 type paging struct{ page, limit int }
 
-func readPaging(c *fiber.Ctx, defaultLimit int) (paging, error) {
-	p := paging{page: 1, limit: defaultLimit}
-	for _, q := range []struct {
-		name string
-		to   *int
-	}{{"page", &p.page}, {"limit", &p.limit}} {
-		s := c.Query(q.name)
-		if s == "" {
-			continue
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return p, app.Invalid("%s must be a whole number from 1, not %q", q.name, s)
-		}
-		*q.to = n
+func readPaging(c *fiber.Ctx, defaultLimit int) (p paging, err error) {
+	if p.page, err = httpx.QueryInt(c, "page", 1, 1); err == nil {
+		p.limit, err = httpx.QueryInt(c, "limit", 1, defaultLimit)
 	}
 	p.limit = min(p.limit, maxLimit)
-	return p, nil
+	return p, err
 }
 
 // pageOf is the page's part of list (empty past the last page).
 func pageOf[T any](list []T, p paging) []T {
-	if p.page > p.pages(len(list)) {
-		return list[:0]
-	}
-	start := (p.page - 1) * p.limit // no overflow: page is at most len(list)
-	return list[start:min(start+p.limit, len(list))]
+	return model.Window(list, model.PageQuery(p.page, p.limit))
 }
 
 // pages is how many pages total items fill (0 for none).

@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -16,12 +17,12 @@ func days(n int) time.Time { return officeNow.AddDate(0, 0, n) }
 // aliceDocs: alice's insurance (expires in 10 days, file f1), her
 // registration (in 100 days) and licence (none); bob's permit (in 3 days).
 // readonlyAlice makes alice a read-only (demo) account.
-func readonlyAlice(e *officeEnv) {
-	_, err := e.core.UpdateUser(app.System(), e.ids["alice"], func(u *app.User) error { u.Readonly = true; return nil })
+func readonlyAlice(t *testing.T, e *officeEnv) {
+	_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["alice"], func(u *model.User) error { u.Readonly = true; return nil })
 	e.must(err)
 }
 
-func aliceDocs(e *officeEnv) {
+func aliceDocs(t *testing.T, e *officeEnv) {
 	e.file("f1", "alice")
 	e.document("ins", "alice", "insurance", days(10), "f1")
 	e.document("reg", "alice", "registration", days(100))
@@ -32,99 +33,99 @@ func aliceDocs(e *officeEnv) {
 func TestDocuments(t *testing.T) {
 	create := `{"documentOf":"vehicle","entityId":"{car}","documentType":"insurance","identificationNo":"P-1",
 		"amount":120.5,"issuedDate":"2025-01-01","expiryDate":"2025-06-20T00:00:00+02:00","fileIds":["{f1}"]}`
-	runOfficeScenarios(t, []officeScenario{
-		{name: "create", as: "alice", method: "POST", path: "/api2/documents", body: create,
-			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 201,
-			want: []string{`"$id":"`, `"$createdAt":"2025-06-01T09:00:00Z"`, `"$updatedAt":"2025-06-01T09:00:00Z"`,
+	runOffice(t, []officeScenario{
+		{Name: "create", As: "alice", Method: "POST", Path: "/api2/documents", Body: create,
+			Before: func(t *testing.T, e *officeEnv) { e.file("f1", "alice") }, Status: 201,
+			Want: []string{`"$id":"`, `"$createdAt":"2025-06-01T09:00:00Z"`, `"$updatedAt":"2025-06-01T09:00:00Z"`,
 				`"documentOf":"vehicle"`, `"entityId":"{car}"`, `"amount":120.5`, `"issuedDate":"2025-01-01T00:00:00Z"`,
 				`"expiryDate":"2025-06-19T22:00:00Z"`, `"renewalDate":null`, `"status":"expiring"`, `"userId":"{alice}"`,
 				`"fileIds":["{f1}"]`}},
-		{name: "create for a driver", as: "alice", method: "POST", path: "/api2/documents",
-			body: `{"documentOf":"Driver","entityId":{drv},"documentType":"licence"}`, status: 201,
-			want: []string{`"documentOf":"driver"`, `"status":"valid"`}},
-		{name: "another user's vehicle", as: "bob", method: "POST", path: "/api2/documents",
-			body: `{"documentOf":"vehicle","entityId":"{car}","documentType":"insurance"}`, status: 400,
-			want: []string{"entityId {car} is not a vehicle you can see"}, unchanged: true},
-		{name: "another user's driver", as: "bob", method: "POST", path: "/api2/documents",
-			body: `{"documentOf":"driver","entityId":"{drv}","documentType":"licence"}`, status: 400, unchanged: true},
-		{name: "no such vehicle, even for an administrator", as: "admin", method: "POST", path: "/api2/documents",
-			body: `{"documentOf":"vehicle","entityId":"999","documentType":"insurance"}`, status: 400, unchanged: true},
-		{name: "unknown documentOf", as: "alice", method: "POST", path: "/api2/documents",
-			body: `{"documentOf":"boat","entityId":"{car}","documentType":"insurance"}`, status: 400,
-			want: []string{"documentOf must be vehicle or driver"}, unchanged: true},
-		{name: "required fields", as: "alice", method: "POST", path: "/api2/documents",
-			body: `{"entityId":"{car}"}`, status: 400, want: []string{"documentOf, documentType are required"}, unchanged: true},
-		{name: "entityId required", as: "alice", method: "POST", path: "/api2/documents",
-			body: `{"documentOf":"vehicle","documentType":"insurance"}`, status: 400, want: []string{"entityId is required"}},
-		{name: "bad date", as: "alice", method: "POST", path: "/api2/documents",
-			body:   `{"documentOf":"vehicle","entityId":"{car}","documentType":"insurance","expiryDate":"20/06/2025"}`,
-			status: 400, want: []string{"is not an ISO 8601 date"}, unchanged: true},
-		{name: "bad entityId", as: "alice", method: "POST", path: "/api2/documents",
-			body: `{"documentOf":"vehicle","entityId":"car","documentType":"insurance"}`, status: 400, unchanged: true},
+		{Name: "create for a driver", As: "alice", Method: "POST", Path: "/api2/documents",
+			Body: `{"documentOf":"Driver","entityId":{drv},"documentType":"licence"}`, Status: 201,
+			Want: []string{`"documentOf":"driver"`, `"status":"valid"`}},
+		{Name: "another user's vehicle", As: "bob", Method: "POST", Path: "/api2/documents",
+			Body: `{"documentOf":"vehicle","entityId":"{car}","documentType":"insurance"}`, Status: 400,
+			Want: []string{"entityId {car} is not a vehicle you can see"}, Unchanged: true},
+		{Name: "another user's driver", As: "bob", Method: "POST", Path: "/api2/documents",
+			Body: `{"documentOf":"driver","entityId":"{drv}","documentType":"licence"}`, Status: 400, Unchanged: true},
+		{Name: "no such vehicle, even for an administrator", As: "admin", Method: "POST", Path: "/api2/documents",
+			Body: `{"documentOf":"vehicle","entityId":"999","documentType":"insurance"}`, Status: 400, Unchanged: true},
+		{Name: "unknown documentOf", As: "alice", Method: "POST", Path: "/api2/documents",
+			Body: `{"documentOf":"boat","entityId":"{car}","documentType":"insurance"}`, Status: 400,
+			Want: []string{"documentOf must be vehicle or driver"}, Unchanged: true},
+		{Name: "required fields", As: "alice", Method: "POST", Path: "/api2/documents",
+			Body: `{"entityId":"{car}"}`, Status: 400, Want: []string{"documentOf, documentType are required"}, Unchanged: true},
+		{Name: "entityId required", As: "alice", Method: "POST", Path: "/api2/documents",
+			Body: `{"documentOf":"vehicle","documentType":"insurance"}`, Status: 400, Want: []string{"entityId is required"}},
+		{Name: "bad date", As: "alice", Method: "POST", Path: "/api2/documents",
+			Body:   `{"documentOf":"vehicle","entityId":"{car}","documentType":"insurance","expiryDate":"20/06/2025"}`,
+			Status: 400, Want: []string{"is not an ISO 8601 date"}, Unchanged: true},
+		{Name: "bad entityId", As: "alice", Method: "POST", Path: "/api2/documents",
+			Body: `{"documentOf":"vehicle","entityId":"car","documentType":"insurance"}`, Status: 400, Unchanged: true},
 
-		{name: "list own, newest first", as: "alice", method: "GET", path: "/api2/documents", prepare: aliceDocs,
-			status: 200, want: []string{`"total":3`}, absent: []string{"permit"},
-			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var out struct{ Documents []app.Document }
+		{Name: "list own, newest first", As: "alice", Method: "GET", Path: "/api2/documents", Before: aliceDocs,
+			Status: 200, Want: []string{`"total":3`}, Absent: []string{"permit"},
+			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
+				var out struct{ Documents []office.Document }
 				r.Decode(t, &out)
 				if len(out.Documents) != 3 || out.Documents[0].DocumentType != "licence" || out.Documents[2].DocumentType != "insurance" {
 					t.Errorf("order %+v", out.Documents)
 				}
 			}},
-		{name: "get own", as: "alice", method: "GET", path: "/api2/documents/{reg}", prepare: aliceDocs,
-			status: 200, want: []string{`"$id":"{reg}"`, `"status":"valid"`}},
-		{name: "another user's document", as: "bob", method: "GET", path: "/api2/documents/{reg}", prepare: aliceDocs,
-			status: 404, absent: []string{"registration"}},
-		{name: "administrators do not read users' documents", as: "admin", method: "GET", path: "/api2/documents/{reg}",
-			prepare: aliceDocs, status: 404},
+		{Name: "get own", As: "alice", Method: "GET", Path: "/api2/documents/{reg}", Before: aliceDocs,
+			Status: 200, Want: []string{`"$id":"{reg}"`, `"status":"valid"`}},
+		{Name: "another user's document", As: "bob", Method: "GET", Path: "/api2/documents/{reg}", Before: aliceDocs,
+			Status: 404, Absent: []string{"registration"}},
+		{Name: "administrators do not read users' documents", As: "admin", Method: "GET", Path: "/api2/documents/{reg}",
+			Before: aliceDocs, Status: 404},
 
-		{name: "update merges and keeps what the service sets", as: "alice", method: "PUT", path: "/api2/documents/{ins}",
-			prepare: func(e *officeEnv) { aliceDocs(e); e.setNow(days(1)) },
-			body:    `{"notes":"renew soon","status":"with broker","$id":"77","userId":"{bob}","$createdAt":"2020-01-01T00:00:00Z"}`,
-			status:  200,
-			want: []string{`"$id":"{ins}"`, `"notes":"renew soon"`, `"status":"with broker"`, `"documentType":"insurance"`,
+		{Name: "update merges and keeps what the service sets", As: "alice", Method: "PUT", Path: "/api2/documents/{ins}",
+			Before: func(t *testing.T, e *officeEnv) { aliceDocs(t, e); e.setNow(days(1)) },
+			Body:   `{"notes":"renew soon","status":"with broker","$id":"77","userId":"{bob}","$createdAt":"2020-01-01T00:00:00Z"}`,
+			Status: 200,
+			Want: []string{`"$id":"{ins}"`, `"notes":"renew soon"`, `"status":"with broker"`, `"documentType":"insurance"`,
 				`"userId":"{alice}"`, `"$createdAt":"2025-06-01T09:00:00Z"`, `"$updatedAt":"2025-06-02T09:00:00Z"`, `"fileIds":["{f1}"]`}},
-		{name: "sending a computed status keeps it computed", as: "alice", method: "PUT", path: "/api2/documents/{reg}",
-			prepare: aliceDocs, body: `{"status":"expired"}`, status: 200, want: []string{`"status":"valid"`}},
-		{name: "update moves the files", as: "alice", method: "PUT", path: "/api2/documents/{ins}",
-			prepare: func(e *officeEnv) { aliceDocs(e); e.file("f2", "alice") }, body: `{"fileIds":["{f2}"]}`, status: 200,
-			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				f1, _ := e.core.File(e.user("alice"), e.ids["f1"])
-				f2, _ := e.core.File(e.user("alice"), e.ids["f2"])
-				if f1.AttachedTo != "" || f2.AttachedTo != fmt.Sprintf("document:%d", e.ids["ins"]) {
+		{Name: "sending a computed status keeps it computed", As: "alice", Method: "PUT", Path: "/api2/documents/{reg}",
+			Before: aliceDocs, Body: `{"status":"expired"}`, Status: 200, Want: []string{`"status":"valid"`}},
+		{Name: "update moves the files", As: "alice", Method: "PUT", Path: "/api2/documents/{ins}",
+			Before: func(t *testing.T, e *officeEnv) { aliceDocs(t, e); e.file("f2", "alice") }, Body: `{"fileIds":["{f2}"]}`, Status: 200,
+			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
+				f1, _ := e.Core.Office.File(e.user("alice"), e.IDs["f1"])
+				f2, _ := e.Core.Office.File(e.user("alice"), e.IDs["f2"])
+				if f1.AttachedTo != "" || f2.AttachedTo != fmt.Sprintf("document:%d", e.IDs["ins"]) {
 					t.Errorf("attached: f1 %q, f2 %q", f1.AttachedTo, f2.AttachedTo)
 				}
 			}},
-		{name: "update to another user's vehicle", as: "alice", method: "PUT", path: "/api2/documents/{ins}",
-			prepare: aliceDocs, body: `{"entityId":"{van}"}`, status: 400, unchanged: true},
-		{name: "update of another user's document", as: "bob", method: "PUT", path: "/api2/documents/{ins}",
-			prepare: aliceDocs, body: `{"notes":"mine now"}`, status: 404, unchanged: true},
+		{Name: "update to another user's vehicle", As: "alice", Method: "PUT", Path: "/api2/documents/{ins}",
+			Before: aliceDocs, Body: `{"entityId":"{van}"}`, Status: 400, Unchanged: true},
+		{Name: "update of another user's document", As: "bob", Method: "PUT", Path: "/api2/documents/{ins}",
+			Before: aliceDocs, Body: `{"notes":"mine now"}`, Status: 404, Unchanged: true},
 
-		{name: "delete with its files", as: "alice", method: "DELETE", path: "/api2/documents/{ins}", prepare: aliceDocs,
-			status: 200, want: []string{`"message":"Document deleted successfully"`, `"documentId":"{ins}"`},
-			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				if _, err := e.core.File(e.user("alice"), e.ids["f1"]); !errors.Is(err, app.ErrNotFound) {
+		{Name: "delete with its files", As: "alice", Method: "DELETE", Path: "/api2/documents/{ins}", Before: aliceDocs,
+			Status: 200, Want: []string{`"message":"Document deleted successfully"`, `"documentId":"{ins}"`},
+			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
+				if _, err := e.Core.Office.File(e.user("alice"), e.IDs["f1"]); !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("file f1: %v", err)
 				}
 				if disk := e.onDisk(); len(disk) != 0 {
 					t.Errorf("on disk: %v", disk)
 				}
 			}},
-		{name: "delete of another user's document", as: "bob", method: "DELETE", path: "/api2/documents/{ins}",
-			prepare: aliceDocs, status: 404, unchanged: true},
-		{name: "no delete by a read-only account", as: "alice", method: "DELETE", path: "/api2/documents/{ins}",
-			prepare: func(e *officeEnv) { aliceDocs(e); readonlyAlice(e) }, status: 403, unchanged: true},
+		{Name: "delete of another user's document", As: "bob", Method: "DELETE", Path: "/api2/documents/{ins}",
+			Before: aliceDocs, Status: 404, Unchanged: true},
+		{Name: "no delete by a read-only account", As: "alice", Method: "DELETE", Path: "/api2/documents/{ins}",
+			Before: func(t *testing.T, e *officeEnv) { aliceDocs(t, e); readonlyAlice(t, e) }, Status: 403, Unchanged: true},
 
-		{name: "expiry info: dated documents, soonest first", as: "alice", method: "GET", path: "/api2/documents/expiry-info",
-			prepare: aliceDocs, status: 200, want: []string{`"total":2`}, absent: []string{"licence", "permit"},
-			check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
+		{Name: "expiry info: dated documents, soonest first", As: "alice", Method: "GET", Path: "/api2/documents/expiry-info",
+			Before: aliceDocs, Status: 200, Want: []string{`"total":2`}, Absent: []string{"licence", "permit"},
+			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				var out struct {
 					Documents []struct {
-						ID           app.TextID `json:"$id"`
+						ID           model.TextID `json:"$id"`
 						DocumentType string
 						Status       string
 						DaysLeft     int
-						ExpiryDate   app.Date
+						ExpiryDate   model.Date
 					}
 				}
 				r.Decode(t, &out)
@@ -149,7 +150,7 @@ func TestDocumentStatus(t *testing.T) {
 		{days(40).Add(14 * time.Hour), "expiring"}, {days(41), "expired"},
 	} {
 		e.setNow(c.at)
-		d, err := e.core.Document(e.user("alice"), e.ids["d"])
+		d, err := e.Core.Office.Document(e.user("alice"), e.IDs["d"])
 		e.must(err)
 		if d.Status != c.want {
 			t.Errorf("at %s: %s, want %s", c.at, d.Status, c.want)
@@ -178,14 +179,14 @@ func TestExpiryReminders(t *testing.T) {
 		for range 2 { // a second run the same day sends nothing
 			e.setNow(days(day).Add(time.Duration(day%5) * time.Hour))
 			before := len(sent)
-			n, err := e.core.NotifyDocumentExpiry(notify)
+			n, err := e.Core.Office.NotifyDocumentExpiry(notify)
 			e.must(err)
 			if n != len(sent)-before {
 				t.Fatalf("day %d: reported %d, sent %d", day, n, len(sent)-before)
 			}
 			for _, s := range sent[before:] {
 				got[40-day] = s.title
-				if s.user != e.ids["alice"] {
+				if s.user != e.IDs["alice"] {
 					t.Errorf("reminder to user %d", s.user)
 				}
 			}
@@ -198,7 +199,7 @@ func TestExpiryReminders(t *testing.T) {
 	if s := sent[1].body; s != "The insurance of vehicle car expires in 7 days, on 2025-07-11." {
 		t.Errorf("body %q", s)
 	}
-	d, err := e.core.Document(e.user("alice"), e.ids["ins"])
+	d, err := e.Core.Office.Document(e.user("alice"), e.IDs["ins"])
 	e.must(err)
 	if fmt.Sprint(d.ExpiryNotices) != "[30 7 1 0]" {
 		t.Errorf("recorded %v", d.ExpiryNotices)
@@ -218,11 +219,11 @@ func TestExpiryRemindersCatchUpRetryAndReset(t *testing.T) {
 		titles = append(titles, title)
 		return nil
 	}
-	if n, err := e.core.NotifyDocumentExpiry(notify); n != 0 || err == nil {
+	if n, err := e.Core.Office.NotifyDocumentExpiry(notify); n != 0 || err == nil {
 		t.Fatalf("failed delivery: %d, %v", n, err)
 	}
 	failing = false
-	if n, err := e.core.NotifyDocumentExpiry(notify); n != 2 || err != nil {
+	if n, err := e.Core.Office.NotifyDocumentExpiry(notify); n != 2 || err != nil {
 		t.Fatalf("retry: %d, %v", n, err)
 	}
 	// One reminder each: the most urgent reached, never the skipped ones.
@@ -230,15 +231,15 @@ func TestExpiryRemindersCatchUpRetryAndReset(t *testing.T) {
 		t.Fatalf("titles %v", titles)
 	}
 	// A new expiry date starts the reminders afresh.
-	_, err := e.core.UpdateDocument(e.user("alice"), e.ids["soon"], func(d *app.Document) error {
-		d.ExpiryDate = app.Date{Time: days(20)}
+	_, err := e.Core.Office.UpdateDocument(e.user("alice"), e.IDs["soon"], func(d *office.Document) error {
+		d.ExpiryDate = model.Date{Time: days(20)}
 		return nil
 	})
 	e.must(err)
-	if n, err := e.core.NotifyDocumentExpiry(notify); n != 1 || err != nil || titles[2] != "Document expiring" {
+	if n, err := e.Core.Office.NotifyDocumentExpiry(notify); n != 1 || err != nil || titles[2] != "Document expiring" {
 		t.Fatalf("after renewal: %d, %v, %v", n, err, titles)
 	}
-	if n, _ := e.core.NotifyDocumentExpiry(notify); n != 0 {
+	if n, _ := e.Core.Office.NotifyDocumentExpiry(notify); n != 0 {
 		t.Fatalf("sent %d again", n)
 	}
 }

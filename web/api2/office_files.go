@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"mime"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -17,9 +18,9 @@ import (
 func (h *handlers) uploadFile(c *fiber.Ctx) error {
 	fh, err := c.FormFile("file")
 	if err != nil {
-		return app.Invalid("send the file as multipart/form-data in the form field \"file\"")
+		return model.Invalid("send the file as multipart/form-data in the form field \"file\"")
 	}
-	if limit := h.core.MaxFileSize(); fh.Size > limit {
+	if limit := h.core.Office.MaxFileSize(); fh.Size > limit {
 		return tooLarge(limit)
 	}
 	content, err := fh.Open()
@@ -27,9 +28,9 @@ func (h *handlers) uploadFile(c *fiber.Ctx) error {
 		return err
 	}
 	defer content.Close()
-	f, err := h.core.UploadFile(httpx.User(c), fh.Filename, fh.Header.Get(fiber.HeaderContentType), fh.Size, content)
-	if errors.Is(err, app.ErrFileTooLarge) {
-		return tooLarge(h.core.MaxFileSize())
+	f, err := h.core.Office.UploadFile(httpx.User(c), fh.Filename, fh.Header.Get(fiber.HeaderContentType), fh.Size, content)
+	if errors.Is(err, office.ErrFileTooLarge) {
+		return tooLarge(h.core.Office.MaxFileSize())
 	}
 	if err != nil {
 		return err
@@ -48,7 +49,7 @@ func (h *handlers) downloadFile(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, content, err := h.core.OpenFile(httpx.User(c), id)
+	f, content, err := h.core.Office.OpenFile(httpx.User(c), id)
 	if err != nil {
 		return err
 	}
@@ -64,8 +65,8 @@ func (h *handlers) deleteFile(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.core.DeleteFile(httpx.User(c), id); err != nil {
+	if err := h.core.Office.DeleteFile(httpx.User(c), id); err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"message": msgFileDeleted, "fileId": app.TextID(id)})
+	return c.JSON(fiber.Map{"message": msgFileDeleted, "fileId": model.TextID(id)})
 }

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -38,7 +38,7 @@ func TestFileUpload(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newOfficeEnv(t)
-			e.cookie("alice")
+			e.Cookie(t, "alice")
 			before := e.snapshot()
 			var r *webtest.Response
 			if c.bodyLimit > 0 {
@@ -55,9 +55,9 @@ func TestFileUpload(t *testing.T) {
 				}
 				return
 			}
-			var f app.File
+			var f office.File
 			r.Decode(t, &f)
-			if f.ID == 0 || f.Name != c.file || f.Size != int64(len(c.content)) || f.Owner() != e.ids["alice"] {
+			if f.ID == 0 || f.Name != c.file || f.Size != int64(len(c.content)) || f.Owner() != e.IDs["alice"] {
 				t.Errorf("answer %+v", f)
 			}
 			stored, err := os.ReadFile(filepath.Join(e.files, f.ID.String()))
@@ -74,7 +74,7 @@ func TestFileUpload(t *testing.T) {
 
 func TestFileUploadNeedsTheField(t *testing.T) {
 	e := newOfficeEnv(t)
-	r := e.call("alice", "POST", "/api2/files", `{"file":"abc"}`)
+	r := e.Call(t, "alice", "POST", "/api2/files", `{"file":"abc"}`)
 	if r.Status != 400 {
 		t.Fatalf("status %d body %s", r.Status, r.Body)
 	}
@@ -85,7 +85,7 @@ func TestFileUploadNeedsTheField(t *testing.T) {
 
 func TestFiles(t *testing.T) {
 	// bobTicket: bob's ticket tb, answered by the admin with the admin's file fa.
-	bobTicket := func(e *officeEnv) {
+	bobTicket := func(t *testing.T, e *officeEnv) {
 		e.file("fa", "admin")
 		e.ticket("tb", "bob", "Van offline")
 		e.respond("rb", "admin", "tb", "see the manual", "fa")
@@ -96,42 +96,42 @@ func TestFiles(t *testing.T) {
 			t.Errorf("download: %v %q", r.Header, r.Body)
 		}
 	}
-	runOfficeScenarios(t, []officeScenario{
-		{name: "owner downloads", as: "alice", method: "GET", path: "/api2/files/{f1}",
-			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 200, check: func(t *testing.T, e *officeEnv, r *webtest.Response) {
+	runOffice(t, []officeScenario{
+		{Name: "owner downloads", As: "alice", Method: "GET", Path: "/api2/files/{f1}",
+			Before: func(t *testing.T, e *officeEnv) { e.file("f1", "alice") }, Status: 200, After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
 				content(t, e, r)
 				if got := r.Header.Get("Content-Disposition"); got != `attachment; filename=f1.pdf` {
 					t.Errorf("disposition %q", got)
 				}
 			}},
-		{name: "admin downloads", as: "admin", method: "GET", path: "/api2/files/{f1}",
-			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 200, check: content},
-		{name: "another user's file", as: "bob", method: "GET", path: "/api2/files/{f1}",
-			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 404, absent: []string{"%PDF"}},
-		{name: "ticket owner reads support's attachment", as: "bob", method: "GET", path: "/api2/files/{fa}",
-			prepare: bobTicket, status: 200, check: content},
-		{name: "others do not", as: "alice", method: "GET", path: "/api2/files/{fa}",
-			prepare: bobTicket, status: 404},
-		{name: "missing content is not found", as: "alice", method: "GET", path: "/api2/files/{f1}",
-			prepare: func(e *officeEnv) {
+		{Name: "admin downloads", As: "admin", Method: "GET", Path: "/api2/files/{f1}",
+			Before: func(t *testing.T, e *officeEnv) { e.file("f1", "alice") }, Status: 200, After: content},
+		{Name: "another user's file", As: "bob", Method: "GET", Path: "/api2/files/{f1}",
+			Before: func(t *testing.T, e *officeEnv) { e.file("f1", "alice") }, Status: 404, Absent: []string{"%PDF"}},
+		{Name: "ticket owner reads support's attachment", As: "bob", Method: "GET", Path: "/api2/files/{fa}",
+			Before: bobTicket, Status: 200, After: content},
+		{Name: "others do not", As: "alice", Method: "GET", Path: "/api2/files/{fa}",
+			Before: bobTicket, Status: 404},
+		{Name: "missing content is not found", As: "alice", Method: "GET", Path: "/api2/files/{f1}",
+			Before: func(t *testing.T, e *officeEnv) {
 				e.file("f1", "alice")
-				e.must(os.Remove(filepath.Join(e.files, strconv.FormatInt(e.ids["f1"], 10))))
-			}, status: 404},
+				e.must(os.Remove(filepath.Join(e.files, strconv.FormatInt(e.IDs["f1"], 10))))
+			}, Status: 404},
 
-		{name: "owner deletes an unused file", as: "alice", method: "DELETE", path: "/api2/files/{f1}",
-			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 200,
-			want: []string{`"message":"File deleted successfully"`, `"fileId":"{f1}"`},
-			check: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
+		{Name: "owner deletes an unused file", As: "alice", Method: "DELETE", Path: "/api2/files/{f1}",
+			Before: func(t *testing.T, e *officeEnv) { e.file("f1", "alice") }, Status: 200,
+			Want: []string{`"message":"File deleted successfully"`, `"fileId":"{f1}"`},
+			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
 				if snap := e.snapshot(); snap != "disk []\n" {
 					t.Errorf("left behind:\n%s", snap)
 				}
 			}},
-		{name: "another user cannot delete", as: "bob", method: "DELETE", path: "/api2/files/{f1}",
-			prepare: func(e *officeEnv) { e.file("f1", "alice") }, status: 404, unchanged: true},
-		{name: "the ticket owner cannot delete support's attachment", as: "bob", method: "DELETE", path: "/api2/files/{fa}",
-			prepare: bobTicket, status: 404, unchanged: true},
-		{name: "a file in use is kept", as: "alice", method: "DELETE", path: "/api2/files/{f1}",
-			prepare: aliceTicket, status: 400, want: []string{"attached to ticket:{t1}"}, unchanged: true},
+		{Name: "another user cannot delete", As: "bob", Method: "DELETE", Path: "/api2/files/{f1}",
+			Before: func(t *testing.T, e *officeEnv) { e.file("f1", "alice") }, Status: 404, Unchanged: true},
+		{Name: "the ticket owner cannot delete support's attachment", As: "bob", Method: "DELETE", Path: "/api2/files/{fa}",
+			Before: bobTicket, Status: 404, Unchanged: true},
+		{Name: "a file in use is kept", As: "alice", Method: "DELETE", Path: "/api2/files/{f1}",
+			Before: aliceTicket, Status: 400, Want: []string{"attached to ticket:{t1}"}, Unchanged: true},
 	})
 }
 
@@ -139,12 +139,12 @@ func TestFiles(t *testing.T) {
 // refuses the body before any handler runs, which app.Test cannot show.
 func overTCP(t *testing.T, e *officeEnv, bodyLimit int, name string, content []byte) *webtest.Response {
 	t.Helper()
-	addr := webtest.Serve(t, web.New(e.core, web.Options{Limits: httpx.Limits{MaxUpload: bodyLimit}, Logger: slog.New(slog.DiscardHandler)}))
+	addr := webtest.Serve(t, web.New(e.Core, web.Options{Limits: httpx.Limits{MaxUpload: bodyLimit}, Logger: slog.New(slog.DiscardHandler)}))
 	body, contentType := multipartBody(t, name, "application/pdf", content)
 	req, err := http.NewRequest("POST", "http://"+addr+"/api2/files", body)
 	e.must(err)
 	req.Header.Set("Content-Type", contentType)
-	req.AddCookie(e.cookie("alice"))
+	req.AddCookie(e.Cookie(t, "alice"))
 	res, err := http.DefaultClient.Do(req)
 	e.must(err)
 	return webtest.Read(t, res)

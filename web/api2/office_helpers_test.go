@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"mime/multipart"
-	"net/http"
-	"net/http/httptest"
 	"net/textproto"
 	"os"
 	"path/filepath"
@@ -17,10 +15,10 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/storage"
-	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
-	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -35,25 +33,30 @@ var officeNow = time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC)
 // officeMaxFile is the fixture's upload limit, small so tests can exceed it.
 const officeMaxFile = 1024
 
-// officeEnv is one scenario's world: a fresh store, core, app and files
-// directory, and the fixture's ids by name.
+// officeEnv is one scenario's world (webtest.World: a fresh store, core
+// and app, the fixture's ids by name), its files directory and its clock.
 type officeEnv struct {
-	t     *testing.T
-	db    *storage.DB
-	core  *app.Core
-	app   *fiber.App
+	*webtest.World
+	t     testing.TB
 	files string
-	ids   map[string]int64
 
-	mu      sync.Mutex
-	now     time.Time
-	cookies map[string]*http.Cookie
+	mu  sync.Mutex
+	now time.Time
 }
 
-var officeLogins = map[string][2]string{
-	"admin": {"admin@example.com", "admin-secret"},
-	"alice": {"alice@example.com", "alice-secret"},
-	"bob":   {"bob@example.com", "bob-secret"},
+// officeScenario is one API call on a fresh office fixture and what must
+// come of it; Unchanged compares the office records and the files on disk.
+type officeScenario = webtest.Scenario[*officeEnv]
+
+// runOffice runs scenarios, each on a fresh office fixture.
+var runOffice = webtest.Runner(newOfficeEnv)
+
+// officeLogins are the fixture's users, who sign in through POST
+// /api/session, once per fixture.
+var officeLogins = map[string]webtest.Credentials{
+	"admin": {Email: "admin@example.com", Password: "admin-secret"},
+	"alice": {Email: "alice@example.com", Password: "alice-secret"},
+	"bob":   {Email: "bob@example.com", Password: "bob-secret"},
 }
 
 // newOfficeEnv builds:
@@ -61,38 +64,45 @@ var officeLogins = map[string][2]string{
 //	admin              administrator
 //	alice              sees device car and driver drv
 //	bob                sees device van
-func newOfficeEnv(t *testing.T) *officeEnv {
-	t.Helper()
-	db := webtest.OpenStore(t)
-	e := &officeEnv{t: t, db: db, files: filepath.Join(t.TempDir(), "files"), ids: map[string]int64{},
-		now: officeNow, cookies: map[string]*http.Cookie{}}
-	e.core = app.New(db, app.Options{
-		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock,
-		Office: app.OfficeOptions{FilesDir: e.files, MaxFileSize: officeMaxFile},
-		Logger: slog.New(slog.DiscardHandler),
-	})
-	e.app = web.New(e.core, web.Options{Logger: slog.New(slog.DiscardHandler)})
+func newOfficeEnv(t testing.TB) *officeEnv { return buildOfficeEnv(t, nil, nil) }
 
-	admin, _, err := e.core.Bootstrap(officeLogins["admin"][0], officeLogins["admin"][1])
+// buildOfficeEnv builds the fixture with a core over store(db) (nil: db
+// itself) whose options with adjusts (nil: none).
+func buildOfficeEnv(t testing.TB, store func(*storage.DB) model.Store, with func(*app.Options)) *officeEnv {
+	t.Helper()
+	e := &officeEnv{t: t, files: filepath.Join(t.TempDir(), "files"), now: officeNow}
+	opts := app.Options{
+		Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock,
+		Office: office.Options{FilesDir: e.files, MaxFileSize: officeMaxFile},
+		Logger: slog.New(slog.DiscardHandler),
+	}
+	if with != nil {
+		with(&opts)
+	}
+	e.World = newWorld(t, opts, store)
+	e.Users, e.Auth = officeLogins, webtest.AuthLogin
+	e.Snapshot = func(testing.TB) string { return e.snapshot() }
+
+	admin, _, err := e.Core.Accounts.Bootstrap(officeLogins["admin"].Email, officeLogins["admin"].Password)
 	e.must(err)
-	e.ids["admin"] = admin.ID
+	e.IDs["admin"] = admin.ID
 	for _, name := range []string{"alice", "bob"} {
-		u, err := e.core.CreateUser(admin, func(u *app.User) error {
-			u.Name, u.Email, u.Password = strings.ToUpper(name[:1])+name[1:], officeLogins[name][0], officeLogins[name][1]
+		u, err := e.Core.Accounts.CreateUser(admin, func(u *model.User) error {
+			u.Name, u.Email, u.Password = strings.ToUpper(name[:1])+name[1:], officeLogins[name].Email, officeLogins[name].Password
 			return nil
 		})
 		e.must(err)
-		e.ids[name] = u.ID
+		e.IDs[name] = u.ID
 	}
 	e.device("car", "alice")
 	e.device("van", "bob")
-	drv, err := e.core.Drivers.Create(app.System(), func(d *app.Driver) error {
+	drv, err := e.Core.Fleet.Drivers.Create(model.System(), func(d *model.Driver) error {
 		d.Name, d.UniqueID = "Dana", "drv-1"
 		return nil
 	})
 	e.must(err)
-	e.ids["drv"] = drv.ID
-	e.link("alice", app.KindDriver, drv.ID)
+	e.IDs["drv"] = drv.ID
+	e.link("alice", model.KindDriver, drv.ID)
 	return e
 }
 
@@ -117,60 +127,28 @@ func (e *officeEnv) must(err error) {
 
 func (e *officeEnv) link(user, kind string, id int64) {
 	e.t.Helper()
-	e.must(e.core.Link(app.System(), app.Permission{OwnerKind: app.KindUser, OwnerID: e.ids[user], PropKind: kind, PropID: id}))
+	e.must(e.Core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindUser, OwnerID: e.IDs[user], PropKind: kind, PropID: id}))
 }
 
 // user is the stored fixture user, as the core sees it.
-func (e *officeEnv) user(name string) *app.User {
+func (e *officeEnv) user(name string) *model.User {
 	e.t.Helper()
-	u, err := e.core.User(app.System(), e.ids[name])
+	u, err := e.Core.Accounts.User(model.System(), e.IDs[name])
 	e.must(err)
 	return u
-}
-
-// expand replaces {name} with the fixture id of name.
-func (e *officeEnv) expand(s string) string {
-	e.t.Helper()
-	return webtest.Expand(e.t, e.ids, s)
-}
-
-// call sends a JSON request as the fixture user as ("" anonymous), with
-// the session cookie from POST /api/session.
-func (e *officeEnv) call(as, method, path, body string) *webtest.Response {
-	e.t.Helper()
-	return e.send(as, webtest.NewJSONRequest(method, e.expand(path), e.expand(body)))
-}
-
-func (e *officeEnv) send(as string, req *http.Request) *webtest.Response {
-	e.t.Helper()
-	if as != "" {
-		req.AddCookie(e.cookie(as))
-	}
-	return webtest.Do(e.t, e.app, req)
-}
-
-// cookie is the session cookie of the fixture user name, signed in once
-// per fixture.
-func (e *officeEnv) cookie(name string) *http.Cookie {
-	e.t.Helper()
-	if c, ok := e.cookies[name]; ok {
-		return c
-	}
-	e.cookies[name] = webtest.Login(e.t, e.app, officeLogins[name][0], officeLogins[name][1])
-	return e.cookies[name]
 }
 
 // device creates a device of owner through the core (no installation
 // record) and names it.
 func (e *officeEnv) device(name, owner string) {
 	e.t.Helper()
-	d, err := e.core.Devices.Create(app.System(), func(d *app.Device) error {
+	d, err := e.Core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = name, "imei-"+name
 		return nil
 	})
 	e.must(err)
-	e.ids[name] = d.ID
-	e.link(owner, app.KindDevice, d.ID)
+	e.IDs[name] = d.ID
+	e.link(owner, model.KindDevice, d.ID)
 }
 
 // upload posts content as the multipart field "file" (fileType sets the
@@ -178,13 +156,11 @@ func (e *officeEnv) device(name, owner string) {
 func (e *officeEnv) upload(as, name, fileType string, content []byte) *webtest.Response {
 	e.t.Helper()
 	body, contentType := multipartBody(e.t, name, fileType, content)
-	req := httptest.NewRequest("POST", "/api2/files", body)
-	req.Header.Set("Content-Type", contentType)
-	return e.send(as, req)
+	return e.Send(e.t, as, webtest.NewRequest("POST", "/api2/files", contentType, body.String()))
 }
 
 // multipartBody is a form with content in the field "file".
-func multipartBody(t *testing.T, name, fileType string, content []byte) (*bytes.Buffer, string) {
+func multipartBody(t testing.TB, name, fileType string, content []byte) (*bytes.Buffer, string) {
 	t.Helper()
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
@@ -212,28 +188,28 @@ var pdf = []byte("%PDF-1.4\n%fixture\n")
 // file uploads a fixture file of owner and names its id.
 func (e *officeEnv) file(name, owner string) {
 	e.t.Helper()
-	f, err := e.core.UploadFile(e.user(owner), name+".pdf", "application/pdf", int64(len(pdf)), bytes.NewReader(pdf))
+	f, err := e.Core.Office.UploadFile(e.user(owner), name+".pdf", "application/pdf", int64(len(pdf)), bytes.NewReader(pdf))
 	e.must(err)
-	e.ids[name] = int64(f.ID)
+	e.IDs[name] = int64(f.ID)
 }
 
 // ticket opens a fixture ticket of owner.
 func (e *officeEnv) ticket(name, owner, title string, files ...string) {
 	e.t.Helper()
-	t, err := e.core.CreateTicket(e.user(owner), func(t *app.Ticket) error {
+	t, err := e.Core.Office.CreateTicket(e.user(owner), func(t *office.Ticket) error {
 		t.Title, t.FileIDs = title, e.textIDs(files)
 		return nil
 	})
 	e.must(err)
-	e.ids[name] = int64(t.ID)
+	e.IDs[name] = int64(t.ID)
 }
 
 // respond adds a fixture response of author to ticket.
 func (e *officeEnv) respond(name, author, ticket, message string, files ...string) {
 	e.t.Helper()
-	r, err := e.core.Respond(e.user(author), e.ids[ticket], message, e.textIDs(files))
+	r, err := e.Core.Office.Respond(e.user(author), e.IDs[ticket], message, e.textIDs(files))
 	e.must(err)
-	e.ids[name] = int64(r.ID)
+	e.IDs[name] = int64(r.ID)
 }
 
 // document stores a fixture document of owner about device car (alice)
@@ -241,13 +217,13 @@ func (e *officeEnv) respond(name, author, ticket, message string, files ...strin
 func (e *officeEnv) document(name, owner, docType string, expiry time.Time, files ...string) {
 	e.t.Helper()
 	entity := map[string]string{"alice": "car", "bob": "van"}[owner]
-	d, err := e.core.CreateDocument(e.user(owner), func(d *app.Document) error {
-		d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, app.TextID(e.ids[entity]), docType
-		d.ExpiryDate, d.FileIDs = app.Date{Time: expiry}, e.textIDs(files)
+	d, err := e.Core.Office.CreateDocument(e.user(owner), func(d *office.Document) error {
+		d.DocumentOf, d.EntityID, d.DocumentType = office.DocumentOfVehicle, model.TextID(e.IDs[entity]), docType
+		d.ExpiryDate, d.FileIDs = model.Date{Time: expiry}, e.textIDs(files)
 		return nil
 	})
 	e.must(err)
-	e.ids[name] = int64(d.ID)
+	e.IDs[name] = int64(d.ID)
 }
 
 // record stores a fixture service record of owner for its device.
@@ -255,19 +231,19 @@ func (e *officeEnv) record(name, owner, title string, serviceDate time.Time, fil
 	e.t.Helper()
 	vehicle := map[string]string{"alice": "car", "bob": "van"}[owner]
 	odometer := 1000.0
-	r, err := e.core.CreateServiceRecord(e.user(owner), func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = title, app.TextID(e.ids[vehicle]), app.Date{Time: serviceDate}, &odometer
+	r, err := e.Core.Office.CreateServiceRecord(e.user(owner), func(r *office.ServiceRecord) error {
+		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = title, model.TextID(e.IDs[vehicle]), model.Date{Time: serviceDate}, &odometer
 		r.FileIDs = e.textIDs(files)
 		return nil
 	})
 	e.must(err)
-	e.ids[name] = int64(r.ID)
+	e.IDs[name] = int64(r.ID)
 }
 
-func (e *officeEnv) textIDs(names []string) []app.TextID {
-	out := make([]app.TextID, len(names))
+func (e *officeEnv) textIDs(names []string) []model.TextID {
+	out := make([]model.TextID, len(names))
 	for i, n := range names {
-		out[i] = app.TextID(e.ids[n])
+		out[i] = model.TextID(e.IDs[n])
 	}
 	return out
 }
@@ -280,7 +256,7 @@ var officeSets = []string{"tickets", "ticket_responses", "documents", "files", "
 func (e *officeEnv) snapshot() string {
 	e.t.Helper()
 	var b strings.Builder
-	e.must(e.db.View(func(tx app.Tx) error {
+	e.must(e.DB.View(func(tx model.Tx) error {
 		for _, name := range officeSets {
 			err := tx.Records(name).List(false, func(id int64, data []byte) bool {
 				fmt.Fprintf(&b, "%s %d %s\n", name, id, data)
@@ -309,51 +285,6 @@ func (e *officeEnv) onDisk() []string {
 		names = append(names, d.Name())
 	}
 	return names
-}
-
-// officeScenario is one API call on a fresh fixture and what must come of it.
-type officeScenario struct {
-	name    string
-	as      string // fixture user; "" anonymous
-	method  string
-	path    string // {name} expands to a fixture id
-	body    string // JSON; {name} expands too
-	prepare func(e *officeEnv)
-	status  int
-	want    []string // fragments the body must contain ({name} expands)
-	absent  []string // fragments it must not contain
-	// unchanged asserts the store and the files directory are as before.
-	unchanged bool
-	check     func(t *testing.T, e *officeEnv, r *webtest.Response)
-}
-
-func runOfficeScenarios(t *testing.T, scenarios []officeScenario) {
-	t.Helper()
-	for _, s := range scenarios {
-		t.Run(s.name, func(t *testing.T) {
-			e := newOfficeEnv(t)
-			if s.prepare != nil {
-				s.prepare(e)
-			}
-			before := ""
-			if s.unchanged {
-				if s.as != "" {
-					e.cookie(s.as) // log in first: sessions are not office data
-				}
-				before = e.snapshot()
-			}
-			r := e.call(s.as, s.method, s.path, s.body)
-			r.Check(t, s.method+" "+s.path, s.status, webtest.ExpandAll(t, e.ids, s.want), webtest.ExpandAll(t, e.ids, s.absent))
-			if s.unchanged {
-				if after := e.snapshot(); after != before {
-					t.Errorf("store changed:\nbefore %s\nafter  %s", before, after)
-				}
-			}
-			if s.check != nil {
-				s.check(t, e, r)
-			}
-		})
-	}
 }
 
 // listTitles checks the titles of the list under key, in order.

@@ -3,7 +3,8 @@ package api2
 import (
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -15,11 +16,11 @@ func (h *handlers) listServiceRecords(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var q app.ServiceQuery
+	var q office.ServiceQuery
 	if s := c.Query("vehicleId"); s != "" {
-		id, err := app.ParseTextID(s)
+		id, err := model.ParseTextID(s)
 		if err != nil {
-			return app.Invalid("vehicleId must be a device id, not %q", s)
+			return model.Invalid("vehicleId must be a device id, not %q", s)
 		}
 		q.VehicleID = int64(id)
 	}
@@ -29,7 +30,7 @@ func (h *handlers) listServiceRecords(c *fiber.Ctx) error {
 	if q.To, err = queryDate(c, "to"); err != nil {
 		return err
 	}
-	list, err := h.core.ServiceRecords(httpx.User(c), q)
+	list, err := h.core.Office.ServiceRecords(httpx.User(c), q)
 	if err != nil {
 		return err
 	}
@@ -44,9 +45,9 @@ func queryDate(c *fiber.Ctx, name string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
 	}
-	d, err := app.ParseDate(s)
+	d, err := model.ParseDate(s)
 	if err != nil {
-		return time.Time{}, app.Invalid("%s must be an ISO 8601 date or timestamp, not %q", name, s)
+		return time.Time{}, model.Invalid("%s must be an ISO 8601 date or timestamp, not %q", name, s)
 	}
 	if name == "to" && len(s) == len(time.DateOnly) {
 		return d.AddDate(0, 0, 1).Add(-time.Nanosecond), nil
@@ -60,7 +61,7 @@ func (h *handlers) getServiceRecord(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, err := h.core.ServiceRecord(httpx.User(c), id)
+	r, err := h.core.Office.ServiceRecord(httpx.User(c), id)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func (h *handlers) getServiceRecord(c *fiber.Ctx) error {
 
 // L3
 func (h *handlers) createServiceRecord(c *fiber.Ctx) error {
-	r, err := h.core.CreateServiceRecord(httpx.User(c), func(r *app.ServiceRecord) error { return httpx.Decode(c, r) })
+	r, err := h.core.Office.CreateServiceRecord(httpx.User(c), func(r *office.ServiceRecord) error { return httpx.Decode(c, r) })
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func (h *handlers) updateServiceRecord(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	_, err = h.core.UpdateServiceRecord(httpx.User(c), id, func(r *app.ServiceRecord) error { return httpx.Decode(c, r) })
+	_, err = h.core.Office.UpdateServiceRecord(httpx.User(c), id, func(r *office.ServiceRecord) error { return httpx.Decode(c, r) })
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func (h *handlers) deleteServiceRecord(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.core.DeleteServiceRecord(httpx.User(c), id); err != nil {
+	if err := h.core.Office.DeleteServiceRecord(httpx.User(c), id); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"message": msgRecordDeleted})
@@ -122,7 +123,7 @@ func (h *handlers) createServiceTask(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.core.CreateServiceTask(httpx.User(c), label)
+	t, err := h.core.Office.CreateServiceTask(httpx.User(c), label)
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ func (h *handlers) createServiceTask(c *fiber.Ctx) error {
 
 // L7: public tasks (userId null), then the caller's own.
 func (h *handlers) listServiceTasks(c *fiber.Ctx) error {
-	list, err := h.core.ServiceTasks(httpx.User(c))
+	list, err := h.core.Office.ServiceTasks(httpx.User(c))
 	if err != nil {
 		return err
 	}
@@ -144,7 +145,7 @@ func (h *handlers) deleteServiceTask(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.core.DeleteServiceTask(httpx.User(c), label); err != nil {
+	if err := h.core.Office.DeleteServiceTask(httpx.User(c), label); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"message": msgTaskDeleted})

@@ -3,25 +3,24 @@ package api2_test
 import (
 	"errors"
 	"io/fs"
-	"log/slog"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/web"
-	"golang.org/x/crypto/bcrypt"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/storage"
 )
 
 // fullStore is the fixture's store whose writes fail with errno, as the
 // file system answers when the disk (ENOSPC) or the quota (EDQUOT) is full.
 type fullStore struct {
-	app.Store
+	model.Store
 	errno atomic.Value // syscall.Errno; unset: writes go through
 }
 
-func (s *fullStore) Update(fn func(app.Tx) error) error {
+func (s *fullStore) Update(fn func(model.Tx) error) error {
 	if errno, ok := s.errno.Load().(syscall.Errno); ok {
 		return &fs.PathError{Op: "write", Path: "fleetd.db", Err: errno}
 	}
@@ -50,19 +49,17 @@ func TestFileUploadOnAFullDisk(t *testing.T) {
 		{name: "another write error stays internal", free: plenty, errno: syscall.EIO, status: 500, want: "Internal server error"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e := newOfficeEnv(t)
-			e.cookie("alice") // signs in while the store still writes
-			store := &fullStore{Store: e.db}
-			e.core = app.New(store, app.Options{Version: "test", BcryptCost: bcrypt.MinCost, Now: e.clock,
-				Office: app.OfficeOptions{FilesDir: e.files, MaxFileSize: officeMaxFile},
-				Space: app.SpaceOptions{Statfs: func() (uint64, uint64, error) {
-					if c.free < 0 {
-						return 0, 0, errors.New("statfs failed")
+			var store *fullStore
+			e := buildOfficeEnv(t, func(db *storage.DB) model.Store { store = &fullStore{Store: db}; return store },
+				func(o *app.Options) {
+					o.Space.Statfs = func() (uint64, uint64, error) {
+						if c.free < 0 {
+							return 0, 0, errors.New("statfs failed")
+						}
+						return uint64(c.free), 100 << 30, nil
 					}
-					return uint64(c.free), 100 << 30, nil
-				}},
-				Logger: slog.New(slog.DiscardHandler)})
-			e.app = web.New(e.core, web.Options{Logger: slog.New(slog.DiscardHandler)})
+				})
+			e.Cookie(t, "alice") // signs in while the store still writes
 			if c.errno != 0 {
 				store.errno.Store(c.errno)
 			}

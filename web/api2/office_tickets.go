@@ -1,7 +1,8 @@
 package api2
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -12,7 +13,7 @@ func (h *handlers) listTickets(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, err := h.core.Tickets(httpx.User(c), app.TicketQuery{Search: c.Query("search"), Status: c.Query("status")})
+	list, err := h.core.Office.Tickets(httpx.User(c), office.TicketQuery{Search: c.Query("search"), Status: c.Query("status")})
 	if err != nil {
 		return err
 	}
@@ -22,7 +23,7 @@ func (h *handlers) listTickets(c *fiber.Ctx) error {
 // F2: the answer names the new ticket; id is our addition, so the client
 // can open it (F3) without listing.
 func (h *handlers) createTicket(c *fiber.Ctx) error {
-	t, err := h.core.CreateTicket(httpx.User(c), func(t *app.Ticket) error { return httpx.Decode(c, t) })
+	t, err := h.core.Office.CreateTicket(httpx.User(c), func(t *office.Ticket) error { return httpx.Decode(c, t) })
 	if err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func (h *handlers) getTicket(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.core.Ticket(httpx.User(c), id)
+	t, err := h.core.Office.Ticket(httpx.User(c), id)
 	if err != nil {
 		return err
 	}
@@ -48,7 +49,7 @@ func (h *handlers) deleteTicket(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.core.DeleteTicket(httpx.User(c), id); err != nil {
+	if err := h.core.Office.DeleteTicket(httpx.User(c), id); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"success": true, "message": msgTicketDeleted})
@@ -64,45 +65,49 @@ func (h *handlers) setTicketStatus(c *fiber.Ctx) error {
 	if err := httpx.DecodeJSON(c, &in); err != nil {
 		return err
 	}
-	t, err := h.core.SetTicketStatus(httpx.User(c), id, in.Status)
+	t, err := h.core.Office.SetTicketStatus(httpx.User(c), id, in.Status)
 	if err != nil {
 		return err
 	}
 	return c.JSON(t)
 }
 
-// F5: oldest first, as a conversation reads.
+// F5: oldest first, as a conversation reads; paged like G1.
 func (h *handlers) listResponses(c *fiber.Ctx) error {
 	id, err := pathID(c, "ticketId", "Ticket")
 	if err != nil {
 		return err
 	}
-	list, err := h.core.TicketResponses(httpx.User(c), id)
+	q, err := readWindow(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"total": len(list), "data": list})
+	list, total, err := h.core.Office.TicketResponsePage(httpx.User(c), id, q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"total": total, "data": list})
 }
 
 // F6: the spec's body names the text content; message is accepted too.
 func (h *handlers) respond(c *fiber.Ctx) error {
 	var in struct {
-		TicketID app.TextID   `json:"ticketId"`
-		Content  string       `json:"content"`
-		Message  string       `json:"message"`
-		FileIDs  []app.TextID `json:"fileIds"`
+		TicketID model.TextID   `json:"ticketId"`
+		Content  string         `json:"content"`
+		Message  string         `json:"message"`
+		FileIDs  []model.TextID `json:"fileIds"`
 	}
 	if err := httpx.DecodeJSON(c, &in); err != nil {
 		return err
 	}
 	if in.TicketID == 0 {
-		return app.Invalid("ticketId is required")
+		return model.Invalid("ticketId is required")
 	}
 	text := in.Content
 	if text == "" {
 		text = in.Message
 	}
-	r, err := h.core.Respond(httpx.User(c), int64(in.TicketID), text, in.FileIDs)
+	r, err := h.core.Office.Respond(httpx.User(c), int64(in.TicketID), text, in.FileIDs)
 	if err != nil {
 		return err
 	}
@@ -115,7 +120,7 @@ func (h *handlers) updateResponse(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, err := h.core.UpdateResponse(httpx.User(c), id, func(r *app.TicketResponse) error {
+	r, err := h.core.Office.UpdateResponse(httpx.User(c), id, func(r *office.TicketResponse) error {
 		return httpx.Decode(c, r)
 	})
 	if err != nil {
@@ -130,7 +135,7 @@ func (h *handlers) deleteResponse(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.core.DeleteResponse(httpx.User(c), id); err != nil {
+	if err := h.core.Office.DeleteResponse(httpx.User(c), id); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"success": true, "message": msgResponseDeleted})

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -17,7 +19,7 @@ var param = regexp.MustCompile(`:(\w+)(<[^>]*>)?`)
 // TestOpenAPIMatchesRoutes keeps /api2/openapi.json true: every /api2 route
 // is documented and every documented operation exists.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
-	f := web.New(app.New(webtest.OpenStore(t), app.Options{}), web.Options{})
+	f := newOfficeEnv(t).App
 	res := webtest.Do(t, f, webtest.NewRequest("GET", "/api2/openapi.json", "", ""))
 	if res.Status != 200 {
 		t.Fatalf("GET /api2/openapi.json: %d %s", res.Status, res.Body)
@@ -71,7 +73,7 @@ type schemaProp struct {
 // enforces. The entity schemas are compared field by field with the Go
 // types the core checks them as; the bodies defined in place with a table.
 func TestOpenAPILimits(t *testing.T) {
-	f := web.New(app.New(webtest.OpenStore(t), app.Options{}), web.Options{})
+	f := newOfficeEnv(t).App
 	var doc struct {
 		Paths map[string]map[string]struct {
 			Parameters []struct {
@@ -89,13 +91,13 @@ func TestOpenAPILimits(t *testing.T) {
 	// bounded is a property a client sets as free text.
 	bounded := func(p *schemaProp) bool { return p.Type == "string" && p.Enum == nil && !p.ReadOnly && p.Format == "" }
 	schemaTypes := map[string][]reflect.Type{
-		"DeviceBody":     {reflect.TypeFor[app.Device](), reflect.TypeFor[app.Installation]()},
-		"Payment":        {reflect.TypeFor[app.Payment]()},
-		"Ticket":         {reflect.TypeFor[app.Ticket]()},
-		"TicketResponse": {reflect.TypeFor[app.TicketResponse]()},
-		"Document":       {reflect.TypeFor[app.Document]()},
-		"ServiceRecord":  {reflect.TypeFor[app.ServiceRecord]()},
-		"ServiceTask":    {reflect.TypeFor[app.ServiceTask]()},
+		"DeviceBody":     {reflect.TypeFor[model.Device](), reflect.TypeFor[fleet.Installation]()},
+		"Payment":        {reflect.TypeFor[office.Payment]()},
+		"Ticket":         {reflect.TypeFor[office.Ticket]()},
+		"TicketResponse": {reflect.TypeFor[office.TicketResponse]()},
+		"Document":       {reflect.TypeFor[office.Document]()},
+		"ServiceRecord":  {reflect.TypeFor[office.ServiceRecord]()},
+		"ServiceTask":    {reflect.TypeFor[office.ServiceTask]()},
 	}
 	var compare func(schema, prefix string, props map[string]*schemaProp)
 	compare = func(schema, prefix string, props map[string]*schemaProp) {
@@ -112,7 +114,7 @@ func TestOpenAPILimits(t *testing.T) {
 				continue
 			}
 			for _, typ := range schemaTypes[schema] {
-				if limit, ok := app.MaxLength(typ, prefix+name); ok {
+				if limit, ok := limits.MaxLength(typ, prefix+name); ok {
 					if doc.MaxLength == nil || *doc.MaxLength != limit {
 						t.Errorf("%s.%s%s: maxLength %v, the core takes %d", schema, prefix, name, doc.MaxLength, limit)
 					}
@@ -132,34 +134,34 @@ func TestOpenAPILimits(t *testing.T) {
 	// Every free-text property of a body defined in place; ids (…Id) are
 	// parsed as numbers and bounded that way.
 	inPlace := map[string]int{
-		"POST /auth/otp/verify otp":                           app.MaxName,
-		"POST /auth/otp/verify identifier":                    app.MaxEmail,
-		"POST /auth/login identifier":                         app.MaxEmail,
-		"POST /auth/login password":                           app.MaxPassword,
-		"POST /auth/account/reset email":                      app.MaxEmail,
-		"POST /auth/account/reset phone":                      app.MaxName,
-		"POST /auth/password/reset token":                     app.MaxName,
-		"POST /auth/password/reset newPassword":               app.MaxPassword,
-		"POST /auth/registration/init email":                  app.MaxEmail,
-		"POST /auth/registration/init phone":                  app.MaxName,
-		"POST /auth/registration/complete token":              app.MaxName,
-		"POST /auth/registration/complete fullName":           app.MaxName,
-		"POST /auth/registration/complete password":           app.MaxPassword,
-		"POST /auth/demo-login/init phone":                    app.MaxName,
-		"POST /auth/demo-login/init fullName":                 app.MaxName,
-		"POST /security/update/init value":                    app.MaxEmail,
-		"POST /security/update/init otp":                      app.MaxName,
-		"POST /security/update/verify value":                  app.MaxEmail,
-		"POST /security/update/verify otp":                    app.MaxName,
-		"POST /security/verify-password password":             app.MaxPassword,
-		"PUT /notifications/tokens token":                     app.MaxText,
-		"DELETE /notifications/tokens token":                  app.MaxText,
+		"POST /auth/otp/verify otp":                           model.MaxName,
+		"POST /auth/otp/verify identifier":                    model.MaxEmail,
+		"POST /auth/login identifier":                         model.MaxEmail,
+		"POST /auth/login password":                           model.MaxPassword,
+		"POST /auth/account/reset email":                      model.MaxEmail,
+		"POST /auth/account/reset phone":                      model.MaxName,
+		"POST /auth/password/reset token":                     model.MaxName,
+		"POST /auth/password/reset newPassword":               model.MaxPassword,
+		"POST /auth/registration/init email":                  model.MaxEmail,
+		"POST /auth/registration/init phone":                  model.MaxName,
+		"POST /auth/registration/complete token":              model.MaxName,
+		"POST /auth/registration/complete fullName":           model.MaxName,
+		"POST /auth/registration/complete password":           model.MaxPassword,
+		"POST /auth/demo-login/init phone":                    model.MaxName,
+		"POST /auth/demo-login/init fullName":                 model.MaxName,
+		"POST /security/update/init value":                    model.MaxEmail,
+		"POST /security/update/init otp":                      model.MaxName,
+		"POST /security/update/verify value":                  model.MaxEmail,
+		"POST /security/update/verify otp":                    model.MaxName,
+		"POST /security/verify-password password":             model.MaxPassword,
+		"PUT /notifications/tokens token":                     model.MaxText,
+		"DELETE /notifications/tokens token":                  model.MaxText,
 		"POST /computed/mileage mileage":                      50,
-		"POST /support/tickets/respond content":               app.MaxMessage,
-		"PUT /support/tickets/responses/{responseId} message": app.MaxMessage,
-		"POST /services/task label":                           app.MaxName,
-		"DELETE /services/task label":                         app.MaxName,
-		"GET /devices/check-imei/{imei_number} imei_number":   app.MaxUniqueID,
+		"POST /support/tickets/respond content":               model.MaxMessage,
+		"PUT /support/tickets/responses/{responseId} message": model.MaxMessage,
+		"POST /services/task label":                           model.MaxName,
+		"DELETE /services/task label":                         model.MaxName,
+		"GET /devices/check-imei/{imei_number} imei_number":   model.MaxUniqueID,
 	}
 	seen := map[string]bool{}
 	check := func(key string, p *schemaProp) {

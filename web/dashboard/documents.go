@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -22,7 +23,7 @@ func (d *Dashboard) documentRoutes() []route {
 }
 
 // documentStates are the computed expiry states, the filter's choices.
-var documentStates = []string{app.DocumentValid, app.DocumentExpiring, app.DocumentExpired}
+var documentStates = []string{office.DocumentValid, office.DocumentExpiring, office.DocumentExpired}
 
 // documentList is the filtered document list.
 type documentList struct {
@@ -36,9 +37,9 @@ func (d *Dashboard) documents(c *fiber.Ctx) error {
 	actor := user(c)
 	v := documentList{Entity: c.Query("entity"), Type: c.Query("type"), State: c.Query("state")}
 	if v.State != "" && !slices.Contains(documentStates, v.State) {
-		return app.Invalid("state must be one of %s", strings.Join(documentStates, ", "))
+		return model.Invalid("state must be one of %s", strings.Join(documentStates, ", "))
 	}
-	docs, err := d.core.Documents(actor)
+	docs, err := d.core.Office.Documents(actor)
 	if err != nil {
 		return err
 	}
@@ -55,7 +56,7 @@ func (d *Dashboard) documents(c *fiber.Ctx) error {
 		}
 		due := docDue{Doc: doc, Entity: v.Entities.of(doc.DocumentOf, int64(doc.EntityID))}
 		if !doc.ExpiryDate.IsZero() {
-			due.Days = d.core.DaysUntil(doc.ExpiryDate)
+			due.Days = d.core.Office.DaysUntil(doc.ExpiryDate)
 		}
 		v.Docs = append(v.Docs, due)
 	}
@@ -67,27 +68,27 @@ func (d *Dashboard) documents(c *fiber.Ctx) error {
 }
 
 // entityKey names a vehicle or driver in one form field: "vehicle:12".
-func entityKey(of string, id app.TextID) string { return of + ":" + id.String() }
+func entityKey(of string, id model.TextID) string { return of + ":" + id.String() }
 
-func parseEntityKey(s string) (of string, id app.TextID, err error) {
+func parseEntityKey(s string) (of string, id model.TextID, err error) {
 	of, num, ok := strings.Cut(s, ":")
 	n, perr := strconv.ParseInt(num, 10, 64)
 	if !ok || perr != nil || n <= 0 {
-		return "", 0, app.Invalid("choose the vehicle or driver the document belongs to")
+		return "", 0, model.Invalid("choose the vehicle or driver the document belongs to")
 	}
-	return of, app.TextID(n), nil
+	return of, model.TextID(n), nil
 }
 
 // documentForm is the document create/edit form.
 type documentForm struct {
-	Doc      *app.Document
-	Files    []*app.File
+	Doc      *office.Document
+	Files    []*office.File
 	Entities entityNames
 	Problem  string
 }
 
 func (d *Dashboard) documentNew(c *fiber.Ctx) error {
-	doc := &app.Document{DocumentOf: app.DocumentOfVehicle}
+	doc := &office.Document{DocumentOf: office.DocumentOfVehicle}
 	if of, id, err := parseEntityKey(c.Query("entity")); err == nil {
 		doc.DocumentOf, doc.EntityID = of, id
 	}
@@ -99,14 +100,14 @@ func (d *Dashboard) documentEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	doc, err := d.core.Document(user(c), id)
+	doc, err := d.core.Office.Document(user(c), id)
 	if err != nil {
 		return err
 	}
 	return d.renderDocumentForm(c, fiber.StatusOK, doc, nil)
 }
 
-func (d *Dashboard) renderDocumentForm(c *fiber.Ctx, status int, doc *app.Document, problem error) error {
+func (d *Dashboard) renderDocumentForm(c *fiber.Ctx, status int, doc *office.Document, problem error) error {
 	actor := user(c)
 	names, err := d.entityNames(actor)
 	if err != nil {
@@ -139,18 +140,18 @@ func (d *Dashboard) documentUpdate(c *fiber.Ctx) error {
 // saveDocument creates (id 0) or updates a document from the form, with
 // the files uploaded along.
 func (d *Dashboard) saveDocument(c *fiber.Ctx, id int64) error {
-	form := attachedForm[app.Document, *app.Document]{
+	form := attachedForm[office.Document, *office.Document]{
 		read:   readDocument,
-		files:  func(doc *app.Document) *[]app.TextID { return &doc.FileIDs },
-		create: d.core.CreateDocument,
-		update: d.core.UpdateDocument,
+		files:  func(doc *office.Document) *[]model.TextID { return &doc.FileIDs },
+		create: d.core.Office.CreateDocument,
+		update: d.core.Office.UpdateDocument,
 		again:  d.renderDocumentForm,
 	}
-	return form.save(d, c, id, func(*app.Document) error { return redirect(c, Prefix+"/documents") })
+	return form.save(d, c, id, func(*office.Document) error { return redirect(c, Prefix+"/documents") })
 }
 
 // readDocument applies the document form's fields to doc.
-func readDocument(c *fiber.Ctx, doc *app.Document) error {
+func readDocument(c *fiber.Ctx, doc *office.Document) error {
 	r := &formReader{c: c}
 	of, entity, err := parseEntityKey(c.FormValue("entity"))
 	r.fail(err)
@@ -173,15 +174,15 @@ func (d *Dashboard) documentDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.core.DeleteDocument(user(c), id); err != nil {
+	if err := d.core.Office.DeleteDocument(user(c), id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/documents")
 }
 
-func documentURL(doc *app.Document) string { return Prefix + "/documents/" + doc.ID.String() }
+func documentURL(doc *office.Document) string { return Prefix + "/documents/" + doc.ID.String() }
 
-func documentAction(doc *app.Document) string {
+func documentAction(doc *office.Document) string {
 	if doc.ID == 0 {
 		return Prefix + "/documents"
 	}
@@ -191,7 +192,7 @@ func documentAction(doc *app.Document) string {
 // entityOptions are the vehicles and drivers a document can belong to.
 func entityOptions(n entityNames) []option {
 	out := []option{{"", "Choose a vehicle or driver"}}
-	for _, kind := range []string{app.DocumentOfVehicle, app.DocumentOfDriver} {
+	for _, kind := range []string{office.DocumentOfVehicle, office.DocumentOfDriver} {
 		for _, o := range n.options(kind, "")[1:] {
 			out = append(out, option{kind + ":" + o.Value, kind + ": " + o.Label})
 		}
@@ -200,7 +201,7 @@ func entityOptions(n entityNames) []option {
 }
 
 func documentStateOptions() []option {
-	return []option{{"", "Any state"}, {app.DocumentValid, "Valid"}, {app.DocumentExpiring, "Expiring"}, {app.DocumentExpired, "Expired"}}
+	return []option{{"", "Any state"}, {office.DocumentValid, "Valid"}, {office.DocumentExpiring, "Expiring"}, {office.DocumentExpired, "Expired"}}
 }
 
 func documentTypeOptions(types []string) []option {
@@ -216,7 +217,7 @@ var documentTypeSuggestions = []string{"Registration", "Insurance", "Inspection"
 	"Driving licence", "Medical certificate", "Lease contract", "Warranty"}
 
 // dateValue is a date for a date input.
-func dateValue(d app.Date) string {
+func dateValue(d model.Date) string {
 	if d.IsZero() {
 		return ""
 	}

@@ -15,7 +15,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -53,12 +54,12 @@ func newSession(t *testing.T, e *env) *session {
 	}
 	// Map tiles come from the test server, so the page needs no network.
 	// Routes must be added before the server starts.
-	e.app.Get("/test-tiles/*", func(c *fiber.Ctx) error { return c.SendStatus(fiber.StatusNoContent) })
-	go func() { _ = e.app.Listener(ln) }()
-	t.Cleanup(func() { _ = e.app.Shutdown() })
+	e.App.Get("/test-tiles/*", func(c *fiber.Ctx) error { return c.SendStatus(fiber.StatusNoContent) })
+	go func() { _ = e.App.Listener(ln) }()
+	t.Cleanup(func() { _ = e.App.Shutdown() })
 	s := &session{t: t, base: "http://" + ln.Addr().String()}
 
-	if _, err := e.core.UpdateServer(e.users["admin"], func(srv *app.Server) error {
+	if _, err := e.Core.Accounts.UpdateServer(e.users["admin"], func(srv *model.Server) error {
 		srv.MapURL = s.base + "/test-tiles/{z}/{x}/{y}.png"
 		return nil
 	}); err != nil {
@@ -174,7 +175,7 @@ func TestBrowser(t *testing.T) {
 	}
 	e := newEnv(t)
 	ticket := e.addTicket("driver1", "Speed looks wrong", "tracking")
-	if _, err := e.core.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err == nil {
+	if _, err := e.Core.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err == nil {
 		t.Fatal("unknown device identified")
 	}
 	s := newSession(t, e)
@@ -219,7 +220,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form.inline button[type=submit]`)),
 		s.waitText("#fleet-list", "Trailer 42"),
 	)
-	if d, err := e.core.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err != nil || d.Name != "Trailer 42" {
+	if d, err := e.Core.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err != nil || d.Name != "Trailer 42" {
 		t.Fatalf("device added in the browser: %+v %v", d, err)
 	}
 
@@ -234,12 +235,12 @@ func TestBrowser(t *testing.T) {
 		s.waitText(".thread", "We recalibrated the speed"),
 	)
 	s.do("change the ticket's status",
-		chromedp.SetValue(chromedp.CSS(`select[name=status]`), app.TicketInProgress),
+		chromedp.SetValue(chromedp.CSS(`select[name=status]`), office.TicketInProgress),
 		chromedp.Click(chromedp.CSS(`form.inline button[type=submit]`)),
 		s.waitText("section.card .badge", "in progress"),
 	)
 	s.screenshot("ticket")
-	if got, err := e.core.Ticket(e.users["admin"], int64(ticket.ID)); err != nil || got.Status != app.TicketInProgress {
+	if got, err := e.Core.Office.Ticket(e.users["admin"], int64(ticket.ID)); err != nil || got.Status != office.TicketInProgress {
 		t.Fatalf("ticket after the browser: %+v %v", got, err)
 	}
 	s.do("ticket list", chromedp.Navigate(dash+"/tickets"), s.waitText("#ticket-list", "in progress"))
@@ -265,8 +266,8 @@ func TestBrowser(t *testing.T) {
 		s.waitText("#document-list", "in 10 days"),
 	)
 	s.screenshot("documents")
-	docs, err := e.core.Documents(e.users["admin"])
-	if err != nil || len(docs) != 1 || len(docs[0].FileIDs) != 1 || docs[0].Status != app.DocumentExpiring {
+	docs, err := e.Core.Office.Documents(e.users["admin"])
+	if err != nil || len(docs) != 1 || len(docs[0].FileIDs) != 1 || docs[0].Status != office.DocumentExpiring {
 		t.Fatalf("document from the browser: %+v %v", docs, err)
 	}
 

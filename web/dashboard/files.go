@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -22,7 +23,7 @@ func (d *Dashboard) download(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, content, err := d.core.OpenFile(user(c), id)
+	f, content, err := d.core.Office.OpenFile(user(c), id)
 	if err != nil {
 		return err
 	}
@@ -33,7 +34,7 @@ func (d *Dashboard) download(c *fiber.Ctx) error {
 	return httpx.SendStream(c, content, int(f.Size)) // closes content once sent
 }
 
-func fileURL(f *app.File) string { return Prefix + "/files/" + f.ID.String() }
+func fileURL(f *office.File) string { return Prefix + "/files/" + f.ID.String() }
 
 // fileSize is a size as people read it.
 func fileSize(n int64) string {
@@ -50,11 +51,11 @@ func fileSize(n int64) string {
 
 // files resolves attachment ids to their metadata, skipping any the actor
 // may no longer read.
-func (d *Dashboard) files(actor *app.User, ids []app.TextID) ([]*app.File, error) {
-	out := make([]*app.File, 0, len(ids))
+func (d *Dashboard) files(actor *model.User, ids []model.TextID) ([]*office.File, error) {
+	out := make([]*office.File, 0, len(ids))
 	for _, id := range ids {
-		f, err := d.core.File(actor, int64(id))
-		if app.KindOf(err) == app.KindNotFound {
+		f, err := d.core.Office.File(actor, int64(id))
+		if model.ClassOf(err) == model.ClassNotFound {
 			continue
 		}
 		if err != nil {
@@ -68,15 +69,15 @@ func (d *Dashboard) files(actor *app.User, ids []app.TextID) ([]*app.File, error
 // uploadAll stores the files of a multipart form field and returns their
 // ids; a form that is not multipart has none. On error the files stored so
 // far are removed again.
-func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *app.User, field string) ([]app.TextID, error) {
+func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *model.User, field string) ([]model.TextID, error) {
 	if !strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEMultipartForm) {
 		return nil, nil
 	}
 	form, err := c.MultipartForm()
 	if err != nil {
-		return nil, app.Invalid("the form could not be read: %v", err)
+		return nil, model.Invalid("the form could not be read: %v", err)
 	}
-	var ids []app.TextID
+	var ids []model.TextID
 	for _, fh := range form.File[field] {
 		if fh.Size == 0 && fh.Filename == "" { // an empty file input
 			continue
@@ -91,22 +92,22 @@ func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *app.User, field string) ([]ap
 	return ids, nil
 }
 
-func (d *Dashboard) uploadOne(actor *app.User, fh *multipart.FileHeader) (*app.File, error) {
-	if limit := d.core.MaxFileSize(); fh.Size > limit {
-		return nil, app.Invalid("%s is too large: files may have at most %s", fh.Filename, fileSize(limit))
+func (d *Dashboard) uploadOne(actor *model.User, fh *multipart.FileHeader) (*office.File, error) {
+	if limit := d.core.Office.MaxFileSize(); fh.Size > limit {
+		return nil, model.Invalid("%s is too large: files may have at most %s", fh.Filename, fileSize(limit))
 	}
 	r, err := fh.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	return d.core.UploadFile(actor, fh.Filename, fh.Header.Get(fiber.HeaderContentType), fh.Size, r)
+	return d.core.Office.UploadFile(actor, fh.Filename, fh.Header.Get(fiber.HeaderContentType), fh.Size, r)
 }
 
 // discardUploads removes files uploaded for a form the core then refused.
-func (d *Dashboard) discardUploads(actor *app.User, ids []app.TextID) {
+func (d *Dashboard) discardUploads(actor *model.User, ids []model.TextID) {
 	for _, id := range ids {
-		if err := d.core.DeleteFile(actor, int64(id)); err != nil {
+		if err := d.core.Office.DeleteFile(actor, int64(id)); err != nil {
 			d.log.Warn("uploaded file not removed", "fileId", id, "err", err)
 		}
 	}
@@ -120,9 +121,9 @@ type attachedForm[T any, P interface {
 	SetID(int64)
 }] struct {
 	read   func(*fiber.Ctx, *T) error
-	files  func(*T) *[]app.TextID
-	create func(*app.User, func(*T) error) (*T, error)
-	update func(*app.User, int64, func(*T) error) (*T, error)
+	files  func(*T) *[]model.TextID
+	create func(*model.User, func(*T) error) (*T, error)
+	update func(*model.User, int64, func(*T) error) (*T, error)
 	// again shows the form once more with what was submitted and why it
 	// was refused.
 	again func(c *fiber.Ctx, status int, submitted *T, problem error) error
@@ -155,6 +156,6 @@ func (f attachedForm[T, P]) save(d *Dashboard, c *fiber.Ctx, id int64, done func
 	d.discardUploads(actor, uploaded)
 	P(&submitted).SetID(id)
 	files := f.files(&submitted)
-	*files = slices.DeleteFunc(*files, func(id app.TextID) bool { return slices.Contains(uploaded, id) })
+	*files = slices.DeleteFunc(*files, func(id model.TextID) bool { return slices.Contains(uploaded, id) })
 	return d.formFailed(c, err, func(status int) error { return f.again(c, status, &submitted, err) })
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -27,9 +29,9 @@ func (d *Dashboard) fleetRoutes() []route {
 
 // fleetRow is one device of the fleet list with its last position.
 type fleetRow struct {
-	Device   *app.Device
+	Device   *model.Device
 	Group    string
-	Position *app.Position
+	Position *model.Position
 }
 
 // mapPoint is what the map script needs of a device with a position.
@@ -67,21 +69,21 @@ func (d *Dashboard) fleet(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, fleetPage(d.page(c, "Fleet", "fleet"), v))
 }
 
-func (d *Dashboard) loadFleet(actor *app.User, query, status string) (fleetView, error) {
+func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetView, error) {
 	v := fleetView{Query: strings.TrimSpace(query), Status: status, Counts: map[string]int{}, Now: time.Now()}
-	devices, err := d.core.Devices.List(actor, app.ListQuery{})
+	devices, err := d.core.Fleet.Devices.List(actor, model.Query{})
 	if err != nil {
 		return v, err
 	}
-	positions, err := d.core.Positions(actor, app.PositionQuery{})
+	positions, err := d.core.Fleet.Positions(actor, fleet.PositionQuery{})
 	if err != nil {
 		return v, err
 	}
-	groups, err := d.core.Groups.List(actor, app.ListQuery{})
+	groups, err := d.core.Fleet.Groups.List(actor, model.Query{})
 	if err != nil {
 		return v, err
 	}
-	byDevice := make(map[int64]*app.Position, len(positions))
+	byDevice := make(map[int64]*model.Position, len(positions))
 	for _, p := range positions {
 		byDevice[p.DeviceID] = p
 	}
@@ -113,7 +115,7 @@ func (d *Dashboard) tileURL() string {
 	if d.opts.TileURL != "" {
 		return d.opts.TileURL
 	}
-	if s, err := d.core.Server(); err == nil && strings.Contains(s.MapURL, "{z}") {
+	if s, err := d.core.Accounts.Server(); err == nil && strings.Contains(s.MapURL, "{z}") {
 		return s.MapURL
 	}
 	return DefaultTileURL
@@ -123,16 +125,16 @@ func (d *Dashboard) tileURL() string {
 // device can be registered with an installation record (the extended
 // API's M3: phone and contact then required); an existing one shows its.
 type deviceForm struct {
-	Device       *app.Device
-	Groups       []*app.Group
-	Installation *app.Installation
+	Device       *model.Device
+	Groups       []*model.Group
+	Installation *fleet.Installation
 	Install      bool
-	Details      app.InstallationDetails
+	Details      fleet.InstallationDetails
 	Problem      string
 }
 
 func (d *Dashboard) deviceNew(c *fiber.Ctx) error {
-	f := deviceForm{Device: &app.Device{UniqueID: c.Query("uniqueId"), Name: c.Query("name")}, Install: true}
+	f := deviceForm{Device: &model.Device{UniqueID: c.Query("uniqueId"), Name: c.Query("name")}, Install: true}
 	return d.renderDeviceForm(c, fiber.StatusOK, f, nil)
 }
 
@@ -141,7 +143,7 @@ func (d *Dashboard) deviceEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	dev, err := d.core.Devices.Get(user(c), id)
+	dev, err := d.core.Fleet.Devices.Get(user(c), id)
 	if err != nil {
 		return err
 	}
@@ -150,14 +152,14 @@ func (d *Dashboard) deviceEdit(c *fiber.Ctx) error {
 
 func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, f deviceForm, problem error) error {
 	actor := user(c)
-	groups, err := d.core.Groups.List(actor, app.ListQuery{})
+	groups, err := d.core.Fleet.Groups.List(actor, model.Query{})
 	if err != nil {
 		return err
 	}
 	title := "New device"
 	if f.Device.ID != 0 {
 		title = f.Device.Name
-		if f.Installation, err = d.core.Installation(actor, f.Device.ID); err != nil {
+		if f.Installation, err = d.core.Fleet.Installation(actor, f.Device.ID); err != nil {
 			return err
 		}
 	}
@@ -166,18 +168,18 @@ func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, f deviceForm, pro
 }
 
 func (d *Dashboard) deviceCreate(c *fiber.Ctx) error {
-	f := deviceForm{Device: &app.Device{}, Install: c.FormValue("install") == "on",
-		Details: app.InstallationDetails{Location: c.FormValue("installLocation"), Notes: c.FormValue("installNotes")}}
-	apply := func(dev *app.Device) error {
+	f := deviceForm{Device: &model.Device{}, Install: c.FormValue("install") == "on",
+		Details: fleet.InstallationDetails{Location: c.FormValue("installLocation"), Notes: c.FormValue("installNotes")}}
+	apply := func(dev *model.Device) error {
 		err := readDevice(c, dev)
 		*f.Device = *dev
 		return err
 	}
 	var err error
 	if f.Install {
-		_, err = d.core.InstallDevice(user(c), apply, f.Details)
+		_, err = d.core.Fleet.InstallDevice(user(c), apply, f.Details)
 	} else {
-		_, err = d.core.Devices.Create(user(c), apply)
+		_, err = d.core.Fleet.Devices.Create(user(c), apply)
 	}
 	if err != nil {
 		return d.formFailed(c, err, func(status int) error { return d.renderDeviceForm(c, status, f, err) })
@@ -190,8 +192,8 @@ func (d *Dashboard) deviceUpdate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var submitted app.Device
-	_, err = d.core.Devices.Update(user(c), id, func(dev *app.Device) error {
+	var submitted model.Device
+	_, err = d.core.Fleet.Devices.Update(user(c), id, func(dev *model.Device) error {
 		err := readDevice(c, dev)
 		submitted = *dev
 		return err
@@ -209,14 +211,14 @@ func (d *Dashboard) deviceDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.core.Devices.Delete(user(c), id); err != nil {
+	if err := d.core.Fleet.Devices.Delete(user(c), id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/fleet")
 }
 
 // readDevice applies the device form's fields to dev.
-func readDevice(c *fiber.Ctx, dev *app.Device) error {
+func readDevice(c *fiber.Ctx, dev *model.Device) error {
 	r := &formReader{c: c}
 	dev.Name = r.text("name")
 	dev.UniqueID = r.text("uniqueId")
@@ -232,12 +234,12 @@ func readDevice(c *fiber.Ctx, dev *app.Device) error {
 // formFailed re-renders a form with the problem when the core refused the
 // input (400, 403, 404 are the caller's); anything else is an error page.
 func (d *Dashboard) formFailed(c *fiber.Ctx, err error, again func(status int) error) error {
-	switch app.KindOf(err) {
-	case app.KindInvalid, app.KindConflict:
+	switch model.ClassOf(err) {
+	case model.ClassInvalid, model.ClassConflict:
 		return again(fiber.StatusUnprocessableEntity)
-	case app.KindForbidden:
+	case model.ClassForbidden:
 		return again(fiber.StatusForbidden)
-	case app.KindNoSpace: // what was typed stays in the form for a later try
+	case model.ClassNoSpace: // what was typed stays in the form for a later try
 		return again(fiber.StatusInsufficientStorage)
 	}
 	return err
@@ -274,7 +276,7 @@ func (d *Dashboard) unknownAdd(c *fiber.Ctx) error {
 		return err
 	}
 	if !slices.ContainsFunc(list, func(u app.UnknownDevice) bool { return u.UniqueID == uniqueID }) {
-		return app.NotFound("Unknown device " + strconv.Quote(uniqueID))
+		return model.NotFound("Unknown device " + strconv.Quote(uniqueID))
 	}
 	return d.deviceCreate(c)
 }

@@ -5,10 +5,11 @@ package dashboard
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
-import "github.com/a-h/templ"
-import templruntime "github.com/a-h/templ/runtime"
-
-import "github.com/fleetd/fleetd/app"
+import (
+	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
+	"github.com/fleetd/fleetd/app/model"
+)
 
 func fleetPage(p Page, v fleetView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -87,15 +88,15 @@ func fleetPage(p Page, v fleetView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = statCard("Online", itoa(v.Counts[app.StatusOnline]), "ok", Prefix+"/fleet?status=online").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = statCard("Online", itoa(v.Counts[model.StatusOnline]), "ok", Prefix+"/fleet?status=online").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = statCard("Offline", itoa(v.Counts[app.StatusOffline]), "bad", Prefix+"/fleet?status=offline").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = statCard("Offline", itoa(v.Counts[model.StatusOffline]), "bad", Prefix+"/fleet?status=offline").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = statCard("Unknown", itoa(v.Counts[app.StatusUnknown]), "warn", Prefix+"/fleet?status=unknown").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = statCard("Unknown", itoa(v.Counts[model.StatusUnknown]), "warn", Prefix+"/fleet?status=unknown").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -155,7 +156,7 @@ func fleetPage(p Page, v fleetView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = selectBox("status", "Status", v.Status, []option{{"", "All statuses"}, {app.StatusOnline, "Online"}, {app.StatusOffline, "Offline"}, {app.StatusUnknown, "Unknown"}}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = selectBox("status", "Status", v.Status, []option{{"", "All statuses"}, {model.StatusOnline, "Online"}, {model.StatusOffline, "Offline"}, {model.StatusUnknown, "Unknown"}}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -6,53 +6,44 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 func TestFleetPage(t *testing.T) {
-	e := newEnv(t)
-	cases := []struct {
-		who, query  string
-		want, avoid []string
-	}{
-		{"admin", "", []string{"Truck One", "Van Two", "Van Three", `"name":"Truck One"`, `"lat":52.52`,
-			`"status":"online"`, "no position yet", "50 km/h", "Unknown devices"}, nil},
-		{"admin", "?q=van", []string{"Van Two</a>", "Van Three</a>"}, []string{"Truck One</a>"}},
-		{"admin", "?q=356938035643809", []string{"Truck One</a>"}, []string{"Van Two</a>"}},
-		{"admin", "?status=offline", []string{"Van Two</a>"}, []string{"Truck One</a>", "Van Three</a>"}},
+	// Every fleet page has the map and the menu, and its 15 s refresh keeps
+	// the filters the list shows.
+	page := []string{`data-tiles="https://tile.openstreetmap.org/{{z}}/{{x}}/{{y}}.png"`, `<nav`,
+		`hx-include="#fleet-filters" hx-trigger="every 15s"`}
+	run(t, []scenario{
+		{Name: "admin", As: "admin", Method: "GET", Path: "/dashboard/fleet", Status: 200,
+			Want: append([]string{"Truck One", "Van Two", "Van Three", `"name":"Truck One"`, `"lat":52.52`,
+				`"status":"online"`, "no position yet", "50 km/h", "Unknown devices"}, page...)},
+		{Name: "admin ?q=van", As: "admin", Method: "GET", Path: "/dashboard/fleet?q=van", Status: 200,
+			Want: append([]string{"Van Two</a>", "Van Three</a>"}, page...), Absent: []string{"Truck One</a>"}},
+		{Name: "admin ?q=356938035643809", As: "admin", Method: "GET", Path: "/dashboard/fleet?q=356938035643809", Status: 200,
+			Want: append([]string{"Truck One</a>"}, page...), Absent: []string{"Van Two</a>"}},
+		{Name: "admin ?status=offline", As: "admin", Method: "GET", Path: "/dashboard/fleet?status=offline", Status: 200,
+			Want: append([]string{"Van Two</a>"}, page...), Absent: []string{"Truck One</a>", "Van Three</a>"}},
 		// A manager sees what it manages, and no unknown devices (administrators only).
-		{"manager", "", []string{"Van Three</a>", `"lat":53.55`}, []string{"Truck One", "Van Two", "Unknown devices"}},
-	}
-	for _, tc := range cases {
-		res := e.as(tc.who).get("/dashboard/fleet" + tc.query)
-		if res.Status != 200 {
-			t.Fatalf("%s %s: %d", tc.who, tc.query, res.Status)
-		}
-		what := tc.who + " fleet" + tc.query
-		webtest.Contains(t, what, res.Body, tc.want...)
-		webtest.Lacks(t, what, res.Body, tc.avoid...)
-		webtest.Contains(t, what, res.Body, `data-tiles="https://tile.openstreetmap.org/{z}/{x}/{y}.png"`, `<nav`,
-			// The 15 s refresh keeps the filters the list shows.
-			`hx-include="#fleet-filters" hx-trigger="every 15s"`)
-	}
+		{Name: "manager", As: "manager", Method: "GET", Path: "/dashboard/fleet", Status: 200,
+			Want: append([]string{"Van Three</a>", `"lat":53.55`}, page...), Absent: []string{"Truck One", "Van Two", "Unknown devices"}},
+	})
 }
 
 // The filters and the 15 s refresh ask for the list only.
 func TestFleetListFragment(t *testing.T) {
-	e := newEnv(t)
-	res := e.as("admin").get("/dashboard/fleet?q=truck", "HX-Request", "true", "HX-Target", "fleet-list")
-	if res.Status != 200 {
-		t.Fatal(res.Status)
-	}
-	webtest.Contains(t, "fragment", res.Body, "Truck One</a>", `id="fleet-data"`)
-	webtest.Lacks(t, "fragment", res.Body, "<html", "<nav", "Van Two")
+	run(t, []scenario{
+		{Name: "fragment", As: "admin", Method: "GET", Path: "/dashboard/fleet?q=truck",
+			Header: map[string]string{"HX-Request": "true", "HX-Target": "fleet-list"}, Status: 200,
+			Want: []string{"Truck One</a>", `id="fleet-data"`}, Absent: []string{"<html", "<nav", "Van Two"}},
+	})
 }
 
 // The tile URL comes from the server's mapUrl when it is a tile template.
 func TestFleetTileURLFromServerSettings(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.core.UpdateServer(e.users["admin"], func(s *app.Server) error {
+	if _, err := e.Core.Accounts.UpdateServer(e.users["admin"], func(s *model.Server) error {
 		s.MapURL = "https://tiles.example.com/{z}/{x}/{y}.png"
 		return nil
 	}); err != nil {
@@ -70,7 +61,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 	if res.Status != 303 {
 		t.Fatalf("create: %d %.400s", res.Status, res.Body)
 	}
-	list, err := e.core.Devices.List(e.users["admin"], app.ListQuery{UniqueIDs: []string{"868000000000004"}})
+	list, err := e.Core.Fleet.Devices.List(e.users["admin"], model.Query{UniqueIDs: []string{"868000000000004"}})
 	if err != nil || len(list) != 1 || list[0].Name != "Bus Four" || list[0].Model != "GT06N" || list[0].Phone != "+49 170 1234567" {
 		t.Fatalf("created device: %+v %v", list, err)
 	}
@@ -94,7 +85,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 	if res := admin.post("/dashboard/fleet/devices/"+id, form); res.Status != 303 {
 		t.Fatalf("update: %d %.300s", res.Status, res.Body)
 	}
-	if d, _ := e.core.Devices.Get(e.users["admin"], list[0].ID); d == nil || d.Name != "Bus Four (blue)" {
+	if d, _ := e.Core.Fleet.Devices.Get(e.users["admin"], list[0].ID); d == nil || d.Name != "Bus Four (blue)" {
 		t.Fatalf("updated device: %+v", d)
 	}
 	// A manager cannot see, hence not edit, the administrator's device.
@@ -104,7 +95,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 	if res := admin.post("/dashboard/fleet/devices/"+id+"/delete", nil); res.Status != 303 {
 		t.Fatalf("delete: %d", res.Status)
 	}
-	if _, err := e.core.Devices.Get(e.users["admin"], list[0].ID); app.KindOf(err) != app.KindNotFound {
+	if _, err := e.Core.Fleet.Devices.Get(e.users["admin"], list[0].ID); model.ClassOf(err) != model.ClassNotFound {
 		t.Fatalf("deleted device still there: %v", err)
 	}
 	if res := admin.get("/dashboard/fleet/devices/abc"); res.Status != 400 {
@@ -114,7 +105,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 
 func TestUnknownDevices(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err == nil {
+	if _, err := e.Core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err == nil {
 		t.Fatal("unknown device identified")
 	}
 	admin := e.as("admin")
@@ -131,27 +122,25 @@ func TestUnknownDevices(t *testing.T) {
 	if res.Status != 303 {
 		t.Fatalf("add: %d %.300s", res.Status, res.Body)
 	}
-	if d, err := e.core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err != nil || d.Name != "Trailer 7" {
+	if d, err := e.Core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err != nil || d.Name != "Trailer 7" {
 		t.Fatalf("added device: %+v %v", d, err)
 	}
 	webtest.Lacks(t, "unknown list after adding", admin.get("/dashboard/fleet/unknown").Body, "862000000000077")
 }
 
 func TestUsersPage(t *testing.T) {
-	e := newEnv(t)
-	all := e.as("admin").get("/dashboard/users").Body
-	webtest.Contains(t, "admin's users", all, "Ada Admin", "Max Manager", "Dora Driver", "administrator", "manager")
-	managed := e.as("manager").get("/dashboard/users").Body
-	webtest.Contains(t, "manager's users", managed, "Dora Driver", "The users you manage")
-	webtest.Lacks(t, "manager's users", managed, "Ada Admin")
+	run(t, []scenario{
+		{Name: "admin's users", As: "admin", Method: "GET", Path: "/dashboard/users", Status: 200,
+			Want: []string{"Ada Admin", "Max Manager", "Dora Driver", "administrator", "manager"}},
+		{Name: "manager's users", As: "manager", Method: "GET", Path: "/dashboard/users", Status: 200,
+			Want: []string{"Dora Driver", "The users you manage"}, Absent: []string{"Ada Admin"}},
+	})
 }
 
 func TestNotFoundPage(t *testing.T) {
-	e := newEnv(t)
-	res := e.as("admin").get("/dashboard/no-such-page")
-	if res.Status != 404 || !strings.Contains(res.Body, "<nav") {
-		t.Fatalf("404 page: %d %.200s", res.Status, res.Body)
-	}
+	run(t, []scenario{
+		{Name: "404 page", As: "admin", Method: "GET", Path: "/dashboard/no-such-page", Status: 404, Want: []string{"<nav"}},
+	})
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -172,7 +161,7 @@ func TestDeviceInstallation(t *testing.T) {
 	if res := admin.post("/dashboard/fleet/devices", form); res.Status != 303 {
 		t.Fatalf("install: %d %.400s", res.Status, res.Body)
 	}
-	list, err := e.core.Devices.List(e.users["admin"], app.ListQuery{UniqueIDs: []string{"868000000000099"}})
+	list, err := e.Core.Fleet.Devices.List(e.users["admin"], model.Query{UniqueIDs: []string{"868000000000099"}})
 	if err != nil || len(list) != 1 || list[0].ExpirationTime == nil {
 		t.Fatalf("installed device: %+v %v", list, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -38,7 +38,7 @@ func (r *formReader) parseID(name, s string) int64 {
 	}
 	id, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || id < 0 {
-		r.fail(app.Invalid("%s must be an id", name))
+		r.fail(model.Invalid("%s must be an id", name))
 	}
 	return id
 }
@@ -51,21 +51,21 @@ func (r *formReader) float(name, label string) *float64 {
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		r.fail(app.Invalid("%s must be a number", label))
+		r.fail(model.Invalid("%s must be a number", label))
 		return nil
 	}
 	return &v
 }
 
 // date reads an optional date (YYYY-MM-DD from a date input).
-func (r *formReader) date(name, label string) app.Date {
+func (r *formReader) date(name, label string) model.Date {
 	s := r.text(name)
 	if s == "" {
-		return app.Date{}
+		return model.Date{}
 	}
-	d, err := app.ParseDate(s)
+	d, err := model.ParseDate(s)
 	if err != nil {
-		r.fail(app.Invalid("%s must be a date like 2025-03-01", label))
+		r.fail(model.Invalid("%s must be a date like 2025-03-01", label))
 	}
 	return d
 }
@@ -86,10 +86,10 @@ func (r *formReader) values(name string) []string {
 // keptFiles applies an edit form's attachment checkboxes (keepFile, one per
 // attached file; unchecked ones are removed) to ids. Forms without the
 // checkboxes (editingFiles unset) keep every file.
-func (r *formReader) keptFiles(ids []app.TextID) []app.TextID {
+func (r *formReader) keptFiles(ids []model.TextID) []model.TextID {
 	if r.c.FormValue("editingFiles") != "1" {
 		return ids
 	}
 	keep := r.values("keepFile")
-	return slices.DeleteFunc(ids, func(id app.TextID) bool { return !slices.Contains(keep, id.String()) })
+	return slices.DeleteFunc(ids, func(id model.TextID) bool { return !slices.Contains(keep, id.String()) })
 }

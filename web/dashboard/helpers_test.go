@@ -9,23 +9,33 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 )
 
-// env is one test's world: a fresh store with seeded data, the core and the
-// whole HTTP app (API and dashboard), and the seeded objects by name.
+// env is one test's world (webtest.World: a fresh store with seeded data,
+// the core and the whole HTTP app, API and dashboard, the seeded objects'
+// ids by name) and the seeded objects themselves. Scenarios sign their
+// caller in by a session made through the core and read pages.
 type env struct {
+	*webtest.World
 	t       testing.TB
-	core    *app.Core
-	app     *fiber.App
-	users   map[string]*app.User
-	devices map[string]*app.Device
+	users   map[string]*model.User
+	devices map[string]*model.Device
 	// now is the clock of the core, fixed so expiry states are stable.
 	now time.Time
 }
+
+// scenario is one page request on a fresh seeded world.
+type scenario = webtest.Scenario[*env]
+
+// run runs scenarios, each on a freshly seeded world with the default
+// options (or the scenario's own).
+var run = webtest.Runner(func(t testing.TB) *env { return newEnv(t) })
 
 const password = "secret-pass"
 
@@ -42,32 +52,39 @@ func newEnv(t testing.TB, with ...func(*app.Options)) *env {
 	db := webtest.OpenStore(t)
 	now := time.Now().UTC().Truncate(time.Second)
 	opts := app.Options{BcryptCost: 4, Now: func() time.Time { return now },
-		Office: app.OfficeOptions{FilesDir: filepath.Join(t.TempDir(), "files")}}
+		Office: office.Options{FilesDir: filepath.Join(t.TempDir(), "files")}}
 	for _, w := range with {
 		w(&opts)
 	}
 	core := app.New(db, opts)
-	e := &env{t: t, core: core, app: web.New(core, web.Options{}), users: map[string]*app.User{},
-		devices: map[string]*app.Device{}, now: now}
-	e.users["admin"] = e.must(core.CreateUser(app.System(), func(u *app.User) error {
+	e := &env{World: webtest.NewWorld(db, core, web.New(core, web.Options{})), t: t, users: map[string]*model.User{},
+		devices: map[string]*model.Device{}, now: now}
+	e.Auth, e.Pages = webtest.AuthSession, true
+	e.users["admin"] = e.must(core.Accounts.CreateUser(model.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password, u.Administrator = "Ada Admin", "admin@example.com", password, true
 		return nil
 	}))
-	e.users["manager"] = e.must(core.CreateUser(app.System(), func(u *app.User) error {
+	e.users["manager"] = e.must(core.Accounts.CreateUser(model.System(), func(u *model.User) error {
 		u.Name, u.Email, u.Password, u.UserLimit = "Max Manager", "manager@example.com", password, 5
 		return nil
 	}))
-	e.users["driver1"] = e.must(core.CreateUser(e.users["manager"], func(u *app.User) error {
+	e.users["driver1"] = e.must(core.Accounts.CreateUser(e.users["manager"], func(u *model.User) error {
 		u.Name, u.Email, u.Password = "Dora Driver", "driver1@example.com", password
 		return nil
 	}))
-	e.addDevice("admin", "truck1", "Truck One", "356938035643809", &app.Position{Latitude: 52.52, Longitude: 13.405, Speed: 27})
+	e.addDevice("admin", "truck1", "Truck One", "356938035643809", &model.Position{Latitude: 52.52, Longitude: 13.405, Speed: 27})
 	e.addDevice("admin", "van2", "Van Two", "356938035643810", nil)
-	e.addDevice("manager", "van3", "Van Three", "356938035643811", &app.Position{Latitude: 53.55, Longitude: 9.99})
+	e.addDevice("manager", "van3", "Van Three", "356938035643811", &model.Position{Latitude: 53.55, Longitude: 9.99})
+	for name, u := range e.users {
+		e.IDs[name] = u.ID
+	}
+	for name, d := range e.devices {
+		e.IDs[name] = d.ID
+	}
 	return e
 }
 
-func (e *env) must(u *app.User, err error) *app.User {
+func (e *env) must(u *model.User, err error) *model.User {
 	e.t.Helper()
 	if err != nil {
 		e.t.Fatal(err)
@@ -75,9 +92,9 @@ func (e *env) must(u *app.User, err error) *app.User {
 	return u
 }
 
-func (e *env) addDevice(owner, key, name, uniqueID string, p *app.Position) {
+func (e *env) addDevice(owner, key, name, uniqueID string, p *model.Position) {
 	e.t.Helper()
-	d, err := e.core.Devices.Create(e.users[owner], func(d *app.Device) error {
+	d, err := e.Core.Fleet.Devices.Create(e.users[owner], func(d *model.Device) error {
 		d.Name, d.UniqueID = name, uniqueID
 		return nil
 	})
@@ -87,7 +104,7 @@ func (e *env) addDevice(owner, key, name, uniqueID string, p *app.Position) {
 	if p != nil {
 		p.DeviceID, p.Valid, p.Protocol = d.ID, true, "gt06"
 		p.FixTime, p.DeviceTime = e.now.Add(-time.Minute), e.now.Add(-time.Minute)
-		if err := e.core.Ingest(d.ID, []*app.Position{p}); err != nil {
+		if err := e.Core.Ingest(d.ID, []*model.Position{p}); err != nil {
 			e.t.Fatal(err)
 		}
 	}
@@ -105,7 +122,7 @@ type client struct {
 // up from a page, as a browser would.
 func (e *env) as(name string) *client {
 	e.t.Helper()
-	c := &client{e: e, session: webtest.SessionCookie(e.t, e.core, e.users[name]).Value}
+	c := &client{e: e, session: e.Session(e.t, name).Value}
 	res := c.get("/dashboard/fleet")
 	c.csrf = csrfToken(res.Body)
 	if c.csrf == "" {
@@ -129,11 +146,11 @@ func (c *client) do(req *http.Request) *webtest.Response {
 	if c.session != "" {
 		req.AddCookie(&http.Cookie{Name: httpx.SessionCookie, Value: c.session})
 	}
-	return webtest.Do(c.e.t, c.e.app, req)
+	return c.e.Send(c.e.t, "", req)
 }
 
 func (c *client) get(path string, headers ...string) *webtest.Response {
-	req := webtest.NewRequest("GET", path, "", "")
+	req := c.e.Request(c.e.t, "GET", path, "", "")
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
@@ -148,5 +165,5 @@ func (c *client) post(path string, form url.Values) *webtest.Response {
 	if _, set := form["_csrf"]; !set {
 		form.Set("_csrf", c.csrf)
 	}
-	return c.do(webtest.NewRequest("POST", path, fiber.MIMEApplicationForm, form.Encode()))
+	return c.do(c.e.Request(c.e.t, "POST", path, fiber.MIMEApplicationForm, form.Encode()))
 }

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -26,7 +27,7 @@ func (d *Dashboard) maintenanceRoutes() []route {
 
 // serviceRow is a service record with its vehicle's name.
 type serviceRow struct {
-	Record  *app.ServiceRecord
+	Record  *office.ServiceRecord
 	Vehicle string
 }
 
@@ -35,7 +36,7 @@ type vehicleSpend struct {
 	ID, Name string
 	Services int
 	Total    float64
-	Last     app.Date
+	Last     model.Date
 }
 
 // maintenanceView is the service history, optionally of one vehicle, with
@@ -56,7 +57,7 @@ func (d *Dashboard) maintenance(c *fiber.Ctx) error {
 	if r.err != nil {
 		return r.err
 	}
-	records, err := d.core.ServiceRecords(actor, app.ServiceQuery{}) // latest first
+	records, err := d.core.Office.ServiceRecords(actor, office.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
 	}
@@ -64,12 +65,12 @@ func (d *Dashboard) maintenance(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v.Vehicles = names.options(app.DocumentOfVehicle, "All vehicles")
-	spend := map[app.TextID]*vehicleSpend{}
+	v.Vehicles = names.options(office.DocumentOfVehicle, "All vehicles")
+	spend := map[model.TextID]*vehicleSpend{}
 	for _, rec := range records {
 		s := spend[rec.VehicleID]
 		if s == nil {
-			s = &vehicleSpend{ID: rec.VehicleID.String(), Name: names.of(app.DocumentOfVehicle, int64(rec.VehicleID)), Last: rec.ServiceDate}
+			s = &vehicleSpend{ID: rec.VehicleID.String(), Name: names.of(office.DocumentOfVehicle, int64(rec.VehicleID)), Last: rec.ServiceDate}
 			spend[rec.VehicleID] = s
 		}
 		s.Services++
@@ -99,8 +100,8 @@ func deref(v *float64) float64 {
 
 // serviceForm is the service record create/edit form.
 type serviceForm struct {
-	Record   *app.ServiceRecord
-	Files    []*app.File
+	Record   *office.ServiceRecord
+	Files    []*office.File
 	Vehicles []option
 	Tasks    []string
 	Problem  string
@@ -108,7 +109,7 @@ type serviceForm struct {
 
 func (d *Dashboard) serviceNew(c *fiber.Ctx) error {
 	r := &formReader{c: c}
-	rec := &app.ServiceRecord{VehicleID: app.TextID(r.queryID("vehicle"))}
+	rec := &office.ServiceRecord{VehicleID: model.TextID(r.queryID("vehicle"))}
 	if r.err != nil {
 		return r.err
 	}
@@ -120,14 +121,14 @@ func (d *Dashboard) serviceEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rec, err := d.core.ServiceRecord(user(c), id)
+	rec, err := d.core.Office.ServiceRecord(user(c), id)
 	if err != nil {
 		return err
 	}
 	return d.renderServiceForm(c, fiber.StatusOK, rec, nil)
 }
 
-func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *app.ServiceRecord, problem error) error {
+func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *office.ServiceRecord, problem error) error {
 	actor := user(c)
 	names, err := d.entityNames(actor)
 	if err != nil {
@@ -137,11 +138,11 @@ func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *app.Service
 	if err != nil {
 		return err
 	}
-	tasks, err := d.core.ServiceTasks(actor)
+	tasks, err := d.core.Office.ServiceTasks(actor)
 	if err != nil {
 		return err
 	}
-	f := serviceForm{Record: rec, Files: files, Vehicles: names.options(app.DocumentOfVehicle, "Choose a vehicle"),
+	f := serviceForm{Record: rec, Files: files, Vehicles: names.options(office.DocumentOfVehicle, "Choose a vehicle"),
 		Problem: problemText(problem)}
 	for _, t := range tasks {
 		f.Tasks = append(f.Tasks, t.Label)
@@ -171,23 +172,23 @@ func (d *Dashboard) serviceUpdate(c *fiber.Ctx) error {
 // saveService creates (id 0) or updates a service record from the form,
 // with the files uploaded along.
 func (d *Dashboard) saveService(c *fiber.Ctx, id int64) error {
-	form := attachedForm[app.ServiceRecord, *app.ServiceRecord]{
+	form := attachedForm[office.ServiceRecord, *office.ServiceRecord]{
 		read:   readService,
-		files:  func(rec *app.ServiceRecord) *[]app.TextID { return &rec.FileIDs },
-		create: d.core.CreateServiceRecord,
-		update: d.core.UpdateServiceRecord,
+		files:  func(rec *office.ServiceRecord) *[]model.TextID { return &rec.FileIDs },
+		create: d.core.Office.CreateServiceRecord,
+		update: d.core.Office.UpdateServiceRecord,
 		again:  d.renderServiceForm,
 	}
-	return form.save(d, c, id, func(saved *app.ServiceRecord) error {
+	return form.save(d, c, id, func(saved *office.ServiceRecord) error {
 		return redirect(c, Prefix+"/maintenance?vehicle="+saved.VehicleID.String())
 	})
 }
 
 // readService applies the service form's fields to rec.
-func readService(c *fiber.Ctx, rec *app.ServiceRecord) error {
+func readService(c *fiber.Ctx, rec *office.ServiceRecord) error {
 	r := &formReader{c: c}
 	rec.Title = r.text("title")
-	rec.VehicleID = app.TextID(r.id("vehicleId"))
+	rec.VehicleID = model.TextID(r.id("vehicleId"))
 	rec.ServiceDate = r.date("serviceDate", "Service date")
 	rec.Odometer = r.float("odometer", "Odometer")
 	rec.Expenditure = r.float("expenditure", "Cost")
@@ -207,7 +208,7 @@ func (d *Dashboard) serviceDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.core.DeleteServiceRecord(user(c), id); err != nil {
+	if err := d.core.Office.DeleteServiceRecord(user(c), id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/maintenance")
@@ -215,7 +216,7 @@ func (d *Dashboard) serviceDelete(c *fiber.Ctx) error {
 
 // taskView is the service task list: public tasks and the viewer's own.
 type taskView struct {
-	Tasks   []*app.ServiceTask
+	Tasks   []*office.ServiceTask
 	Problem string
 	Label   string
 }
@@ -225,7 +226,7 @@ func (d *Dashboard) serviceTasks(c *fiber.Ctx) error {
 }
 
 func (d *Dashboard) renderTasks(c *fiber.Ctx, status int, label string, problem error) error {
-	tasks, err := d.core.ServiceTasks(user(c))
+	tasks, err := d.core.Office.ServiceTasks(user(c))
 	if err != nil {
 		return err
 	}
@@ -234,29 +235,29 @@ func (d *Dashboard) renderTasks(c *fiber.Ctx, status int, label string, problem 
 
 func (d *Dashboard) serviceTaskCreate(c *fiber.Ctx) error {
 	label := c.FormValue("label")
-	if _, err := d.core.CreateServiceTask(user(c), label); err != nil {
+	if _, err := d.core.Office.CreateServiceTask(user(c), label); err != nil {
 		return d.formFailed(c, err, func(status int) error { return d.renderTasks(c, status, label, err) })
 	}
 	return redirect(c, Prefix+"/maintenance/tasks")
 }
 
 func (d *Dashboard) serviceTaskDelete(c *fiber.Ctx) error {
-	if err := d.core.DeleteServiceTask(user(c), c.FormValue("label")); err != nil {
+	if err := d.core.Office.DeleteServiceTask(user(c), c.FormValue("label")); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/maintenance/tasks")
 }
 
-func serviceURL(rec *app.ServiceRecord) string { return Prefix + "/maintenance/" + rec.ID.String() }
+func serviceURL(rec *office.ServiceRecord) string { return Prefix + "/maintenance/" + rec.ID.String() }
 
-func serviceAction(rec *app.ServiceRecord) string {
+func serviceAction(rec *office.ServiceRecord) string {
 	if rec.ID == 0 {
 		return Prefix + "/maintenance"
 	}
 	return serviceURL(rec)
 }
 
-func hasTask(rec *app.ServiceRecord, label string) bool {
+func hasTask(rec *office.ServiceRecord, label string) bool {
 	return slices.Contains(rec.ServiceTasks, label)
 }
 

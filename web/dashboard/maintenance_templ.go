@@ -5,10 +5,11 @@ package dashboard
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
-import "github.com/a-h/templ"
-import templruntime "github.com/a-h/templ/runtime"
-
-import "github.com/fleetd/fleetd/app"
+import (
+	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
+	"github.com/fleetd/fleetd/app/office"
+)
 
 func maintenancePage(p Page, v maintenanceView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -777,7 +778,7 @@ func tasksPage(p Page, v taskView) templ.Component {
 	})
 }
 
-func vehicleValue(r *app.ServiceRecord) string {
+func vehicleValue(r *office.ServiceRecord) string {
 	if r.VehicleID == 0 {
 		return ""
 	}

@@ -9,14 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // addTicket opens a ticket as the seeded user who.
-func (e *env) addTicket(who, title, category string) *app.Ticket {
+func (e *env) addTicket(who, title, category string) *office.Ticket {
 	e.t.Helper()
-	t, err := e.core.CreateTicket(e.users[who], func(t *app.Ticket) error {
+	t, err := e.Core.Office.CreateTicket(e.users[who], func(t *office.Ticket) error {
 		t.Title, t.Category, t.Description = title, category, "Details of "+title
 		return nil
 	})
@@ -62,41 +63,33 @@ func (c *client) postMultipart(path string, fields url.Values, files map[string]
 const pdf = "%PDF-1.4\n% test document\n"
 
 func TestTicketList(t *testing.T) {
-	e := newEnv(t)
-	for i := range 30 {
-		e.addTicket("driver1", "GPS drops "+itoa(int64(i)), "tracking")
-	}
-	login := e.addTicket("driver1", "Cannot log in", "login")
-	if _, err := e.core.SetTicketStatus(e.users["admin"], int64(login.ID), app.TicketInProgress); err != nil {
-		t.Fatal(err)
-	}
-	admin := e.as("admin")
-	cases := []struct {
-		query       string
-		want, avoid []string
-	}{
-		// Newest first, 25 a page.
-		{"", []string{"Cannot log in", "GPS drops 29", "GPS drops 6<", "Page 1 of 2 · 31 tickets", "page=2"}, []string{"GPS drops 5<"}},
-		{"?page=2", []string{"GPS drops 5<", "GPS drops 0<", "Page 2 of 2", "Previous"}, []string{"Cannot log in"}},
-		{"?page=99", []string{"Page 2 of 2"}, nil},
-		{"?q=log+in", []string{"Cannot log in", "Page 1 of 1 · 1 ticket<"}, []string{"GPS drops"}},
-		{"?status=in_progress", []string{"Cannot log in", "in progress"}, []string{"GPS drops"}},
-		{"?status=closed", []string{"No tickets match."}, []string{"GPS drops", "Cannot log in"}},
-	}
-	for _, tc := range cases {
-		res := admin.get("/dashboard/tickets" + tc.query)
-		if res.Status != 200 {
-			t.Fatalf("%s: %d", tc.query, res.Status)
+	// driver1's 30 tickets "GPS drops 0".."GPS drops 29", then "Cannot log in", in progress.
+	tickets := func(t *testing.T, e *env) {
+		for i := range 30 {
+			e.addTicket("driver1", "GPS drops "+itoa(int64(i)), "tracking")
 		}
-		webtest.Contains(t, "tickets"+tc.query, res.Body, tc.want...)
-		webtest.Lacks(t, "tickets"+tc.query, res.Body, tc.avoid...)
+		login := e.addTicket("driver1", "Cannot log in", "login")
+		if _, err := e.Core.Office.SetTicketStatus(e.users["admin"], int64(login.ID), office.TicketInProgress); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if res := admin.get("/dashboard/tickets?status=lost"); res.Status != 400 {
-		t.Errorf("bad status filter: %d", res.Status)
+	list := func(query string, want, avoid []string) scenario {
+		return scenario{Name: "tickets" + query, As: "admin", Method: "GET", Path: "/dashboard/tickets" + query,
+			Before: tickets, Status: 200, Want: want, Absent: avoid}
 	}
-	frag := admin.get("/dashboard/tickets?q=log", "HX-Request", "true", "HX-Target", "ticket-list")
-	webtest.Contains(t, "list fragment", frag.Body, "Cannot log in")
-	webtest.Lacks(t, "list fragment", frag.Body, "<nav class=\"nav\"")
+	run(t, []scenario{
+		// Newest first, 25 a page.
+		list("", []string{"Cannot log in", "GPS drops 29", "GPS drops 6<", "Page 1 of 2 · 31 tickets", "page=2"}, []string{"GPS drops 5<"}),
+		list("?page=2", []string{"GPS drops 5<", "GPS drops 0<", "Page 2 of 2", "Previous"}, []string{"Cannot log in"}),
+		list("?page=99", []string{"Page 2 of 2"}, nil),
+		list("?q=log+in", []string{"Cannot log in", "Page 1 of 1 · 1 ticket<"}, []string{"GPS drops"}),
+		list("?status=in_progress", []string{"Cannot log in", "in progress"}, []string{"GPS drops"}),
+		list("?status=closed", []string{"No tickets match."}, []string{"GPS drops", "Cannot log in"}),
+		{Name: "bad status filter", As: "admin", Method: "GET", Path: "/dashboard/tickets?status=lost", Before: tickets, Status: 400},
+		{Name: "list fragment", As: "admin", Method: "GET", Path: "/dashboard/tickets?q=log", Before: tickets,
+			Header: map[string]string{"HX-Request": "true", "HX-Target": "ticket-list"}, Status: 200,
+			Want: []string{"Cannot log in"}, Absent: []string{"<nav class=\"nav\""}},
+	})
 }
 
 func TestTicketThread(t *testing.T) {
@@ -116,7 +109,7 @@ func TestTicketThread(t *testing.T) {
 	}
 	res = admin.get(path)
 	webtest.Contains(t, "thread after response", res.Body, "Please clear the cache.", "steps.pdf", `class="message mine" id="latest"`)
-	responses, err := e.core.TicketResponses(e.users["admin"], int64(ticket.ID))
+	responses, err := e.Core.Office.TicketResponses(e.users["admin"], int64(ticket.ID))
 	if err != nil || len(responses) != 1 || len(responses[0].FileIDs) != 1 {
 		t.Fatalf("responses: %+v %v", responses, err)
 	}
@@ -190,7 +183,7 @@ func TestDocuments(t *testing.T) {
 		webtest.Contains(t, "documents"+tc.query, res.Body, tc.want...)
 		webtest.Lacks(t, "documents"+tc.query, res.Body, tc.avoid...)
 	}
-	docs, err := e.core.Documents(e.users["admin"])
+	docs, err := e.Core.Office.Documents(e.users["admin"])
 	if err != nil || len(docs) != 3 {
 		t.Fatalf("documents: %d %v", len(docs), err)
 	}
@@ -206,7 +199,7 @@ func TestDocuments(t *testing.T) {
 	if res.Status != 303 {
 		t.Fatalf("update: %d %.300s", res.Status, res.Body)
 	}
-	if d, _ := e.core.Document(e.users["admin"], int64(ins.ID)); d == nil || d.Status != app.DocumentValid || len(d.FileIDs) != 0 {
+	if d, _ := e.Core.Office.Document(e.users["admin"], int64(ins.ID)); d == nil || d.Status != office.DocumentValid || len(d.FileIDs) != 0 {
 		t.Fatalf("updated: %+v", d)
 	}
 	// Refusals keep the form.
@@ -224,7 +217,7 @@ func TestDocuments(t *testing.T) {
 	if res := admin.post(path+"/delete", nil); res.Status != 303 {
 		t.Fatalf("delete: %d", res.Status)
 	}
-	if _, err := e.core.Document(e.users["admin"], int64(ins.ID)); app.KindOf(err) != app.KindNotFound {
+	if _, err := e.Core.Office.Document(e.users["admin"], int64(ins.ID)); model.ClassOf(err) != model.ClassNotFound {
 		t.Fatalf("deleted document: %v", err)
 	}
 }
@@ -249,7 +242,7 @@ func TestMaintenance(t *testing.T) {
 	webtest.Contains(t, "van history", one, "Brakes</a>", "300.00")
 	webtest.Lacks(t, "van history", one, "Tyres</a>")
 
-	recs, err := e.core.ServiceRecords(e.users["admin"], app.ServiceQuery{})
+	recs, err := e.Core.Office.ServiceRecords(e.users["admin"], office.ServiceQuery{})
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("records: %v %v", recs, err)
 	}
@@ -289,13 +282,13 @@ func TestOverview(t *testing.T) {
 	e := newEnv(t)
 	e.addTicket("driver1", "Wrong speed", "tracking")
 	closed := e.addTicket("driver1", "Old problem", "other")
-	if _, err := e.core.SetTicketStatus(e.users["admin"], int64(closed.ID), app.TicketClosed); err != nil {
+	if _, err := e.Core.Office.SetTicketStatus(e.users["admin"], int64(closed.ID), office.TicketClosed); err != nil {
 		t.Fatal(err)
 	}
 	for i, days := range []int{5, 45, -1} {
-		_, err := e.core.CreateDocument(e.users["admin"], func(d *app.Document) error {
-			d.DocumentOf, d.EntityID, d.DocumentType = app.DocumentOfVehicle, app.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
-			d.ExpiryDate = app.Date{Time: e.now.AddDate(0, 0, days)}
+		_, err := e.Core.Office.CreateDocument(e.users["admin"], func(d *office.Document) error {
+			d.DocumentOf, d.EntityID, d.DocumentType = office.DocumentOfVehicle, model.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
+			d.ExpiryDate = model.Date{Time: e.now.AddDate(0, 0, days)}
 			return nil
 		})
 		if err != nil {
@@ -304,16 +297,16 @@ func TestOverview(t *testing.T) {
 	}
 	spent := 250.0
 	odo := 1000.0
-	if _, err := e.core.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.ServiceDate = "Oil", app.TextID(e.devices["van2"].ID), app.Date{Time: e.now}
+	if _, err := e.Core.Office.CreateServiceRecord(e.users["admin"], func(r *office.ServiceRecord) error {
+		r.Title, r.VehicleID, r.ServiceDate = "Oil", model.TextID(e.devices["van2"].ID), model.Date{Time: e.now}
 		r.Odometer, r.Expenditure = &odo, &spent
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	sos := &app.Position{DeviceID: e.devices["truck1"].ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
-		FixTime: e.now, DeviceTime: e.now, Attributes: app.Attributes{"alarm": "sos"}}
-	if err := e.core.Ingest(sos.DeviceID, []*app.Position{sos}); err != nil {
+	sos := &model.Position{DeviceID: e.devices["truck1"].ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
+		FixTime: e.now, DeviceTime: e.now, Attributes: model.Attributes{"alarm": "sos"}}
+	if err := e.Core.Ingest(sos.DeviceID, []*model.Position{sos}); err != nil {
 		t.Fatal(err)
 	}
 	body := e.as("admin").get("/dashboard/").Body

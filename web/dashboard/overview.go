@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -19,7 +22,7 @@ const overviewListLen = 5
 type overviewView struct {
 	Fleet       fleetView
 	OpenTickets int
-	Tickets     []*app.Ticket
+	Tickets     []*office.Ticket
 	Expiring    []docDue
 	Expired     int
 	Services    []serviceRow
@@ -28,7 +31,7 @@ type overviewView struct {
 	Alarms      []alarmRow
 	// Due are the first vehicles overdue or due soon for service, of
 	// DueCount, Overdue of them overdue.
-	Due               []app.MaintenanceDue
+	Due               []office.MaintenanceDue
 	DueCount, Overdue int
 	// Disk is the data disk at a glance, for administrators; nil for
 	// others or when the free space cannot be read.
@@ -46,14 +49,14 @@ const alarmWindow = 7 * 24 * time.Hour
 
 // docDue is a document with the days left until it expires.
 type docDue struct {
-	Doc    *app.Document
+	Doc    *office.Document
 	Days   int
 	Entity string
 }
 
 // openTicket reports whether a ticket still needs support's attention.
-func openTicket(t *app.Ticket) bool {
-	return t.Status == app.TicketOpen || t.Status == app.TicketPending || t.Status == app.TicketInProgress
+func openTicket(t *office.Ticket) bool {
+	return t.Status == office.TicketOpen || t.Status == office.TicketPending || t.Status == office.TicketInProgress
 }
 
 func (d *Dashboard) overview(c *fiber.Ctx) error {
@@ -68,7 +71,7 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 			v.Disk = &o
 		}
 	}
-	tickets, err := d.core.Tickets(actor, app.TicketQuery{})
+	tickets, err := d.core.Office.Tickets(actor, office.TicketQuery{})
 	if err != nil {
 		return err
 	}
@@ -99,13 +102,13 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, overviewPage(d.page(c, "Overview", "overview"), v))
 }
 
-func (d *Dashboard) overviewDocuments(actor *app.User, names entityNames, v *overviewView) error {
-	docs, err := d.core.ExpiringDocuments(actor) // soonest first
+func (d *Dashboard) overviewDocuments(actor *model.User, names entityNames, v *overviewView) error {
+	docs, err := d.core.Office.ExpiringDocuments(actor) // soonest first
 	if err != nil {
 		return err
 	}
 	for _, doc := range docs {
-		switch days := d.core.DaysUntil(doc.ExpiryDate); {
+		switch days := d.core.Office.DaysUntil(doc.ExpiryDate); {
 		case days < 0:
 			v.Expired++
 		case days <= overviewSoon:
@@ -115,8 +118,8 @@ func (d *Dashboard) overviewDocuments(actor *app.User, names entityNames, v *ove
 	return nil
 }
 
-func (d *Dashboard) overviewServices(actor *app.User, names entityNames, v *overviewView) error {
-	records, err := d.core.ServiceRecords(actor, app.ServiceQuery{}) // latest first
+func (d *Dashboard) overviewServices(actor *model.User, names entityNames, v *overviewView) error {
+	records, err := d.core.Office.ServiceRecords(actor, office.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
 	}
@@ -126,7 +129,7 @@ func (d *Dashboard) overviewServices(actor *app.User, names entityNames, v *over
 		}
 	}
 	for _, r := range records[:min(len(records), overviewListLen)] {
-		v.Services = append(v.Services, serviceRow{Record: r, Vehicle: names.of(app.DocumentOfVehicle, int64(r.VehicleID))})
+		v.Services = append(v.Services, serviceRow{Record: r, Vehicle: names.of(office.DocumentOfVehicle, int64(r.VehicleID))})
 	}
 	return nil
 }
@@ -142,21 +145,21 @@ func (n entityNames) of(kind string, id int64) string {
 	return "#" + itoa(id)
 }
 
-func (d *Dashboard) entityNames(actor *app.User) (entityNames, error) {
-	devices, err := d.core.Devices.List(actor, app.ListQuery{})
+func (d *Dashboard) entityNames(actor *model.User) (entityNames, error) {
+	devices, err := d.core.Fleet.Devices.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}
-	drivers, err := d.core.Drivers.List(actor, app.ListQuery{})
+	drivers, err := d.core.Fleet.Drivers.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}
-	n := entityNames{app.DocumentOfVehicle: {}, app.DocumentOfDriver: {}}
+	n := entityNames{office.DocumentOfVehicle: {}, office.DocumentOfDriver: {}}
 	for _, dev := range devices {
-		n[app.DocumentOfVehicle][dev.ID] = dev.Name
+		n[office.DocumentOfVehicle][dev.ID] = dev.Name
 	}
 	for _, dr := range drivers {
-		n[app.DocumentOfDriver][dr.ID] = dr.Name
+		n[office.DocumentOfDriver][dr.ID] = dr.Name
 	}
 	return n, nil
 }
@@ -171,9 +174,9 @@ func (n entityNames) options(kind, none string) []option {
 	return out
 }
 
-func (d *Dashboard) overviewAlarms(actor *app.User, v *overviewView) error {
+func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
 	now := time.Now()
-	events, err := d.core.ExtendedEvents(actor, app.EventQuery{Types: []string{app.EventAlarm},
+	events, err := d.core.Fleet.ExtendedEvents(actor, fleet.EventQuery{Types: []string{model.EventAlarm},
 		From: now.Add(-alarmWindow), To: now, Desc: true, Page: 1, Limit: overviewListLen})
 	if err != nil {
 		return err
@@ -188,7 +191,7 @@ func (d *Dashboard) overviewAlarms(actor *app.User, v *overviewView) error {
 		}
 		_ = json.Unmarshal([]byte(e.Attributes), &attrs) // an unreadable kind shows as a plain "alarm"
 		row := alarmRow{Time: e.EventTime, Device: names[e.DeviceID], Alarm: attrs.Alarm, DeviceID: e.DeviceID}
-		if t, err := time.Parse(app.ExtendedTimeLayout, e.EventTime); err == nil {
+		if t, err := time.Parse(fleet.ExtendedTimeLayout, e.EventTime); err == nil {
 			row.Time = stamp(t)
 		}
 		if row.Alarm == "" {

@@ -4,22 +4,23 @@ import (
 	"math"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 )
 
 // overviewMaintenanceDue fills the vehicles that are overdue or due soon
 // for service (the core lists them most urgent first).
-func (d *Dashboard) overviewMaintenanceDue(actor *app.User, v *overviewView) error {
-	all, err := d.core.MaintenanceDue(actor, time.Now())
+func (d *Dashboard) overviewMaintenanceDue(actor *model.User, v *overviewView) error {
+	all, err := d.core.Office.MaintenanceDue(actor, time.Now())
 	if err != nil {
 		return err
 	}
 	for _, due := range all {
-		if due.State == app.MaintenanceOK {
+		if due.State == office.MaintenanceOK {
 			continue
 		}
 		v.DueCount++
-		if due.State == app.MaintenanceOverdue {
+		if due.State == office.MaintenanceOverdue {
 			v.Overdue++
 		}
 		if len(v.Due) < overviewListLen {
@@ -39,13 +40,13 @@ func dueTone(v overviewView) string {
 
 // dueText says why a vehicle is due: never serviced, its date, or the
 // distance left (or driven past the interval).
-func dueText(due app.MaintenanceDue) string {
+func dueText(due office.MaintenanceDue) string {
 	switch {
-	case due.Reason == app.DueNoService:
+	case due.Reason == office.DueNoService:
 		return "no service recorded"
-	case due.Reason == app.DueByKm && due.KmLeft != nil && *due.KmLeft < 0:
+	case due.Reason == office.DueByKm && due.KmLeft != nil && *due.KmLeft < 0:
 		return itoa(int64(math.Round(-*due.KmLeft))) + " km over the interval"
-	case due.Reason == app.DueByKm && due.KmLeft != nil:
+	case due.Reason == office.DueByKm && due.KmLeft != nil:
 		return itoa(int64(math.Round(*due.KmLeft))) + " km left"
 	}
 	return "due " + day(due.DueDate.Time) + " (" + daysText(due.DaysLeft) + ")"

@@ -5,10 +5,12 @@ package dashboard
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
-import "github.com/a-h/templ"
-import templruntime "github.com/a-h/templ/runtime"
-
-import "github.com/fleetd/fleetd/app"
+import (
+	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
+)
 
 func overviewPage(p Page, v overviewView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -47,11 +49,11 @@ func overviewPage(p Page, v overviewView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = statCard("Devices online", itoa(v.Fleet.Counts[app.StatusOnline]), "ok", Prefix+"/fleet?status=online").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = statCard("Devices online", itoa(v.Fleet.Counts[model.StatusOnline]), "ok", Prefix+"/fleet?status=online").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = statCard("Devices offline", itoa(v.Fleet.Counts[app.StatusOffline]+v.Fleet.Counts[app.StatusUnknown]), "bad", Prefix+"/fleet?status=offline").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = statCard("Devices offline", itoa(v.Fleet.Counts[model.StatusOffline]+v.Fleet.Counts[model.StatusUnknown]), "bad", Prefix+"/fleet?status=offline").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -669,7 +671,7 @@ func overviewPage(p Page, v overviewView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var34 string
-			templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(v.Fleet.Counts[app.StatusOnline]))
+			templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(v.Fleet.Counts[model.StatusOnline]))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 124, Col: 80}
 			}
@@ -682,7 +684,7 @@ func overviewPage(p Page, v overviewView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var35 string
-			templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(v.Fleet.Counts[app.StatusOffline]))
+			templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(v.Fleet.Counts[model.StatusOffline]))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 124, Col: 132}
 			}
@@ -695,7 +697,7 @@ func overviewPage(p Page, v overviewView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var36 string
-			templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(v.Fleet.Counts[app.StatusUnknown]))
+			templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(v.Fleet.Counts[model.StatusUnknown]))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 124, Col: 185}
 			}
@@ -730,7 +732,7 @@ func overviewPage(p Page, v overviewView) templ.Component {
 	})
 }
 
-func dueBadge(due app.MaintenanceDue) templ.Component {
+func dueBadge(due office.MaintenanceDue) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -751,7 +753,7 @@ func dueBadge(due app.MaintenanceDue) templ.Component {
 			templ_7745c5c3_Var38 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		if due.State == app.MaintenanceOverdue {
+		if due.State == office.MaintenanceOverdue {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 75, "<span class=\"badge state-expired\">overdue</span>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

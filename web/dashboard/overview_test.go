@@ -6,16 +6,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // serviced records a service of the seeded device key, daysAgo days ago, as admin.
 func (e *env) serviced(key string, daysAgo int, odometer float64) {
 	e.t.Helper()
-	_, err := e.core.CreateServiceRecord(e.users["admin"], func(r *app.ServiceRecord) error {
-		r.Title, r.VehicleID, r.Odometer = "Service", app.TextID(e.devices[key].ID), &odometer
-		r.ServiceDate = app.Date{Time: e.now.AddDate(0, 0, -daysAgo)}
+	_, err := e.Core.Office.CreateServiceRecord(e.users["admin"], func(r *office.ServiceRecord) error {
+		r.Title, r.VehicleID, r.Odometer = "Service", model.TextID(e.devices[key].ID), &odometer
+		r.ServiceDate = model.Date{Time: e.now.AddDate(0, 0, -daysAgo)}
 		return nil
 	})
 	if err != nil {
@@ -41,9 +42,9 @@ func TestOverviewMaintenanceDue(t *testing.T) {
 	e.serviced("truck1", 200, 120000) // 20 days past the 180-day interval
 	e.serviced("van2", 10, 1000)      // recent, but nearly 10,000 km driven since
 	van2 := e.devices["van2"]
-	fix := &app.Position{DeviceID: van2.ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
-		FixTime: e.now.Add(-time.Minute), DeviceTime: e.now.Add(-time.Minute), Attributes: app.Attributes{"odometer": 10_800_000.0}}
-	if err := e.core.Ingest(van2.ID, []*app.Position{fix}); err != nil {
+	fix := &model.Position{DeviceID: van2.ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
+		FixTime: e.now.Add(-time.Minute), DeviceTime: e.now.Add(-time.Minute), Attributes: model.Attributes{"odometer": 10_800_000.0}}
+	if err := e.Core.Ingest(van2.ID, []*model.Position{fix}); err != nil {
 		t.Fatal(err)
 	}
 	link := func(key string) string {

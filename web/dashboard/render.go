@@ -7,6 +7,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -16,7 +17,7 @@ type Page struct {
 	Title string
 	// Nav is the active navigation entry ("overview", "fleet", ...).
 	Nav    string
-	User   *app.User
+	User   *model.User
 	CSRF   string
 	Assets *Static
 	// LowSpace is the data directory's free space when it is low and the

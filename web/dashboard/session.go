@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -20,8 +20,8 @@ const (
 // via HX-Redirect, so a whole page replaces the fragment).
 func (d *Dashboard) session(c *fiber.Ctx) error {
 	token := c.Cookies(httpx.SessionCookie)
-	u, err := d.core.SessionUser(token)
-	if app.KindOf(err) == app.KindUnauthorized {
+	u, err := d.core.Accounts.SessionUser(token)
+	if model.ClassOf(err) == model.ClassUnauthorized {
 		return d.toLogin(c)
 	}
 	if err != nil {
@@ -36,9 +36,9 @@ func (d *Dashboard) session(c *fiber.Ctx) error {
 }
 
 // mayUseDashboard: administrators, and managers for what they manage.
-func mayUseDashboard(u *app.User) bool { return u.Administrator || u.Manager() }
+func mayUseDashboard(u *model.User) bool { return u.Administrator || u.Manager() }
 
-var errNotForUsers = app.Forbidden("The dashboard is for administrators and managers; use the app or the API.")
+var errNotForUsers = model.Forbidden("The dashboard is for administrators and managers; use the app or the API.")
 
 func (d *Dashboard) toLogin(c *fiber.Ctx) error {
 	target := Prefix + "/login"
@@ -49,8 +49,8 @@ func (d *Dashboard) toLogin(c *fiber.Ctx) error {
 }
 
 // user is the caller admitted by session.
-func user(c *fiber.Ctx) *app.User {
-	u, _ := c.Locals(userKey).(*app.User)
+func user(c *fiber.Ctx) *model.User {
+	u, _ := c.Locals(userKey).(*model.User)
 	return u
 }
 
@@ -59,7 +59,7 @@ func user(c *fiber.Ctx) *app.User {
 const loginNonceCookie = "fleetd_login"
 
 func (d *Dashboard) loginPage(c *fiber.Ctx) error {
-	if u, err := d.core.SessionUser(c.Cookies(httpx.SessionCookie)); err == nil && mayUseDashboard(u) {
+	if u, err := d.core.Accounts.SessionUser(c.Cookies(httpx.SessionCookie)); err == nil && mayUseDashboard(u) {
 		return redirect(c, safeNext(c.Query("next")))
 	}
 	return d.renderLogin(c, fiber.StatusOK, "", "")
@@ -79,7 +79,7 @@ func (d *Dashboard) renderLogin(c *fiber.Ctx, status int, email, problem string)
 
 func (d *Dashboard) login(c *fiber.Ctx) error {
 	email := strings.TrimSpace(c.FormValue("email"))
-	u, err := d.core.Login(email, c.FormValue("password"), c.IP())
+	u, err := d.core.Accounts.Login(email, c.FormValue("password"), c.IP())
 	if err == nil && !mayUseDashboard(u) {
 		err = errNotForUsers
 	}
@@ -90,7 +90,7 @@ func (d *Dashboard) login(c *fiber.Ctx) error {
 		}
 		return d.renderLogin(c, status, email, body.Text())
 	}
-	token, expires, err := d.core.CreateSession(u)
+	token, expires, err := d.core.Accounts.CreateSession(u)
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (d *Dashboard) login(c *fiber.Ctx) error {
 }
 
 func (d *Dashboard) logout(c *fiber.Ctx) error {
-	if err := d.core.Logout(c.Cookies(httpx.SessionCookie)); err != nil {
+	if err := d.core.Accounts.Logout(c.Cookies(httpx.SessionCookie)); err != nil {
 		return err
 	}
 	httpx.SetSessionCookie(c, "", time.Unix(0, 0), d.opts.SecureCookies)

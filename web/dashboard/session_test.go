@@ -117,12 +117,10 @@ func TestSignedOutGoesToLogin(t *testing.T) {
 }
 
 func TestPlainUserSessionRefused(t *testing.T) {
-	e := newEnv(t)
-	res := (&client{e: e, session: webtest.SessionCookie(t, e.core, e.users["driver1"]).Value}).get("/dashboard/")
-	if res.Status != 403 {
-		t.Fatalf("plain user: %d", res.Status)
-	}
-	webtest.Contains(t, "refusal", res.Body, "administrators and managers", "Sign out")
+	run(t, []scenario{
+		{Name: "plain user", As: "driver1", Method: "GET", Path: "/dashboard/", Status: 403,
+			Want: []string{"administrators and managers", "Sign out"}},
+	})
 }
 
 func TestLogout(t *testing.T) {

@@ -28,40 +28,25 @@ func diskOf(free *atomic.Int64) func(*app.Options) {
 // cannot be read.
 func TestLowDiskWarning(t *testing.T) {
 	var free atomic.Int64
-	e := newEnv(t, diskOf(&free))
-	admin, manager := e.as("admin"), e.as("manager")
+	disk := func(n int64) func(*testing.T, *env) { return func(*testing.T, *env) { free.Store(n) } }
 	const banner = `id="disk-low"`
-	for _, tc := range []struct {
-		name string
-		free int64
-		as   *client
-		path string
-		want bool
-	}{
-		{"administrator, low", 800 << 20, admin, "/dashboard/", true},
-		{"on every page", 800 << 20, admin, "/dashboard/tickets", true},
-		{"manager, low", 800 << 20, manager, "/dashboard/", false},
-		{"administrator, at the threshold", 1 << 30, admin, "/dashboard/", false},
-		{"administrator, plenty", 50 << 30, admin, "/dashboard/", false},
-		{"administrator, unreadable", -1, admin, "/dashboard/", false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			free.Store(tc.free)
-			res := tc.as.get(tc.path)
-			if res.Status != 200 {
-				t.Fatalf("%s: %d", tc.path, res.Status)
-			}
-			if tc.want {
-				webtest.Contains(t, tc.path, res.Body, banner, "800.0 MB of 100.0 GB free", "retention.positions")
-			} else {
-				webtest.Lacks(t, tc.path, res.Body, banner)
-			}
-		})
-	}
-	// The threshold is the core's option (data.lowFreeSpace).
-	e = newEnv(t, diskOf(&free), func(o *app.Options) { o.Space.Low = 100 << 20 })
-	free.Store(800 << 20)
-	webtest.Lacks(t, "under a lower threshold", e.as("admin").get("/dashboard/").Body, banner)
+	low := []string{banner, "800.0 MB of 100.0 GB free", "retention.positions"}
+	webtest.Run(t, func(t testing.TB) *env { return newEnv(t, diskOf(&free)) }, []scenario{
+		{Name: "administrator, low", Before: disk(800 << 20), As: "admin", Method: "GET", Path: "/dashboard/", Status: 200, Want: low},
+		{Name: "on every page", Before: disk(800 << 20), As: "admin", Method: "GET", Path: "/dashboard/tickets", Status: 200, Want: low},
+		{Name: "manager, low", Before: disk(800 << 20), As: "manager", Method: "GET", Path: "/dashboard/", Status: 200, Absent: []string{banner}},
+		{Name: "administrator, at the threshold", Before: disk(1 << 30), As: "admin", Method: "GET", Path: "/dashboard/", Status: 200,
+			Absent: []string{banner}},
+		{Name: "administrator, plenty", Before: disk(50 << 30), As: "admin", Method: "GET", Path: "/dashboard/", Status: 200,
+			Absent: []string{banner}},
+		{Name: "administrator, unreadable", Before: disk(-1), As: "admin", Method: "GET", Path: "/dashboard/", Status: 200,
+			Absent: []string{banner}},
+		// The threshold is the core's option (data.lowFreeSpace).
+		{Name: "under a lower threshold", Before: disk(800 << 20), As: "admin", Method: "GET", Path: "/dashboard/", Status: 200,
+			Absent: []string{banner}, World: func(t testing.TB) *env {
+				return newEnv(t, diskOf(&free), func(o *app.Options) { o.Space.Low = 100 << 20 })
+			}},
+	})
 }
 
 // A form whose files the disk has no room for comes back with what was
@@ -77,7 +62,7 @@ func TestUploadOnAFullDisk(t *testing.T) {
 		t.Fatalf("status %d: %.400s", res.Status, res.Body)
 	}
 	webtest.Contains(t, "refused form", res.Body, `class="alert"`, `value="Permit"`, "no room for")
-	if docs, err := e.core.Documents(e.users["admin"]); err != nil || len(docs) != 0 {
+	if docs, err := e.Core.Office.Documents(e.users["admin"]); err != nil || len(docs) != 0 {
 		t.Errorf("documents %d, %v; want none", len(docs), err)
 	}
 }
@@ -90,9 +75,9 @@ func TestBackupFailedWarning(t *testing.T) {
 	const banner = `id="backup-failed"`
 	webtest.Lacks(t, "before any backup", admin.get("/dashboard/").Body, banner)
 	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
-	e.core.NoteBackup(app.BackupReport{At: at, Path: "/var/lib/fleetd/backups/fleetd-20261124T030000Z.tar", Size: 1 << 20})
+	e.Core.NoteBackup(app.BackupReport{At: at, Path: "/var/lib/fleetd/backups/fleetd-20261124T030000Z.tar", Size: 1 << 20})
 	webtest.Lacks(t, "after a good backup", admin.get("/dashboard/").Body, banner)
-	e.core.NoteBackup(app.BackupReport{At: at.Add(24 * time.Hour), Err: "no space left on device"})
+	e.Core.NoteBackup(app.BackupReport{At: at.Add(24 * time.Hour), Err: "no space left on device"})
 	for _, path := range []string{"/dashboard/", "/dashboard/tickets"} {
 		webtest.Contains(t, path, admin.get(path).Body, banner, "2026-11-25 03:00 UTC", "no space left on device",
 			"fleetd-20261124T030000Z.tar")
@@ -112,7 +97,7 @@ func TestOverviewDataDisk(t *testing.T) {
 	webtest.Contains(t, "before any backup", e.as("admin").get("/dashboard/").Body, card, "10.0 GB free of 100.0 GB",
 		"The store takes 250.0 MB", "No scheduled backup since the server started")
 	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
-	e.core.NoteBackup(app.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 3 << 20, GrowthPerDay: 1 << 30})
+	e.Core.NoteBackup(app.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 3 << 20, GrowthPerDay: 1 << 30})
 	webtest.Contains(t, "after a backup", e.as("admin").get("/dashboard/").Body, card, "grows by 1.0 GB a day",
 		"Last backup: 24 Nov 2026 03:00 UTC, 3.0 MB")
 	webtest.Lacks(t, "manager", e.as("manager").get("/dashboard/").Body, card)

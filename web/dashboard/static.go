@@ -5,11 +5,12 @@ import (
 
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/fleetd/fleetd/assets"
 	"io/fs"
 	"mime"
 	"path"
 	"strings"
+
+	"github.com/fleetd/fleetd/assets"
 
 	"github.com/gofiber/fiber/v2"
 )

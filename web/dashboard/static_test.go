@@ -5,9 +5,10 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"net/http/httptest"
+
 	"github.com/fleetd/fleetd/web/dashboard"
 	"github.com/gofiber/fiber/v2"
-	"net/http/httptest"
 )
 
 func TestStaticFingerprints(t *testing.T) {

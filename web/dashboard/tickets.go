@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -26,13 +27,13 @@ func (d *Dashboard) ticketRoutes() []route {
 // ticketList is one page of the filtered ticket list.
 type ticketList struct {
 	Query, Status string
-	Tickets       []*app.Ticket
+	Tickets       []*office.Ticket
 	Page, Pages   int
 	Total         int
 }
 
 // ticketStatuses are the filter's choices, in workflow order.
-var ticketStatuses = []string{app.TicketOpen, app.TicketPending, app.TicketInProgress, app.TicketResolved, app.TicketClosed}
+var ticketStatuses = []string{office.TicketOpen, office.TicketPending, office.TicketInProgress, office.TicketResolved, office.TicketClosed}
 
 func (d *Dashboard) tickets(c *fiber.Ctx) error {
 	v, err := d.loadTickets(user(c), c.Query("q"), c.Query("status"), c.QueryInt("page", 1))
@@ -45,12 +46,12 @@ func (d *Dashboard) tickets(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, ticketsPage(d.page(c, "Tickets", "tickets"), v))
 }
 
-func (d *Dashboard) loadTickets(actor *app.User, query, status string, page int) (ticketList, error) {
+func (d *Dashboard) loadTickets(actor *model.User, query, status string, page int) (ticketList, error) {
 	v := ticketList{Query: strings.TrimSpace(query), Status: status}
 	if status != "" && !slices.Contains(ticketStatuses, status) {
-		return v, app.Invalid("status must be one of %s", strings.Join(ticketStatuses, ", "))
+		return v, model.Invalid("status must be one of %s", strings.Join(ticketStatuses, ", "))
 	}
-	all, err := d.core.Tickets(actor, app.TicketQuery{Search: v.Query, Status: status})
+	all, err := d.core.Office.Tickets(actor, office.TicketQuery{Search: v.Query, Status: status})
 	if err != nil {
 		return v, err
 	}
@@ -64,8 +65,8 @@ func (d *Dashboard) loadTickets(actor *app.User, query, status string, page int)
 
 // ticketThread is a ticket with its conversation and what may be done next.
 type ticketThread struct {
-	Ticket    *app.Ticket
-	Files     []*app.File
+	Ticket    *office.Ticket
+	Files     []*office.File
 	Responses []responseView
 	Next      []string
 	Problem   string
@@ -73,8 +74,8 @@ type ticketThread struct {
 }
 
 type responseView struct {
-	Response *app.TicketResponse
-	Files    []*app.File
+	Response *office.TicketResponse
+	Files    []*office.File
 }
 
 func (d *Dashboard) ticket(c *fiber.Ctx) error {
@@ -87,15 +88,15 @@ func (d *Dashboard) renderTicket(c *fiber.Ctx, status int, draft string, problem
 		return err
 	}
 	actor := user(c)
-	t, err := d.core.Ticket(actor, id)
+	t, err := d.core.Office.Ticket(actor, id)
 	if err != nil {
 		return err
 	}
-	responses, err := d.core.TicketResponses(actor, id)
+	responses, err := d.core.Office.TicketResponses(actor, id)
 	if err != nil {
 		return err
 	}
-	v := ticketThread{Ticket: t, Next: app.TicketTransitions[t.Status], Problem: problemText(problem), Draft: draft}
+	v := ticketThread{Ticket: t, Next: office.TicketTransitions[t.Status], Problem: problemText(problem), Draft: draft}
 	if v.Files, err = d.files(actor, t.FileIDs); err != nil {
 		return err
 	}
@@ -119,7 +120,7 @@ func (d *Dashboard) ticketRespond(c *fiber.Ctx) error {
 	message := c.FormValue("message")
 	fileIDs, err := d.uploadAll(c, actor, "files")
 	if err == nil {
-		_, err = d.core.Respond(actor, id, message, fileIDs)
+		_, err = d.core.Office.Respond(actor, id, message, fileIDs)
 	}
 	if err != nil {
 		d.discardUploads(actor, fileIDs)
@@ -133,13 +134,13 @@ func (d *Dashboard) ticketStatus(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := d.core.SetTicketStatus(user(c), id, c.FormValue("status")); err != nil {
+	if _, err := d.core.Office.SetTicketStatus(user(c), id, c.FormValue("status")); err != nil {
 		return d.formFailed(c, err, func(status int) error { return d.renderTicket(c, status, "", err) })
 	}
 	return redirect(c, Prefix+"/tickets/"+itoa(id))
 }
 
-func ticketURL(t *app.Ticket) string { return Prefix + "/tickets/" + t.ID.String() }
+func ticketURL(t *office.Ticket) string { return Prefix + "/tickets/" + t.ID.String() }
 
 // ticketPageURL is the list's URL for another page with the same filters.
 func ticketPageURL(v ticketList, page int) string {

@@ -1,7 +1,7 @@
 package dashboard
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -10,7 +10,7 @@ func (d *Dashboard) userRoutes() []route {
 }
 
 func (d *Dashboard) users(c *fiber.Ctx) error {
-	list, err := d.core.Users(user(c), 0)
+	list, err := d.core.Accounts.Users(user(c), 0)
 	if err != nil {
 		return err
 	}
@@ -18,7 +18,7 @@ func (d *Dashboard) users(c *fiber.Ctx) error {
 }
 
 // role names what a user may do, as the list shows it.
-func role(u *app.User) string {
+func role(u *model.User) string {
 	switch {
 	case u.Administrator:
 		return "administrator"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -31,7 +32,7 @@ func (a Authenticator) Required() fiber.Handler {
 			return err
 		}
 		if u == nil {
-			return app.Unauthorized("Authentication required: send the JSESSIONID cookie or HTTP Basic credentials")
+			return model.Unauthorized("Authentication required: send the JSESSIONID cookie or HTTP Basic credentials")
 		}
 		c.Locals(userKey, u)
 		return c.Next()
@@ -59,7 +60,7 @@ func (a Authenticator) Optional() fiber.Handler {
 func (a Authenticator) Session() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		token := c.Cookies(SessionCookie)
-		u, err := a.Core.SessionUser(token)
+		u, err := a.Core.Accounts.SessionUser(token)
 		if err != nil {
 			return err
 		}
@@ -70,8 +71,8 @@ func (a Authenticator) Session() fiber.Handler {
 }
 
 // User is the caller stored by Required or Optional; nil when anonymous.
-func User(c *fiber.Ctx) *app.User {
-	u, _ := c.Locals(userKey).(*app.User)
+func User(c *fiber.Ctx) *model.User {
+	u, _ := c.Locals(userKey).(*model.User)
 	return u
 }
 
@@ -84,14 +85,14 @@ func SessionToken(c *fiber.Ctx) string {
 
 // resolve returns the caller, nil when no usable credentials were sent. A
 // stale cookie counts as none, so Basic credentials sent beside it still work.
-func (a Authenticator) resolve(c *fiber.Ctx) (*app.User, error) {
+func (a Authenticator) resolve(c *fiber.Ctx) (*model.User, error) {
 	if token := c.Cookies(SessionCookie); token != "" {
-		u, err := a.Core.SessionUser(token)
+		u, err := a.Core.Accounts.SessionUser(token)
 		if err == nil {
 			c.Locals(sessionKey, token)
 			return u, nil
 		}
-		if app.KindOf(err) != app.KindUnauthorized {
+		if model.ClassOf(err) != model.ClassUnauthorized {
 			return nil, err
 		}
 	}
@@ -101,9 +102,9 @@ func (a Authenticator) resolve(c *fiber.Ctx) (*app.User, error) {
 	}
 	email, password, ok := parseBasic(header)
 	if !ok {
-		return nil, app.Unauthorized("Malformed Authorization header: HTTP Basic expected")
+		return nil, model.Unauthorized("Malformed Authorization header: HTTP Basic expected")
 	}
-	return a.Core.Login(email, password, c.IP())
+	return a.Core.Accounts.Login(email, password, c.IP())
 }
 
 // parseBasic decodes "Basic base64(email:password)".

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/throttle"
 )
 
 // LimitPerAddress caps the connections one client address (an IPv6 one by
@@ -40,7 +40,7 @@ func (l *capListener) Accept() (net.Conn, error) {
 		if err != nil {
 			host = c.RemoteAddr().String()
 		}
-		key := app.AddressKey(host)
+		key := throttle.AddressKey(host)
 		l.mu.Lock()
 		admitted := l.open[key] < l.max
 		if admitted {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -62,7 +62,7 @@ func decodeObject(body []byte, v any) error {
 		return err
 	}
 	if fields == nil {
-		return app.Invalid("the request body must be a JSON object")
+		return model.Invalid("the request body must be a JSON object")
 	}
 	if _, ok := fields["attributes"]; ok {
 		if attrs := reflect.ValueOf(v).Elem().FieldByName("Attributes"); attrs.IsValid() && attrs.CanSet() {
@@ -75,7 +75,7 @@ func decodeObject(body []byte, v any) error {
 // unmarshal turns encoding/json's errors into 400s that say what is wrong.
 func unmarshal(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return app.Invalid("a JSON request body is required")
+		return model.Invalid("a JSON request body is required")
 	}
 	err := json.Unmarshal(body, v)
 	var syntax *json.SyntaxError
@@ -85,15 +85,15 @@ func unmarshal(body []byte, v any) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &syntax):
-		return app.Invalid("malformed JSON at byte %d", syntax.Offset)
+		return model.Invalid("malformed JSON at byte %d", syntax.Offset)
 	case errors.As(err, &typ) && typ.Field != "":
-		return app.Invalid("field %q must be %s, not %s", typ.Field, jsonType(typ.Type), typ.Value)
+		return model.Invalid("field %q must be %s, not %s", typ.Field, jsonType(typ.Type), typ.Value)
 	case errors.As(err, &typ):
-		return app.Invalid("the request body must be %s, not %s", jsonType(typ.Type), typ.Value)
+		return model.Invalid("the request body must be %s, not %s", jsonType(typ.Type), typ.Value)
 	case errors.As(err, &tim):
-		return app.Invalid("timestamp %s is not ISO 8601 (like 2024-01-01T00:00:00Z)", tim.Value)
+		return model.Invalid("timestamp %s is not ISO 8601 (like 2024-01-01T00:00:00Z)", tim.Value)
 	default:
-		return app.Invalid("malformed request body: %s", err.Error())
+		return model.Invalid("malformed request body: %s", err.Error())
 	}
 }
 

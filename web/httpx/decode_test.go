@@ -6,27 +6,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func TestDecodeMerges(t *testing.T) {
-	stored := app.Device{Base: app.Base{ID: 7}, Name: "Truck", Phone: "123", Attributes: app.Attributes{"a": 1.0, "b": 2.0}}
+	stored := model.Device{Base: model.Base{ID: 7}, Name: "Truck", Phone: "123", Attributes: model.Attributes{"a": 1.0, "b": 2.0}}
 	for _, c := range []struct {
 		name, body string
-		want       app.Device
+		want       model.Device
 	}{
 		{"absent fields keep their value", `{"name":"Van"}`,
-			app.Device{Base: app.Base{ID: 7}, Name: "Van", Phone: "123", Attributes: app.Attributes{"a": 1.0, "b": 2.0}}},
+			model.Device{Base: model.Base{ID: 7}, Name: "Van", Phone: "123", Attributes: model.Attributes{"a": 1.0, "b": 2.0}}},
 		{"attributes are replaced, not merged", `{"attributes":{"b":3}}`,
-			app.Device{Base: app.Base{ID: 7}, Name: "Truck", Phone: "123", Attributes: app.Attributes{"b": 3.0}}},
+			model.Device{Base: model.Base{ID: 7}, Name: "Truck", Phone: "123", Attributes: model.Attributes{"b": 3.0}}},
 		{"null attributes clear the map", `{"attributes":null}`,
-			app.Device{Base: app.Base{ID: 7}, Name: "Truck", Phone: "123"}},
+			model.Device{Base: model.Base{ID: 7}, Name: "Truck", Phone: "123"}},
 		{"unknown fields are ignored", `{"name":"Van","extra":{"x":1}}`,
-			app.Device{Base: app.Base{ID: 7}, Name: "Van", Phone: "123", Attributes: app.Attributes{"a": 1.0, "b": 2.0}}},
+			model.Device{Base: model.Base{ID: 7}, Name: "Van", Phone: "123", Attributes: model.Attributes{"a": 1.0, "b": 2.0}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := stored
-			d.Attributes = app.Attributes{"a": 1.0, "b": 2.0}
+			d.Attributes = model.Attributes{"a": 1.0, "b": 2.0}
 			if err := decodeObject([]byte(c.body), &d); err != nil {
 				t.Fatal(err)
 			}
@@ -59,16 +59,16 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"expirationTime":"tomorrow"}`, "not ISO 8601"},
 		{`{"name":"a"} trailing`, "malformed JSON"},
 	} {
-		var d app.Device
+		var d model.Device
 		err := decodeObject([]byte(c.body), &d)
-		if !errors.Is(err, app.ErrInvalid) || !strings.Contains(err.Error(), c.want) {
+		if !errors.Is(err, model.ErrInvalid) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("decodeObject(%q) = %v, want invalid with %q", c.body, err, c.want)
 		}
 	}
 }
 
 func TestDecodeTimes(t *testing.T) {
-	var u app.User
+	var u model.User
 	if err := decodeObject([]byte(`{"expirationTime":"2030-01-01T02:00:00.000+02:00"}`), &u); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -17,17 +17,17 @@ type ErrorBody struct {
 	Description string `json:"description,omitempty"`
 }
 
-// kindStatus maps the core's error kinds to HTTP. Conflicts answer 400 as
+// classStatus maps the core's error classes to HTTP. Conflicts answer 400 as
 // Traccar does for duplicate unique values.
-var kindStatus = map[app.Kind]int{
-	app.KindInvalid:      fiber.StatusBadRequest,
-	app.KindConflict:     fiber.StatusBadRequest,
-	app.KindUnauthorized: fiber.StatusUnauthorized,
-	app.KindForbidden:    fiber.StatusForbidden,
-	app.KindNotFound:     fiber.StatusNotFound,
-	app.KindTooMany:      fiber.StatusTooManyRequests,
-	app.KindUnavailable:  fiber.StatusServiceUnavailable,
-	app.KindNoSpace:      fiber.StatusInsufficientStorage,
+var classStatus = map[model.Class]int{
+	model.ClassInvalid:      fiber.StatusBadRequest,
+	model.ClassConflict:     fiber.StatusBadRequest,
+	model.ClassUnauthorized: fiber.StatusUnauthorized,
+	model.ClassForbidden:    fiber.StatusForbidden,
+	model.ClassNotFound:     fiber.StatusNotFound,
+	model.ClassTooMany:      fiber.StatusTooManyRequests,
+	model.ClassUnavailable:  fiber.StatusServiceUnavailable,
+	model.ClassNoSpace:      fiber.StatusInsufficientStorage,
 }
 
 var internalError = ErrorBody{
@@ -60,8 +60,8 @@ func (b ErrorBody) Text() string {
 
 // Classify returns the status and body err is answered with.
 func Classify(err error) (int, ErrorBody) {
-	if ae, ok := app.AsError(err); ok {
-		if status, ok := kindStatus[ae.Kind]; ok {
+	if ae, ok := model.AsError(err); ok {
+		if status, ok := classStatus[ae.Class]; ok {
 			return status, ErrorBody{Message: ae.Message, Description: ae.Description}
 		}
 	}

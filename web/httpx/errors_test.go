@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -16,15 +16,15 @@ func TestClassify(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{"invalid", app.Invalid("bad %s", "x"), 400, "Invalid request"},
-		{"conflict answers 400 like Traccar", app.Conflict("taken"), 400, "Duplicate value"},
-		{"unauthorized", app.Unauthorized("no"), 401, "Unauthorized"},
-		{"forbidden", app.Forbidden("no"), 403, "Forbidden"},
-		{"not found", app.NotFound("Device"), 404, "Not found"},
-		{"wrapped not found", fmt.Errorf("ctx: %w", app.NotFound("Device")), 404, "Not found"},
-		{"throttled", &app.Error{Kind: app.KindTooMany, Message: "Too many requests"}, 429, "Too many requests"},
-		{"unavailable", &app.Error{Kind: app.KindUnavailable, Message: "Store unavailable"}, 503, "Store unavailable"},
-		{"unknown kind is internal", &app.Error{Kind: 99, Message: "odd"}, 500, "Internal server error"},
+		{"invalid", model.Invalid("bad %s", "x"), 400, "Invalid request"},
+		{"conflict answers 400 like Traccar", model.Conflict("taken"), 400, "Duplicate value"},
+		{"unauthorized", model.Unauthorized("no"), 401, "Unauthorized"},
+		{"forbidden", model.Forbidden("no"), 403, "Forbidden"},
+		{"not found", model.NotFound("Device"), 404, "Not found"},
+		{"wrapped not found", fmt.Errorf("ctx: %w", model.NotFound("Device")), 404, "Not found"},
+		{"throttled", &model.Error{Class: model.ClassTooMany, Message: "Too many requests"}, 429, "Too many requests"},
+		{"unavailable", &model.Error{Class: model.ClassUnavailable, Message: "Store unavailable"}, 503, "Store unavailable"},
+		{"unknown kind is internal", &model.Error{Class: 99, Message: "odd"}, 500, "Internal server error"},
 		{"fiber 404", fiber.ErrNotFound, 404, "Not Found"},
 		{"fiber 405", fiber.ErrMethodNotAllowed, 405, "Method Not Allowed"},
 		{"fiber 413", fiber.ErrRequestEntityTooLarge, 413, "Request Entity Too Large"},

@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -38,7 +38,7 @@ func SameSite(allowed []string) fiber.Handler {
 		if source == "" || !mayForge(c) || sameSite(c, source, origins) {
 			return c.Next()
 		}
-		return app.Forbidden("cross-site request refused: its %s %q is not this server (web.allowedOrigins lists other sites allowed to call)", header, source)
+		return model.Forbidden("cross-site request refused: its %s %q is not this server (web.allowedOrigins lists other sites allowed to call)", header, source)
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -33,7 +33,7 @@ func QueryTime(c *fiber.Ctx, name string) (time.Time, error) {
 	}
 	t, ok := ParseTime(s)
 	if !ok {
-		return time.Time{}, app.Invalid("%s must be an ISO 8601 timestamp (like 2024-01-01T00:00:00Z), not %q", name, s)
+		return time.Time{}, model.Invalid("%s must be an ISO 8601 timestamp (like 2024-01-01T00:00:00Z), not %q", name, s)
 	}
 	return t, nil
 }
@@ -77,9 +77,23 @@ func QueryBool(c *fiber.Ctx, name string) (bool, error) {
 	}
 	b, err := strconv.ParseBool(s)
 	if err != nil {
-		return false, app.Invalid("%s must be true or false, not %q", name, s)
+		return false, model.Invalid("%s must be true or false, not %q", name, s)
 	}
 	return b, nil
+}
+
+// QueryInt reads an optional whole-number parameter of at least least
+// (paging's limit, offset, page); absent is def.
+func QueryInt(c *fiber.Ctx, name string, least, def int) (int, error) {
+	s := c.Query(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < least {
+		return 0, model.Invalid("%s must be a whole number from %d, not %q", name, least, s)
+	}
+	return n, nil
 }
 
 // ParamID reads the :id path parameter.
@@ -88,7 +102,7 @@ func ParamID(c *fiber.Ctx) (int64, error) { return parseID("id", c.Params("id"))
 func parseID(name, s string) (int64, error) {
 	id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, app.Invalid("%s must be a positive integer, not %q", name, s)
+		return 0, model.Invalid("%s must be a positive integer, not %q", name, s)
 	}
 	return id, nil
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 )
 
 func TestJSONEncoderNormalizes(t *testing.T) {
@@ -16,13 +16,13 @@ func TestJSONEncoderNormalizes(t *testing.T) {
 		v    any
 		want []string
 	}{
-		{"times in UTC", &app.Position{FixTime: at, DeviceTime: at.Add(time.Second)},
+		{"times in UTC", &model.Position{FixTime: at, DeviceTime: at.Add(time.Second)},
 			[]string{`"fixTime":"2024-01-01T12:00:00Z"`, `"deviceTime":"2024-01-01T12:00:01Z"`}},
-		{"time pointers in UTC", app.User{ExpirationTime: &at}, []string{`"expirationTime":"2024-01-01T12:00:00Z"`}},
-		{"nil time pointers stay null", app.User{}, []string{`"expirationTime":null`}},
-		{"nil lists and maps are empty", []*app.Position{{}}, []string{`"geofenceIds":[]`, `"attributes":{}`}},
-		{"nil top-level list", []*app.Device(nil), []string{`[]`}},
-		{"values behind interfaces", map[string]any{"d": &app.Device{}}, []string{`"attributes":{}`}},
+		{"time pointers in UTC", model.User{ExpirationTime: &at}, []string{`"expirationTime":"2024-01-01T12:00:00Z"`}},
+		{"nil time pointers stay null", model.User{}, []string{`"expirationTime":null`}},
+		{"nil lists and maps are empty", []*model.Position{{}}, []string{`"geofenceIds":[]`, `"attributes":{}`}},
+		{"nil top-level list", []*model.Device(nil), []string{`[]`}},
+		{"values behind interfaces", map[string]any{"d": &model.Device{}}, []string{`"attributes":{}`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, err := JSONEncoder(c.v)
@@ -46,9 +46,9 @@ func TestJSONEncoderNil(t *testing.T) {
 }
 
 func BenchmarkJSONEncoderPositions(b *testing.B) {
-	list := make([]*app.Position, 1000)
+	list := make([]*model.Position, 1000)
 	for i := range list {
-		list[i] = &app.Position{DeviceID: 1, FixTime: time.Now(), Attributes: app.Attributes{"sat": 7}}
+		list[i] = &model.Position{DeviceID: 1, FixTime: time.Now(), Attributes: model.Attributes{"sat": 7}}
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/gt06"
@@ -40,9 +42,7 @@ type fixture struct {
 func newFixture(t *testing.T, token string, proxyHeader ...string) *fixture {
 	t.Helper()
 	m := metrics.New("v9.9.9")
-	db := openStore(t, m)
-	core := app.New(db, app.Options{BcryptCost: 4})
-	m.Watch(core, db)
+	db, core := watched(t, m, app.Options{BcryptCost: 4})
 	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, core,
 		protocols.Options{AckLatency: m.ObserveAck, Ingested: m.ObserveIngest})
 	if err != nil {
@@ -59,6 +59,15 @@ func newFixture(t *testing.T, token string, proxyHeader ...string) *fixture {
 	f.Get("/metrics", m.Handler(token))
 	f.Get("/things/:id", func(c *fiber.Ctx) error { return c.SendString("thing") })
 	return &fixture{core: core, db: db, m: m, f: f, gt06: l.Addrs["gt06"].String()}
+}
+
+// watched is a core with opts on a real store, both watched by m.
+func watched(t *testing.T, m *metrics.Metrics, opts app.Options) (*storage.DB, *app.Core) {
+	t.Helper()
+	db := openStore(t, m)
+	core := app.New(db, opts)
+	m.Watch(core, db)
+	return db, core
 }
 
 // openStore opens a real store whose group commits m observes.
@@ -81,7 +90,7 @@ func serveLoopback(t *testing.T, f *fiber.App) string { return "http://" + webte
 // the connection stays open for more frames.
 func (fx *fixture) report(t *testing.T) net.Conn {
 	t.Helper()
-	if _, err := fx.core.Devices.Create(app.System(), func(d *app.Device) error {
+	if _, err := fx.core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "truck", "864717003283581"
 		return nil
 	}); err != nil {
@@ -193,7 +202,7 @@ func TestMetricsSeries(t *testing.T) {
 			t.Errorf("family %s has no TYPE line", family)
 		}
 	}
-	sub := fx.core.Subscribe(app.System(), "")
+	sub := fx.core.Subscribe(model.System(), "")
 	defer sub.Close()
 	if _, body := get(t, base+"/metrics"); !strings.Contains(body, "\nfleetd_websocket_clients 1\n") {
 		t.Error("a live subscriber is not counted")
@@ -269,7 +278,7 @@ func TestImpossibleValuesCounted(t *testing.T) {
 	if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("ACK = %x (%v), want %x", got, err, want)
 	}
-	latest, err := fx.core.Positions(app.System(), app.PositionQuery{})
+	latest, err := fx.core.Fleet.Positions(model.System(), fleet.PositionQuery{})
 	if err != nil || len(latest) != 1 || latest[0].Course != 0 || latest[0].Latitude == 0 {
 		t.Fatalf("latest = %+v (%v), want the fix stored with course 0", latest, err)
 	}

@@ -75,7 +75,7 @@ func newSourceCollector() *sourceCollector {
 		{plain("fleetd_devices_connected", "Devices with a live connection."), gauge,
 			func(_ *sources, st app.Stats) float64 { return float64(st.Connections) }},
 		{plain("fleetd_websocket_clients", "Live update (WebSocket) clients."), gauge,
-			func(s *sources, _ app.Stats) float64 { return float64(s.core.LiveClients()) }},
+			func(s *sources, _ app.Stats) float64 { return float64(s.core.Live.Clients()) }},
 		{plain("fleetd_data_free_bytes", "Bytes fleetd may still write on the data directory's file system; below data.lowFreeSpace the dashboard warns (-1: unreadable)."), gauge,
 			func(s *sources, _ app.Stats) float64 {
 				space, err := s.core.Space()

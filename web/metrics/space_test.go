@@ -24,10 +24,8 @@ func TestDataFreeBytes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := metrics.New("v1")
-			db := openStore(t, m)
-			core := app.New(db, app.Options{BcryptCost: 4, Space: app.SpaceOptions{
+			watched(t, m, app.Options{BcryptCost: 4, Space: app.SpaceOptions{
 				Statfs: func() (uint64, uint64, error) { return tc.free, 200 << 30, tc.err }}})
-			m.Watch(core, db)
 			f := fiber.New(fiber.Config{DisableStartupMessage: true})
 			f.Get("/metrics", m.Handler(""))
 			_, body := get(t, serveLoopback(t, f)+"/metrics")

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/metrics"
 	"github.com/gofiber/fiber/v2"
 )
@@ -47,7 +47,7 @@ func TestStoreCommitSeries(t *testing.T) {
 			var wg sync.WaitGroup
 			for range tc.calls {
 				batch := func() {
-					if err := fx.db.Batch(func(app.Tx) error { return nil }); err != nil {
+					if err := fx.db.Batch(func(model.Tx) error { return nil }); err != nil {
 						t.Error(err)
 					}
 				}

@@ -3,31 +3,41 @@ package webtest
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
-var placeholder = regexp.MustCompile(`\{([a-z0-9]+)\}`)
+// placeholder is {name}, or {{name}} for the text {name} itself.
+var placeholder = regexp.MustCompile(`\{\{[a-z0-9]+\}\}|\{[a-z0-9]+\}`)
 
-// Expand replaces each {name} in s with ids[name], so that scenarios can
-// name fixture objects whose ids the store assigns. A name ids lacks fails
-// the test: it is a typo in the scenario, not a value to send.
-func Expand(t testing.TB, ids map[string]int64, s string) string {
+// Expand replaces each {name} in s with the fixture id or the value of
+// name, so that scenarios can name fixture objects whose ids the store
+// assigns and values a hook obtained. An unknown name fails the test: it
+// is a typo in the scenario, not a value to send. {{name}} stands for the
+// text {name} (a map's tile URL template, say).
+func (w *World) Expand(t testing.TB, s string) string {
 	t.Helper()
 	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
-		id, ok := ids[m[1:len(m)-1]]
+		if strings.HasPrefix(m, "{{") {
+			return m[1 : len(m)-1]
+		}
+		name := m[1 : len(m)-1]
+		if id, ok := w.IDs[name]; ok {
+			return strconv.FormatInt(id, 10)
+		}
+		v, ok := w.Values[name]
 		if !ok {
 			t.Fatalf("unknown fixture name in %q", m)
 		}
-		return strconv.FormatInt(id, 10)
+		return v
 	})
 }
 
-// ExpandAll expands each of fragments, for a scenario's want and absent.
-func ExpandAll(t testing.TB, ids map[string]int64, fragments []string) []string {
+func (w *World) expandAll(t testing.TB, fragments []string) []string {
 	t.Helper()
 	out := make([]string, len(fragments))
 	for i, f := range fragments {
-		out[i] = Expand(t, ids, f)
+		out[i] = w.Expand(t, f)
 	}
 	return out
 }

@@ -22,6 +22,8 @@ func (r *recorder) Errorf(format string, args ...any) {
 	r.errors = append(r.errors, fmt.Sprintf(format, args...))
 }
 
+func (r *recorder) Error(args ...any) { r.Errorf("%s", fmt.Sprint(args...)) }
+
 func (r *recorder) Fatalf(format string, args ...any) {
 	r.Errorf(format, args...)
 	r.fatal = true

@@ -44,3 +44,14 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+func TestContainsLacks(t *testing.T) {
+	r := record(t, func(tb testing.TB) {
+		Contains(tb, "page", "<p>Truck 1</p>", "Truck 1", "Van 2")
+		Lacks(tb, "page", "<p>Truck 1</p>", "Van 2", "<p>")
+	})
+	r.check(t, true, false, `page lacks "Van 2"`, `page has "<p>"`)
+	if len(r.errors) != 2 {
+		t.Errorf("failures %q, want two", r.errors)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -29,9 +30,9 @@ func Login(t testing.TB, f *fiber.App, email, password string) *http.Cookie {
 
 // SessionCookie starts a session for u straight through the core, for
 // tests that are not about signing in.
-func SessionCookie(t testing.TB, core *app.Core, u *app.User) *http.Cookie {
+func SessionCookie(t testing.TB, core *app.Core, u *model.User) *http.Cookie {
 	t.Helper()
-	token, _, err := core.CreateSession(u)
+	token, _, err := core.Accounts.CreateSession(u)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,9 @@ package webtest
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // sessionApp stands in for POST /api/session: the right form answers 200
@@ -57,11 +56,9 @@ func TestLogin(t *testing.T) {
 
 // SessionCookie's cookie is a session the core knows, of the user given.
 func TestSessionCookie(t *testing.T) {
-	core := app.New(OpenStore(t), app.Options{BcryptCost: bcrypt.MinCost})
-	u, err := core.CreateUser(app.System(), func(u *app.User) error {
-		u.Name, u.Email, u.Password = "Ada", "ada@example.com", "secret"
-		return nil
-	})
+	e := testWorld(t)
+	core := e.Core
+	u, err := core.Accounts.User(model.System(), e.IDs["ada"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +66,7 @@ func TestSessionCookie(t *testing.T) {
 	if c.Name != httpx.SessionCookie {
 		t.Errorf("cookie name %q", c.Name)
 	}
-	got, err := core.SessionUser(c.Value)
+	got, err := core.Accounts.SessionUser(c.Value)
 	if err != nil || got.ID != u.ID {
 		t.Fatalf("session of %v (%v), want user %d", got, err, u.ID)
 	}

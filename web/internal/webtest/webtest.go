@@ -2,9 +2,17 @@
 // share: a throw-away store, requests through a Fiber app or a real
 // listener, session cookies and {name} placeholders for fixture ids.
 //
-// What each suite seeds (users, devices, clocks) stays in that suite; this
-// package knows no fixture. It does not import web, so that the web
-// packages' own internal tests may use it without an import cycle.
+// Its centre is Scenario, one request against a fresh World and what must
+// come of it, run by Run (PocketBase's tests.ApiScenario is the model).
+// A World is a store, the core on it, the app and the fixture's names; it
+// builds requests, signs callers in (Basic, a login, a core session) and
+// sends them, for scenarios and for tests that take several steps.
+//
+// What each suite seeds (users, devices, clocks) stays in that suite: each
+// web package has its world builder, which fills a World and embeds it in
+// the type its hooks receive; this package knows no fixture. It does not
+// import web, so that the web packages' own internal tests may use it
+// without an import cycle.
 package webtest
 
 import (

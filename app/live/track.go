@@ -1,0 +1,147 @@
+package live
+
+import (
+	"time"
+
+	"github.com/fleetd/fleetd/app/model"
+)
+
+// What a write transaction changed, beyond the model's entity kinds.
+const (
+	ChangedSessions    = "session"    // a session ended
+	ChangedPermissions = "permission" // a link was made or removed
+	ChangedServer      = "server"     // the server settings
+)
+
+// Changes are the kinds of records one committed transaction wrote.
+type Changes map[string]bool
+
+// Any reports whether any of kinds changed.
+func (c Changes) Any(kinds ...string) bool {
+	for _, k := range kinds {
+		if c[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// Track returns store with change notification: after every Update that
+// commits, each listener gets the kinds it wrote (users, devices, groups,
+// geofences, computed attributes, drivers, commands, permissions, ended
+// sessions, the server settings). The write itself is what is observed, so
+// no caller can forget to announce a change. Batch, the ingest's path,
+// writes positions, events and device status, which change no one's view:
+// it is not tracked.
+func Track(store model.Store, listeners ...func(Changes)) model.Store {
+	return &tracked{Store: store, listeners: listeners}
+}
+
+type tracked struct {
+	model.Store
+	listeners []func(Changes)
+}
+
+func (s *tracked) Update(fn func(model.Tx) error) error {
+	var changes Changes
+	err := s.Store.Update(func(tx model.Tx) error {
+		changes = Changes{} // a retried fn starts afresh
+		return fn(&recordingTx{Tx: tx, changes: changes})
+	})
+	if err == nil && len(changes) > 0 {
+		for _, l := range s.listeners {
+			l(changes)
+		}
+	}
+	return err
+}
+
+// recordingTx notes the kinds its writes touch.
+type recordingTx struct {
+	model.Tx
+	changes Changes
+}
+
+func (t *recordingTx) Users() model.Table[model.User] {
+	return recording[model.User]{t.Tx.Users(), t.changes, model.KindUser}
+}
+
+func (t *recordingTx) Devices() model.Table[model.Device] {
+	return recording[model.Device]{t.Tx.Devices(), t.changes, model.KindDevice}
+}
+
+func (t *recordingTx) Groups() model.Table[model.Group] {
+	return recording[model.Group]{t.Tx.Groups(), t.changes, model.KindGroup}
+}
+
+func (t *recordingTx) Commands() model.Table[model.Command] {
+	return recording[model.Command]{t.Tx.Commands(), t.changes, model.KindCommand}
+}
+
+func (t *recordingTx) Geofences() model.Table[model.Geofence] {
+	return recording[model.Geofence]{t.Tx.Geofences(), t.changes, model.KindGeofence}
+}
+
+func (t *recordingTx) Drivers() model.Table[model.Driver] {
+	return recording[model.Driver]{t.Tx.Drivers(), t.changes, model.KindDriver}
+}
+
+func (t *recordingTx) ComputedAttributes() model.Table[model.ComputedAttribute] {
+	return recording[model.ComputedAttribute]{t.Tx.ComputedAttributes(), t.changes, model.KindAttribute}
+}
+
+func (t *recordingTx) PutServer(v *model.Server) error {
+	t.changes[ChangedServer] = true
+	return t.Tx.PutServer(v)
+}
+
+func (t *recordingTx) Link(p model.Permission) error {
+	t.changes[ChangedPermissions] = true
+	return t.Tx.Link(p)
+}
+
+func (t *recordingTx) Unlink(p model.Permission) error {
+	t.changes[ChangedPermissions] = true
+	return t.Tx.Unlink(p)
+}
+
+func (t *recordingTx) UnlinkAll(kind string, id int64) error {
+	t.changes[ChangedPermissions] = true
+	return t.Tx.UnlinkAll(kind, id)
+}
+
+// A new session changes no one's view; an ended one drops its live client.
+func (t *recordingTx) DeleteSession(token string) error {
+	t.changes[ChangedSessions] = true
+	return t.Tx.DeleteSession(token)
+}
+
+func (t *recordingTx) DeleteSessions(userID int64, expiredBefore time.Time) (int, error) {
+	n, err := t.Tx.DeleteSessions(userID, expiredBefore)
+	if n > 0 {
+		t.changes[ChangedSessions] = true
+	}
+	return n, err
+}
+
+// recording is a table that notes its writes as a change of kind.
+type recording[T any] struct {
+	model.Table[T]
+	changes Changes
+	kind    string
+}
+
+func (r recording[T]) Create(v *T) error {
+	r.changes[r.kind] = true
+	return r.Table.Create(v)
+}
+
+func (r recording[T]) Put(v *T) error {
+	r.changes[r.kind] = true
+	return r.Table.Put(v)
+}
+
+func (r recording[T]) Delete(id int64) error {
+	r.changes[r.kind] = true
+	return r.Table.Delete(id)
+}

@@ -1,0 +1,135 @@
+package model
+
+import (
+	"io"
+	"time"
+)
+
+// Store is what the core needs from persistence. All writes a request makes
+// happen inside one Update call, so they commit or roll back together.
+type Store interface {
+	// View runs fn in a read-only transaction.
+	View(fn func(Tx) error) error
+	// Update runs fn in a read-write transaction; an error from fn rolls back.
+	Update(fn func(Tx) error) error
+	// Batch is Update with group commit: concurrent callers (device
+	// connections) share one transaction and one fsync. fn may run more than
+	// once, so it must not have side effects outside tx. It returns only once
+	// the transaction is durable.
+	Batch(fn func(Tx) error) error
+	// Backup writes a consistent copy of the whole database to w while
+	// writers go on.
+	Backup(w io.Writer) (int64, error)
+	Close() error
+}
+
+// Table is a generic id-keyed collection of one entity type.
+// Get returns an error matching ErrNotFound for a missing id.
+type Table[T any] interface {
+	Get(id int64) (*T, error)
+	// List calls fn for every record in id order until fn returns false.
+	List(fn func(*T) bool) error
+	// Create assigns the next id from the bucket sequence and stores v.
+	Create(v *T) error
+	// Put overwrites an existing record (ErrNotFound if it does not exist).
+	Put(v *T) error
+	Delete(id int64) error
+	Count() (int, error)
+}
+
+// Tx is one store transaction. Unique indexes are kept by the store:
+// Create/Put of a User with a taken e-mail, or a Device with a taken
+// uniqueId, return an error matching ErrConflict.
+type Tx interface {
+	Users() Table[User]
+	Devices() Table[Device]
+	Groups() Table[Group]
+	Commands() Table[Command]
+	Geofences() Table[Geofence]
+	QueuedCommands() Table[QueuedCommand]
+	Drivers() Table[Driver]
+	// ComputedAttributes are Traccar's /api/attributes/computed.
+	ComputedAttributes() Table[ComputedAttribute]
+
+	// UserByEmail looks up by NormalizeEmail(email).
+	UserByEmail(email string) (*User, error)
+	DeviceByUniqueID(uniqueID string) (*Device, error)
+
+	// Server returns the settings singleton (ErrNotFound before the first PutServer).
+	Server() (*Server, error)
+	PutServer(s *Server) error
+
+	Session(token string) (*Session, error)
+	PutSession(s *Session) error
+	DeleteSession(token string) error
+	// DeleteSessions removes sessions expired before now, and every session
+	// of userID when userID > 0 (password change, user deletion).
+	DeleteSessions(userID int64, expiredBefore time.Time) (int, error)
+
+	// Link and Unlink are idempotent.
+	Link(p Permission) error
+	Unlink(p Permission) error
+	// Linked lists the ids of propKind objects linked to (ownerKind, ownerID).
+	Linked(ownerKind string, ownerID int64, propKind string) ([]int64, error)
+	// Owners lists the ids of ownerKind objects linked to (propKind, propID).
+	Owners(propKind string, propID int64, ownerKind string) ([]int64, error)
+	// UnlinkAll removes every permission where (kind, id) is owner or property.
+	UnlinkAll(kind string, id int64) error
+
+	// AddPosition assigns p.ID and stores p under (deviceId, fixTime, id).
+	AddPosition(p *Position) error
+	Position(id int64) (*Position, error)
+	// LatestPosition is the device's position with the newest fixTime; of
+	// equal fixTimes, the one stored last.
+	LatestPosition(deviceID int64) (*Position, error)
+	// Positions calls fn in fixTime order (equal times in id order) for
+	// from <= fixTime <= to.
+	Positions(deviceID int64, from, to time.Time, fn func(*Position) bool) error
+	// PositionsAfter goes on where Positions stopped: the positions of
+	// last's device that follow last in that order, up to fixTime to.
+	PositionsAfter(last *Position, to time.Time, fn func(*Position) bool) error
+	// DeletePositions removes at most limit of a device's positions in
+	// [from, to], oldest first, and says how many; the newest remaining
+	// one becomes its latest. Callers loop in separate transactions: one
+	// huge deletion would hold the single writer (and its dirty pages in
+	// memory) for as long as it takes.
+	DeletePositions(deviceID int64, from, to time.Time, limit int) (int, error)
+
+	// AddEvent assigns e.ID and stores e under (deviceId, eventTime, id).
+	AddEvent(e *Event) error
+	Event(id int64) (*Event, error)
+	// Events calls fn in eventTime order for from <= eventTime <= to.
+	Events(deviceID int64, from, to time.Time, fn func(*Event) bool) error
+	// EventsNewest is Events newest first (equal times by id, descending);
+	// it reads only as far as fn goes.
+	EventsNewest(deviceID int64, from, to time.Time, fn func(*Event) bool) error
+	// DeleteEvents removes at most limit of a device's events, oldest first.
+	DeleteEvents(deviceID int64, limit int) (int, error)
+
+	// Records is the named collection of an extended (v2) entity kind and
+	// Keys a named string -> id map (its unique indexes and lookups): new
+	// kinds need no change to the store. Use them through RecordTable.
+	Records(name string) RecordSet
+	Keys(name string) KeySet
+}
+
+// RecordSet is a collection of encoded records under int64 ids with its own
+// sequence. Reading a collection that was never written finds nothing.
+type RecordSet interface {
+	Get(id int64) (data []byte, ok bool, err error)
+	NextID() (int64, error)
+	Put(id int64, data []byte) error
+	Delete(id int64) (ok bool, err error)
+	// List calls fn in id order (descending when reverse) until it returns false.
+	List(reverse bool, fn func(id int64, data []byte) bool) error
+	Count() (int, error)
+}
+
+// KeySet maps string keys to ids.
+type KeySet interface {
+	Get(key string) (id int64, ok bool, err error)
+	Put(key string, id int64) error
+	Delete(key string) error
+	// Scan calls fn for every key with prefix, in key order, until it returns false.
+	Scan(prefix string, fn func(key string, id int64) bool) error
+}

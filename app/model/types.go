@@ -1,0 +1,288 @@
+package model
+
+import (
+	"strings"
+	"time"
+)
+
+// Attributes is the free-form map Traccar puts on most entities. It is never
+// serialised as null: clients index into it without checking.
+type Attributes map[string]any
+
+// Entity is what every id-keyed record implements so one generic table in the
+// store can assign ids from its bucket sequence.
+type Entity interface {
+	GetID() int64
+	SetID(int64)
+}
+
+// Base is embedded in entities: it carries the id (promoted, so v.ID works)
+// and gives them Entity's methods.
+type Base struct {
+	ID int64 `json:"id"`
+}
+
+func (b *Base) GetID() int64   { return b.ID }
+func (b *Base) SetID(id int64) { b.ID = id }
+
+// User follows Traccar's User model. Password is accepted on input only;
+// PasswordHash is stored and never serialised.
+type User struct {
+	Base
+	Name             string     `json:"name"`
+	Login            string     `json:"login,omitempty"`
+	Email            string     `json:"email"`
+	Phone            string     `json:"phone"`
+	Readonly         bool       `json:"readonly"`
+	Administrator    bool       `json:"administrator"`
+	Map              string     `json:"map"`
+	Latitude         float64    `json:"latitude"`
+	Longitude        float64    `json:"longitude"`
+	Zoom             int        `json:"zoom"`
+	Password         string     `json:"password,omitempty"`
+	TwelveHourFormat bool       `json:"twelveHourFormat"`
+	CoordinateFormat string     `json:"coordinateFormat"`
+	Disabled         bool       `json:"disabled"`
+	ExpirationTime   *time.Time `json:"expirationTime"`
+	DeviceLimit      int        `json:"deviceLimit"`
+	UserLimit        int        `json:"userLimit"`
+	DeviceReadonly   bool       `json:"deviceReadonly"`
+	LimitCommands    bool       `json:"limitCommands"`
+	DisableReports   bool       `json:"disableReports"`
+	FixedEmail       bool       `json:"fixedEmail"`
+	PoiLayer         string     `json:"poiLayer"`
+	Attributes       Attributes `json:"attributes"`
+
+	PasswordHash string `json:"-"`
+}
+
+// Manager reports Traccar's notion of a manager: a user allowed to create users.
+func (u *User) Manager() bool { return u.UserLimit != 0 }
+
+// Expired reports whether the account's expirationTime has passed.
+func (u *User) Expired(now time.Time) bool {
+	return u.ExpirationTime != nil && !u.ExpirationTime.IsZero() && now.After(*u.ExpirationTime)
+}
+
+// NormalizeEmail is the form e-mails are compared and indexed in.
+func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// Device status values (Traccar).
+const (
+	StatusOnline  = "online"
+	StatusOffline = "offline"
+	StatusUnknown = "unknown"
+)
+
+// Device follows Traccar's Device model.
+type Device struct {
+	Base
+	Name           string     `json:"name"`
+	UniqueID       string     `json:"uniqueId"`
+	Status         string     `json:"status"`
+	Disabled       bool       `json:"disabled"`
+	LastUpdate     *time.Time `json:"lastUpdate"`
+	PositionID     int64      `json:"positionId"`
+	GroupID        int64      `json:"groupId"`
+	CalendarID     int64      `json:"calendarId"`
+	Phone          string     `json:"phone"`
+	Model          string     `json:"model"`
+	Contact        string     `json:"contact"`
+	Category       string     `json:"category"`
+	ExpirationTime *time.Time `json:"expirationTime"`
+	Attributes     Attributes `json:"attributes"`
+}
+
+// Group follows Traccar's Group model; GroupID is the parent group.
+type Group struct {
+	Base
+	Name       string     `json:"name"`
+	GroupID    int64      `json:"groupId"`
+	Attributes Attributes `json:"attributes"`
+}
+
+// Position follows Traccar's Position model. Speed is in knots, distances in meters.
+type Position struct {
+	Base
+	DeviceID    int64      `json:"deviceId"`
+	Protocol    string     `json:"protocol"`
+	ServerTime  time.Time  `json:"serverTime"`
+	DeviceTime  time.Time  `json:"deviceTime"`
+	FixTime     time.Time  `json:"fixTime"`
+	Outdated    bool       `json:"outdated"`
+	Valid       bool       `json:"valid"`
+	Latitude    float64    `json:"latitude"`
+	Longitude   float64    `json:"longitude"`
+	Altitude    float64    `json:"altitude"`
+	Speed       float64    `json:"speed"`
+	Course      float64    `json:"course"`
+	Address     *string    `json:"address"`
+	Accuracy    float64    `json:"accuracy"`
+	Network     any        `json:"network"`
+	GeofenceIDs []int64    `json:"geofenceIds"`
+	Attributes  Attributes `json:"attributes"`
+
+	// Encoded, when set, is the position's JSON made before the store
+	// transaction; the store keeps it as is (the id it assigns is read back
+	// from the key). Encoding is a quarter of a commit's CPU: this way it
+	// runs on the devices' goroutines instead of the store's single writer.
+	Encoded []byte `json:"-"`
+}
+
+// Event follows Traccar's Event model (the core form).
+type Event struct {
+	Base
+	Type          string     `json:"type"`
+	EventTime     time.Time  `json:"eventTime"`
+	DeviceID      int64      `json:"deviceId"`
+	PositionID    int64      `json:"positionId"`
+	GeofenceID    int64      `json:"geofenceId"`
+	MaintenanceID int64      `json:"maintenanceId"`
+	Attributes    Attributes `json:"attributes"`
+}
+
+// Command follows Traccar's Command model: saved commands (B1..B4) and
+// commands sent to devices (B6).
+type Command struct {
+	Base
+	DeviceID    int64      `json:"deviceId"`
+	Description string     `json:"description"`
+	Type        string     `json:"type"`
+	TextChannel bool       `json:"textChannel"`
+	Attributes  Attributes `json:"attributes"`
+}
+
+// ComputedAttribute follows Traccar's Attribute model
+// (/api/attributes/computed): an expression over a position whose result
+// the ingest stores as the position attribute named Attribute, for every
+// device the attribute is linked to directly or through its groups.
+type ComputedAttribute struct {
+	Base
+	Description string `json:"description"`
+	Attribute   string `json:"attribute"`
+	Expression  string `json:"expression"`
+	// Type is what the result is converted to: string, number or boolean.
+	Type string `json:"type"`
+	// Priority orders evaluation: higher first, so later (lower) ones can
+	// read what earlier ones computed.
+	Priority int `json:"priority"`
+}
+
+// Result types of computed attributes.
+const (
+	ComputedString  = "string"
+	ComputedNumber  = "number"
+	ComputedBoolean = "boolean"
+)
+
+// Event types (Traccar's names).
+const (
+	EventDeviceOnline      = "deviceOnline"
+	EventDeviceOffline     = "deviceOffline"
+	EventDeviceUnknown     = "deviceUnknown"
+	EventDeviceMoving      = "deviceMoving"
+	EventDeviceStopped     = "deviceStopped"
+	EventDeviceOverspeed   = "deviceOverspeed"
+	EventIgnitionOn        = "ignitionOn"
+	EventIgnitionOff       = "ignitionOff"
+	EventAlarm             = "alarm"
+	EventGeofenceEnter     = "geofenceEnter"
+	EventGeofenceExit      = "geofenceExit"
+	EventCommandResult     = "commandResult"
+	EventQueuedCommandSent = "queuedCommandSent"
+)
+
+// QueuedCommand is a command waiting for its device to connect.
+type QueuedCommand struct {
+	Command
+	Queued time.Time `json:"queued"`
+}
+
+// Geofence follows Traccar's Geofence model; Area is WKT.
+type Geofence struct {
+	Base
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Area        string     `json:"area"`
+	CalendarID  int64      `json:"calendarId"`
+	Attributes  Attributes `json:"attributes"`
+}
+
+// Driver follows Traccar's Driver model: a person identified by uniqueId
+// (an RFID tag or iButton the device reports as driverUniqueId).
+type Driver struct {
+	Base
+	Name       string     `json:"name"`
+	UniqueID   string     `json:"uniqueId"`
+	Attributes Attributes `json:"attributes"`
+}
+
+// Server follows Traccar's Server model: the server-wide settings singleton.
+type Server struct {
+	Base
+	Registration     bool       `json:"registration"`
+	Readonly         bool       `json:"readonly"`
+	DeviceReadonly   bool       `json:"deviceReadonly"`
+	LimitCommands    bool       `json:"limitCommands"`
+	Map              string     `json:"map"`
+	BingKey          string     `json:"bingKey"`
+	MapURL           string     `json:"mapUrl"`
+	OverlayURL       string     `json:"overlayUrl"`
+	PoiLayer         string     `json:"poiLayer"`
+	Latitude         float64    `json:"latitude"`
+	Longitude        float64    `json:"longitude"`
+	Zoom             int        `json:"zoom"`
+	TwelveHourFormat bool       `json:"twelveHourFormat"`
+	Version          string     `json:"version"`
+	ForceSettings    bool       `json:"forceSettings"`
+	CoordinateFormat string     `json:"coordinateFormat"`
+	OpenIDEnabled    bool       `json:"openIdEnabled"`
+	OpenIDForce      bool       `json:"openIdForce"`
+	Announcement     string     `json:"announcement"`
+	FixedEmail       bool       `json:"fixedEmail"`
+	DisableReports   bool       `json:"disableReports"`
+	EmailEnabled     bool       `json:"emailEnabled"`
+	GeocoderEnabled  bool       `json:"geocoderEnabled"`
+	TextEnabled      bool       `json:"textEnabled"`
+	NewServer        bool       `json:"newServer"`
+	Attributes       Attributes `json:"attributes"`
+}
+
+// Session is a login session, identified by the JSESSIONID cookie value.
+type Session struct {
+	Token   string    `json:"token"`
+	UserID  int64     `json:"userId"`
+	Created time.Time `json:"created"`
+	Expires time.Time `json:"expires"`
+}
+
+// Permission links an owner object to a property object, as Traccar's
+// /api/permissions does with a pair of "<kind>Id" keys.
+type Permission struct {
+	OwnerKind string
+	OwnerID   int64
+	PropKind  string
+	PropID    int64
+}
+
+// Object kinds used in permissions, named like Traccar's "<kind>Id" JSON keys.
+const (
+	KindUser         = "user"
+	KindDevice       = "device"
+	KindGroup        = "group"
+	KindGeofence     = "geofence"
+	KindCommand      = "command"
+	KindManagedUser  = "managedUser"
+	KindNotification = "notification"
+	KindCalendar     = "calendar"
+	KindAttribute    = "attribute"
+	KindDriver       = "driver"
+	KindMaintenance  = "maintenance"
+)
+
+// System is the actor for operator actions from the CLI and start-up: an
+// administrator that is not a stored user.
+func System() *User { return &User{Name: "system", Administrator: true} }
+
+// EarliestFix: GPS fixes before this are a device's reset clock, not data.
+var EarliestFix = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)

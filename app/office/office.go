@@ -1,0 +1,34 @@
+// Package office keeps the fleet office: support tickets and their
+// responses, vehicle and driver documents, uploaded files, service records
+// and tasks, maintenance due, and payments. Its records belong to one user
+// each, kept in cabinets indexed by owner (filing.go).
+package office
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/fleetd/fleetd/app/model"
+)
+
+// Service keeps the fleet office: support tickets and their responses,
+// vehicle and driver documents, uploaded files, service records and tasks,
+// and payments. Its records belong to one user each.
+type Service struct {
+	store model.Store
+	opts  Options
+	maint MaintenanceOptions
+	now   func() time.Time
+	log   *slog.Logger
+	// run tags this run's temporary files (files_sweep.go).
+	run string
+	// roomFor refuses an upload the disk has no room for.
+	roomFor func(size int64) error
+}
+
+// New builds the office on store; roomFor is the core's disk-space
+// check, asked before an upload is written.
+func New(store model.Store, opts Options, maint MaintenanceOptions, roomFor func(size int64) error,
+	now func() time.Time, log *slog.Logger) *Service {
+	return &Service{store: store, opts: opts, maint: maint, now: now, log: log, run: newRunTag(), roomFor: roomFor}
+}

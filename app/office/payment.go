@@ -1,0 +1,187 @@
+package office
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
+)
+
+// Payment is a payment an administrator records for a user (the spec's
+// analytics I2 reads them; it does not say how they are recorded). userId,
+// the paying user, is set on creation and never changes.
+type Payment struct {
+	ID     model.TextID `json:"id"`
+	Method string       `json:"method"`
+	Amount float64      `json:"amount"`
+	// Currency is an ISO 4217 code; amounts are never converted.
+	Currency string `json:"currency"`
+	Status   string `json:"status"`
+	// Discount is what the user saved on this payment.
+	Discount    float64 `json:"discount"`
+	Reference   string  `json:"reference,omitempty"`
+	Description string  `json:"description,omitempty"`
+	Stamp
+}
+
+func (Payment) FieldLimits() map[string]int {
+	return map[string]int{"method": model.MaxName, "currency": model.MaxName, "status": model.MaxName, "reference": model.MaxName}
+}
+
+func (p *Payment) GetID() int64   { return int64(p.ID) }
+func (p *Payment) SetID(id int64) { p.ID = model.TextID(id) }
+
+// Payment statuses.
+const (
+	PaymentCompleted = "completed"
+	PaymentPending   = "pending"
+	PaymentFailed    = "failed"
+)
+
+var payments = cabinet[Payment, *Payment]{name: "payments", what: "Payment"}
+
+var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// check normalises p and refuses what cannot be a payment. A missing
+// status is pending.
+func (p *Payment) check() error {
+	p.Method, p.Reference, p.Description = strings.TrimSpace(p.Method), strings.TrimSpace(p.Reference), strings.TrimSpace(p.Description)
+	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
+	p.Status = strings.TrimSpace(p.Status)
+	if p.Status == "" {
+		p.Status = PaymentPending
+	}
+	switch {
+	case p.Method == "":
+		return model.Invalid("method is required")
+	case !currencyCode.MatchString(p.Currency):
+		return model.Invalid("currency must be a three-letter ISO 4217 code such as USD")
+	case !slices.Contains([]string{PaymentCompleted, PaymentPending, PaymentFailed}, p.Status):
+		return model.Invalid("status must be completed, pending or failed")
+	case !validMoney(p.Amount) || !validMoney(p.Discount):
+		return model.Invalid("amount and discount must be numbers of at least 0")
+	}
+	return nil
+}
+
+func validMoney(v float64) bool { return v >= 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
+
+func requireAdmin(actor *model.User) error {
+	if !actor.Administrator {
+		return model.Forbidden("Only administrators may record payments")
+	}
+	return nil
+}
+
+// CreatePayment records a payment (administrators only); apply fills it,
+// userId included, which must name an existing user.
+func (svc *Service) CreatePayment(actor *model.User, apply func(*Payment) error) (*Payment, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	p := &Payment{}
+	if err := limits.FromRequest(apply, p); err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if p.UserID == 0 {
+		return nil, model.Invalid("userId is required")
+	}
+	return p, svc.store.Update(func(tx model.Tx) error {
+		_, err := tx.Users().Get(p.Owner())
+		if model.ClassOf(err) == model.ClassNotFound {
+			return model.Invalid("user %d not found", p.Owner())
+		}
+		if err != nil {
+			return err
+		}
+		return payments.create(tx, p.Owner(), svc.now(), p)
+	})
+}
+
+// UpdatePayment changes a payment (administrators only); its user stays.
+func (svc *Service) UpdatePayment(actor *model.User, id int64, apply func(*Payment) error) (*Payment, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	var after *Payment
+	err := svc.store.Update(func(tx model.Tx) error {
+		before, err := payments.table(tx).Get(id)
+		if err != nil {
+			return err
+		}
+		after = new(Payment)
+		*after = *before
+		if err := limits.FromRequest(apply, after); err != nil {
+			return err
+		}
+		if err := after.check(); err != nil {
+			return err
+		}
+		return payments.update(tx, before, after, svc.now())
+	})
+	return after, err
+}
+
+// DeletePayment removes a payment (administrators only).
+func (svc *Service) DeletePayment(actor *model.User, id int64) error {
+	if err := requireAdmin(actor); err != nil {
+		return err
+	}
+	return svc.store.Update(func(tx model.Tx) error {
+		p, err := payments.table(tx).Get(id)
+		if err != nil {
+			return err
+		}
+		return payments.remove(tx, p)
+	})
+}
+
+// Payment returns one payment: the actor's own, or any for administrators.
+func (svc *Service) Payment(actor *model.User, id int64) (*Payment, error) {
+	var p *Payment
+	err := svc.store.View(func(tx model.Tx) (err error) {
+		p, err = payments.get(tx, id, ownerOrAdmin(actor))
+		return err
+	})
+	return p, err
+}
+
+// Payments lists payments in creation order: userID's (0: the actor's own),
+// or every user's for an administrator asking with all.
+func (svc *Service) Payments(actor *model.User, userID int64, all bool) ([]*Payment, error) {
+	out, _, err := svc.PaymentPage(actor, model.Query{UserID: userID, All: all})
+	return out, err
+}
+
+// PaymentPage is Payments with q.UserID and q.All for userID and all, cut
+// to q's window; it also answers how many there are.
+func (svc *Service) PaymentPage(actor *model.User, q model.Query) ([]*Payment, int, error) {
+	userID := q.UserID
+	if userID == 0 {
+		userID = actor.ID
+	}
+	if (q.All || userID != actor.ID) && !actor.Administrator {
+		return nil, 0, model.Forbidden("Only administrators may list other users' payments")
+	}
+	var out []*Payment
+	var total int
+	err := svc.store.View(func(tx model.Tx) (err error) {
+		if !q.All {
+			out, total, err = payments.groupedPage(tx, userID, q, false)
+			return err
+		}
+		if err = q.Check(); err == nil {
+			out, err = payments.all(tx)
+			total = len(out)
+			out = model.Window(out, q)
+		}
+		return err
+	})
+	return out, total, err
+}

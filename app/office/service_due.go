@@ -1,0 +1,184 @@
+package office
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
+)
+
+// MaintenanceOptions set when a vehicle is next due for service: so many
+// days or so many kilometres after its last service record, whichever
+// comes first.
+type MaintenanceOptions struct {
+	IntervalDays int     // default 180
+	IntervalKm   float64 // default 10,000
+}
+
+// Maintenance states, most urgent first.
+const (
+	MaintenanceOverdue = "overdue"
+	MaintenanceDueSoon = "dueSoon"
+	MaintenanceOK      = "ok"
+)
+
+// Why a vehicle has its state: no record at all, its date or its distance.
+const (
+	DueNoService = "noService"
+	DueByDate    = "date"
+	DueByKm      = "km"
+)
+
+// A vehicle is "due soon" this close to either limit.
+const (
+	DueSoonDays = 14
+	DueSoonKm   = 500.0
+)
+
+// MaintenanceDue is when one vehicle is next due for service.
+type MaintenanceDue struct {
+	DeviceID    int64      `json:"deviceId"`
+	DeviceName  string     `json:"deviceName"`
+	LastService model.Date `json:"lastService"` // zero: never serviced
+	DueDate     model.Date `json:"dueDate"`
+	DaysLeft    int        `json:"daysLeft"` // whole UTC days; negative once passed
+	// KmLeft is the distance until the km limit; nil when the vehicle's
+	// distance is unknown (no position with odometer or totalDistance).
+	KmLeft *float64 `json:"kmLeft"`
+	State  string   `json:"state"`
+	Reason string   `json:"reason"`
+}
+
+func (svc *Service) maintenance() MaintenanceOptions {
+	o := svc.maint
+	if o.IntervalDays <= 0 {
+		o.IntervalDays = 180
+	}
+	if o.IntervalKm <= 0 {
+		o.IntervalKm = 10000
+	}
+	return o
+}
+
+// MaintenanceDue lists, for every device the actor sees, when it is next
+// due for service, overdue first, then by due date. Service records are
+// private to their owner, so only the actor's own history counts: a
+// vehicle the actor never recorded a service for is due now.
+func (svc *Service) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDue, error) {
+	records, err := svc.ServiceRecords(actor, ServiceQuery{}) // latest first
+	if err != nil {
+		return nil, err
+	}
+	last := map[int64]*ServiceRecord{}
+	for _, r := range records {
+		if _, seen := last[int64(r.VehicleID)]; !seen {
+			last[int64(r.VehicleID)] = r
+		}
+	}
+	opts := svc.maintenance()
+	out := []MaintenanceDue{}
+	err = svc.store.View(func(tx model.Tx) error {
+		return access.Guard{Tx: tx, Actor: actor}.EachDevice(func(d *model.Device) error {
+			due := MaintenanceDue{DeviceID: d.ID, DeviceName: d.Name}
+			r := last[d.ID]
+			if r == nil {
+				due.DueDate, due.State, due.Reason = model.Date{Time: now.UTC()}, MaintenanceDueSoon, DueNoService
+				out = append(out, due)
+				return nil
+			}
+			km, err := kmSince(tx, d.ID, r)
+			if err != nil {
+				return err
+			}
+			out = append(out, dueAfter(r, km, opts, now, due))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, func(a, b MaintenanceDue) int {
+		return cmp.Or(cmp.Compare(stateRank(a.State), stateRank(b.State)),
+			a.DueDate.Compare(b.DueDate.Time), cmp.Compare(a.DeviceID, b.DeviceID))
+	})
+	return out, nil
+}
+
+func stateRank(s string) int {
+	return slices.Index([]string{MaintenanceOverdue, MaintenanceDueSoon, MaintenanceOK}, s)
+}
+
+// dueAfter fills due from the last service record r and the kilometres
+// driven since it (nil when unknown).
+func dueAfter(r *ServiceRecord, driven *float64, o MaintenanceOptions, now time.Time, due MaintenanceDue) MaintenanceDue {
+	due.LastService = r.ServiceDate
+	due.DueDate = model.Date{Time: r.ServiceDate.AddDate(0, 0, o.IntervalDays)}
+	due.DaysLeft = daysUntil(now, due.DueDate)
+	byDate := urgency(due.DaysLeft < 0, due.DaysLeft <= DueSoonDays)
+	due.State, due.Reason = byDate, DueByDate
+	if driven != nil {
+		left := o.IntervalKm - *driven
+		due.KmLeft = &left
+		if byKm := urgency(left < 0, left <= DueSoonKm); stateRank(byKm) < stateRank(byDate) {
+			due.State, due.Reason = byKm, DueByKm
+		}
+	}
+	return due
+}
+
+func urgency(over, soon bool) string {
+	switch {
+	case over:
+		return MaintenanceOverdue
+	case soon:
+		return MaintenanceDueSoon
+	}
+	return MaintenanceOK
+}
+
+// kmSince is how far the vehicle went since service r, from its latest
+// position: a device-reported odometer (meters, the vehicle's own reading)
+// compares with the record's odometer (km) directly. totalDistance is
+// fleetd's own GPS sum since tracking began, not the vehicle's reading, so
+// it counts from the first position at or after the service date instead.
+// nil when neither is known.
+func kmSince(tx model.Tx, deviceID int64, r *ServiceRecord) (*float64, error) {
+	latest, err := tx.LatestPosition(deviceID)
+	if errors.Is(err, model.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if odometer, ok := meters(latest.Attributes, "odometer"); ok && r.Odometer != nil {
+		km := max(0, odometer/1000-*r.Odometer)
+		return &km, nil
+	}
+	total, ok := meters(latest.Attributes, "totalDistance")
+	if !ok {
+		return nil, nil
+	}
+	base := total // no position since the service: nothing driven
+	err = tx.Positions(deviceID, r.ServiceDate.Time, latest.FixTime, func(p *model.Position) bool {
+		if b, ok := meters(p.Attributes, "totalDistance"); ok {
+			base = b
+			return false
+		}
+		return true
+	})
+	km := max(0, total-base) / 1000
+	return &km, err
+}
+
+// meters reads a distance attribute, which JSON gives as float64 and
+// decoders as integers.
+func meters(attrs model.Attributes, key string) (float64, bool) {
+	switch attrs[key].(type) {
+	case float64, float32, int, int64, uint64:
+		return model.Number(attrs[key]), true
+	}
+	return 0, false
+}

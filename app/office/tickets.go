@@ -1,0 +1,270 @@
+package office
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
+)
+
+// Support ticket statuses. A ticket starts open; pending means support
+// waits for the user's answer; in_progress that support works on it;
+// resolved that support considers it solved; closed that it is done.
+const (
+	TicketOpen       = "open"
+	TicketPending    = "pending"
+	TicketInProgress = "in_progress"
+	TicketResolved   = "resolved"
+	TicketClosed     = "closed"
+)
+
+// TicketTransitions are the status changes an administrator may make. The
+// creator may close their ticket from any status and reopen a resolved
+// one; the creator's answer to a pending or resolved ticket reopens it.
+var TicketTransitions = map[string][]string{
+	TicketOpen:       {TicketPending, TicketInProgress, TicketResolved, TicketClosed},
+	TicketPending:    {TicketOpen, TicketInProgress, TicketResolved, TicketClosed},
+	TicketInProgress: {TicketPending, TicketResolved, TicketClosed},
+	TicketResolved:   {TicketOpen, TicketClosed},
+	TicketClosed:     {TicketOpen},
+}
+
+// TicketCategories is the spec's category enum; "general" when none is given.
+var TicketCategories = []string{"payment", "login", "dashboard", "app", "tracking", "report", "alert", "data",
+	"general", "technical", "fraud", "navigation", "other"}
+
+// firstTicketNo is the number before the first ticket's: numbers start at
+// 1001 so they never look like ids.
+const firstTicketNo = 1000
+
+// Ticket is a support ticket (spec section F).
+type Ticket struct {
+	ID          model.TextID   `json:"id"`
+	TicketNo    int64          `json:"ticket_no"`
+	Title       string         `json:"title"`
+	Description string         `json:"description"`
+	Category    string         `json:"category"`
+	Status      string         `json:"status"`
+	FileIDs     []model.TextID `json:"fileIds"`
+	UserInfo    string         `json:"user_info"`
+	DeviceInfo  string         `json:"device_info"`
+	Device      *TicketDevice  `json:"device,omitempty"`
+	Stamp
+}
+
+func (Ticket) FieldLimits() map[string]int {
+	return map[string]int{"title": model.MaxName, "description": model.MaxMessage, "category": model.MaxName, "status": model.MaxName,
+		"user_info": model.MaxName, "device_info": model.MaxName}
+}
+
+// TicketDevice is the device a ticket is about, as F2 sends it.
+type TicketDevice struct {
+	Value string `json:"value"`
+	Name  string `json:"name"`
+}
+
+func (TicketDevice) FieldLimits() map[string]int {
+	return map[string]int{"value": model.MaxName, "name": model.MaxName}
+}
+
+func (t *Ticket) GetID() int64   { return int64(t.ID) }
+func (t *Ticket) SetID(id int64) { t.ID = model.TextID(id) }
+
+var tickets = cabinet[Ticket, *Ticket]{name: "tickets", what: "Ticket"}
+
+// TicketQuery filters F1's list.
+type TicketQuery struct {
+	// Search matches title, user info and device info, case-insensitively.
+	Search string
+	// Status, when set, keeps tickets in that status.
+	Status string
+}
+
+// Tickets lists the actor's tickets (an administrator's: everyone's),
+// newest first.
+func (svc *Service) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error) {
+	var list []*Ticket
+	err := svc.store.View(func(tx model.Tx) (err error) {
+		if actor.Administrator {
+			list, err = tickets.all(tx)
+		} else {
+			list, err = tickets.grouped(tx, actor.ID)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	search := strings.ToLower(strings.TrimSpace(q.Search))
+	list = slices.DeleteFunc(list, func(t *Ticket) bool {
+		text := strings.ToLower(t.Title + "\n" + t.UserInfo + "\n" + t.DeviceInfo)
+		return !strings.Contains(text, search) || (q.Status != "" && t.Status != q.Status)
+	})
+	slices.Reverse(list)
+	return list, nil
+}
+
+// Ticket returns a ticket of the actor (an administrator: anyone's).
+func (svc *Service) Ticket(actor *model.User, id int64) (*Ticket, error) {
+	var t *Ticket
+	err := svc.store.View(func(tx model.Tx) (err error) {
+		t, err = tickets.get(tx, id, ownerOrAdmin(actor))
+		return err
+	})
+	return t, err
+}
+
+// CreateTicket opens a ticket that apply fills from the request.
+func (svc *Service) CreateTicket(actor *model.User, apply func(*Ticket) error) (*Ticket, error) {
+	t := &Ticket{}
+	if err := limits.FromRequest(apply, t); err != nil {
+		return nil, err
+	}
+	if err := prepareTicket(actor, t); err != nil {
+		return nil, err
+	}
+	err := svc.store.Update(func(tx model.Tx) error {
+		no, err := nextNumber(tx, "ticket_no", firstTicketNo)
+		if err != nil {
+			return err
+		}
+		t.TicketNo, t.Status = no, TicketOpen
+		if err := tickets.create(tx, actor.ID, svc.now(), t); err != nil {
+			return err
+		}
+		return attachFiles(tx, actor, ref(refTicket, t.GetID()), nil, t.FileIDs)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// prepareTicket validates a new ticket and fills what the service derives.
+func prepareTicket(actor *model.User, t *Ticket) error {
+	if err := limits.Required(map[string]*string{"title": &t.Title}); err != nil {
+		return err
+	}
+	t.Category = strings.ToLower(strings.TrimSpace(t.Category))
+	if t.Category == "" {
+		t.Category = "general"
+	}
+	if !slices.Contains(TicketCategories, t.Category) {
+		return model.Invalid("category must be one of %s", strings.Join(TicketCategories, ", "))
+	}
+	var err error
+	if t.FileIDs, err = uniqueFileIDs(t.FileIDs); err != nil {
+		return err
+	}
+	if strings.TrimSpace(t.UserInfo) == "" {
+		t.UserInfo = describeUser(actor)
+	}
+	if strings.TrimSpace(t.DeviceInfo) == "" && t.Device != nil {
+		t.DeviceInfo = strings.TrimSpace(t.Device.Name + " " + parenthesized(t.Device.Value))
+	}
+	return nil
+}
+
+// describeUser is the user info a ticket carries when the client sent none,
+// so support (and F1's search) can find the person.
+func describeUser(u *model.User) string {
+	parts := []string{u.Name}
+	if u.Email != "" {
+		parts = append(parts, "<"+u.Email+">")
+	}
+	if u.Phone != "" {
+		parts = append(parts, u.Phone)
+	}
+	return strings.TrimSpace(strings.Join(parts, " "))
+}
+
+func parenthesized(s string) string {
+	if s = strings.TrimSpace(s); s == "" {
+		return ""
+	}
+	return "(" + s + ")"
+}
+
+// nextNumber hands out name's next number, starting after first.
+func nextNumber(tx model.Tx, name string, first int64) (int64, error) {
+	counters := tx.Keys("counters")
+	n, ok, err := counters.Get(name)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		n = first
+	}
+	n++
+	return n, counters.Put(name, n)
+}
+
+// DeleteTicket removes a ticket the actor created, with its responses and
+// every file attached to them.
+func (svc *Service) DeleteTicket(actor *model.User, id int64) error {
+	var dropped []model.TextID
+	err := svc.store.Update(func(tx model.Tx) error {
+		t, err := tickets.get(tx, id, ownerOrAdmin(actor))
+		if err != nil {
+			return err
+		}
+		if t.Owner() != actor.ID {
+			return model.Forbidden("only the creator may delete a ticket; close it instead")
+		}
+		rs, err := responses.grouped(tx, id)
+		if err != nil {
+			return err
+		}
+		dropped = append(dropped, t.FileIDs...)
+		for _, r := range rs {
+			dropped = append(dropped, r.FileIDs...)
+			if err := responses.remove(tx, r); err != nil {
+				return err
+			}
+		}
+		return model.FirstError(dropFiles(tx, dropped), tickets.remove(tx, t))
+	})
+	if err == nil {
+		svc.removeFileContent(dropped)
+	}
+	return err
+}
+
+// SetTicketStatus changes a ticket's status: administrators along
+// TicketTransitions, the creator to closed or from resolved back to open.
+func (svc *Service) SetTicketStatus(actor *model.User, id int64, status string) (*Ticket, error) {
+	status = strings.ToLower(strings.TrimSpace(status))
+	if _, known := TicketTransitions[status]; !known {
+		return nil, model.Invalid("status must be one of open, pending, in_progress, resolved, closed")
+	}
+	var t *Ticket
+	err := svc.store.Update(func(tx model.Tx) error {
+		before, err := tickets.get(tx, id, ownerOrAdmin(actor))
+		if err != nil {
+			return err
+		}
+		if before.Status == status {
+			t = before
+			return nil
+		}
+		if !ticketMoveAllowed(actor, before, status) {
+			if !actor.Administrator {
+				return model.Forbidden("you may close your ticket or reopen a resolved one; other changes are support's")
+			}
+			return model.Invalid("a ticket cannot go from %s to %s", before.Status, status)
+		}
+		after := *before
+		after.Status = status
+		t = &after
+		return tickets.update(tx, before, t, svc.now())
+	})
+	return t, err
+}
+
+func ticketMoveAllowed(actor *model.User, t *Ticket, status string) bool {
+	if actor.Administrator {
+		return slices.Contains(TicketTransitions[t.Status], status)
+	}
+	return status == TicketClosed || (t.Status == TicketResolved && status == TicketOpen)
+}

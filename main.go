@@ -20,7 +20,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fleetd/fleetd/admin"
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/buildinfo"
 	"github.com/fleetd/fleetd/app/config"
@@ -37,6 +36,7 @@ import (
 	"github.com/fleetd/fleetd/storage/backups"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/control"
+	"github.com/fleetd/fleetd/web/control/admin"
 	"github.com/fleetd/fleetd/web/health"
 	"github.com/fleetd/fleetd/web/https"
 	"github.com/fleetd/fleetd/web/httpx"

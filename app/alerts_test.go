@@ -88,14 +88,14 @@ func TestAdministratorAlerts(t *testing.T) {
 		}
 	}
 	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
-	core.NoteBackup(app.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 1})
+	core.NoteBackup(model.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 1})
 	check("a good backup")
-	core.NoteBackup(app.BackupReport{At: at.Add(24 * time.Hour), Err: "disk full"})
+	core.NoteBackup(model.BackupReport{At: at.Add(24 * time.Hour), Err: "disk full"})
 	check("a failed backup", "admin@example.com: fleetd: a scheduled backup failed", "disk full", "fleetd-20261124T030000Z.tar")
-	core.NoteBackup(app.BackupReport{At: at.Add(48 * time.Hour), Err: "disk full"})
+	core.NoteBackup(model.BackupReport{At: at.Add(48 * time.Hour), Err: "disk full"})
 	check("it fails again")
-	core.NoteBackup(app.BackupReport{At: at.Add(72 * time.Hour), Path: "/b/x.tar"})
-	core.NoteBackup(app.BackupReport{At: at.Add(96 * time.Hour), Err: "disk full"})
+	core.NoteBackup(model.BackupReport{At: at.Add(72 * time.Hour), Path: "/b/x.tar"})
+	core.NoteBackup(model.BackupReport{At: at.Add(96 * time.Hour), Err: "disk full"})
 	check("a failure after a success", "admin@example.com: fleetd: a scheduled backup failed")
 
 	watchOnce(50 << 30)

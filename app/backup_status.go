@@ -4,29 +4,19 @@ import (
 	"fmt"
 	"sync"
 	"time"
-)
 
-// BackupReport is the outcome of one scheduled backup, as the server's
-// backup schedule tells the core so the dashboard can show it.
-type BackupReport struct {
-	At   time.Time // when it ended
-	Path string    // the archive written; empty when it failed
-	Size int64
-	Err  string // why it failed; empty when it succeeded
-	// GrowthPerDay is how many bytes a day the kept archives grew by,
-	// oldest to newest; 0 when fewer than two tell.
-	GrowthPerDay float64
-}
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // backupStatus keeps the last scheduled backup and the last good one.
 type backupStatus struct {
 	mu         sync.Mutex
-	last, good BackupReport
+	last, good model.BackupReport
 }
 
 // NoteBackup records the outcome of a scheduled backup; the first failure
 // after a success is mailed to the administrators.
-func (c *Core) NoteBackup(r BackupReport) {
+func (c *Core) NoteBackup(r model.BackupReport) {
 	c.backups.mu.Lock()
 	c.backups.last = r
 	if r.Err == "" {
@@ -53,7 +43,7 @@ func (c *Core) NoteBackup(r BackupReport) {
 type Outlook struct {
 	Space        Space
 	StoreSize    int64 // 0: unknown
-	LastBackup   BackupReport
+	LastBackup   model.BackupReport
 	GrowthPerDay float64
 	FullBy       time.Time
 }
@@ -78,7 +68,7 @@ func (c *Core) Outlook() (Outlook, error) {
 
 // Backups is the last scheduled backup and the last one that succeeded
 // (zero values before any).
-func (c *Core) Backups() (last, good BackupReport) {
+func (c *Core) Backups() (last, good model.BackupReport) {
 	c.backups.mu.Lock()
 	defer c.backups.mu.Unlock()
 	return c.backups.last, c.backups.good

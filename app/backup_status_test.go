@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -23,8 +24,8 @@ func TestOutlook(t *testing.T) {
 	if o, err := core.Outlook(); err != nil || !o.FullBy.IsZero() || o.Space.Free != 10<<30 {
 		t.Fatalf("before any backup: %+v, %v", o, err)
 	}
-	core.NoteBackup(app.BackupReport{At: now, Path: "/b/a.tar", Size: 5 << 20, GrowthPerDay: 1 << 30})
-	core.NoteBackup(app.BackupReport{At: now.Add(time.Hour), Err: "disk full"}) // a failure keeps the last good outlook
+	core.NoteBackup(model.BackupReport{At: now, Path: "/b/a.tar", Size: 5 << 20, GrowthPerDay: 1 << 30})
+	core.NoteBackup(model.BackupReport{At: now.Add(time.Hour), Err: "disk full"}) // a failure keeps the last good outlook
 	o, err := core.Outlook()
 	if err != nil || o.LastBackup.Path != "/b/a.tar" || !o.FullBy.Equal(now.Add(10*24*time.Hour)) {
 		t.Fatalf("outlook %+v (%v), want full in 10 days after /b/a.tar", o, err)

@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/jobs"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -242,12 +242,12 @@ func (s *Schedule) write(path string) error {
 // repair goes first), then one every Every. Every outcome goes to note
 // (app.Core.NoteBackup, for the dashboard, the alerts and the metrics);
 // a backup written is logged, a failure is the scheduler's to log.
-func (s *Schedule) Job(note func(app.BackupReport), log *slog.Logger) jobs.Job {
+func (s *Schedule) Job(note func(model.BackupReport), log *slog.Logger) jobs.Job {
 	return jobs.Job{Name: "scheduled backup", First: max(s.Due(time.Now()), min(time.Minute, s.Every)), Every: s.Every,
 		Run: func(context.Context) error {
 			began := time.Now()
 			r := s.Run(began)
-			report := app.BackupReport{At: r.At, Path: r.Path, Size: r.Size}
+			report := model.BackupReport{At: r.At, Path: r.Path, Size: r.Size}
 			report.GrowthPerDay, _ = Growth(s.Dir)
 			if r.Err != nil {
 				report.Err = r.Err.Error()

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -104,8 +104,8 @@ func TestScheduleJob(t *testing.T) {
 	free := int64(1 << 40)
 	s := &Schedule{DB: db, FilesDir: t.TempDir(), Dir: t.TempDir(), Every: time.Hour, Keep: 2, Reserve: 1 << 20,
 		Room: func() (int64, error) { return free, nil }}
-	var notes []app.BackupReport
-	note := func(r app.BackupReport) { notes = append(notes, r) }
+	var notes []model.BackupReport
+	note := func(r model.BackupReport) { notes = append(notes, r) }
 	var log bytes.Buffer
 	j := s.Job(note, slog.New(slog.NewTextHandler(&log, nil)))
 	if j.First != time.Minute || j.Every != time.Hour {

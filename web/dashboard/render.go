@@ -25,7 +25,7 @@ type Page struct {
 	LowSpace *app.Space
 	// BackupFailed is the last scheduled backup when it failed, and the
 	// last good one, for an administrator (the layout warns).
-	BackupFailed, LastGoodBackup *app.BackupReport
+	BackupFailed, LastGoodBackup *model.BackupReport
 }
 
 // Admin reports whether the viewer is an administrator (managers see less).

@@ -269,7 +269,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	// Runs after the listeners and the web server have stopped (defers run
 	// last-in first-out): the devices' live positionId and lastUpdate the
 	// ingest has not written yet reach the store before it closes.
-	defer logFailure(log, "device state not flushed", core.FlushDevices)
+	defer logFailure(log, "device state not flushed", core.Ingest.FlushDevices)
 	// An empty store gets its first administrator; a generated password is shown once.
 	switch first, generated, err := core.Accounts.Bootstrap(cfg.Admin.Email, cfg.Admin.Password); {
 	case err != nil:
@@ -290,7 +290,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	}
 	defer web.SpillUploadsTo(spill)()
 	m.Watch(core, db)
-	devices, err := catalog.Start("", cfg.EnabledPorts(), core, protocols.Options{AckLatency: m.ObserveAck, Ingested: m.ObserveIngest,
+	devices, err := catalog.Start("", cfg.EnabledPorts(), core.Ingest, protocols.Options{AckLatency: m.ObserveAck, Ingested: m.ObserveIngest,
 		IdleTimeout: cfg.Devices.IdleTimeout, FrameTimeout: cfg.Devices.Frames.Timeout, MaxConnsPerIP: cfg.Devices.MaxConnectionsPerIP,
 		Budget: protocols.NewFrameBudget(cfg.Devices.Frames.Budget), Logger: log}) // one budget for all their unfinished frames
 	if err != nil {
@@ -326,7 +326,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	background.Go(func() { c.backgroundJobs(cfg, core, db, log).Run(ctx) })
 	background.Go(func() { core.Notify.RunPush(ctx) })
 	background.Go(func() {
-		core.RunRetention(ctx, db, app.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, time.Hour)
+		core.Ingest.RunRetention(ctx, db, app.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, time.Hour)
 	})
 	background.Go(func() { core.WatchSpace(ctx, time.Minute) })
 	defer background.Wait() // before the store closes
@@ -361,7 +361,7 @@ func (c *cli) backgroundJobs(cfg *config.Config, core *app.Core, db *storage.DB,
 			c.repairing()
 		}
 		began := time.Now()
-		n, err := core.RepairDevices(ctx, cfg.Devices.StatusTimeout)
+		n, err := core.Ingest.RepairDevices(ctx, cfg.Devices.StatusTimeout)
 		if err == nil {
 			log.Info("start-up repair of device records done", "repaired", n, "tookMs", time.Since(began).Milliseconds())
 		}
@@ -380,7 +380,7 @@ func (c *cli) backgroundJobs(cfg *config.Config, core *app.Core, db *storage.DB,
 	s.Add(jobs.Job{Name: "file sweep", Every: time.Hour,
 		Run: jobs.Counted(log, "removed files left by a crash or a failed removal", "count", core.Office.SweepFiles)})
 	s.Add(jobs.Job{Name: "device status sweep", First: time.Minute, Every: time.Minute,
-		Run: func(context.Context) error { return core.SweepStatus(cfg.Devices.StatusTimeout) }})
+		Run: func(context.Context) error { return core.Ingest.SweepStatus(cfg.Devices.StatusTimeout) }})
 	if j, ok := db.MapLimitJob(log); ok {
 		s.Add(j)
 	}

@@ -10,7 +10,7 @@ import (
 // applyComputed sets attrs (those linked to the device or its groups,
 // loaded with the device's state) on p. It never fails the ingest: a broken
 // expression is logged once and skipped.
-func (c *Core) applyComputed(attrs []*model.ComputedAttribute, p *model.Position) {
+func (ig *Ingest) applyComputed(attrs []*model.ComputedAttribute, p *model.Position) {
 	if len(attrs) == 0 {
 		return
 	}
@@ -18,7 +18,7 @@ func (c *Core) applyComputed(attrs []*model.ComputedAttribute, p *model.Position
 	for _, a := range attrs {
 		v, err := expression.Eval(a, env)
 		if err != nil {
-			c.logComputedOnce(a, err)
+			ig.logComputedOnce(a, err)
 			continue
 		}
 		if v != nil {
@@ -30,12 +30,12 @@ func (c *Core) applyComputed(attrs []*model.ComputedAttribute, p *model.Position
 
 // logComputedOnce logs an evaluation failure once per attribute and
 // expression (a store error once per text), not for every position.
-func (c *Core) logComputedOnce(a *model.ComputedAttribute, err error) {
+func (ig *Ingest) logComputedOnce(a *model.ComputedAttribute, err error) {
 	key, id := err.Error(), int64(0)
 	if a != nil {
 		key, id = fmt.Sprintf("%d %s", a.ID, a.Expression), a.ID
 	}
-	if _, seen := c.computedErrs.LoadOrStore(key, true); !seen {
-		c.log.Warn("computed attribute skipped", "attribute", id, "err", err)
+	if _, seen := ig.computedErrs.LoadOrStore(key, true); !seen {
+		ig.log.Warn("computed attribute skipped", "attribute", id, "err", err)
 	}
 }

@@ -89,7 +89,7 @@ func TestComputedIngest(t *testing.T) {
 			var p *model.Position
 			for m := range 2 {
 				p = pos(m, 54.9, 24.0, 20, model.Attributes{"fuel": 7.5, "ignition": true, "name": "x"})
-				if err := core.Ingest(dev.ID, []*model.Position{p}); err != nil {
+				if err := core.Ingest.Ingest(dev.ID, []*model.Position{p}); err != nil {
 					t.Fatalf("ingest failed: %v", err)
 				}
 			}
@@ -161,7 +161,7 @@ func BenchmarkIngestComputed(b *testing.B) {
 				p := &model.Position{FixTime: at.Add(time.Duration(i) * time.Millisecond), Valid: true, Latitude: 54.9, Longitude: 24,
 					Speed: 20, Attributes: model.Attributes{"fuel": 7.5, "ignition": true}}
 				i++
-				if err := core.Ingest(dev.ID, []*model.Position{p}); err != nil {
+				if err := core.Ingest.Ingest(dev.ID, []*model.Position{p}); err != nil {
 					b.Fatal(err)
 				}
 			}

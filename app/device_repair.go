@@ -26,9 +26,9 @@ import (
 // locks and leaves alone a device the ingest has taken up since the start:
 // what it holds is newer than anything the repair could derive. It returns
 // how many devices it changed.
-func (c *Core) RepairDevices(ctx context.Context, statusTimeout time.Duration) (int, error) {
+func (ig *Ingest) RepairDevices(ctx context.Context, statusTimeout time.Duration) (int, error) {
 	var ids []int64
-	err := c.store.View(func(tx model.Tx) error {
+	err := ig.store.View(func(tx model.Tx) error {
 		return tx.Devices().List(func(d *model.Device) bool {
 			ids = append(ids, d.ID)
 			return true
@@ -42,7 +42,7 @@ func (c *Core) RepairDevices(ctx context.Context, statusTimeout time.Duration) (
 		if err := ctx.Err(); err != nil {
 			return repaired, err
 		}
-		n, err := c.repairChunk(chunk, c.now().Add(-statusTimeout))
+		n, err := ig.repairChunk(chunk, ig.now().Add(-statusTimeout))
 		repaired += n
 		if err != nil {
 			return repaired, err
@@ -52,23 +52,23 @@ func (c *Core) RepairDevices(ctx context.Context, statusTimeout time.Duration) (
 }
 
 // repairChunk repairs the stale records among ids.
-func (c *Core) repairChunk(ids []int64, cutoff time.Time) (int, error) {
-	stale, err := c.staleDevices(ids, cutoff)
+func (ig *Ingest) repairChunk(ids []int64, cutoff time.Time) (int, error) {
+	stale, err := ig.staleDevices(ids, cutoff)
 	if err != nil {
 		return 0, err
 	}
-	return c.reviseDevices(stale, func(tx model.Tx, d, cached *model.Device) (bool, *model.Event, error) {
+	return ig.reviseDevices(stale, func(tx model.Tx, d, cached *model.Device) (bool, *model.Event, error) {
 		if cached != nil {
 			return false, nil, nil
 		}
-		return c.repairDevice(tx, d, cutoff)
+		return ig.repairDevice(tx, d, cutoff)
 	})
 }
 
 // staleDevices are those of ids whose stored record repairDevice changes.
-func (c *Core) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
+func (ig *Ingest) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
 	var stale []int64
-	err := c.store.View(func(tx model.Tx) error {
+	err := ig.store.View(func(tx model.Tx) error {
 		for _, id := range ids {
 			d, err := tx.Devices().Get(id)
 			if errors.Is(err, model.ErrNotFound) {
@@ -81,7 +81,7 @@ func (c *Core) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
 			if err != nil {
 				return err
 			}
-			if changed || onlineStale(d, c.liveConn(id) != nil, cutoff) {
+			if changed || onlineStale(d, ig.liveConn(id) != nil, cutoff) {
 				stale = append(stale, id)
 			}
 		}
@@ -92,11 +92,11 @@ func (c *Core) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
 
 // repairDevice points d at its newest stored position and ends an "online"
 // that nothing holds up any more.
-func (c *Core) repairDevice(tx model.Tx, d *model.Device, cutoff time.Time) (bool, *model.Event, error) {
+func (ig *Ingest) repairDevice(tx model.Tx, d *model.Device, cutoff time.Time) (bool, *model.Event, error) {
 	changed, err := fleet.PointAtLatest(tx, d)
-	if err != nil || !onlineStale(d, c.liveConn(d.ID) != nil, cutoff) {
+	if err != nil || !onlineStale(d, ig.liveConn(d.ID) != nil, cutoff) {
 		return changed, nil, err
 	}
-	ev, err := changeStatus(tx, d, model.StatusUnknown, c.now().UTC())
+	ev, err := changeStatus(tx, d, model.StatusUnknown, ig.now().UTC())
 	return err == nil, ev, err
 }

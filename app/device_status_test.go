@@ -111,10 +111,10 @@ func TestSweepStatusEndsStaleOnline(t *testing.T) {
 	for _, tc := range tests {
 		ids[tc.name] = s.add(tc.name, tc.left)
 		if tc.connected {
-			s.core.Connected(ids[tc.name], fakeConn{})
+			s.core.Ingest.Connected(ids[tc.name], fakeConn{})
 		}
 	}
-	if err := s.core.SweepStatus(10 * time.Minute); err != nil {
+	if err := s.core.Ingest.SweepStatus(10 * time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range tests {

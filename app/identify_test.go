@@ -35,7 +35,7 @@ func TestMalformedUniqueIDsAreRefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			f.core = app.New(f.db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true}})
-			d, err := f.core.Identify("h02", tt.id, "192.0.2.1:4000")
+			d, err := f.core.Ingest.Identify("h02", tt.id, "192.0.2.1:4000")
 			if tt.want != "" {
 				if err != nil || d.UniqueID != tt.want {
 					t.Fatalf("Identify = %+v, %v; want %q registered", d, err, tt.want)
@@ -59,10 +59,10 @@ func TestMalformedUniqueIDsAreRefused(t *testing.T) {
 			}
 			// Without auto-registration it is not an unknown device either.
 			f.core = app.New(f.db, app.Options{BcryptCost: 4})
-			if _, err := f.core.Identify("h02", tt.id, "192.0.2.1:4000"); errors.Is(err, app.ErrUnknownDevice) {
+			if _, err := f.core.Ingest.Identify("h02", tt.id, "192.0.2.1:4000"); errors.Is(err, app.ErrUnknownDevice) {
 				t.Errorf("refused as unknown, want invalid")
 			}
-			if list, _ := f.core.UnknownDevices(f.admin); len(list) != 0 {
+			if list, _ := f.core.Ingest.UnknownDevices(f.admin); len(list) != 0 {
 				t.Errorf("unknown devices = %+v, want none", list)
 			}
 		})

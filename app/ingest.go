@@ -38,31 +38,31 @@ var ErrUnknownDevice = &model.Error{Class: model.ClassNotFound, Message: "Unknow
 // A malformed id is refused before any of that: it comes from a corrupt
 // frame, and must neither create a device nor crowd real ids out of the
 // unknown list.
-func (c *Core) Identify(protocol, uniqueID, remote string) (*model.Device, error) {
+func (ig *Ingest) Identify(protocol, uniqueID, remote string) (*model.Device, error) {
 	uniqueID = strings.TrimSpace(uniqueID)
 	if err := limits.UniqueID(uniqueID); err != nil {
-		c.counters.invalidIDs.Add(1)
+		ig.counters.invalidIDs.Add(1)
 		return nil, err
 	}
 	var d *model.Device
-	err := c.store.View(func(tx model.Tx) (err error) {
+	err := ig.store.View(func(tx model.Tx) (err error) {
 		d, err = tx.DeviceByUniqueID(uniqueID)
 		return err
 	})
 	if errors.Is(err, model.ErrNotFound) {
-		if !c.opts.Ingest.AutoRegister || c.registrations.Take(hostOf(remote)) != nil {
-			c.unknown.seen(uniqueID, protocol, remote, c.now())
+		if !ig.opts.AutoRegister || ig.registrations.Take(hostOf(remote)) != nil {
+			ig.unknown.seen(uniqueID, protocol, remote, ig.now())
 			return nil, ErrUnknownDevice
 		}
-		d, err = c.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
+		d, err = ig.fleet.Devices.Create(model.System(), func(d *model.Device) error {
 			d.Name, d.UniqueID = uniqueID, uniqueID
 			return nil
 		})
 		if model.ClassOf(err) == model.ClassConflict { // registered concurrently by another connection
-			return c.Identify(protocol, uniqueID, remote)
+			return ig.Identify(protocol, uniqueID, remote)
 		}
 		if err == nil {
-			c.log.Info("device auto-registered", "uniqueId", uniqueID, "protocol", protocol, "remote", remote)
+			ig.log.Info("device auto-registered", "uniqueId", uniqueID, "protocol", protocol, "remote", remote)
 		}
 	}
 	if err != nil {
@@ -89,19 +89,19 @@ func hostOf(remote string) string {
 // acknowledge the device. Positions it drops as invalid are not an error:
 // the device must not resend them. Failures are logged here, condensed
 // (ingestFailures), so callers need not log them.
-func (c *Core) Ingest(deviceID int64, positions []*model.Position) error {
-	err := c.ingest(deviceID, positions)
-	c.ingestFails.note(c.log, c.now, deviceID, len(positions), err)
+func (ig *Ingest) Ingest(deviceID int64, positions []*model.Position) error {
+	err := ig.ingest(deviceID, positions)
+	ig.ingestFails.note(ig.log, ig.now, deviceID, len(positions), err)
 	return err
 }
 
 // ingest is Ingest without the failure log. It publishes what it stored
 // once the device's lock is released: a subscriber may read the store to
 // check its access, and the device's next frame must not wait for that.
-func (c *Core) ingest(deviceID int64, positions []*model.Position) error {
-	u, err := c.storePositions(deviceID, positions)
+func (ig *Ingest) ingest(deviceID int64, positions []*model.Position) error {
+	u, err := ig.storePositions(deviceID, positions)
 	if err == nil {
-		c.Live.Publish(deviceID, u)
+		ig.hub.Publish(deviceID, u)
 	}
 	return err
 }
@@ -110,14 +110,14 @@ func (c *Core) ingest(deviceID int64, positions []*model.Position) error {
 // Everything but the writes happens before the store transaction, on the
 // device's cached state (see state.go): the store has one writer, and the
 // throughput of the whole server is what that writer can do.
-func (c *Core) storePositions(deviceID int64, positions []*model.Position) (live.Update, error) {
-	st := c.state(deviceID)
+func (ig *Ingest) storePositions(deviceID int64, positions []*model.Position) (live.Update, error) {
+	st := ig.state(deviceID)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if err := c.loadState(st, deviceID); err != nil {
+	if err := ig.loadState(st, deviceID); err != nil {
 		return live.Update{}, err
 	}
-	now := c.now().UTC()
+	now := ig.now().UTC()
 	type planned struct {
 		p      *model.Position
 		events []*model.Event
@@ -128,16 +128,16 @@ func (c *Core) storePositions(deviceID int64, positions []*model.Position) (live
 	)
 	prev, dev := st.latest, st.device
 	for _, p := range positions {
-		if !c.acceptable(p, now) {
-			c.counters.dropped.Add(1)
+		if !ig.acceptable(p, now) {
+			ig.counters.dropped.Add(1)
 			continue
 		}
-		c.sanitize(dev, p)
+		ig.sanitize(dev, p)
 		p.DeviceID, p.ServerTime = deviceID, now
-		c.enrich(p, prev, st.fences)
-		c.applyComputed(st.computed, p)
+		ig.enrich(p, prev, st.fences)
+		ig.applyComputed(st.computed, p)
 		latest := prev == nil || !p.FixTime.Before(prev.FixTime) // LatestPosition's rule: p has the largest id
-		plan = append(plan, planned{p, c.deriveEvents(dev, prev, p, latest)})
+		plan = append(plan, planned{p, ig.deriveEvents(dev, prev, p, latest)})
 		encoded, err := encodePosition(p)
 		if err != nil {
 			return live.Update{}, fmt.Errorf("encode position: %w", err)
@@ -154,7 +154,7 @@ func (c *Core) storePositions(deviceID int64, positions []*model.Position) (live
 		events []*model.Event
 		record *model.Device
 	)
-	err := c.store.Batch(func(tx model.Tx) error {
+	err := ig.store.Batch(func(tx model.Tx) error {
 		// Batch may run this more than once: start from scratch each time.
 		events, record = events[:0], nil
 		for _, pl := range plan {
@@ -198,27 +198,27 @@ func (c *Core) storePositions(deviceID int64, positions []*model.Position) (live
 	} else {
 		st.device, st.dirty = st.applied(prev, now), true
 	}
-	c.counters.stored.Add(uint64(len(stored)))
+	ig.counters.stored.Add(uint64(len(stored)))
 	return live.Update{Devices: []*model.Device{st.device}, Positions: stored, Events: events}, nil
 }
 
 // acceptable applies the documented drop rules: coordinates off the globe
 // (NaN included), fixes before 2000 or too far in the future. Other
 // impossible values cost only their field (sanitize).
-func (c *Core) acceptable(p *model.Position, now time.Time) bool {
+func (ig *Ingest) acceptable(p *model.Position, now time.Time) bool {
 	if !(math.Abs(p.Latitude) <= 90) || !(math.Abs(p.Longitude) <= 180) {
 		return false
 	}
 	if p.Outdated && p.FixTime.IsZero() {
 		return true // location and time come from the last known position
 	}
-	return !p.FixTime.Before(model.EarliestFix) && !p.FixTime.After(now.Add(c.opts.Ingest.FutureLimit))
+	return !p.FixTime.Before(model.EarliestFix) && !p.FixTime.After(now.Add(ig.opts.FutureLimit))
 }
 
 // enrich fills what the device did not send: the last known location for
 // frames without one, distance and totalDistance (meters), motion and the
 // geofences the position is in.
-func (c *Core) enrich(p, prev *model.Position, fences []*fence) {
+func (ig *Ingest) enrich(p, prev *model.Position, fences []*fence) {
 	if p.Attributes == nil {
 		p.Attributes = model.Attributes{}
 	}
@@ -243,7 +243,7 @@ func (c *Core) enrich(p, prev *model.Position, fences []*fence) {
 	p.Attributes["distance"] = round2(distance)
 	p.Attributes["totalDistance"] = round2(total + distance)
 	if _, ok := p.Attributes["motion"]; !ok {
-		p.Attributes["motion"] = p.Speed > c.opts.Ingest.MotionSpeed
+		p.Attributes["motion"] = p.Speed > ig.opts.MotionSpeed
 	}
 	p.GeofenceIDs = nil
 	for _, f := range fences {
@@ -262,7 +262,7 @@ type fence struct {
 
 // deviceGeofences are the geofences linked to the device or to its group
 // and the group's ancestors.
-func (c *Core) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
+func (ig *Ingest) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
 	ids, err := fleet.LinkedToDevice(tx, d, model.KindGeofence)
 	if err != nil {
 		return nil, err
@@ -273,7 +273,7 @@ func (c *Core) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
 		if err != nil {
 			continue
 		}
-		if shape, err := c.shape(g.Area); err == nil {
+		if shape, err := ig.shape(g.Area); err == nil {
 			out = append(out, &fence{id: id, shape: shape})
 		}
 	}
@@ -282,13 +282,13 @@ func (c *Core) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
 
 // shape parses a geofence area once; areas are few and change rarely, and
 // the ingest checks them for every position.
-func (c *Core) shape(area string) (geo.Shape, error) {
-	if s, ok := c.shapes.Load(area); ok {
+func (ig *Ingest) shape(area string) (geo.Shape, error) {
+	if s, ok := ig.shapes.Load(area); ok {
 		return s.(geo.Shape), nil
 	}
 	s, err := geo.Parse(area)
 	if err == nil {
-		c.shapes.Store(area, s)
+		ig.shapes.Store(area, s)
 	}
 	return s, err
 }

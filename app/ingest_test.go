@@ -114,7 +114,7 @@ func TestIngestEvents(t *testing.T) {
 				}
 			}
 			for _, batch := range tt.positions {
-				if err := f.core.Ingest(f.dev.ID, batch); err != nil {
+				if err := f.core.Ingest.Ingest(f.dev.ID, batch); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -141,7 +141,7 @@ func TestIngestDistanceLatestAndDrops(t *testing.T) {
 		{FixTime: time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), Attributes: model.Attributes{}},
 		{Outdated: true, Attributes: model.Attributes{"batteryLevel": 80.0}}, // status frame: last location
 	}
-	if err := f.core.Ingest(f.dev.ID, batch); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, batch); err != nil {
 		t.Fatal(err)
 	}
 	var stored []*model.Position
@@ -183,7 +183,7 @@ func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
 	adminSub, userSub := f.core.Subscribe(f.admin, ""), f.core.Subscribe(user, "")
 	defer adminSub.Close()
 	defer userSub.Close()
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -203,7 +203,7 @@ func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
 	if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: f.dev.ID}); err != nil {
 		t.Fatal(err)
 	}
-	f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1, 1, 0, nil)})
+	f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(1, 1, 1, 0, nil)})
 	select {
 	case u := <-userSub.C:
 		if len(u.Positions) != 1 {
@@ -218,7 +218,7 @@ func TestSlowSubscriberIsDropped(t *testing.T) {
 	f := newFixture(t)
 	sub := f.core.Subscribe(f.admin, "")
 	for i := 0; i < 300; i++ { // more than the queue holds; nobody reads
-		if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(i, 1, 1, 0, nil)}); err != nil {
+		if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(i, 1, 1, 0, nil)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -236,10 +236,10 @@ func TestSlowSubscriberIsDropped(t *testing.T) {
 // FlushDevices stores them.
 func TestLiveDeviceStateAndFlush(t *testing.T) {
 	f := newFixture(t)
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	latest, _ := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{})
@@ -255,7 +255,7 @@ func TestLiveDeviceStateAndFlush(t *testing.T) {
 	if err != nil || live.PositionID != latest[0].ID || live.Status != model.StatusOnline {
 		t.Fatalf("live device = %+v, %v; want positionId %d online", live, err, latest[0].ID)
 	}
-	if err := f.core.FlushDevices(); err != nil {
+	if err := f.core.Ingest.FlushDevices(); err != nil {
 		t.Fatal(err)
 	}
 	if s := stored(); s.PositionID != latest[0].ID || s.LastUpdate == nil {
@@ -265,16 +265,16 @@ func TestLiveDeviceStateAndFlush(t *testing.T) {
 
 func TestUnknownDeviceLeavesTheListWhenRegistered(t *testing.T) {
 	f := newFixture(t)
-	if _, err := f.core.Identify("gt06", "359000000000001", "10.0.0.1:1234"); !errors.Is(err, app.ErrUnknownDevice) {
+	if _, err := f.core.Ingest.Identify("gt06", "359000000000001", "10.0.0.1:1234"); !errors.Is(err, app.ErrUnknownDevice) {
 		t.Fatalf("Identify = %v, want unknown device", err)
 	}
-	if list, _ := f.core.UnknownDevices(f.admin); len(list) != 1 || list[0].UniqueID != "359000000000001" {
+	if list, _ := f.core.Ingest.UnknownDevices(f.admin); len(list) != 1 || list[0].UniqueID != "359000000000001" {
 		t.Fatalf("unknown = %+v", list)
 	}
 	if _, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "new", "359000000000001"; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if list, _ := f.core.UnknownDevices(f.admin); len(list) != 0 {
+	if list, _ := f.core.Ingest.UnknownDevices(f.admin); len(list) != 0 {
 		t.Fatalf("registered device still listed as unknown: %+v", list)
 	}
 }
@@ -286,22 +286,22 @@ func TestSweepStatusUsesLiveLastUpdate(t *testing.T) {
 	now := t0.Add(time.Hour)
 	f := newFixture(t)
 	f.core = app.New(f.db, app.Options{BcryptCost: 4, Now: func() time.Time { return now }})
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(50 * time.Second) // reported again; not yet written to the device record
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(30 * time.Second) // 80 s after the stored lastUpdate, 30 s after the live one
-	if err := f.core.SweepStatus(time.Minute); err != nil {
+	if err := f.core.Ingest.SweepStatus(time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	if d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusOnline {
 		t.Fatalf("status = %s after 30 s of silence, want online", d.Status)
 	}
 	now = now.Add(time.Minute) // now silent for 90 s
-	if err := f.core.SweepStatus(time.Minute); err != nil {
+	if err := f.core.Ingest.SweepStatus(time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	if d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusUnknown {

@@ -68,16 +68,16 @@ func (l *unknownList) evictOldest() {
 
 // UnknownDevices lists devices that tried to report without being
 // registered, most recent first; administrators only.
-func (c *Core) UnknownDevices(actor *model.User) ([]UnknownDevice, error) {
+func (ig *Ingest) UnknownDevices(actor *model.User) ([]UnknownDevice, error) {
 	if !actor.Administrator {
 		return nil, model.Forbidden("Only administrators may list unknown devices")
 	}
-	c.unknown.mu.Lock()
-	out := make([]UnknownDevice, 0, len(c.unknown.m))
-	for _, u := range c.unknown.m {
+	ig.unknown.mu.Lock()
+	out := make([]UnknownDevice, 0, len(ig.unknown.m))
+	for _, u := range ig.unknown.m {
 		out = append(out, *u)
 	}
-	c.unknown.mu.Unlock()
+	ig.unknown.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
 	return out, nil
 }
@@ -101,21 +101,20 @@ type Stats struct {
 	Connections int    `json:"connections"`
 	// PasswordChecks counts bcrypt comparisons: one per login attempt
 	// whether or not the account exists (a cache hit of a recent correct
-	// login costs none).
+	// login costs none). The accounts count them; Core.Stats adds them.
 	PasswordChecks uint64 `json:"passwordChecks"`
 }
 
-func (c *Core) Stats() Stats {
-	c.connsMu.Lock()
-	n := len(c.conns)
-	c.connsMu.Unlock()
+func (ig *Ingest) Stats() Stats {
+	ig.connsMu.Lock()
+	n := len(ig.conns)
+	ig.connsMu.Unlock()
 	removed := make(map[string]uint64, len(removedFields))
 	for i, field := range removedFields {
-		removed[field] = c.counters.removed[i].Load()
+		removed[field] = ig.counters.removed[i].Load()
 	}
-	return Stats{PositionsStored: c.counters.stored.Load(), PositionsDropped: c.counters.dropped.Load(),
-		FieldsRemoved: removed, InvalidIDs: c.counters.invalidIDs.Load(), Connections: n,
-		PasswordChecks: c.Accounts.PasswordChecks()}
+	return Stats{PositionsStored: ig.counters.stored.Load(), PositionsDropped: ig.counters.dropped.Load(),
+		FieldsRemoved: removed, InvalidIDs: ig.counters.invalidIDs.Load(), Connections: n}
 }
 
 // Connected registers a device's live connection: the device goes online
@@ -123,34 +122,34 @@ func (c *Core) Stats() Stats {
 // the connection's path and the device gets its login answer at once. The
 // returned release, called when the connection ends, takes the device
 // offline unless a newer connection of the same device replaced this one.
-func (c *Core) Connected(deviceID int64, conn DeviceConn) (release func()) {
-	c.connsMu.Lock()
-	c.conns[deviceID] = conn
-	c.connsMu.Unlock()
-	current := func() bool { return c.liveConn(deviceID) == conn }
+func (ig *Ingest) Connected(deviceID int64, conn DeviceConn) (release func()) {
+	ig.connsMu.Lock()
+	ig.conns[deviceID] = conn
+	ig.connsMu.Unlock()
+	current := func() bool { return ig.liveConn(deviceID) == conn }
 	go func() {
-		c.setStatus(deviceID, model.StatusOnline, current)
+		ig.setStatus(deviceID, model.StatusOnline, current)
 		if current() {
-			c.deliverQueued(deviceID, conn)
+			ig.deliverQueued(deviceID, conn)
 		}
 	}()
 	return func() {
-		c.connsMu.Lock()
-		current := c.conns[deviceID] == conn
+		ig.connsMu.Lock()
+		current := ig.conns[deviceID] == conn
 		if current {
-			delete(c.conns, deviceID)
+			delete(ig.conns, deviceID)
 		}
-		c.connsMu.Unlock()
+		ig.connsMu.Unlock()
 		if current {
-			c.setStatus(deviceID, model.StatusOffline, nil)
+			ig.setStatus(deviceID, model.StatusOffline, nil)
 		}
 	}
 }
 
-func (c *Core) liveConn(deviceID int64) DeviceConn {
-	c.connsMu.Lock()
-	defer c.connsMu.Unlock()
-	return c.conns[deviceID]
+func (ig *Ingest) liveConn(deviceID int64) DeviceConn {
+	ig.connsMu.Lock()
+	defer ig.connsMu.Unlock()
+	return ig.conns[deviceID]
 }
 
 var statusEvents = map[string]string{
@@ -161,15 +160,15 @@ var statusEvents = map[string]string{
 // still, when given, is checked inside the transaction: a status decided
 // earlier must not overwrite one written since (a connection that closed
 // before its "online" was stored).
-func (c *Core) setStatus(deviceID int64, status string, still func() bool) {
-	_, err := c.reviseDevices([]int64{deviceID}, func(tx model.Tx, d, _ *model.Device) (bool, *model.Event, error) {
+func (ig *Ingest) setStatus(deviceID int64, status string, still func() bool) {
+	_, err := ig.reviseDevices([]int64{deviceID}, func(tx model.Tx, d, _ *model.Device) (bool, *model.Event, error) {
 		if d.Status == status || (still != nil && !still()) {
 			return false, nil, nil
 		}
-		ev, err := changeStatus(tx, d, status, c.now().UTC())
+		ev, err := changeStatus(tx, d, status, ig.now().UTC())
 		return err == nil, ev, err
 	})
-	c.statusFails.note(c.log, c.now, deviceID, 1, err)
+	ig.statusFails.note(ig.log, ig.now, deviceID, 1, err)
 }
 
 // changeStatus sets d's status and stores the matching event; the caller
@@ -186,12 +185,12 @@ func changeStatus(tx model.Tx, d *model.Device, status string, at time.Time) (*m
 // again under the devices' ingest locks, on the live lastUpdate (the stored
 // one may be a minute behind, devicePersistInterval), so a device that
 // reports or connects meanwhile keeps its status.
-func (c *Core) SweepStatus(timeout time.Duration) error {
-	cutoff := c.now().Add(-timeout)
+func (ig *Ingest) SweepStatus(timeout time.Duration) error {
+	cutoff := ig.now().Add(-timeout)
 	var connectionless []*model.Device
-	err := c.store.View(func(tx model.Tx) error {
+	err := ig.store.View(func(tx model.Tx) error {
 		return tx.Devices().List(func(d *model.Device) bool {
-			if c.liveConn(d.ID) == nil {
+			if ig.liveConn(d.ID) == nil {
 				connectionless = append(connectionless, d)
 			}
 			return true
@@ -199,20 +198,20 @@ func (c *Core) SweepStatus(timeout time.Duration) error {
 	})
 	var silent []int64
 	for _, d := range connectionless {
-		c.liveDevice(d) // after the read transaction: it takes the ingest lock
+		ig.liveDevice(d) // after the read transaction: it takes the ingest lock
 		if onlineStale(d, false, cutoff) {
 			silent = append(silent, d.ID)
 		}
 	}
-	_, rerr := c.reviseDevices(silent, func(tx model.Tx, d, cached *model.Device) (bool, *model.Event, error) {
+	_, rerr := ig.reviseDevices(silent, func(tx model.Tx, d, cached *model.Device) (bool, *model.Event, error) {
 		live := d
 		if cached != nil {
 			live = cached
 		}
-		if !onlineStale(live, c.liveConn(d.ID) != nil, cutoff) {
+		if !onlineStale(live, ig.liveConn(d.ID) != nil, cutoff) {
 			return false, nil, nil
 		}
-		ev, err := changeStatus(tx, d, model.StatusUnknown, c.now().UTC())
+		ev, err := changeStatus(tx, d, model.StatusUnknown, ig.now().UTC())
 		return err == nil, ev, err
 	})
 	return model.FirstError(err, rerr)

@@ -21,14 +21,14 @@ type queueIndex struct {
 
 // load counts the stored queue on first use; a failed load is tried again
 // next time.
-func (q *queueIndex) load(c *Core) error {
+func (q *queueIndex) load(ig *Ingest) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.n != nil {
 		return nil
 	}
 	n := map[int64]int{}
-	err := c.store.View(func(tx model.Tx) error {
+	err := ig.store.View(func(tx model.Tx) error {
 		return tx.QueuedCommands().List(func(qc *model.QueuedCommand) bool {
 			n[qc.DeviceID]++
 			return true

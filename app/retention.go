@@ -103,14 +103,14 @@ type retentionTarget struct {
 // (AttrRetentionPositions, AttrRetentionEvents) overrides the window; an
 // invalid one is logged and the configured window used. Cancelling ctx
 // stops between chunks.
-func (c *Core) ApplyRetention(ctx context.Context, p Pruner, opts RetentionOptions) (Pruned, error) {
+func (ig *Ingest) ApplyRetention(ctx context.Context, p Pruner, opts RetentionOptions) (Pruned, error) {
 	var done Pruned
-	targets, err := c.retentionTargets(opts)
+	targets, err := ig.retentionTargets(opts)
 	if err != nil {
 		return done, err
 	}
 	chunk := orDefaultChunk(opts.Chunk)
-	now := c.now()
+	now := ig.now()
 	for _, t := range targets {
 		for _, job := range []struct {
 			window time.Duration
@@ -151,9 +151,9 @@ func orDefaultChunk(n int) int {
 
 // retentionTargets lists every device with its windows, read in one short
 // read transaction.
-func (c *Core) retentionTargets(opts RetentionOptions) ([]retentionTarget, error) {
+func (ig *Ingest) retentionTargets(opts RetentionOptions) ([]retentionTarget, error) {
 	var out []retentionTarget
-	err := c.store.View(func(tx model.Tx) error {
+	err := ig.store.View(func(tx model.Tx) error {
 		return tx.Devices().List(func(d *model.Device) bool {
 			t := retentionTarget{id: d.ID, positions: opts.Positions, events: opts.Events}
 			for _, o := range []struct {
@@ -162,7 +162,7 @@ func (c *Core) retentionTargets(opts RetentionOptions) ([]retentionTarget, error
 			}{{AttrRetentionPositions, &t.positions}, {AttrRetentionEvents, &t.events}} {
 				w, set, err := retentionOverride(d.Attributes, o.key)
 				if err != nil {
-					c.log.Warn("device retention attribute ignored", "deviceId", d.ID, "attribute", o.key, "err", err)
+					ig.log.Warn("device retention attribute ignored", "deviceId", d.ID, "attribute", o.key, "err", err)
 				} else if set {
 					*o.win = w
 				}
@@ -178,19 +178,19 @@ func (c *Core) retentionTargets(opts RetentionOptions) ([]retentionTarget, error
 
 // RunRetention applies retention now and then every interval until ctx
 // ends, logging what each pass deleted.
-func (c *Core) RunRetention(ctx context.Context, p Pruner, opts RetentionOptions, interval time.Duration) {
+func (ig *Ingest) RunRetention(ctx context.Context, p Pruner, opts RetentionOptions, interval time.Duration) {
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {
 		began := time.Now()
-		n, err := c.ApplyRetention(ctx, p, opts)
+		n, err := ig.ApplyRetention(ctx, p, opts)
 		switch {
 		case errors.Is(err, context.Canceled):
 			return
 		case err != nil:
-			c.log.Error("retention pass failed", "err", err, "positions", n.Positions, "events", n.Events)
+			ig.log.Error("retention pass failed", "err", err, "positions", n.Positions, "events", n.Events)
 		case n.Positions+n.Events > 0:
-			c.log.Info("retention pass", "positions", n.Positions, "events", n.Events, "ms", time.Since(began).Milliseconds())
+			ig.log.Info("retention pass", "positions", n.Positions, "events", n.Events, "ms", time.Since(began).Milliseconds())
 		}
 		select {
 		case <-ctx.Done():

@@ -144,7 +144,7 @@ func TestApplyRetentionWindowsAndOverrides(t *testing.T) {
 			seedHistory(t, db, other.ID, 2*time.Hour)
 			before, beforeOther := readHistory(t, db, d.ID), readHistory(t, db, other.ID)
 
-			got, err := core.ApplyRetention(context.Background(), db, opts)
+			got, err := core.Ingest.ApplyRetention(context.Background(), db, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +198,7 @@ func TestApplyRetentionDuringIngest(t *testing.T) {
 				// Fresh fixes in the last hour before now, after the seeded ones.
 				at := retentionNow.Add(-time.Hour + time.Duration(r)*time.Second)
 				p := &model.Position{FixTime: at, Valid: true, Latitude: 54.9, Longitude: 24.0}
-				if err := core.Ingest(id, []*model.Position{p}); err != nil {
+				if err := core.Ingest.Ingest(id, []*model.Position{p}); err != nil {
 					errs <- err
 					return
 				}
@@ -207,7 +207,7 @@ func TestApplyRetentionDuringIngest(t *testing.T) {
 		})
 	}
 	wg.Go(func() {
-		if _, err := core.ApplyRetention(context.Background(), db, app.RetentionOptions{Positions: window, Chunk: 50}); err != nil {
+		if _, err := core.Ingest.ApplyRetention(context.Background(), db, app.RetentionOptions{Positions: window, Chunk: 50}); err != nil {
 			errs <- err
 		}
 	})
@@ -237,7 +237,7 @@ func TestApplyRetentionCancelled(t *testing.T) {
 	seedHistory(t, db, d.ID, time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	n, err := core.ApplyRetention(ctx, db, app.RetentionOptions{Positions: time.Hour, Chunk: 5})
+	n, err := core.Ingest.ApplyRetention(ctx, db, app.RetentionOptions{Positions: time.Hour, Chunk: 5})
 	if err != context.Canceled || n.Positions != 0 {
 		t.Errorf("ApplyRetention on a cancelled context = %+v, %v", n, err)
 	}

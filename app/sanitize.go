@@ -129,14 +129,14 @@ func attributeRule(key string) int {
 // sanitize removes from p, which device d sent, every value outside its
 // physical range and every non-finite number: each removal is counted and
 // logged at debug level. The position stays valid and is stored.
-func (c *Core) sanitize(d *model.Device, p *model.Position) {
+func (ig *Ingest) sanitize(d *model.Device, p *model.Position) {
 	for i := range rangeRules {
 		r := &rangeRules[i]
 		if r.of == nil {
 			continue
 		}
 		if v := r.of(p); !r.holds(*v) {
-			c.removed(d, p, i, r.field, *v)
+			ig.removed(d, p, i, r.field, *v)
 			*v = 0
 		}
 	}
@@ -155,12 +155,12 @@ func (c *Core) sanitize(d *model.Device, p *model.Position) {
 			continue
 		}
 		delete(p.Attributes, key)
-		c.removed(d, p, i, key, v)
+		ig.removed(d, p, i, key, v)
 	}
 }
 
-func (c *Core) removed(d *model.Device, p *model.Position, rule int, field string, value any) {
-	c.counters.removed[rule].Add(1)
-	c.log.Debug("position field out of range, removed", "deviceId", d.ID, "uniqueId", d.UniqueID,
+func (ig *Ingest) removed(d *model.Device, p *model.Position, rule int, field string, value any) {
+	ig.counters.removed[rule].Add(1)
+	ig.log.Debug("position field out of range, removed", "deviceId", d.ID, "uniqueId", d.UniqueID,
 		"protocol", p.Protocol, "field", field, "value", value)
 }

@@ -103,7 +103,7 @@ func TestIngestRemovesImpossibleValues(t *testing.T) {
 			f := newFixture(t)
 			p := pos(0, 54.9, 24.0, 10, model.Attributes{"ignition": true})
 			setField(p, tt.field, tt.value)
-			if err := f.core.Ingest(f.dev.ID, []*model.Position{p}); err != nil {
+			if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
 			stored, err := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{DeviceID: f.dev.ID, From: t0, To: t0.Add(time.Hour)})
@@ -138,7 +138,7 @@ func TestIngestRemovesImpossibleValues(t *testing.T) {
 // A removed speed is no speed: the position is not "moving" on its account.
 func TestRemovedSpeedDoesNotMove(t *testing.T) {
 	f := newFixture(t)
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 54.9, 24.0, 1e20, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(0, 54.9, 24.0, 1e20, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	latest, _ := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{})

@@ -84,7 +84,7 @@ func TestMaintenanceDue(t *testing.T) {
 			if p.Attributes == nil {
 				p.Attributes = model.Attributes{}
 			}
-			if err := f.core.Ingest(d.ID, []*model.Position{p}); err != nil {
+			if err := f.core.Ingest.Ingest(d.ID, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -187,7 +187,7 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 func TestMaintenanceDueInterval(t *testing.T) {
 	f := newFixture(t)
 	serviced(t, f.core, f.admin, f.dev.ID, 40, 100)
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{{FixTime: dueNow, Valid: true, Latitude: 54, Longitude: 24,
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{{FixTime: dueNow, Valid: true, Latitude: 54, Longitude: 24,
 		Attributes: model.Attributes{"odometer": 350_000.0}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -35,23 +35,23 @@ type deviceState struct {
 }
 
 // state returns the device's state entry, creating an empty one.
-func (c *Core) state(deviceID int64) *deviceState {
-	if st, ok := c.states.Load(deviceID); ok {
+func (ig *Ingest) state(deviceID int64) *deviceState {
+	if st, ok := ig.states.Load(deviceID); ok {
 		return st.(*deviceState)
 	}
-	st, _ := c.states.LoadOrStore(deviceID, &deviceState{})
+	st, _ := ig.states.LoadOrStore(deviceID, &deviceState{})
 	return st.(*deviceState)
 }
 
 // loadState (re)reads the device's configuration and latest position when
 // the state is new or devices, groups, geofences, attributes or
 // permissions changed since (configGen). Call with st.mu held.
-func (c *Core) loadState(st *deviceState, deviceID int64) error {
-	gen := c.configGen.Load()
+func (ig *Ingest) loadState(st *deviceState, deviceID int64) error {
+	gen := ig.configGen.Load()
 	if st.loaded && st.gen == gen {
 		return nil
 	}
-	err := c.store.View(func(tx model.Tx) error {
+	err := ig.store.View(func(tx model.Tx) error {
 		d, err := tx.Devices().Get(deviceID)
 		if err != nil {
 			return err
@@ -63,7 +63,7 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 		if err != nil {
 			return err
 		}
-		fences, err := c.deviceGeofences(tx, d)
+		fences, err := ig.deviceGeofences(tx, d)
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (c *Core) loadState(st *deviceState, deviceID int64) error {
 			return err
 		}
 		if st.persisted.IsZero() {
-			st.persisted = c.now()
+			st.persisted = ig.now()
 		}
 		fleet.PointAt(d, latest)
 		st.device, st.latest, st.fences, st.computed = d, latest, fences, computed
@@ -115,8 +115,8 @@ func (st *deviceState) applied(latest *model.Position, at time.Time) *model.Devi
 
 // forgetState drops a device's cached state (its positions were deleted,
 // or the device itself), so the next ingest reads it from the store.
-func (c *Core) forgetState(deviceID int64) {
-	v, ok := c.states.Load(deviceID)
+func (ig *Ingest) forgetState(deviceID int64) {
+	v, ok := ig.states.Load(deviceID)
 	if !ok {
 		return
 	}
@@ -128,8 +128,8 @@ func (c *Core) forgetState(deviceID int64) {
 
 // liveDevice overlays the ingest's live fields (status, positionId,
 // lastUpdate) on a device read from the store.
-func (c *Core) liveDevice(d *model.Device) {
-	v, ok := c.states.Load(d.ID)
+func (ig *Ingest) liveDevice(d *model.Device) {
+	v, ok := ig.states.Load(d.ID)
 	if !ok {
 		return
 	}
@@ -143,9 +143,9 @@ func (c *Core) liveDevice(d *model.Device) {
 
 // FlushDevices writes every device's live positionId and lastUpdate that
 // the ingest has not stored yet; serve calls it on shutdown.
-func (c *Core) FlushDevices() error {
+func (ig *Ingest) FlushDevices() error {
 	var dirty []*model.Device
-	c.states.Range(func(_, v any) bool {
+	ig.states.Range(func(_, v any) bool {
 		st := v.(*deviceState)
 		st.mu.Lock()
 		if st.loaded && st.dirty {
@@ -158,7 +158,7 @@ func (c *Core) FlushDevices() error {
 	if len(dirty) == 0 {
 		return nil
 	}
-	return c.store.Update(func(tx model.Tx) error {
+	return ig.store.Update(func(tx model.Tx) error {
 		for _, live := range dirty {
 			d, err := tx.Devices().Get(live.ID)
 			if errors.Is(err, model.ErrNotFound) {
@@ -193,11 +193,11 @@ type revision func(tx model.Tx, d, cached *model.Device) (changed bool, ev *mode
 // id order before the transaction, never inside one (a commit that must
 // grow the file waits for the readers), and no other code holds two.
 // Devices deleted meanwhile are skipped.
-func (c *Core) reviseDevices(ids []int64, revise revision) (int, error) {
+func (ig *Ingest) reviseDevices(ids []int64, revise revision) (int, error) {
 	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
 	n := 0
 	for chunk := range slices.Chunk(ids, reviseChunk) {
-		k, err := c.reviseChunk(chunk, revise)
+		k, err := ig.reviseChunk(chunk, revise)
 		n += k
 		if err != nil {
 			return n, err
@@ -206,20 +206,20 @@ func (c *Core) reviseDevices(ids []int64, revise revision) (int, error) {
 	return n, nil
 }
 
-func (c *Core) reviseChunk(ids []int64, revise revision) (int, error) {
-	updates, err := c.reviseLocked(ids, revise)
+func (ig *Ingest) reviseChunk(ids []int64, revise revision) (int, error) {
+	updates, err := ig.reviseLocked(ids, revise)
 	for _, u := range updates { // once the devices' locks are released
-		c.Live.Publish(u.Devices[0].ID, u)
+		ig.hub.Publish(u.Devices[0].ID, u)
 	}
 	return len(updates), err
 }
 
 // reviseLocked revises the devices under their ingest locks and returns
 // the updates to publish.
-func (c *Core) reviseLocked(ids []int64, revise revision) ([]live.Update, error) {
+func (ig *Ingest) reviseLocked(ids []int64, revise revision) ([]live.Update, error) {
 	states := make([]*deviceState, len(ids))
 	for i, id := range ids {
-		states[i] = c.state(id)
+		states[i] = ig.state(id)
 		states[i].mu.Lock()
 	}
 	defer func() {
@@ -233,7 +233,7 @@ func (c *Core) reviseLocked(ids []int64, revise revision) ([]live.Update, error)
 		ev *model.Event
 	}
 	var done []revised
-	err := c.store.Batch(func(tx model.Tx) error {
+	err := ig.store.Batch(func(tx model.Tx) error {
 		done = done[:0] // Batch may run this more than once
 		for i, id := range ids {
 			d, err := tx.Devices().Get(id)

@@ -89,7 +89,7 @@ func TestListenerFrameBudget(t *testing.T) {
 			budget := protocols.NewFrameBudget(10 << 10)
 			e := newEnv(t, app.IngestOptions{}, protocols.Options{Budget: budget})
 			e.device("dev1")
-			other, err := protocols.Listen(lineProto{}, "127.0.0.1:0", e.core, protocols.Options{Budget: budget})
+			other, err := protocols.Listen(lineProto{}, "127.0.0.1:0", e.core.Ingest, protocols.Options{Budget: budget})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +164,7 @@ func TestListenerPacesSplit(t *testing.T) {
 	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
 	e.device("dev1")
 	var splits atomic.Int64
-	srv, err := protocols.Listen(countingProto{splits: &splits}, "127.0.0.1:0", e.core, protocols.Options{})
+	srv, err := protocols.Listen(countingProto{splits: &splits}, "127.0.0.1:0", e.core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestCorruptFramesStoreNoGarbage(t *testing.T) {
 	for name := range garbageSessions {
 		ports[name] = 0
 	}
-	l, err := catalog.Start("127.0.0.1", ports, core, protocols.Options{Logger: quiet})
+	l, err := catalog.Start("127.0.0.1", ports, core.Ingest, protocols.Options{Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 func TestHTTPListenerConnection(t *testing.T) {
 	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
 	d := e.device("123456")
-	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core, protocols.Options{})
+	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestHTTPListenerConnection(t *testing.T) {
 // and must be whole within the frame timeout like any device frame.
 func TestHTTPListenerUnfinishedRequests(t *testing.T) {
 	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
-	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core, protocols.Options{FrameTimeout: 200 * time.Millisecond})
+	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core.Ingest, protocols.Options{FrameTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestHTTPListenerUnfinishedRequests(t *testing.T) {
 func TestHTTPListenerExpectContinue(t *testing.T) {
 	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
 	d := e.device("123456")
-	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core, protocols.Options{})
+	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	core := app.New(db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true}})
-	l, err := catalog.Start("127.0.0.1", map[string]int{"h02": 0, "osmand": 0}, core, protocols.Options{})
+	l, err := catalog.Start("127.0.0.1", map[string]int{"h02": 0, "osmand": 0}, core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 	if got := core.Stats().InvalidIDs; got != 2*uint64(len(garbage)) {
 		t.Errorf("invalid ids = %d, want %d", got, 2*len(garbage))
 	}
-	if unknown, _ := core.UnknownDevices(model.System()); len(unknown) != 0 {
+	if unknown, _ := core.Ingest.UnknownDevices(model.System()); len(unknown) != 0 {
 		t.Errorf("unknown devices = %+v, want none", unknown)
 	}
 }
@@ -94,7 +94,7 @@ func TestAutoRegistrationBudgetPerAddress(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	core := app.New(db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true, AutoRegisterPerHour: 3}})
-	l, err := catalog.Start("127.0.0.1", map[string]int{"osmand": 0}, core, protocols.Options{})
+	l, err := catalog.Start("127.0.0.1", map[string]int{"osmand": 0}, core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestAutoRegistrationBudgetPerAddress(t *testing.T) {
 	if len(devices) != 3 {
 		t.Errorf("%d devices registered, want 3", len(devices))
 	}
-	unknown, _ := core.UnknownDevices(model.System())
+	unknown, _ := core.Ingest.UnknownDevices(model.System())
 	var ids []string
 	for _, u := range unknown {
 		ids = append(ids, u.UniqueID)

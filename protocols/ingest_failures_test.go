@@ -87,12 +87,12 @@ func TestDiskFullLogsOneLinePerWindow(t *testing.T) {
 	now := base.Add(time.Hour)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	core := app.New(store, app.Options{BcryptCost: 4, Now: clock, Logger: log})
-	tcp, err := protocols.Listen(lineProto{}, "127.0.0.1:0", core, protocols.Options{Logger: log})
+	tcp, err := protocols.Listen(lineProto{}, "127.0.0.1:0", core.Ingest, protocols.Options{Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tcp.Close() })
-	web, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", core, protocols.Options{Logger: log})
+	web, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", core.Ingest, protocols.Options{Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}

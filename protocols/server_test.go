@@ -95,7 +95,7 @@ func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env
 	if e.admin, _, err = e.core.Accounts.Bootstrap("admin@example.com", "secret"); err != nil {
 		t.Fatal(err)
 	}
-	e.srv, err = protocols.Listen(lineProto{}, "127.0.0.1:0", e.core, opts)
+	e.srv, err = protocols.Listen(lineProto{}, "127.0.0.1:0", e.core.Ingest, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestListenerUnknownDevice(t *testing.T) {
 			if tt.wantAck != (err == nil) {
 				t.Fatalf("ack %q err %v, want ack %v", line, err, tt.wantAck)
 			}
-			unknown, _ := e.core.UnknownDevices(e.admin)
+			unknown, _ := e.core.Ingest.UnknownDevices(e.admin)
 			listed := len(unknown) == 1 && unknown[0].UniqueID == "stranger" && unknown[0].Protocol == "line"
 			if listed == tt.autoRegister {
 				t.Fatalf("unknown list = %+v", unknown)
@@ -271,7 +271,7 @@ func TestListenerCommands(t *testing.T) {
 	// The connection is registered once identified: a command goes out on it.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		_, queued, err := e.core.SendCommand(e.admin, &model.Command{DeviceID: d.ID, Type: "custom", Attributes: model.Attributes{"data": "reboot"}})
+		_, queued, err := e.core.Ingest.SendCommand(e.admin, &model.Command{DeviceID: d.ID, Type: "custom", Attributes: model.Attributes{"data": "reboot"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -402,7 +402,7 @@ func TestStreamedDownloads(t *testing.T) {
 	for i := range 3000 {
 		positions = append(positions, &model.Position{FixTime: start.Add(time.Duration(i) * time.Second), Valid: true, Latitude: 1, Longitude: 1})
 	}
-	if err := core.Ingest(device.ID, positions); err != nil {
+	if err := core.Ingest.Ingest(device.ID, positions); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -83,8 +83,8 @@ func TestComputedAttributeIngest(t *testing.T) {
 	})
 	e.link(t, "group", "g1", "attribute", "ca1")
 	at := time.Now().UTC().Truncate(time.Second)
-	must(t, e.Core.Ingest(e.IDs["d3"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
-	must(t, e.Core.Ingest(e.IDs["d1"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
+	must(t, e.Core.Ingest.Ingest(e.IDs["d3"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
+	must(t, e.Core.Ingest.Ingest(e.IDs["d1"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
 	var d3, d1 *model.Position
 	must(t, e.DB.View(func(tx model.Tx) (err error) {
 		if d3, err = tx.LatestPosition(e.IDs["d3"]); err == nil {

@@ -75,7 +75,7 @@ func ingestTwice(device string) func(*testing.T, *env) {
 		for i := range 2 {
 			at := time.Now().Add(time.Duration(i-2) * time.Minute)
 			p := &model.Position{Valid: true, FixTime: at, DeviceTime: at, Latitude: 52.5, Longitude: 13.4, Attributes: model.Attributes{}}
-			must(t, e.Core.Ingest(e.IDs[device], []*model.Position{p}))
+			must(t, e.Core.Ingest.Ingest(e.IDs[device], []*model.Position{p}))
 			e.IDs["live"] = p.ID
 		}
 	}

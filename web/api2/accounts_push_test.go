@@ -132,7 +132,7 @@ func TestIgnitionPush(t *testing.T) {
 	at := e.clock.now().Add(-time.Minute)
 	for i, on := range []bool{false, true} {
 		fix := at.Add(time.Duration(i) * 10 * time.Second)
-		must(t, e.Core.Ingest(truck.ID, []*model.Position{{DeviceID: truck.ID, Protocol: "test", DeviceTime: fix,
+		must(t, e.Core.Ingest.Ingest(truck.ID, []*model.Position{{DeviceID: truck.ID, Protocol: "test", DeviceTime: fix,
 			FixTime: fix, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: model.Attributes{"ignition": on}}}))
 	}
 	// The queue is FIFO with one worker: once this arrives, the event is done.

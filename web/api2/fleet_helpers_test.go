@@ -29,7 +29,7 @@ func (e *officeEnv) addEvent(name, device string, at time.Time, typ string, attr
 // ingest runs positions of the named device through the core's pipeline.
 func (e *officeEnv) ingest(device string, positions ...*model.Position) {
 	e.t.Helper()
-	e.must(e.Core.Ingest(e.IDs[device], positions))
+	e.must(e.Core.Ingest.Ingest(e.IDs[device], positions))
 }
 
 // fix is a valid position at the clock's time plus m minutes.

@@ -261,7 +261,7 @@ type unknownView struct {
 }
 
 func (d *Dashboard) unknown(c *fiber.Ctx) error {
-	list, err := d.core.UnknownDevices(user(c))
+	list, err := d.core.Ingest.UnknownDevices(user(c))
 	if err != nil {
 		return err
 	}
@@ -271,7 +271,7 @@ func (d *Dashboard) unknown(c *fiber.Ctx) error {
 // unknownAdd registers an unknown device under the name given.
 func (d *Dashboard) unknownAdd(c *fiber.Ctx) error {
 	uniqueID := strings.TrimSpace(c.FormValue("uniqueId"))
-	list, err := d.core.UnknownDevices(user(c)) // a registered id has left it
+	list, err := d.core.Ingest.UnknownDevices(user(c)) // a registered id has left it
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 
 func TestUnknownDevices(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.Core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err == nil {
+	if _, err := e.Core.Ingest.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err == nil {
 		t.Fatal("unknown device identified")
 	}
 	admin := e.as("admin")
@@ -122,7 +122,7 @@ func TestUnknownDevices(t *testing.T) {
 	if res.Status != 303 {
 		t.Fatalf("add: %d %.300s", res.Status, res.Body)
 	}
-	if d, err := e.Core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err != nil || d.Name != "Trailer 7" {
+	if d, err := e.Core.Ingest.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err != nil || d.Name != "Trailer 7" {
 		t.Fatalf("added device: %+v %v", d, err)
 	}
 	webtest.Lacks(t, "unknown list after adding", admin.get("/dashboard/fleet/unknown").Body, "862000000000077")

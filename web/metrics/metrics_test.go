@@ -43,7 +43,7 @@ func newFixture(t *testing.T, token string, proxyHeader ...string) *fixture {
 	t.Helper()
 	m := metrics.New("v9.9.9")
 	db, core := watched(t, m, app.Options{BcryptCost: 4})
-	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, core,
+	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, core.Ingest,
 		protocols.Options{AckLatency: m.ObserveAck, Ingested: m.ObserveIngest})
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +282,7 @@ func TestImpossibleValuesCounted(t *testing.T) {
 	if err != nil || len(latest) != 1 || latest[0].Course != 0 || latest[0].Latitude == 0 {
 		t.Fatalf("latest = %+v (%v), want the fix stored with course 0", latest, err)
 	}
-	if _, err := fx.core.Identify("gt06", "86471700\x1b[2J", "192.0.2.1:5000"); err == nil {
+	if _, err := fx.core.Ingest.Identify("gt06", "86471700\x1b[2J", "192.0.2.1:5000"); err == nil {
 		t.Fatal("a control sequence identified a device")
 	}
 	_, body := get(t, base+"/metrics")

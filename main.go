@@ -24,6 +24,7 @@ import (
 	"github.com/fleetd/fleetd/app/buildinfo"
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/jobs"
 	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/app/office"
@@ -222,7 +223,7 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		Version: versionString(), SessionTTL: cfg.Web.SessionTTL, BcryptCost: c.bcryptCost, Logger: log,
 		Throttle: throttle.Options{MaxPerIP: cfg.Security.LoginMaxPerIP, MaxPerAccount: cfg.Security.LoginMaxPerAccount,
 			Window: cfg.Security.LoginWindow},
-		Ingest:       app.IngestOptions{AutoRegister: cfg.Devices.AutoRegister, AutoRegisterPerHour: cfg.Devices.AutoRegisterPerHour},
+		Ingest:       ingest.Options{AutoRegister: cfg.Devices.AutoRegister, AutoRegisterPerHour: cfg.Devices.AutoRegisterPerHour},
 		CommandTypes: catalog.CommandTypes(),
 		Office: office.Options{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
 			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
@@ -326,7 +327,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	background.Go(func() { c.backgroundJobs(cfg, core, db, log).Run(ctx) })
 	background.Go(func() { core.Notify.RunPush(ctx) })
 	background.Go(func() {
-		core.Ingest.RunRetention(ctx, db, app.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, time.Hour)
+		core.Ingest.RunRetention(ctx, db, ingest.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, time.Hour)
 	})
 	background.Go(func() { core.WatchSpace(ctx, time.Minute) })
 	defer background.Wait() // before the store closes

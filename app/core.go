@@ -7,6 +7,7 @@ import (
 
 	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
@@ -21,7 +22,7 @@ type Options struct {
 	// BcryptCost trades login latency for resistance to offline guessing.
 	BcryptCost int
 	Throttle   throttle.Options
-	Ingest     IngestOptions
+	Ingest     ingest.Options
 	// CommandTypes maps each protocol name to the command types its
 	// encoder supports (filled by the composition root from protocols/).
 	CommandTypes map[string][]string
@@ -61,7 +62,7 @@ type Core struct {
 	Office *office.Service
 
 	// Ingest stores what devices send and keeps their state.
-	Ingest *Ingest
+	Ingest *ingest.Service
 	// Fleet keeps devices, groups, commands, geofences, drivers, computed
 	// attributes, permissions and the history reads.
 	Fleet *fleet.Service
@@ -82,7 +83,7 @@ func New(store model.Store, opts Options) *Core {
 		BcryptCost: opts.BcryptCost, SessionTTL: opts.SessionTTL, Version: opts.Version}, c.now, c.log)
 	c.Live = live.New(c.store, c.Accounts.LoginAllowed, c.now)
 	c.Office = office.New(store, opts.Office, opts.Maintenance, c.roomFor, c.now, c.log)
-	c.Ingest = NewIngest(store, opts.Ingest, opts.CommandTypes, c.Live, c.now, c.log)
+	c.Ingest = ingest.New(store, opts.Ingest, opts.CommandTypes, c.Live, c.now, c.log)
 	c.Fleet = c.Ingest.Attach(func(h fleet.Hooks) *fleet.Service { return fleet.New(store, h, c.now) }, c.Office.DropEntity)
 	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)
 	c.Accounts.OnUserDeleted(c.Office.DropUser)
@@ -125,7 +126,7 @@ func (c *Core) Health() error {
 }
 
 // Stats are the ingest's counters with the accounts' password checks.
-func (c *Core) Stats() Stats {
+func (c *Core) Stats() ingest.Stats {
 	s := c.Ingest.Stats()
 	s.PasswordChecks = c.Accounts.PasswordChecks()
 	return s

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -34,7 +35,7 @@ func TestMalformedUniqueIDsAreRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			f.core = app.New(f.db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true}})
+			f.core = app.New(f.db, app.Options{BcryptCost: 4, Ingest: ingest.Options{AutoRegister: true}})
 			d, err := f.core.Ingest.Identify("h02", tt.id, "192.0.2.1:4000")
 			if tt.want != "" {
 				if err != nil || d.UniqueID != tt.want {
@@ -59,7 +60,7 @@ func TestMalformedUniqueIDsAreRefused(t *testing.T) {
 			}
 			// Without auto-registration it is not an unknown device either.
 			f.core = app.New(f.db, app.Options{BcryptCost: 4})
-			if _, err := f.core.Ingest.Identify("h02", tt.id, "192.0.2.1:4000"); errors.Is(err, app.ErrUnknownDevice) {
+			if _, err := f.core.Ingest.Identify("h02", tt.id, "192.0.2.1:4000"); errors.Is(err, ingest.ErrUnknownDevice) {
 				t.Errorf("refused as unknown, want invalid")
 			}
 			if list, _ := f.core.Ingest.UnknownDevices(f.admin); len(list) != 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
@@ -265,7 +266,7 @@ func TestLiveDeviceStateAndFlush(t *testing.T) {
 
 func TestUnknownDeviceLeavesTheListWhenRegistered(t *testing.T) {
 	f := newFixture(t)
-	if _, err := f.core.Ingest.Identify("gt06", "359000000000001", "10.0.0.1:1234"); !errors.Is(err, app.ErrUnknownDevice) {
+	if _, err := f.core.Ingest.Identify("gt06", "359000000000001", "10.0.0.1:1234"); !errors.Is(err, ingest.ErrUnknownDevice) {
 		t.Fatalf("Identify = %v, want unknown device", err)
 	}
 	if list, _ := f.core.Ingest.UnknownDevices(f.admin); len(list) != 1 || list[0].UniqueID != "359000000000001" {

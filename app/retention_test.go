@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
@@ -32,7 +33,7 @@ func TestParseRetention(t *testing.T) {
 		{"", 0, false},
 		{"99999999d", 0, false},
 	} {
-		got, err := app.ParseRetention(tc.in)
+		got, err := ingest.ParseRetention(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("ParseRetention(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
 		}
@@ -123,23 +124,23 @@ func keepFrom(times []time.Time, cutoff time.Time, keepLatest bool) []time.Time 
 
 func TestApplyRetentionWindowsAndOverrides(t *testing.T) {
 	const day = 24 * time.Hour
-	opts := app.RetentionOptions{Positions: 3 * day, Events: 5 * day, Chunk: 7}
+	opts := ingest.RetentionOptions{Positions: 3 * day, Events: 5 * day, Chunk: 7}
 	for _, tc := range []struct {
 		name              string
 		attrs             model.Attributes
 		positions, events time.Duration // expected windows; 0 keeps everything
 	}{
 		{"configured windows", nil, 3 * day, 5 * day},
-		{"days as a number", model.Attributes{app.AttrRetentionPositions: 1.0}, 1 * day, 5 * day},
-		{"duration string", model.Attributes{app.AttrRetentionEvents: "36h"}, 3 * day, 36 * time.Hour},
-		{"zero keeps forever", model.Attributes{app.AttrRetentionPositions: 0.0, app.AttrRetentionEvents: "0"}, 0, 0},
-		{"invalid override ignored", model.Attributes{app.AttrRetentionPositions: "soon", app.AttrRetentionEvents: true}, 3 * day, 5 * day},
-		{"negative override ignored", model.Attributes{app.AttrRetentionPositions: -2.0}, 3 * day, 5 * day},
+		{"days as a number", model.Attributes{ingest.AttrRetentionPositions: 1.0}, 1 * day, 5 * day},
+		{"duration string", model.Attributes{ingest.AttrRetentionEvents: "36h"}, 3 * day, 36 * time.Hour},
+		{"zero keeps forever", model.Attributes{ingest.AttrRetentionPositions: 0.0, ingest.AttrRetentionEvents: "0"}, 0, 0},
+		{"invalid override ignored", model.Attributes{ingest.AttrRetentionPositions: "soon", ingest.AttrRetentionEvents: true}, 3 * day, 5 * day},
+		{"negative override ignored", model.Attributes{ingest.AttrRetentionPositions: -2.0}, 3 * day, 5 * day},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			core, db := retentionCore(t)
 			d := addDevice(t, core, "R1", tc.attrs)
-			other := addDevice(t, core, "R2", model.Attributes{app.AttrRetentionPositions: 0.0, app.AttrRetentionEvents: 0.0})
+			other := addDevice(t, core, "R2", model.Attributes{ingest.AttrRetentionPositions: 0.0, ingest.AttrRetentionEvents: 0.0})
 			seedHistory(t, db, d.ID, 2*time.Hour)
 			seedHistory(t, db, other.ID, 2*time.Hour)
 			before, beforeOther := readHistory(t, db, d.ID), readHistory(t, db, other.ID)
@@ -160,7 +161,7 @@ func TestApplyRetentionWindowsAndOverrides(t *testing.T) {
 				t.Errorf("kept %d positions and %d events, want %d and %d",
 					len(after.positions), len(after.events), len(want.positions), len(want.events))
 			}
-			wantPruned := app.Pruned{Positions: len(before.positions) - len(want.positions), Events: len(before.events) - len(want.events)}
+			wantPruned := ingest.Pruned{Positions: len(before.positions) - len(want.positions), Events: len(before.events) - len(want.events)}
 			if got != wantPruned {
 				t.Errorf("ApplyRetention = %+v, want %+v", got, wantPruned)
 			}
@@ -207,7 +208,7 @@ func TestApplyRetentionDuringIngest(t *testing.T) {
 		})
 	}
 	wg.Go(func() {
-		if _, err := core.Ingest.ApplyRetention(context.Background(), db, app.RetentionOptions{Positions: window, Chunk: 50}); err != nil {
+		if _, err := core.Ingest.ApplyRetention(context.Background(), db, ingest.RetentionOptions{Positions: window, Chunk: 50}); err != nil {
 			errs <- err
 		}
 	})
@@ -237,7 +238,7 @@ func TestApplyRetentionCancelled(t *testing.T) {
 	seedHistory(t, db, d.ID, time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	n, err := core.Ingest.ApplyRetention(ctx, db, app.RetentionOptions{Positions: time.Hour, Chunk: 5})
+	n, err := core.Ingest.ApplyRetention(ctx, db, ingest.RetentionOptions{Positions: time.Hour, Chunk: 5})
 	if err != context.Canceled || n.Positions != 0 {
 		t.Errorf("ApplyRetention on a cancelled context = %+v, %v", n, err)
 	}

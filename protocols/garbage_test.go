@@ -20,6 +20,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -69,7 +70,7 @@ func TestCorruptFramesStoreNoGarbage(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	core := app.New(db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true}, Logger: quiet})
+	core := app.New(db, app.Options{BcryptCost: 4, Ingest: ingest.Options{AutoRegister: true}, Logger: quiet})
 	ports := map[string]int{}
 	for name := range garbageSessions {
 		ports[name] = 0

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -26,7 +27,7 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	core := app.New(db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true}})
+	core := app.New(db, app.Options{BcryptCost: 4, Ingest: ingest.Options{AutoRegister: true}})
 	l, err := catalog.Start("127.0.0.1", map[string]int{"h02": 0, "osmand": 0}, core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func TestAutoRegistrationBudgetPerAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	core := app.New(db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true, AutoRegisterPerHour: 3}})
+	core := app.New(db, app.Options{BcryptCost: 4, Ingest: ingest.Options{AutoRegister: true, AutoRegisterPerHour: 3}})
 	l, err := catalog.Start("127.0.0.1", map[string]int{"osmand": 0}, core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/throttle"
 )
@@ -21,7 +21,7 @@ type Sink interface {
 	Identify(protocol, uniqueID, remote string) (*model.Device, error)
 	// Ingest returns once the positions are durable.
 	Ingest(deviceID int64, positions []*model.Position) error
-	Connected(deviceID int64, conn app.DeviceConn) (release func())
+	Connected(deviceID int64, conn ingest.DeviceConn) (release func())
 	CommandResult(deviceID int64, result string) error
 }
 

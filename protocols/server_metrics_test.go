@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
@@ -29,7 +29,7 @@ func TestListenerMetricsHooks(t *testing.T) {
 		}
 		acks = append(acks, protocol)
 	}
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{AckLatency: hook})
+	e := newEnv(t, ingest.Options{}, protocols.Options{AckLatency: hook})
 	e.device("dev1")
 	c, r := e.dial()
 	// Two fixes are acknowledged; the identification frame and the bad
@@ -84,7 +84,7 @@ func (s *hookSink) Ingest(int64, []*model.Position) error {
 	}
 	return nil
 }
-func (s *hookSink) Connected(int64, app.DeviceConn) func()     { return func() {} }
+func (s *hookSink) Connected(int64, ingest.DeviceConn) func()  { return func() {} }
 func (s *hookSink) CommandResult(int64, string) error          { return nil }
 func (s *hookSink) TakeQueued(int64) ([]*model.Command, error) { return nil, nil }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -81,7 +82,7 @@ type env struct {
 	admin *model.User
 }
 
-func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env {
+func newEnv(t *testing.T, ingest ingest.Options, opts protocols.Options) *env {
 	t.Helper()
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "fleetd.db")}
 	db, err := storage.Open(e.path, storage.Options{})
@@ -142,7 +143,7 @@ func readLine(t *testing.T, r *bufio.Reader) string {
 }
 
 func TestListenerStoresBeforeAck(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
 	d := e.device("dev1")
 	c, r := e.dial()
 	// Two frames in one write, then one frame dribbled byte by byte.
@@ -188,7 +189,7 @@ func TestListenerUnknownDevice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, app.IngestOptions{AutoRegister: tt.autoRegister}, protocols.Options{})
+			e := newEnv(t, ingest.Options{AutoRegister: tt.autoRegister}, protocols.Options{})
 			c, r := e.dial()
 			io.WriteString(c, "stranger,1\n")
 			c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
@@ -210,7 +211,7 @@ func TestListenerUnknownDevice(t *testing.T) {
 }
 
 func TestListenerSurvivesBadConnections(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{MaxFrame: 256, MaxConnsPerIP: 3})
+	e := newEnv(t, ingest.Options{}, protocols.Options{MaxFrame: 256, MaxConnsPerIP: 3})
 	e.device("dev1")
 	tests := []struct {
 		name string
@@ -241,7 +242,7 @@ func TestListenerSurvivesBadConnections(t *testing.T) {
 }
 
 func TestListenerPerIPCap(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{MaxConnsPerIP: 2})
+	e := newEnv(t, ingest.Options{}, protocols.Options{MaxConnsPerIP: 2})
 	e.device("dev1")
 	e.dial()
 	e.dial()
@@ -253,7 +254,7 @@ func TestListenerPerIPCap(t *testing.T) {
 }
 
 func TestListenerIdleTimeout(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{IdleTimeout: 100 * time.Millisecond})
+	e := newEnv(t, ingest.Options{}, protocols.Options{IdleTimeout: 100 * time.Millisecond})
 	_, r := e.dial()
 	if _, err := r.ReadString('\n'); !errors.Is(err, io.EOF) {
 		t.Fatalf("idle connection: err %v, want EOF from the server closing it", err)
@@ -261,7 +262,7 @@ func TestListenerIdleTimeout(t *testing.T) {
 }
 
 func TestListenerCommands(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
 	d := e.device("dev1")
 	c, r := e.dial()
 	io.WriteString(c, "id,dev1\n")
@@ -291,7 +292,7 @@ func TestListenerCommands(t *testing.T) {
 // checks, after reopening the file, that every position a device got an
 // ACK for is there.
 func TestAckedPositionsSurviveStoreCrash(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
 	const devices = 20
 	var mu sync.Mutex
 	acked := map[string][]int{}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -256,7 +256,7 @@ func problemText(err error) string {
 
 // unknownView lists the devices that reported without being registered.
 type unknownView struct {
-	Devices []app.UnknownDevice
+	Devices []ingest.UnknownDevice
 	Now     time.Time
 }
 
@@ -275,7 +275,7 @@ func (d *Dashboard) unknownAdd(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if !slices.ContainsFunc(list, func(u app.UnknownDevice) bool { return u.UniqueID == uniqueID }) {
+	if !slices.ContainsFunc(list, func(u ingest.UnknownDevice) bool { return u.UniqueID == uniqueID }) {
 		return model.NotFound("Unknown device " + strconv.Quote(uniqueID))
 	}
 	return d.deviceCreate(c)

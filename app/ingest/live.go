@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"sort"
@@ -68,7 +68,7 @@ func (l *unknownList) evictOldest() {
 
 // UnknownDevices lists devices that tried to report without being
 // registered, most recent first; administrators only.
-func (ig *Ingest) UnknownDevices(actor *model.User) ([]UnknownDevice, error) {
+func (ig *Service) UnknownDevices(actor *model.User) ([]UnknownDevice, error) {
 	if !actor.Administrator {
 		return nil, model.Forbidden("Only administrators may list unknown devices")
 	}
@@ -105,7 +105,7 @@ type Stats struct {
 	PasswordChecks uint64 `json:"passwordChecks"`
 }
 
-func (ig *Ingest) Stats() Stats {
+func (ig *Service) Stats() Stats {
 	ig.connsMu.Lock()
 	n := len(ig.conns)
 	ig.connsMu.Unlock()
@@ -122,7 +122,7 @@ func (ig *Ingest) Stats() Stats {
 // the connection's path and the device gets its login answer at once. The
 // returned release, called when the connection ends, takes the device
 // offline unless a newer connection of the same device replaced this one.
-func (ig *Ingest) Connected(deviceID int64, conn DeviceConn) (release func()) {
+func (ig *Service) Connected(deviceID int64, conn DeviceConn) (release func()) {
 	ig.connsMu.Lock()
 	ig.conns[deviceID] = conn
 	ig.connsMu.Unlock()
@@ -146,7 +146,7 @@ func (ig *Ingest) Connected(deviceID int64, conn DeviceConn) (release func()) {
 	}
 }
 
-func (ig *Ingest) liveConn(deviceID int64) DeviceConn {
+func (ig *Service) liveConn(deviceID int64) DeviceConn {
 	ig.connsMu.Lock()
 	defer ig.connsMu.Unlock()
 	return ig.conns[deviceID]
@@ -160,7 +160,7 @@ var statusEvents = map[string]string{
 // still, when given, is checked inside the transaction: a status decided
 // earlier must not overwrite one written since (a connection that closed
 // before its "online" was stored).
-func (ig *Ingest) setStatus(deviceID int64, status string, still func() bool) {
+func (ig *Service) setStatus(deviceID int64, status string, still func() bool) {
 	_, err := ig.reviseDevices([]int64{deviceID}, func(tx model.Tx, d, _ *model.Device) (bool, *model.Event, error) {
 		if d.Status == status || (still != nil && !still()) {
 			return false, nil, nil
@@ -185,7 +185,7 @@ func changeStatus(tx model.Tx, d *model.Device, status string, at time.Time) (*m
 // again under the devices' ingest locks, on the live lastUpdate (the stored
 // one may be a minute behind, devicePersistInterval), so a device that
 // reports or connects meanwhile keeps its status.
-func (ig *Ingest) SweepStatus(timeout time.Duration) error {
+func (ig *Service) SweepStatus(timeout time.Duration) error {
 	cutoff := ig.now().Add(-timeout)
 	var connectionless []*model.Device
 	err := ig.store.View(func(tx model.Tx) error {

@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 // applyComputed sets attrs (those linked to the device or its groups,
 // loaded with the device's state) on p. It never fails the ingest: a broken
 // expression is logged once and skipped.
-func (ig *Ingest) applyComputed(attrs []*model.ComputedAttribute, p *model.Position) {
+func (ig *Service) applyComputed(attrs []*model.ComputedAttribute, p *model.Position) {
 	if len(attrs) == 0 {
 		return
 	}
@@ -30,7 +30,7 @@ func (ig *Ingest) applyComputed(attrs []*model.ComputedAttribute, p *model.Posit
 
 // logComputedOnce logs an evaluation failure once per attribute and
 // expression (a store error once per text), not for every position.
-func (ig *Ingest) logComputedOnce(a *model.ComputedAttribute, err error) {
+func (ig *Service) logComputedOnce(a *model.ComputedAttribute, err error) {
 	key, id := err.Error(), int64(0)
 	if a != nil {
 		key, id = fmt.Sprintf("%d %s", a.ID, a.Expression), a.ID

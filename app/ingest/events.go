@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"slices"
@@ -12,7 +12,7 @@ import (
 // only from a position that becomes the latest; a late, older fix cannot
 // change the current state. Alarms are reported whatever the order. The
 // events get their positionId when the position is stored.
-func (ig *Ingest) deriveEvents(d *model.Device, prev, p *model.Position, latest bool) []*model.Event {
+func (ig *Service) deriveEvents(d *model.Device, prev, p *model.Position, latest bool) []*model.Event {
 	var out []*model.Event
 	add := func(typ string, attrs model.Attributes, geofenceID int64) {
 		if attrs == nil {

@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"errors"
@@ -35,7 +35,7 @@ type deviceState struct {
 }
 
 // state returns the device's state entry, creating an empty one.
-func (ig *Ingest) state(deviceID int64) *deviceState {
+func (ig *Service) state(deviceID int64) *deviceState {
 	if st, ok := ig.states.Load(deviceID); ok {
 		return st.(*deviceState)
 	}
@@ -46,7 +46,7 @@ func (ig *Ingest) state(deviceID int64) *deviceState {
 // loadState (re)reads the device's configuration and latest position when
 // the state is new or devices, groups, geofences, attributes or
 // permissions changed since (configGen). Call with st.mu held.
-func (ig *Ingest) loadState(st *deviceState, deviceID int64) error {
+func (ig *Service) loadState(st *deviceState, deviceID int64) error {
 	gen := ig.configGen.Load()
 	if st.loaded && st.gen == gen {
 		return nil
@@ -115,7 +115,7 @@ func (st *deviceState) applied(latest *model.Position, at time.Time) *model.Devi
 
 // forgetState drops a device's cached state (its positions were deleted,
 // or the device itself), so the next ingest reads it from the store.
-func (ig *Ingest) forgetState(deviceID int64) {
+func (ig *Service) forgetState(deviceID int64) {
 	v, ok := ig.states.Load(deviceID)
 	if !ok {
 		return
@@ -128,7 +128,7 @@ func (ig *Ingest) forgetState(deviceID int64) {
 
 // liveDevice overlays the ingest's live fields (status, positionId,
 // lastUpdate) on a device read from the store.
-func (ig *Ingest) liveDevice(d *model.Device) {
+func (ig *Service) liveDevice(d *model.Device) {
 	v, ok := ig.states.Load(d.ID)
 	if !ok {
 		return
@@ -143,7 +143,7 @@ func (ig *Ingest) liveDevice(d *model.Device) {
 
 // FlushDevices writes every device's live positionId and lastUpdate that
 // the ingest has not stored yet; serve calls it on shutdown.
-func (ig *Ingest) FlushDevices() error {
+func (ig *Service) FlushDevices() error {
 	var dirty []*model.Device
 	ig.states.Range(func(_, v any) bool {
 		st := v.(*deviceState)
@@ -193,7 +193,7 @@ type revision func(tx model.Tx, d, cached *model.Device) (changed bool, ev *mode
 // id order before the transaction, never inside one (a commit that must
 // grow the file waits for the readers), and no other code holds two.
 // Devices deleted meanwhile are skipped.
-func (ig *Ingest) reviseDevices(ids []int64, revise revision) (int, error) {
+func (ig *Service) reviseDevices(ids []int64, revise revision) (int, error) {
 	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
 	n := 0
 	for chunk := range slices.Chunk(ids, reviseChunk) {
@@ -206,7 +206,7 @@ func (ig *Ingest) reviseDevices(ids []int64, revise revision) (int, error) {
 	return n, nil
 }
 
-func (ig *Ingest) reviseChunk(ids []int64, revise revision) (int, error) {
+func (ig *Service) reviseChunk(ids []int64, revise revision) (int, error) {
 	updates, err := ig.reviseLocked(ids, revise)
 	for _, u := range updates { // once the devices' locks are released
 		ig.hub.Publish(u.Devices[0].ID, u)
@@ -216,7 +216,7 @@ func (ig *Ingest) reviseChunk(ids []int64, revise revision) (int, error) {
 
 // reviseLocked revises the devices under their ingest locks and returns
 // the updates to publish.
-func (ig *Ingest) reviseLocked(ids []int64, revise revision) ([]live.Update, error) {
+func (ig *Service) reviseLocked(ids []int64, revise revision) ([]live.Update, error) {
 	states := make([]*deviceState, len(ids))
 	for i, id := range ids {
 		states[i] = ig.state(id)

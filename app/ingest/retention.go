@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"context"
@@ -103,7 +103,7 @@ type retentionTarget struct {
 // (AttrRetentionPositions, AttrRetentionEvents) overrides the window; an
 // invalid one is logged and the configured window used. Cancelling ctx
 // stops between chunks.
-func (ig *Ingest) ApplyRetention(ctx context.Context, p Pruner, opts RetentionOptions) (Pruned, error) {
+func (ig *Service) ApplyRetention(ctx context.Context, p Pruner, opts RetentionOptions) (Pruned, error) {
 	var done Pruned
 	targets, err := ig.retentionTargets(opts)
 	if err != nil {
@@ -151,7 +151,7 @@ func orDefaultChunk(n int) int {
 
 // retentionTargets lists every device with its windows, read in one short
 // read transaction.
-func (ig *Ingest) retentionTargets(opts RetentionOptions) ([]retentionTarget, error) {
+func (ig *Service) retentionTargets(opts RetentionOptions) ([]retentionTarget, error) {
 	var out []retentionTarget
 	err := ig.store.View(func(tx model.Tx) error {
 		return tx.Devices().List(func(d *model.Device) bool {
@@ -178,7 +178,7 @@ func (ig *Ingest) retentionTargets(opts RetentionOptions) ([]retentionTarget, er
 
 // RunRetention applies retention now and then every interval until ctx
 // ends, logging what each pass deleted.
-func (ig *Ingest) RunRetention(ctx context.Context, p Pruner, opts RetentionOptions, interval time.Duration) {
+func (ig *Service) RunRetention(ctx context.Context, p Pruner, opts RetentionOptions, interval time.Duration) {
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {

@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"errors"
@@ -15,8 +15,8 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// IngestOptions tune the position pipeline.
-type IngestOptions struct {
+// Options tune the position pipeline.
+type Options struct {
 	// AutoRegister creates unknown devices instead of rejecting them,
 	// AutoRegisterPerHour of them per client address (default 100); past
 	// that they are listed as unknown.
@@ -38,7 +38,7 @@ var ErrUnknownDevice = &model.Error{Class: model.ClassNotFound, Message: "Unknow
 // A malformed id is refused before any of that: it comes from a corrupt
 // frame, and must neither create a device nor crowd real ids out of the
 // unknown list.
-func (ig *Ingest) Identify(protocol, uniqueID, remote string) (*model.Device, error) {
+func (ig *Service) Identify(protocol, uniqueID, remote string) (*model.Device, error) {
 	uniqueID = strings.TrimSpace(uniqueID)
 	if err := limits.UniqueID(uniqueID); err != nil {
 		ig.counters.invalidIDs.Add(1)
@@ -89,7 +89,7 @@ func hostOf(remote string) string {
 // acknowledge the device. Positions it drops as invalid are not an error:
 // the device must not resend them. Failures are logged here, condensed
 // (ingestFailures), so callers need not log them.
-func (ig *Ingest) Ingest(deviceID int64, positions []*model.Position) error {
+func (ig *Service) Ingest(deviceID int64, positions []*model.Position) error {
 	err := ig.ingest(deviceID, positions)
 	ig.ingestFails.note(ig.log, ig.now, deviceID, len(positions), err)
 	return err
@@ -98,7 +98,7 @@ func (ig *Ingest) Ingest(deviceID int64, positions []*model.Position) error {
 // ingest is Ingest without the failure log. It publishes what it stored
 // once the device's lock is released: a subscriber may read the store to
 // check its access, and the device's next frame must not wait for that.
-func (ig *Ingest) ingest(deviceID int64, positions []*model.Position) error {
+func (ig *Service) ingest(deviceID int64, positions []*model.Position) error {
 	u, err := ig.storePositions(deviceID, positions)
 	if err == nil {
 		ig.hub.Publish(deviceID, u)
@@ -110,7 +110,7 @@ func (ig *Ingest) ingest(deviceID int64, positions []*model.Position) error {
 // Everything but the writes happens before the store transaction, on the
 // device's cached state (see state.go): the store has one writer, and the
 // throughput of the whole server is what that writer can do.
-func (ig *Ingest) storePositions(deviceID int64, positions []*model.Position) (live.Update, error) {
+func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (live.Update, error) {
 	st := ig.state(deviceID)
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -205,7 +205,7 @@ func (ig *Ingest) storePositions(deviceID int64, positions []*model.Position) (l
 // acceptable applies the documented drop rules: coordinates off the globe
 // (NaN included), fixes before 2000 or too far in the future. Other
 // impossible values cost only their field (sanitize).
-func (ig *Ingest) acceptable(p *model.Position, now time.Time) bool {
+func (ig *Service) acceptable(p *model.Position, now time.Time) bool {
 	if !(math.Abs(p.Latitude) <= 90) || !(math.Abs(p.Longitude) <= 180) {
 		return false
 	}
@@ -218,7 +218,7 @@ func (ig *Ingest) acceptable(p *model.Position, now time.Time) bool {
 // enrich fills what the device did not send: the last known location for
 // frames without one, distance and totalDistance (meters), motion and the
 // geofences the position is in.
-func (ig *Ingest) enrich(p, prev *model.Position, fences []*fence) {
+func (ig *Service) enrich(p, prev *model.Position, fences []*fence) {
 	if p.Attributes == nil {
 		p.Attributes = model.Attributes{}
 	}
@@ -262,7 +262,7 @@ type fence struct {
 
 // deviceGeofences are the geofences linked to the device or to its group
 // and the group's ancestors.
-func (ig *Ingest) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
+func (ig *Service) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
 	ids, err := fleet.LinkedToDevice(tx, d, model.KindGeofence)
 	if err != nil {
 		return nil, err
@@ -282,7 +282,7 @@ func (ig *Ingest) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error
 
 // shape parses a geofence area once; areas are few and change rarely, and
 // the ingest checks them for every position.
-func (ig *Ingest) shape(area string) (geo.Shape, error) {
+func (ig *Service) shape(area string) (geo.Shape, error) {
 	if s, ok := ig.shapes.Load(area); ok {
 		return s.(geo.Shape), nil
 	}

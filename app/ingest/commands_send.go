@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ type CommandType struct {
 
 // deviceProtocol is the protocol of the device's live connection, or of its
 // latest position; "" when the device has never reported.
-func (ig *Ingest) deviceProtocol(tx model.Tx, deviceID int64) string {
+func (ig *Service) deviceProtocol(tx model.Tx, deviceID int64) string {
 	if conn := ig.liveConn(deviceID); conn != nil {
 		return conn.Protocol()
 	}
@@ -32,7 +32,7 @@ func (ig *Ingest) deviceProtocol(tx model.Tx, deviceID int64) string {
 // CommandTypes implements B7: the types the device's protocol (or the named
 // protocol, or any protocol) can encode. SMS delivery (textChannel) needs
 // an SMS gateway fleetd does not have yet, so that list is empty.
-func (ig *Ingest) CommandTypes(actor *model.User, deviceID int64, protocol string, textChannel bool) ([]CommandType, error) {
+func (ig *Service) CommandTypes(actor *model.User, deviceID int64, protocol string, textChannel bool) ([]CommandType, error) {
 	if deviceID != 0 {
 		err := ig.store.View(func(tx model.Tx) error {
 			if err := (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
@@ -67,7 +67,7 @@ func (ig *Ingest) CommandTypes(actor *model.User, deviceID int64, protocol strin
 
 // SendableCommands implements B5: the saved commands the actor sees that
 // the device's protocol can encode.
-func (ig *Ingest) SendableCommands(actor *model.User, deviceID int64) ([]*model.Command, error) {
+func (ig *Service) SendableCommands(actor *model.User, deviceID int64) ([]*model.Command, error) {
 	types, err := ig.CommandTypes(actor, deviceID, "", false)
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func (ig *Ingest) SendableCommands(actor *model.User, deviceID int64) ([]*model.
 // cmd.DeviceID. It is written to the live connection (queued false) or, with
 // the device offline, queued until it connects (queued true). Permission and
 // type problems are 400s, as the spec's Errors table says for B6.
-func (ig *Ingest) SendCommand(actor *model.User, cmd *model.Command) (sent *model.Command, queued bool, err error) {
+func (ig *Service) SendCommand(actor *model.User, cmd *model.Command) (sent *model.Command, queued bool, err error) {
 	if err := limits.Check(cmd); err != nil { // a command may be queued in the store
 		return nil, false, err
 	}
@@ -153,7 +153,7 @@ func (ig *Ingest) SendCommand(actor *model.User, cmd *model.Command) (sent *mode
 
 // storeQueued adds commands of one device to the queue, counting them in
 // the queue index first (see queueIndex).
-func (ig *Ingest) storeQueued(qs []*model.QueuedCommand) error {
+func (ig *Service) storeQueued(qs []*model.QueuedCommand) error {
 	if err := ig.queue.load(ig); err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (ig *Ingest) storeQueued(qs []*model.QueuedCommand) error {
 // takeQueued removes and returns a device's queued commands, oldest first.
 // It runs for every OsmAnd request and every connection and almost always
 // finds nothing: the queue index answers that without a transaction.
-func (ig *Ingest) takeQueued(deviceID int64) ([]*model.QueuedCommand, error) {
+func (ig *Service) takeQueued(deviceID int64) ([]*model.QueuedCommand, error) {
 	if err := ig.queue.load(ig); err != nil || !ig.queue.any(deviceID) {
 		return nil, err
 	}
@@ -206,7 +206,7 @@ func (ig *Ingest) takeQueued(deviceID int64) ([]*model.QueuedCommand, error) {
 
 // TakeQueued hands a connectionless protocol (OsmAnd replies over HTTP) the
 // device's queued commands and records them as sent.
-func (ig *Ingest) TakeQueued(deviceID int64) ([]*model.Command, error) {
+func (ig *Service) TakeQueued(deviceID int64) ([]*model.Command, error) {
 	queued, err := ig.takeQueued(deviceID)
 	out := make([]*model.Command, 0, len(queued))
 	for _, q := range queued {
@@ -218,7 +218,7 @@ func (ig *Ingest) TakeQueued(deviceID int64) ([]*model.Command, error) {
 
 // deliverQueued writes queued commands to a fresh connection; a command the
 // connection refuses goes back to the queue.
-func (ig *Ingest) deliverQueued(deviceID int64, conn DeviceConn) {
+func (ig *Service) deliverQueued(deviceID int64, conn DeviceConn) {
 	queued, err := ig.takeQueued(deviceID)
 	if err != nil {
 		ig.log.Warn("reading queued commands failed", "deviceId", deviceID, "err", err)
@@ -236,19 +236,19 @@ func (ig *Ingest) deliverQueued(deviceID int64, conn DeviceConn) {
 	}
 }
 
-func (ig *Ingest) requeue(qs []*model.QueuedCommand) {
+func (ig *Service) requeue(qs []*model.QueuedCommand) {
 	if err := ig.storeQueued(qs); err != nil {
 		ig.log.Error("requeueing commands failed", "err", err)
 	}
 }
 
 // CommandResult records a device's answer to a command.
-func (ig *Ingest) CommandResult(deviceID int64, result string) error {
+func (ig *Service) CommandResult(deviceID int64, result string) error {
 	return ig.record(deviceID, model.EventCommandResult, model.Attributes{"result": result})
 }
 
 // record stores and broadcasts one event not tied to a position.
-func (ig *Ingest) record(deviceID int64, typ string, attrs model.Attributes) error {
+func (ig *Service) record(deviceID int64, typ string, attrs model.Attributes) error {
 	e := &model.Event{Type: typ, EventTime: ig.now().UTC(), DeviceID: deviceID, Attributes: attrs}
 	err := ig.store.Batch(func(tx model.Tx) error { e.ID = 0; return tx.AddEvent(e) })
 	if err != nil && !errors.Is(err, model.ErrNotFound) {

@@ -1,4 +1,10 @@
-package app
+// Package ingest is the device side of the core: it identifies devices
+// for the listeners, stores their positions with the events they cause
+// (ACK only once durable), keeps each device's state (status, latest
+// position, the geofences and computed attributes that apply to it)
+// between frames, sends devices commands, and prunes history past its
+// retention.
+package ingest
 
 import (
 	"log/slog"
@@ -12,13 +18,10 @@ import (
 	"github.com/fleetd/fleetd/app/throttle"
 )
 
-// Ingest is the device side of the core: it identifies devices for the
-// listeners, stores their positions with the events they cause, keeps each
-// device's state (status, latest position, what applies to it) between
-// frames, sends them commands, and prunes history past its retention.
-type Ingest struct {
+// Service is the ingest.
+type Service struct {
 	store        model.Store
-	opts         IngestOptions
+	opts         Options
 	commandTypes map[string][]string
 	now          func() time.Time
 	log          *slog.Logger
@@ -43,11 +46,11 @@ type Ingest struct {
 	ingestFails, statusFails *failureLog
 }
 
-// NewIngest builds the ingest; it publishes what it stores on hub.
+// New builds the ingest; it publishes what it stores on hub.
 // commandTypes maps each protocol to the command types its encoder
 // supports.
-func NewIngest(store model.Store, opts IngestOptions, commandTypes map[string][]string, hub *live.Hub,
-	now func() time.Time, log *slog.Logger) *Ingest {
+func New(store model.Store, opts Options, commandTypes map[string][]string, hub *live.Hub,
+	now func() time.Time, log *slog.Logger) *Service {
 	if opts.FutureLimit <= 0 {
 		opts.FutureLimit = 24 * time.Hour
 	}
@@ -55,7 +58,7 @@ func NewIngest(store model.Store, opts IngestOptions, commandTypes map[string][]
 		opts.MotionSpeed = 0.01
 	}
 	model.SetDefault(&opts.AutoRegisterPerHour, 100)
-	ig := &Ingest{store: store, opts: opts, commandTypes: commandTypes, now: now, log: log, hub: hub,
+	ig := &Service{store: store, opts: opts, commandTypes: commandTypes, now: now, log: log, hub: hub,
 		conns: map[int64]DeviceConn{}, ingestFails: newIngestFailures(), statusFails: newStatusFailures(),
 		registrations: throttle.New(throttle.Options{MaxPerIP: opts.AutoRegisterPerHour, Window: time.Hour}, now, ErrUnknownDevice)}
 	ig.unknown.m = map[string]*UnknownDevice{}
@@ -64,7 +67,7 @@ func NewIngest(store model.Store, opts IngestOptions, commandTypes map[string][]
 
 // Changed hears every committed change (live.Track): when what applies to
 // devices may have changed, the cached states reread it.
-func (ig *Ingest) Changed(ch live.Changes) {
+func (ig *Service) Changed(ch live.Changes) {
 	if ch.Any(model.KindDevice, model.KindGroup, model.KindGeofence, model.KindAttribute, live.ChangedPermissions) {
 		ig.configGen.Add(1)
 	}
@@ -74,7 +77,7 @@ func (ig *Ingest) Changed(ch live.Changes) {
 // reads saved commands from, and returns the hooks the fleet calls about
 // its devices: the two know each other, so one is built before the other.
 // dropEntity removes the office's records of a deleted vehicle or driver.
-func (ig *Ingest) Attach(build func(fleet.Hooks) *fleet.Service, dropEntity func(tx model.Tx, of string, id int64) (func(), error)) *fleet.Service {
+func (ig *Service) Attach(build func(fleet.Hooks) *fleet.Service, dropEntity func(tx model.Tx, of string, id int64) (func(), error)) *fleet.Service {
 	ig.fleet = build(fleet.Hooks{View: ig.liveDevice, Registered: func(d *model.Device) { ig.unknown.forget(d.UniqueID) },
 		Removed: func(id int64) { ig.states.Delete(id) }, HistoryChanged: ig.forgetState, DropEntity: dropEntity})
 	return ig.fleet

@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"io"
@@ -11,7 +11,7 @@ import (
 // The sanitizer runs on every position on the devices' goroutines: it must
 // cost little beside the ingest's encoding (about 3.5 us).
 func BenchmarkSanitize(b *testing.B) {
-	c := &Ingest{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	c := &Service{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	d, p := &model.Device{}, typicalPosition()
 	b.ReportAllocs()
 	for b.Loop() {

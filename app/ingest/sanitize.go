@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"math"
@@ -129,7 +129,7 @@ func attributeRule(key string) int {
 // sanitize removes from p, which device d sent, every value outside its
 // physical range and every non-finite number: each removal is counted and
 // logged at debug level. The position stays valid and is stored.
-func (ig *Ingest) sanitize(d *model.Device, p *model.Position) {
+func (ig *Service) sanitize(d *model.Device, p *model.Position) {
 	for i := range rangeRules {
 		r := &rangeRules[i]
 		if r.of == nil {
@@ -159,7 +159,7 @@ func (ig *Ingest) sanitize(d *model.Device, p *model.Position) {
 	}
 }
 
-func (ig *Ingest) removed(d *model.Device, p *model.Position, rule int, field string, value any) {
+func (ig *Service) removed(d *model.Device, p *model.Position, rule int, field string, value any) {
 	ig.counters.removed[rule].Add(1)
 	ig.log.Debug("position field out of range, removed", "deviceId", d.ID, "uniqueId", d.UniqueID,
 		"protocol", p.Protocol, "field", field, "value", value)

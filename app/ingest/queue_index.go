@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"sync"
@@ -21,7 +21,7 @@ type queueIndex struct {
 
 // load counts the stored queue on first use; a failed load is tried again
 // next time.
-func (q *queueIndex) load(ig *Ingest) error {
+func (q *queueIndex) load(ig *Service) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.n != nil {

@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"context"
@@ -26,7 +26,7 @@ import (
 // locks and leaves alone a device the ingest has taken up since the start:
 // what it holds is newer than anything the repair could derive. It returns
 // how many devices it changed.
-func (ig *Ingest) RepairDevices(ctx context.Context, statusTimeout time.Duration) (int, error) {
+func (ig *Service) RepairDevices(ctx context.Context, statusTimeout time.Duration) (int, error) {
 	var ids []int64
 	err := ig.store.View(func(tx model.Tx) error {
 		return tx.Devices().List(func(d *model.Device) bool {
@@ -52,7 +52,7 @@ func (ig *Ingest) RepairDevices(ctx context.Context, statusTimeout time.Duration
 }
 
 // repairChunk repairs the stale records among ids.
-func (ig *Ingest) repairChunk(ids []int64, cutoff time.Time) (int, error) {
+func (ig *Service) repairChunk(ids []int64, cutoff time.Time) (int, error) {
 	stale, err := ig.staleDevices(ids, cutoff)
 	if err != nil {
 		return 0, err
@@ -66,7 +66,7 @@ func (ig *Ingest) repairChunk(ids []int64, cutoff time.Time) (int, error) {
 }
 
 // staleDevices are those of ids whose stored record repairDevice changes.
-func (ig *Ingest) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
+func (ig *Service) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
 	var stale []int64
 	err := ig.store.View(func(tx model.Tx) error {
 		for _, id := range ids {
@@ -92,7 +92,7 @@ func (ig *Ingest) staleDevices(ids []int64, cutoff time.Time) ([]int64, error) {
 
 // repairDevice points d at its newest stored position and ends an "online"
 // that nothing holds up any more.
-func (ig *Ingest) repairDevice(tx model.Tx, d *model.Device, cutoff time.Time) (bool, *model.Event, error) {
+func (ig *Service) repairDevice(tx model.Tx, d *model.Device, cutoff time.Time) (bool, *model.Event, error) {
 	changed, err := fleet.PointAtLatest(tx, d)
 	if err != nil || !onlineStale(d, ig.liveConn(d.ID) != nil, cutoff) {
 		return changed, nil, err

@@ -28,6 +28,7 @@ import (
 	"github.com/fleetd/fleetd/app/jobs"
 	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/ops"
 	"github.com/fleetd/fleetd/app/systemd"
 	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/protocols"
@@ -228,7 +229,7 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		Office: office.Options{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
 			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
 		Maintenance: office.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
-		Space: app.SpaceOptions{Low: cfg.Data.LowFreeSpace,
+		Space: ops.Options{Low: cfg.Data.LowFreeSpace,
 			Statfs:    func() (uint64, uint64, error) { return storage.FreeSpace(cfg.Data.Dir) },
 			StoreSize: func() (int64, error) { return storage.FileSize(cfg.Data.StorePath()) }},
 	}
@@ -329,7 +330,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	background.Go(func() {
 		core.Ingest.RunRetention(ctx, db, ingest.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, time.Hour)
 	})
-	background.Go(func() { core.WatchSpace(ctx, time.Minute) })
+	background.Go(func() { core.Ops.WatchSpace(ctx, time.Minute) })
 	defer background.Wait() // before the store closes
 	defer cancel()
 	log.Info("fleetd started", "version", versionString(), "web", webLn.Addr().String(), "devices", devices.String(),
@@ -386,7 +387,7 @@ func (c *cli) backgroundJobs(cfg *config.Config, core *app.Core, db *storage.DB,
 		s.Add(j)
 	}
 	s.Add((&backups.Schedule{DB: db, FilesDir: cfg.Data.FilesDir(), Dir: cfg.BackupDir(), Every: cfg.Backup.Schedule, Keep: cfg.Backup.Keep,
-		Reserve: cfg.Data.LowFreeSpace}).Job(core.NoteBackup, log))
+		Reserve: cfg.Data.LowFreeSpace}).Job(core.Ops.NoteBackup, log))
 	return s
 }
 

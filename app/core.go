@@ -12,6 +12,7 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/ops"
 	"github.com/fleetd/fleetd/app/throttle"
 )
 
@@ -38,18 +39,16 @@ type Options struct {
 	Logger      *slog.Logger
 
 	// Space watches the data directory's free space.
-	Space SpaceOptions
+	Space ops.Options
 }
 
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;
 // it reaches the outside only through the interfaces it defines.
 type Core struct {
-	store   model.Store
-	opts    Options
-	now     func() time.Time
-	log     *slog.Logger
-	backups backupStatus // backup_status.go
-	alerts  alerts       // alerts.go
+	store model.Store
+	opts  Options
+	now   func() time.Time
+	log   *slog.Logger
 
 	// Live fans stored positions and events out to subscribers.
 	Live *live.Hub
@@ -61,6 +60,8 @@ type Core struct {
 	// Office keeps tickets, documents, files, service records and payments.
 	Office *office.Service
 
+	// Ops watches free space and backups and alerts administrators.
+	Ops *ops.Service
 	// Ingest stores what devices send and keeps their state.
 	Ingest *ingest.Service
 	// Fleet keeps devices, groups, commands, geofences, drivers, computed
@@ -82,7 +83,8 @@ func New(store model.Store, opts Options) *Core {
 	c.Accounts = accounts.New(store, accounts.Config{Accounts: opts.Accounts, Throttle: opts.Throttle,
 		BcryptCost: opts.BcryptCost, SessionTTL: opts.SessionTTL, Version: opts.Version}, c.now, c.log)
 	c.Live = live.New(c.store, c.Accounts.LoginAllowed, c.now)
-	c.Office = office.New(store, opts.Office, opts.Maintenance, c.roomFor, c.now, c.log)
+	c.Ops = ops.New(opts.Space, c.Accounts.MailAdmins, c.now)
+	c.Office = office.New(store, opts.Office, opts.Maintenance, c.Ops.RoomFor, c.now, c.log)
 	c.Ingest = ingest.New(store, opts.Ingest, opts.CommandTypes, c.Live, c.now, c.log)
 	c.Fleet = c.Ingest.Attach(func(h fleet.Hooks) *fleet.Service { return fleet.New(store, h, c.now) }, c.Office.DropEntity)
 	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)

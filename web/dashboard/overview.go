@@ -5,10 +5,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/ops"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -35,7 +35,7 @@ type overviewView struct {
 	DueCount, Overdue int
 	// Disk is the data disk at a glance, for administrators; nil for
 	// others or when the free space cannot be read.
-	Disk *app.Outlook
+	Disk *ops.Outlook
 }
 
 // alarmRow is one of the latest alarms with its device's name.
@@ -67,7 +67,7 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 	}
 	v := overviewView{Fleet: fleet, Year: time.Now().UTC().Year()}
 	if actor.Administrator {
-		if o, err := d.core.Outlook(); err == nil {
+		if o, err := d.core.Ops.Outlook(); err == nil {
 			v.Disk = &o
 		}
 	}

@@ -46,28 +46,28 @@ func newSourceCollector() *sourceCollector {
 			func(_ *sources, st ingest.Stats) float64 { return float64(st.InvalidIDs) }},
 		{plain("fleetd_backup_last_success_timestamp_seconds", "When the last scheduled backup that succeeded ended, in Unix seconds (0: none since start)."), gauge,
 			func(s *sources, _ ingest.Stats) float64 {
-				if _, good := s.core.Backups(); !good.At.IsZero() {
+				if _, good := s.core.Ops.Backups(); !good.At.IsZero() {
 					return float64(good.At.Unix())
 				}
 				return 0
 			}},
 		{plain("fleetd_backup_last_size_bytes", "Size of the last scheduled backup archive that succeeded."), gauge,
-			func(s *sources, _ ingest.Stats) float64 { _, good := s.core.Backups(); return float64(good.Size) }},
+			func(s *sources, _ ingest.Stats) float64 { _, good := s.core.Ops.Backups(); return float64(good.Size) }},
 		{plain("fleetd_backup_last_failed", "1 when the last scheduled backup failed (the log says why), else 0."), gauge,
 			func(s *sources, _ ingest.Stats) float64 {
-				if last, _ := s.core.Backups(); last.Err != "" {
+				if last, _ := s.core.Ops.Backups(); last.Err != "" {
 					return 1
 				}
 				return 0
 			}},
 		{plain("fleetd_data_growth_bytes_per_day", "How many bytes a day the data (store and files) grew by, over the backup archives kept (0: not known yet)."), gauge,
 			func(s *sources, _ ingest.Stats) float64 {
-				_, good := s.core.Backups()
+				_, good := s.core.Ops.Backups()
 				return good.GrowthPerDay
 			}},
 		{plain("fleetd_data_full_timestamp_seconds", "When the data disk is full at that growth, in Unix seconds (0: not growing, or not known)."), gauge,
 			func(s *sources, _ ingest.Stats) float64 {
-				o, err := s.core.Outlook()
+				o, err := s.core.Ops.Outlook()
 				if err != nil || o.FullBy.IsZero() {
 					return 0
 				}
@@ -79,7 +79,7 @@ func newSourceCollector() *sourceCollector {
 			func(s *sources, _ ingest.Stats) float64 { return float64(s.core.Live.Clients()) }},
 		{plain("fleetd_data_free_bytes", "Bytes fleetd may still write on the data directory's file system; below data.lowFreeSpace the dashboard warns (-1: unreadable)."), gauge,
 			func(s *sources, _ ingest.Stats) float64 {
-				space, err := s.core.Space()
+				space, err := s.core.Ops.Space()
 				if err != nil {
 					return -1
 				}

@@ -1,4 +1,4 @@
-package app
+package ops
 
 import (
 	"context"
@@ -22,31 +22,31 @@ const (
 )
 
 // raise mails every administrator when condition key begins.
-func (c *Core) raise(key, subject, text string) {
-	c.alerts.mu.Lock()
-	begins := !c.alerts.active[key]
-	if c.alerts.active == nil {
-		c.alerts.active = map[string]bool{}
+func (ops *Service) raise(key, subject, text string) {
+	ops.alerts.mu.Lock()
+	begins := !ops.alerts.active[key]
+	if ops.alerts.active == nil {
+		ops.alerts.active = map[string]bool{}
 	}
-	c.alerts.active[key] = true
-	c.alerts.mu.Unlock()
+	ops.alerts.active[key] = true
+	ops.alerts.mu.Unlock()
 	if begins {
-		c.Accounts.MailAdmins(subject, text)
+		ops.mailAdmins(subject, text)
 	}
 }
 
 // settle ends condition key: the next time it begins, it is mailed again.
-func (c *Core) settle(key string) {
-	c.alerts.mu.Lock()
-	delete(c.alerts.active, key)
-	c.alerts.mu.Unlock()
+func (ops *Service) settle(key string) {
+	ops.alerts.mu.Lock()
+	delete(ops.alerts.active, key)
+	ops.alerts.mu.Unlock()
 }
 
 // WatchSpace checks the data directory's free space every interval until
 // ctx ends and mails administrators when it falls below the threshold.
-func (c *Core) WatchSpace(ctx context.Context, every time.Duration) {
+func (ops *Service) WatchSpace(ctx context.Context, every time.Duration) {
 	for {
-		c.checkSpace()
+		ops.checkSpace()
 		select {
 		case <-ctx.Done():
 			return
@@ -55,17 +55,17 @@ func (c *Core) WatchSpace(ctx context.Context, every time.Duration) {
 	}
 }
 
-func (c *Core) checkSpace() {
-	s, err := c.Space()
+func (ops *Service) checkSpace() {
+	s, err := ops.Space()
 	switch {
 	case err != nil:
 		return
 	case s.Low:
-		c.raise(alertLowSpace, "fleetd: the data disk is nearly full",
+		ops.raise(alertLowSpace, "fleetd: the data disk is nearly full",
 			fmt.Sprintf("The disk holding fleetd's data has %d MB free of %d MB. Once it is full, positions are not stored "+
 				"(devices keep and resend them) and uploads are refused. Make room, or set retention.positions.",
 				s.Free>>20, s.Total>>20))
 	default:
-		c.settle(alertLowSpace)
+		ops.settle(alertLowSpace)
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package ops
 
 import (
 	"fmt"
@@ -16,23 +16,23 @@ type backupStatus struct {
 
 // NoteBackup records the outcome of a scheduled backup; the first failure
 // after a success is mailed to the administrators.
-func (c *Core) NoteBackup(r model.BackupReport) {
-	c.backups.mu.Lock()
-	c.backups.last = r
+func (ops *Service) NoteBackup(r model.BackupReport) {
+	ops.backups.mu.Lock()
+	ops.backups.last = r
 	if r.Err == "" {
-		c.backups.good = r
+		ops.backups.good = r
 	}
-	good := c.backups.good
-	c.backups.mu.Unlock()
+	good := ops.backups.good
+	ops.backups.mu.Unlock()
 	if r.Err == "" {
-		c.settle(alertBackupFailed)
+		ops.settle(alertBackupFailed)
 		return
 	}
 	last := "No scheduled backup has succeeded since the server started."
 	if good.Path != "" {
 		last = fmt.Sprintf("The last good one is %s (%s).", good.Path, good.At.UTC().Format("2006-01-02 15:04 UTC"))
 	}
-	c.raise(alertBackupFailed, "fleetd: a scheduled backup failed",
+	ops.raise(alertBackupFailed, "fleetd: a scheduled backup failed",
 		fmt.Sprintf("The scheduled backup at %s failed: %s. %s You are told again only after a backup has succeeded.",
 			r.At.UTC().Format("2006-01-02 15:04 UTC"), r.Err, last))
 }
@@ -49,27 +49,27 @@ type Outlook struct {
 }
 
 // Outlook is the data disk at a glance, for administrators.
-func (c *Core) Outlook() (Outlook, error) {
-	space, err := c.Space()
+func (ops *Service) Outlook() (Outlook, error) {
+	space, err := ops.Space()
 	if err != nil {
 		return Outlook{}, err
 	}
-	_, good := c.Backups()
+	_, good := ops.Backups()
 	o := Outlook{Space: space, LastBackup: good, GrowthPerDay: good.GrowthPerDay}
-	if size := c.opts.Space.StoreSize; size != nil {
+	if size := ops.opts.StoreSize; size != nil {
 		o.StoreSize, _ = size()
 	}
 	if o.GrowthPerDay > 0 {
 		days := float64(space.Free) / o.GrowthPerDay
-		o.FullBy = c.now().Add(time.Duration(min(days, 100*365) * float64(24*time.Hour)))
+		o.FullBy = ops.now().Add(time.Duration(min(days, 100*365) * float64(24*time.Hour)))
 	}
 	return o, nil
 }
 
 // Backups is the last scheduled backup and the last one that succeeded
 // (zero values before any).
-func (c *Core) Backups() (last, good model.BackupReport) {
-	c.backups.mu.Lock()
-	defer c.backups.mu.Unlock()
-	return c.backups.last, c.backups.good
+func (ops *Service) Backups() (last, good model.BackupReport) {
+	ops.backups.mu.Lock()
+	defer ops.backups.mu.Unlock()
+	return ops.backups.last, ops.backups.good
 }

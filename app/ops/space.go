@@ -1,4 +1,4 @@
-package app
+package ops
 
 import (
 	"errors"
@@ -7,9 +7,9 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// SpaceOptions watch the free space of the file system that holds the data
+// Options watch the free space of the file system that holds the data
 // directory (the store and uploaded files).
-type SpaceOptions struct {
+type Options struct {
 	// Statfs reports the bytes fleetd may still write there (without the
 	// blocks reserved for root) and the file system's size; nil: not
 	// watched, so no warning and no early refusal of uploads.
@@ -37,8 +37,8 @@ type Space struct {
 var errSpaceUnwatched = errors.New("free space is not watched")
 
 // Space reports the free space of the data directory's file system.
-func (c *Core) Space() (Space, error) {
-	o := c.opts.Space
+func (ops *Service) Space() (Space, error) {
+	o := ops.opts
 	if o.Statfs == nil {
 		return Space{}, errSpaceUnwatched
 	}
@@ -52,11 +52,11 @@ func (c *Core) Space() (Space, error) {
 	return Space{Free: free, Total: total, Low: free < uint64(o.Low)}, nil
 }
 
-// roomFor refuses at once a write of size bytes the disk has not that much
+// RoomFor refuses at once a write of size bytes the disk has not that much
 // room for. When the free space is unknown the write goes ahead, and fails
 // with ErrNoSpace if the disk fills up.
-func (c *Core) roomFor(size int64) error {
-	if s, err := c.Space(); err == nil && size > 0 && s.Free < uint64(size) {
+func (ops *Service) RoomFor(size int64) error {
+	if s, err := ops.Space(); err == nil && size > 0 && s.Free < uint64(size) {
 		return &model.Error{Class: model.ClassNoSpace, Message: model.ErrNoSpace.Message,
 			Description: fmt.Sprintf("The server's disk has no room for %d bytes; try again once the administrator has made room", size)}
 	}

@@ -44,7 +44,7 @@ func (ix *uniqueIndex[T]) key(v *T, what string) (string, error) {
 	return k, nil
 }
 
-// table is tableSpec bound to a transaction; it implements app.Table[T].
+// table is tableSpec bound to a transaction; it implements model.Table[T].
 type table[T any, P entity[T]] struct {
 	spec *tableSpec[T]
 	tx   *bolt.Tx

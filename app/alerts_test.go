@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,7 +12,7 @@ import (
 	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/ops"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // mailbox records the messages a core sends.
@@ -41,11 +40,7 @@ func (m *mailbox) take() []string {
 // scheduled backup fails, and another only once the condition has ended
 // and begun again.
 func TestAdministratorAlerts(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(t)
 	var free atomic.Uint64
 	mail := &mailbox{}
 	core := app.New(db, app.Options{BcryptCost: 4, Accounts: accounts.Options{Mail: mail},

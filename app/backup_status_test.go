@@ -1,24 +1,19 @@
 package app_test
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/ops"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // The outlook tells when the disk is full at the growth the last good
 // backup measured; with no growth known, it tells no date.
 func TestOutlook(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(t)
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	core := app.New(db, app.Options{Now: func() time.Time { return now },
 		Space: ops.Options{Statfs: func() (uint64, uint64, error) { return 10 << 30, 32 << 30, nil }}})

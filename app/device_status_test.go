@@ -1,13 +1,13 @@
 package app_test
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // crashed is a device as a crash leaves it: the record as last written,
@@ -35,11 +35,7 @@ type crashStore struct {
 
 func newCrashStore(t *testing.T) *crashStore {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	core := app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return crashNow }})
 	return &crashStore{t: t, db: db, core: core, positions: map[int64][]int64{}}
 }

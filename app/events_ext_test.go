@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -10,7 +9,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 func (f *fixture) addEvents(device int64, events ...*model.Event) {
@@ -72,11 +71,7 @@ func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 // page (limit 20) oldest first, newest first, and of one type.
 func BenchmarkExtendedEventsDay(b *testing.B) {
 	const devices, perDay, days = 100, 300, 7
-	db, err := storage.Open(filepath.Join(b.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(b)
 	core := app.New(db, app.Options{BcryptCost: 4})
 	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -18,11 +18,7 @@ import (
 // administrator) leaves bob's ticket, with bob's and the admin's
 // responses, and nothing of alice's.
 func TestDropUserOffice(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(t)
 	dir := filepath.Join(t.TempDir(), "files")
 	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost, Office: office.Options{FilesDir: dir}})
 	must := func(err error) {

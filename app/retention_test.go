@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 func TestParseRetention(t *testing.T) {
@@ -45,11 +45,7 @@ var retentionNow = t0.Add(10 * 24 * time.Hour)
 
 func retentionCore(t *testing.T) (*app.Core, *storage.DB) {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	return app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return retentionNow }}), db
 }
 

@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -10,7 +9,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // dueNow is the "now" the maintenance tests ask about; positions are
@@ -205,11 +204,7 @@ func TestMaintenanceDueInterval(t *testing.T) {
 // with a service record and a latest position without an odometer (the
 // slower path: one more position read per vehicle).
 func BenchmarkMaintenanceDue(b *testing.B) {
-	db, err := storage.Open(filepath.Join(b.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(b)
 	core := app.New(db, app.Options{BcryptCost: 4})
 	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,18 +14,14 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // With auto-registration on, frames of real protocols whose device id is
 // garbage (control bytes, invalid UTF-8, an escape sequence) create no
 // device and get no answer; a sound id on the same connection registers.
 func TestGarbageIDsRegisterNothing(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	core := app.New(db, app.Options{BcryptCost: 4, Ingest: ingest.Options{AutoRegister: true}})
 	l, err := catalog.Start("127.0.0.1", map[string]int{"h02": 0, "osmand": 0}, core.Ingest, protocols.Options{})
 	if err != nil {
@@ -89,11 +84,7 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 // an hour, whatever ids it sends; the rest are listed as unknown for the
 // administrator, as without auto-registration.
 func TestAutoRegistrationBudgetPerAddress(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	core := app.New(db, app.Options{BcryptCost: 4, Ingest: ingest.Options{AutoRegister: true, AutoRegisterPerHour: 3}})
 	l, err := catalog.Start("127.0.0.1", map[string]int{"osmand": 0}, core.Ingest, protocols.Options{})
 	if err != nil {

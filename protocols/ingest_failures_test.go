@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +21,7 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // fullDisk is the real store whose group commits fail as bbolt's do on a
@@ -75,11 +75,7 @@ func (l *lockedBuffer) lines(t *testing.T, msgs ...string) []map[string]any {
 // acknowledgements resume and one line says so, with the failures not yet
 // reported: every failed position is counted exactly once.
 func TestDiskFullLogsOneLinePerWindow(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	store := &fullDisk{DB: db}
 	var logs lockedBuffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))

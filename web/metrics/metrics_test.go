@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/gt06"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/fleetd/fleetd/web/metrics"
@@ -73,11 +73,7 @@ func watched(t *testing.T, m *metrics.Metrics, opts app.Options) (*storage.DB, *
 // openStore opens a real store whose group commits m observes.
 func openStore(t *testing.T, m *metrics.Metrics) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true, OnCommit: m.ObserveCommit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t, storage.Options{OnCommit: m.ObserveCommit})
 	return db
 }
 

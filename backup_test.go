@@ -22,7 +22,7 @@ func TestScheduledBackupRestores(t *testing.T) {
 	e := newEnv(t, "web: {address: '127.0.0.1:0'}\nbackup: {schedule: 1s, keep: 2}\n"+anyPorts)
 	s := e.serve(t)
 	core := s.server.Core
-	if _, err := core.Devices.Create(model.System(), func(d *model.Device) error {
+	if _, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "Truck 7", "123456789012345"
 		return nil
 	}); err != nil {
@@ -60,7 +60,7 @@ func TestScheduledBackupRestores(t *testing.T) {
 	archive := archives[len(archives)-1]
 	fresh.run("", "restore", archive).expect(t, "restore of an archive", 0, "restored "+archive, "restored the uploaded files")
 	restored := fresh.serve(t).server.Core
-	devices, err := restored.Devices.List(model.System(), model.Query{All: true})
+	devices, err := restored.Fleet.Devices.List(model.System(), model.Query{All: true})
 	if err != nil || len(devices) != 1 || devices[0].UniqueID != "123456789012345" {
 		t.Fatalf("restored devices %v (%v)", devices, err)
 	}

@@ -241,7 +241,7 @@ func TestStartupRepairsInTheBackground(t *testing.T) {
 	ids := map[string]int64{}
 	positions := map[string][]int64{}
 	for _, dev := range devices {
-		d, err := core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = dev.name, dev.name; return nil })
+		d, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = dev.name, dev.name; return nil })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,40 +1,35 @@
 // Command fleetd is a self-hosted GPS fleet tracking server in one binary.
-//
 // This file is the composition root: the command tree, and the wiring of
-// config, storage, the core and the web adapter. Rules live in app/,
-// configuration in app/config, persistence in storage/.
+// config, storage, the core, the device listeners and the web adapter.
+// What the administration commands (user, backup, ...) do is in admin/.
 package main
 
 import (
-	"bufio"
+	"cmp"
 	"context"
-	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
-	"sort"
-	"strings"
 	"sync"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/buildinfo"
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
-	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/ingest"
+	"github.com/fleetd/fleetd/app/jobs"
 	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/ops"
+	"github.com/fleetd/fleetd/app/systemd"
 	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -42,6 +37,9 @@ import (
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/storage/backups"
 	"github.com/fleetd/fleetd/web"
+	"github.com/fleetd/fleetd/web/control"
+	"github.com/fleetd/fleetd/web/control/admin"
+	"github.com/fleetd/fleetd/web/health"
 	"github.com/fleetd/fleetd/web/https"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/metrics"
@@ -52,12 +50,13 @@ import (
 var version string
 
 const (
-	// cliLockTimeout is how long CLI commands wait for the store's lock
-	// before concluding that fleetd serve holds it.
-	cliLockTimeout = 300 * time.Millisecond
 	// shutdownTimeout bounds how long open requests may finish on stop.
 	shutdownTimeout = 10 * time.Second
-	pruneInterval   = time.Hour
+	// exitNeedsOperator is the exit status for a store that no restart can
+	// open (damaged, or of a newer schema): the systemd unit names it in
+	// RestartPreventExitStatus, so the service stops instead of restarting
+	// in a loop. 78 is sysexits' EX_CONFIG.
+	exitNeedsOperator = 78
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -91,12 +90,6 @@ func runContext(ctx context.Context, args []string, c *cli) int {
 	return 0
 }
 
-// exitNeedsOperator is the exit status for a store that no restart can
-// open (damaged, or of a newer schema): the systemd unit names it in
-// RestartPreventExitStatus, so the service stops instead of restarting in
-// a loop. 78 is sysexits' EX_CONFIG.
-const exitNeedsOperator = 78
-
 // cli is one invocation: its streams, flags and test hooks.
 type cli struct {
 	stdin          io.Reader
@@ -111,798 +104,69 @@ type cli struct {
 	repairing func()
 }
 
+// ---- the command tree ----
+
 func (c *cli) commands() *cobra.Command {
-	root := &cobra.Command{
-		Use:           "fleetd",
-		Short:         "Self-hosted GPS fleet tracking server",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
+	root := &cobra.Command{Use: "fleetd", Short: "Self-hosted GPS fleet tracking server", SilenceUsage: true, SilenceErrors: true}
 	root.PersistentFlags().StringVar(&c.configPath, "config", os.Getenv(config.EnvConfigFile),
 		"config file (YAML); also "+config.EnvConfigFile+"; none: built-in defaults")
+	var healthURL string
+	healthCmd := &cobra.Command{Use: "health", Short: "Check that a running fleetd serve answers (exit 0) or not (exit 1)", Args: cobra.NoArgs,
+		RunE: c.withConfig(func(ctx context.Context, cfg *config.Config, _ []string) error {
+			return health.Check(ctx, cmp.Or(healthURL, health.URL(cfg.Web.Address, cfg.Web.TLS.Enabled())))
+		})}
+	healthCmd.Flags().StringVar(&healthURL, "url", "", "health URL (default: /api/health on web.address, via 127.0.0.1 for a wildcard address)")
 	root.AddCommand(
-		&cobra.Command{Use: "serve", Short: "Run the server", Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error { return c.withConfig(cmd.Context(), c.serve) }},
-		c.userCommands(),
-		c.healthCommand(),
-		c.maintenanceCommand(),
-		c.simulateCommand(),
-		&cobra.Command{Use: "backup FILE", Short: "Write a consistent copy of the store to FILE, also while serve runs",
-			Args: cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return c.withConfig(cmd.Context(), func(ctx context.Context, cfg *config.Config) error { return c.backup(ctx, cfg, args[0]) })
-			}},
-		&cobra.Command{Use: "restore FILE", Short: "Replace the store with the backup FILE (fleetd serve must be stopped)",
-			Args: cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return c.withConfig(cmd.Context(), func(_ context.Context, cfg *config.Config) error { return c.restore(cfg, args[0]) })
-			}},
+		&cobra.Command{Use: "serve", Short: "Run the server", Args: cobra.NoArgs, RunE: c.withConfig(c.serve)},
+		c.userCommands(), healthCmd, c.simulateCommand(),
+		&cobra.Command{Use: "maintenance on|off|status",
+			Short: "Switch maintenance mode (account access answers \"Server not running!\"), also while serve runs",
+			Args:  cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs), ValidArgs: []string{"on", "off", "status"},
+			RunE: c.admin(func(ctx context.Context, a *admin.Commands, args []string) error { return a.Maintenance(ctx, args[0]) })},
+		&cobra.Command{Use: "backup FILE", Short: "Write a consistent copy of the store to FILE, also while serve runs", Args: cobra.ExactArgs(1),
+			RunE: c.admin(func(ctx context.Context, a *admin.Commands, args []string) error { return a.Backup(ctx, args[0]) })},
+		&cobra.Command{Use: "restore FILE", Short: "Replace the store with the backup FILE (fleetd serve must be stopped)", Args: cobra.ExactArgs(1),
+			RunE: c.admin(func(_ context.Context, a *admin.Commands, args []string) error { return a.Restore(args[0]) })},
 		&cobra.Command{Use: "rollback", Short: "Put back the store as it was before the last schema migration, for the previous fleetd (fleetd serve must be stopped)",
-			Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error {
-				return c.withConfig(cmd.Context(), func(_ context.Context, cfg *config.Config) error { return c.rollback(cfg) })
-			}},
-		&cobra.Command{Use: "version", Short: "Print the version", Args: cobra.NoArgs,
-			Run: func(*cobra.Command, []string) {
-				fmt.Fprintf(c.stdout, "fleetd %s (%s %s/%s)\n", versionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-			}},
+			Args: cobra.NoArgs, RunE: c.admin(func(_ context.Context, a *admin.Commands, _ []string) error { return a.Rollback() })},
+		&cobra.Command{Use: "version", Short: "Print the version", Args: cobra.NoArgs, Run: func(*cobra.Command, []string) {
+			fmt.Fprintf(c.stdout, "fleetd %s (%s %s/%s)\n", versionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		}},
 		&cobra.Command{Use: "config", Short: "Print the effective configuration (secrets as ***)", Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error {
-				return c.withConfig(cmd.Context(), func(_ context.Context, cfg *config.Config) error {
-					out, err := cfg.YAML()
-					if err == nil {
-						_, err = c.stdout.Write(out)
-					}
-					return err
-				})
-			}},
+			RunE: c.withConfig(func(_ context.Context, cfg *config.Config, _ []string) error {
+				out, err := registry().YAML(cfg)
+				if err == nil {
+					_, err = c.stdout.Write(out)
+				}
+				return err
+			})},
 	)
 	return root
 }
 
-// withConfig loads the configuration, then runs fn with it.
-func (c *cli) withConfig(ctx context.Context, fn func(context.Context, *config.Config) error) error {
-	cfg, err := config.Load(c.configPath)
-	if err != nil {
-		return err
-	}
-	return fn(ctx, cfg)
-}
-
-// versionString is the -ldflags version, or "dev" with the VCS state the
-// Go toolchain stamped into the binary.
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
-	}
-	var parts []string
-	for _, s := range info.Settings {
-		switch {
-		case s.Key == "vcs.revision":
-			parts = append(parts, s.Value[:min(12, len(s.Value))])
-		case s.Key == "vcs.time":
-			parts = append(parts, s.Value)
-		case s.Key == "vcs.modified" && s.Value == "true":
-			parts = append(parts, "modified")
-		}
-	}
-	if len(parts) == 0 {
-		return "dev"
-	}
-	return "dev (" + strings.Join(parts, ", ") + ")"
-}
-
-func newLogger(l config.Log, w io.Writer) *slog.Logger {
-	o := &slog.HandlerOptions{Level: l.Level}
-	if l.Format == "json" {
-		return slog.New(slog.NewJSONHandler(w, o))
-	}
-	return slog.New(slog.NewTextHandler(w, o))
-}
-
-func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
-	return app.Options{
-		Version:    versionString(),
-		SessionTTL: cfg.Web.SessionTTL,
-		BcryptCost: c.bcryptCost,
-		Throttle: throttle.Options{
-			MaxPerIP:      cfg.Security.LoginMaxPerIP,
-			MaxPerAccount: cfg.Security.LoginMaxPerAccount,
-			Window:        cfg.Security.LoginWindow,
-		},
-		Ingest:       app.IngestOptions{AutoRegister: cfg.Devices.AutoRegister, AutoRegisterPerHour: cfg.Devices.AutoRegisterPerHour},
-		CommandTypes: catalog.CommandTypes(),
-		Office: office.Options{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
-			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
-		Maintenance: office.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
-		Space: app.SpaceOptions{Low: cfg.Data.LowFreeSpace,
-			Statfs: func() (uint64, uint64, error) { return storage.FreeSpace(cfg.Data.Dir) },
-			StoreSize: func() (int64, error) {
-				fi, err := os.Stat(cfg.Data.StorePath())
-				if err != nil {
-					return 0, err
-				}
-				return fi.Size(), nil
-			}},
-		Logger: log,
-	}
-}
-
-// webLimits bound the HTTP server's requests. An upload of files.maxSize
-// gets room for the multipart framing.
-func webLimits(cfg *config.Config) httpx.Limits {
-	w := cfg.Web
-	return httpx.Limits{ReadTimeout: w.ReadTimeout, MinBodyRate: w.MinBodyRate, WriteTimeout: w.WriteTimeout,
-		IdleTimeout: w.IdleTimeout, MaxBody: w.MaxBodySize, MaxUpload: cfg.Files.MaxSize + 1<<20,
-		MaxConns: w.MaxConnections, MaxConnsPerIP: w.MaxConnsPerIP}
-}
-
-// ---- serve ----
-
-// server is a running fleetd serve.
-type server struct {
-	Core         *app.Core
-	WebAddr      net.Addr
-	RedirectAddr net.Addr            // web.tls.redirectAddress's listener, nil without
-	Devices      map[string]net.Addr // device listeners by protocol
-}
-
-func (c *cli) serve(ctx context.Context, cfg *config.Config) error {
-	began := time.Now()
-	log := newLogger(cfg.Log, c.stderr)
-	m := metrics.New(versionString()) // before the store: it observes the store's commits
-	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{OnCommit: m.ObserveCommit})
-	if errors.Is(err, storage.ErrLocked) {
-		return fmt.Errorf("another fleetd serve is using %s: %w", cfg.Data.Dir, err)
-	}
-	if err != nil {
-		return storeError(cfg, err)
-	}
-	defer closeLogged(log, "store", db)
-	logUpgrade(log, db)
-	opts := c.coreOptions(cfg, log)
-	if err := withDelivery(&opts, cfg); err != nil {
-		return err
-	}
-	core := app.New(db, opts)
-	// Runs after the listeners and the web server have stopped (defers run
-	// last-in first-out): the devices' live positionId and lastUpdate the
-	// ingest has not written yet reach the store before it closes.
-	defer func() {
-		if err := core.FlushDevices(); err != nil {
-			log.Error("device state not flushed", "err", err)
-		}
-	}()
-	if err := bootstrap(core, cfg.Admin, log); err != nil {
-		return err
-	}
-	ctl, err := listenControl(cfg.Data.SocketPath(), core, log)
-	if err != nil {
-		return err
-	}
-	defer closeLogged(log, "control socket", ctl)
-	restoreTemp, err := useTempDir(core)
-	if err != nil {
-		return err
-	}
-	defer restoreTemp()
-	m.Watch(core, db)
-	devices, err := startDevices(cfg, m.Sink(core), m.ObserveAck, log)
-	if err != nil {
-		return err
-	}
-	// Closing the listeners stops accepting and waits for the ingest calls
-	// in flight: every ACKed position is committed before the store closes.
-	defer closeLogged(log, "device listeners", devices)
-	m.Listeners(devices.Stats)
-	schedule := backupSchedule(cfg, db)
-	webLn, err := net.Listen("tcp", cfg.Web.Address)
-	if err != nil {
-		return fmt.Errorf("web.address: %w", err)
-	}
-	webOpts := web.Options{Logger: log, SecureCookies: cfg.Web.SecureCookies || cfg.Web.TLS.Enabled(), Limits: webLimits(cfg),
-		AllowedOrigins: cfg.Web.AllowedOrigins, Metrics: m, MetricsToken: cfg.Metrics.Token,
-		TrustedProxies: cfg.Web.TrustedProxies, ProxyHeader: cfg.Web.ProxyHeader}
-	f := web.New(core, webOpts)
-	ln, redirect, err := webListeners(cfg, webLn, webOpts, log)
-	if err != nil {
-		webLn.Close()
-		return err
-	}
-	var redirectAddr net.Addr
-	if redirect.ln != nil {
-		defer https.Redirect(redirect.ln, portOf(webLn.Addr()), redirect.src).Close()
-		redirectAddr = redirect.ln.Addr()
-	}
-	webErr := make(chan error, 1)
-	go func() { webErr <- f.Listener(ln) }()
-
-	ctx, cancel := context.WithCancel(ctx)
-	var background sync.WaitGroup
-	background.Go(func() { pruneSessions(ctx, core, log) })
-	background.Go(func() { officeJobs(ctx, core, log) })
-	background.Go(func() { core.Notify.RunPush(ctx) })
-	background.Go(func() { sweepStatus(ctx, core, cfg.Devices.StatusTimeout, log) })
-	background.Go(func() { runRetention(ctx, core, db, cfg) })
-	background.Go(func() { watchStoreSize(ctx, db, log) })
-	background.Go(func() { runBackups(ctx, schedule, core, log) })
-	background.Go(func() { core.WatchSpace(ctx, time.Minute) })
-	background.Go(func() { repairDevices(ctx, core, cfg.Devices.StatusTimeout, log, c.repairing) })
-	defer background.Wait() // before the store closes
-	defer cancel()
-
-	log.Info("fleetd started", "version", versionString(), "web", webLn.Addr().String(), "devices", listening(devices),
-		"data", cfg.Data.Dir, "startupMs", time.Since(began).Milliseconds())
-	notifySystemd(log, "READY=1")
-	if c.started != nil {
-		c.started(&server{Core: core, WebAddr: webLn.Addr(), RedirectAddr: redirectAddr, Devices: devices.Addrs})
-	}
-	select {
-	case <-ctx.Done():
-		log.Info("stopping")
-		notifySystemd(log, "STOPPING=1")
-	case err = <-webErr:
-		err = fmt.Errorf("web server: %w", err)
-	}
-	if serr := f.ShutdownWithTimeout(shutdownTimeout); serr != nil {
-		log.Error("web shutdown", "err", serr)
-	}
-	return err
-}
-
-// redirect is the plain HTTP listener of web.tls.redirectAddress (nil
-// without) and the certificate source it answers challenges for.
-type redirect struct {
-	ln  net.Listener
-	src https.Source
-}
-
-// webListeners are the web port's listener, capped per client address
-// and, with web.tls, serving HTTPS from files or ACME; and the plain HTTP
-// listener to redirect.
-func webListeners(cfg *config.Config, ln net.Listener, opts web.Options, log *slog.Logger) (net.Listener, redirect, error) {
-	ln = web.Listener(ln, opts)
-	t := cfg.Web.TLS
-	if !t.Enabled() {
-		return ln, redirect{}, nil
-	}
-	var src https.Source
-	var err error
-	if len(t.ACMEHosts) > 0 {
-		src, err = https.NewACME(https.ACMEOptions{Hosts: t.ACMEHosts, Email: t.ACMEEmail, Directory: t.ACMEDirectory,
-			Roots: t.ACMERoots, Cache: filepath.Join(cfg.Data.Dir, "acme")})
-	} else {
-		src, err = https.Load(t.CertFile, t.KeyFile, log)
-	}
-	if err != nil {
-		return nil, redirect{}, err
-	}
-	ln = tls.NewListener(ln, src.Config())
-	if t.RedirectAddress == "" {
-		return ln, redirect{}, nil
-	}
-	rl, err := net.Listen("tcp", t.RedirectAddress)
-	if err != nil {
-		return nil, redirect{}, fmt.Errorf("web.tls.redirectAddress: %w", err)
-	}
-	return ln, redirect{rl, src}, nil
-}
-
-func portOf(a net.Addr) string {
-	_, port, _ := net.SplitHostPort(a.String())
-	return port
-}
-
-// startDevices opens a listener for every enabled protocol; their
-// unfinished frames share one budget.
-func startDevices(cfg *config.Config, sink protocols.HTTPSink, ackLatency func(string, time.Duration), log *slog.Logger) (*catalog.Listening, error) {
-	ports := map[string]int{}
-	for _, p := range cfg.Protocols {
-		if p.Enabled {
-			ports[p.Name] = p.Port
-		}
-	}
-	return catalog.Start("", ports, sink, protocols.Options{
-		AckLatency:    ackLatency,
-		IdleTimeout:   cfg.Devices.IdleTimeout,
-		FrameTimeout:  cfg.Devices.Frames.Timeout,
-		Budget:        protocols.NewFrameBudget(cfg.Devices.Frames.Budget),
-		MaxConnsPerIP: cfg.Devices.MaxConnectionsPerIP,
-		Logger:        log,
-	})
-}
-
-// listening renders the device listeners for the start-up log line.
-func listening(l *catalog.Listening) string {
-	var parts []string
-	for name, addr := range l.Addrs {
-		parts = append(parts, name+"="+addr.String())
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, " ")
-}
-
-// repairDevices derives every device's positionId, lastUpdate and status
-// from the store, which a crash leaves ahead of the device records
-// (app.Core.RepairDevices). It runs in the background: start-up does not
-// wait for it, however large the store.
-func repairDevices(ctx context.Context, core *app.Core, statusTimeout time.Duration, log *slog.Logger, before func()) {
-	if before != nil {
-		before()
-	}
-	began := time.Now()
-	n, err := core.RepairDevices(ctx, statusTimeout)
-	switch {
-	case ctx.Err() != nil: // stopping
-	case err != nil:
-		log.Error("start-up repair of device records failed", "repaired", n, "err", err)
-	default:
-		log.Info("start-up repair of device records done", "repaired", n, "tookMs", time.Since(began).Milliseconds())
-	}
-}
-
-// useTempDir points the process's temporary files (TMPDIR: the HTTP server
-// spills large multipart uploads there) at this run's directory among the
-// uploaded files, where the file sweep finds what a crash leaves. The
-// returned func restores TMPDIR and removes the directory.
-func useTempDir(core *app.Core) (func(), error) {
-	dir, err := core.Office.TempDir()
-	if err != nil || dir == "" {
-		return func() {}, err
-	}
-	old, had := os.LookupEnv("TMPDIR")
-	os.Setenv("TMPDIR", dir)
-	return func() {
-		if had {
-			os.Setenv("TMPDIR", old)
-		} else {
-			os.Unsetenv("TMPDIR")
-		}
-		os.RemoveAll(dir)
-	}, nil
-}
-
-// sweepStatus marks connectionless devices unknown once silent too long.
-func sweepStatus(ctx context.Context, core *app.Core, timeout time.Duration, log *slog.Logger) {
-	tick := time.NewTicker(time.Minute)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if err := core.SweepStatus(timeout); err != nil {
-				log.Warn("device status sweep failed", "err", err)
-			}
-		}
-	}
-}
-
-// bootstrap prepares an empty store and shows a generated administrator
-// password once.
-func bootstrap(core *app.Core, a config.Admin, log *slog.Logger) error {
-	admin, generated, err := core.Accounts.Bootstrap(a.Email, a.Password)
-	switch {
-	case err != nil:
-		return fmt.Errorf("first start: %w", err)
-	case generated != "":
-		log.Warn("first start: created administrator; log in and change its password",
-			"email", admin.Email, "password", generated)
-	case admin != nil:
-		log.Info("first start: created administrator", "email", admin.Email)
-	}
-	return nil
-}
-
-func pruneSessions(ctx context.Context, core *app.Core, log *slog.Logger) {
-	t := time.NewTicker(pruneInterval)
-	defer t.Stop()
-	for {
-		if n, err := core.Accounts.PruneSessions(); err != nil {
-			log.Error("prune sessions", "err", err)
-		} else if n > 0 {
-			log.Info("pruned expired sessions", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-// officeJobs runs the fleet office's housekeeping at start and then
-// hourly: document expiry reminders (30, 7, 1 days before and on the day;
-// each goes out once, so the short interval only makes them timely after a
-// restart or a failed delivery) and the sweep of files a crash left behind.
-func officeJobs(ctx context.Context, core *app.Core, log *slog.Logger) {
-	t := time.NewTicker(time.Hour)
-	defer t.Stop()
-	notify := func(userID int64, title, body string) error {
-		return core.Notify.NotifyUser(userID, notify.Notification{Title: title, Body: body})
-	}
-	for {
-		if n, err := core.Office.NotifyDocumentExpiry(notify); err != nil {
-			log.Warn("document expiry reminders", "sent", n, "err", err)
-		} else if n > 0 {
-			log.Info("document expiry reminders", "sent", n)
-		}
-		if n, err := core.Office.SweepFiles(); err != nil {
-			log.Warn("sweep files", "removed", n, "err", err)
-		} else if n > 0 {
-			log.Info("removed files left by a crash or a failed removal", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-func closeLogged(log *slog.Logger, what string, c io.Closer) {
-	if err := c.Close(); err != nil {
-		log.Error("close "+what, "err", err)
-	}
-}
-
-// ---- control socket ----
-
-// maxSocketPath is the portable limit of a Unix socket path (sun_path).
-const maxSocketPath = 104
-
-// control is the Unix socket serve listens on so CLI commands can reach
-// the store that bbolt's lock keeps them from opening: GET /backup streams
-// a consistent copy. Access is by file permission (0600).
-type control struct {
-	srv *http.Server
-	log *slog.Logger
-}
-
-func listenControl(path string, core *app.Core, log *slog.Logger) (*control, error) {
-	db := core.Store()
-	if len(path) > maxSocketPath {
-		return nil, fmt.Errorf("control socket path %s is too long (%d bytes, at most %d): choose a shorter data.dir", path, len(path), maxSocketPath)
-	}
-	if err := removeStaleSocket(path); err != nil {
-		return nil, err
-	}
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		return nil, fmt.Errorf("control socket: %w", err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("control socket: %w", err)
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/octet-stream")
-		n, err := db.Backup(w)
-		if err != nil {
-			log.Error("backup over the control socket failed", "bytes", n, "err", err)
-			// Cut the connection without the closing chunk, so the
-			// client cannot take a partial copy for a whole one.
-			panic(http.ErrAbortHandler)
-		}
-		log.Info("backup sent", "bytes", n)
-	})
-	handleMaintenance(mux, core)
-	ctl := &control{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, log: log}
-	go func() {
-		if err := ctl.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			log.Error("control socket", "err", err)
-		}
-	}()
-	return ctl, nil
-}
-
-// Close lets running backups finish (bounded) and removes the socket file
-// (the listener unlinks it on close).
-func (ctl *control) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	if err := ctl.srv.Shutdown(ctx); err != nil {
-		return errors.Join(err, ctl.srv.Close())
-	}
-	return nil
-}
-
-// removeStaleSocket deletes a socket file left by a server that crashed.
-// The caller holds the store's lock, so no live server owns it.
-func removeStaleSocket(path string) error {
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case err != nil:
-		return err
-	case fi.Mode().Type() != fs.ModeSocket:
-		return fmt.Errorf("%s exists and is not a socket; move it away", path)
-	}
-	return os.Remove(path)
-}
-
-// fetchBackup streams a backup from the running server's control socket.
-func fetchBackup(ctx context.Context, socket string, w io.Writer) (int64, error) {
-	resp, err := controlDo(ctx, socket, http.MethodGet, "/backup", "")
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("control socket answered %s", resp.Status)
-	}
-	n, err := io.Copy(w, resp.Body)
-	if err != nil {
-		return n, fmt.Errorf("backup stream broke off after %d bytes (see the fleetd serve log): %w", n, err)
-	}
-	return n, nil
-}
-
-// ---- backup and restore ----
-
-func (c *cli) backup(ctx context.Context, cfg *config.Config, dst string) error {
-	from := "store " + cfg.Data.StorePath()
-	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{Timeout: cliLockTimeout, ReadOnly: true})
-	var source func(io.Writer) (int64, error)
-	switch {
-	case err == nil:
-		defer db.Close()
-		source = db.Backup
-	case errors.Is(err, storage.ErrLocked):
-		from = "running fleetd serve"
-		source = func(w io.Writer) (int64, error) { return fetchBackup(ctx, cfg.Data.SocketPath(), w) }
-	default:
-		return storeError(cfg, err)
-	}
-	n, schema, err := writeVerified(dst, source)
-	if err != nil {
-		return fmt.Errorf("backup: %w", err)
-	}
-	fmt.Fprintf(c.stdout, "backup %s: %d bytes, schema %d, from the %s\n", dst, n, schema, from)
-	return nil
-}
-
-// writeVerified writes source to dst.tmp, fsyncs it, checks that it opens
-// as a fleetd store, and only then renames it over dst: a failed backup
-// never replaces a good one.
-func writeVerified(dst string, source func(io.Writer) (int64, error)) (n int64, schema int, err error) {
-	tmp := dst + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	n, err = source(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return n, 0, err
-	}
-	if schema, err = verifyStore(tmp); err != nil {
-		return n, 0, fmt.Errorf("the copy is not a valid store: %w", err)
-	}
-	if err = os.Rename(tmp, dst); err != nil {
-		return n, 0, err
-	}
-	return n, schema, storage.SyncDir(filepath.Dir(dst))
-}
-
-func verifyStore(path string) (int, error) {
-	db, err := storage.Open(path, storage.Options{Timeout: cliLockTimeout, ReadOnly: true})
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
-	return storage.SchemaVersion(db)
-}
-
-func (c *cli) restore(cfg *config.Config, src string) error {
-	dst := cfg.Data.StorePath()
-	store := src
-	archive := backups.IsArchive(src)
-	if archive { // the store first; the files once it is in place
-		store = dst + ".from-archive"
-		defer os.Remove(store)
-		if err := os.MkdirAll(cfg.Data.Dir, 0o700); err != nil {
-			return err
-		}
-		if err := backups.Extract(src, store, ""); err != nil {
-			return fmt.Errorf("restore: %w", err)
-		}
-	}
-	kept, err := storage.Restore(store, dst, time.Now())
-	if errors.Is(err, storage.ErrLocked) {
-		return fmt.Errorf("refusing to restore: %s is in use by a running fleetd serve; stop it first", dst)
-	} else if err != nil {
-		return fmt.Errorf("restore: %w", err)
-	}
-	// Read as it is: a backup of an older schema is migrated by the next
-	// writable open, not refused.
-	schema, err := storage.FileSchema(dst)
-	if err != nil {
-		return fmt.Errorf("restore: %w", err)
-	}
-	fmt.Fprintf(c.stdout, "restored %s into %s (schema %d)\n", src, dst, schema)
-	if kept != "" {
-		fmt.Fprintf(c.stdout, "the replaced store is kept as %s: it holds what was added after the backup; delete it once the restored store is confirmed\n", kept)
-	}
-	if archive {
-		// Files of records added since the backup stay until the start-up
-		// sweep finds them without a record.
-		if err := backups.Extract(src, "", cfg.Data.FilesDir()); err != nil {
-			return fmt.Errorf("restore: the store is restored, but its files are not: %w", err)
-		}
-		fmt.Fprintf(c.stdout, "restored the uploaded files into %s\n", cfg.Data.FilesDir())
-	}
-	return nil
-}
-
-// rollback is restore from the copy the last schema migration took: an
-// upgrade undone. What was stored since is in the replaced store, which
-// restore keeps.
-func (c *cli) rollback(cfg *config.Config) error {
-	last, err := storage.LatestPreMigrationCopy(cfg.Data.StorePath())
-	if err != nil {
-		return fmt.Errorf("rollback: %w: this fleetd has migrated no store here, so there is nothing to roll back", err)
-	}
-	if err := c.restore(cfg, last.Path); err != nil {
-		return err
-	}
-	fmt.Fprintf(c.stdout, "this was the store before the upgrade to schema %d: start the fleetd you ran before it; this one would migrate the store again\n", last.To)
-	return nil
-}
-
-// ---- user administration ----
-
 func (c *cli) userCommands() *cobra.Command {
-	user := &cobra.Command{Use: "user", Short: "Manage users in the store (fleetd serve must be stopped)"}
 	var email, password, name string
-	var admin bool
+	var administrator bool
 	add := &cobra.Command{Use: "add", Short: "Add a user (password from --password or one line on stdin)", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return c.withCore(cmd.Context(), createStore, func(core *app.Core) error {
-				pw, err := c.password(password)
-				if err != nil {
-					return err
-				}
-				u, err := core.Accounts.CreateUser(model.System(), func(u *model.User) error {
-					u.Email, u.Name, u.Password, u.Administrator = email, name, pw, admin
-					return nil
-				})
-				if err == nil {
-					fmt.Fprintf(c.stdout, "created user %d %s (administrator: %v)\n", u.ID, u.Email, u.Administrator)
-				}
-				return err
-			})
-		}}
+		RunE: c.admin(func(_ context.Context, a *admin.Commands, _ []string) error {
+			return a.AddUser(email, name, password, administrator)
+		})}
 	add.Flags().StringVar(&email, "email", "", "e-mail (the login)")
 	add.Flags().StringVar(&password, "password", "", "password; read from stdin when not given")
 	add.Flags().StringVar(&name, "name", "", "display name (default: the e-mail)")
-	add.Flags().BoolVar(&admin, "admin", false, "make the user an administrator")
-	list := &cobra.Command{Use: "list", Short: "List users", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return c.withCore(cmd.Context(), readStore, c.listUsers)
-		}}
+	add.Flags().BoolVar(&administrator, "admin", false, "make the user an administrator")
 	passwd := &cobra.Command{Use: "passwd", Short: "Set a user's password and end its sessions", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return c.withCore(cmd.Context(), writeStore, func(core *app.Core) error {
-				pw, err := c.password(password)
-				if err == nil {
-					err = core.Accounts.SetPassword(email, pw)
-				}
-				if errors.Is(err, model.ErrNotFound) {
-					return fmt.Errorf("no user with e-mail %q", email)
-				}
-				if err == nil {
-					fmt.Fprintf(c.stdout, "password of %s changed\n", email)
-				}
-				return err
-			})
-		}}
+		RunE: c.admin(func(_ context.Context, a *admin.Commands, _ []string) error { return a.SetPassword(email, password) })}
 	passwd.Flags().StringVar(&email, "email", "", "e-mail of the user")
 	passwd.Flags().StringVar(&password, "password", "", "new password; read from stdin when not given")
 	for _, cmd := range []*cobra.Command{add, passwd} {
 		_ = cmd.MarkFlagRequired("email") // cannot fail: the flag exists
 	}
+	list := &cobra.Command{Use: "list", Short: "List users", Args: cobra.NoArgs,
+		RunE: c.admin(func(_ context.Context, a *admin.Commands, _ []string) error { return a.ListUsers() })}
+	user := &cobra.Command{Use: "user", Short: "Manage users in the store (fleetd serve must be stopped)"}
 	user.AddCommand(add, list, passwd)
 	return user
-}
-
-func (c *cli) listUsers(core *app.Core) error {
-	users, err := core.Accounts.Users(model.System(), 0)
-	if err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tADMIN\tDISABLED")
-	for _, u := range users {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%v\t%v\n", u.ID, u.Email, u.Name, u.Administrator, u.Disabled)
-	}
-	return tw.Flush()
-}
-
-// password is the flag's value, or else one line read from stdin, so a
-// password need not appear in the process list or the shell history.
-func (c *cli) password(flag string) (string, error) {
-	if flag != "" {
-		return flag, nil
-	}
-	line, err := bufio.NewReader(c.stdin).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return "", err
-	}
-	line = strings.TrimRight(line, "\r\n")
-	if line == "" {
-		return "", errors.New("no password: give --password or write it as one line on stdin")
-	}
-	return line, nil
-}
-
-// storeUse says how a CLI command opens the store.
-type storeUse int
-
-const (
-	readStore   storeUse = iota // shared lock, no changes
-	writeStore                  // the store must exist
-	createStore                 // a missing store is created
-)
-
-// withCore opens the store for a CLI command and runs fn on a core over it.
-func (c *cli) withCore(ctx context.Context, use storeUse, fn func(*app.Core) error) error {
-	return c.withConfig(ctx, func(_ context.Context, cfg *config.Config) error {
-		if use == writeStore {
-			if _, err := os.Stat(cfg.Data.StorePath()); err != nil {
-				return storeError(cfg, err)
-			}
-		}
-		db, err := storage.Open(cfg.Data.StorePath(), storage.Options{Timeout: cliLockTimeout, ReadOnly: use == readStore})
-		if err != nil {
-			return storeError(cfg, err)
-		}
-		defer db.Close()
-		return fn(app.New(db, c.coreOptions(cfg, newLogger(cfg.Log, c.stderr))))
-	})
-}
-
-// storeError explains the ways opening the store commonly fails, and what
-// to do about a store fleetd cannot use.
-func storeError(cfg *config.Config, err error) error {
-	switch {
-	case errors.Is(err, storage.ErrLocked):
-		return fmt.Errorf("the store %s is in use by a running fleetd serve: stop fleetd serve or "+
-			"use the web UI / API instead (backups work while it runs: fleetd backup FILE)", cfg.Data.StorePath())
-	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("no store at %s yet (data.dir %q): start fleetd serve once or add a user with fleetd user add", cfg.Data.StorePath(), cfg.Data.Dir)
-	case errors.Is(err, storage.ErrDamaged):
-		return fmt.Errorf("%w\nfleetd cannot use this store: restore it from a backup with fleetd restore FILE (%s)", err, safetyCopies(cfg))
-	case errors.Is(err, storage.ErrNewerSchema):
-		return fmt.Errorf("%w\nrun the newer fleetd, or restore a store this one can read with fleetd restore FILE (%s)", err, safetyCopies(cfg))
-	}
-	return err
-}
-
-// safetyCopies names the store copies fleetd keeps next to the store,
-// candidates for fleetd restore.
-func safetyCopies(cfg *config.Config) string {
-	copies := storage.SafetyCopies(cfg.Data.StorePath())
-	if len(copies) == 0 {
-		return "fleetd keeps no copy of it in " + cfg.Data.Dir
-	}
-	return "copies fleetd kept: " + strings.Join(copies, ", ")
 }
 
 // simulateCommand drives simulated trackers against a server: demo data
@@ -922,326 +186,214 @@ func (c *cli) simulateCommand() *cobra.Command {
 			}
 			return err
 		}}
-	f := cmd.Flags()
-	f.IntVar(&o.Devices, "devices", 10, "number of simulated trackers")
-	f.StringVar(&o.Protocol, "protocol", "gt06", "protocol: "+strings.Join(simulate.Protocols(), ", "))
-	f.DurationVar(&o.Interval, "interval", 10*time.Second, "time between two positions of one tracker")
-	f.StringVar(&o.Server, "server", "localhost", "server host, or host:port")
-	f.IntVar(&o.Port, "port", 0, "server port (0: the protocol's default port)")
-	f.DurationVar(&o.Duration, "duration", 0, "how long to run (0: until interrupted)")
-	f.DurationVar(&o.Ramp, "ramp", 0, "spread the first connections over this long (0: one interval)")
-	f.Int64Var(&o.FirstID, "first-id", 860000000000000, "IMEI of the first tracker")
-	f.Int64Var(&o.Seed, "seed", 1, "seed for routes and timing (same seed, same run)")
+	o.Flags(cmd.Flags())
 	return cmd
 }
 
-// ---- account access: OTP delivery, push, the maintenance switch ----
-
-// withDelivery adds the configured OTP and push senders to opts; a
-// channel left unconfigured stays nil, which the core logs instead.
-func withDelivery(opts *app.Options, cfg *config.Config) error {
-	opts.Accounts.Maintenance = cfg.Server.Maintenance
-	opts.Accounts.OTPSends = throttle.Options{MaxPerIP: cfg.Security.OTPMaxPerIP,
-		MaxPerAccount: cfg.Security.OTPMaxPerAccount, Window: cfg.Security.OTPWindow}
-	if m := cfg.Mail; m.Host != "" {
-		if m.From == "" {
-			return errors.New("mail.smtp.from is required with mail.smtp.host")
-		}
-		opts.Accounts.Mail = delivery.SMTP{Host: m.Host, Port: m.Port, Username: m.Username, Password: m.Password,
-			From: m.From, StartTLS: m.StartTLS}
-	}
-	if s := cfg.SMS; s.URL != "" {
-		opts.Accounts.SMS = delivery.SMS{URL: s.URL, Authorization: s.Authorization, Template: s.Template, ContentType: s.ContentType}
-	}
-	if p := cfg.Push; p.CredentialsFile != "" {
-		fcm, err := delivery.NewFCM(p.CredentialsFile, p.Endpoint, p.ProjectID, p.TokenURL, nil)
+// withConfig is a command's RunE: it loads the configuration, then runs fn.
+func (c *cli) withConfig(fn func(ctx context.Context, cfg *config.Config, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		cfg, err := registry().Load(c.configPath)
 		if err != nil {
 			return err
 		}
-		opts.Push.Sender = fcm
+		return fn(cmd.Context(), cfg, args)
 	}
-	return nil
 }
 
-// handleMaintenance serves the switch on the control socket, for
-// `fleetd maintenance` while serve holds the store.
-func handleMaintenance(mux *http.ServeMux, core *app.Core) {
-	answer := func(w http.ResponseWriter) {
-		on, err := core.Accounts.Maintenance()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]bool{"maintenance": on})
-	}
-	mux.HandleFunc("GET /maintenance", func(w http.ResponseWriter, _ *http.Request) { answer(w) })
-	mux.HandleFunc("PUT /maintenance", func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 16))
-		on, ok := map[string]bool{"on": true, "off": false}[strings.TrimSpace(string(body))]
-		if !ok {
-			http.Error(w, "body must be on or off", http.StatusBadRequest)
-			return
-		}
-		if err := core.Accounts.SetMaintenance(on); err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		answer(w)
+// admin is an administration command's RunE, on the configured store.
+func (c *cli) admin(fn func(ctx context.Context, a *admin.Commands, args []string) error) func(*cobra.Command, []string) error {
+	return c.withConfig(func(ctx context.Context, cfg *config.Config, args []string) error {
+		return fn(ctx, &admin.Commands{Config: cfg, In: c.stdin, Out: c.stdout, NewCore: func(db *storage.DB) *app.Core {
+			return app.New(db, c.coreOptions(cfg, cfg.Log.Logger(c.stderr)))
+		}}, args)
 	})
 }
 
-// controlDo sends one request to serve's control socket. The caller closes
-// the response body.
-func controlDo(ctx context.Context, socket, method, path, body string) (*http.Response, error) {
-	transport := &http.Transport{
-		DisableKeepAlives: true,
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", socket)
-		},
+// registry is the config registry of this build: its keys with those of
+// the device protocols it ships.
+func registry() *config.Registry { return config.NewRegistry(catalog.ConfigDefaults()) }
+
+// ---- wiring ----
+
+// versionString is the -ldflags version, or "dev" with the commit.
+func versionString() string { return buildinfo.Version(version) }
+
+func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
+	return app.Options{
+		Version: versionString(), SessionTTL: cfg.Web.SessionTTL, BcryptCost: c.bcryptCost, Logger: log,
+		Throttle: throttle.Options{MaxPerIP: cfg.Security.LoginMaxPerIP, MaxPerAccount: cfg.Security.LoginMaxPerAccount,
+			Window: cfg.Security.LoginWindow},
+		Ingest:       ingest.Options{AutoRegister: cfg.Devices.AutoRegister, AutoRegisterPerHour: cfg.Devices.AutoRegisterPerHour},
+		CommandTypes: catalog.CommandTypes(),
+		Office: office.Options{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
+			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
+		Maintenance: office.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
+		Space: ops.Options{Low: cfg.Data.LowFreeSpace,
+			Statfs:    func() (uint64, uint64, error) { return storage.FreeSpace(cfg.Data.Dir) },
+			StoreSize: func() (int64, error) { return storage.FileSize(cfg.Data.StorePath()) }},
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://fleetd"+path, strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	resp, err := (&http.Client{Transport: transport}).Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("the store is locked by a running fleetd serve, but its control socket does not answer: %w", err)
-	}
-	return resp, nil
 }
 
-func (c *cli) maintenanceCommand() *cobra.Command {
-	return &cobra.Command{Use: "maintenance on|off|status",
-		Short: "Switch maintenance mode (account access answers \"Server not running!\"), also while serve runs",
-		Args:  cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs), ValidArgs: []string{"on", "off", "status"},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return c.withConfig(cmd.Context(), func(ctx context.Context, cfg *config.Config) error {
-				on, where, err := c.maintenance(ctx, cfg, args[0])
-				if err != nil {
-					return err
-				}
-				state := map[bool]string{true: "on", false: "off"}[on]
-				fmt.Fprintf(c.stdout, "maintenance mode %s (%s)\n", state, where)
-				if cfg.Server.Maintenance && !on {
-					fmt.Fprintln(c.stdout, "note: server.maintenance in the config forces it on while serve runs")
-				}
-				return nil
-			})
-		}}
+// server is a running fleetd serve.
+type server struct {
+	Core         *app.Core
+	WebAddr      net.Addr
+	RedirectAddr net.Addr            // web.tls.redirectAddress's listener, nil without
+	Devices      map[string]net.Addr // device listeners by protocol
 }
 
-// maintenance applies action to the store directly, or through the
-// control socket when serve holds it.
-func (c *cli) maintenance(ctx context.Context, cfg *config.Config, action string) (on bool, where string, err error) {
-	if _, err := os.Stat(cfg.Data.StorePath()); err != nil {
-		return false, "", storeError(cfg, err)
-	}
-	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{Timeout: cliLockTimeout, ReadOnly: action == "status"})
+func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
+	began := time.Now()
+	log := cfg.Log.Logger(c.stderr)
+	m := metrics.New(versionString()) // before the store: it observes the store's commits
+	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{OnCommit: m.ObserveCommit})
 	if errors.Is(err, storage.ErrLocked) {
-		on, err = remoteMaintenance(ctx, cfg.Data.SocketPath(), action)
-		return on, "running server", err
+		return fmt.Errorf("another fleetd serve is using %s: %w", cfg.Data.Dir, err)
 	}
 	if err != nil {
-		return false, "", storeError(cfg, err)
+		return storage.Advise(err, cfg.Data.StorePath(), cfg.Data.Dir)
 	}
-	defer db.Close()
-	core := app.New(db, c.coreOptions(cfg, newLogger(cfg.Log, c.stderr)))
-	if action != "status" {
-		if err := core.Accounts.SetMaintenance(action == "on"); err != nil {
-			return false, "", err
-		}
-	}
-	on, err = core.Accounts.Maintenance()
-	return on, "store " + cfg.Data.StorePath(), err
-}
-
-func remoteMaintenance(ctx context.Context, socket, action string) (bool, error) {
-	method, body := http.MethodGet, ""
-	if action != "status" {
-		method, body = http.MethodPut, action
-	}
-	resp, err := controlDo(ctx, socket, method, "/maintenance", body)
-	if err != nil {
-		return false, err
-	}
-	defer resp.Body.Close()
-	var st struct{ Maintenance bool }
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&st) != nil {
-		return false, fmt.Errorf("control socket answered %s", resp.Status)
-	}
-	return st.Maintenance, nil
-}
-
-const (
-	retentionInterval = time.Hour
-	sizeCheckInterval = 10 * time.Minute
-	// arm32StoreWarn: on 32-bit ARM bbolt maps the whole file into a
-	// process address space of which about 2 GB is usable, so the store
-	// cannot grow much past this.
-	arm32StoreWarn = 1536 << 20
-)
-
-// ---- operations: retention, 32-bit store size, systemd readiness, health ----
-
-// logUpgrade records a schema migration Open ran and the copy it took.
-func logUpgrade(log *slog.Logger, db *storage.DB) {
+	defer logFailure(log, "close store", db.Close)
 	if up := db.Upgraded(); up.Backup != "" {
-		log.Warn("store migrated to a new schema; the previous file is kept for a downgrade",
-			"from", up.From, "to", up.To, "backup", up.Backup)
+		log.Warn("store migrated to a new schema; the previous file is kept for a downgrade", "from", up.From, "to", up.To, "backup", up.Backup)
 	}
-}
-
-// runRetention deletes old positions and events hourly. It runs even with
-// no configured window: a device attribute may set one.
-func runRetention(ctx context.Context, core *app.Core, db *storage.DB, cfg *config.Config) {
-	core.RunRetention(ctx, db, app.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, retentionInterval)
-}
-
-func backupSchedule(cfg *config.Config, db *storage.DB) *backups.Schedule {
-	dir := cfg.BackupDir()
-	return &backups.Schedule{DB: db, FilesDir: cfg.Data.FilesDir(), Dir: dir, Every: cfg.Backup.Schedule, Keep: cfg.Backup.Keep,
-		Reserve: cfg.Data.LowFreeSpace,
-		Room: func() (int64, error) {
-			free, _, err := storage.FreeSpace(dir)
-			return int64(free), err
-		}}
-}
-
-// runBackups writes the scheduled backups until ctx ends. The first comes
-// when the newest archive is due, but not in the first minute after start
-// (the start-up repair and sweep go first).
-func runBackups(ctx context.Context, s *backups.Schedule, core *app.Core, log *slog.Logger) {
-	wait := max(s.Due(time.Now()), min(time.Minute, s.Every))
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-		began := time.Now()
-		r := s.Run(began)
-		report := app.BackupReport{At: r.At, Path: r.Path, Size: r.Size}
-		report.GrowthPerDay, _ = backups.Growth(s.Dir)
-		if r.Err != nil {
-			report.Err = r.Err.Error()
-			log.Error("scheduled backup failed", "dir", s.Dir, "err", r.Err)
-		} else {
-			log.Info("scheduled backup written", "file", r.Path, "bytes", r.Size, "tookMs", time.Since(began).Milliseconds())
-		}
-		core.NoteBackup(report)
-		wait = s.Every
-	}
-}
-
-// watchStoreSize warns on 32-bit ARM while the store nears what the
-// address space can map.
-func watchStoreSize(ctx context.Context, db *storage.DB, log *slog.Logger) {
-	if runtime.GOARCH != "arm" && runtime.GOARCH != "386" {
-		return
-	}
-	tick := time.NewTicker(sizeCheckInterval)
-	defer tick.Stop()
-	for {
-		if size, err := db.Size(); err == nil {
-			checkStoreSize(log, size, runtime.GOARCH)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
-}
-
-// checkStoreSize logs a warning and reports true when a 32-bit build's
-// store is past arm32StoreWarn.
-func checkStoreSize(log *slog.Logger, size int64, goarch string) bool {
-	if (goarch != "arm" && goarch != "386") || size < arm32StoreWarn {
-		return false
-	}
-	log.Warn("the store nears the ~2 GB a 32-bit fleetd can map: set retention.positions, or move to a 64-bit OS (arm64)",
-		"sizeBytes", size, "goarch", goarch)
-	return true
-}
-
-// notifySystemd sends state ("READY=1", "STOPPING=1") to systemd's
-// notification socket when fleetd runs as a Type=notify service; without
-// NOTIFY_SOCKET it does nothing.
-func notifySystemd(log *slog.Logger, state string) {
-	if err := sdNotify(os.Getenv("NOTIFY_SOCKET"), state); err != nil {
-		log.Warn("systemd notification failed", "state", state, "err", err)
-	}
-}
-
-func sdNotify(socket, state string) error {
-	if socket == "" {
-		return nil
-	}
-	if strings.HasPrefix(socket, "@") { // abstract namespace
-		socket = "\x00" + socket[1:]
-	}
-	conn, err := net.DialUnix("unixgram", nil, &net.UnixAddr{Name: socket, Net: "unixgram"})
+	senders, err := delivery.Configured(cfg.Mail, cfg.SMS, cfg.Push) // unconfigured ones stay nil, which the core logs
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	_, err = conn.Write([]byte(state))
+	opts := c.coreOptions(cfg, log)
+	opts.Accounts.Mail, opts.Accounts.SMS, opts.Push.Sender = senders.Mail, senders.SMS, senders.Push
+	opts.Accounts.Maintenance = cfg.Server.Maintenance
+	opts.Accounts.OTPSends = throttle.Options{MaxPerIP: cfg.Security.OTPMaxPerIP, MaxPerAccount: cfg.Security.OTPMaxPerAccount,
+		Window: cfg.Security.OTPWindow}
+	core := app.New(db, opts)
+	// Runs after the listeners and the web server have stopped (defers run
+	// last-in first-out): the devices' live positionId and lastUpdate the
+	// ingest has not written yet reach the store before it closes.
+	defer logFailure(log, "device state not flushed", core.Ingest.FlushDevices)
+	// An empty store gets its first administrator; a generated password is shown once.
+	switch first, generated, err := core.Accounts.Bootstrap(cfg.Admin.Email, cfg.Admin.Password); {
+	case err != nil:
+		return fmt.Errorf("first start: %w", err)
+	case generated != "":
+		log.Warn("first start: created administrator; log in and change its password", "email", first.Email, "password", generated)
+	case first != nil:
+		log.Info("first start: created administrator", "email", first.Email)
+	}
+	ctl, err := control.Listen(cfg.Data.SocketPath(), db.Backup, core.Accounts, log)
+	if err != nil {
+		return err
+	}
+	defer logFailure(log, "close control socket", ctl.Close)
+	spill, err := core.Office.TempDir()
+	if err != nil {
+		return err
+	}
+	defer web.SpillUploadsTo(spill)()
+	m.Watch(core, db)
+	devices, err := catalog.Start("", cfg.EnabledPorts(), core.Ingest, protocols.Options{AckLatency: m.ObserveAck, Ingested: m.ObserveIngest,
+		IdleTimeout: cfg.Devices.IdleTimeout, FrameTimeout: cfg.Devices.Frames.Timeout, MaxConnsPerIP: cfg.Devices.MaxConnectionsPerIP,
+		Budget: protocols.NewFrameBudget(cfg.Devices.Frames.Budget), Logger: log}) // one budget for all their unfinished frames
+	if err != nil {
+		return err
+	}
+	// Closing the listeners stops accepting and waits for the ingest calls
+	// in flight: every ACKed position is committed before the store closes.
+	defer logFailure(log, "close device listeners", devices.Close)
+	m.Listeners(devices.Stats)
+	webLn, err := net.Listen("tcp", cfg.Web.Address)
+	if err != nil {
+		return fmt.Errorf("web.address: %w", err)
+	}
+	w := cfg.Web // an upload of files.maxSize gets room for the multipart framing
+	webOpts := web.Options{Logger: log, SecureCookies: w.SecureCookies || w.TLS.Enabled(), AllowedOrigins: w.AllowedOrigins,
+		Metrics: m, MetricsToken: cfg.Metrics.Token, TrustedProxies: w.TrustedProxies, ProxyHeader: w.ProxyHeader,
+		Limits: httpx.Limits{ReadTimeout: w.ReadTimeout, MinBodyRate: w.MinBodyRate, WriteTimeout: w.WriteTimeout, IdleTimeout: w.IdleTimeout,
+			MaxBody: w.MaxBodySize, MaxUpload: cfg.Files.MaxSize + 1<<20, MaxConns: w.MaxConnections, MaxConnsPerIP: w.MaxConnsPerIP}}
+	f := web.New(core, webOpts)
+	t := w.TLS
+	ln, redirect, err := https.Listen(web.Listener(webLn, webOpts), https.Options{CertFile: t.CertFile, KeyFile: t.KeyFile,
+		RedirectAddress: t.RedirectAddress, ACME: https.ACMEOptions{Hosts: t.ACMEHosts, Email: t.ACMEEmail,
+			Directory: t.ACMEDirectory, Roots: t.ACMERoots, Cache: filepath.Join(cfg.Data.Dir, "acme")}}, log)
+	if err != nil {
+		webLn.Close()
+		return err
+	}
+	defer redirect.Close()
+	webErr := make(chan error, 1)
+	go func() { webErr <- f.Listener(ln) }()
+	ctx, cancel := context.WithCancel(ctx)
+	var background sync.WaitGroup
+	background.Go(func() { c.backgroundJobs(cfg, core, db, log).Run(ctx) })
+	background.Go(func() { core.Notify.RunPush(ctx) })
+	background.Go(func() {
+		core.Ingest.RunRetention(ctx, db, ingest.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, time.Hour)
+	})
+	background.Go(func() { core.Ops.WatchSpace(ctx, time.Minute) })
+	defer background.Wait() // before the store closes
+	defer cancel()
+	log.Info("fleetd started", "version", versionString(), "web", webLn.Addr().String(), "devices", devices.String(),
+		"data", cfg.Data.Dir, "startupMs", time.Since(began).Milliseconds())
+	systemd.Notify(log, "READY=1")
+	if c.started != nil {
+		c.started(&server{Core: core, WebAddr: webLn.Addr(), RedirectAddr: redirect.Addr(), Devices: devices.Addrs})
+	}
+	select {
+	case <-ctx.Done():
+		log.Info("stopping")
+		systemd.Notify(log, "STOPPING=1")
+	case err = <-webErr:
+		err = fmt.Errorf("web server: %w", err)
+	}
+	if serr := f.ShutdownWithTimeout(shutdownTimeout); serr != nil {
+		log.Error("web shutdown", "err", serr)
+	}
 	return err
 }
 
-// healthCommand checks a running server through GET /api/health, for
-// container HEALTHCHECKs and scripts (the image has no curl).
-func (c *cli) healthCommand() *cobra.Command {
-	var url string
-	cmd := &cobra.Command{Use: "health", Short: "Check that a running fleetd serve answers (exit 0) or not (exit 1)", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return c.withConfig(cmd.Context(), func(ctx context.Context, cfg *config.Config) error {
-				if url == "" {
-					url = healthURL(cfg.Web.Address, cfg.Web.TLS.Enabled())
-				}
-				return checkHealth(ctx, url)
-			})
-		}}
-	cmd.Flags().StringVar(&url, "url", "", "health URL (default: /api/health on web.address, via 127.0.0.1 for a wildcard address)")
-	return cmd
-}
-
-// healthURL is the health endpoint on this machine for a listen address,
-// over HTTPS when the server serves it.
-func healthURL(address string, https bool) string {
-	host, port, err := net.SplitHostPort(address)
-	if err != nil {
-		host, port = "", "8082"
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "127.0.0.1"
-	}
-	scheme := "http://"
-	if https {
-		scheme = "https://"
-	}
-	return scheme + net.JoinHostPort(host, port) + "/api/health"
-}
-
-func checkHealth(ctx context.Context, url string) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
+// backgroundJobs are serve's jobs; retention and the free-space watch run
+// as loops of the core, for now.
+func (c *cli) backgroundJobs(cfg *config.Config, core *app.Core, db *storage.DB, log *slog.Logger) *jobs.Scheduler {
+	s := jobs.New(log)
+	// The devices' positionId, lastUpdate and status, which a crash leaves
+	// behind the store, are derived from it; start-up does not wait for it.
+	s.Add(jobs.Job{Name: "start-up repair of device records", Run: func(ctx context.Context) error {
+		if c.repairing != nil {
+			c.repairing()
+		}
+		began := time.Now()
+		n, err := core.Ingest.RepairDevices(ctx, cfg.Devices.StatusTimeout)
+		if err == nil {
+			log.Info("start-up repair of device records done", "repaired", n, "tookMs", time.Since(began).Milliseconds())
+		}
 		return err
+	}})
+	s.Add(jobs.Job{Name: "session pruning", Every: time.Hour,
+		Run: jobs.Counted(log, "pruned expired sessions", "count", core.Accounts.PruneSessions)})
+	// Each reminder (30, 7, 1 days before, on the day) goes out once: the
+	// short interval makes them timely after a restart or a failed delivery.
+	s.Add(jobs.Job{Name: "document expiry reminders", Every: time.Hour,
+		Run: jobs.Counted(log, "document expiry reminders", "sent", func() (int, error) {
+			return core.Office.NotifyDocumentExpiry(func(userID int64, title, body string) error {
+				return core.Notify.NotifyUser(userID, notify.Notification{Title: title, Body: body})
+			})
+		})})
+	s.Add(jobs.Job{Name: "file sweep", Every: time.Hour,
+		Run: jobs.Counted(log, "removed files left by a crash or a failed removal", "count", core.Office.SweepFiles)})
+	s.Add(jobs.Job{Name: "device status sweep", First: time.Minute, Every: time.Minute,
+		Run: func(context.Context) error { return core.Ingest.SweepStatus(cfg.Devices.StatusTimeout) }})
+	if j, ok := db.MapLimitJob(log); ok {
+		s.Add(j)
 	}
-	// The check asks whether this machine's server answers; its
-	// certificate names the public host, not the loopback address asked.
-	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
-	resp, err := client.Do(req)
-	if err != nil {
-		return fmt.Errorf("health: %w", err)
+	s.Add((&backups.Schedule{DB: db, FilesDir: cfg.Data.FilesDir(), Dir: cfg.BackupDir(), Every: cfg.Backup.Schedule, Keep: cfg.Backup.Keep,
+		Reserve: cfg.Data.LowFreeSpace}).Job(core.Ops.NoteBackup, log))
+	return s
+}
+
+// logFailure runs fn (a deferred close) and logs msg with its error.
+func logFailure(log *slog.Logger, msg string, fn func() error) {
+	if err := fn(); err != nil {
+		log.Error(msg, "err", err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return errors.New("health: " + url + " answered " + resp.Status)
-	}
-	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -476,7 +475,7 @@ func startWriter(core *app.Core) *writer {
 				id = fmt.Sprintf("user-%d@example.com", i)
 				_, err = core.Accounts.CreateUser(model.System(), func(u *model.User) error { u.Email, u.Password = id, "pw"; return nil })
 			} else {
-				_, err = core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = id, id; return nil })
+				_, err = core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = id, id; return nil })
 			}
 			w.mu.Lock()
 			if err != nil {
@@ -716,71 +715,6 @@ func TestMaintenanceCommand(t *testing.T) {
 		t.Fatalf("login after maintenance: %d, want 404 (unknown identifier)", got)
 	}
 	e.run("", "maintenance", "status").expect(t, "status, running", 0, "maintenance mode off (running server)")
-}
-
-func TestCheckStoreSize(t *testing.T) {
-	for _, tc := range []struct {
-		goarch string
-		size   int64
-		warn   bool
-	}{
-		{"arm", 100 << 20, false},
-		{"arm", arm32StoreWarn - 1, false},
-		{"arm", arm32StoreWarn, true},
-		{"arm", 2 << 30, true},
-		{"386", 1600 << 20, true},
-		{"arm64", 10 << 30, false},
-		{"amd64", 10 << 30, false},
-	} {
-		var log bytes.Buffer
-		got := checkStoreSize(slog.New(slog.NewTextHandler(&log, nil)), tc.size, tc.goarch)
-		if got != tc.warn || (log.Len() > 0) != tc.warn {
-			t.Errorf("%s at %d bytes: warned %v (%q), want %v", tc.goarch, tc.size, got, log.String(), tc.warn)
-		}
-	}
-}
-
-func TestHealthURL(t *testing.T) {
-	for in, want := range map[string]string{
-		":8082":          "http://127.0.0.1:8082/api/health",
-		"0.0.0.0:9000":   "http://127.0.0.1:9000/api/health",
-		"[::]:9000":      "http://127.0.0.1:9000/api/health",
-		"10.0.0.5:8082":  "http://10.0.0.5:8082/api/health",
-		"[::1]:8082":     "http://[::1]:8082/api/health",
-		"localhost:8082": "http://localhost:8082/api/health",
-		"garbage":        "http://127.0.0.1:8082/api/health",
-	} {
-		if got := healthURL(in, false); got != want {
-			t.Errorf("healthURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if got := healthURL(":443", true); got != "https://127.0.0.1:443/api/health" {
-		t.Errorf("healthURL with HTTPS = %q", got)
-	}
-}
-
-func TestSdNotify(t *testing.T) {
-	if err := sdNotify("", "READY=1"); err != nil {
-		t.Errorf("without NOTIFY_SOCKET: %v", err)
-	}
-	path := filepath.Join(t.TempDir(), "notify")
-	ln, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	if err := sdNotify(path, "READY=1"); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 64)
-	ln.SetReadDeadline(time.Now().Add(5 * time.Second))
-	n, err := ln.Read(buf)
-	if err != nil || string(buf[:n]) != "READY=1" {
-		t.Errorf("datagram = %q, %v", buf[:n], err)
-	}
-	if err := sdNotify(filepath.Join(t.TempDir(), "absent"), "READY=1"); err == nil {
-		t.Error("no error for a missing socket")
-	}
 }
 
 // serve announces readiness to systemd, answers the health command and

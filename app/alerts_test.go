@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,7 +11,8 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/app/ops"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // mailbox records the messages a core sends.
@@ -40,15 +40,11 @@ func (m *mailbox) take() []string {
 // scheduled backup fails, and another only once the condition has ended
 // and begun again.
 func TestAdministratorAlerts(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(t)
 	var free atomic.Uint64
 	mail := &mailbox{}
 	core := app.New(db, app.Options{BcryptCost: 4, Accounts: accounts.Options{Mail: mail},
-		Space: app.SpaceOptions{Low: 1 << 30, Statfs: func() (uint64, uint64, error) { return free.Load(), 100 << 30, nil }}})
+		Space: ops.Options{Low: 1 << 30, Statfs: func() (uint64, uint64, error) { return free.Load(), 100 << 30, nil }}})
 	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +61,7 @@ func TestAdministratorAlerts(t *testing.T) {
 		free.Store(f)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // WatchSpace checks, then returns at once
-		core.WatchSpace(ctx, time.Hour)
+		core.Ops.WatchSpace(ctx, time.Hour)
 	}
 	// check: nothing sent, or one message (to the one enabled
 	// administrator) holding every fragment of want.
@@ -88,14 +84,14 @@ func TestAdministratorAlerts(t *testing.T) {
 		}
 	}
 	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
-	core.NoteBackup(app.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 1})
+	core.Ops.NoteBackup(model.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 1})
 	check("a good backup")
-	core.NoteBackup(app.BackupReport{At: at.Add(24 * time.Hour), Err: "disk full"})
+	core.Ops.NoteBackup(model.BackupReport{At: at.Add(24 * time.Hour), Err: "disk full"})
 	check("a failed backup", "admin@example.com: fleetd: a scheduled backup failed", "disk full", "fleetd-20261124T030000Z.tar")
-	core.NoteBackup(app.BackupReport{At: at.Add(48 * time.Hour), Err: "disk full"})
+	core.Ops.NoteBackup(model.BackupReport{At: at.Add(48 * time.Hour), Err: "disk full"})
 	check("it fails again")
-	core.NoteBackup(app.BackupReport{At: at.Add(72 * time.Hour), Path: "/b/x.tar"})
-	core.NoteBackup(app.BackupReport{At: at.Add(96 * time.Hour), Err: "disk full"})
+	core.Ops.NoteBackup(model.BackupReport{At: at.Add(72 * time.Hour), Path: "/b/x.tar"})
+	core.Ops.NoteBackup(model.BackupReport{At: at.Add(96 * time.Hour), Err: "disk full"})
 	check("a failure after a success", "admin@example.com: fleetd: a scheduled backup failed")
 
 	watchOnce(50 << 30)

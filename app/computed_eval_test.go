@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // TestComputedIngest runs each attribute through the real ingest on a
@@ -66,22 +65,18 @@ func TestComputedIngest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var logs bytes.Buffer
-			db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
+			db := storagetest.Open(t)
 			core := app.New(db, app.Options{BcryptCost: 4, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-			dev, err := core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
+			dev, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, a := range tt.attrs {
-				stored, err := core.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error { *v = a; return nil })
+				stored, err := core.Fleet.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error { *v = a; return nil })
 				if err != nil {
 					t.Fatal(err)
 				}
-				err = core.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: stored.ID})
+				err = core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: stored.ID})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -89,7 +84,7 @@ func TestComputedIngest(t *testing.T) {
 			var p *model.Position
 			for m := range 2 {
 				p = pos(m, 54.9, 24.0, 20, model.Attributes{"fuel": 7.5, "ignition": true, "name": "x"})
-				if err := core.Ingest(dev.ID, []*model.Position{p}); err != nil {
+				if err := core.Ingest.Ingest(dev.ID, []*model.Position{p}); err != nil {
 					t.Fatalf("ingest failed: %v", err)
 				}
 			}
@@ -119,7 +114,7 @@ func TestComputedAttributeRefused(t *testing.T) {
 		{Attribute: "has space", Expression: "1", Type: "number"},
 		{Attribute: "", Expression: "1", Type: "number"},
 	} {
-		_, err := f.core.ComputedAttributes.Create(f.admin, func(v *model.ComputedAttribute) error { *v = a; return nil })
+		_, err := f.core.Fleet.ComputedAttributes.Create(f.admin, func(v *model.ComputedAttribute) error { *v = a; return nil })
 		if model.ClassOf(err) != model.ClassInvalid {
 			t.Errorf("%+v: %v, want invalid", a, err)
 		}
@@ -131,25 +126,21 @@ func TestComputedAttributeRefused(t *testing.T) {
 func BenchmarkIngestComputed(b *testing.B) {
 	for _, n := range []int{0, 3} {
 		b.Run(fmt.Sprint(n, "-attributes"), func(b *testing.B) {
-			db, err := storage.Open(filepath.Join(b.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer db.Close()
+			db := storagetest.Open(b)
 			core := app.New(db, app.Options{BcryptCost: 4, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-			dev, err := core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
+			dev, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = "d", "1"; return nil })
 			if err != nil {
 				b.Fatal(err)
 			}
 			exprs := []string{"speed * 1.852", "fuel < 10 && ignition", `"12 km/l"`}
 			types := []string{"number", "boolean", "string"}
 			for i := range n {
-				a, err := core.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error {
+				a, err := core.Fleet.ComputedAttributes.Create(model.System(), func(v *model.ComputedAttribute) error {
 					v.Attribute, v.Expression, v.Type = fmt.Sprint("a", i), exprs[i], types[i]
 					return nil
 				})
 				if err == nil {
-					err = core.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: a.ID})
+					err = core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: dev.ID, PropKind: model.KindAttribute, PropID: a.ID})
 				}
 				if err != nil {
 					b.Fatal(err)
@@ -161,7 +152,7 @@ func BenchmarkIngestComputed(b *testing.B) {
 				p := &model.Position{FixTime: at.Add(time.Duration(i) * time.Millisecond), Valid: true, Latitude: 54.9, Longitude: 24,
 					Speed: 20, Attributes: model.Attributes{"fuel": 7.5, "ignition": true}}
 				i++
-				if err := core.Ingest(dev.ID, []*model.Position{p}); err != nil {
+				if err := core.Ingest.Ingest(dev.ID, []*model.Position{p}); err != nil {
 					b.Fatal(err)
 				}
 			}

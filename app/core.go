@@ -3,15 +3,16 @@ package app
 import (
 	"errors"
 	"log/slog"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/fleetd/fleetd/app/accounts"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
 	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/ops"
 	"github.com/fleetd/fleetd/app/throttle"
 )
 
@@ -22,7 +23,7 @@ type Options struct {
 	// BcryptCost trades login latency for resistance to offline guessing.
 	BcryptCost int
 	Throttle   throttle.Options
-	Ingest     IngestOptions
+	Ingest     ingest.Options
 	// CommandTypes maps each protocol name to the command types its
 	// encoder supports (filled by the composition root from protocols/).
 	CommandTypes map[string][]string
@@ -38,35 +39,19 @@ type Options struct {
 	Logger      *slog.Logger
 
 	// Space watches the data directory's free space.
-	Space SpaceOptions
+	Space ops.Options
 }
 
 // Core holds the rules of fleetd. Adapters (web, protocols, CLI) call it;
 // it reaches the outside only through the interfaces it defines.
 type Core struct {
-	store   model.Store
-	opts    Options
-	now     func() time.Time
-	log     *slog.Logger
-	backups backupStatus // backup_status.go
-	alerts  alerts       // alerts.go
-	// registrations counts auto-registered devices per client address.
-	registrations *throttle.Limiter
-	unknown       unknownList
-	counters      counters
-	shapes        sync.Map // geofence area -> geo.Shape
-	states        sync.Map // device id -> *deviceState (state.go)
-	queue         queueIndex
-
-	connsMu sync.Mutex
-	conns   map[int64]DeviceConn
+	store model.Store
+	opts  Options
+	now   func() time.Time
+	log   *slog.Logger
 
 	// Live fans stored positions and events out to subscribers.
 	Live *live.Hub
-	// configGen is bumped when devices, groups, geofences, computed
-	// attributes or links change: the ingest's cached state then rereads
-	// what applies to its device.
-	configGen atomic.Uint64
 	// Accounts keeps users, sessions, logins, one-time codes and the
 	// server settings.
 	Accounts *accounts.Service
@@ -75,18 +60,13 @@ type Core struct {
 	// Office keeps tickets, documents, files, service records and payments.
 	Office *office.Service
 
-	Devices   *Objects[model.Device, *model.Device]
-	Groups    *Objects[model.Group, *model.Group]
-	Commands  *Objects[model.Command, *model.Command]
-	Geofences *Objects[model.Geofence, *model.Geofence]
-	Drivers   *Objects[model.Driver, *model.Driver]
-	// ComputedAttributes are Traccar's /api/attributes/computed.
-	ComputedAttributes *Objects[model.ComputedAttribute, *model.ComputedAttribute]
-	computedErrs       sync.Map // failures already logged
-
-	// ingestFails and statusFails condense the log of failed ingest calls
-	// and device status writes.
-	ingestFails, statusFails *failureLog
+	// Ops watches free space and backups and alerts administrators.
+	Ops *ops.Service
+	// Ingest stores what devices send and keeps their state.
+	Ingest *ingest.Service
+	// Fleet keeps devices, groups, commands, geofences, drivers, computed
+	// attributes, permissions and the history reads.
+	Fleet *fleet.Service
 }
 
 // New builds the core on store.
@@ -97,29 +77,16 @@ func New(store model.Store, opts Options) *Core {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	if opts.Ingest.FutureLimit <= 0 {
-		opts.Ingest.FutureLimit = 24 * time.Hour
-	}
-	if opts.Ingest.MotionSpeed <= 0 {
-		opts.Ingest.MotionSpeed = 0.01
-	}
-	model.SetDefault(&opts.Ingest.AutoRegisterPerHour, 100)
-	c := &Core{opts: opts, now: opts.Now, log: opts.Logger, conns: map[int64]DeviceConn{}}
+	c := &Core{opts: opts, now: opts.Now, log: opts.Logger}
 	store = live.Track(store, c.changed)
 	c.store = store
 	c.Accounts = accounts.New(store, accounts.Config{Accounts: opts.Accounts, Throttle: opts.Throttle,
 		BcryptCost: opts.BcryptCost, SessionTTL: opts.SessionTTL, Version: opts.Version}, c.now, c.log)
 	c.Live = live.New(c.store, c.Accounts.LoginAllowed, c.now)
-	c.unknown.m = map[string]*UnknownDevice{}
-	c.registrations = throttle.New(throttle.Options{MaxPerIP: c.opts.Ingest.AutoRegisterPerHour, Window: time.Hour}, c.now, ErrUnknownDevice)
-	c.ingestFails, c.statusFails = newIngestFailures(), newStatusFailures()
-	c.Office = office.New(store, opts.Office, opts.Maintenance, c.roomFor, c.now, c.log)
-	c.Devices = newDevices(c)
-	c.Groups = newGroups(c)
-	c.Commands = newCommands(c)
-	c.Geofences = newGeofences(c)
-	c.Drivers = newDrivers(c)
-	c.ComputedAttributes = newComputedAttributes(c)
+	c.Ops = ops.New(opts.Space, c.Accounts.MailAdmins, c.now)
+	c.Office = office.New(store, opts.Office, opts.Maintenance, c.Ops.RoomFor, c.now, c.log)
+	c.Ingest = ingest.New(store, opts.Ingest, opts.CommandTypes, c.Live, c.now, c.log)
+	c.Fleet = c.Ingest.Attach(func(h fleet.Hooks) *fleet.Service { return fleet.New(store, h, c.now) }, c.Office.DropEntity)
 	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)
 	c.Accounts.OnUserDeleted(c.Office.DropUser)
 	c.Accounts.OnUserDeleted(func(tx model.Tx, userID int64) (func(), error) {
@@ -146,9 +113,7 @@ func (c *Core) Subscribe(user *model.User, sessionToken string) *live.Subscripti
 // the devices it caches when what applies to them may have changed.
 func (c *Core) changed(ch live.Changes) {
 	c.Live.Changed(ch)
-	if ch.Any(model.KindDevice, model.KindGroup, model.KindGeofence, model.KindAttribute, live.ChangedPermissions) {
-		c.configGen.Add(1)
-	}
+	c.Ingest.Changed(ch)
 }
 
 // Health reports whether the store answers.
@@ -160,4 +125,11 @@ func (c *Core) Health() error {
 		}
 		return err
 	})
+}
+
+// Stats are the ingest's counters with the accounts' password checks.
+func (c *Core) Stats() ingest.Stats {
+	s := c.Ingest.Stats()
+	s.PasswordChecks = c.Accounts.PasswordChecks()
+	return s
 }

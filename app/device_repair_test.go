@@ -36,7 +36,7 @@ func (s *crashStore) check(name string, id int64, want repaired) {
 		expected.LastUpdate = &at
 	}
 	wantShown := show(expected)
-	api, err := s.core.Devices.Get(model.System(), id)
+	api, err := s.core.Fleet.Devices.Get(model.System(), id)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestRepairDevices(t *testing.T) {
 	for i := range many {
 		s.add(fmt.Sprintf("fleet-%d", i), crashed{model.StatusOnline, 0, 0, []arrival{{60, 60}}})
 	}
-	n, err := s.core.RepairDevices(context.Background(), 10*time.Minute)
+	n, err := s.core.Ingest.RepairDevices(context.Background(), 10*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestRepairDevices(t *testing.T) {
 	for _, tc := range tests {
 		s.check(tc.name, ids[tc.name], tc.want)
 	}
-	if n, err := s.core.RepairDevices(context.Background(), 10*time.Minute); n != 0 || err != nil {
+	if n, err := s.core.Ingest.RepairDevices(context.Background(), 10*time.Minute); n != 0 || err != nil {
 		t.Errorf("a second repair changed %d devices (%v), want none", n, err)
 	}
 }
@@ -144,20 +144,20 @@ func TestRepairDevicesLeavesWhatHappenedMeanwhile(t *testing.T) {
 	}{
 		{"reports", func(s *crashStore, device int64) int64 {
 			p := &model.Position{FixTime: minutesAgo(1), Valid: true}
-			if err := s.core.Ingest(device, []*model.Position{p}); err != nil {
+			if err := s.core.Ingest.Ingest(device, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
 			return p.ID
 		}, crashNow},
 		{"reports a fix the ingest drops", func(s *crashStore, device int64) int64 {
 			p := &model.Position{FixTime: time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), Valid: true} // a reset clock
-			if err := s.core.Ingest(device, []*model.Position{p}); err != nil {
+			if err := s.core.Ingest.Ingest(device, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
 			return s.positionID(device, 2)
 		}, crashNow},
 		{"connects", func(s *crashStore, device int64) int64 {
-			s.core.Connected(device, fakeConn{})
+			s.core.Ingest.Connected(device, fakeConn{})
 			return s.positionID(device, 2)
 		}, minutesAgo(120)},
 	} {
@@ -170,10 +170,10 @@ func TestRepairDevicesLeavesWhatHappenedMeanwhile(t *testing.T) {
 			// first chunk's look for stale records.
 			var latest int64
 			hook.after = map[int32]func(){2: func() { latest = tc.during(s, id) }}
-			if _, err := s.core.RepairDevices(context.Background(), 10*time.Minute); err != nil {
+			if _, err := s.core.Ingest.RepairDevices(context.Background(), 10*time.Minute); err != nil {
 				t.Fatal(err)
 			}
-			d, err := s.core.Devices.Get(model.System(), id)
+			d, err := s.core.Fleet.Devices.Get(model.System(), id)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,13 +1,13 @@
 package app_test
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // crashed is a device as a crash leaves it: the record as last written,
@@ -35,11 +35,7 @@ type crashStore struct {
 
 func newCrashStore(t *testing.T) *crashStore {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	core := app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return crashNow }})
 	return &crashStore{t: t, db: db, core: core, positions: map[int64][]int64{}}
 }
@@ -47,7 +43,7 @@ func newCrashStore(t *testing.T) *crashStore {
 // add stores a device as c describes it and returns its id.
 func (s *crashStore) add(name string, c crashed) int64 {
 	s.t.Helper()
-	d, err := s.core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
+	d, err := s.core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -111,14 +107,14 @@ func TestSweepStatusEndsStaleOnline(t *testing.T) {
 	for _, tc := range tests {
 		ids[tc.name] = s.add(tc.name, tc.left)
 		if tc.connected {
-			s.core.Connected(ids[tc.name], fakeConn{})
+			s.core.Ingest.Connected(ids[tc.name], fakeConn{})
 		}
 	}
-	if err := s.core.SweepStatus(10 * time.Minute); err != nil {
+	if err := s.core.Ingest.SweepStatus(10 * time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range tests {
-		if d, err := s.core.Devices.Get(model.System(), ids[tc.name]); err != nil || d.Status != tc.want {
+		if d, err := s.core.Fleet.Devices.Get(model.System(), ids[tc.name]); err != nil || d.Status != tc.want {
 			t.Errorf("%s: status %v (%v), want %s", tc.name, d.Status, err, tc.want)
 		}
 	}

@@ -2,14 +2,14 @@ package app_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 func (f *fixture) addEvents(device int64, events ...*model.Event) {
@@ -43,7 +43,7 @@ func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 		want = append(want, events[i].ID)
 	}
 	for _, limit := range []int{1, 2, 3, 7, 20} {
-		got, err := f.core.ExtendedEvents(f.admin, app.EventQuery{From: t0.AddDate(-5, 0, 0), To: t0, Desc: true, Page: 1, Limit: limit})
+		got, err := f.core.Fleet.ExtendedEvents(f.admin, fleet.EventQuery{From: t0.AddDate(-5, 0, 0), To: t0, Desc: true, Page: 1, Limit: limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 	f2 := newFixture(t)
 	old := &model.Event{Type: model.EventIgnitionOff, EventTime: t0.AddDate(-2, 0, 0)}
 	f2.addEvents(f2.dev.ID, old, &model.Event{Type: model.EventIgnitionOn, EventTime: t0})
-	stop, err := f2.core.LastStop(f2.admin, f2.dev.ID)
+	stop, err := f2.core.Fleet.LastStop(f2.admin, f2.dev.ID)
 	if err != nil || stop.ID != old.ID {
 		t.Fatalf("last stop %+v %v, want %d", stop, err, old.ID)
 	}
@@ -71,11 +71,7 @@ func TestExtendedEventsNewestAcrossYears(t *testing.T) {
 // page (limit 20) oldest first, newest first, and of one type.
 func BenchmarkExtendedEventsDay(b *testing.B) {
 	const devices, perDay, days = 100, 300, 7
-	db, err := storage.Open(filepath.Join(b.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(b)
 	core := app.New(db, app.Options{BcryptCost: 4})
 	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {
@@ -85,7 +81,7 @@ func BenchmarkExtendedEventsDay(b *testing.B) {
 		model.EventGeofenceEnter, model.EventGeofenceExit, model.EventDeviceOnline, model.EventDeviceOffline, model.EventAlarm}
 	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	for d := range devices {
-		dev, err := core.Devices.Create(admin, func(v *model.Device) error {
+		dev, err := core.Fleet.Devices.Create(admin, func(v *model.Device) error {
 			v.Name, v.UniqueID = fmt.Sprint("d", d), fmt.Sprint(100000+d)
 			return nil
 		})
@@ -110,16 +106,16 @@ func BenchmarkExtendedEventsDay(b *testing.B) {
 	day := start.AddDate(0, 0, 3)
 	for _, q := range []struct {
 		name string
-		q    app.EventQuery
+		q    fleet.EventQuery
 	}{
-		{"asc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 1, Limit: 20}},
-		{"desc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
-		{"alarm-desc", app.EventQuery{Types: []string{model.EventAlarm}, From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
-		{"page5-asc", app.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 5, Limit: 20}},
+		{"asc", fleet.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 1, Limit: 20}},
+		{"desc", fleet.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
+		{"alarm-desc", fleet.EventQuery{Types: []string{model.EventAlarm}, From: day, To: day.Add(24*time.Hour - 1), Desc: true, Page: 1, Limit: 20}},
+		{"page5-asc", fleet.EventQuery{From: day, To: day.Add(24*time.Hour - 1), Page: 5, Limit: 20}},
 	} {
 		b.Run(q.name, func(b *testing.B) {
 			for b.Loop() {
-				got, err := core.ExtendedEvents(admin, q.q)
+				got, err := core.Fleet.ExtendedEvents(admin, q.q)
 				if err != nil || len(got) != 20 {
 					b.Fatalf("%d events, %v", len(got), err)
 				}

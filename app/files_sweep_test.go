@@ -12,17 +12,13 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // What a crash leaves in the files directory goes at the next sweep,
 // however young; what this run has in flight stays.
 func TestSweepFiles(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(t)
 	dir := filepath.Join(t.TempDir(), "files")
 	core := app.New(db, app.Options{Office: office.Options{FilesDir: dir}})
 	if n, err := core.Office.SweepFiles(); n != 0 || err != nil {

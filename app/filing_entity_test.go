@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 )
@@ -13,14 +13,14 @@ import (
 // installation record, documents and service history, not other devices'.
 func TestDeleteDeviceRemovesExtendedRecords(t *testing.T) {
 	f := newFixture(t)
-	other, err := f.core.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
+	other, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	installed, err := f.core.InstallDevice(f.admin, func(d *model.Device) error {
+	installed, err := f.core.Fleet.InstallDevice(f.admin, func(d *model.Device) error {
 		d.Name, d.UniqueID, d.Phone, d.Contact = "bus", "B1", "+100", "Ann"
 		return nil
-	}, app.InstallationDetails{Location: "depot"})
+	}, fleet.InstallationDetails{Location: "depot"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestDeleteDeviceRemovesExtendedRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := f.core.Devices.Delete(f.admin, bus); err != nil {
+	if err := f.core.Fleet.Devices.Delete(f.admin, bus); err != nil {
 		t.Fatal(err)
 	}
 	docs, _ := f.core.Office.Documents(f.admin)
@@ -49,7 +49,7 @@ func TestDeleteDeviceRemovesExtendedRecords(t *testing.T) {
 	if len(docs) != 1 || int64(docs[0].EntityID) != other.ID || len(records) != 1 || int64(records[0].VehicleID) != other.ID {
 		t.Fatalf("after deleting the bus: documents %+v, records %+v; want only the van's", docs, records)
 	}
-	list, _ := f.core.InstalledDevices(f.admin)
+	list, _ := f.core.Fleet.InstalledDevices(f.admin)
 	for _, d := range list {
 		if d.Device.ID == bus {
 			t.Fatalf("installation of the deleted bus still listed: %+v", d)

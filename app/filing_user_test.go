@@ -10,7 +10,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -18,11 +18,7 @@ import (
 // administrator) leaves bob's ticket, with bob's and the admin's
 // responses, and nothing of alice's.
 func TestDropUserOffice(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(t)
 	dir := filepath.Join(t.TempDir(), "files")
 	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost, Office: office.Options{FilesDir: dir}})
 	must := func(err error) {
@@ -42,9 +38,9 @@ func TestDropUserOffice(t *testing.T) {
 		})
 		must(err)
 	}
-	car, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "1"; return nil })
+	car, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "1"; return nil })
 	must(err)
-	must(core.Link(admin, model.Permission{OwnerKind: model.KindUser, OwnerID: users["alice"].ID, PropKind: model.KindDevice, PropID: car.ID}))
+	must(core.Fleet.Link(admin, model.Permission{OwnerKind: model.KindUser, OwnerID: users["alice"].ID, PropKind: model.KindDevice, PropID: car.ID}))
 	upload := func(who string) model.TextID {
 		f, err := core.Office.UploadFile(users[who], "a.pdf", "application/pdf", -1, strings.NewReader("%PDF"))
 		must(err)

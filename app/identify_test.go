@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -34,8 +35,8 @@ func TestMalformedUniqueIDsAreRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			f.core = app.New(f.db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true}})
-			d, err := f.core.Identify("h02", tt.id, "192.0.2.1:4000")
+			f.core = app.New(f.db, app.Options{BcryptCost: 4, Ingest: ingest.Options{AutoRegister: true}})
+			d, err := f.core.Ingest.Identify("h02", tt.id, "192.0.2.1:4000")
 			if tt.want != "" {
 				if err != nil || d.UniqueID != tt.want {
 					t.Fatalf("Identify = %+v, %v; want %q registered", d, err, tt.want)
@@ -48,21 +49,21 @@ func TestMalformedUniqueIDsAreRefused(t *testing.T) {
 			if s := f.core.Stats(); s.InvalidIDs != 1 {
 				t.Errorf("invalid ids counted %d, want 1", s.InvalidIDs)
 			}
-			if _, err := f.core.Devices.Create(f.admin, func(d *model.Device) error {
+			if _, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error {
 				d.Name, d.UniqueID = "bad", tt.id
 				return nil
 			}); model.ClassOf(err) != model.ClassInvalid {
 				t.Errorf("API create = %v, want invalid", err)
 			}
-			if list, _ := f.core.Devices.List(f.admin, model.Query{All: true}); len(list) != 1 {
+			if list, _ := f.core.Fleet.Devices.List(f.admin, model.Query{All: true}); len(list) != 1 {
 				t.Errorf("%d devices, want only the fixture's", len(list))
 			}
 			// Without auto-registration it is not an unknown device either.
 			f.core = app.New(f.db, app.Options{BcryptCost: 4})
-			if _, err := f.core.Identify("h02", tt.id, "192.0.2.1:4000"); errors.Is(err, app.ErrUnknownDevice) {
+			if _, err := f.core.Ingest.Identify("h02", tt.id, "192.0.2.1:4000"); errors.Is(err, ingest.ErrUnknownDevice) {
 				t.Errorf("refused as unknown, want invalid")
 			}
-			if list, _ := f.core.UnknownDevices(f.admin); len(list) != 0 {
+			if list, _ := f.core.Ingest.UnknownDevices(f.admin); len(list) != 0 {
 				t.Errorf("unknown devices = %+v, want none", list)
 			}
 		})

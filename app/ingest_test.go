@@ -2,14 +2,16 @@ package app_test
 
 import (
 	"errors"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 var t0 = time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
@@ -24,17 +26,14 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	f := &fixture{t: t, db: db}
 	f.core = app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return t0.Add(time.Hour) }})
+	var err error
 	if f.admin, _, err = f.core.Accounts.Bootstrap("admin@example.com", "pw"); err != nil {
 		t.Fatal(err)
 	}
-	f.dev, err = f.core.Devices.Create(f.admin, func(d *model.Device) error {
+	f.dev, err = f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error {
 		d.Name, d.UniqueID, d.Attributes = "truck", "T1", model.Attributes{"speedLimit": 50.0}
 		return nil
 	})
@@ -104,16 +103,16 @@ func TestIngestEvents(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			if tt.fence != "" {
-				g, err := f.core.Geofences.Create(f.admin, func(g *model.Geofence) error { g.Name, g.Area = "depot", tt.fence; return nil })
+				g, err := f.core.Fleet.Geofences.Create(f.admin, func(g *model.Geofence) error { g.Name, g.Area = "depot", tt.fence; return nil })
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := f.core.Link(f.admin, model.Permission{OwnerKind: model.KindDevice, OwnerID: f.dev.ID, PropKind: model.KindGeofence, PropID: g.ID}); err != nil {
+				if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindDevice, OwnerID: f.dev.ID, PropKind: model.KindGeofence, PropID: g.ID}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			for _, batch := range tt.positions {
-				if err := f.core.Ingest(f.dev.ID, batch); err != nil {
+				if err := f.core.Ingest.Ingest(f.dev.ID, batch); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -140,7 +139,7 @@ func TestIngestDistanceLatestAndDrops(t *testing.T) {
 		{FixTime: time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), Attributes: model.Attributes{}},
 		{Outdated: true, Attributes: model.Attributes{"batteryLevel": 80.0}}, // status frame: last location
 	}
-	if err := f.core.Ingest(f.dev.ID, batch); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, batch); err != nil {
 		t.Fatal(err)
 	}
 	var stored []*model.Position
@@ -164,7 +163,7 @@ func TestIngestDistanceLatestAndDrops(t *testing.T) {
 	if !status.Outdated || status.Latitude != 0.001 || !status.FixTime.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("status frame = %+v, want last location and fix time", status)
 	}
-	d, _ := f.core.Devices.Get(f.admin, f.dev.ID)
+	d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID)
 	if d.PositionID != status.ID || d.Status != model.StatusOnline {
 		t.Fatalf("device positionId %d status %s, want %d online", d.PositionID, d.Status, status.ID)
 	}
@@ -182,7 +181,7 @@ func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
 	adminSub, userSub := f.core.Subscribe(f.admin, ""), f.core.Subscribe(user, "")
 	defer adminSub.Close()
 	defer userSub.Close()
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -199,10 +198,10 @@ func TestLiveUpdatesReachOnlyPermittedUsers(t *testing.T) {
 	default:
 	}
 	// Once linked, the user sees the device's updates.
-	if err := f.core.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: f.dev.ID}); err != nil {
+	if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: f.dev.ID}); err != nil {
 		t.Fatal(err)
 	}
-	f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1, 1, 0, nil)})
+	f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(1, 1, 1, 0, nil)})
 	select {
 	case u := <-userSub.C:
 		if len(u.Positions) != 1 {
@@ -217,7 +216,7 @@ func TestSlowSubscriberIsDropped(t *testing.T) {
 	f := newFixture(t)
 	sub := f.core.Subscribe(f.admin, "")
 	for i := 0; i < 300; i++ { // more than the queue holds; nobody reads
-		if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(i, 1, 1, 0, nil)}); err != nil {
+		if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(i, 1, 1, 0, nil)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -235,13 +234,13 @@ func TestSlowSubscriberIsDropped(t *testing.T) {
 // FlushDevices stores them.
 func TestLiveDeviceStateAndFlush(t *testing.T) {
 	f := newFixture(t)
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	latest, _ := f.core.Positions(f.admin, app.PositionQuery{})
+	latest, _ := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{})
 	stored := func() *model.Device {
 		var d *model.Device
 		f.db.View(func(tx model.Tx) (err error) { d, err = tx.Devices().Get(f.dev.ID); return err })
@@ -250,11 +249,11 @@ func TestLiveDeviceStateAndFlush(t *testing.T) {
 	if s := stored(); s.PositionID == latest[0].ID {
 		t.Fatalf("stored positionId %d already current: the second position rewrote the device record", s.PositionID)
 	}
-	live, err := f.core.Devices.Get(f.admin, f.dev.ID)
+	live, err := f.core.Fleet.Devices.Get(f.admin, f.dev.ID)
 	if err != nil || live.PositionID != latest[0].ID || live.Status != model.StatusOnline {
 		t.Fatalf("live device = %+v, %v; want positionId %d online", live, err, latest[0].ID)
 	}
-	if err := f.core.FlushDevices(); err != nil {
+	if err := f.core.Ingest.FlushDevices(); err != nil {
 		t.Fatal(err)
 	}
 	if s := stored(); s.PositionID != latest[0].ID || s.LastUpdate == nil {
@@ -264,16 +263,16 @@ func TestLiveDeviceStateAndFlush(t *testing.T) {
 
 func TestUnknownDeviceLeavesTheListWhenRegistered(t *testing.T) {
 	f := newFixture(t)
-	if _, err := f.core.Identify("gt06", "359000000000001", "10.0.0.1:1234"); !errors.Is(err, app.ErrUnknownDevice) {
+	if _, err := f.core.Ingest.Identify("gt06", "359000000000001", "10.0.0.1:1234"); !errors.Is(err, ingest.ErrUnknownDevice) {
 		t.Fatalf("Identify = %v, want unknown device", err)
 	}
-	if list, _ := f.core.UnknownDevices(f.admin); len(list) != 1 || list[0].UniqueID != "359000000000001" {
+	if list, _ := f.core.Ingest.UnknownDevices(f.admin); len(list) != 1 || list[0].UniqueID != "359000000000001" {
 		t.Fatalf("unknown = %+v", list)
 	}
-	if _, err := f.core.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "new", "359000000000001"; return nil }); err != nil {
+	if _, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "new", "359000000000001"; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if list, _ := f.core.UnknownDevices(f.admin); len(list) != 0 {
+	if list, _ := f.core.Ingest.UnknownDevices(f.admin); len(list) != 0 {
 		t.Fatalf("registered device still listed as unknown: %+v", list)
 	}
 }
@@ -285,25 +284,25 @@ func TestSweepStatusUsesLiveLastUpdate(t *testing.T) {
 	now := t0.Add(time.Hour)
 	f := newFixture(t)
 	f.core = app.New(f.db, app.Options{BcryptCost: 4, Now: func() time.Time { return now }})
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(0, 1, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(50 * time.Second) // reported again; not yet written to the device record
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(1, 1.001, 1, 0, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(30 * time.Second) // 80 s after the stored lastUpdate, 30 s after the live one
-	if err := f.core.SweepStatus(time.Minute); err != nil {
+	if err := f.core.Ingest.SweepStatus(time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := f.core.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusOnline {
+	if d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusOnline {
 		t.Fatalf("status = %s after 30 s of silence, want online", d.Status)
 	}
 	now = now.Add(time.Minute) // now silent for 90 s
-	if err := f.core.SweepStatus(time.Minute); err != nil {
+	if err := f.core.Ingest.SweepStatus(time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := f.core.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusUnknown {
+	if d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); d.Status != model.StatusUnknown {
 		t.Fatalf("status = %s after 90 s of silence, want unknown", d.Status)
 	}
 }

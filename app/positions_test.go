@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -42,13 +42,13 @@ func TestPositionHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	link := model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: f.dev.ID}
-	if err := f.core.Link(f.admin, link); err != nil {
+	if err := f.core.Fleet.Link(f.admin, link); err != nil {
 		t.Fatal(err)
 	}
 	from, to := t0, t0.Add(time.Hour)
 
 	read := func(actor *model.User, stop func(i int) error) ([]int64, error) {
-		h, err := f.core.PositionHistory(actor, f.dev.ID, from, to)
+		h, err := f.core.Fleet.PositionHistory(actor, f.dev.ID, from, to)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +89,7 @@ func TestPositionHistory(t *testing.T) {
 	t.Run("access revoked while reading", func(t *testing.T) {
 		got, err := read(user, func(i int) error {
 			if i == 1 {
-				return f.core.Unlink(f.admin, link)
+				return f.core.Fleet.Unlink(f.admin, link)
 			}
 			return nil
 		})
@@ -98,10 +98,10 @@ func TestPositionHistory(t *testing.T) {
 		}
 	})
 	t.Run("checked before reading", func(t *testing.T) {
-		if _, err := f.core.PositionHistory(user, f.dev.ID, from, to); model.ClassOf(err) != model.ClassNotFound {
+		if _, err := f.core.Fleet.PositionHistory(user, f.dev.ID, from, to); model.ClassOf(err) != model.ClassNotFound {
 			t.Errorf("unlinked user: %v, want not found", err)
 		}
-		if _, err := f.core.PositionHistory(f.admin, f.dev.ID, to, from); model.ClassOf(err) != model.ClassInvalid {
+		if _, err := f.core.Fleet.PositionHistory(f.admin, f.dev.ID, to, from); model.ClassOf(err) != model.ClassInvalid {
 			t.Errorf("to before from: %v, want invalid", err)
 		}
 	})
@@ -111,7 +111,7 @@ func TestPositionHistory(t *testing.T) {
 // deletion chunk), and leaves exactly what it should.
 func TestBulkDeletion(t *testing.T) {
 	f := newFixture(t)
-	other, err := f.core.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
+	other, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,19 +138,19 @@ func TestBulkDeletion(t *testing.T) {
 
 	// D2 over 1,150 positions: three chunks; the device points at the
 	// newest position left.
-	if err := f.core.DeletePositions(f.admin, f.dev.ID, t0.Add(100*time.Second), far); err != nil {
+	if err := f.core.Fleet.DeletePositions(f.admin, f.dev.ID, t0.Add(100*time.Second), far); err != nil {
 		t.Fatal(err)
 	}
-	list, err := f.core.Positions(f.admin, app.PositionQuery{DeviceID: f.dev.ID, From: t0, To: far})
+	list, err := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{DeviceID: f.dev.ID, From: t0, To: far})
 	if err != nil || len(list) != 100 || list[99].ID != route[99] {
 		t.Fatalf("after D2: %d positions (%v), want the first 100", len(list), err)
 	}
-	if d, err := f.core.Devices.Get(f.admin, f.dev.ID); err != nil || d.PositionID != route[99] {
+	if d, err := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); err != nil || d.PositionID != route[99] {
 		t.Errorf("device positionId %d (%v), want %d", d.PositionID, err, route[99])
 	}
 
 	// Deleting the device drains its positions and 1,100 events.
-	if err := f.core.Devices.Delete(f.admin, f.dev.ID); err != nil {
+	if err := f.core.Fleet.Devices.Delete(f.admin, f.dev.ID); err != nil {
 		t.Fatal(err)
 	}
 	if p, e := count(f.dev.ID); p != 0 || e != 0 {

@@ -2,13 +2,12 @@ package app_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 type nopSender struct{}
@@ -18,11 +17,7 @@ func (nopSender) Push(context.Context, notify.PushMessage) error { return nil }
 // TestPushQueueNeverBlocks: with no worker running, a full queue drops
 // and counts instead of making the caller (the ingest) wait.
 func TestPushQueueNeverBlocks(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(t)
 	core := app.New(db, app.Options{Push: notify.PushOptions{Sender: nopSender{}, QueueSize: 2}})
 	for i, want := range []bool{true, true, false, false} {
 		err := core.Notify.NotifyUser(1, notify.Notification{Title: "t"})

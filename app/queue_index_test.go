@@ -24,17 +24,17 @@ func TestQueuedCommands(t *testing.T) {
 	}
 	db, core := open()
 	admin := model.System()
-	car, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
+	car, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	van, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
+	van, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", "V1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	send := func(core *app.Core, device int64, data string) {
 		t.Helper()
-		if _, queued, err := core.SendCommand(model.System(), &model.Command{DeviceID: device, Type: "custom", Attributes: model.Attributes{"data": data}}); err != nil || !queued {
+		if _, queued, err := core.Ingest.SendCommand(model.System(), &model.Command{DeviceID: device, Type: "custom", Attributes: model.Attributes{"data": data}}); err != nil || !queued {
 			t.Fatalf("send: queued %v, %v", queued, err)
 		}
 	}
@@ -43,14 +43,14 @@ func TestQueuedCommands(t *testing.T) {
 
 	db, core = open()
 	defer db.Close()
-	if cmds, err := core.TakeQueued(van.ID); err != nil || len(cmds) != 0 {
+	if cmds, err := core.Ingest.TakeQueued(van.ID); err != nil || len(cmds) != 0 {
 		t.Fatalf("van: %d commands (%v), want none", len(cmds), err)
 	}
-	cmds, err := core.TakeQueued(car.ID)
+	cmds, err := core.Ingest.TakeQueued(car.ID)
 	if err != nil || len(cmds) != 1 || cmds[0].Attributes["data"] != "before restart" {
 		t.Fatalf("car after restart: %+v (%v), want the queued command", cmds, err)
 	}
-	if cmds, _ := core.TakeQueued(car.ID); len(cmds) != 0 {
+	if cmds, _ := core.Ingest.TakeQueued(car.ID); len(cmds) != 0 {
 		t.Fatalf("taken twice: %+v", cmds)
 	}
 
@@ -61,7 +61,7 @@ func TestQueuedCommands(t *testing.T) {
 	}
 	seen := map[string]int{}
 	take := func() {
-		cmds, err := core.TakeQueued(car.ID)
+		cmds, err := core.Ingest.TakeQueued(car.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,11 +2,10 @@ package app_test
 
 import (
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 type note struct {
@@ -15,15 +14,11 @@ type note struct {
 }
 
 func TestRecordTable(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(t)
 	table := func(tx model.Tx) model.Table[note] { return model.RecordTable[note](tx, "notes", "note") }
 
 	// Reading a collection that was never written finds nothing.
-	err = db.View(func(tx model.Tx) error {
+	err := db.View(func(tx model.Tx) error {
 		if n, err := table(tx).Count(); err != nil || n != 0 {
 			t.Fatalf("count = %d, %v", n, err)
 		}

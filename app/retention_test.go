@@ -3,15 +3,16 @@ package app_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 func TestParseRetention(t *testing.T) {
@@ -32,7 +33,7 @@ func TestParseRetention(t *testing.T) {
 		{"", 0, false},
 		{"99999999d", 0, false},
 	} {
-		got, err := app.ParseRetention(tc.in)
+		got, err := ingest.ParseRetention(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("ParseRetention(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
 		}
@@ -44,17 +45,13 @@ var retentionNow = t0.Add(10 * 24 * time.Hour)
 
 func retentionCore(t *testing.T) (*app.Core, *storage.DB) {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	return app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return retentionNow }}), db
 }
 
 func addDevice(t *testing.T, core *app.Core, uniqueID string, attrs model.Attributes) *model.Device {
 	t.Helper()
-	d, err := core.Devices.Create(model.System(), func(d *model.Device) error {
+	d, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID, d.Attributes = uniqueID, uniqueID, attrs
 		return nil
 	})
@@ -123,28 +120,28 @@ func keepFrom(times []time.Time, cutoff time.Time, keepLatest bool) []time.Time 
 
 func TestApplyRetentionWindowsAndOverrides(t *testing.T) {
 	const day = 24 * time.Hour
-	opts := app.RetentionOptions{Positions: 3 * day, Events: 5 * day, Chunk: 7}
+	opts := ingest.RetentionOptions{Positions: 3 * day, Events: 5 * day, Chunk: 7}
 	for _, tc := range []struct {
 		name              string
 		attrs             model.Attributes
 		positions, events time.Duration // expected windows; 0 keeps everything
 	}{
 		{"configured windows", nil, 3 * day, 5 * day},
-		{"days as a number", model.Attributes{app.AttrRetentionPositions: 1.0}, 1 * day, 5 * day},
-		{"duration string", model.Attributes{app.AttrRetentionEvents: "36h"}, 3 * day, 36 * time.Hour},
-		{"zero keeps forever", model.Attributes{app.AttrRetentionPositions: 0.0, app.AttrRetentionEvents: "0"}, 0, 0},
-		{"invalid override ignored", model.Attributes{app.AttrRetentionPositions: "soon", app.AttrRetentionEvents: true}, 3 * day, 5 * day},
-		{"negative override ignored", model.Attributes{app.AttrRetentionPositions: -2.0}, 3 * day, 5 * day},
+		{"days as a number", model.Attributes{ingest.AttrRetentionPositions: 1.0}, 1 * day, 5 * day},
+		{"duration string", model.Attributes{ingest.AttrRetentionEvents: "36h"}, 3 * day, 36 * time.Hour},
+		{"zero keeps forever", model.Attributes{ingest.AttrRetentionPositions: 0.0, ingest.AttrRetentionEvents: "0"}, 0, 0},
+		{"invalid override ignored", model.Attributes{ingest.AttrRetentionPositions: "soon", ingest.AttrRetentionEvents: true}, 3 * day, 5 * day},
+		{"negative override ignored", model.Attributes{ingest.AttrRetentionPositions: -2.0}, 3 * day, 5 * day},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			core, db := retentionCore(t)
 			d := addDevice(t, core, "R1", tc.attrs)
-			other := addDevice(t, core, "R2", model.Attributes{app.AttrRetentionPositions: 0.0, app.AttrRetentionEvents: 0.0})
+			other := addDevice(t, core, "R2", model.Attributes{ingest.AttrRetentionPositions: 0.0, ingest.AttrRetentionEvents: 0.0})
 			seedHistory(t, db, d.ID, 2*time.Hour)
 			seedHistory(t, db, other.ID, 2*time.Hour)
 			before, beforeOther := readHistory(t, db, d.ID), readHistory(t, db, other.ID)
 
-			got, err := core.ApplyRetention(context.Background(), db, opts)
+			got, err := core.Ingest.ApplyRetention(context.Background(), db, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +157,7 @@ func TestApplyRetentionWindowsAndOverrides(t *testing.T) {
 				t.Errorf("kept %d positions and %d events, want %d and %d",
 					len(after.positions), len(after.events), len(want.positions), len(want.events))
 			}
-			wantPruned := app.Pruned{Positions: len(before.positions) - len(want.positions), Events: len(before.events) - len(want.events)}
+			wantPruned := ingest.Pruned{Positions: len(before.positions) - len(want.positions), Events: len(before.events) - len(want.events)}
 			if got != wantPruned {
 				t.Errorf("ApplyRetention = %+v, want %+v", got, wantPruned)
 			}
@@ -198,7 +195,7 @@ func TestApplyRetentionDuringIngest(t *testing.T) {
 				// Fresh fixes in the last hour before now, after the seeded ones.
 				at := retentionNow.Add(-time.Hour + time.Duration(r)*time.Second)
 				p := &model.Position{FixTime: at, Valid: true, Latitude: 54.9, Longitude: 24.0}
-				if err := core.Ingest(id, []*model.Position{p}); err != nil {
+				if err := core.Ingest.Ingest(id, []*model.Position{p}); err != nil {
 					errs <- err
 					return
 				}
@@ -207,7 +204,7 @@ func TestApplyRetentionDuringIngest(t *testing.T) {
 		})
 	}
 	wg.Go(func() {
-		if _, err := core.ApplyRetention(context.Background(), db, app.RetentionOptions{Positions: window, Chunk: 50}); err != nil {
+		if _, err := core.Ingest.ApplyRetention(context.Background(), db, ingest.RetentionOptions{Positions: window, Chunk: 50}); err != nil {
 			errs <- err
 		}
 	})
@@ -237,7 +234,7 @@ func TestApplyRetentionCancelled(t *testing.T) {
 	seedHistory(t, db, d.ID, time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	n, err := core.ApplyRetention(ctx, db, app.RetentionOptions{Positions: time.Hour, Chunk: 5})
+	n, err := core.Ingest.ApplyRetention(ctx, db, ingest.RetentionOptions{Positions: time.Hour, Chunk: 5})
 	if err != context.Canceled || n.Positions != 0 {
 		t.Errorf("ApplyRetention on a cancelled context = %+v, %v", n, err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -103,10 +103,10 @@ func TestIngestRemovesImpossibleValues(t *testing.T) {
 			f := newFixture(t)
 			p := pos(0, 54.9, 24.0, 10, model.Attributes{"ignition": true})
 			setField(p, tt.field, tt.value)
-			if err := f.core.Ingest(f.dev.ID, []*model.Position{p}); err != nil {
+			if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
-			stored, err := f.core.Positions(f.admin, app.PositionQuery{DeviceID: f.dev.ID, From: t0, To: t0.Add(time.Hour)})
+			stored, err := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{DeviceID: f.dev.ID, From: t0, To: t0.Add(time.Hour)})
 			if err != nil || len(stored) != 1 {
 				t.Fatalf("stored %d positions (%v), want 1", len(stored), err)
 			}
@@ -138,10 +138,10 @@ func TestIngestRemovesImpossibleValues(t *testing.T) {
 // A removed speed is no speed: the position is not "moving" on its account.
 func TestRemovedSpeedDoesNotMove(t *testing.T) {
 	f := newFixture(t)
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{pos(0, 54.9, 24.0, 1e20, nil)}); err != nil {
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(0, 54.9, 24.0, 1e20, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	latest, _ := f.core.Positions(f.admin, app.PositionQuery{})
+	latest, _ := f.core.Fleet.Positions(f.admin, fleet.PositionQuery{})
 	if len(latest) != 1 || latest[0].Speed != 0 || latest[0].Attributes["motion"] != false {
 		t.Fatalf("latest = %+v, want speed 0 and motion false", latest)
 	}

@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -10,7 +9,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // dueNow is the "now" the maintenance tests ask about; positions are
@@ -72,7 +71,7 @@ func TestMaintenanceDue(t *testing.T) {
 	}
 	f := newFixture(t)
 	for _, tt := range tests {
-		d, err := f.core.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = tt.name, tt.name; return nil })
+		d, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = tt.name, tt.name; return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +83,7 @@ func TestMaintenanceDue(t *testing.T) {
 			if p.Attributes == nil {
 				p.Attributes = model.Attributes{}
 			}
-			if err := f.core.Ingest(d.ID, []*model.Position{p}); err != nil {
+			if err := f.core.Ingest.Ingest(d.ID, []*model.Position{p}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -145,11 +144,11 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	car, err := f.core.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
+	car, err := f.core.Fleet.Devices.Create(f.admin, func(d *model.Device) error { d.Name, d.UniqueID = "car", "C1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.core.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: car.ID}); err != nil {
+	if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindUser, OwnerID: user.ID, PropKind: model.KindDevice, PropID: car.ID}); err != nil {
 		t.Fatal(err)
 	}
 	serviced(t, f.core, f.admin, car.ID, 10, 100)
@@ -187,7 +186,7 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 func TestMaintenanceDueInterval(t *testing.T) {
 	f := newFixture(t)
 	serviced(t, f.core, f.admin, f.dev.ID, 40, 100)
-	if err := f.core.Ingest(f.dev.ID, []*model.Position{{FixTime: dueNow, Valid: true, Latitude: 54, Longitude: 24,
+	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{{FixTime: dueNow, Valid: true, Latitude: 54, Longitude: 24,
 		Attributes: model.Attributes{"odometer": 350_000.0}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -205,11 +204,7 @@ func TestMaintenanceDueInterval(t *testing.T) {
 // with a service record and a latest position without an odometer (the
 // slower path: one more position read per vehicle).
 func BenchmarkMaintenanceDue(b *testing.B) {
-	db, err := storage.Open(filepath.Join(b.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(b)
 	core := app.New(db, app.Options{BcryptCost: 4})
 	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
 	if err != nil {
@@ -217,7 +212,7 @@ func BenchmarkMaintenanceDue(b *testing.B) {
 	}
 	for i := range 1000 {
 		name := "bench-" + strconv.Itoa(i)
-		d, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
+		d, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app/config"
+	"github.com/fleetd/fleetd/protocols/catalog"
 )
 
 const testVersion = "1.2.3"
@@ -93,7 +94,7 @@ func TestDebianPackage(t *testing.T) {
 	}
 
 	// The packaged config loads and puts the store where the unit allows writes.
-	cfg, err := config.Load(filepath.Join(root, "etc/fleetd/fleetd.yaml"))
+	cfg, err := config.NewRegistry(catalog.ConfigDefaults()).Load(filepath.Join(root, "etc/fleetd/fleetd.yaml"))
 	if err != nil {
 		t.Fatalf("packaged config: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -56,7 +56,7 @@ func TestListenerBytesKeepNoConnection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, app.IngestOptions{}, tt.opts)
+			e := newEnv(t, ingest.Options{}, tt.opts)
 			e.device("dev1")
 			c, r := e.dial()
 			c.SetReadDeadline(time.Time{})
@@ -87,9 +87,9 @@ func TestListenerFrameBudget(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			budget := protocols.NewFrameBudget(10 << 10)
-			e := newEnv(t, app.IngestOptions{}, protocols.Options{Budget: budget})
+			e := newEnv(t, ingest.Options{}, protocols.Options{Budget: budget})
 			e.device("dev1")
-			other, err := protocols.Listen(lineProto{}, "127.0.0.1:0", e.core, protocols.Options{Budget: budget})
+			other, err := protocols.Listen(lineProto{}, "127.0.0.1:0", e.core.Ingest, protocols.Options{Budget: budget})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,10 +161,10 @@ func (p countingProto) Split(data []byte, atEOF bool) (int, []byte, error) {
 // piece: Split looks at every byte waiting, so that would cost the square
 // of the frame's length. The frame still arrives whole and is answered.
 func TestListenerPacesSplit(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
 	e.device("dev1")
 	var splits atomic.Int64
-	srv, err := protocols.Listen(countingProto{splits: &splits}, "127.0.0.1:0", e.core, protocols.Options{})
+	srv, err := protocols.Listen(countingProto{splits: &splits}, "127.0.0.1:0", e.core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestListenerPacesSplit(t *testing.T) {
 // A device's frame just under the frame limit, sent with more frames
 // right behind it, is answered like any other frame.
 func TestListenerFrameNearTheLimit(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{MaxFrame: 64 << 10})
+	e := newEnv(t, ingest.Options{}, protocols.Options{MaxFrame: 64 << 10})
 	e.device("dev1")
 	for _, size := range []int{60 << 10, 63 << 10, 64<<10 - 1} {
 		c, r := e.dial()

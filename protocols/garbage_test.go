@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,10 +18,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // garbageSessions are real frames of each TCP protocol: what a device
@@ -62,18 +63,14 @@ func TestCorruptFramesStoreNoGarbage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	core := app.New(db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true}, Logger: quiet})
+	core := app.New(db, app.Options{BcryptCost: 4, Ingest: ingest.Options{AutoRegister: true}, Logger: quiet})
 	ports := map[string]int{}
 	for name := range garbageSessions {
 		ports[name] = 0
 	}
-	l, err := catalog.Start("127.0.0.1", ports, core, protocols.Options{Logger: quiet})
+	l, err := catalog.Start("127.0.0.1", ports, core.Ingest, protocols.Options{Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +87,7 @@ func TestCorruptFramesStoreNoGarbage(t *testing.T) {
 		}
 	}
 
-	devices, err := core.Devices.List(model.System(), model.Query{All: true})
+	devices, err := core.Fleet.Devices.List(model.System(), model.Query{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +97,7 @@ func TestCorruptFramesStoreNoGarbage(t *testing.T) {
 			badIDs++
 			t.Errorf("device registered with id %q", d.UniqueID)
 		}
-		ps, err := core.Positions(model.System(), app.PositionQuery{DeviceID: d.ID, From: time.Unix(0, 0), To: time.Now().Add(48 * time.Hour)})
+		ps, err := core.Fleet.Positions(model.System(), fleet.PositionQuery{DeviceID: d.ID, From: time.Unix(0, 0), To: time.Now().Add(48 * time.Hour)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -77,7 +77,7 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.Protocol = s.proto.Name()
 	}
 	if len(positions) > 0 {
-		if err := s.sink.Ingest(d.ID, positions); err != nil { // the sink logs it, condensed
+		if err := s.store(d.ID, positions); err != nil {
 			http.Error(w, "not stored, retry", http.StatusServiceUnavailable)
 			return
 		}

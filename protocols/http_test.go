@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -23,9 +23,9 @@ func osmandEntry(t *testing.T) protocols.HTTPProtocol {
 }
 
 func TestHTTPListener(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
 	d := e.device("123456")
-	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core, protocols.Options{})
+	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestHTTPListener(t *testing.T) {
 	}
 
 	// A command queued while the device is away comes back in the next reply.
-	if _, queued, err := e.core.SendCommand(e.admin, &model.Command{DeviceID: d.ID, Type: "custom", Attributes: model.Attributes{"data": "hello"}}); err != nil || !queued {
+	if _, queued, err := e.core.Ingest.SendCommand(e.admin, &model.Command{DeviceID: d.ID, Type: "custom", Attributes: model.Attributes{"data": "hello"}}); err != nil || !queued {
 		t.Fatalf("queue: queued %v err %v", queued, err)
 	}
 	resp, err := http.Get(url + "/?id=123456&timestamp=1767225720&lat=60.002&lon=30.0")

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/protocols"
 )
 
@@ -18,9 +18,9 @@ import (
 // answered in order on a kept-alive connection, bodies may be chunked, and
 // the connection closes when the client asks or the request is not HTTP.
 func TestHTTPListenerConnection(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
 	d := e.device("123456")
-	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core, protocols.Options{})
+	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +86,8 @@ func TestHTTPListenerConnection(t *testing.T) {
 // An unfinished request costs what has arrived of it, in the frame budget,
 // and must be whole within the frame timeout like any device frame.
 func TestHTTPListenerUnfinishedRequests(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
-	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core, protocols.Options{FrameTimeout: 200 * time.Millisecond})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
+	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core.Ingest, protocols.Options{FrameTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +129,9 @@ func TestHTTPListenerUnfinishedRequests(t *testing.T) {
 // as curl does for bodies over 1 KiB) is told at once, not left to its
 // own timeout; once the body came it is answered as usual.
 func TestHTTPListenerExpectContinue(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
 	d := e.device("123456")
-	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core, protocols.Options{})
+	srv, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", e.core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

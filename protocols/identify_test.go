@@ -5,29 +5,25 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // With auto-registration on, frames of real protocols whose device id is
 // garbage (control bytes, invalid UTF-8, an escape sequence) create no
 // device and get no answer; a sound id on the same connection registers.
 func TestGarbageIDsRegisterNothing(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	core := app.New(db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true}})
-	l, err := catalog.Start("127.0.0.1", map[string]int{"h02": 0, "osmand": 0}, core, protocols.Options{})
+	db := storagetest.Open(t)
+	core := app.New(db, app.Options{BcryptCost: 4, Ingest: ingest.Options{AutoRegister: true}})
+	l, err := catalog.Start("127.0.0.1", map[string]int{"h02": 0, "osmand": 0}, core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +59,7 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 		}
 	}
 
-	devices, _ := core.Devices.List(model.System(), model.Query{All: true})
+	devices, _ := core.Fleet.Devices.List(model.System(), model.Query{All: true})
 	var ids []string
 	for _, d := range devices {
 		ids = append(ids, d.UniqueID)
@@ -79,7 +75,7 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 	if got := core.Stats().InvalidIDs; got != 2*uint64(len(garbage)) {
 		t.Errorf("invalid ids = %d, want %d", got, 2*len(garbage))
 	}
-	if unknown, _ := core.UnknownDevices(model.System()); len(unknown) != 0 {
+	if unknown, _ := core.Ingest.UnknownDevices(model.System()); len(unknown) != 0 {
 		t.Errorf("unknown devices = %+v, want none", unknown)
 	}
 }
@@ -88,13 +84,9 @@ func TestGarbageIDsRegisterNothing(t *testing.T) {
 // an hour, whatever ids it sends; the rest are listed as unknown for the
 // administrator, as without auto-registration.
 func TestAutoRegistrationBudgetPerAddress(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	core := app.New(db, app.Options{BcryptCost: 4, Ingest: app.IngestOptions{AutoRegister: true, AutoRegisterPerHour: 3}})
-	l, err := catalog.Start("127.0.0.1", map[string]int{"osmand": 0}, core, protocols.Options{})
+	db := storagetest.Open(t)
+	core := app.New(db, app.Options{BcryptCost: 4, Ingest: ingest.Options{AutoRegister: true, AutoRegisterPerHour: 3}})
+	l, err := catalog.Start("127.0.0.1", map[string]int{"osmand": 0}, core.Ingest, protocols.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,11 +106,11 @@ func TestAutoRegistrationBudgetPerAddress(t *testing.T) {
 			t.Errorf("report %d (id %s): %d, want %d", i, id, resp.StatusCode, want)
 		}
 	}
-	devices, _ := core.Devices.List(model.System(), model.Query{All: true})
+	devices, _ := core.Fleet.Devices.List(model.System(), model.Query{All: true})
 	if len(devices) != 3 {
 		t.Errorf("%d devices registered, want 3", len(devices))
 	}
-	unknown, _ := core.UnknownDevices(model.System())
+	unknown, _ := core.Ingest.UnknownDevices(model.System())
 	var ids []string
 	for _, u := range unknown {
 		ids = append(ids, u.UniqueID)

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +21,7 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // fullDisk is the real store whose group commits fail as bbolt's do on a
@@ -75,11 +75,7 @@ func (l *lockedBuffer) lines(t *testing.T, msgs ...string) []map[string]any {
 // acknowledgements resume and one line says so, with the failures not yet
 // reported: every failed position is counted exactly once.
 func TestDiskFullLogsOneLinePerWindow(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	store := &fullDisk{DB: db}
 	var logs lockedBuffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
@@ -87,12 +83,12 @@ func TestDiskFullLogsOneLinePerWindow(t *testing.T) {
 	now := base.Add(time.Hour)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	core := app.New(store, app.Options{BcryptCost: 4, Now: clock, Logger: log})
-	tcp, err := protocols.Listen(lineProto{}, "127.0.0.1:0", core, protocols.Options{Logger: log})
+	tcp, err := protocols.Listen(lineProto{}, "127.0.0.1:0", core.Ingest, protocols.Options{Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tcp.Close() })
-	web, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", core, protocols.Options{Logger: log})
+	web, err := protocols.ListenHTTP(osmandEntry(t), "127.0.0.1:0", core.Ingest, protocols.Options{Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +132,7 @@ func TestDiskFullLogsOneLinePerWindow(t *testing.T) {
 	var all []*device
 	for i := range devices {
 		uid := fmt.Sprintf("dev-%03d", i)
-		if _, err := core.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = uid, uid; return nil }); err != nil {
+		if _, err := core.Fleet.Devices.Create(model.System(), func(d *model.Device) error { d.Name, d.UniqueID = uid, uid; return nil }); err != nil {
 			t.Fatal(err)
 		}
 		d := &device{uid: uid}

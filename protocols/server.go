@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/throttle"
 )
@@ -21,7 +21,7 @@ type Sink interface {
 	Identify(protocol, uniqueID, remote string) (*model.Device, error)
 	// Ingest returns once the positions are durable.
 	Ingest(deviceID int64, positions []*model.Position) error
-	Connected(deviceID int64, conn app.DeviceConn) (release func())
+	Connected(deviceID int64, conn ingest.DeviceConn) (release func())
 	CommandResult(deviceID int64, result string) error
 }
 
@@ -44,6 +44,10 @@ type Options struct {
 	// AckLatency, when set, is told how long each acknowledged frame took
 	// from its arrival to its ACK being written (metrics). It must not block.
 	AckLatency func(protocol string, d time.Duration)
+	// Ingested, when set, is told of every call handing positions to the
+	// sink: how many, how long it took until they were durable, and its
+	// error (metrics). It must not block.
+	Ingested func(positions int, took time.Duration, err error)
 }
 
 func (o *Options) defaults() {
@@ -424,7 +428,18 @@ func (s *Server) ingest(deviceID int64, positions []*model.Position) error {
 			p.Protocol = s.proto.Name()
 		}
 	}
-	return s.sink.Ingest(deviceID, positions) // the sink logs failures, condensed (app.Core.Ingest)
+	return s.store(deviceID, positions)
+}
+
+// store hands positions to the sink and tells the Ingested hook. The sink
+// logs failures, condensed (app.Core.Ingest).
+func (s *Server) store(deviceID int64, positions []*model.Position) error {
+	began := time.Now()
+	err := s.sink.Ingest(deviceID, positions)
+	if s.opts.Ingested != nil {
+		s.opts.Ingested(len(positions), time.Since(began), err)
+	}
+	return err
 }
 
 func (s *Server) serveUDP(dg Datagram) {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -80,7 +82,7 @@ type env struct {
 	admin *model.User
 }
 
-func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env {
+func newEnv(t *testing.T, ingest ingest.Options, opts protocols.Options) *env {
 	t.Helper()
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "fleetd.db")}
 	db, err := storage.Open(e.path, storage.Options{})
@@ -94,7 +96,7 @@ func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env
 	if e.admin, _, err = e.core.Accounts.Bootstrap("admin@example.com", "secret"); err != nil {
 		t.Fatal(err)
 	}
-	e.srv, err = protocols.Listen(lineProto{}, "127.0.0.1:0", e.core, opts)
+	e.srv, err = protocols.Listen(lineProto{}, "127.0.0.1:0", e.core.Ingest, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func newEnv(t *testing.T, ingest app.IngestOptions, opts protocols.Options) *env
 
 func (e *env) device(uid string) *model.Device {
 	e.t.Helper()
-	d, err := e.core.Devices.Create(e.admin, func(d *model.Device) error { d.Name, d.UniqueID = uid, uid; return nil })
+	d, err := e.core.Fleet.Devices.Create(e.admin, func(d *model.Device) error { d.Name, d.UniqueID = uid, uid; return nil })
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -124,7 +126,7 @@ func (e *env) dial() (net.Conn, *bufio.Reader) {
 
 func (e *env) positions(deviceID int64) []*model.Position {
 	e.t.Helper()
-	ps, err := e.core.Positions(e.admin, app.PositionQuery{DeviceID: deviceID, From: base, To: base.Add(24 * time.Hour)})
+	ps, err := e.core.Fleet.Positions(e.admin, fleet.PositionQuery{DeviceID: deviceID, From: base, To: base.Add(24 * time.Hour)})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ func readLine(t *testing.T, r *bufio.Reader) string {
 }
 
 func TestListenerStoresBeforeAck(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
 	d := e.device("dev1")
 	c, r := e.dial()
 	// Two frames in one write, then one frame dribbled byte by byte.
@@ -170,7 +172,7 @@ func TestListenerStoresBeforeAck(t *testing.T) {
 	if dist, _ := last.Attributes["distance"].(float64); dist < 11 || dist > 12 {
 		t.Fatalf("distance = %v, want ~11.1 m", last.Attributes["distance"])
 	}
-	dev, _ := e.core.Devices.Get(e.admin, d.ID)
+	dev, _ := e.core.Fleet.Devices.Get(e.admin, d.ID)
 	if dev.Status != model.StatusOnline || dev.PositionID != last.ID {
 		t.Fatalf("device status %q positionId %d, want online %d", dev.Status, dev.PositionID, last.ID)
 	}
@@ -187,7 +189,7 @@ func TestListenerUnknownDevice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, app.IngestOptions{AutoRegister: tt.autoRegister}, protocols.Options{})
+			e := newEnv(t, ingest.Options{AutoRegister: tt.autoRegister}, protocols.Options{})
 			c, r := e.dial()
 			io.WriteString(c, "stranger,1\n")
 			c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
@@ -195,12 +197,12 @@ func TestListenerUnknownDevice(t *testing.T) {
 			if tt.wantAck != (err == nil) {
 				t.Fatalf("ack %q err %v, want ack %v", line, err, tt.wantAck)
 			}
-			unknown, _ := e.core.UnknownDevices(e.admin)
+			unknown, _ := e.core.Ingest.UnknownDevices(e.admin)
 			listed := len(unknown) == 1 && unknown[0].UniqueID == "stranger" && unknown[0].Protocol == "line"
 			if listed == tt.autoRegister {
 				t.Fatalf("unknown list = %+v", unknown)
 			}
-			devices, _ := e.core.Devices.List(e.admin, model.Query{})
+			devices, _ := e.core.Fleet.Devices.List(e.admin, model.Query{})
 			if (len(devices) == 1) != tt.autoRegister {
 				t.Fatalf("devices = %d", len(devices))
 			}
@@ -209,7 +211,7 @@ func TestListenerUnknownDevice(t *testing.T) {
 }
 
 func TestListenerSurvivesBadConnections(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{MaxFrame: 256, MaxConnsPerIP: 3})
+	e := newEnv(t, ingest.Options{}, protocols.Options{MaxFrame: 256, MaxConnsPerIP: 3})
 	e.device("dev1")
 	tests := []struct {
 		name string
@@ -240,7 +242,7 @@ func TestListenerSurvivesBadConnections(t *testing.T) {
 }
 
 func TestListenerPerIPCap(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{MaxConnsPerIP: 2})
+	e := newEnv(t, ingest.Options{}, protocols.Options{MaxConnsPerIP: 2})
 	e.device("dev1")
 	e.dial()
 	e.dial()
@@ -252,7 +254,7 @@ func TestListenerPerIPCap(t *testing.T) {
 }
 
 func TestListenerIdleTimeout(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{IdleTimeout: 100 * time.Millisecond})
+	e := newEnv(t, ingest.Options{}, protocols.Options{IdleTimeout: 100 * time.Millisecond})
 	_, r := e.dial()
 	if _, err := r.ReadString('\n'); !errors.Is(err, io.EOF) {
 		t.Fatalf("idle connection: err %v, want EOF from the server closing it", err)
@@ -260,7 +262,7 @@ func TestListenerIdleTimeout(t *testing.T) {
 }
 
 func TestListenerCommands(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
 	d := e.device("dev1")
 	c, r := e.dial()
 	io.WriteString(c, "id,dev1\n")
@@ -270,7 +272,7 @@ func TestListenerCommands(t *testing.T) {
 	// The connection is registered once identified: a command goes out on it.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		_, queued, err := e.core.SendCommand(e.admin, &model.Command{DeviceID: d.ID, Type: "custom", Attributes: model.Attributes{"data": "reboot"}})
+		_, queued, err := e.core.Ingest.SendCommand(e.admin, &model.Command{DeviceID: d.ID, Type: "custom", Attributes: model.Attributes{"data": "reboot"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,7 +292,7 @@ func TestListenerCommands(t *testing.T) {
 // checks, after reopening the file, that every position a device got an
 // ACK for is there.
 func TestAckedPositionsSurviveStoreCrash(t *testing.T) {
-	e := newEnv(t, app.IngestOptions{}, protocols.Options{})
+	e := newEnv(t, ingest.Options{}, protocols.Options{})
 	const devices = 20
 	var mu sync.Mutex
 	acked := map[string][]int{}

@@ -174,7 +174,13 @@ func lockExisting(dst string) (unlock func(), err error) {
 // WriteAtomic writes dst through a temporary file that is fsynced and
 // renamed over dst, then fsyncs the directory so the rename is durable: a
 // crash leaves the old dst or the whole new one, never a part.
-func WriteAtomic(dst string, write func(io.Writer) error) (err error) {
+func WriteAtomic(dst string, write func(io.Writer) error) error {
+	return WriteChecked(dst, write, nil)
+}
+
+// WriteChecked is WriteAtomic with check, when set, run on the complete
+// temporary file before the rename: a copy it refuses never replaces dst.
+func WriteChecked(dst string, write func(io.Writer) error, check func(tmp string) error) (err error) {
 	tmp := dst + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
@@ -194,6 +200,11 @@ func WriteAtomic(dst string, write func(io.Writer) error) (err error) {
 	}
 	if err = f.Close(); err != nil {
 		return err
+	}
+	if check != nil {
+		if err = check(tmp); err != nil {
+			return err
+		}
 	}
 	if err = os.Rename(tmp, dst); err != nil {
 		return err

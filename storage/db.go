@@ -51,7 +51,7 @@ type Options struct {
 	OnCommit func(calls int, took time.Duration)
 }
 
-// DB is the bbolt-backed app.Store.
+// DB is the bbolt-backed model.Store.
 type DB struct {
 	bolt     *bolt.DB
 	batch    *batcher

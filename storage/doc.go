@@ -1,5 +1,5 @@
 // Package storage is fleetd's embedded store: an implementation of
-// app.Store on bbolt, a single-file, copy-on-write B+tree with one writer
+// model.Store on bbolt, a single-file, copy-on-write B+tree with one writer
 // and many readers. Everything lives in one file (fleetd.db), so a backup is
 // one consistent file copy taken inside a read transaction.
 //

@@ -61,7 +61,7 @@ func (gx *groupIndex[T]) key(v *T, id int64) []byte {
 	return []byte(groupPrefix(gx.group(v)) + fmt.Sprintf("%016x", id))
 }
 
-// table is tableSpec bound to a transaction; it implements app.Table[T].
+// table is tableSpec bound to a transaction; it implements model.Table[T].
 type table[T any, P entity[T]] struct {
 	spec *tableSpec[T]
 	tx   *bolt.Tx

@@ -8,7 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// tx implements app.Tx on a bbolt transaction. Open guarantees every bucket
+// tx implements model.Tx on a bbolt transaction. Open guarantees every bucket
 // exists, so Bucket never returns nil here.
 type tx struct {
 	btx *bolt.Tx

@@ -18,7 +18,7 @@ import (
 // devices counts the devices the administrator sees.
 func (e *appEnv) devices(t *testing.T) int {
 	t.Helper()
-	list, err := e.Core.Devices.List(e.admin(t), model.Query{All: true})
+	list, err := e.Core.Fleet.Devices.List(e.admin(t), model.Query{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,7 +108,7 @@ var quick = httpx.Limits{ReadTimeout: 300 * time.Millisecond, IdleTimeout: 300 *
 // A server configured with nothing has the limits a config file would
 // give it: the defaults are written down twice, as Go and as config keys.
 func TestDefaultLimitsAreTheConfigDefaults(t *testing.T) {
-	w := config.Default().Web
+	w := config.NewRegistry(config.DeviceDefaults{}).Default().Web
 	got := httpx.Limits{ReadTimeout: w.ReadTimeout, MinBodyRate: w.MinBodyRate, WriteTimeout: w.WriteTimeout,
 		IdleTimeout: w.IdleTimeout, MaxBody: w.MaxBodySize, MaxUpload: httpx.DefaultLimits.MaxUpload,
 		MaxConns: w.MaxConnections, MaxConnsPerIP: w.MaxConnsPerIP}
@@ -393,7 +393,7 @@ func TestStreamedDownloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	device, err := core.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "Truck", "1"; return nil })
+	device, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "Truck", "1"; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func TestStreamedDownloads(t *testing.T) {
 	for i := range 3000 {
 		positions = append(positions, &model.Position{FixTime: start.Add(time.Duration(i) * time.Second), Valid: true, Latitude: 1, Longitude: 1})
 	}
-	if err := core.Ingest(device.ID, positions); err != nil {
+	if err := core.Ingest.Ingest(device.ID, positions); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -1,9 +1,12 @@
 // Package config is fleetd's one configuration registry: every key with its
 // default, validation, documentation and secrecy, loaded from one YAML file
-// and FLEETD_* environment variables into a typed Config.
+// and FLEETD_* environment variables into a typed Config. What it knows of
+// the device listeners (the protocols with their default ports, the frame
+// limits) main passes to NewRegistry: config imports no protocol.
 package config
 
 import (
+	"io"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -70,6 +73,15 @@ type Log struct {
 	Format string // "text" or "json"
 }
 
+// Logger is the process logger writing to w.
+func (l Log) Logger(w io.Writer) *slog.Logger {
+	o := &slog.HandlerOptions{Level: l.Level}
+	if l.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, o))
+	}
+	return slog.New(slog.NewTextHandler(w, o))
+}
+
 // Devices configures how unknown devices are treated.
 type Devices struct {
 	AutoRegister        bool
@@ -105,6 +117,17 @@ func (c *Config) Protocol(name string) (Protocol, bool) {
 		}
 	}
 	return Protocol{}, false
+}
+
+// EnabledPorts maps each enabled protocol to its port.
+func (c *Config) EnabledPorts() map[string]int {
+	ports := map[string]int{}
+	for _, p := range c.Protocols {
+		if p.Enabled {
+			ports[p.Name] = p.Port
+		}
+	}
+	return ports
 }
 
 // protocol returns the named entry for the registry to fill, adding it on

@@ -23,9 +23,9 @@ func (e *Error) Error() string {
 }
 
 // Default returns the configuration with every key at its default.
-func Default() *Config {
+func (r *Registry) Default() *Config {
 	c := &Config{}
-	for _, k := range registry {
+	for _, k := range r.keys {
 		_ = k.set(c, nil) // nil selects the default and cannot fail
 	}
 	return c
@@ -35,10 +35,10 @@ func Default() *Config {
 // (none when path is empty) and FLEETD_* environment variables, later
 // sources winning. Unknown keys, unknown FLEETD_* variables and invalid
 // values are all reported in one *Error.
-func Load(path string) (*Config, error) {
-	l := loader{k: koanf.New("."), origin: map[string]string{}}
+func (r *Registry) Load(path string) (*Config, error) {
+	l := loader{r: r, k: koanf.New("."), origin: map[string]string{}}
 	defaults := map[string]any{}
-	for _, key := range registry {
+	for _, key := range r.keys {
 		defaults[key.Name] = key.Default
 	}
 	if err := l.k.Load(confmap.Provider(defaults, "."), nil); err != nil {
@@ -54,7 +54,7 @@ func Load(path string) (*Config, error) {
 	}
 	cfg := &Config{}
 	valid := true
-	for _, key := range registry {
+	for _, key := range r.keys {
 		if err := key.set(cfg, l.k.Get(key.Name)); err != nil {
 			l.problems = append(l.problems, fmt.Sprintf("%s: %v%s", key.Name, err, l.origin[key.Name]))
 			valid = false
@@ -71,6 +71,7 @@ func Load(path string) (*Config, error) {
 }
 
 type loader struct {
+	r        *Registry
 	k        *koanf.Koanf
 	origin   map[string]string // key -> " (in FILE)" or " (from FLEETD_X)"
 	problems []string
@@ -82,11 +83,11 @@ func (l *loader) loadFile(path string) error {
 		return fmt.Errorf("config file: %w", err)
 	}
 	for _, name := range fk.Keys() {
-		switch _, known := lookup(name); {
+		switch _, known := l.r.lookup(name); {
 		case known:
 			l.origin[name] = " (in " + path + ")"
-		case !isEmptySection(name, fk.Get(name)):
-			l.problems = append(l.problems, fmt.Sprintf("%s: unknown key in %s%s", name, path, suggest(name)))
+		case !l.r.isEmptySection(name, fk.Get(name)):
+			l.problems = append(l.problems, fmt.Sprintf("%s: unknown key in %s%s", name, path, l.r.suggest(name)))
 		}
 	}
 	return l.k.Merge(fk)
@@ -94,7 +95,7 @@ func (l *loader) loadFile(path string) error {
 
 func (l *loader) loadEnv() error {
 	byVar := map[string]string{}
-	for _, key := range registry {
+	for _, key := range l.r.keys {
 		byVar[key.EnvVar()] = key.Name
 	}
 	var unknown []string
@@ -116,18 +117,18 @@ func (l *loader) loadEnv() error {
 	}
 	slices.Sort(unknown)
 	for _, name := range unknown {
-		l.problems = append(l.problems, fmt.Sprintf("%s: unknown environment variable (no such config key)%s", name, suggestEnv(name)))
+		l.problems = append(l.problems, fmt.Sprintf("%s: unknown environment variable (no such config key)%s", name, l.r.suggestEnv(name)))
 	}
 	return l.k.Merge(ek)
 }
 
 // isEmptySection accepts "web:" with nothing under it, which YAML reads as
 // null, when web is a real section.
-func isEmptySection(name string, v any) bool {
+func (r *Registry) isEmptySection(name string, v any) bool {
 	if m, ok := v.(map[string]any); v != nil && (!ok || len(m) > 0) {
 		return false
 	}
-	for _, k := range registry {
+	for _, k := range r.keys {
 		if strings.HasPrefix(k.Name, name+".") {
 			return true
 		}
@@ -137,8 +138,8 @@ func isEmptySection(name string, v any) bool {
 
 // suggestEnv names the variable of a key that is one character away, for
 // typos such as FLEETD_WEB_ADRESS.
-func suggestEnv(name string) string {
-	for _, k := range registry {
+func (r *Registry) suggestEnv(name string) string {
+	for _, k := range r.keys {
 		if nearlyEqual(k.EnvVar(), name) {
 			return fmt.Sprintf(" (did you mean %s?)", k.EnvVar())
 		}

@@ -195,7 +195,7 @@ func TestLoad(t *testing.T) {
 			if tt.file != "" {
 				path = writeFile(t, tt.file)
 			}
-			c, err := Load(path)
+			c, err := testRegistry.Load(path)
 			if tt.check != nil {
 				if err != nil {
 					t.Fatalf("Load: %v", err)
@@ -226,7 +226,7 @@ func TestLoadFileErrors(t *testing.T) {
 		writeFile(t, "web: [unclosed\n"),
 		writeFile(t, "just a string\n"),
 	} {
-		_, err := Load(path)
+		_, err := testRegistry.Load(path)
 		var cerr *Error
 		if err == nil || errors.As(err, &cerr) || !strings.Contains(err.Error(), "config file") {
 			t.Errorf("Load(%s) = %v, want a config file error", path, err)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 )
 
 // Metrics configures GET /metrics.
@@ -39,7 +39,7 @@ func parseRetention(v any) (time.Duration, error) {
 			return 0, nil
 		}
 	case string:
-		return app.ParseRetention(n)
+		return ingest.ParseRetention(n)
 	}
 	return 0, fmt.Errorf("%v is not a retention window (like 90d, 720h or 0 to keep forever)", v)
 }

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/fleetd/fleetd/protocols/catalog"
 )
 
 // EnvPrefix starts every environment variable fleetd reads.
@@ -38,13 +36,45 @@ func (k Key) EnvVar() string {
 	return EnvPrefix + strings.ToUpper(strings.ReplaceAll(k.Name, ".", "_"))
 }
 
-// Keys returns the registry in documentation order.
-func Keys() []Key { return append([]Key(nil), registry...) }
-
 // Redacted is what secret values print as.
 const Redacted = "***"
 
-var registry = append([]Key{
+// Registry is the configuration keys of one fleetd build, in
+// documentation order: the fixed ones, and two per device protocol.
+type Registry struct {
+	keys []Key
+}
+
+// DeviceDefaults is what the registry needs to know of the device
+// listeners, which it does not import: main passes it in.
+type DeviceDefaults struct {
+	// Protocols are the protocols fleetd ships, in the order of their keys.
+	Protocols []ProtocolDefault
+	// FrameTimeout and FrameBudget are the listeners' own defaults.
+	FrameTimeout time.Duration
+	FrameBudget  int
+}
+
+// ProtocolDefault is one device protocol and its default port (Traccar's,
+// so devices set up for Traccar need no change).
+type ProtocolDefault struct {
+	Name string
+	Port int
+}
+
+// NewRegistry returns the registry of a build with the device listeners
+// of d.
+func NewRegistry(d DeviceDefaults) *Registry {
+	return &Registry{keys: slices.Concat(coreKeys, webLimitsKeys(), tlsKeys(), deviceLimitKeys(d), accountKeys(), officeKeys(),
+		operationsKeys(), storeKeys(), backupKeys(), protocolKeys(d.Protocols))}
+}
+
+// Keys returns the registry in documentation order.
+func (r *Registry) Keys() []Key { return slices.Clone(r.keys) }
+
+// coreKeys are the first keys: where the data is, the web server's address
+// and sessions, the first administrator, the log, devices and logins.
+var coreKeys = []Key{
 	field("data.dir", "./data", "Directory for the store (fleetd.db) and the control socket (fleetd.sock).",
 		parseNonEmpty, func(c *Config) *string { return &c.Data.Dir }, asIs[string]),
 	field("web.address", ":8082", "Listen address of the HTTP API (host:port; port 0 picks a free one).",
@@ -87,18 +117,17 @@ var registry = append([]Key{
 		parseIntIn(1, 1_000_000), func(c *Config) *int { return &c.Security.OTPMaxPerAccount }, asIs[int]),
 	field("security.otpWindow", time.Hour, "How long code requests are counted.",
 		parseDurationAtLeast(time.Second), func(c *Config) *time.Duration { return &c.Security.OTPWindow }, formatDuration),
-}, slices.Concat(webLimitsKeys(), tlsKeys(), deviceLimitKeys(), accountKeys(), officeKeys(), operationsKeys(), storeKeys(), backupKeys(), protocolKeys())...)
+}
 
-// protocolKeys has two keys per protocol of the catalog, which holds the
-// default ports (Traccar's, so devices set up for Traccar need no change).
-func protocolKeys() []Key {
+// protocolKeys has two keys per device protocol.
+func protocolKeys(protocols []ProtocolDefault) []Key {
 	var keys []Key
-	for _, p := range catalog.All() {
+	for _, p := range protocols {
 		name := p.Name
 		keys = append(keys,
 			field("protocols."+name+".enabled", true, "Listen for "+name+" devices.",
 				parseBool, func(c *Config) *bool { return &c.protocol(name).Enabled }, asIs[bool]),
-			field("protocols."+name+".port", p.DefaultPort, "Port (TCP, and UDP where the protocol has it) for "+name+" devices; 0 picks a free one.",
+			field("protocols."+name+".port", p.Port, "Port (TCP, and UDP where the protocol has it) for "+name+" devices; 0 picks a free one.",
 				parsePort, func(c *Config) *int { return &c.protocol(name).Port }, asIs[int]))
 	}
 	return keys
@@ -147,8 +176,8 @@ func formatDuration(d time.Duration) any {
 func formatLevel(l slog.Level) any { return strings.ToLower(l.String()) }
 
 // lookup finds a key by exact name.
-func lookup(name string) (Key, bool) {
-	for _, k := range registry {
+func (r *Registry) lookup(name string) (Key, bool) {
+	for _, k := range r.keys {
 		if k.Name == name {
 			return k, true
 		}
@@ -157,8 +186,8 @@ func lookup(name string) (Key, bool) {
 }
 
 // suggest names the registry key that differs from name only in case.
-func suggest(name string) string {
-	for _, k := range registry {
+func (r *Registry) suggest(name string) string {
+	for _, k := range r.keys {
 		if strings.EqualFold(k.Name, name) {
 			return fmt.Sprintf(" (did you mean %q?)", k.Name)
 		}

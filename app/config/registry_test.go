@@ -1,6 +1,7 @@
 package config
 
 import (
+	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
@@ -8,9 +9,9 @@ import (
 )
 
 func TestRegistryDefaultsParseToThemselves(t *testing.T) {
-	def := Default()
-	for _, k := range Keys() {
-		c := Default()
+	def := testRegistry.Default()
+	for _, k := range testRegistry.Keys() {
+		c := testRegistry.Default()
 		if err := k.set(c, k.Default); err != nil {
 			t.Errorf("%s: default %v does not validate: %v", k.Name, k.Default, err)
 			continue
@@ -29,14 +30,14 @@ func TestRegistryDefaultsParseToThemselves(t *testing.T) {
 
 func TestRegistryShape(t *testing.T) {
 	seen := map[string]bool{}
-	for _, k := range Keys() {
+	for _, k := range testRegistry.Keys() {
 		if seen[k.Name] || seen[k.EnvVar()] {
 			t.Errorf("%s: name or variable %s twice", k.Name, k.EnvVar())
 		}
 		seen[k.Name], seen[k.EnvVar()] = true, true
 		// A key that is also a section ("web" and "web.address") cannot
 		// be written in YAML; "_" in a name would make variables ambiguous.
-		for _, o := range Keys() {
+		for _, o := range testRegistry.Keys() {
 			if strings.HasPrefix(o.Name, k.Name+".") {
 				t.Errorf("%s is both a key and a section", k.Name)
 			}
@@ -54,7 +55,7 @@ func TestEnvVar(t *testing.T) {
 		"protocols.gt06.port":  "FLEETD_PROTOCOLS_GT06_PORT",
 		"devices.autoRegister": "FLEETD_DEVICES_AUTOREGISTER",
 	} {
-		k, ok := lookup(name)
+		k, ok := testRegistry.lookup(name)
 		if !ok || k.EnvVar() != want {
 			t.Errorf("%s: EnvVar = %q (found %v), want %q", name, k.EnvVar(), ok, want)
 		}
@@ -106,12 +107,12 @@ func TestRedaction(t *testing.T) {
 		{"s3cret-Pa55", Redacted},
 		{"", ""},
 	} {
-		c := Default()
+		c := testRegistry.Default()
 		c.Admin.Password = tt.password
-		if got := c.Values()["admin.password"]; got != tt.want {
+		if got := testRegistry.Values(c)["admin.password"]; got != tt.want {
 			t.Errorf("password %q prints as %v, want %q", tt.password, got, tt.want)
 		}
-		out, err := c.YAML()
+		out, err := testRegistry.YAML(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,18 +129,59 @@ func TestRedaction(t *testing.T) {
 // configuration (secrets aside).
 func TestYAMLRoundTrip(t *testing.T) {
 	cleanEnv(t, nil)
-	c := Default()
+	c := testRegistry.Default()
 	c.Web.Address, c.Web.SessionTTL, c.Log.Format = "127.0.0.1:1234", 90*time.Minute, "json"
 	c.protocol("h02").Enabled = false
-	out, err := c.YAML()
+	out, err := testRegistry.YAML(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := Load(writeFile(t, string(out)))
+	back, err := testRegistry.Load(writeFile(t, string(out)))
 	if err != nil {
-		t.Fatalf("Load(printed YAML): %v\n%s", err, out)
+		t.Fatalf("testRegistry.Load(printed YAML): %v\n%s", err, out)
 	}
 	if !reflect.DeepEqual(back, c) {
 		t.Errorf("round trip changed the config:\n got %+v\nwant %+v", back, c)
+	}
+}
+
+// The device part of the registry is what NewRegistry is given: the
+// protocols' keys and defaults, and the frame limits' defaults.
+func TestRegistryDeviceDefaults(t *testing.T) {
+	cleanEnv(t, map[string]string{"FLEETD_PROTOCOLS_GT06_PORT": "5023"})
+	r := NewRegistry(DeviceDefaults{Protocols: []ProtocolDefault{{"beacon", 7000}}, FrameTimeout: 2 * time.Minute, FrameBudget: 1 << 20})
+	c := r.Default()
+	if want := []Protocol{{Name: "beacon", Enabled: true, Port: 7000}}; !reflect.DeepEqual(c.Protocols, want) {
+		t.Errorf("protocols %+v, want %+v", c.Protocols, want)
+	}
+	if c.Devices.Frames != (DeviceFrames{Timeout: 2 * time.Minute, Budget: 1 << 20}) {
+		t.Errorf("frame limits %+v", c.Devices.Frames)
+	}
+	if _, err := r.Load(""); err == nil || !strings.Contains(err.Error(), "FLEETD_PROTOCOLS_GT06_PORT: unknown environment variable") {
+		t.Errorf("a protocol the registry was not given: %v", err)
+	}
+}
+
+func TestEnabledPorts(t *testing.T) {
+	c := testRegistry.Default()
+	c.protocol("h02").Enabled = false
+	c.protocol("gt06").Port = 6000
+	got := c.EnabledPorts()
+	if _, on := got["h02"]; on || got["gt06"] != 6000 || got["osmand"] != 5055 || len(got) != len(c.Protocols)-1 {
+		t.Errorf("EnabledPorts = %v", got)
+	}
+}
+
+func TestLogger(t *testing.T) {
+	var b strings.Builder
+	Log{Level: slog.LevelWarn, Format: "json"}.Logger(&b).Info("hidden")
+	Log{Level: slog.LevelWarn, Format: "json"}.Logger(&b).Warn("shown")
+	if got := b.String(); strings.Contains(got, "hidden") || !strings.HasPrefix(got, `{"time":`) || !strings.Contains(got, `"msg":"shown"`) {
+		t.Errorf("json at warn: %q", got)
+	}
+	b.Reset()
+	Log{Format: "text"}.Logger(&b).Info("plain")
+	if got := b.String(); !strings.Contains(got, "level=INFO msg=plain") {
+		t.Errorf("text: %q", got)
 	}
 }

@@ -22,7 +22,7 @@ func TestLowFreeSpaceValues(t *testing.T) {
 		}
 	}
 	cleanEnv(t, map[string]string{"FLEETD_DATA_LOWFREESPACE": "2147483648"})
-	c, err := Load("")
+	c, err := testRegistry.Load("")
 	if err != nil || c.Data.LowFreeSpace != 2<<30 {
 		t.Errorf("from the environment: %v, %v", c.Data.LowFreeSpace, err)
 	}

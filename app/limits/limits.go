@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fleetd/fleetd/app/model"
@@ -258,4 +259,26 @@ func Required(fields map[string]*string) error {
 		return model.Invalid("%s is required", missing[0])
 	}
 	return model.Invalid("%s are required", strings.Join(missing, ", "))
+}
+
+// UniqueID refuses an identifier no tracker has: empty, longer than
+// model.MaxUniqueID characters, not UTF-8 (nor U+FFFD, what bytes that were not
+// become once stored), or holding a character that is not printable
+// (control bytes of a corrupt frame; format characters such as zero-width
+// or bidirectional marks that make two ids look alike).
+func UniqueID(id string) error {
+	switch {
+	case id == "":
+		return model.Invalid("uniqueId is empty")
+	case !utf8.ValidString(id) || strings.ContainsRune(id, utf8.RuneError):
+		return model.Invalid("uniqueId is not valid UTF-8")
+	case TooLong(id, model.MaxUniqueID):
+		return Text("uniqueId", id, model.MaxUniqueID)
+	}
+	for _, r := range id {
+		if !unicode.IsPrint(r) {
+			return model.Invalid("uniqueId holds the unprintable character %U", r)
+		}
+	}
+	return nil
 }

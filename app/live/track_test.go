@@ -2,24 +2,19 @@ package live_test
 
 import (
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // TestTrack: every kind of write a committed Update makes reaches the
 // listeners once, with the kinds it wrote; reads, rolled-back writes,
 // new sessions and the ingest's Batch announce nothing.
 func TestTrack(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(t)
 	var heard []live.Changes
 	store := live.Track(db, func(c live.Changes) { heard = append(heard, c) })
 	var dev model.Device

@@ -168,6 +168,13 @@ type ComputedAttribute struct {
 	Priority int `json:"priority"`
 }
 
+// Result types of computed attributes.
+const (
+	ComputedString  = "string"
+	ComputedNumber  = "number"
+	ComputedBoolean = "boolean"
+)
+
 // Event types (Traccar's names).
 const (
 	EventDeviceOnline      = "deviceOnline"
@@ -276,3 +283,6 @@ const (
 // System is the actor for operator actions from the CLI and start-up: an
 // administrator that is not a stored user.
 func System() *User { return &User{Name: "system", Administrator: true} }
+
+// EarliestFix: GPS fixes before this are a device's reset clock, not data.
+var EarliestFix = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/gps103"
@@ -48,6 +49,17 @@ func All() []Entry {
 		}
 	}
 	return entries
+}
+
+// ConfigDefaults is what the config registry needs of the device
+// listeners: every protocol with its default port, and the listeners'
+// default frame limits.
+func ConfigDefaults() config.DeviceDefaults {
+	d := config.DeviceDefaults{FrameTimeout: protocols.DefaultFrameTimeout, FrameBudget: protocols.DefaultFrameBudget}
+	for _, e := range All() {
+		d.Protocols = append(d.Protocols, config.ProtocolDefault{Name: e.Name, Port: e.DefaultPort})
+	}
+	return d
 }
 
 // CommandTypes maps each protocol to the command types it encodes, for

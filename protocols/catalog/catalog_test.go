@@ -46,6 +46,10 @@ func TestStartAndClose(t *testing.T) {
 	if len(l.Addrs) != 3 {
 		t.Fatalf("listening on %v, want gt06, osmand, teltonika", l.Addrs)
 	}
+	if s := l.String(); !strings.HasPrefix(s, "gt06=127.0.0.1:") || !strings.Contains(s, " osmand=127.0.0.1:") ||
+		!strings.Contains(s, " teltonika=127.0.0.1:") {
+		t.Errorf("String = %q, want name=address sorted by name", s)
+	}
 	// A clash on a taken port fails the whole start and leaves nothing open.
 	taken := l.Addrs["gt06"].(*net.TCPAddr).Port
 	if _, err := Start("127.0.0.1", map[string]int{"h02": 0, "gt06": taken}, nil, protocols.Options{}); err == nil ||

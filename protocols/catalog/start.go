@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
+	"strings"
 
 	"github.com/fleetd/fleetd/protocols"
 )
@@ -53,6 +55,16 @@ func Start(host string, ports map[string]int, sink protocols.HTTPSink, opts prot
 		}
 	}
 	return l, nil
+}
+
+// String lists the listeners as name=address, sorted (the start-up log).
+func (l *Listening) String() string {
+	var parts []string
+	for name, addr := range l.Addrs {
+		parts = append(parts, name+"="+addr.String())
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, " ")
 }
 
 // Close stops every listener.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -78,13 +78,13 @@ func TestLoad(t *testing.T) {
 // sampler records, every tick, the process's resident memory, Go heap,
 // goroutines and the core's counters (stored positions, live connections).
 type sampler struct {
-	core func() app.Stats
+	core func() ingest.Stats
 
 	mu                sync.Mutex
 	rssPeak, heapPeak uint64
 	goroutinesPeak    int
 	times             []time.Time
-	stats             []app.Stats
+	stats             []ingest.Stats
 }
 
 func (s *sampler) start(every time.Duration) (stop func()) {

@@ -81,14 +81,14 @@ func (s *testServer) listen(addr string) {
 			continue
 		}
 		if e.Stream != nil {
-			srv, err := protocols.Listen(e.Stream, addr, s.core, opts)
+			srv, err := protocols.Listen(e.Stream, addr, s.core.Ingest, opts)
 			if err != nil {
 				s.t.Fatal(err)
 			}
 			s.addr, s.listener = srv.Addr().String(), srv
 			return
 		}
-		srv, err := protocols.ListenHTTP(e.HTTP, addr, s.core, opts)
+		srv, err := protocols.ListenHTTP(e.HTTP, addr, s.core.Ingest, opts)
 		if err != nil {
 			s.t.Fatal(err)
 		}

@@ -5,16 +5,20 @@ package backups
 
 import (
 	"archive/tar"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/app/jobs"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -151,8 +155,9 @@ type Schedule struct {
 	Dir      string
 	Every    time.Duration
 	Keep     int
-	// Room, when set, reports the free bytes where archives go; a backup
-	// that would leave less than Reserve is not started.
+	// Room reports the free bytes where archives go (nil: Dir's file
+	// system's); a backup that would leave less than Reserve is not
+	// started.
 	Room    func() (int64, error)
 	Reserve int64
 }
@@ -214,18 +219,44 @@ func (s *Schedule) write(path string) error {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return err
 	}
-	if s.Room != nil {
-		need, err := s.DB.Size()
-		if err != nil {
-			return err
-		}
-		free, err := s.Room()
-		if err == nil && free-need < s.Reserve {
-			return fmt.Errorf("not started: %d bytes free in %s, the store alone needs %d and %d must stay free (data.lowFreeSpace)",
-				free, s.Dir, need, s.Reserve)
+	room := s.Room
+	if room == nil {
+		room = func() (int64, error) {
+			free, _, err := storage.FreeSpace(s.Dir)
+			return int64(free), err
 		}
 	}
+	need, err := s.DB.Size()
+	if err != nil {
+		return err
+	}
+	if free, err := room(); err == nil && free-need < s.Reserve {
+		return fmt.Errorf("not started: %d bytes free in %s, the store alone needs %d and %d must stay free (data.lowFreeSpace)",
+			free, s.Dir, need, s.Reserve)
+	}
 	return storage.WriteAtomic(path, func(w io.Writer) error { return Write(w, s.DB, s.FilesDir) })
+}
+
+// Job is the schedule as a periodic job: the first backup when the newest
+// archive is due, but not in the first minute after start (the start-up
+// repair goes first), then one every Every. Every outcome goes to note
+// (app.Core.NoteBackup, for the dashboard, the alerts and the metrics);
+// a backup written is logged, a failure is the scheduler's to log.
+func (s *Schedule) Job(note func(model.BackupReport), log *slog.Logger) jobs.Job {
+	return jobs.Job{Name: "scheduled backup", First: max(s.Due(time.Now()), min(time.Minute, s.Every)), Every: s.Every,
+		Run: func(context.Context) error {
+			began := time.Now()
+			r := s.Run(began)
+			report := model.BackupReport{At: r.At, Path: r.Path, Size: r.Size}
+			report.GrowthPerDay, _ = Growth(s.Dir)
+			if r.Err != nil {
+				report.Err = r.Err.Error()
+			} else {
+				log.Info("scheduled backup written", "file", r.Path, "bytes", r.Size, "tookMs", time.Since(began).Milliseconds())
+			}
+			note(report)
+			return r.Err
+		}}
 }
 
 // Growth is how many bytes a day the archives in dir grew by, from the

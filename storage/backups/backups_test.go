@@ -1,12 +1,16 @@
 package backups
 
 import (
+	"bytes"
+	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage"
 )
 
@@ -85,5 +89,58 @@ func TestGrowth(t *testing.T) {
 				t.Errorf("Growth = %v, %v; want %v, %v", got, ok, tc.want, tc.ok)
 			}
 		})
+	}
+}
+
+// The job takes the first backup a minute after start when none is
+// recent, later when the newest archive is younger than Every, and notes
+// every outcome, a refused backup too.
+func TestScheduleJob(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	free := int64(1 << 40)
+	s := &Schedule{DB: db, FilesDir: t.TempDir(), Dir: t.TempDir(), Every: time.Hour, Keep: 2, Reserve: 1 << 20,
+		Room: func() (int64, error) { return free, nil }}
+	var notes []model.BackupReport
+	note := func(r model.BackupReport) { notes = append(notes, r) }
+	var log bytes.Buffer
+	j := s.Job(note, slog.New(slog.NewTextHandler(&log, nil)))
+	if j.First != time.Minute || j.Every != time.Hour {
+		t.Fatalf("with no archive: first run after %s, then every %s; want 1m, 1h", j.First, j.Every)
+	}
+	if err := j.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 1 || notes[0].Path == "" || notes[0].Size == 0 || notes[0].Err != "" ||
+		!strings.Contains(log.String(), "scheduled backup written") {
+		t.Fatalf("noted %+v, logged %q", notes, log.String())
+	}
+	if first := s.Job(note, slog.New(slog.DiscardHandler)).First; first <= 59*time.Minute {
+		t.Errorf("with an archive just taken: first run after %s, want about an hour", first)
+	}
+	free = 0
+	if err := j.Run(context.Background()); err == nil || len(notes) != 2 || notes[1].Err != err.Error() || notes[1].Path != "" {
+		t.Errorf("a refused backup: %v, noted %+v", err, notes)
+	}
+}
+
+// Without Room, the room is the free space of the backup directory's file
+// system.
+func TestScheduleRoomOfTheDisk(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := &Schedule{DB: db, FilesDir: t.TempDir(), Dir: t.TempDir(), Every: time.Hour, Keep: 1}
+	if r := s.Run(time.Now()); r.Err != nil {
+		t.Fatalf("with the disk's room: %v", r.Err)
+	}
+	s.Reserve = 1 << 62 // more than any disk has
+	if r := s.Run(time.Now().Add(time.Hour)); r.Err == nil || !strings.Contains(r.Err.Error(), "not started") {
+		t.Errorf("a reserve past the disk's room: %v", r.Err)
 	}
 }

@@ -81,11 +81,11 @@ func (h *handlers) routes() []route {
 		{fiber.MethodGet, "/devices/unknown", required, h.unknownDevices},
 		{fiber.MethodGet, "/socket", required, h.socket()},
 	}
-	rs = append(rs, objectRoutes("/devices", h.core.Devices, filterIDs)...)
-	rs = append(rs, objectRoutes("/groups", h.core.Groups, 0)...)
-	rs = append(rs, objectRoutes("/commands", h.core.Commands, filterLinks)...)
-	rs = append(rs, objectRoutes("/geofences", h.core.Geofences, filterLinks)...)
-	rs = append(rs, objectRoutes("/drivers", h.core.Drivers, filterLinks)...)
+	rs = append(rs, objectRoutes("/devices", h.core.Fleet.Devices, filterIDs)...)
+	rs = append(rs, objectRoutes("/groups", h.core.Fleet.Groups, 0)...)
+	rs = append(rs, objectRoutes("/commands", h.core.Fleet.Commands, filterLinks)...)
+	rs = append(rs, objectRoutes("/geofences", h.core.Fleet.Geofences, filterLinks)...)
+	rs = append(rs, objectRoutes("/drivers", h.core.Fleet.Drivers, filterLinks)...)
 	rs = append(rs, h.attributeRoutes()...)
 	return rs
 }

@@ -9,7 +9,7 @@ import (
 // attributeRoutes are Traccar's computed attributes: the generic object
 // routes plus the expression test.
 func (h *handlers) attributeRoutes() []route {
-	return append(objectRoutes("/attributes/computed", h.core.ComputedAttributes, filterLinks),
+	return append(objectRoutes("/attributes/computed", h.core.Fleet.ComputedAttributes, filterLinks),
 		route{fiber.MethodPost, "/attributes/computed/test", required, h.testAttribute})
 }
 
@@ -27,7 +27,7 @@ func (h *handlers) testAttribute(c *fiber.Ctx) error {
 	if err := httpx.Decode(c, &a); err != nil {
 		return err
 	}
-	v, err := h.core.TestComputedAttribute(httpx.User(c), id, &a)
+	v, err := h.core.Fleet.TestComputedAttribute(httpx.User(c), id, &a)
 	if err != nil {
 		return err
 	}

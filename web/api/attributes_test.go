@@ -10,7 +10,7 @@ import (
 
 func TestComputedAttributes(t *testing.T) {
 	withAttr := func(t *testing.T, e *env) {
-		create(t, e, "ca1", e.Core.ComputedAttributes, func(a *model.ComputedAttribute) {
+		create(t, e, "ca1", e.Core.Fleet.ComputedAttributes, func(a *model.ComputedAttribute) {
 			a.Attribute, a.Expression, a.Type = "kmh", "speed * 1.852", "number"
 		})
 		e.link(t, "user", "user1", "attribute", "ca1")
@@ -78,13 +78,13 @@ func longSum(n int) string {
 // to positions of the group's devices, via the real ingest.
 func TestComputedAttributeIngest(t *testing.T) {
 	e := newEnv(t)
-	create(t, e, "ca1", e.Core.ComputedAttributes, func(a *model.ComputedAttribute) {
+	create(t, e, "ca1", e.Core.Fleet.ComputedAttributes, func(a *model.ComputedAttribute) {
 		a.Attribute, a.Expression, a.Type = "kmh", "speed * 1.852", "number"
 	})
 	e.link(t, "group", "g1", "attribute", "ca1")
 	at := time.Now().UTC().Truncate(time.Second)
-	must(t, e.Core.Ingest(e.IDs["d3"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
-	must(t, e.Core.Ingest(e.IDs["d1"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
+	must(t, e.Core.Ingest.Ingest(e.IDs["d3"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
+	must(t, e.Core.Ingest.Ingest(e.IDs["d1"], []*model.Position{{FixTime: at, Valid: true, Latitude: 1, Longitude: 1, Speed: 10}}))
 	var d3, d1 *model.Position
 	must(t, e.DB.View(func(tx model.Tx) (err error) {
 		if d3, err = tx.LatestPosition(e.IDs["d3"]); err == nil {

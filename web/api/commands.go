@@ -15,7 +15,7 @@ func (h *handlers) listSendable(c *fiber.Ctx) error {
 	if deviceID == 0 {
 		return model.Invalid("deviceId is required")
 	}
-	cmds, err := h.core.SendableCommands(httpx.User(c), deviceID)
+	cmds, err := h.core.Ingest.SendableCommands(httpx.User(c), deviceID)
 	return send(c, cmds, err)
 }
 
@@ -27,7 +27,7 @@ func (h *handlers) sendCommand(c *fiber.Ctx) error {
 	if err := httpx.Decode(c, cmd); err != nil {
 		return err
 	}
-	sent, queued, err := h.core.SendCommand(httpx.User(c), cmd)
+	sent, queued, err := h.core.Ingest.SendCommand(httpx.User(c), cmd)
 	if err != nil {
 		return err
 	}
@@ -47,13 +47,13 @@ func (h *handlers) commandTypes(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	types, err := h.core.CommandTypes(httpx.User(c), deviceID, c.Query("protocol"), textChannel)
+	types, err := h.core.Ingest.CommandTypes(httpx.User(c), deviceID, c.Query("protocol"), textChannel)
 	return send(c, types, err)
 }
 
 // unknownDevices lists ids that reported without being registered, so an
 // administrator can add them.
 func (h *handlers) unknownDevices(c *fiber.Ctx) error {
-	list, err := h.core.UnknownDevices(httpx.User(c))
+	list, err := h.core.Ingest.UnknownDevices(httpx.User(c))
 	return send(c, list, err)
 }

@@ -9,7 +9,7 @@ import (
 
 func TestDrivers(t *testing.T) {
 	withDriver := func(t *testing.T, e *env) {
-		create(t, e, "dr1", e.Core.Drivers, func(d *model.Driver) { d.Name, d.UniqueID = "Ann", "RFID-1" })
+		create(t, e, "dr1", e.Core.Fleet.Drivers, func(d *model.Driver) { d.Name, d.UniqueID = "Ann", "RFID-1" })
 		e.link(t, "user", "user1", "driver", "dr1")
 	}
 	run(t, []scenario{
@@ -25,9 +25,9 @@ func TestDrivers(t *testing.T) {
 			Path: "/api/drivers/{dr1}", Body: `{"uniqueId":"RFID-9"}`, Status: 200,
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
 				// The old uniqueId is free again, the new one taken.
-				_, err := e.Core.Drivers.Create(model.System(), func(d *model.Driver) error { d.Name, d.UniqueID = "X", "RFID-1"; return nil })
+				_, err := e.Core.Fleet.Drivers.Create(model.System(), func(d *model.Driver) error { d.Name, d.UniqueID = "X", "RFID-1"; return nil })
 				must(t, err)
-				if _, err := e.Core.Drivers.Create(model.System(), func(d *model.Driver) error { d.Name, d.UniqueID = "Y", "RFID-9"; return nil }); err == nil {
+				if _, err := e.Core.Fleet.Drivers.Create(model.System(), func(d *model.Driver) error { d.Name, d.UniqueID = "Y", "RFID-9"; return nil }); err == nil {
 					t.Fatal("RFID-9 accepted twice")
 				}
 			}},
@@ -35,7 +35,7 @@ func TestDrivers(t *testing.T) {
 			Body: `{"deviceId":{d1},"driverId":{dr1}}`, Status: 204},
 		{Name: "delete frees the uniqueId", As: "user1", Before: withDriver, Method: "DELETE", Path: "/api/drivers/{dr1}", Status: 204,
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
-				_, err := e.Core.Drivers.Create(model.System(), func(d *model.Driver) error { d.Name, d.UniqueID = "X", "RFID-1"; return nil })
+				_, err := e.Core.Fleet.Drivers.Create(model.System(), func(d *model.Driver) error { d.Name, d.UniqueID = "X", "RFID-1"; return nil })
 				must(t, err)
 			}},
 	})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/web"
@@ -79,15 +80,15 @@ func newEnv(t testing.TB) *env {
 	e.user(t, e.caller(t, "manager1"), "user1", nil)
 	e.user(t, e.caller(t, "manager2"), "user2", nil)
 
-	create(t, e, "g1", core.Groups, func(g *model.Group) { g.Name = "Fleet" })
-	create(t, e, "d1", core.Devices, func(d *model.Device) { d.Name, d.UniqueID = "Truck 1", "100000000000001" })
-	create(t, e, "d2", core.Devices, func(d *model.Device) { d.Name, d.UniqueID = "Truck 2", "100000000000002" })
-	create(t, e, "d3", core.Devices, func(d *model.Device) {
+	create(t, e, "g1", core.Fleet.Groups, func(g *model.Group) { g.Name = "Fleet" })
+	create(t, e, "d1", core.Fleet.Devices, func(d *model.Device) { d.Name, d.UniqueID = "Truck 1", "100000000000001" })
+	create(t, e, "d2", core.Fleet.Devices, func(d *model.Device) { d.Name, d.UniqueID = "Truck 2", "100000000000002" })
+	create(t, e, "d3", core.Fleet.Devices, func(d *model.Device) {
 		d.Name, d.UniqueID, d.GroupID = "Van 3", "100000000000003", e.IDs["g1"]
 	})
-	create(t, e, "cmd1", core.Commands, func(c *model.Command) { c.Description, c.Type = "Stop engine", "engineStop" })
-	create(t, e, "cmd2", core.Commands, func(c *model.Command) { c.Description, c.Type = "Resume engine", "engineResume" })
-	create(t, e, "gf1", core.Geofences, func(g *model.Geofence) { g.Name, g.Area = "Depot", "CIRCLE (0 0, 100)" })
+	create(t, e, "cmd1", core.Fleet.Commands, func(c *model.Command) { c.Description, c.Type = "Stop engine", "engineStop" })
+	create(t, e, "cmd2", core.Fleet.Commands, func(c *model.Command) { c.Description, c.Type = "Resume engine", "engineResume" })
+	create(t, e, "gf1", core.Fleet.Geofences, func(g *model.Geofence) { g.Name, g.Area = "Depot", "CIRCLE (0 0, 100)" })
 	e.link(t, "user", "user1", "device", "d1")
 	e.link(t, "user", "limited", "device", "d2")
 	e.link(t, "user", "user2", "group", "g1")
@@ -138,7 +139,7 @@ func (e *env) caller(t testing.TB, name string) *model.User {
 func create[T any, P interface {
 	*T
 	model.Entity
-}](t testing.TB, e *env, name string, objs *app.Objects[T, P], set func(*T)) {
+}](t testing.TB, e *env, name string, objs *fleet.Objects[T, P], set func(*T)) {
 	t.Helper()
 	v, err := objs.Create(model.System(), func(v *T) error { set(v); return nil })
 	must(t, err)
@@ -148,7 +149,7 @@ func create[T any, P interface {
 // link adds a permission between two fixture objects.
 func (e *env) link(t testing.TB, ownerKind, owner, propKind, prop string) {
 	t.Helper()
-	must(t, e.Core.Link(model.System(), model.Permission{
+	must(t, e.Core.Fleet.Link(model.System(), model.Permission{
 		OwnerKind: ownerKind, OwnerID: e.IDs[owner], PropKind: propKind, PropID: e.IDs[prop]}))
 }
 

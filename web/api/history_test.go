@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -68,7 +68,7 @@ func TestPositionRangeStreamed(t *testing.T) {
 	if err := json.Unmarshal(body, &got); err != nil {
 		t.Fatalf("not one JSON array: %v", err)
 	}
-	list, err := e.Core.Positions(model.System(), app.PositionQuery{DeviceID: e.IDs["d2"], From: t10, To: t10.Add(24 * time.Hour)})
+	list, err := e.Core.Fleet.Positions(model.System(), fleet.PositionQuery{DeviceID: e.IDs["d2"], From: t10, To: t10.Add(24 * time.Hour)})
 	must(t, err)
 	if len(got) != 2500 || len(list) != 2500 {
 		t.Fatalf("%d positions streamed, %d listed; want 2500", len(got), len(list))

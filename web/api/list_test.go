@@ -55,7 +55,7 @@ func badValues(path string) []scenario {
 func TestListDevices(t *testing.T) {
 	// d2 gets the fields only a keyword on phone, model or contact finds.
 	details := func(t *testing.T, e *env) {
-		_, err := e.Core.Devices.Update(model.System(), e.IDs["d2"], func(d *model.Device) error {
+		_, err := e.Core.Fleet.Devices.Update(model.System(), e.IDs["d2"], func(d *model.Device) error {
 			d.Phone, d.Model, d.Contact = "+49 170 555", "GT06N", "Alice Smith"
 			return nil
 		})
@@ -124,8 +124,8 @@ func TestListDevices(t *testing.T) {
 
 func TestListGroups(t *testing.T) {
 	more := func(t *testing.T, e *env) {
-		create(t, e, "g2", e.Core.Groups, func(g *model.Group) { g.Name = "Trailers" })
-		create(t, e, "g3", e.Core.Groups, func(g *model.Group) { g.Name = "Fleet spares"; g.GroupID = e.IDs["g1"] })
+		create(t, e, "g2", e.Core.Fleet.Groups, func(g *model.Group) { g.Name = "Trailers" })
+		create(t, e, "g3", e.Core.Fleet.Groups, func(g *model.Group) { g.Name = "Fleet spares"; g.GroupID = e.IDs["g1"] })
 	}
 	scenarios := []scenario{
 		{Name: "everything", As: "admin", Before: more, Method: "GET", Path: "/api/groups", Status: 200,
@@ -162,8 +162,8 @@ func TestListCommands(t *testing.T) {
 
 func TestListGeofences(t *testing.T) {
 	more := func(t *testing.T, e *env) {
-		create(t, e, "gf2", e.Core.Geofences, func(g *model.Geofence) { g.Name, g.Area = "Yard", "CIRCLE (1 1, 50)" })
-		create(t, e, "gf3", e.Core.Geofences, func(g *model.Geofence) {
+		create(t, e, "gf2", e.Core.Fleet.Geofences, func(g *model.Geofence) { g.Name, g.Area = "Yard", "CIRCLE (1 1, 50)" })
+		create(t, e, "gf3", e.Core.Fleet.Geofences, func(g *model.Geofence) {
 			g.Name, g.Description, g.Area = "North depot", "yard of the north", "CIRCLE (2 2, 50)"
 		})
 	}
@@ -185,7 +185,7 @@ func TestListGeofences(t *testing.T) {
 func TestListDrivers(t *testing.T) {
 	drivers := func(t *testing.T, e *env) {
 		for _, d := range [][3]string{{"dr1", "Anna", "RFID-1"}, {"dr2", "Ben", "RFID-2"}, {"dr3", "Carl", "TAG-3"}} {
-			create(t, e, d[0], e.Core.Drivers, func(v *model.Driver) { v.Name, v.UniqueID = d[1], d[2] })
+			create(t, e, d[0], e.Core.Fleet.Drivers, func(v *model.Driver) { v.Name, v.UniqueID = d[1], d[2] })
 		}
 		e.link(t, "user", "user1", "driver", "dr2")
 	}
@@ -207,7 +207,7 @@ func TestListDrivers(t *testing.T) {
 func TestListComputedAttributes(t *testing.T) {
 	attributes := func(t *testing.T, e *env) {
 		for _, a := range [][2]string{{"ca1", "Fuel level"}, {"ca2", "Odometer"}, {"ca3", "Fuel used"}} {
-			create(t, e, a[0], e.Core.ComputedAttributes, func(v *model.ComputedAttribute) {
+			create(t, e, a[0], e.Core.Fleet.ComputedAttributes, func(v *model.ComputedAttribute) {
 				v.Description, v.Attribute, v.Expression, v.Type = a[1], "x"+a[0], "speed * 2", "number"
 			})
 		}

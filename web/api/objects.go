@@ -1,7 +1,7 @@
 package api
 
 import (
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -22,7 +22,7 @@ type objectAPI[T any, P interface {
 	*T
 	model.Entity
 }] struct {
-	objs    *app.Objects[T, P]
+	objs    *fleet.Objects[T, P]
 	filters listFilters
 }
 
@@ -30,7 +30,7 @@ type objectAPI[T any, P interface {
 func objectRoutes[T any, P interface {
 	*T
 	model.Entity
-}](path string, objs *app.Objects[T, P], filters listFilters) []route {
+}](path string, objs *fleet.Objects[T, P], filters listFilters) []route {
 	o := objectAPI[T, P]{objs: objs, filters: filters}
 	item := path + "/:id<int>"
 	return []route{

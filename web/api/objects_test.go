@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -47,7 +47,7 @@ func TestDevices(t *testing.T) {
 			Body:   `{"name":" Car ","uniqueId":"200000000000001","status":"online","positionId":77,"attributes":{"speedLimit":80}}`,
 			Status: 200, Want: []string{`"name":"Car"`, `"status":"offline"`, `"positionId":0`, `"speedLimit":80`},
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
-				list, err := e.Core.Devices.List(e.caller(t, "user1"), model.Query{})
+				list, err := e.Core.Fleet.Devices.List(e.caller(t, "user1"), model.Query{})
 				must(t, err)
 				if len(list) != 2 {
 					t.Errorf("user1 sees %d devices, want d1 and the new one", len(list))
@@ -95,7 +95,7 @@ func TestDevices(t *testing.T) {
 				if !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("d1 still stored: %v", err)
 				}
-				list, err := e.Core.Positions(model.System(), app.PositionQuery{})
+				list, err := e.Core.Fleet.Positions(model.System(), fleet.PositionQuery{})
 				must(t, err)
 				for _, p := range list {
 					if p.DeviceID == e.IDs["d1"] {
@@ -116,7 +116,7 @@ func deviceNamed(device, name string) func(*testing.T, *env, *webtest.Response) 
 
 func setDeviceAttributes(device string, attrs model.Attributes) func(*testing.T, *env) {
 	return func(t *testing.T, e *env) {
-		_, err := e.Core.Devices.Update(model.System(), e.IDs[device], func(d *model.Device) error { d.Attributes = attrs; return nil })
+		_, err := e.Core.Fleet.Devices.Update(model.System(), e.IDs[device], func(d *model.Device) error { d.Attributes = attrs; return nil })
 		must(t, err)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -15,10 +15,10 @@ import (
 // owner of a pair is chosen: {"userId":1,"deviceId":2} is user -> device.
 var ownerKinds = []string{model.KindUser, model.KindDevice, model.KindGroup}
 
-func (h *handlers) link(c *fiber.Ctx) error       { return h.permissions(c, false, h.core.Link) }
-func (h *handlers) unlink(c *fiber.Ctx) error     { return h.permissions(c, false, h.core.Unlink) }
-func (h *handlers) linkBulk(c *fiber.Ctx) error   { return h.permissions(c, true, h.core.Link) }
-func (h *handlers) unlinkBulk(c *fiber.Ctx) error { return h.permissions(c, true, h.core.Unlink) }
+func (h *handlers) link(c *fiber.Ctx) error       { return h.permissions(c, false, h.core.Fleet.Link) }
+func (h *handlers) unlink(c *fiber.Ctx) error     { return h.permissions(c, false, h.core.Fleet.Unlink) }
+func (h *handlers) linkBulk(c *fiber.Ctx) error   { return h.permissions(c, true, h.core.Fleet.Link) }
+func (h *handlers) unlinkBulk(c *fiber.Ctx) error { return h.permissions(c, true, h.core.Fleet.Unlink) }
 
 // permissions parses one permission object (or, for bulk, an array of
 // them) and applies them in one core call, so a bulk change is all or
@@ -54,7 +54,7 @@ func parsePermission(obj map[string]json.RawMessage) (model.Permission, error) {
 	ids := map[string]int64{}
 	for key, raw := range obj {
 		kind, ok := strings.CutSuffix(key, "Id")
-		if !ok || !slices.Contains(app.PermissionKinds, kind) {
+		if !ok || !slices.Contains(fleet.PermissionKinds, kind) {
 			return model.Permission{}, model.Invalid("unknown permission key %q", key)
 		}
 		var id int64

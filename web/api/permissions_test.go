@@ -88,7 +88,7 @@ func manages(manager string, emails ...string) func(*testing.T, *env, *webtest.R
 func sees(user string, devices ...string) func(*testing.T, *env, *webtest.Response) {
 	return func(t *testing.T, e *env, _ *webtest.Response) {
 		t.Helper()
-		list, err := e.Core.Devices.List(e.caller(t, user), model.Query{})
+		list, err := e.Core.Fleet.Devices.List(e.caller(t, user), model.Query{})
 		must(t, err)
 		var got, want []int64
 		for _, d := range list {

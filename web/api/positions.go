@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -14,7 +14,7 @@ import (
 // repeated id, or with no parameters the latest position of every device
 // the caller sees.
 func (h *handlers) listPositions(c *fiber.Ctx) error {
-	var q app.PositionQuery
+	var q fleet.PositionQuery
 	var err error
 	if q.DeviceID, q.From, q.To, err = deviceRange(c); err != nil {
 		return err
@@ -25,7 +25,7 @@ func (h *handlers) listPositions(c *fiber.Ctx) error {
 	if q.DeviceID != 0 {
 		return h.streamHistory(c, q)
 	}
-	list, err := h.core.Positions(httpx.User(c), q)
+	list, err := h.core.Fleet.Positions(httpx.User(c), q)
 	return send(c, list, err)
 }
 
@@ -34,8 +34,8 @@ func (h *handlers) listPositions(c *fiber.Ctx) error {
 // of it, and as long as the client keeps taking it (httpx.StreamWriter).
 // Errors found before the first byte (range, access) are ordinary error
 // responses; one after it can only cut the array short, and is logged.
-func (h *handlers) streamHistory(c *fiber.Ctx, q app.PositionQuery) error {
-	history, err := h.core.PositionHistory(httpx.User(c), q.DeviceID, q.From, q.To)
+func (h *handlers) streamHistory(c *fiber.Ctx, q fleet.PositionQuery) error {
+	history, err := h.core.Fleet.PositionHistory(httpx.User(c), q.DeviceID, q.From, q.To)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (h *handlers) deletePositions(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return noContent(c, h.core.DeletePositions(httpx.User(c), deviceID, from, to))
+	return noContent(c, h.core.Fleet.DeletePositions(httpx.User(c), deviceID, from, to))
 }
 
 // deviceRange reads deviceId, from and to.
@@ -95,6 +95,6 @@ func (h *handlers) getEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	e, err := h.core.Event(httpx.User(c), id)
+	e, err := h.core.Fleet.Event(httpx.User(c), id)
 	return send(c, e, err)
 }

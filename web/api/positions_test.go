@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -45,7 +45,7 @@ func TestPositions(t *testing.T) {
 				if d := e.device(t, "d1"); d.PositionID != e.IDs["p1"] {
 					t.Errorf("d1 positionId %d, want p1 %d", d.PositionID, e.IDs["p1"])
 				}
-				list, err := e.Core.Positions(model.System(), app.PositionQuery{DeviceID: e.IDs["d1"], From: t10.AddDate(0, 0, -1), To: t12.AddDate(0, 0, 1)})
+				list, err := e.Core.Fleet.Positions(model.System(), fleet.PositionQuery{DeviceID: e.IDs["d1"], From: t10.AddDate(0, 0, -1), To: t12.AddDate(0, 0, 1)})
 				must(t, err)
 				if len(list) != 1 || list[0].ID != e.IDs["p1"] {
 					t.Errorf("left %d positions, want p1 only", len(list))
@@ -75,7 +75,7 @@ func ingestTwice(device string) func(*testing.T, *env) {
 		for i := range 2 {
 			at := time.Now().Add(time.Duration(i-2) * time.Minute)
 			p := &model.Position{Valid: true, FixTime: at, DeviceTime: at, Latitude: 52.5, Longitude: 13.4, Attributes: model.Attributes{}}
-			must(t, e.Core.Ingest(e.IDs[device], []*model.Position{p}))
+			must(t, e.Core.Ingest.Ingest(e.IDs[device], []*model.Position{p}))
 			e.IDs["live"] = p.ID
 		}
 	}

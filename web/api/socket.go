@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
@@ -45,7 +45,7 @@ func (h *handlers) serveSocket(conn *websocket.Conn) {
 	// happens in between is missed.
 	sub := h.core.Subscribe(user, session)
 	defer sub.Close()
-	latest, err := h.core.Positions(user, app.PositionQuery{})
+	latest, err := h.core.Fleet.Positions(user, fleet.PositionQuery{})
 	if err != nil || writeJSON(conn, live.Update{Positions: latest}) != nil {
 		return
 	}

@@ -60,8 +60,8 @@ func TestSocket(t *testing.T) {
 	}
 	// A new position of a visible device arrives with its device; one of
 	// an invisible device does not.
-	must(t, e.Core.Ingest(e.IDs["d3"], []*model.Position{{FixTime: t12, Valid: true, Latitude: 1, Longitude: 1}}))
-	must(t, e.Core.Ingest(e.IDs["d1"], []*model.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
+	must(t, e.Core.Ingest.Ingest(e.IDs["d3"], []*model.Position{{FixTime: t12, Valid: true, Latitude: 1, Longitude: 1}}))
+	must(t, e.Core.Ingest.Ingest(e.IDs["d1"], []*model.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
 	for {
 		u, raw = nextUpdate(t, c)
 		if len(u.Positions) == 0 && len(u.Devices) == 0 && len(u.Events) == 0 {
@@ -141,7 +141,7 @@ func TestSocketAccessEnds(t *testing.T) {
 			defer c.Close()
 			nextUpdate(t, c) // the latest positions
 			tc.revoke(t, e, cookie)
-			must(t, e.Core.Ingest(e.IDs["d1"], []*model.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
+			must(t, e.Core.Ingest.Ingest(e.IDs["d1"], []*model.Position{{FixTime: t12.Add(time.Minute), Valid: true, Latitude: 2, Longitude: 2}}))
 			c.SetReadDeadline(time.Now().Add(10 * time.Second))
 			_, data, err := c.ReadMessage()
 			var closed *websocket.CloseError

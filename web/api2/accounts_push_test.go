@@ -115,13 +115,13 @@ func TestIgnitionPush(t *testing.T) {
 	if r := e.Call(t, "bob", "PUT", "/api2/notifications/settings", `{"type":"ignition","isOn":false}`); r.Status != 200 {
 		t.Fatalf("K2: %d %s", r.Status, r.Body)
 	}
-	truck, err := e.Core.Devices.Create(model.System(), func(d *model.Device) error {
+	truck, err := e.Core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "Truck 7", "860000000000007"
 		return nil
 	})
 	must(t, err)
 	for _, user := range []string{"alice", "bob"} {
-		must(t, e.Core.Link(model.System(), model.Permission{OwnerKind: model.KindUser, OwnerID: e.IDs[user],
+		must(t, e.Core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindUser, OwnerID: e.IDs[user],
 			PropKind: model.KindDevice, PropID: truck.ID}))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -132,7 +132,7 @@ func TestIgnitionPush(t *testing.T) {
 	at := e.clock.now().Add(-time.Minute)
 	for i, on := range []bool{false, true} {
 		fix := at.Add(time.Duration(i) * 10 * time.Second)
-		must(t, e.Core.Ingest(truck.ID, []*model.Position{{DeviceID: truck.ID, Protocol: "test", DeviceTime: fix,
+		must(t, e.Core.Ingest.Ingest(truck.ID, []*model.Position{{DeviceID: truck.ID, Protocol: "test", DeviceTime: fix,
 			FixTime: fix, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: model.Attributes{"ignition": on}}}))
 	}
 	// The queue is FIFO with one worker: once this arrives, the event is done.

@@ -29,7 +29,7 @@ func (h *handlers) connectMileage(c *fiber.Ctx) error {
 		if err != nil {
 			return false, model.Invalid("vehicle %s not found", body.VehicleID)
 		}
-		return h.core.ConnectMileage(httpx.User(c), int64(id), body.Mileage)
+		return h.core.Fleet.ConnectMileage(httpx.User(c), int64(id), body.Mileage)
 	}()
 	switch kind := model.ClassOf(err); {
 	case err == nil && created:

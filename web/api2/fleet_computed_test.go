@@ -62,7 +62,7 @@ func TestFleetMileage(t *testing.T) {
 		t.Fatalf("alice's attributes for car: %s", r.Body)
 	}
 	// bob's van gets the value from its own mileage attribute.
-	_, err := e.Core.Devices.Update(model.System(), e.IDs["van"], func(d *model.Device) error {
+	_, err := e.Core.Fleet.Devices.Update(model.System(), e.IDs["van"], func(d *model.Device) error {
 		d.Attributes = model.Attributes{"mileage": "9 km/l"}
 		return nil
 	})
@@ -112,7 +112,7 @@ func TestFleetMileageErrors(t *testing.T) {
 	scenarios = append(scenarios, officeScenario{Name: "another account's mileage on a shared vehicle", As: "bob",
 		Method: "POST", Path: "/api2/computed/mileage", Body: `{"vehicleId":"{car}","mileage":"20 km/l"}`,
 		Before: func(t *testing.T, e *officeEnv) {
-			_, err := e.Core.ConnectMileage(e.user("alice"), e.IDs["car"], "12 km/l")
+			_, err := e.Core.Fleet.ConnectMileage(e.user("alice"), e.IDs["car"], "12 km/l")
 			e.must(err)
 			e.link("bob", model.KindDevice, e.IDs["car"])
 		},

@@ -3,7 +3,7 @@ package api2
 import (
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -30,7 +30,7 @@ type installedDevice struct {
 	Message        string           `json:"message,omitempty"`
 }
 
-func showDevice(v *app.InstalledDevice) installedDevice {
+func showDevice(v *fleet.InstalledDevice) installedDevice {
 	d := v.Device
 	out := installedDevice{ID: model.TextID(d.ID), Name: d.Name, UniqueID: d.UniqueID, Phone: d.Phone,
 		Contact: d.Contact, Category: d.Category, Model: d.Model, GroupID: model.TextID(d.GroupID),
@@ -93,7 +93,7 @@ func (b *deviceBody) apply(d *model.Device) error {
 
 // M1
 func (h *handlers) listInstalled(c *fiber.Ctx) error {
-	list, err := h.core.InstalledDevices(httpx.User(c))
+	list, err := h.core.Fleet.InstalledDevices(httpx.User(c))
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (h *handlers) installDevice(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.core.InstallDevice(httpx.User(c), b.apply, app.InstallationDetails{Location: b.Location, Notes: b.Notes})
+	v, err := h.core.Fleet.InstallDevice(httpx.User(c), b.apply, fleet.InstallationDetails{Location: b.Location, Notes: b.Notes})
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (h *handlers) updateInstalled(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.core.UpdateInstalledDevice(httpx.User(c), id, b.apply)
+	v, err := h.core.Fleet.UpdateInstalledDevice(httpx.User(c), id, b.apply)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func (h *handlers) deleteInstallation(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.core.DeleteInstallation(httpx.User(c), id); err != nil {
+	if err := h.core.Fleet.DeleteInstallation(httpx.User(c), id); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -153,7 +153,7 @@ func (h *handlers) deleteInstallation(c *fiber.Ctx) error {
 
 // M6
 func (h *handlers) checkIMEI(c *fiber.Ctx) error {
-	taken, err := h.core.UniqueIDTaken(c.Params("imei_number"))
+	taken, err := h.core.Fleet.UniqueIDTaken(c.Params("imei_number"))
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ type driverEntry struct {
 
 // M2
 func (h *handlers) deviceDrivers(c *fiber.Ctx) error {
-	current, drivers, err := h.core.DriverOverview(httpx.User(c))
+	current, drivers, err := h.core.Fleet.DriverOverview(httpx.User(c))
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (h *handlers) lastStop(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	e, err := h.core.LastStop(httpx.User(c), id)
+	e, err := h.core.Fleet.LastStop(httpx.User(c), id)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func (e *officeEnv) stored(id string) *model.Device {
 	e.t.Helper()
 	n, err := strconv.ParseInt(id, 10, 64)
 	e.must(err)
-	d, err := e.Core.Devices.Get(model.System(), n)
+	d, err := e.Core.Fleet.Devices.Get(model.System(), n)
 	e.must(err)
 	return d
 }
@@ -87,7 +87,7 @@ func TestFleetDeviceCreate(t *testing.T) {
 			}},
 		{Name: "groupId is a string id", As: "alice", Method: "POST", Path: "/api2/devices",
 			Before: func(t *testing.T, e *officeEnv) {
-				g, err := e.Core.Groups.Create(e.user("alice"), func(g *model.Group) error { g.Name = "fleet"; return nil })
+				g, err := e.Core.Fleet.Groups.Create(e.user("alice"), func(g *model.Group) error { g.Name = "fleet"; return nil })
 				e.must(err)
 				e.IDs["fleet"] = g.ID
 			},
@@ -288,7 +288,7 @@ func TestFleetDrivers(t *testing.T) {
 	if a = get("alice"); a.DriverID != 0 {
 		t.Fatalf("unknown tag, no link: driverId %d", a.DriverID)
 	}
-	e.must(e.Core.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: e.IDs["car"], PropKind: model.KindDriver, PropID: e.IDs["drv"]}))
+	e.must(e.Core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindDevice, OwnerID: e.IDs["car"], PropKind: model.KindDriver, PropID: e.IDs["drv"]}))
 	if a = get("alice"); a.DriverID != e.IDs["drv"] {
 		t.Fatalf("linked driver: driverId %d", a.DriverID)
 	}

@@ -3,7 +3,7 @@ package api2
 import (
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -25,7 +25,7 @@ func timeRange(c *fiber.Ctx) (from, to time.Time, err error) {
 
 // E2
 func (h *handlers) extendedEvents(c *fiber.Ctx) error {
-	q := app.EventQuery{Types: httpx.QueryStrings(c, "type")}
+	q := fleet.EventQuery{Types: httpx.QueryStrings(c, "type")}
 	var err error
 	if q.DeviceIDs, err = httpx.QueryIDs(c, "deviceIds"); err != nil {
 		return err
@@ -42,12 +42,12 @@ func (h *handlers) extendedEvents(c *fiber.Ctx) error {
 	default:
 		return model.Invalid("sort must be asc or desc, not %q", c.Query("sort"))
 	}
-	p, err := readPaging(c, app.DefaultEventLimit)
+	p, err := readPaging(c, fleet.DefaultEventLimit)
 	if err != nil {
 		return err
 	}
-	q.Page, q.Limit = p.page, min(p.limit, app.MaxEventLimit)
-	events, err := h.core.ExtendedEvents(httpx.User(c), q)
+	q.Page, q.Limit = p.page, min(p.limit, fleet.MaxEventLimit)
+	events, err := h.core.Fleet.ExtendedEvents(httpx.User(c), q)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (h *handlers) alarmAnalytics(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out, err := h.core.AlarmAnalytics(httpx.User(c), ids, from, to)
+	out, err := h.core.Fleet.AlarmAnalytics(httpx.User(c), ids, from, to)
 	if err != nil {
 		return err
 	}

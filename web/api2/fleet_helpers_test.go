@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -29,7 +29,7 @@ func (e *officeEnv) addEvent(name, device string, at time.Time, typ string, attr
 // ingest runs positions of the named device through the core's pipeline.
 func (e *officeEnv) ingest(device string, positions ...*model.Position) {
 	e.t.Helper()
-	e.must(e.Core.Ingest(e.IDs[device], positions))
+	e.must(e.Core.Ingest.Ingest(e.IDs[device], positions))
 }
 
 // fix is a valid position at the clock's time plus m minutes.
@@ -45,7 +45,7 @@ func (e *officeEnv) fix(m int, speed float64, attrs model.Attributes) *model.Pos
 func (e *officeEnv) setZone(zone string) {
 	e.t.Helper()
 	_, err := e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error {
-		s.Attributes = model.Attributes{app.ZoneAttribute: zone}
+		s.Attributes = model.Attributes{fleet.ZoneAttribute: zone}
 		return nil
 	})
 	e.must(err)

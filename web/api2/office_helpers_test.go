@@ -96,7 +96,7 @@ func buildOfficeEnv(t testing.TB, store func(*storage.DB) model.Store, with func
 	}
 	e.device("car", "alice")
 	e.device("van", "bob")
-	drv, err := e.Core.Drivers.Create(model.System(), func(d *model.Driver) error {
+	drv, err := e.Core.Fleet.Drivers.Create(model.System(), func(d *model.Driver) error {
 		d.Name, d.UniqueID = "Dana", "drv-1"
 		return nil
 	})
@@ -127,7 +127,7 @@ func (e *officeEnv) must(err error) {
 
 func (e *officeEnv) link(user, kind string, id int64) {
 	e.t.Helper()
-	e.must(e.Core.Link(model.System(), model.Permission{OwnerKind: model.KindUser, OwnerID: e.IDs[user], PropKind: kind, PropID: id}))
+	e.must(e.Core.Fleet.Link(model.System(), model.Permission{OwnerKind: model.KindUser, OwnerID: e.IDs[user], PropKind: kind, PropID: id}))
 }
 
 // user is the stored fixture user, as the core sees it.
@@ -142,7 +142,7 @@ func (e *officeEnv) user(name string) *model.User {
 // record) and names it.
 func (e *officeEnv) device(name, owner string) {
 	e.t.Helper()
-	d, err := e.Core.Devices.Create(model.System(), func(d *model.Device) error {
+	d, err := e.Core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = name, "imei-"+name
 		return nil
 	})

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
@@ -91,7 +91,7 @@ func TestOpenAPILimits(t *testing.T) {
 	// bounded is a property a client sets as free text.
 	bounded := func(p *schemaProp) bool { return p.Type == "string" && p.Enum == nil && !p.ReadOnly && p.Format == "" }
 	schemaTypes := map[string][]reflect.Type{
-		"DeviceBody":     {reflect.TypeFor[model.Device](), reflect.TypeFor[app.Installation]()},
+		"DeviceBody":     {reflect.TypeFor[model.Device](), reflect.TypeFor[fleet.Installation]()},
 		"Payment":        {reflect.TypeFor[office.Payment]()},
 		"Ticket":         {reflect.TypeFor[office.Ticket]()},
 		"TicketResponse": {reflect.TypeFor[office.TicketResponse]()},

@@ -175,7 +175,7 @@ func TestBrowser(t *testing.T) {
 	}
 	e := newEnv(t)
 	ticket := e.addTicket("driver1", "Speed looks wrong", "tracking")
-	if _, err := e.Core.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err == nil {
+	if _, err := e.Core.Ingest.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err == nil {
 		t.Fatal("unknown device identified")
 	}
 	s := newSession(t, e)
@@ -220,7 +220,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form.inline button[type=submit]`)),
 		s.waitText("#fleet-list", "Trailer 42"),
 	)
-	if d, err := e.Core.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err != nil || d.Name != "Trailer 42" {
+	if d, err := e.Core.Ingest.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err != nil || d.Name != "Trailer 42" {
 		t.Fatalf("device added in the browser: %+v %v", d, err)
 	}
 

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -70,15 +71,15 @@ func (d *Dashboard) fleet(c *fiber.Ctx) error {
 
 func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetView, error) {
 	v := fleetView{Query: strings.TrimSpace(query), Status: status, Counts: map[string]int{}, Now: time.Now()}
-	devices, err := d.core.Devices.List(actor, model.Query{})
+	devices, err := d.core.Fleet.Devices.List(actor, model.Query{})
 	if err != nil {
 		return v, err
 	}
-	positions, err := d.core.Positions(actor, app.PositionQuery{})
+	positions, err := d.core.Fleet.Positions(actor, fleet.PositionQuery{})
 	if err != nil {
 		return v, err
 	}
-	groups, err := d.core.Groups.List(actor, model.Query{})
+	groups, err := d.core.Fleet.Groups.List(actor, model.Query{})
 	if err != nil {
 		return v, err
 	}
@@ -126,9 +127,9 @@ func (d *Dashboard) tileURL() string {
 type deviceForm struct {
 	Device       *model.Device
 	Groups       []*model.Group
-	Installation *app.Installation
+	Installation *fleet.Installation
 	Install      bool
-	Details      app.InstallationDetails
+	Details      fleet.InstallationDetails
 	Problem      string
 }
 
@@ -142,7 +143,7 @@ func (d *Dashboard) deviceEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	dev, err := d.core.Devices.Get(user(c), id)
+	dev, err := d.core.Fleet.Devices.Get(user(c), id)
 	if err != nil {
 		return err
 	}
@@ -151,14 +152,14 @@ func (d *Dashboard) deviceEdit(c *fiber.Ctx) error {
 
 func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, f deviceForm, problem error) error {
 	actor := user(c)
-	groups, err := d.core.Groups.List(actor, model.Query{})
+	groups, err := d.core.Fleet.Groups.List(actor, model.Query{})
 	if err != nil {
 		return err
 	}
 	title := "New device"
 	if f.Device.ID != 0 {
 		title = f.Device.Name
-		if f.Installation, err = d.core.Installation(actor, f.Device.ID); err != nil {
+		if f.Installation, err = d.core.Fleet.Installation(actor, f.Device.ID); err != nil {
 			return err
 		}
 	}
@@ -168,7 +169,7 @@ func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, f deviceForm, pro
 
 func (d *Dashboard) deviceCreate(c *fiber.Ctx) error {
 	f := deviceForm{Device: &model.Device{}, Install: c.FormValue("install") == "on",
-		Details: app.InstallationDetails{Location: c.FormValue("installLocation"), Notes: c.FormValue("installNotes")}}
+		Details: fleet.InstallationDetails{Location: c.FormValue("installLocation"), Notes: c.FormValue("installNotes")}}
 	apply := func(dev *model.Device) error {
 		err := readDevice(c, dev)
 		*f.Device = *dev
@@ -176,9 +177,9 @@ func (d *Dashboard) deviceCreate(c *fiber.Ctx) error {
 	}
 	var err error
 	if f.Install {
-		_, err = d.core.InstallDevice(user(c), apply, f.Details)
+		_, err = d.core.Fleet.InstallDevice(user(c), apply, f.Details)
 	} else {
-		_, err = d.core.Devices.Create(user(c), apply)
+		_, err = d.core.Fleet.Devices.Create(user(c), apply)
 	}
 	if err != nil {
 		return d.formFailed(c, err, func(status int) error { return d.renderDeviceForm(c, status, f, err) })
@@ -192,7 +193,7 @@ func (d *Dashboard) deviceUpdate(c *fiber.Ctx) error {
 		return err
 	}
 	var submitted model.Device
-	_, err = d.core.Devices.Update(user(c), id, func(dev *model.Device) error {
+	_, err = d.core.Fleet.Devices.Update(user(c), id, func(dev *model.Device) error {
 		err := readDevice(c, dev)
 		submitted = *dev
 		return err
@@ -210,7 +211,7 @@ func (d *Dashboard) deviceDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.core.Devices.Delete(user(c), id); err != nil {
+	if err := d.core.Fleet.Devices.Delete(user(c), id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/fleet")
@@ -255,12 +256,12 @@ func problemText(err error) string {
 
 // unknownView lists the devices that reported without being registered.
 type unknownView struct {
-	Devices []app.UnknownDevice
+	Devices []ingest.UnknownDevice
 	Now     time.Time
 }
 
 func (d *Dashboard) unknown(c *fiber.Ctx) error {
-	list, err := d.core.UnknownDevices(user(c))
+	list, err := d.core.Ingest.UnknownDevices(user(c))
 	if err != nil {
 		return err
 	}
@@ -270,11 +271,11 @@ func (d *Dashboard) unknown(c *fiber.Ctx) error {
 // unknownAdd registers an unknown device under the name given.
 func (d *Dashboard) unknownAdd(c *fiber.Ctx) error {
 	uniqueID := strings.TrimSpace(c.FormValue("uniqueId"))
-	list, err := d.core.UnknownDevices(user(c)) // a registered id has left it
+	list, err := d.core.Ingest.UnknownDevices(user(c)) // a registered id has left it
 	if err != nil {
 		return err
 	}
-	if !slices.ContainsFunc(list, func(u app.UnknownDevice) bool { return u.UniqueID == uniqueID }) {
+	if !slices.ContainsFunc(list, func(u ingest.UnknownDevice) bool { return u.UniqueID == uniqueID }) {
 		return model.NotFound("Unknown device " + strconv.Quote(uniqueID))
 	}
 	return d.deviceCreate(c)

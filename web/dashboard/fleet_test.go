@@ -61,7 +61,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 	if res.Status != 303 {
 		t.Fatalf("create: %d %.400s", res.Status, res.Body)
 	}
-	list, err := e.Core.Devices.List(e.users["admin"], model.Query{UniqueIDs: []string{"868000000000004"}})
+	list, err := e.Core.Fleet.Devices.List(e.users["admin"], model.Query{UniqueIDs: []string{"868000000000004"}})
 	if err != nil || len(list) != 1 || list[0].Name != "Bus Four" || list[0].Model != "GT06N" || list[0].Phone != "+49 170 1234567" {
 		t.Fatalf("created device: %+v %v", list, err)
 	}
@@ -85,7 +85,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 	if res := admin.post("/dashboard/fleet/devices/"+id, form); res.Status != 303 {
 		t.Fatalf("update: %d %.300s", res.Status, res.Body)
 	}
-	if d, _ := e.Core.Devices.Get(e.users["admin"], list[0].ID); d == nil || d.Name != "Bus Four (blue)" {
+	if d, _ := e.Core.Fleet.Devices.Get(e.users["admin"], list[0].ID); d == nil || d.Name != "Bus Four (blue)" {
 		t.Fatalf("updated device: %+v", d)
 	}
 	// A manager cannot see, hence not edit, the administrator's device.
@@ -95,7 +95,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 	if res := admin.post("/dashboard/fleet/devices/"+id+"/delete", nil); res.Status != 303 {
 		t.Fatalf("delete: %d", res.Status)
 	}
-	if _, err := e.Core.Devices.Get(e.users["admin"], list[0].ID); model.ClassOf(err) != model.ClassNotFound {
+	if _, err := e.Core.Fleet.Devices.Get(e.users["admin"], list[0].ID); model.ClassOf(err) != model.ClassNotFound {
 		t.Fatalf("deleted device still there: %v", err)
 	}
 	if res := admin.get("/dashboard/fleet/devices/abc"); res.Status != 400 {
@@ -105,7 +105,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 
 func TestUnknownDevices(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.Core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err == nil {
+	if _, err := e.Core.Ingest.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err == nil {
 		t.Fatal("unknown device identified")
 	}
 	admin := e.as("admin")
@@ -122,7 +122,7 @@ func TestUnknownDevices(t *testing.T) {
 	if res.Status != 303 {
 		t.Fatalf("add: %d %.300s", res.Status, res.Body)
 	}
-	if d, err := e.Core.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err != nil || d.Name != "Trailer 7" {
+	if d, err := e.Core.Ingest.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err != nil || d.Name != "Trailer 7" {
 		t.Fatalf("added device: %+v %v", d, err)
 	}
 	webtest.Lacks(t, "unknown list after adding", admin.get("/dashboard/fleet/unknown").Body, "862000000000077")
@@ -161,7 +161,7 @@ func TestDeviceInstallation(t *testing.T) {
 	if res := admin.post("/dashboard/fleet/devices", form); res.Status != 303 {
 		t.Fatalf("install: %d %.400s", res.Status, res.Body)
 	}
-	list, err := e.Core.Devices.List(e.users["admin"], model.Query{UniqueIDs: []string{"868000000000099"}})
+	list, err := e.Core.Fleet.Devices.List(e.users["admin"], model.Query{UniqueIDs: []string{"868000000000099"}})
 	if err != nil || len(list) != 1 || list[0].ExpirationTime == nil {
 		t.Fatalf("installed device: %+v %v", list, err)
 	}

@@ -94,7 +94,7 @@ func (e *env) must(u *model.User, err error) *model.User {
 
 func (e *env) addDevice(owner, key, name, uniqueID string, p *model.Position) {
 	e.t.Helper()
-	d, err := e.Core.Devices.Create(e.users[owner], func(d *model.Device) error {
+	d, err := e.Core.Fleet.Devices.Create(e.users[owner], func(d *model.Device) error {
 		d.Name, d.UniqueID = name, uniqueID
 		return nil
 	})
@@ -104,7 +104,7 @@ func (e *env) addDevice(owner, key, name, uniqueID string, p *model.Position) {
 	if p != nil {
 		p.DeviceID, p.Valid, p.Protocol = d.ID, true, "gt06"
 		p.FixTime, p.DeviceTime = e.now.Add(-time.Minute), e.now.Add(-time.Minute)
-		if err := e.Core.Ingest(d.ID, []*model.Position{p}); err != nil {
+		if err := e.Core.Ingest.Ingest(d.ID, []*model.Position{p}); err != nil {
 			e.t.Fatal(err)
 		}
 	}

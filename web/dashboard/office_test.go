@@ -306,7 +306,7 @@ func TestOverview(t *testing.T) {
 	}
 	sos := &model.Position{DeviceID: e.devices["truck1"].ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
 		FixTime: e.now, DeviceTime: e.now, Attributes: model.Attributes{"alarm": "sos"}}
-	if err := e.Core.Ingest(sos.DeviceID, []*model.Position{sos}); err != nil {
+	if err := e.Core.Ingest.Ingest(sos.DeviceID, []*model.Position{sos}); err != nil {
 		t.Fatal(err)
 	}
 	body := e.as("admin").get("/dashboard/").Body

@@ -5,9 +5,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/ops"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -34,7 +35,7 @@ type overviewView struct {
 	DueCount, Overdue int
 	// Disk is the data disk at a glance, for administrators; nil for
 	// others or when the free space cannot be read.
-	Disk *app.Outlook
+	Disk *ops.Outlook
 }
 
 // alarmRow is one of the latest alarms with its device's name.
@@ -66,7 +67,7 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 	}
 	v := overviewView{Fleet: fleet, Year: time.Now().UTC().Year()}
 	if actor.Administrator {
-		if o, err := d.core.Outlook(); err == nil {
+		if o, err := d.core.Ops.Outlook(); err == nil {
 			v.Disk = &o
 		}
 	}
@@ -145,11 +146,11 @@ func (n entityNames) of(kind string, id int64) string {
 }
 
 func (d *Dashboard) entityNames(actor *model.User) (entityNames, error) {
-	devices, err := d.core.Devices.List(actor, model.Query{})
+	devices, err := d.core.Fleet.Devices.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}
-	drivers, err := d.core.Drivers.List(actor, model.Query{})
+	drivers, err := d.core.Fleet.Drivers.List(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +176,7 @@ func (n entityNames) options(kind, none string) []option {
 
 func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
 	now := time.Now()
-	events, err := d.core.ExtendedEvents(actor, app.EventQuery{Types: []string{model.EventAlarm},
+	events, err := d.core.Fleet.ExtendedEvents(actor, fleet.EventQuery{Types: []string{model.EventAlarm},
 		From: now.Add(-alarmWindow), To: now, Desc: true, Page: 1, Limit: overviewListLen})
 	if err != nil {
 		return err
@@ -190,7 +191,7 @@ func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
 		}
 		_ = json.Unmarshal([]byte(e.Attributes), &attrs) // an unreadable kind shows as a plain "alarm"
 		row := alarmRow{Time: e.EventTime, Device: names[e.DeviceID], Alarm: attrs.Alarm, DeviceID: e.DeviceID}
-		if t, err := time.Parse(app.ExtendedTimeLayout, e.EventTime); err == nil {
+		if t, err := time.Parse(fleet.ExtendedTimeLayout, e.EventTime); err == nil {
 			row.Time = stamp(t)
 		}
 		if row.Alarm == "" {

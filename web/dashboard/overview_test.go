@@ -44,7 +44,7 @@ func TestOverviewMaintenanceDue(t *testing.T) {
 	van2 := e.devices["van2"]
 	fix := &model.Position{DeviceID: van2.ID, Valid: true, Protocol: "gt06", Latitude: 52.5, Longitude: 13.4,
 		FixTime: e.now.Add(-time.Minute), DeviceTime: e.now.Add(-time.Minute), Attributes: model.Attributes{"odometer": 10_800_000.0}}
-	if err := e.Core.Ingest(van2.ID, []*model.Position{fix}); err != nil {
+	if err := e.Core.Ingest.Ingest(van2.ID, []*model.Position{fix}); err != nil {
 		t.Fatal(err)
 	}
 	link := func(key string) string {

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 
 	"github.com/a-h/templ"
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/ops"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -22,10 +22,10 @@ type Page struct {
 	Assets *Static
 	// LowSpace is the data directory's free space when it is low and the
 	// viewer an administrator, who can make room (the layout warns).
-	LowSpace *app.Space
+	LowSpace *ops.Space
 	// BackupFailed is the last scheduled backup when it failed, and the
 	// last good one, for an administrator (the layout warns).
-	BackupFailed, LastGoodBackup *app.BackupReport
+	BackupFailed, LastGoodBackup *model.BackupReport
 }
 
 // Admin reports whether the viewer is an administrator (managers see less).
@@ -37,10 +37,10 @@ func (d *Dashboard) page(c *fiber.Ctx, title, nav string) Page {
 	if !p.Admin() {
 		return p
 	}
-	if space, err := d.core.Space(); err == nil && space.Low {
+	if space, err := d.core.Ops.Space(); err == nil && space.Low {
 		p.LowSpace = &space
 	}
-	if last, good := d.core.Backups(); last.Err != "" {
+	if last, good := d.core.Ops.Backups(); last.Err != "" {
 		p.BackupFailed, p.LastGoodBackup = &last, &good
 	}
 	return p

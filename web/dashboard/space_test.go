@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -75,9 +76,9 @@ func TestBackupFailedWarning(t *testing.T) {
 	const banner = `id="backup-failed"`
 	webtest.Lacks(t, "before any backup", admin.get("/dashboard/").Body, banner)
 	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
-	e.Core.NoteBackup(app.BackupReport{At: at, Path: "/var/lib/fleetd/backups/fleetd-20261124T030000Z.tar", Size: 1 << 20})
+	e.Core.Ops.NoteBackup(model.BackupReport{At: at, Path: "/var/lib/fleetd/backups/fleetd-20261124T030000Z.tar", Size: 1 << 20})
 	webtest.Lacks(t, "after a good backup", admin.get("/dashboard/").Body, banner)
-	e.Core.NoteBackup(app.BackupReport{At: at.Add(24 * time.Hour), Err: "no space left on device"})
+	e.Core.Ops.NoteBackup(model.BackupReport{At: at.Add(24 * time.Hour), Err: "no space left on device"})
 	for _, path := range []string{"/dashboard/", "/dashboard/tickets"} {
 		webtest.Contains(t, path, admin.get(path).Body, banner, "2026-11-25 03:00 UTC", "no space left on device",
 			"fleetd-20261124T030000Z.tar")
@@ -97,7 +98,7 @@ func TestOverviewDataDisk(t *testing.T) {
 	webtest.Contains(t, "before any backup", e.as("admin").get("/dashboard/").Body, card, "10.0 GB free of 100.0 GB",
 		"The store takes 250.0 MB", "No scheduled backup since the server started")
 	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
-	e.Core.NoteBackup(app.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 3 << 20, GrowthPerDay: 1 << 30})
+	e.Core.Ops.NoteBackup(model.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 3 << 20, GrowthPerDay: 1 << 30})
 	webtest.Contains(t, "after a backup", e.as("admin").get("/dashboard/").Body, card, "grows by 1.0 GB a day",
 		"Last backup: 24 Nov 2026 03:00 UTC, 3.0 MB")
 	webtest.Lacks(t, "manager", e.as("manager").get("/dashboard/").Body, card)

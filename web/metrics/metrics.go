@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
-	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -105,22 +104,14 @@ func (m *Metrics) ObserveCommit(calls int, took time.Duration) {
 	m.commitTime.Observe(took.Seconds())
 }
 
-// Sink wraps the core as the listeners' sink, timing each ingest call.
-func (m *Metrics) Sink(s protocols.HTTPSink) protocols.HTTPSink { return sink{s, m} }
-
-type sink struct {
-	protocols.HTTPSink
-	m *Metrics
-}
-
-func (s sink) Ingest(deviceID int64, positions []*model.Position) error {
-	began := time.Now()
-	err := s.HTTPSink.Ingest(deviceID, positions)
+// ObserveIngest records one ingest call of the listeners: its positions
+// and the time until they were durable, or its failure; it is
+// protocols.Options.Ingested.
+func (m *Metrics) ObserveIngest(positions int, took time.Duration, err error) {
 	if err != nil {
-		s.m.ingestFails.Inc()
-		return err
+		m.ingestFails.Inc()
+		return
 	}
-	s.m.ingest.Observe(time.Since(began).Seconds())
-	s.m.batch.Observe(float64(len(positions)))
-	return nil
+	m.ingest.Observe(took.Seconds())
+	m.batch.Observe(float64(positions))
 }

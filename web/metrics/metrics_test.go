@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -16,11 +15,13 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/gt06"
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/fleetd/fleetd/web/metrics"
@@ -42,7 +43,8 @@ func newFixture(t *testing.T, token string, proxyHeader ...string) *fixture {
 	t.Helper()
 	m := metrics.New("v9.9.9")
 	db, core := watched(t, m, app.Options{BcryptCost: 4})
-	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, m.Sink(core), protocols.Options{AckLatency: m.ObserveAck})
+	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, core.Ingest,
+		protocols.Options{AckLatency: m.ObserveAck, Ingested: m.ObserveIngest})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,11 +73,7 @@ func watched(t *testing.T, m *metrics.Metrics, opts app.Options) (*storage.DB, *
 // openStore opens a real store whose group commits m observes.
 func openStore(t *testing.T, m *metrics.Metrics) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true, OnCommit: m.ObserveCommit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t, storage.Options{OnCommit: m.ObserveCommit})
 	return db
 }
 
@@ -88,7 +86,7 @@ func serveLoopback(t *testing.T, f *fiber.App) string { return "http://" + webte
 // the connection stays open for more frames.
 func (fx *fixture) report(t *testing.T) net.Conn {
 	t.Helper()
-	if _, err := fx.core.Devices.Create(model.System(), func(d *model.Device) error {
+	if _, err := fx.core.Fleet.Devices.Create(model.System(), func(d *model.Device) error {
 		d.Name, d.UniqueID = "truck", "864717003283581"
 		return nil
 	}); err != nil {
@@ -276,11 +274,11 @@ func TestImpossibleValuesCounted(t *testing.T) {
 	if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("ACK = %x (%v), want %x", got, err, want)
 	}
-	latest, err := fx.core.Positions(model.System(), app.PositionQuery{})
+	latest, err := fx.core.Fleet.Positions(model.System(), fleet.PositionQuery{})
 	if err != nil || len(latest) != 1 || latest[0].Course != 0 || latest[0].Latitude == 0 {
 		t.Fatalf("latest = %+v (%v), want the fix stored with course 0", latest, err)
 	}
-	if _, err := fx.core.Identify("gt06", "86471700\x1b[2J", "192.0.2.1:5000"); err == nil {
+	if _, err := fx.core.Ingest.Identify("gt06", "86471700\x1b[2J", "192.0.2.1:5000"); err == nil {
 		t.Fatal("a control sequence identified a device")
 	}
 	_, body := get(t, base+"/metrics")

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/ops"
 	"github.com/fleetd/fleetd/web/metrics"
 	"github.com/gofiber/fiber/v2"
 )
@@ -24,7 +25,7 @@ func TestDataFreeBytes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := metrics.New("v1")
-			watched(t, m, app.Options{BcryptCost: 4, Space: app.SpaceOptions{
+			watched(t, m, app.Options{BcryptCost: 4, Space: ops.Options{
 				Statfs: func() (uint64, uint64, error) { return tc.free, 200 << 30, tc.err }}})
 			f := fiber.New(fiber.Config{DisableStartupMessage: true})
 			f.Get("/metrics", m.Handler(""))

@@ -41,7 +41,7 @@ func testWorld(t testing.TB) *testEnv {
 			"cookie": c.Cookies(httpx.SessionCookie), "host": c.Hostname(), "x": c.Get("X-Test"), "message": "echo"})
 	})
 	f.Post("/write", func(c *fiber.Ctx) error {
-		if _, err := core.Groups.Create(model.System(), func(g *model.Group) error { g.Name = "g"; return nil }); err != nil {
+		if _, err := core.Fleet.Groups.Create(model.System(), func(g *model.Group) error { g.Name = "g"; return nil }); err != nil {
 			return err
 		}
 		return c.SendString("{}")
@@ -170,7 +170,7 @@ func TestScenarioHooks(t *testing.T) {
 			steps = append(steps, "before "+strconv.Itoa(n)+" "+strconv.FormatBool(err == nil))
 		},
 		After: func(t *testing.T, e *testEnv, r *Response) {
-			list, err := e.Core.Groups.List(model.System(), model.Query{})
+			list, err := e.Core.Fleet.Groups.List(model.System(), model.Query{})
 			steps = append(steps, "after "+strconv.Itoa(len(list))+" "+strconv.FormatBool(err == nil)+" "+r.Body)
 		}}})
 	if got := strings.Join(steps, ", "); got != "before 0 true, after 1 true {}" {

@@ -17,10 +17,10 @@ package webtest
 
 import (
 	"net"
-	"path/filepath"
 	"testing"
 
 	"github.com/fleetd/fleetd/storage"
+	"github.com/fleetd/fleetd/storage/storagetest"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -28,12 +28,7 @@ import (
 // ends. It skips fsync: the directory is thrown away with the test.
 func OpenStore(t testing.TB) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return storagetest.Open(t)
 }
 
 // Serve runs f on a real listener at 127.0.0.1:0 until the test ends and

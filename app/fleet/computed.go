@@ -1,0 +1,110 @@
+package fleet
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/expression"
+	"github.com/fleetd/fleetd/app/model"
+)
+
+var computedTypes = []string{model.ComputedString, model.ComputedNumber, model.ComputedBoolean}
+
+func newComputedAttributes(fl *Service) *Objects[model.ComputedAttribute, *model.ComputedAttribute] {
+	return &Objects[model.ComputedAttribute, *model.ComputedAttribute]{
+		store: fl.store, kind: model.KindAttribute,
+		table:   model.Tx.ComputedAttributes,
+		prepare: func(_ access.Guard, _, v *model.ComputedAttribute) error { return checkComputed(v) },
+	}
+}
+
+// checkComputed normalises v and refuses what the ingest could not
+// evaluate; the expression is compiled here so a broken one never reaches
+// the ingest.
+func checkComputed(v *model.ComputedAttribute) error {
+	v.Description, v.Attribute = strings.TrimSpace(v.Description), strings.TrimSpace(v.Attribute)
+	v.Expression, v.Type = strings.TrimSpace(v.Expression), strings.TrimSpace(v.Type)
+	switch {
+	case v.Attribute == "" || v.Expression == "":
+		return model.Invalid("attribute and expression are required")
+	case strings.ContainsFunc(v.Attribute, isSpaceOrControl):
+		return model.Invalid("attribute must be a name without spaces")
+	case !slices.Contains(computedTypes, v.Type):
+		return model.Invalid("type must be string, number or boolean")
+	}
+	if v.Description == "" {
+		v.Description = v.Attribute
+	}
+	_, err := expression.Compile(v.Expression)
+	return err
+}
+
+func isSpaceOrControl(r rune) bool { return r <= ' ' || r == 0x7f }
+
+// DeviceComputed are the attributes linked to d, its group and the group's
+// ancestors, in evaluation order (priority, then id).
+func DeviceComputed(tx model.Tx, d *model.Device) ([]*model.ComputedAttribute, error) {
+	ids, err := LinkedToDevice(tx, d, model.KindAttribute)
+	if err != nil {
+		return nil, err
+	}
+	var out []*model.ComputedAttribute
+	for _, id := range ids {
+		if a, err := tx.ComputedAttributes().Get(id); err == nil {
+			out = append(out, a)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *model.ComputedAttribute) int { return cmp.Compare(b.Priority, a.Priority) })
+	return out, nil
+}
+
+// LinkedToDevice lists the ids of kind linked to d, to its group or to
+// the group's ancestors, sorted and without repeats.
+func LinkedToDevice(tx model.Tx, d *model.Device, kind string) ([]int64, error) {
+	ids, err := tx.Linked(model.KindDevice, d.ID, kind)
+	if err != nil {
+		return nil, err
+	}
+	for g, hops := d.GroupID, 0; g != 0 && hops < 100; hops++ {
+		more, err := tx.Linked(model.KindGroup, g, kind)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, more...)
+		group, err := tx.Groups().Get(g)
+		if err != nil {
+			break
+		}
+		g = group.GroupID
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
+}
+
+// TestComputedAttribute evaluates a (not necessarily stored) attribute on
+// the device's latest position, as Traccar's /attributes/computed/test
+// does; nil means the expression gave no value.
+func (fl *Service) TestComputedAttribute(actor *model.User, deviceID int64, a *model.ComputedAttribute) (any, error) {
+	if err := checkComputed(a); err != nil {
+		return nil, err
+	}
+	var p *model.Position
+	err := fl.store.View(func(tx model.Tx) (err error) {
+		ac := access.Guard{Tx: tx, Actor: actor}
+		if err := model.FirstError(ac.MustSee(model.KindDevice, deviceID), ac.Exists(model.KindDevice, deviceID)); err != nil {
+			return err
+		}
+		p, err = tx.LatestPosition(deviceID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	v, err := expression.Eval(a, expression.Env(p))
+	if err != nil {
+		return nil, model.Invalid("%v", err)
+	}
+	return v, nil
+}

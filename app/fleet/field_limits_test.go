@@ -1,0 +1,16 @@
+package fleet
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/fleetd/fleetd/app/limits"
+)
+
+// TestFieldLimitsNameFields: every name Installation declares in
+// FieldLimits is a string field of it.
+func TestFieldLimitsNameFields(t *testing.T) {
+	if err := limits.Verify(reflect.TypeFor[Installation]()); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,294 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/geo"
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/live"
+	"github.com/fleetd/fleetd/app/model"
+)
+
+// Options tune the position pipeline.
+type Options struct {
+	// AutoRegister creates unknown devices instead of rejecting them,
+	// AutoRegisterPerHour of them per client address (default 100); past
+	// that they are listed as unknown.
+	AutoRegister        bool
+	AutoRegisterPerHour int
+	// FutureLimit drops fixes dated further than this past the server clock
+	// (a device with a broken clock would otherwise pin "latest" forever).
+	FutureLimit time.Duration
+	// MotionSpeed is the speed in knots above which a device is moving.
+	MotionSpeed float64
+}
+
+// ErrUnknownDevice is returned for a uniqueId no device has (and
+// auto-registration is off); the id is listed in UnknownDevices.
+var ErrUnknownDevice = &model.Error{Class: model.ClassNotFound, Message: "Unknown device"}
+
+// Identify resolves a device by uniqueId for a listener. Unknown ids are
+// remembered for the administrator, or registered when AutoRegister is on.
+// A malformed id is refused before any of that: it comes from a corrupt
+// frame, and must neither create a device nor crowd real ids out of the
+// unknown list.
+func (ig *Service) Identify(protocol, uniqueID, remote string) (*model.Device, error) {
+	uniqueID = strings.TrimSpace(uniqueID)
+	if err := limits.UniqueID(uniqueID); err != nil {
+		ig.counters.invalidIDs.Add(1)
+		return nil, err
+	}
+	var d *model.Device
+	err := ig.store.View(func(tx model.Tx) (err error) {
+		d, err = tx.DeviceByUniqueID(uniqueID)
+		return err
+	})
+	if errors.Is(err, model.ErrNotFound) {
+		if !ig.opts.AutoRegister || ig.registrations.Take(hostOf(remote)) != nil {
+			ig.unknown.seen(uniqueID, protocol, remote, ig.now())
+			return nil, ErrUnknownDevice
+		}
+		d, err = ig.fleet.Devices.Create(model.System(), func(d *model.Device) error {
+			d.Name, d.UniqueID = uniqueID, uniqueID
+			return nil
+		})
+		if model.ClassOf(err) == model.ClassConflict { // registered concurrently by another connection
+			return ig.Identify(protocol, uniqueID, remote)
+		}
+		if err == nil {
+			ig.log.Info("device auto-registered", "uniqueId", uniqueID, "protocol", protocol, "remote", remote)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if d.Disabled {
+		return nil, model.Forbidden("device %s is disabled", uniqueID)
+	}
+	return d, nil
+}
+
+// hostOf is the address of a remote "host:port" (as it is when it has no
+// port).
+func hostOf(remote string) string {
+	if host, _, err := net.SplitHostPort(remote); err == nil {
+		return host
+	}
+	return remote
+}
+
+// Ingest is the one protocol-neutral path of positions: filter, distance
+// and motion, computed attributes, events, store, device state, broadcast.
+// It returns only once everything is durable, so the caller may then
+// acknowledge the device. Positions it drops as invalid are not an error:
+// the device must not resend them. Failures are logged here, condensed
+// (ingestFailures), so callers need not log them.
+func (ig *Service) Ingest(deviceID int64, positions []*model.Position) error {
+	err := ig.ingest(deviceID, positions)
+	ig.ingestFails.note(ig.log, ig.now, deviceID, len(positions), err)
+	return err
+}
+
+// ingest is Ingest without the failure log. It publishes what it stored
+// once the device's lock is released: a subscriber may read the store to
+// check its access, and the device's next frame must not wait for that.
+func (ig *Service) ingest(deviceID int64, positions []*model.Position) error {
+	u, err := ig.storePositions(deviceID, positions)
+	if err == nil {
+		ig.hub.Publish(deviceID, u)
+	}
+	return err
+}
+
+// storePositions stores one device's positions under the device's lock.
+// Everything but the writes happens before the store transaction, on the
+// device's cached state (see state.go): the store has one writer, and the
+// throughput of the whole server is what that writer can do.
+func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (live.Update, error) {
+	st := ig.state(deviceID)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := ig.loadState(st, deviceID); err != nil {
+		return live.Update{}, err
+	}
+	now := ig.now().UTC()
+	type planned struct {
+		p      *model.Position
+		events []*model.Event
+	}
+	var (
+		plan   []planned
+		stored []*model.Position
+	)
+	prev, dev := st.latest, st.device
+	for _, p := range positions {
+		if !ig.acceptable(p, now) {
+			ig.counters.dropped.Add(1)
+			continue
+		}
+		ig.sanitize(dev, p)
+		p.DeviceID, p.ServerTime = deviceID, now
+		ig.enrich(p, prev, st.fences)
+		ig.applyComputed(st.computed, p)
+		latest := prev == nil || !p.FixTime.Before(prev.FixTime) // LatestPosition's rule: p has the largest id
+		plan = append(plan, planned{p, ig.deriveEvents(dev, prev, p, latest)})
+		encoded, err := encodePosition(p)
+		if err != nil {
+			return live.Update{}, fmt.Errorf("encode position: %w", err)
+		}
+		p.Encoded = encoded
+		stored = append(stored, p)
+		if latest {
+			prev = p
+		}
+	}
+	goesOnline := dev.Status != model.StatusOnline
+	persist := goesOnline || now.Sub(st.persisted) >= devicePersistInterval
+	var (
+		events []*model.Event
+		record *model.Device
+	)
+	err := ig.store.Batch(func(tx model.Tx) error {
+		// Batch may run this more than once: start from scratch each time.
+		events, record = events[:0], nil
+		for _, pl := range plan {
+			if err := tx.AddPosition(pl.p); err != nil {
+				return err
+			}
+			for _, e := range pl.events {
+				e.PositionID = pl.p.ID
+				if err := tx.AddEvent(e); err != nil {
+					return err
+				}
+				events = append(events, e)
+			}
+		}
+		if !persist {
+			return nil
+		}
+		// The stored record is read again: the API may have changed the
+		// device since the state was cached; only ingest-owned fields move.
+		d, err := tx.Devices().Get(deviceID)
+		if err != nil {
+			return err
+		}
+		st.apply(d, prev, now)
+		if goesOnline {
+			e, err := changeStatus(tx, d, model.StatusOnline, now)
+			if err != nil {
+				return err
+			}
+			events = append(events, e)
+		}
+		record = d
+		return tx.Devices().Put(d)
+	})
+	if err != nil {
+		return live.Update{}, err
+	}
+	st.latest = prev
+	if record != nil {
+		st.device, st.persisted, st.dirty = record, now, false
+	} else {
+		st.device, st.dirty = st.applied(prev, now), true
+	}
+	ig.counters.stored.Add(uint64(len(stored)))
+	return live.Update{Devices: []*model.Device{st.device}, Positions: stored, Events: events}, nil
+}
+
+// acceptable applies the documented drop rules: coordinates off the globe
+// (NaN included), fixes before 2000 or too far in the future. Other
+// impossible values cost only their field (sanitize).
+func (ig *Service) acceptable(p *model.Position, now time.Time) bool {
+	if !(math.Abs(p.Latitude) <= 90) || !(math.Abs(p.Longitude) <= 180) {
+		return false
+	}
+	if p.Outdated && p.FixTime.IsZero() {
+		return true // location and time come from the last known position
+	}
+	return !p.FixTime.Before(model.EarliestFix) && !p.FixTime.After(now.Add(ig.opts.FutureLimit))
+}
+
+// enrich fills what the device did not send: the last known location for
+// frames without one, distance and totalDistance (meters), motion and the
+// geofences the position is in.
+func (ig *Service) enrich(p, prev *model.Position, fences []*fence) {
+	if p.Attributes == nil {
+		p.Attributes = model.Attributes{}
+	}
+	if p.Outdated { // as Traccar: the last fix stands in, with its time
+		if prev != nil {
+			p.Latitude, p.Longitude, p.Altitude = prev.Latitude, prev.Longitude, prev.Altitude
+			p.Valid, p.Accuracy, p.FixTime = prev.Valid, prev.Accuracy, prev.FixTime
+		} else if p.FixTime.IsZero() {
+			p.FixTime = p.ServerTime
+		}
+	}
+	if p.DeviceTime.IsZero() {
+		p.DeviceTime = p.FixTime
+	}
+	distance, total := 0.0, 0.0
+	if prev != nil {
+		total = model.Number(prev.Attributes["totalDistance"])
+		if !p.FixTime.Before(prev.FixTime) && !p.Outdated {
+			distance = geo.Distance(prev.Latitude, prev.Longitude, p.Latitude, p.Longitude)
+		}
+	}
+	p.Attributes["distance"] = round2(distance)
+	p.Attributes["totalDistance"] = round2(total + distance)
+	if _, ok := p.Attributes["motion"]; !ok {
+		p.Attributes["motion"] = p.Speed > ig.opts.MotionSpeed
+	}
+	p.GeofenceIDs = nil
+	for _, f := range fences {
+		if f.shape.Contains(p.Latitude, p.Longitude) {
+			p.GeofenceIDs = append(p.GeofenceIDs, f.id)
+		}
+	}
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+type fence struct {
+	id    int64
+	shape geo.Shape
+}
+
+// deviceGeofences are the geofences linked to the device or to its group
+// and the group's ancestors.
+func (ig *Service) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
+	ids, err := fleet.LinkedToDevice(tx, d, model.KindGeofence)
+	if err != nil {
+		return nil, err
+	}
+	var out []*fence
+	for _, id := range ids {
+		g, err := tx.Geofences().Get(id)
+		if err != nil {
+			continue
+		}
+		if shape, err := ig.shape(g.Area); err == nil {
+			out = append(out, &fence{id: id, shape: shape})
+		}
+	}
+	return out, nil
+}
+
+// shape parses a geofence area once; areas are few and change rarely, and
+// the ingest checks them for every position.
+func (ig *Service) shape(area string) (geo.Shape, error) {
+	if s, ok := ig.shapes.Load(area); ok {
+		return s.(geo.Shape), nil
+	}
+	s, err := geo.Parse(area)
+	if err == nil {
+		ig.shapes.Store(area, s)
+	}
+	return s, err
+}

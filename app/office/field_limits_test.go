@@ -1,0 +1,23 @@
+package office
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/fleetd/fleetd/app/limits"
+	"github.com/fleetd/fleetd/app/model"
+)
+
+// TestFieldLimitsNameFields: every name the office's request types declare
+// in FieldLimits is a string field of the type.
+func TestFieldLimitsNameFields(t *testing.T) {
+	for _, v := range []model.Limited{Ticket{}, TicketDevice{}, TicketResponse{}, Document{}, ServiceRecord{},
+		ServiceTask{}, Payment{}} {
+		if err := limits.Verify(reflect.TypeOf(v)); err != nil {
+			t.Error(err)
+		}
+	}
+	if got, ok := limits.MaxLength(reflect.TypeFor[Ticket](), "device.name"); !ok || got != model.MaxName {
+		t.Errorf("Ticket device.name: %d, %v", got, ok)
+	}
+}

@@ -58,7 +58,7 @@ func TestSweepFiles(t *testing.T) {
 
 	// An upload of this run in flight, halfway through its copy.
 	r, w := io.Pipe()
-	uploaded := make(chan *office.File, 1)
+	uploaded := make(chan *model.File, 1)
 	go func() {
 		f, err := core.Office.UploadFile(model.System(), "b.pdf", "application/pdf", -1, r)
 		if err != nil {

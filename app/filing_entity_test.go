@@ -28,13 +28,13 @@ func TestDeleteDeviceRemovesExtendedRecords(t *testing.T) {
 	expiry, _ := model.ParseDate(time.Now().AddDate(0, 2, 0).Format(time.DateOnly))
 	odometer := 1000.0
 	for _, id := range []int64{bus, other.ID} {
-		if _, err := f.core.Office.CreateDocument(f.admin, func(d *office.Document) error {
+		if _, err := f.core.Office.CreateDocument(f.admin, func(d *model.Document) error {
 			d.DocumentOf, d.EntityID, d.DocumentType, d.ExpiryDate = "vehicle", model.TextID(id), "insurance", expiry
 			return nil
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.core.Office.CreateServiceRecord(f.admin, func(r *office.ServiceRecord) error {
+		if _, err := f.core.Office.CreateServiceRecord(f.admin, func(r *model.ServiceRecord) error {
 			r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", model.TextID(id), expiry, &odometer
 			return nil
 		}); err != nil {

@@ -47,7 +47,7 @@ func TestDropUserOffice(t *testing.T) {
 		return f.ID
 	}
 	ticket := func(who string, files ...model.TextID) int64 {
-		tk, err := core.Office.CreateTicket(users[who], func(tk *office.Ticket) error { tk.Title, tk.FileIDs = who, files; return nil })
+		tk, err := core.Office.CreateTicket(users[who], func(tk *model.Ticket) error { tk.Title, tk.FileIDs = who, files; return nil })
 		must(err)
 		return int64(tk.ID)
 	}
@@ -62,13 +62,13 @@ func TestDropUserOffice(t *testing.T) {
 	respond("alice", bobTicket, upload("alice"))
 	respond("bob", bobTicket)
 	upload("alice") // unused
-	_, err = core.Office.CreateDocument(users["alice"], func(d *office.Document) error {
+	_, err = core.Office.CreateDocument(users["alice"], func(d *model.Document) error {
 		d.DocumentOf, d.EntityID, d.DocumentType, d.FileIDs = "vehicle", model.TextID(car.ID), "insurance", []model.TextID{upload("alice")}
 		return nil
 	})
 	must(err)
 	odometer := 1.0
-	_, err = core.Office.CreateServiceRecord(users["alice"], func(r *office.ServiceRecord) error {
+	_, err = core.Office.CreateServiceRecord(users["alice"], func(r *model.ServiceRecord) error {
 		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "oil", model.TextID(car.ID), model.Date{Time: time.Now()}, &odometer
 		r.FileIDs = []model.TextID{upload("alice")}
 		return nil

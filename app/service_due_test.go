@@ -19,7 +19,7 @@ var dueNow = t0
 // serviced stores a service record of vehicle daysAgo days before dueNow.
 func serviced(tb testing.TB, core *app.Core, actor *model.User, vehicle int64, daysAgo int, odometer float64) {
 	tb.Helper()
-	_, err := core.Office.CreateServiceRecord(actor, func(r *office.ServiceRecord) error {
+	_, err := core.Office.CreateServiceRecord(actor, func(r *model.ServiceRecord) error {
 		r.Title, r.VehicleID, r.Odometer = "service", model.TextID(vehicle), &odometer
 		r.ServiceDate = model.Date{Time: dueNow.AddDate(0, 0, -daysAgo)}
 		return nil

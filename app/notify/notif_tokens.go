@@ -12,9 +12,6 @@ import (
 // token beyond it evicts the least recently registered one.
 const MaxPushTokens = 20
 
-// PushToken is one registered device token.
-type PushToken = model.PushToken
-
 // The K3/K4 answers the spec gives.
 var (
 	ErrNoToken     = &model.Error{Class: model.ClassInvalid, Message: "No token provided"}
@@ -23,7 +20,9 @@ var (
 )
 
 // tokensOf are userID's tokens, oldest first.
-func tokensOf(tx model.Tx, userID int64) ([]PushToken, error) { return tx.Notify().PushTokens(userID) }
+func tokensOf(tx model.Tx, userID int64) ([]model.PushToken, error) {
+	return tx.Notify().PushTokens(userID)
+}
 
 func checkToken(token string) error {
 	if strings.TrimSpace(token) == "" {
@@ -55,13 +54,13 @@ func (n *Service) AddPushToken(actor *model.User, token string) error {
 		if err != nil {
 			return err
 		}
-		t = slices.DeleteFunc(t, func(p PushToken) bool {
+		t = slices.DeleteFunc(t, func(p model.PushToken) bool {
 			if p.Token == token {
 				exists = true
 			}
 			return p.Token == token
 		})
-		t = append(t, PushToken{Token: token, Added: n.now().UTC()})
+		t = append(t, model.PushToken{Token: token, Added: n.now().UTC()})
 		if len(t) > MaxPushTokens {
 			t = t[len(t)-MaxPushTokens:]
 		}
@@ -83,7 +82,7 @@ func (n *Service) RemovePushToken(actor *model.User, token string) error {
 		if err != nil {
 			return err
 		}
-		if !slices.ContainsFunc(t, func(p PushToken) bool { return p.Token == token }) {
+		if !slices.ContainsFunc(t, func(p model.PushToken) bool { return p.Token == token }) {
 			return ErrTokenAbsent
 		}
 		return removeToken(tx, actor.ID, token)
@@ -91,8 +90,8 @@ func (n *Service) RemovePushToken(actor *model.User, token string) error {
 }
 
 // PushTokens lists the caller's tokens, oldest first.
-func (n *Service) PushTokens(actor *model.User) ([]PushToken, error) {
-	var t []PushToken
+func (n *Service) PushTokens(actor *model.User) ([]model.PushToken, error) {
+	var t []model.PushToken
 	err := n.store.View(func(tx model.Tx) (err error) { t, err = tokensOf(tx, actor.ID); return err })
 	return t, err
 }
@@ -104,7 +103,7 @@ func removeToken(tx model.Tx, userID int64, token string) error {
 	if err != nil {
 		return err
 	}
-	t = slices.DeleteFunc(t, func(p PushToken) bool { return p.Token == token })
+	t = slices.DeleteFunc(t, func(p model.PushToken) bool { return p.Token == token })
 	return tx.Notify().PutPushTokens(userID, t)
 }
 

@@ -12,7 +12,7 @@ import (
 // pushOut is one user's message and the tokens it goes to.
 type pushOut struct {
 	userID int64
-	tokens []PushToken
+	tokens []model.PushToken
 	msg    PushMessage
 }
 
@@ -97,7 +97,7 @@ func (n *Service) eventRecipients(tx model.Tx, e *model.Event) ([]pushOut, error
 
 type holder struct {
 	user   *model.User
-	tokens []PushToken
+	tokens []model.PushToken
 }
 
 // recipient loads a live user with tokens who has typ on ("" is always on).

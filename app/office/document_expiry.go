@@ -45,7 +45,7 @@ func dueNotice(days int, sent []int) (stage int, due bool) {
 func (svc *Service) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
 	now := svc.now()
 	type due struct {
-		doc   *Document
+		doc   *model.Document
 		stage int
 		what  string
 	}
@@ -84,7 +84,7 @@ func (svc *Service) NotifyDocumentExpiry(notify DocumentNotify) (int, error) {
 
 // recordNotice marks stage (and the less urgent ones) sent, unless the
 // document went or its expiry date changed meanwhile.
-func (svc *Service) recordNotice(seen *Document, stage int) error {
+func (svc *Service) recordNotice(seen *model.Document, stage int) error {
 	return svc.store.Update(func(tx model.Tx) error {
 		d, err := documents.of(tx).Get(seen.GetID())
 		if model.ClassOf(err) == model.ClassNotFound || (err == nil && !d.ExpiryDate.Equal(seen.ExpiryDate.Time)) {
@@ -103,7 +103,7 @@ func (svc *Service) recordNotice(seen *Document, stage int) error {
 }
 
 // entityName names a document's vehicle or driver for a reminder.
-func (svc *Service) entityName(tx model.Tx, d *Document) string {
+func (svc *Service) entityName(tx model.Tx, d *model.Document) string {
 	name := ""
 	switch d.DocumentOf {
 	case DocumentOfVehicle:
@@ -121,7 +121,7 @@ func (svc *Service) entityName(tx model.Tx, d *Document) string {
 	return d.DocumentOf + " " + name
 }
 
-func expiryMessage(d *Document, what string, stage, days int) (title, body string) {
+func expiryMessage(d *model.Document, what string, stage, days int) (title, body string) {
 	date := d.ExpiryDate.UTC().Format(time.DateOnly)
 	switch {
 	case days < 0:

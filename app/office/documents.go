@@ -26,21 +26,18 @@ const (
 	DocumentExpired  = "expired"
 )
 
-// Document is a vehicle or driver document (spec section G).
-type Document = model.Document
-
-var documents = cabinet[Document, *Document]{what: "Document", table: model.OfficeTx.Documents}
+var documents = cabinet[model.Document, *model.Document]{what: "Document", table: model.OfficeTx.Documents}
 
 // Documents lists the actor's documents, newest first.
-func (svc *Service) Documents(actor *model.User) ([]*Document, error) {
+func (svc *Service) Documents(actor *model.User) ([]*model.Document, error) {
 	list, _, err := svc.DocumentPage(actor, model.Query{})
 	return list, err
 }
 
 // DocumentPage is q's window of the actor's documents, newest first, and
 // how many the actor has (G1); only the window is read.
-func (svc *Service) DocumentPage(actor *model.User, q model.Query) ([]*Document, int, error) {
-	var list []*Document
+func (svc *Service) DocumentPage(actor *model.User, q model.Query) ([]*model.Document, int, error) {
+	var list []*model.Document
 	var total int
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		list, total, err = documents.groupedPage(tx, actor.ID, q, true)
@@ -57,21 +54,21 @@ func (svc *Service) DocumentPage(actor *model.User, q model.Query) ([]*Document,
 
 // ExpiringDocuments lists the actor's documents that have an expiry date,
 // soonest first (G5).
-func (svc *Service) ExpiringDocuments(actor *model.User) ([]*Document, error) {
+func (svc *Service) ExpiringDocuments(actor *model.User) ([]*model.Document, error) {
 	list, err := svc.Documents(actor)
 	if err != nil {
 		return nil, err
 	}
-	list = slices.DeleteFunc(list, func(d *Document) bool { return d.ExpiryDate.IsZero() })
-	slices.SortStableFunc(list, func(a, b *Document) int {
+	list = slices.DeleteFunc(list, func(d *model.Document) bool { return d.ExpiryDate.IsZero() })
+	slices.SortStableFunc(list, func(a, b *model.Document) int {
 		return cmp.Or(a.ExpiryDate.Compare(b.ExpiryDate.Time), cmp.Compare(a.ID, b.ID))
 	})
 	return list, nil
 }
 
 // Document returns one of the actor's documents.
-func (svc *Service) Document(actor *model.User, id int64) (*Document, error) {
-	var d *Document
+func (svc *Service) Document(actor *model.User, id int64) (*model.Document, error) {
+	var d *model.Document
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		d, err = documents.get(tx, id, ownerOnly(actor))
 		return err
@@ -83,8 +80,8 @@ func (svc *Service) Document(actor *model.User, id int64) (*Document, error) {
 }
 
 // CreateDocument stores a document apply fills from the request.
-func (svc *Service) CreateDocument(actor *model.User, apply func(*Document) error) (*Document, error) {
-	d := &Document{}
+func (svc *Service) CreateDocument(actor *model.User, apply func(*model.Document) error) (*model.Document, error) {
+	d := &model.Document{}
 	if err := limits.FromRequest(apply, d); err != nil {
 		return nil, err
 	}
@@ -105,14 +102,14 @@ func (svc *Service) CreateDocument(actor *model.User, apply func(*Document) erro
 
 // UpdateDocument changes one of the actor's documents; apply fills a copy
 // from the request (G3).
-func (svc *Service) UpdateDocument(actor *model.User, id int64, apply func(*Document) error) (*Document, error) {
-	var after *Document
+func (svc *Service) UpdateDocument(actor *model.User, id int64, apply func(*model.Document) error) (*model.Document, error) {
+	var after *model.Document
 	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := documents.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err
 		}
-		after = &Document{}
+		after = &model.Document{}
 		*after = *before
 		after.FileIDs = slices.Clone(before.FileIDs)
 		if err := limits.FromRequest(apply, after); err != nil {
@@ -134,12 +131,12 @@ func (svc *Service) UpdateDocument(actor *model.User, id int64, apply func(*Docu
 
 // DeleteDocument removes one of the actor's documents and its files (G4).
 func (svc *Service) DeleteDocument(actor *model.User, id int64) error {
-	return documents.deleteOwn(svc, actor, id, func(d *Document) []model.TextID { return d.FileIDs })
+	return documents.deleteOwn(svc, actor, id, func(d *model.Document) []model.TextID { return d.FileIDs })
 }
 
 // prepareDocument validates a new (before == nil) or changed document and
 // restores what callers may not set.
-func (svc *Service) prepareDocument(tx model.Tx, actor *model.User, before, d *Document) error {
+func (svc *Service) prepareDocument(tx model.Tx, actor *model.User, before, d *model.Document) error {
 	if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 		return err
 	}
@@ -196,7 +193,7 @@ func checkEntity(tx model.Tx, actor *model.User, field, of string, id int64) err
 }
 
 // presentDocument fills a computed status in.
-func (svc *Service) presentDocument(d *Document) *Document {
+func (svc *Service) presentDocument(d *model.Document) *model.Document {
 	if d.Status == "" {
 		d.Status = documentStatus(d.ExpiryDate, svc.now(), svc.office().ExpiringDays)
 	}

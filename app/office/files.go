@@ -56,25 +56,21 @@ func (svc *Service) office() Options {
 // ErrFileTooLarge refuses an upload over Options.MaxFileSize (HTTP 413).
 var ErrFileTooLarge = &model.Error{Class: model.ClassInvalid, Message: "File too large"}
 
-// File is an uploaded attachment: its metadata in the store, its content on
-// disk at <FilesDir>/<id>.
-type File = model.File
-
-var files = cabinet[File, *File]{what: "File", table: model.OfficeTx.Files}
+var files = cabinet[model.File, *model.File]{what: "File", table: model.OfficeTx.Files}
 
 // UploadFile stores the content of r as a new file of actor. declaredType
 // is the client's Content-Type for it (may be empty), size the length the
 // client declared (-1: unknown), refused at once when the disk has less
 // room. A write the disk runs out of room for fails with an error of
 // KindNoSpace (AsError).
-func (svc *Service) UploadFile(actor *model.User, name, declaredType string, size int64, r io.Reader) (*File, error) {
+func (svc *Service) UploadFile(actor *model.User, name, declaredType string, size int64, r io.Reader) (*model.File, error) {
 	o := svc.office()
 	if o.FilesDir == "" {
 		return nil, &model.Error{Class: model.ClassUnavailable, Message: "Uploads disabled", Description: "no files directory is configured"}
 	}
 	br := bufio.NewReaderSize(r, 512)
 	head, _ := br.Peek(512)
-	f := &File{Name: cleanFileName(name), Type: fileType(declaredType, name, head)}
+	f := &model.File{Name: cleanFileName(name), Type: fileType(declaredType, name, head)}
 	if !slices.Contains(o.FileTypes, f.Type) {
 		return nil, model.Invalid("files of type %s are not accepted (allowed: %s)", f.Type, strings.Join(o.FileTypes, ", "))
 	}
@@ -150,8 +146,8 @@ func fileType(declared, name string, head []byte) string {
 }
 
 // File returns the metadata of a file the actor may read.
-func (svc *Service) File(actor *model.User, id int64) (*File, error) {
-	var f *File
+func (svc *Service) File(actor *model.User, id int64) (*model.File, error) {
+	var f *model.File
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		f, err = svc.readableFile(tx, actor, id)
 		return err
@@ -160,7 +156,7 @@ func (svc *Service) File(actor *model.User, id int64) (*File, error) {
 }
 
 // OpenFile returns a readable file's metadata and content.
-func (svc *Service) OpenFile(actor *model.User, id int64) (*File, *os.File, error) {
+func (svc *Service) OpenFile(actor *model.User, id int64) (*model.File, *os.File, error) {
 	f, err := svc.File(actor, id)
 	if err != nil {
 		return nil, nil, err
@@ -175,7 +171,7 @@ func (svc *Service) OpenFile(actor *model.User, id int64) (*File, *os.File, erro
 // readableFile: a file is read by its owner, administrators, and whoever
 // may read the ticket it is attached to (directly or through a response),
 // so both sides of a support conversation see its attachments.
-func (svc *Service) readableFile(tx model.Tx, actor *model.User, id int64) (*File, error) {
+func (svc *Service) readableFile(tx model.Tx, actor *model.User, id int64) (*model.File, error) {
 	f, err := files.of(tx).Get(id)
 	if err != nil {
 		return nil, err

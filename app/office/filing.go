@@ -12,10 +12,6 @@ import (
 // owner and time stamps, and the cabinet that keeps each kind in the
 // store's filing of it, grouped by owner.
 
-// Stamp is the bookkeeping of an office record: its owner and the times the
-// service sets. Callers can never change it.
-type Stamp = model.Stamp
-
 // filed is an office record: an Entity with a Stamp.
 type filed interface {
 	model.Entity

@@ -9,13 +9,13 @@ import "github.com/fleetd/fleetd/app/model"
 func dropEntityRecords(tx model.Tx, of string, id int64) ([]model.TextID, error) {
 	var dropped []model.TextID
 	if of == DocumentOfVehicle {
-		if err := dropWhere(tx, serviceRecords, func(r *ServiceRecord) bool { return int64(r.VehicleID) == id },
-			func(r *ServiceRecord) []model.TextID { return r.FileIDs }, &dropped); err != nil {
+		if err := dropWhere(tx, serviceRecords, func(r *model.ServiceRecord) bool { return int64(r.VehicleID) == id },
+			func(r *model.ServiceRecord) []model.TextID { return r.FileIDs }, &dropped); err != nil {
 			return nil, err
 		}
 	}
-	err := dropWhere(tx, documents, func(d *Document) bool { return d.DocumentOf == of && int64(d.EntityID) == id },
-		func(d *Document) []model.TextID { return d.FileIDs }, &dropped)
+	err := dropWhere(tx, documents, func(d *model.Document) bool { return d.DocumentOf == of && int64(d.EntityID) == id },
+		func(d *model.Document) []model.TextID { return d.FileIDs }, &dropped)
 	if err != nil {
 		return nil, err
 	}

@@ -35,12 +35,12 @@ func dropUserOffice(tx model.Tx, userID int64) ([]model.TextID, error) {
 		}
 	}
 	err = model.FirstError(
-		dropOwned(tx, tickets, userID, func(t *Ticket) []model.TextID { return t.FileIDs }, &dropped),
-		dropEvery(tx, responses, userID, func(r *TicketResponse) []model.TextID { return r.FileIDs }, &dropped),
-		dropOwned(tx, documents, userID, func(d *Document) []model.TextID { return d.FileIDs }, &dropped),
-		dropOwned(tx, serviceRecords, userID, func(r *ServiceRecord) []model.TextID { return r.FileIDs }, &dropped),
+		dropOwned(tx, tickets, userID, func(t *model.Ticket) []model.TextID { return t.FileIDs }, &dropped),
+		dropEvery(tx, responses, userID, func(r *model.TicketResponse) []model.TextID { return r.FileIDs }, &dropped),
+		dropOwned(tx, documents, userID, func(d *model.Document) []model.TextID { return d.FileIDs }, &dropped),
+		dropOwned(tx, serviceRecords, userID, func(r *model.ServiceRecord) []model.TextID { return r.FileIDs }, &dropped),
 		dropOwned(tx, serviceTasks, userID, nil, &dropped),
-		dropOwned(tx, files, userID, func(f *File) []model.TextID { return []model.TextID{f.ID} }, &dropped),
+		dropOwned(tx, files, userID, func(f *model.File) []model.TextID { return []model.TextID{f.ID} }, &dropped),
 	)
 	if err != nil {
 		return nil, err

@@ -10,11 +10,6 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// Payment is a payment an administrator records for a user (the spec's
-// analytics I2 reads them; it does not say how they are recorded). userId,
-// the paying user, is set on creation and never changes.
-type Payment = model.Payment
-
 // Payment statuses.
 const (
 	PaymentCompleted = "completed"
@@ -22,13 +17,13 @@ const (
 	PaymentFailed    = "failed"
 )
 
-var payments = cabinet[Payment, *Payment]{what: "Payment", table: model.OfficeTx.Payments}
+var payments = cabinet[model.Payment, *model.Payment]{what: "Payment", table: model.OfficeTx.Payments}
 
 var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
 
 // checkPayment normalises p and refuses what cannot be a payment. A missing
 // status is pending.
-func checkPayment(p *Payment) error {
+func checkPayment(p *model.Payment) error {
 	p.Method, p.Reference, p.Description = strings.TrimSpace(p.Method), strings.TrimSpace(p.Reference), strings.TrimSpace(p.Description)
 	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
 	p.Status = strings.TrimSpace(p.Status)
@@ -59,11 +54,11 @@ func requireAdmin(actor *model.User) error {
 
 // CreatePayment records a payment (administrators only); apply fills it,
 // userId included, which must name an existing user.
-func (svc *Service) CreatePayment(actor *model.User, apply func(*Payment) error) (*Payment, error) {
+func (svc *Service) CreatePayment(actor *model.User, apply func(*model.Payment) error) (*model.Payment, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
-	p := &Payment{}
+	p := &model.Payment{}
 	if err := limits.FromRequest(apply, p); err != nil {
 		return nil, err
 	}
@@ -86,17 +81,17 @@ func (svc *Service) CreatePayment(actor *model.User, apply func(*Payment) error)
 }
 
 // UpdatePayment changes a payment (administrators only); its user stays.
-func (svc *Service) UpdatePayment(actor *model.User, id int64, apply func(*Payment) error) (*Payment, error) {
+func (svc *Service) UpdatePayment(actor *model.User, id int64, apply func(*model.Payment) error) (*model.Payment, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
-	var after *Payment
+	var after *model.Payment
 	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := payments.of(tx).Get(id)
 		if err != nil {
 			return err
 		}
-		after = new(Payment)
+		after = new(model.Payment)
 		*after = *before
 		if err := limits.FromRequest(apply, after); err != nil {
 			return err
@@ -124,8 +119,8 @@ func (svc *Service) DeletePayment(actor *model.User, id int64) error {
 }
 
 // Payment returns one payment: the actor's own, or any for administrators.
-func (svc *Service) Payment(actor *model.User, id int64) (*Payment, error) {
-	var p *Payment
+func (svc *Service) Payment(actor *model.User, id int64) (*model.Payment, error) {
+	var p *model.Payment
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		p, err = payments.get(tx, id, ownerOrAdmin(actor))
 		return err
@@ -135,14 +130,14 @@ func (svc *Service) Payment(actor *model.User, id int64) (*Payment, error) {
 
 // Payments lists payments in creation order: userID's (0: the actor's own),
 // or every user's for an administrator asking with all.
-func (svc *Service) Payments(actor *model.User, userID int64, all bool) ([]*Payment, error) {
+func (svc *Service) Payments(actor *model.User, userID int64, all bool) ([]*model.Payment, error) {
 	out, _, err := svc.PaymentPage(actor, model.Query{UserID: userID, All: all})
 	return out, err
 }
 
 // PaymentPage is Payments with q.UserID and q.All for userID and all, cut
 // to q's window; it also answers how many there are.
-func (svc *Service) PaymentPage(actor *model.User, q model.Query) ([]*Payment, int, error) {
+func (svc *Service) PaymentPage(actor *model.User, q model.Query) ([]*model.Payment, int, error) {
 	userID := q.UserID
 	if userID == 0 {
 		userID = actor.ID
@@ -150,7 +145,7 @@ func (svc *Service) PaymentPage(actor *model.User, q model.Query) ([]*Payment, i
 	if (q.All || userID != actor.ID) && !actor.Administrator {
 		return nil, 0, model.Forbidden("Only administrators may list other users' payments")
 	}
-	var out []*Payment
+	var out []*model.Payment
 	var total int
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		if !q.All {

@@ -23,7 +23,7 @@ type PaymentTotals struct {
 	CompletedCount    int     `json:"completedCount"`
 }
 
-func (t *PaymentTotals) add(p *Payment) {
+func (t *PaymentTotals) add(p *model.Payment) {
 	t.TransactionsCount++
 	t.TotalAmount += p.Amount
 	switch p.Status {

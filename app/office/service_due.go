@@ -72,7 +72,7 @@ func (svc *Service) MaintenanceDue(actor *model.User, now time.Time) ([]Maintena
 	if err != nil {
 		return nil, err
 	}
-	last := map[int64]*ServiceRecord{}
+	last := map[int64]*model.ServiceRecord{}
 	for _, r := range records {
 		if _, seen := last[int64(r.VehicleID)]; !seen {
 			last[int64(r.VehicleID)] = r
@@ -113,7 +113,7 @@ func stateRank(s string) int {
 
 // dueAfter fills due from the last service record r and the kilometres
 // driven since it (nil when unknown).
-func dueAfter(r *ServiceRecord, driven *float64, o MaintenanceOptions, now time.Time, due MaintenanceDue) MaintenanceDue {
+func dueAfter(r *model.ServiceRecord, driven *float64, o MaintenanceOptions, now time.Time, due MaintenanceDue) MaintenanceDue {
 	due.LastService = r.ServiceDate
 	due.DueDate = model.Date{Time: r.ServiceDate.AddDate(0, 0, o.IntervalDays)}
 	due.DaysLeft = daysUntil(now, due.DueDate)
@@ -145,7 +145,7 @@ func urgency(over, soon bool) string {
 // fleetd's own GPS sum since tracking began, not the vehicle's reading, so
 // it counts from the first position at or after the service date instead.
 // nil when neither is known.
-func kmSince(tx model.Tx, deviceID int64, r *ServiceRecord) (*float64, error) {
+func kmSince(tx model.Tx, deviceID int64, r *model.ServiceRecord) (*float64, error) {
 	latest, err := tx.LatestPosition(deviceID)
 	if errors.Is(err, model.ErrNotFound) {
 		return nil, nil

@@ -11,11 +11,7 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// ServiceRecord is one entry of a vehicle's maintenance history (spec
-// section L), owned by its creator.
-type ServiceRecord = model.ServiceRecord
-
-var serviceRecords = cabinet[ServiceRecord, *ServiceRecord]{what: "Service record", table: model.OfficeTx.ServiceRecords}
+var serviceRecords = cabinet[model.ServiceRecord, *model.ServiceRecord]{what: "Service record", table: model.OfficeTx.ServiceRecords}
 
 // maxServiceTasks bounds the task labels of one record.
 const maxServiceTasks = 50
@@ -28,11 +24,11 @@ type ServiceQuery struct {
 }
 
 // ServiceRecords lists the actor's records, latest service first.
-func (svc *Service) ServiceRecords(actor *model.User, q ServiceQuery) ([]*ServiceRecord, error) {
+func (svc *Service) ServiceRecords(actor *model.User, q ServiceQuery) ([]*model.ServiceRecord, error) {
 	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
 		return nil, model.Invalid("from must not be after to")
 	}
-	var list []*ServiceRecord
+	var list []*model.ServiceRecord
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		list, err = serviceRecords.grouped(tx, actor.ID)
 		return err
@@ -40,20 +36,20 @@ func (svc *Service) ServiceRecords(actor *model.User, q ServiceQuery) ([]*Servic
 	if err != nil {
 		return nil, err
 	}
-	list = slices.DeleteFunc(list, func(r *ServiceRecord) bool {
+	list = slices.DeleteFunc(list, func(r *model.ServiceRecord) bool {
 		return (q.VehicleID != 0 && int64(r.VehicleID) != q.VehicleID) ||
 			(!q.From.IsZero() && r.ServiceDate.Before(q.From)) ||
 			(!q.To.IsZero() && r.ServiceDate.After(q.To))
 	})
-	slices.SortStableFunc(list, func(a, b *ServiceRecord) int {
+	slices.SortStableFunc(list, func(a, b *model.ServiceRecord) int {
 		return cmp.Or(b.ServiceDate.Compare(a.ServiceDate.Time), cmp.Compare(b.ID, a.ID))
 	})
 	return list, nil
 }
 
 // ServiceRecord returns one of the actor's records.
-func (svc *Service) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, error) {
-	var r *ServiceRecord
+func (svc *Service) ServiceRecord(actor *model.User, id int64) (*model.ServiceRecord, error) {
+	var r *model.ServiceRecord
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		r, err = serviceRecords.get(tx, id, ownerOnly(actor))
 		return err
@@ -62,8 +58,8 @@ func (svc *Service) ServiceRecord(actor *model.User, id int64) (*ServiceRecord, 
 }
 
 // CreateServiceRecord stores a record apply fills from the request.
-func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
-	r := &ServiceRecord{}
+func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*model.ServiceRecord) error) (*model.ServiceRecord, error) {
+	r := &model.ServiceRecord{}
 	if err := limits.FromRequest(apply, r); err != nil {
 		return nil, err
 	}
@@ -84,14 +80,14 @@ func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*ServiceRe
 
 // UpdateServiceRecord changes one of the actor's records; apply fills a
 // copy from the request (L4: any of the fields).
-func (svc *Service) UpdateServiceRecord(actor *model.User, id int64, apply func(*ServiceRecord) error) (*ServiceRecord, error) {
-	var after *ServiceRecord
+func (svc *Service) UpdateServiceRecord(actor *model.User, id int64, apply func(*model.ServiceRecord) error) (*model.ServiceRecord, error) {
+	var after *model.ServiceRecord
 	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := serviceRecords.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err
 		}
-		after = &ServiceRecord{}
+		after = &model.ServiceRecord{}
 		*after = *before
 		after.FileIDs, after.ServiceTasks = slices.Clone(before.FileIDs), slices.Clone(before.ServiceTasks)
 		if err := limits.FromRequest(apply, after); err != nil {
@@ -113,12 +109,12 @@ func (svc *Service) UpdateServiceRecord(actor *model.User, id int64, apply func(
 
 // DeleteServiceRecord removes one of the actor's records and its files.
 func (svc *Service) DeleteServiceRecord(actor *model.User, id int64) error {
-	return serviceRecords.deleteOwn(svc, actor, id, func(r *ServiceRecord) []model.TextID { return r.FileIDs })
+	return serviceRecords.deleteOwn(svc, actor, id, func(r *model.ServiceRecord) []model.TextID { return r.FileIDs })
 }
 
 // prepareServiceRecord validates a record: title, a vehicle the actor
 // sees, serviceDate and a non-negative odometer are required.
-func prepareServiceRecord(tx model.Tx, actor *model.User, r *ServiceRecord) error {
+func prepareServiceRecord(tx model.Tx, actor *model.User, r *model.ServiceRecord) error {
 	a := access.Guard{Tx: tx, Actor: actor}
 	if err := a.CheckEdit(""); err != nil {
 		return err

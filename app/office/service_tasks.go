@@ -9,12 +9,8 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// ServiceTask is a reusable maintenance task label (spec L6..L8): public
-// (no owner, offered to everyone) or one user's own.
-type ServiceTask = model.ServiceTask
-
 // Public tasks are the group of owner 0.
-var serviceTasks = cabinet[ServiceTask, *ServiceTask]{what: "Task", table: model.OfficeTx.ServiceTasks}
+var serviceTasks = cabinet[model.ServiceTask, *model.ServiceTask]{what: "Task", table: model.OfficeTx.ServiceTasks}
 
 // DefaultServiceTasks are the public tasks a new store starts with.
 var DefaultServiceTasks = []string{
@@ -39,7 +35,7 @@ func (svc *Service) seedServiceTasks() error {
 			return err
 		}
 		for _, label := range DefaultServiceTasks {
-			if err := serviceTasks.create(tx, 0, svc.now(), &ServiceTask{Label: label}); err != nil {
+			if err := serviceTasks.create(tx, 0, svc.now(), &model.ServiceTask{Label: label}); err != nil {
 				return err
 			}
 		}
@@ -48,11 +44,11 @@ func (svc *Service) seedServiceTasks() error {
 }
 
 // ServiceTasks lists the public tasks, then the actor's own, in creation order.
-func (svc *Service) ServiceTasks(actor *model.User) ([]*ServiceTask, error) {
+func (svc *Service) ServiceTasks(actor *model.User) ([]*model.ServiceTask, error) {
 	if err := svc.seedServiceTasks(); err != nil {
 		return nil, err
 	}
-	var list []*ServiceTask
+	var list []*model.ServiceTask
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		list, err = svc.visibleTasks(tx, actor)
 		return err
@@ -60,7 +56,7 @@ func (svc *Service) ServiceTasks(actor *model.User) ([]*ServiceTask, error) {
 	return list, err
 }
 
-func (svc *Service) visibleTasks(tx model.Tx, actor *model.User) ([]*ServiceTask, error) {
+func (svc *Service) visibleTasks(tx model.Tx, actor *model.User) ([]*model.ServiceTask, error) {
 	public, err := serviceTasks.grouped(tx, 0)
 	if err != nil {
 		return nil, err
@@ -71,8 +67,8 @@ func (svc *Service) visibleTasks(tx model.Tx, actor *model.User) ([]*ServiceTask
 
 // CreateServiceTask adds a task of the actor; a label the actor already
 // sees (public or own, ignoring case) is refused.
-func (svc *Service) CreateServiceTask(actor *model.User, label string) (*ServiceTask, error) {
-	t := &ServiceTask{Label: label}
+func (svc *Service) CreateServiceTask(actor *model.User, label string) (*model.ServiceTask, error) {
+	t := &model.ServiceTask{Label: label}
 	if err := limits.Required(map[string]*string{"label": &t.Label}); err != nil {
 		return nil, err
 	}
@@ -90,7 +86,7 @@ func (svc *Service) CreateServiceTask(actor *model.User, label string) (*Service
 		if err != nil {
 			return err
 		}
-		if slices.ContainsFunc(seen, func(s *ServiceTask) bool { return strings.EqualFold(s.Label, t.Label) }) {
+		if slices.ContainsFunc(seen, func(s *model.ServiceTask) bool { return strings.EqualFold(s.Label, t.Label) }) {
 			return model.Conflict("a task labelled %q already exists", t.Label)
 		}
 		return serviceTasks.create(tx, actor.ID, svc.now(), t)
@@ -119,7 +115,7 @@ func (svc *Service) DeleteServiceTask(actor *model.User, label string) error {
 		if err != nil {
 			return err
 		}
-		i := slices.IndexFunc(own, func(s *ServiceTask) bool { return strings.EqualFold(s.Label, label) })
+		i := slices.IndexFunc(own, func(s *model.ServiceTask) bool { return strings.EqualFold(s.Label, label) })
 		if i < 0 {
 			return model.NotFound(serviceTasks.what)
 		}

@@ -7,25 +7,19 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// TicketResponse is one message on a support ticket (F5..F8).
-type TicketResponse = model.TicketResponse
-
-// SenderInfo names a response's author as they were when writing it.
-type SenderInfo = model.SenderInfo
-
 // Responses are indexed by ticket, so a conversation reads without a scan.
-var responses = cabinet[TicketResponse, *TicketResponse]{what: "Response", table: model.OfficeTx.TicketResponses}
+var responses = cabinet[model.TicketResponse, *model.TicketResponse]{what: "Response", table: model.OfficeTx.TicketResponses}
 
 // TicketResponses lists a readable ticket's responses, oldest first.
-func (svc *Service) TicketResponses(actor *model.User, ticketID int64) ([]*TicketResponse, error) {
+func (svc *Service) TicketResponses(actor *model.User, ticketID int64) ([]*model.TicketResponse, error) {
 	list, _, err := svc.TicketResponsePage(actor, ticketID, model.Query{})
 	return list, err
 }
 
 // TicketResponsePage is q's window of a readable ticket's responses,
 // oldest first, and how many it has (F5); only the window is read.
-func (svc *Service) TicketResponsePage(actor *model.User, ticketID int64, q model.Query) ([]*TicketResponse, int, error) {
-	var list []*TicketResponse
+func (svc *Service) TicketResponsePage(actor *model.User, ticketID int64, q model.Query) ([]*model.TicketResponse, int, error) {
+	var list []*model.TicketResponse
 	var total int
 	err := svc.store.View(func(tx model.Tx) error {
 		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err != nil {
@@ -41,9 +35,9 @@ func (svc *Service) TicketResponsePage(actor *model.User, ticketID int64, q mode
 // Respond adds a response to a ticket the actor created (administrators:
 // any ticket). A closed ticket takes no responses; the creator's answer to
 // a pending or resolved ticket reopens it.
-func (svc *Service) Respond(actor *model.User, ticketID int64, message string, fileIDs []model.TextID) (*TicketResponse, error) {
-	r := &TicketResponse{TicketID: model.TextID(ticketID), Message: strings.TrimSpace(message),
-		SenderInfo: SenderInfo{Name: senderName(actor), ID: model.TextID(actor.ID)}}
+func (svc *Service) Respond(actor *model.User, ticketID int64, message string, fileIDs []model.TextID) (*model.TicketResponse, error) {
+	r := &model.TicketResponse{TicketID: model.TextID(ticketID), Message: strings.TrimSpace(message),
+		SenderInfo: model.SenderInfo{Name: senderName(actor), ID: model.TextID(actor.ID)}}
 	if err := model.FirstError(limits.Check(r), checkResponse(r, fileIDs)); err != nil {
 		return nil, err
 	}
@@ -75,7 +69,7 @@ func (svc *Service) Respond(actor *model.User, ticketID int64, message string, f
 }
 
 // checkResponse validates a response's message and files (set on r).
-func checkResponse(r *TicketResponse, fileIDs []model.TextID) error {
+func checkResponse(r *model.TicketResponse, fileIDs []model.TextID) error {
 	var err error
 	if r.FileIDs, err = uniqueFileIDs(fileIDs); err != nil {
 		return err
@@ -95,7 +89,7 @@ func senderName(u *model.User) string {
 
 // authoredResponse finds a response only its author may change: to whom may
 // read the ticket it is forbidden, to everyone else it does not exist.
-func (svc *Service) authoredResponse(tx model.Tx, actor *model.User, id int64) (*TicketResponse, error) {
+func (svc *Service) authoredResponse(tx model.Tx, actor *model.User, id int64) (*model.TicketResponse, error) {
 	r, err := responses.of(tx).Get(id)
 	if err != nil {
 		return nil, err
@@ -111,14 +105,14 @@ func (svc *Service) authoredResponse(tx model.Tx, actor *model.User, id int64) (
 
 // UpdateResponse changes the message (and files) of the actor's response;
 // apply fills a copy from the request.
-func (svc *Service) UpdateResponse(actor *model.User, id int64, apply func(*TicketResponse) error) (*TicketResponse, error) {
-	var after *TicketResponse
+func (svc *Service) UpdateResponse(actor *model.User, id int64, apply func(*model.TicketResponse) error) (*model.TicketResponse, error) {
+	var after *model.TicketResponse
 	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := svc.authoredResponse(tx, actor, id)
 		if err != nil {
 			return err
 		}
-		after = &TicketResponse{}
+		after = &model.TicketResponse{}
 		*after = *before
 		if err := limits.FromRequest(apply, after); err != nil {
 			return err

@@ -38,13 +38,7 @@ var TicketCategories = []string{"payment", "login", "dashboard", "app", "trackin
 // 1001 so they never look like ids.
 const firstTicketNo = 1000
 
-// Ticket is a support ticket (spec section F).
-type Ticket = model.Ticket
-
-// TicketDevice is the device a ticket is about, as F2 sends it.
-type TicketDevice = model.TicketDevice
-
-var tickets = cabinet[Ticket, *Ticket]{what: "Ticket", table: model.OfficeTx.Tickets}
+var tickets = cabinet[model.Ticket, *model.Ticket]{what: "Ticket", table: model.OfficeTx.Tickets}
 
 // TicketQuery filters F1's list.
 type TicketQuery struct {
@@ -56,8 +50,8 @@ type TicketQuery struct {
 
 // Tickets lists the actor's tickets (an administrator's: everyone's),
 // newest first.
-func (svc *Service) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error) {
-	var list []*Ticket
+func (svc *Service) Tickets(actor *model.User, q TicketQuery) ([]*model.Ticket, error) {
+	var list []*model.Ticket
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		if actor.Administrator {
 			list, err = tickets.all(tx)
@@ -70,7 +64,7 @@ func (svc *Service) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error)
 		return nil, err
 	}
 	search := strings.ToLower(strings.TrimSpace(q.Search))
-	list = slices.DeleteFunc(list, func(t *Ticket) bool {
+	list = slices.DeleteFunc(list, func(t *model.Ticket) bool {
 		text := strings.ToLower(t.Title + "\n" + t.UserInfo + "\n" + t.DeviceInfo)
 		return !strings.Contains(text, search) || (q.Status != "" && t.Status != q.Status)
 	})
@@ -79,8 +73,8 @@ func (svc *Service) Tickets(actor *model.User, q TicketQuery) ([]*Ticket, error)
 }
 
 // Ticket returns a ticket of the actor (an administrator: anyone's).
-func (svc *Service) Ticket(actor *model.User, id int64) (*Ticket, error) {
-	var t *Ticket
+func (svc *Service) Ticket(actor *model.User, id int64) (*model.Ticket, error) {
+	var t *model.Ticket
 	err := svc.store.View(func(tx model.Tx) (err error) {
 		t, err = tickets.get(tx, id, ownerOrAdmin(actor))
 		return err
@@ -89,8 +83,8 @@ func (svc *Service) Ticket(actor *model.User, id int64) (*Ticket, error) {
 }
 
 // CreateTicket opens a ticket that apply fills from the request.
-func (svc *Service) CreateTicket(actor *model.User, apply func(*Ticket) error) (*Ticket, error) {
-	t := &Ticket{}
+func (svc *Service) CreateTicket(actor *model.User, apply func(*model.Ticket) error) (*model.Ticket, error) {
+	t := &model.Ticket{}
 	if err := limits.FromRequest(apply, t); err != nil {
 		return nil, err
 	}
@@ -115,7 +109,7 @@ func (svc *Service) CreateTicket(actor *model.User, apply func(*Ticket) error) (
 }
 
 // prepareTicket validates a new ticket and fills what the service derives.
-func prepareTicket(actor *model.User, t *Ticket) error {
+func prepareTicket(actor *model.User, t *model.Ticket) error {
 	if err := limits.Required(map[string]*string{"title": &t.Title}); err != nil {
 		return err
 	}
@@ -192,12 +186,12 @@ func (svc *Service) DeleteTicket(actor *model.User, id int64) error {
 
 // SetTicketStatus changes a ticket's status: administrators along
 // TicketTransitions, the creator to closed or from resolved back to open.
-func (svc *Service) SetTicketStatus(actor *model.User, id int64, status string) (*Ticket, error) {
+func (svc *Service) SetTicketStatus(actor *model.User, id int64, status string) (*model.Ticket, error) {
 	status = strings.ToLower(strings.TrimSpace(status))
 	if _, known := TicketTransitions[status]; !known {
 		return nil, model.Invalid("status must be one of open, pending, in_progress, resolved, closed")
 	}
-	var t *Ticket
+	var t *model.Ticket
 	err := svc.store.Update(func(tx model.Tx) error {
 		before, err := tickets.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
@@ -221,7 +215,7 @@ func (svc *Service) SetTicketStatus(actor *model.User, id int64, status string) 
 	return t, err
 }
 
-func ticketMoveAllowed(actor *model.User, t *Ticket, status string) bool {
+func ticketMoveAllowed(actor *model.User, t *model.Ticket, status string) bool {
 	if actor.Administrator {
 		return slices.Contains(TicketTransitions[t.Status], status)
 	}

@@ -3,14 +3,14 @@ package api2
 import (
 	"strconv"
 
-	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
 
 // applyPayment decodes the body onto a new payment or a stored one's copy.
-func applyPayment(c *fiber.Ctx) func(*office.Payment) error {
-	return func(p *office.Payment) error { return httpx.Decode(c, p) }
+func applyPayment(c *fiber.Ctx) func(*model.Payment) error {
+	return func(p *model.Payment) error { return httpx.Decode(c, p) }
 }
 
 // listPayments pages like G1 (readWindow); the total is in X-Total-Count.

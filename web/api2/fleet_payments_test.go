@@ -5,14 +5,13 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // pay records a payment for user as the administrator and names it.
 func (e *officeEnv) pay(name, user, method string, amount, discount float64, status string) {
 	e.t.Helper()
-	p, err := e.Core.Office.CreatePayment(e.user("admin"), func(p *office.Payment) error {
+	p, err := e.Core.Office.CreatePayment(e.user("admin"), func(p *model.Payment) error {
 		p.UserID, p.Method, p.Amount, p.Discount, p.Status, p.Currency = model.TextID(e.IDs[user]), method, amount, discount, status, "EUR"
 		return nil
 	})

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -26,7 +25,7 @@ func (h *handlers) listDocuments(c *fiber.Ctx) error {
 // Creating a document is "not shown" in the spec: POST /documents takes
 // G3's fields and answers 201 with the document.
 func (h *handlers) createDocument(c *fiber.Ctx) error {
-	d, err := h.core.Office.CreateDocument(httpx.User(c), func(d *office.Document) error { return httpx.Decode(c, d) })
+	d, err := h.core.Office.CreateDocument(httpx.User(c), func(d *model.Document) error { return httpx.Decode(c, d) })
 	if err != nil {
 		return err
 	}
@@ -87,7 +86,7 @@ func (h *handlers) updateDocument(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d, err := h.core.Office.UpdateDocument(httpx.User(c), id, func(d *office.Document) error { return httpx.Decode(c, d) })
+	d, err := h.core.Office.UpdateDocument(httpx.User(c), id, func(d *model.Document) error { return httpx.Decode(c, d) })
 	if err != nil {
 		return err
 	}

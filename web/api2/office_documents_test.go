@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -66,7 +65,7 @@ func TestDocuments(t *testing.T) {
 		{Name: "list own, newest first", As: "alice", Method: "GET", Path: "/api2/documents", Before: aliceDocs,
 			Status: 200, Want: []string{`"total":3`}, Absent: []string{"permit"},
 			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var out struct{ Documents []office.Document }
+				var out struct{ Documents []model.Document }
 				r.Decode(t, &out)
 				if len(out.Documents) != 3 || out.Documents[0].DocumentType != "licence" || out.Documents[2].DocumentType != "insurance" {
 					t.Errorf("order %+v", out.Documents)
@@ -231,7 +230,7 @@ func TestExpiryRemindersCatchUpRetryAndReset(t *testing.T) {
 		t.Fatalf("titles %v", titles)
 	}
 	// A new expiry date starts the reminders afresh.
-	_, err := e.Core.Office.UpdateDocument(e.user("alice"), e.IDs["soon"], func(d *office.Document) error {
+	_, err := e.Core.Office.UpdateDocument(e.user("alice"), e.IDs["soon"], func(d *model.Document) error {
 		d.ExpiryDate = model.Date{Time: days(20)}
 		return nil
 	})

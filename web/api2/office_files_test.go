@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/fleetd/fleetd/app/office"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -55,7 +55,7 @@ func TestFileUpload(t *testing.T) {
 				}
 				return
 			}
-			var f office.File
+			var f model.File
 			r.Decode(t, &f)
 			if f.ID == 0 || f.Name != c.file || f.Size != int64(len(c.content)) || f.Owner() != e.IDs["alice"] {
 				t.Errorf("answer %+v", f)

@@ -196,7 +196,7 @@ func (e *officeEnv) file(name, owner string) {
 // ticket opens a fixture ticket of owner.
 func (e *officeEnv) ticket(name, owner, title string, files ...string) {
 	e.t.Helper()
-	t, err := e.Core.Office.CreateTicket(e.user(owner), func(t *office.Ticket) error {
+	t, err := e.Core.Office.CreateTicket(e.user(owner), func(t *model.Ticket) error {
 		t.Title, t.FileIDs = title, e.textIDs(files)
 		return nil
 	})
@@ -217,7 +217,7 @@ func (e *officeEnv) respond(name, author, ticket, message string, files ...strin
 func (e *officeEnv) document(name, owner, docType string, expiry time.Time, files ...string) {
 	e.t.Helper()
 	entity := map[string]string{"alice": "car", "bob": "van"}[owner]
-	d, err := e.Core.Office.CreateDocument(e.user(owner), func(d *office.Document) error {
+	d, err := e.Core.Office.CreateDocument(e.user(owner), func(d *model.Document) error {
 		d.DocumentOf, d.EntityID, d.DocumentType = office.DocumentOfVehicle, model.TextID(e.IDs[entity]), docType
 		d.ExpiryDate, d.FileIDs = model.Date{Time: expiry}, e.textIDs(files)
 		return nil
@@ -231,7 +231,7 @@ func (e *officeEnv) record(name, owner, title string, serviceDate time.Time, fil
 	e.t.Helper()
 	vehicle := map[string]string{"alice": "car", "bob": "van"}[owner]
 	odometer := 1000.0
-	r, err := e.Core.Office.CreateServiceRecord(e.user(owner), func(r *office.ServiceRecord) error {
+	r, err := e.Core.Office.CreateServiceRecord(e.user(owner), func(r *model.ServiceRecord) error {
 		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = title, model.TextID(e.IDs[vehicle]), model.Date{Time: serviceDate}, &odometer
 		r.FileIDs = e.textIDs(files)
 		return nil

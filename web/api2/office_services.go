@@ -70,7 +70,7 @@ func (h *handlers) getServiceRecord(c *fiber.Ctx) error {
 
 // L3
 func (h *handlers) createServiceRecord(c *fiber.Ctx) error {
-	r, err := h.core.Office.CreateServiceRecord(httpx.User(c), func(r *office.ServiceRecord) error { return httpx.Decode(c, r) })
+	r, err := h.core.Office.CreateServiceRecord(httpx.User(c), func(r *model.ServiceRecord) error { return httpx.Decode(c, r) })
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func (h *handlers) updateServiceRecord(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	_, err = h.core.Office.UpdateServiceRecord(httpx.User(c), id, func(r *office.ServiceRecord) error { return httpx.Decode(c, r) })
+	_, err = h.core.Office.UpdateServiceRecord(httpx.User(c), id, func(r *model.ServiceRecord) error { return httpx.Decode(c, r) })
 	if err != nil {
 		return err
 	}

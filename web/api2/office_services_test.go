@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -112,7 +113,7 @@ func TestServiceTasks(t *testing.T) {
 		{Name: "public tasks are seeded", As: "alice", Method: "GET", Path: "/api2/services/task", Status: 200,
 			Want: []string{`"label":"Oil change","userId":null`, `"label":"Tyre rotation"`, `"label":"Brake inspection"`},
 			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var list []office.ServiceTask
+				var list []model.ServiceTask
 				r.Decode(t, &list)
 				if len(list) != len(office.DefaultServiceTasks) {
 					t.Errorf("%d tasks", len(list))

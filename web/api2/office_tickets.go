@@ -23,7 +23,7 @@ func (h *handlers) listTickets(c *fiber.Ctx) error {
 // F2: the answer names the new ticket; id is our addition, so the client
 // can open it (F3) without listing.
 func (h *handlers) createTicket(c *fiber.Ctx) error {
-	t, err := h.core.Office.CreateTicket(httpx.User(c), func(t *office.Ticket) error { return httpx.Decode(c, t) })
+	t, err := h.core.Office.CreateTicket(httpx.User(c), func(t *model.Ticket) error { return httpx.Decode(c, t) })
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (h *handlers) updateResponse(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, err := h.core.Office.UpdateResponse(httpx.User(c), id, func(r *office.TicketResponse) error {
+	r, err := h.core.Office.UpdateResponse(httpx.User(c), id, func(r *model.TicketResponse) error {
 		return httpx.Decode(c, r)
 	})
 	if err != nil {

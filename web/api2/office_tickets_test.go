@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -88,8 +87,8 @@ func TestTicketList(t *testing.T) {
 		for i := 1; i <= 12; i++ {
 			e.ticket(fmt.Sprintf("a%d", i), "alice", fmt.Sprintf("alice %d", i))
 		}
-		_, err := e.Core.Office.CreateTicket(e.user("bob"), func(t *office.Ticket) error {
-			t.Title, t.Device = "Van offline", &office.TicketDevice{Name: "van", Value: "imei-van"}
+		_, err := e.Core.Office.CreateTicket(e.user("bob"), func(t *model.Ticket) error {
+			t.Title, t.Device = "Van offline", &model.TicketDevice{Name: "van", Value: "imei-van"}
 			return nil
 		})
 		e.must(err)
@@ -192,7 +191,7 @@ func TestTicketResponses(t *testing.T) {
 			Want: []string{`"total":2`, `"ticket_id":"{t1}"`, `"senderInfo":{"name":"Administrator","id":"{admin}"}`,
 				`"senderInfo":{"name":"Alice","id":"{alice}"}`},
 			After: func(t *testing.T, e *officeEnv, r *webtest.Response) {
-				var out struct{ Data []office.TicketResponse }
+				var out struct{ Data []model.TicketResponse }
 				r.Decode(t, &out)
 				if len(out.Data) != 2 || out.Data[0].Message != "Please restart the tracker" {
 					t.Errorf("not oldest first: %+v", out.Data)

@@ -10,7 +10,6 @@ import (
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -92,12 +91,12 @@ func TestOpenAPILimits(t *testing.T) {
 	bounded := func(p *schemaProp) bool { return p.Type == "string" && p.Enum == nil && !p.ReadOnly && p.Format == "" }
 	schemaTypes := map[string][]reflect.Type{
 		"DeviceBody":     {reflect.TypeFor[model.Device](), reflect.TypeFor[fleet.Installation]()},
-		"Payment":        {reflect.TypeFor[office.Payment]()},
-		"Ticket":         {reflect.TypeFor[office.Ticket]()},
-		"TicketResponse": {reflect.TypeFor[office.TicketResponse]()},
-		"Document":       {reflect.TypeFor[office.Document]()},
-		"ServiceRecord":  {reflect.TypeFor[office.ServiceRecord]()},
-		"ServiceTask":    {reflect.TypeFor[office.ServiceTask]()},
+		"Payment":        {reflect.TypeFor[model.Payment]()},
+		"Ticket":         {reflect.TypeFor[model.Ticket]()},
+		"TicketResponse": {reflect.TypeFor[model.TicketResponse]()},
+		"Document":       {reflect.TypeFor[model.Document]()},
+		"ServiceRecord":  {reflect.TypeFor[model.ServiceRecord]()},
+		"ServiceTask":    {reflect.TypeFor[model.ServiceTask]()},
 	}
 	var compare func(schema, prefix string, props map[string]*schemaProp)
 	compare = func(schema, prefix string, props map[string]*schemaProp) {

@@ -81,14 +81,14 @@ func parseEntityKey(s string) (of string, id model.TextID, err error) {
 
 // documentForm is the document create/edit form.
 type documentForm struct {
-	Doc      *office.Document
-	Files    []*office.File
+	Doc      *model.Document
+	Files    []*model.File
 	Entities entityNames
 	Problem  string
 }
 
 func (d *Dashboard) documentNew(c *fiber.Ctx) error {
-	doc := &office.Document{DocumentOf: office.DocumentOfVehicle}
+	doc := &model.Document{DocumentOf: office.DocumentOfVehicle}
 	if of, id, err := parseEntityKey(c.Query("entity")); err == nil {
 		doc.DocumentOf, doc.EntityID = of, id
 	}
@@ -107,7 +107,7 @@ func (d *Dashboard) documentEdit(c *fiber.Ctx) error {
 	return d.renderDocumentForm(c, fiber.StatusOK, doc, nil)
 }
 
-func (d *Dashboard) renderDocumentForm(c *fiber.Ctx, status int, doc *office.Document, problem error) error {
+func (d *Dashboard) renderDocumentForm(c *fiber.Ctx, status int, doc *model.Document, problem error) error {
 	actor := user(c)
 	names, err := d.entityNames(actor)
 	if err != nil {
@@ -140,18 +140,18 @@ func (d *Dashboard) documentUpdate(c *fiber.Ctx) error {
 // saveDocument creates (id 0) or updates a document from the form, with
 // the files uploaded along.
 func (d *Dashboard) saveDocument(c *fiber.Ctx, id int64) error {
-	form := attachedForm[office.Document, *office.Document]{
+	form := attachedForm[model.Document, *model.Document]{
 		read:   readDocument,
-		files:  func(doc *office.Document) *[]model.TextID { return &doc.FileIDs },
+		files:  func(doc *model.Document) *[]model.TextID { return &doc.FileIDs },
 		create: d.core.Office.CreateDocument,
 		update: d.core.Office.UpdateDocument,
 		again:  d.renderDocumentForm,
 	}
-	return form.save(d, c, id, func(*office.Document) error { return redirect(c, Prefix+"/documents") })
+	return form.save(d, c, id, func(*model.Document) error { return redirect(c, Prefix+"/documents") })
 }
 
 // readDocument applies the document form's fields to doc.
-func readDocument(c *fiber.Ctx, doc *office.Document) error {
+func readDocument(c *fiber.Ctx, doc *model.Document) error {
 	r := &formReader{c: c}
 	of, entity, err := parseEntityKey(c.FormValue("entity"))
 	r.fail(err)
@@ -180,9 +180,9 @@ func (d *Dashboard) documentDelete(c *fiber.Ctx) error {
 	return redirect(c, Prefix+"/documents")
 }
 
-func documentURL(doc *office.Document) string { return Prefix + "/documents/" + doc.ID.String() }
+func documentURL(doc *model.Document) string { return Prefix + "/documents/" + doc.ID.String() }
 
-func documentAction(doc *office.Document) string {
+func documentAction(doc *model.Document) string {
 	if doc.ID == 0 {
 		return Prefix + "/documents"
 	}

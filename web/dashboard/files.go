@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -34,7 +33,7 @@ func (d *Dashboard) download(c *fiber.Ctx) error {
 	return httpx.SendStream(c, content, int(f.Size)) // closes content once sent
 }
 
-func fileURL(f *office.File) string { return Prefix + "/files/" + f.ID.String() }
+func fileURL(f *model.File) string { return Prefix + "/files/" + f.ID.String() }
 
 // fileSize is a size as people read it.
 func fileSize(n int64) string {
@@ -51,8 +50,8 @@ func fileSize(n int64) string {
 
 // files resolves attachment ids to their metadata, skipping any the actor
 // may no longer read.
-func (d *Dashboard) files(actor *model.User, ids []model.TextID) ([]*office.File, error) {
-	out := make([]*office.File, 0, len(ids))
+func (d *Dashboard) files(actor *model.User, ids []model.TextID) ([]*model.File, error) {
+	out := make([]*model.File, 0, len(ids))
 	for _, id := range ids {
 		f, err := d.core.Office.File(actor, int64(id))
 		if model.ClassOf(err) == model.ClassNotFound {
@@ -92,7 +91,7 @@ func (d *Dashboard) uploadAll(c *fiber.Ctx, actor *model.User, field string) ([]
 	return ids, nil
 }
 
-func (d *Dashboard) uploadOne(actor *model.User, fh *multipart.FileHeader) (*office.File, error) {
+func (d *Dashboard) uploadOne(actor *model.User, fh *multipart.FileHeader) (*model.File, error) {
 	if limit := d.core.Office.MaxFileSize(); fh.Size > limit {
 		return nil, model.Invalid("%s is too large: files may have at most %s", fh.Filename, fileSize(limit))
 	}

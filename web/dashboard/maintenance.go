@@ -27,7 +27,7 @@ func (d *Dashboard) maintenanceRoutes() []route {
 
 // serviceRow is a service record with its vehicle's name.
 type serviceRow struct {
-	Record  *office.ServiceRecord
+	Record  *model.ServiceRecord
 	Vehicle string
 }
 
@@ -100,8 +100,8 @@ func deref(v *float64) float64 {
 
 // serviceForm is the service record create/edit form.
 type serviceForm struct {
-	Record   *office.ServiceRecord
-	Files    []*office.File
+	Record   *model.ServiceRecord
+	Files    []*model.File
 	Vehicles []option
 	Tasks    []string
 	Problem  string
@@ -109,7 +109,7 @@ type serviceForm struct {
 
 func (d *Dashboard) serviceNew(c *fiber.Ctx) error {
 	r := &formReader{c: c}
-	rec := &office.ServiceRecord{VehicleID: model.TextID(r.queryID("vehicle"))}
+	rec := &model.ServiceRecord{VehicleID: model.TextID(r.queryID("vehicle"))}
 	if r.err != nil {
 		return r.err
 	}
@@ -128,7 +128,7 @@ func (d *Dashboard) serviceEdit(c *fiber.Ctx) error {
 	return d.renderServiceForm(c, fiber.StatusOK, rec, nil)
 }
 
-func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *office.ServiceRecord, problem error) error {
+func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *model.ServiceRecord, problem error) error {
 	actor := user(c)
 	names, err := d.entityNames(actor)
 	if err != nil {
@@ -172,20 +172,20 @@ func (d *Dashboard) serviceUpdate(c *fiber.Ctx) error {
 // saveService creates (id 0) or updates a service record from the form,
 // with the files uploaded along.
 func (d *Dashboard) saveService(c *fiber.Ctx, id int64) error {
-	form := attachedForm[office.ServiceRecord, *office.ServiceRecord]{
+	form := attachedForm[model.ServiceRecord, *model.ServiceRecord]{
 		read:   readService,
-		files:  func(rec *office.ServiceRecord) *[]model.TextID { return &rec.FileIDs },
+		files:  func(rec *model.ServiceRecord) *[]model.TextID { return &rec.FileIDs },
 		create: d.core.Office.CreateServiceRecord,
 		update: d.core.Office.UpdateServiceRecord,
 		again:  d.renderServiceForm,
 	}
-	return form.save(d, c, id, func(saved *office.ServiceRecord) error {
+	return form.save(d, c, id, func(saved *model.ServiceRecord) error {
 		return redirect(c, Prefix+"/maintenance?vehicle="+saved.VehicleID.String())
 	})
 }
 
 // readService applies the service form's fields to rec.
-func readService(c *fiber.Ctx, rec *office.ServiceRecord) error {
+func readService(c *fiber.Ctx, rec *model.ServiceRecord) error {
 	r := &formReader{c: c}
 	rec.Title = r.text("title")
 	rec.VehicleID = model.TextID(r.id("vehicleId"))
@@ -216,7 +216,7 @@ func (d *Dashboard) serviceDelete(c *fiber.Ctx) error {
 
 // taskView is the service task list: public tasks and the viewer's own.
 type taskView struct {
-	Tasks   []*office.ServiceTask
+	Tasks   []*model.ServiceTask
 	Problem string
 	Label   string
 }
@@ -248,16 +248,16 @@ func (d *Dashboard) serviceTaskDelete(c *fiber.Ctx) error {
 	return redirect(c, Prefix+"/maintenance/tasks")
 }
 
-func serviceURL(rec *office.ServiceRecord) string { return Prefix + "/maintenance/" + rec.ID.String() }
+func serviceURL(rec *model.ServiceRecord) string { return Prefix + "/maintenance/" + rec.ID.String() }
 
-func serviceAction(rec *office.ServiceRecord) string {
+func serviceAction(rec *model.ServiceRecord) string {
 	if rec.ID == 0 {
 		return Prefix + "/maintenance"
 	}
 	return serviceURL(rec)
 }
 
-func hasTask(rec *office.ServiceRecord, label string) bool {
+func hasTask(rec *model.ServiceRecord, label string) bool {
 	return slices.Contains(rec.ServiceTasks, label)
 }
 

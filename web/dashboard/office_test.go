@@ -15,9 +15,9 @@ import (
 )
 
 // addTicket opens a ticket as the seeded user who.
-func (e *env) addTicket(who, title, category string) *office.Ticket {
+func (e *env) addTicket(who, title, category string) *model.Ticket {
 	e.t.Helper()
-	t, err := e.Core.Office.CreateTicket(e.users[who], func(t *office.Ticket) error {
+	t, err := e.Core.Office.CreateTicket(e.users[who], func(t *model.Ticket) error {
 		t.Title, t.Category, t.Description = title, category, "Details of "+title
 		return nil
 	})
@@ -286,7 +286,7 @@ func TestOverview(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, days := range []int{5, 45, -1} {
-		_, err := e.Core.Office.CreateDocument(e.users["admin"], func(d *office.Document) error {
+		_, err := e.Core.Office.CreateDocument(e.users["admin"], func(d *model.Document) error {
 			d.DocumentOf, d.EntityID, d.DocumentType = office.DocumentOfVehicle, model.TextID(e.devices["truck1"].ID), "Doc"+itoa(int64(i))
 			d.ExpiryDate = model.Date{Time: e.now.AddDate(0, 0, days)}
 			return nil
@@ -297,7 +297,7 @@ func TestOverview(t *testing.T) {
 	}
 	spent := 250.0
 	odo := 1000.0
-	if _, err := e.Core.Office.CreateServiceRecord(e.users["admin"], func(r *office.ServiceRecord) error {
+	if _, err := e.Core.Office.CreateServiceRecord(e.users["admin"], func(r *model.ServiceRecord) error {
 		r.Title, r.VehicleID, r.ServiceDate = "Oil", model.TextID(e.devices["van2"].ID), model.Date{Time: e.now}
 		r.Odometer, r.Expenditure = &odo, &spent
 		return nil

@@ -22,7 +22,7 @@ const overviewListLen = 5
 type overviewView struct {
 	Fleet       fleetView
 	OpenTickets int
-	Tickets     []*office.Ticket
+	Tickets     []*model.Ticket
 	Expiring    []docDue
 	Expired     int
 	Services    []serviceRow
@@ -49,13 +49,13 @@ const alarmWindow = 7 * 24 * time.Hour
 
 // docDue is a document with the days left until it expires.
 type docDue struct {
-	Doc    *office.Document
+	Doc    *model.Document
 	Days   int
 	Entity string
 }
 
 // openTicket reports whether a ticket still needs support's attention.
-func openTicket(t *office.Ticket) bool {
+func openTicket(t *model.Ticket) bool {
 	return t.Status == office.TicketOpen || t.Status == office.TicketPending || t.Status == office.TicketInProgress
 }
 

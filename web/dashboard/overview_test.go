@@ -7,14 +7,13 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
 // serviced records a service of the seeded device key, daysAgo days ago, as admin.
 func (e *env) serviced(key string, daysAgo int, odometer float64) {
 	e.t.Helper()
-	_, err := e.Core.Office.CreateServiceRecord(e.users["admin"], func(r *office.ServiceRecord) error {
+	_, err := e.Core.Office.CreateServiceRecord(e.users["admin"], func(r *model.ServiceRecord) error {
 		r.Title, r.VehicleID, r.Odometer = "Service", model.TextID(e.devices[key].ID), &odometer
 		r.ServiceDate = model.Date{Time: e.now.AddDate(0, 0, -daysAgo)}
 		return nil

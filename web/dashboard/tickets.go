@@ -27,7 +27,7 @@ func (d *Dashboard) ticketRoutes() []route {
 // ticketList is one page of the filtered ticket list.
 type ticketList struct {
 	Query, Status string
-	Tickets       []*office.Ticket
+	Tickets       []*model.Ticket
 	Page, Pages   int
 	Total         int
 }
@@ -65,8 +65,8 @@ func (d *Dashboard) loadTickets(actor *model.User, query, status string, page in
 
 // ticketThread is a ticket with its conversation and what may be done next.
 type ticketThread struct {
-	Ticket    *office.Ticket
-	Files     []*office.File
+	Ticket    *model.Ticket
+	Files     []*model.File
 	Responses []responseView
 	Next      []string
 	Problem   string
@@ -74,8 +74,8 @@ type ticketThread struct {
 }
 
 type responseView struct {
-	Response *office.TicketResponse
-	Files    []*office.File
+	Response *model.TicketResponse
+	Files    []*model.File
 }
 
 func (d *Dashboard) ticket(c *fiber.Ctx) error {
@@ -140,7 +140,7 @@ func (d *Dashboard) ticketStatus(c *fiber.Ctx) error {
 	return redirect(c, Prefix+"/tickets/"+itoa(id))
 }
 
-func ticketURL(t *office.Ticket) string { return Prefix + "/tickets/" + t.ID.String() }
+func ticketURL(t *model.Ticket) string { return Prefix + "/tickets/" + t.ID.String() }
 
 // ticketPageURL is the list's URL for another page with the same filters.
 func ticketPageURL(v ticketList, page int) string {

@@ -14,8 +14,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
-// TestDropUserOffice: deleting alice (and so her office) (she is a second
-// administrator) leaves bob's ticket, with bob's and the admin's
+// TestDropUserOffice: deleting alice, a second administrator, deletes her
+// office and leaves bob's ticket, with bob's and the admin's
 // responses, and nothing of alice's.
 func TestDropUserOffice(t *testing.T) {
 	db := storagetest.Open(t)

@@ -197,6 +197,15 @@ func (a Guard) CheckEdit(kind string) error {
 	return nil
 }
 
+// MayEdit is MustSee and then CheckEdit: object (kind, id) must be visible
+// (else not found) and the read-only flags must allow changing its kind.
+func (a Guard) MayEdit(kind string, id int64) error {
+	if err := a.MustSee(kind, id); err != nil {
+		return err
+	}
+	return a.CheckEdit(kind)
+}
+
 // CheckDeviceLimit refuses one more device for user when its deviceLimit
 // (-1 unlimited) is reached.
 func (a Guard) CheckDeviceLimit(user *model.User) error {

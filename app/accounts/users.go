@@ -164,11 +164,7 @@ func (acc *Service) checkUserLimit(tx model.Tx, manager *model.User) error {
 func (acc *Service) UpdateUser(actor *model.User, id int64, apply func(*model.User) error) (*model.User, error) {
 	var after *model.User
 	err := acc.store.Update(func(tx model.Tx) error {
-		a := access.Guard{Tx: tx, Actor: actor}
-		if err := a.MustSee(model.KindUser, id); err != nil {
-			return err
-		}
-		if err := a.CheckEdit(model.KindUser); err != nil {
+		if err := (access.Guard{Tx: tx, Actor: actor}).MayEdit(model.KindUser, id); err != nil {
 			return err
 		}
 		before, err := tx.Users().Get(id)
@@ -208,11 +204,7 @@ func (acc *Service) UpdateUser(actor *model.User, id int64, apply func(*model.Us
 func (acc *Service) DeleteUser(actor *model.User, id int64) error {
 	var afterwards []func()
 	err := acc.store.Update(func(tx model.Tx) error {
-		a := access.Guard{Tx: tx, Actor: actor}
-		if err := a.MustSee(model.KindUser, id); err != nil {
-			return err
-		}
-		if err := a.CheckEdit(model.KindUser); err != nil {
+		if err := (access.Guard{Tx: tx, Actor: actor}).MayEdit(model.KindUser, id); err != nil {
 			return err
 		}
 		u, err := tx.Users().Get(id)

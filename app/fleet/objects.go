@@ -257,10 +257,7 @@ func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
 // (else not found) and the actor's and server's read-only flags must allow
 // editing this kind.
 func (o *Objects[T, P]) editable(a access.Guard, id int64) (*T, error) {
-	if err := a.MustSee(o.kind, id); err != nil {
-		return nil, err
-	}
-	if err := a.CheckEdit(o.kind); err != nil {
+	if err := a.MayEdit(o.kind, id); err != nil {
 		return nil, err
 	}
 	return o.table(a.Tx).Get(id)

@@ -63,31 +63,25 @@ type recordingTx struct {
 }
 
 func (t *recordingTx) Users() model.Table[model.User] {
-	return recording[model.User]{t.Tx.Users(), t.changes, model.KindUser}
+	return record(t.Tx.Users(), t.changes, model.KindUser)
 }
-
 func (t *recordingTx) Devices() model.Table[model.Device] {
-	return recording[model.Device]{t.Tx.Devices(), t.changes, model.KindDevice}
+	return record(t.Tx.Devices(), t.changes, model.KindDevice)
 }
-
 func (t *recordingTx) Groups() model.Table[model.Group] {
-	return recording[model.Group]{t.Tx.Groups(), t.changes, model.KindGroup}
+	return record(t.Tx.Groups(), t.changes, model.KindGroup)
 }
-
 func (t *recordingTx) Commands() model.Table[model.Command] {
-	return recording[model.Command]{t.Tx.Commands(), t.changes, model.KindCommand}
+	return record(t.Tx.Commands(), t.changes, model.KindCommand)
 }
-
 func (t *recordingTx) Geofences() model.Table[model.Geofence] {
-	return recording[model.Geofence]{t.Tx.Geofences(), t.changes, model.KindGeofence}
+	return record(t.Tx.Geofences(), t.changes, model.KindGeofence)
 }
-
 func (t *recordingTx) Drivers() model.Table[model.Driver] {
-	return recording[model.Driver]{t.Tx.Drivers(), t.changes, model.KindDriver}
+	return record(t.Tx.Drivers(), t.changes, model.KindDriver)
 }
-
 func (t *recordingTx) ComputedAttributes() model.Table[model.ComputedAttribute] {
-	return recording[model.ComputedAttribute]{t.Tx.ComputedAttributes(), t.changes, model.KindAttribute}
+	return record(t.Tx.ComputedAttributes(), t.changes, model.KindAttribute)
 }
 
 func (t *recordingTx) PutServer(v *model.Server) error {
@@ -122,6 +116,11 @@ func (t *recordingTx) DeleteSessions(userID int64, expiredBefore time.Time) (int
 		t.changes[ChangedSessions] = true
 	}
 	return n, err
+}
+
+// record wraps a table so that its writes note a change of kind.
+func record[T any](t model.Table[T], changes Changes, kind string) model.Table[T] {
+	return recording[T]{t, changes, kind}
 }
 
 // recording is a table that notes its writes as a change of kind.

@@ -68,11 +68,7 @@ func (svc *Service) ExpiringDocuments(actor *model.User) ([]*model.Document, err
 
 // Document returns one of the actor's documents.
 func (svc *Service) Document(actor *model.User, id int64) (*model.Document, error) {
-	var d *model.Document
-	err := svc.store.View(func(tx model.Tx) (err error) {
-		d, err = documents.get(tx, id, ownerOnly(actor))
-		return err
-	})
+	d, err := documents.read(svc.store, id, ownerOnly(actor))
 	if err != nil {
 		return nil, err
 	}

@@ -83,6 +83,15 @@ func (k cabinet[T, P]) get(tx model.Tx, id int64, reach func(owner int64) bool) 
 	return v, nil
 }
 
+// read is get in a transaction of its own.
+func (k cabinet[T, P]) read(store model.Store, id int64, reach func(owner int64) bool) (v *T, err error) {
+	err = store.View(func(tx model.Tx) error {
+		v, err = k.get(tx, id, reach)
+		return err
+	})
+	return v, err
+}
+
 // grouped returns one group's records in id (creation) order.
 func (k cabinet[T, P]) grouped(tx model.Tx, group int64) ([]*T, error) {
 	out, _, err := k.of(tx).Group(group, model.Query{}, false)

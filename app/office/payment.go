@@ -120,11 +120,7 @@ func (svc *Service) DeletePayment(actor *model.User, id int64) error {
 
 // Payment returns one payment: the actor's own, or any for administrators.
 func (svc *Service) Payment(actor *model.User, id int64) (*model.Payment, error) {
-	var p *model.Payment
-	err := svc.store.View(func(tx model.Tx) (err error) {
-		p, err = payments.get(tx, id, ownerOrAdmin(actor))
-		return err
-	})
+	p, err := payments.read(svc.store, id, ownerOrAdmin(actor))
 	return p, err
 }
 

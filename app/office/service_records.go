@@ -49,11 +49,7 @@ func (svc *Service) ServiceRecords(actor *model.User, q ServiceQuery) ([]*model.
 
 // ServiceRecord returns one of the actor's records.
 func (svc *Service) ServiceRecord(actor *model.User, id int64) (*model.ServiceRecord, error) {
-	var r *model.ServiceRecord
-	err := svc.store.View(func(tx model.Tx) (err error) {
-		r, err = serviceRecords.get(tx, id, ownerOnly(actor))
-		return err
-	})
+	r, err := serviceRecords.read(svc.store, id, ownerOnly(actor))
 	return r, err
 }
 

@@ -74,11 +74,7 @@ func (svc *Service) Tickets(actor *model.User, q TicketQuery) ([]*model.Ticket, 
 
 // Ticket returns a ticket of the actor (an administrator: anyone's).
 func (svc *Service) Ticket(actor *model.User, id int64) (*model.Ticket, error) {
-	var t *model.Ticket
-	err := svc.store.View(func(tx model.Tx) (err error) {
-		t, err = tickets.get(tx, id, ownerOrAdmin(actor))
-		return err
-	})
+	t, err := tickets.read(svc.store, id, ownerOrAdmin(actor))
 	return t, err
 }
 

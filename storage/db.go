@@ -139,6 +139,10 @@ func orDefault[T comparable](v, def T) T {
 }
 
 // View runs fn in a read-only transaction.
+// As returns db: the store keeps no record of who writes (live.Track,
+// which wraps it, does).
+func (db *DB) As(*model.User) model.Store { return db }
+
 func (db *DB) View(fn func(model.Tx) error) error {
 	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
 }

@@ -45,7 +45,7 @@ func (acc *Service) UpdateServer(actor *model.User, apply func(*model.Server) er
 		return nil, model.Forbidden("Only administrators may change server settings")
 	}
 	var s *model.Server
-	err := acc.store.Update(func(tx model.Tx) (err error) {
+	err := acc.store.As(actor).Update(func(tx model.Tx) (err error) {
 		s, err = tx.Server()
 		if errors.Is(err, model.ErrNotFound) {
 			s, err = defaultServer(), nil

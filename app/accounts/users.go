@@ -92,7 +92,7 @@ func newUserDefaults() *model.User {
 // The very first user of an empty store becomes an administrator.
 func (acc *Service) CreateUser(actor *model.User, apply func(*model.User) error) (*model.User, error) {
 	u := newUserDefaults()
-	err := acc.store.Update(func(tx model.Tx) error {
+	err := acc.store.As(actor).Update(func(tx model.Tx) error {
 		count, err := tx.Users().Count()
 		if err != nil {
 			return err
@@ -163,7 +163,7 @@ func (acc *Service) checkUserLimit(tx model.Tx, manager *model.User) error {
 // UpdateUser applies a change to a user the actor may manage.
 func (acc *Service) UpdateUser(actor *model.User, id int64, apply func(*model.User) error) (*model.User, error) {
 	var after *model.User
-	err := acc.store.Update(func(tx model.Tx) error {
+	err := acc.store.As(actor).Update(func(tx model.Tx) error {
 		if err := (access.Guard{Tx: tx, Actor: actor}).MayEdit(model.KindUser, id); err != nil {
 			return err
 		}
@@ -203,7 +203,7 @@ func (acc *Service) UpdateUser(actor *model.User, id int64, apply func(*model.Us
 // office records and files it owns.
 func (acc *Service) DeleteUser(actor *model.User, id int64) error {
 	var afterwards []func()
-	err := acc.store.Update(func(tx model.Tx) error {
+	err := acc.store.As(actor).Update(func(tx model.Tx) error {
 		if err := (access.Guard{Tx: tx, Actor: actor}).MayEdit(model.KindUser, id); err != nil {
 			return err
 		}

@@ -24,7 +24,7 @@ const maxMileage = 50
 // one mileage: others linked to it directly are unlinked. created reports
 // whether a computed attribute was created.
 func (fl *Service) ConnectMileage(actor *model.User, deviceID int64, value string) (created bool, err error) {
-	err = fl.store.Update(func(tx model.Tx) error {
+	err = fl.store.As(actor).Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.MustSee(model.KindDevice, deviceID); err != nil {
 			return err

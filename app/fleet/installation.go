@@ -175,7 +175,7 @@ func (fl *Service) InstalledDevices(actor *model.User) ([]InstalledDevice, error
 // DeleteInstallation removes only the device's installation record (M5);
 // the device stays. A device without one is not found.
 func (fl *Service) DeleteInstallation(actor *model.User, deviceID int64) error {
-	return fl.store.Update(func(tx model.Tx) error {
+	return fl.store.As(actor).Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := model.FirstError(a.MustSee(model.KindDevice, deviceID), a.CheckEdit(model.KindDevice)); err != nil {
 			return err

@@ -139,7 +139,7 @@ func (o *Objects[T, P]) Create(actor *model.User, apply func(*T) error) (*T, err
 // device's installation record).
 func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also func(model.Tx, *T) error) (*T, error) {
 	v := new(T)
-	err := o.store.Update(func(tx model.Tx) error {
+	err := o.store.As(actor).Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.CheckEdit(o.kind); err != nil {
 			return err
@@ -183,7 +183,7 @@ func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also
 // Update applies a change to a copy of the stored object and saves it.
 func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error) (*T, error) {
 	var after *T
-	err := o.store.Update(func(tx model.Tx) error {
+	err := o.store.As(actor).Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		before, err := o.editable(a, id)
 		if err != nil {
@@ -220,7 +220,7 @@ func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error
 // Delete removes an object, what depends on it and every link to it.
 func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
 	for done := o.drain == nil; !done; {
-		err := o.store.Update(func(tx model.Tx) error {
+		err := o.store.As(actor).Update(func(tx model.Tx) error {
 			v, err := o.editable(access.Guard{Tx: tx, Actor: actor}, id)
 			if err == nil {
 				done, err = o.drain(tx, v)
@@ -232,7 +232,7 @@ func (o *Objects[T, P]) Delete(actor *model.User, id int64) error {
 		}
 	}
 	var after func()
-	err := o.store.Update(func(tx model.Tx) error {
+	err := o.store.As(actor).Update(func(tx model.Tx) error {
 		v, err := o.editable(access.Guard{Tx: tx, Actor: actor}, id)
 		if err != nil {
 			return err

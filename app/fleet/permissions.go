@@ -40,7 +40,7 @@ func (fl *Service) Link(actor *model.User, ps ...model.Permission) error {
 	if err := checkBulk(ps); err != nil {
 		return err
 	}
-	return fl.store.Update(func(tx model.Tx) error {
+	return fl.store.As(actor).Update(func(tx model.Tx) error {
 		for _, p := range ps {
 			if err := fl.link(tx, actor, p); err != nil {
 				return err
@@ -77,7 +77,7 @@ func (fl *Service) Unlink(actor *model.User, ps ...model.Permission) error {
 	if err := checkBulk(ps); err != nil {
 		return err
 	}
-	return fl.store.Update(func(tx model.Tx) error {
+	return fl.store.As(actor).Update(func(tx model.Tx) error {
 		for _, p := range ps {
 			if err := fl.checkPermission(tx, actor, p); err != nil {
 				return err

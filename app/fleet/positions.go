@@ -152,7 +152,7 @@ func (fl *Service) DeletePositions(actor *model.User, deviceID int64, from, to t
 	}
 	defer fl.hooks.HistoryChanged(deviceID) // its latest position may be gone
 	for n := deleteChunk; n == deleteChunk; {
-		err := fl.store.Update(func(tx model.Tx) (err error) {
+		err := fl.store.As(actor).Update(func(tx model.Tx) (err error) {
 			if err := mayDelete(tx); err != nil { // rights may change between chunks
 				return err
 			}
@@ -166,7 +166,7 @@ func (fl *Service) DeletePositions(actor *model.User, deviceID int64, from, to t
 	// In a transaction of its own: finding the newest position right after
 	// deleting the newest ones is slow in the deleting transaction (see
 	// storage's lastKey).
-	return fl.store.Update(func(tx model.Tx) error { return repointDevice(tx, deviceID) })
+	return fl.store.As(actor).Update(func(tx model.Tx) error { return repointDevice(tx, deviceID) })
 }
 
 // deleteChunk is how many records one transaction of a bulk deletion

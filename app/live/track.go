@@ -13,13 +13,18 @@ const (
 	ChangedServer      = "server"     // the server settings
 )
 
-// Changes are the kinds of records one committed transaction wrote.
-type Changes map[string]bool
+// Changes are the kinds of records one committed transaction wrote, and
+// on whose behalf (nil: the system, a device, or a caller that did not
+// say).
+type Changes struct {
+	Kinds map[string]bool
+	Actor *model.User
+}
 
 // Any reports whether any of kinds changed.
 func (c Changes) Any(kinds ...string) bool {
 	for _, k := range kinds {
-		if c[k] {
+		if c.Kinds[k] {
 			return true
 		}
 	}
@@ -40,17 +45,23 @@ func Track(store model.Store, listeners ...func(Changes)) model.Store {
 type tracked struct {
 	model.Store
 	listeners []func(Changes)
+	actor     *model.User
+}
+
+// As is the tracked store whose changes name actor.
+func (s *tracked) As(actor *model.User) model.Store {
+	return &tracked{Store: s.Store.As(actor), listeners: s.listeners, actor: actor}
 }
 
 func (s *tracked) Update(fn func(model.Tx) error) error {
-	var changes Changes
+	var kinds map[string]bool
 	err := s.Store.Update(func(tx model.Tx) error {
-		changes = Changes{} // a retried fn starts afresh
-		return fn(&recordingTx{Tx: tx, changes: changes})
+		kinds = map[string]bool{} // a retried fn starts afresh
+		return fn(&recordingTx{Tx: tx, changes: kinds})
 	})
-	if err == nil && len(changes) > 0 {
+	if err == nil && len(kinds) > 0 {
 		for _, l := range s.listeners {
-			l(changes)
+			l(Changes{Kinds: kinds, Actor: s.actor})
 		}
 	}
 	return err
@@ -59,7 +70,7 @@ func (s *tracked) Update(fn func(model.Tx) error) error {
 // recordingTx notes the kinds its writes touch.
 type recordingTx struct {
 	model.Tx
-	changes Changes
+	changes map[string]bool
 }
 
 func (t *recordingTx) Users() model.Table[model.User] {
@@ -119,14 +130,14 @@ func (t *recordingTx) DeleteSessions(userID int64, expiredBefore time.Time) (int
 }
 
 // record wraps a table so that its writes note a change of kind.
-func record[T any](t model.Table[T], changes Changes, kind string) model.Table[T] {
+func record[T any](t model.Table[T], changes map[string]bool, kind string) model.Table[T] {
 	return recording[T]{t, changes, kind}
 }
 
 // recording is a table that notes its writes as a change of kind.
 type recording[T any] struct {
 	model.Table[T]
-	changes Changes
+	changes map[string]bool
 	kind    string
 }
 

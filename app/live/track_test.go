@@ -75,15 +75,24 @@ func TestTrack(t *testing.T) {
 				}
 				return
 			}
-			if len(heard) != 1 || len(heard[0]) != len(tt.want) || !heard[0].Any(tt.want...) {
+			if len(heard) != 1 || len(heard[0].Kinds) != len(tt.want) || !heard[0].Any(tt.want...) {
 				t.Fatalf("heard %v, want one change of %v", heard, tt.want)
 			}
 			for _, k := range tt.want {
-				if !heard[0][k] {
+				if !heard[0].Kinds[k] {
 					t.Errorf("%s missing from %v", k, heard[0])
 				}
 			}
+			if heard[0].Actor != nil {
+				t.Errorf("actor %v, want none (the write did not say)", heard[0].Actor)
+			}
 		})
+	}
+	heard = nil
+	alice := &model.User{Base: model.Base{ID: 7}, Name: "alice"}
+	must(store.As(alice).Update(func(tx model.Tx) error { d := dev; return tx.Devices().Put(&d) }))
+	if len(heard) != 1 || heard[0].Actor != alice || !heard[0].Kinds[model.KindDevice] {
+		t.Errorf("a write on alice's behalf: heard %v", heard)
 	}
 	heard = nil
 	must(store.Batch(func(tx model.Tx) error { d := dev; return tx.Devices().Put(&d) }))

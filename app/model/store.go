@@ -20,6 +20,11 @@ type Store interface {
 	// Backup writes a consistent copy of the whole database to w while
 	// writers go on.
 	Backup(w io.Writer) (int64, error)
+	// As is the store for writes made on actor's behalf: what observes
+	// the writes (change notifications, later the audit log) learns who
+	// made them. A backend that keeps no record of it returns itself; a
+	// wrapper that changes Update must return a wrapper too.
+	As(actor *User) Store
 	Close() error
 }
 

@@ -52,7 +52,7 @@ func (n *Service) SetNotification(actor *model.User, typ string, on bool) error 
 	if !validType(typ) {
 		return model.Invalid("type must be one of %s", strings.Join(NotificationTypes, ", "))
 	}
-	return n.store.Update(func(tx model.Tx) error {
+	return n.store.As(actor).Update(func(tx model.Tx) error {
 		s, err := settingsOf(tx, actor.ID)
 		if err != nil {
 			return err

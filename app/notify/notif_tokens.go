@@ -40,7 +40,7 @@ func (n *Service) AddPushToken(actor *model.User, token string) error {
 		return err
 	}
 	var exists bool
-	err := n.store.Update(func(tx model.Tx) error {
+	err := n.store.As(actor).Update(func(tx model.Tx) error {
 		owner, ok, err := tx.Notify().PushTokenOwner(token)
 		if err != nil {
 			return err
@@ -77,7 +77,7 @@ func (n *Service) RemovePushToken(actor *model.User, token string) error {
 	if err := checkToken(token); err != nil {
 		return err
 	}
-	return n.store.Update(func(tx model.Tx) error {
+	return n.store.As(actor).Update(func(tx model.Tx) error {
 		t, err := tokensOf(tx, actor.ID)
 		if err != nil {
 			return err

@@ -81,7 +81,7 @@ func (svc *Service) CreateDocument(actor *model.User, apply func(*model.Document
 	if err := limits.FromRequest(apply, d); err != nil {
 		return nil, err
 	}
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		if err := svc.prepareDocument(tx, actor, nil, d); err != nil {
 			return err
 		}
@@ -100,7 +100,7 @@ func (svc *Service) CreateDocument(actor *model.User, apply func(*model.Document
 // from the request (G3).
 func (svc *Service) UpdateDocument(actor *model.User, id int64, apply func(*model.Document) error) (*model.Document, error) {
 	var after *model.Document
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		before, err := documents.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err

@@ -94,7 +94,7 @@ func (svc *Service) UploadFile(actor *model.User, name, declaredType string, siz
 		return nil, &model.Error{Class: model.ClassInvalid, Message: ErrFileTooLarge.Message,
 			Description: fmt.Sprintf("files may have at most %d bytes", o.MaxFileSize)}
 	}
-	err = svc.store.Update(func(tx model.Tx) error {
+	err = svc.store.As(actor).Update(func(tx model.Tx) error {
 		if err := files.create(tx, actor.ID, svc.now(), f); err != nil {
 			return err
 		}
@@ -208,7 +208,7 @@ func (svc *Service) attachedTicket(tx model.Tx, ref string) (int64, bool) {
 // DeleteFile removes a file of the actor (an administrator: anyone's) that
 // no record uses.
 func (svc *Service) DeleteFile(actor *model.User, id int64) error {
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		f, err := files.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
 			return err

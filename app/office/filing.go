@@ -53,7 +53,7 @@ func (k cabinet[T, P]) remove(tx model.Tx, v *T) error { return k.of(tx).Delete(
 // its attached files; read-only accounts delete nothing.
 func (k cabinet[T, P]) deleteOwn(svc *Service, actor *model.User, id int64, files func(*T) []model.TextID) error {
 	var dropped []model.TextID
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		v, err := k.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err

@@ -68,7 +68,7 @@ func (svc *Service) CreatePayment(actor *model.User, apply func(*model.Payment) 
 	if p.UserID == 0 {
 		return nil, model.Invalid("userId is required")
 	}
-	return p, svc.store.Update(func(tx model.Tx) error {
+	return p, svc.store.As(actor).Update(func(tx model.Tx) error {
 		_, err := tx.Users().Get(p.Owner())
 		if model.ClassOf(err) == model.ClassNotFound {
 			return model.Invalid("user %d not found", p.Owner())
@@ -86,7 +86,7 @@ func (svc *Service) UpdatePayment(actor *model.User, id int64, apply func(*model
 		return nil, err
 	}
 	var after *model.Payment
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		before, err := payments.of(tx).Get(id)
 		if err != nil {
 			return err
@@ -109,7 +109,7 @@ func (svc *Service) DeletePayment(actor *model.User, id int64) error {
 	if err := requireAdmin(actor); err != nil {
 		return err
 	}
-	return svc.store.Update(func(tx model.Tx) error {
+	return svc.store.As(actor).Update(func(tx model.Tx) error {
 		p, err := payments.of(tx).Get(id)
 		if err != nil {
 			return err

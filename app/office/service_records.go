@@ -59,7 +59,7 @@ func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*model.Ser
 	if err := limits.FromRequest(apply, r); err != nil {
 		return nil, err
 	}
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		if err := prepareServiceRecord(tx, actor, r); err != nil {
 			return err
 		}
@@ -78,7 +78,7 @@ func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*model.Ser
 // copy from the request (L4: any of the fields).
 func (svc *Service) UpdateServiceRecord(actor *model.User, id int64, apply func(*model.ServiceRecord) error) (*model.ServiceRecord, error) {
 	var after *model.ServiceRecord
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		before, err := serviceRecords.get(tx, id, ownerOnly(actor))
 		if err != nil {
 			return err

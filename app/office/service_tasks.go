@@ -78,7 +78,7 @@ func (svc *Service) CreateServiceTask(actor *model.User, label string) (*model.S
 	if err := svc.seedServiceTasks(); err != nil {
 		return nil, err
 	}
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (svc *Service) DeleteServiceTask(actor *model.User, label string) error {
 	if err := limits.Text("label", label, model.MaxName); err != nil {
 		return err
 	}
-	return svc.store.Update(func(tx model.Tx) error {
+	return svc.store.As(actor).Update(func(tx model.Tx) error {
 		if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 			return err
 		}

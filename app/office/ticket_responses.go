@@ -41,7 +41,7 @@ func (svc *Service) Respond(actor *model.User, ticketID int64, message string, f
 	if err := model.FirstError(limits.Check(r), checkResponse(r, fileIDs)); err != nil {
 		return nil, err
 	}
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		t, err := tickets.get(tx, ticketID, ownerOrAdmin(actor))
 		if err != nil {
 			return err
@@ -107,7 +107,7 @@ func (svc *Service) authoredResponse(tx model.Tx, actor *model.User, id int64) (
 // apply fills a copy from the request.
 func (svc *Service) UpdateResponse(actor *model.User, id int64, apply func(*model.TicketResponse) error) (*model.TicketResponse, error) {
 	var after *model.TicketResponse
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		before, err := svc.authoredResponse(tx, actor, id)
 		if err != nil {
 			return err
@@ -135,7 +135,7 @@ func (svc *Service) UpdateResponse(actor *model.User, id int64, apply func(*mode
 // DeleteResponse removes the actor's response and its files.
 func (svc *Service) DeleteResponse(actor *model.User, id int64) error {
 	var dropped []model.TextID
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		r, err := svc.authoredResponse(tx, actor, id)
 		if err != nil {
 			return err

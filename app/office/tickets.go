@@ -87,7 +87,7 @@ func (svc *Service) CreateTicket(actor *model.User, apply func(*model.Ticket) er
 	if err := prepareTicket(actor, t); err != nil {
 		return nil, err
 	}
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		no, err := tx.Office().NextTicketNo(firstTicketNo)
 		if err != nil {
 			return err
@@ -153,7 +153,7 @@ func parenthesized(s string) string {
 // every file attached to them.
 func (svc *Service) DeleteTicket(actor *model.User, id int64) error {
 	var dropped []model.TextID
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		t, err := tickets.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
 			return err
@@ -188,7 +188,7 @@ func (svc *Service) SetTicketStatus(actor *model.User, id int64, status string) 
 		return nil, model.Invalid("status must be one of open, pending, in_progress, resolved, closed")
 	}
 	var t *model.Ticket
-	err := svc.store.Update(func(tx model.Tx) error {
+	err := svc.store.As(actor).Update(func(tx model.Tx) error {
 		before, err := tickets.get(tx, id, ownerOrAdmin(actor))
 		if err != nil {
 			return err

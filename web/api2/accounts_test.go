@@ -275,6 +275,9 @@ type failingStore struct {
 	failing atomic.Bool
 }
 
+// As keeps the writes of every actor failing.
+func (s *failingStore) As(*model.User) model.Store { return s }
+
 func (s *failingStore) Update(fn func(model.Tx) error) error {
 	if !s.failing.Load() {
 		return s.DB.Update(fn)

@@ -20,6 +20,9 @@ type fullStore struct {
 	errno atomic.Value // syscall.Errno; unset: writes go through
 }
 
+// As keeps the writes of every actor on the full disk.
+func (s *fullStore) As(*model.User) model.Store { return s }
+
 func (s *fullStore) Update(fn func(model.Tx) error) error {
 	if errno, ok := s.errno.Load().(syscall.Errno); ok {
 		return &fs.PathError{Op: "write", Path: "fleetd.db", Err: errno}

@@ -87,7 +87,7 @@ type keyed[T any, P entity[T]] struct{ table[T, P] }
 func (k keyed[T, P]) ByKey(key string) (*T, error) { return k.byIndex(key) }
 
 func (a accountsTx) DemoUser(phone string) (int64, bool, error) {
-	v := a.btx.Bucket(ksDemoUsers.bucket()).Get([]byte(phone))
+	v := collectionBucket(a.btx, ksDemoUsers.bucket()).Get([]byte(phone))
 	return keyID(v), v != nil, nil
 }
 
@@ -95,11 +95,11 @@ func (a accountsTx) SetDemoUser(phone string, userID int64) error {
 	if phone == "" {
 		return model.Invalid("empty phone")
 	}
-	return a.btx.Bucket(ksDemoUsers.bucket()).Put([]byte(phone), idKey(userID))
+	return collectionBucket(a.btx, ksDemoUsers.bucket()).Put([]byte(phone), idKey(userID))
 }
 
 func (a accountsTx) Maintenance() (bool, error) {
-	data := a.btx.Bucket(colServerState.bucket()).Get(idKey(serverStateID))
+	data := collectionBucket(a.btx, colServerState.bucket()).Get(idKey(serverStateID))
 	if data == nil {
 		return false, nil
 	}
@@ -115,5 +115,5 @@ func (a accountsTx) SetMaintenance(on bool) error {
 	if err != nil {
 		return err
 	}
-	return a.btx.Bucket(colServerState.bucket()).Put(idKey(serverStateID), data)
+	return collectionBucket(a.btx, colServerState.bucket()).Put(idKey(serverStateID), data)
 }

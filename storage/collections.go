@@ -18,6 +18,13 @@ import (
 // since creates their buckets, so a write never has to, and Open refuses
 // a file that lacks one.
 //
+// Those buckets, and the ad hoc ones, are nested in the one top-level
+// bucket "collections", not top-level themselves: bbolt rewrites the root
+// node (one entry per top-level bucket) in every commit that writes any
+// top-level bucket, so the 30-odd registered buckets at the top made every
+// ingest commit (positions) rewrite a root node three times as big. Nested,
+// they cost only the commits that write a collection.
+//
 // Names are the file's layout: a shipped one is never renamed nor its
 // since changed. A new collection is added here with the next schema and a
 // migration createCollections(that schema).
@@ -96,6 +103,10 @@ var keySets = []*keySetDef{ksCounters, ksSeeds, ksDemoUsers}
 
 func (k *keySetDef) bucket() []byte { return keySetBucket(k.name) }
 
+// bucketCollections is the top-level bucket holding every bucket of the
+// registry and the ad hoc ones, under the names below.
+var bucketCollections = []byte("collections")
+
 // Unregistered names: Records and Keys of a name not in the registry
 // (a kind under development, a test) share three buckets, so they too
 // never create one. Keys are the name, 0x00, then the record id (8 bytes)
@@ -109,9 +120,14 @@ var (
 var (
 	collectionsByName = map[string]*collection{}
 	keySetsByName     = map[string]bool{}
+	// nestedBuckets are the names in bucketCollections (registeredBuckets).
+	nestedBuckets = map[string]bool{}
 )
 
 func init() {
+	for _, b := range registeredBuckets() {
+		nestedBuckets[string(b)] = true
+	}
 	for _, c := range collections {
 		collectionsByName[c.name] = c
 		for _, k := range c.keys {
@@ -153,10 +169,61 @@ func registeredBuckets() [][]byte {
 	return out
 }
 
+// collectionBucket returns the registry's (or ad hoc) bucket name, nested
+// in bucketCollections.
+func collectionBucket(tx *bolt.Tx, name []byte) *bolt.Bucket {
+	return tx.Bucket(bucketCollections).Bucket(name)
+}
+
+// bucketAt returns the bucket name, wherever the layout puts it: nested in
+// bucketCollections for the registry's names, top-level for the others.
+// Tables use it, as their specs name buckets of either kind.
+func bucketAt(tx *bolt.Tx, name []byte) *bolt.Bucket {
+	if nestedBuckets[string(name)] {
+		return collectionBucket(tx, name)
+	}
+	return tx.Bucket(name)
+}
+
 // createCollections is the migration to schema since: it creates the
 // buckets of the collections and key sets registered with it.
 func createCollections(since int) func(*bolt.Tx) error {
-	return func(tx *bolt.Tx) error { return createBuckets(collectionBuckets(since))(tx) }
+	return func(tx *bolt.Tx) error { return createNested(tx, collectionBuckets(since)) }
+}
+
+// createNested creates the buckets names in bucketCollections, and that
+// one if the file has none yet.
+func createNested(tx *bolt.Tx, names [][]byte) error {
+	parent, err := tx.CreateBucketIfNotExists(bucketCollections)
+	if err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketCollections, err)
+	}
+	for _, name := range names {
+		if _, err := parent.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("create bucket %s/%s: %w", bucketCollections, name, err)
+		}
+	}
+	return nil
+}
+
+// nestCollections is part of migration 4. Before it, a registered
+// collection or key set got its top-level bucket on first write; it moves
+// each such bucket as it is (records, sequence and all) into
+// bucketCollections, under the same name.
+func nestCollections(tx *bolt.Tx) error {
+	parent, err := tx.CreateBucketIfNotExists(bucketCollections)
+	if err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketCollections, err)
+	}
+	for _, name := range collectionBuckets(4) {
+		if tx.Bucket(name) == nil {
+			continue
+		}
+		if err := tx.MoveBucket(name, nil, parent); err != nil {
+			return fmt.Errorf("move bucket %s into %s: %w", name, bucketCollections, err)
+		}
+	}
+	return nil
 }
 
 // adoptAdhoc is part of migration 4. Before it, a collection or key set
@@ -166,7 +233,7 @@ func createCollections(since int) func(*bolt.Tx) error {
 // with its sequence, so no record is lost and no bucket is left that the
 // registry does not describe.
 func adoptAdhoc(tx *bolt.Tx) error {
-	if err := createBuckets([][]byte{bucketAdhocRecords, bucketAdhocKeys, bucketAdhocSequences})(tx); err != nil {
+	if err := createNested(tx, [][]byte{bucketAdhocRecords, bucketAdhocKeys, bucketAdhocSequences}); err != nil {
 		return err
 	}
 	var strays [][]byte
@@ -194,14 +261,14 @@ func adoptBucket(tx *bolt.Tx, bucket []byte) error {
 	var to *bolt.Bucket
 	var name string
 	if n, ok := strings.CutPrefix(string(bucket), "records/"); ok {
-		to, name = tx.Bucket(bucketAdhocRecords), n
+		to, name = collectionBucket(tx, bucketAdhocRecords), n
 		if seq := from.Sequence(); seq > 0 {
-			if err := tx.Bucket(bucketAdhocSequences).Put([]byte(name), binary.BigEndian.AppendUint64(nil, seq)); err != nil {
+			if err := collectionBucket(tx, bucketAdhocSequences).Put([]byte(name), binary.BigEndian.AppendUint64(nil, seq)); err != nil {
 				return err
 			}
 		}
 	} else {
-		to, name = tx.Bucket(bucketAdhocKeys), strings.TrimPrefix(string(bucket), "keys/")
+		to, name = collectionBucket(tx, bucketAdhocKeys), strings.TrimPrefix(string(bucket), "keys/")
 	}
 	if !validAdhocName(name) {
 		return errors.New("the name has a zero byte")

@@ -27,11 +27,19 @@
 //	events                deviceID eventTime id -> app.Event
 //	event_ids             id -> events key
 //	command_queue         id -> app.QueuedCommand
-//	records/<name>        id -> record of a registered collection
-//	keys/<name>           string -> id (8 bytes), a registered key set
-//	adhoc_records         name 0x00 id -> record of an unregistered collection
-//	adhoc_keys            name 0x00 key -> id, an unregistered key set
-//	adhoc_sequences       name -> last id of an unregistered collection
+//	collections           nested buckets only:
+//	  records/<name>      id -> record of a registered collection
+//	  keys/<name>         string -> id (8 bytes), a registered key set
+//	  adhoc_records       name 0x00 id -> record of an unregistered collection
+//	  adhoc_keys          name 0x00 key -> id, an unregistered key set
+//	  adhoc_sequences     name -> last id of an unregistered collection
+//
+// The registry's buckets are nested in "collections" rather than top-level
+// because bbolt rewrites the root node, one entry per top-level bucket, in
+// every commit that writes a top-level bucket: kept at the top, the 30-odd
+// registered buckets tripled the root that every ingest commit rewrites.
+// So the top level stays the few buckets above, and a new collection adds
+// nothing there.
 //
 // The registry in collections.go lists every collection and key set of
 // the extended (v2) kinds: its name, its record kind and the key sets

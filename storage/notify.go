@@ -30,9 +30,11 @@ type notifyTx struct{ btx *bolt.Tx }
 
 func (t *tx) Notify() model.NotifyTx { return notifyTx{t.btx} }
 
-func (n notifyTx) settings() *bolt.Bucket { return n.btx.Bucket(colNotifySettings.bucket()) }
-func (n notifyTx) tokens() *bolt.Bucket   { return n.btx.Bucket(colPushTokens.bucket()) }
-func (n notifyTx) owners() *bolt.Bucket   { return n.btx.Bucket(keySetBucket(colPushTokens.keys[0])) }
+func (n notifyTx) settings() *bolt.Bucket { return collectionBucket(n.btx, colNotifySettings.bucket()) }
+func (n notifyTx) tokens() *bolt.Bucket   { return collectionBucket(n.btx, colPushTokens.bucket()) }
+func (n notifyTx) owners() *bolt.Bucket {
+	return collectionBucket(n.btx, keySetBucket(colPushTokens.keys[0]))
+}
 
 // getStored decodes the value under id, if any, into s.
 func getStored(b *bolt.Bucket, id int64, s any, what string) (bool, error) {

@@ -75,7 +75,7 @@ func (o officeTx) Payments() model.Filing[model.Payment] {
 }
 
 func (o officeTx) NextTicketNo(after int64) (int64, error) {
-	counters := o.btx.Bucket(ksCounters.bucket())
+	counters := collectionBucket(o.btx, ksCounters.bucket())
 	n := after
 	if v := counters.Get([]byte(counterTicketNo)); v != nil {
 		n = keyID(v)
@@ -85,9 +85,9 @@ func (o officeTx) NextTicketNo(after int64) (int64, error) {
 }
 
 func (o officeTx) TasksSeeded() (bool, error) {
-	return o.btx.Bucket(ksSeeds.bucket()).Get([]byte(seedServiceTasks)) != nil, nil
+	return collectionBucket(o.btx, ksSeeds.bucket()).Get([]byte(seedServiceTasks)) != nil, nil
 }
 
 func (o officeTx) SetTasksSeeded() error {
-	return o.btx.Bucket(ksSeeds.bucket()).Put([]byte(seedServiceTasks), idKey(1))
+	return collectionBucket(o.btx, ksSeeds.bucket()).Put([]byte(seedServiceTasks), idKey(1))
 }

@@ -15,16 +15,16 @@ import (
 
 func (t *tx) Records(name string) model.RecordSet {
 	if c := collectionsByName[name]; c != nil {
-		return &recordSet{tx: t.btx, b: t.btx.Bucket(c.bucket())}
+		return &recordSet{tx: t.btx, b: collectionBucket(t.btx, c.bucket())}
 	}
-	return &recordSet{tx: t.btx, b: t.btx.Bucket(bucketAdhocRecords), name: name, prefix: adhocPrefix(name)}
+	return &recordSet{tx: t.btx, b: collectionBucket(t.btx, bucketAdhocRecords), name: name, prefix: adhocPrefix(name)}
 }
 
 func (t *tx) Keys(name string) model.KeySet {
 	if keySetsByName[name] {
-		return &keySet{b: t.btx.Bucket(keySetBucket(name))}
+		return &keySet{b: collectionBucket(t.btx, keySetBucket(name))}
 	}
-	return &keySet{b: t.btx.Bucket(bucketAdhocKeys), name: name, prefix: adhocPrefix(name)}
+	return &keySet{b: collectionBucket(t.btx, bucketAdhocKeys), name: name, prefix: adhocPrefix(name)}
 }
 
 // recordSet is a collection's bucket, or the ad hoc collection name's
@@ -53,7 +53,7 @@ func (r *recordSet) NextID() (int64, error) {
 	if !validAdhocName(r.name) {
 		return 0, model.Invalid("collection name %q has a zero byte", r.name)
 	}
-	seqs := r.tx.Bucket(bucketAdhocSequences)
+	seqs := collectionBucket(r.tx, bucketAdhocSequences)
 	seq := keyID(seqs.Get([]byte(r.name))) + 1
 	return seq, seqs.Put([]byte(r.name), idKey(seq))
 }

@@ -33,10 +33,15 @@ type bucketDump struct {
 	entries map[string]string
 }
 
-// dumpBuckets reads every top-level bucket of tx.
+// dumpBuckets reads every top-level bucket of tx, and those nested in
+// bucketCollections as if they were top-level (as the release had them).
 func dumpBuckets(tx *bolt.Tx) map[string]bucketDump {
 	out := map[string]bucketDump{}
-	tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+	var dump func(name []byte, b *bolt.Bucket) error
+	dump = func(name []byte, b *bolt.Bucket) error {
+		if bytes.Equal(name, bucketCollections) {
+			return b.ForEachBucket(func(k []byte) error { return dump(k, b.Bucket(k)) })
+		}
 		d := bucketDump{seq: b.Sequence(), entries: map[string]string{}}
 		b.ForEach(func(k, v []byte) error {
 			d.entries[string(k)] = string(v)
@@ -44,7 +49,8 @@ func dumpBuckets(tx *bolt.Tx) map[string]bucketDump {
 		})
 		out[string(name)] = d
 		return nil
-	})
+	}
+	tx.ForEach(dump)
 	return out
 }
 
@@ -96,7 +102,16 @@ func TestUpgradeRelease(t *testing.T) {
 		t.Errorf("Upgraded() = %+v, want from %d to %d", up, releaseSchema, CurrentSchema)
 	}
 	var after map[string]bucketDump
-	db.bolt.View(func(tx *bolt.Tx) error { after = dumpBuckets(tx); return nil })
+	db.bolt.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			t.Errorf("upgraded file: %v", err)
+		}
+		if tx.Bucket([]byte("records/drivers")) != nil {
+			t.Error("a collection's bucket is still top-level")
+		}
+		after = dumpBuckets(tx)
+		return nil
+	})
 	for name, b := range before {
 		if name == string(bucketMeta) {
 			continue // the schema version changes

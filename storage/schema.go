@@ -43,7 +43,8 @@ var schemaV1Buckets = [][]byte{
 // offline device.
 var schemaV2Buckets = [][]byte{bucketQueue}
 
-// currentBuckets are the buckets of the current schema.
+// currentBuckets are the top-level buckets of the current schema, but for
+// bucketCollections (collections.go), which holds the registry's.
 var currentBuckets = slices.Concat(
 	slices.DeleteFunc(slices.Clone(schemaV1Buckets), func(b []byte) bool { return bytes.Equal(b, bucketLatest) }),
 	schemaV2Buckets)
@@ -89,11 +90,15 @@ func dropLatestIndex(tx *bolt.Tx) error {
 	return nil
 }
 
-// collectionsV4 creates the buckets of every collection and key set
+// collectionsV4 puts the buckets of every collection and key set
 // registered with schema 4, the ones the extended entity kinds made on
-// first write until then (collections.go), and moves the unregistered
-// ones into the ad hoc buckets.
+// first write until then (collections.go), in bucket "collections": it
+// moves there the ones the file has, creates the others, and moves the
+// unregistered ones into the ad hoc buckets.
 func collectionsV4(tx *bolt.Tx) error {
+	if err := nestCollections(tx); err != nil {
+		return err
+	}
 	if err := createCollections(4)(tx); err != nil {
 		return err
 	}
@@ -150,9 +155,17 @@ func checkCurrent(tx *bolt.Tx) error {
 	if v != CurrentSchema {
 		return fmt.Errorf("store schema %d is older than %d; open it read-write once to upgrade", v, CurrentSchema)
 	}
-	for _, name := range slices.Concat(currentBuckets, registeredBuckets()) {
+	for _, name := range currentBuckets {
 		if tx.Bucket(name) == nil {
 			return fmt.Errorf("store is damaged: bucket %s is missing", name)
+		}
+	}
+	if tx.Bucket(bucketCollections) == nil {
+		return fmt.Errorf("store is damaged: bucket %s is missing", bucketCollections)
+	}
+	for _, name := range registeredBuckets() {
+		if collectionBucket(tx, name) == nil {
+			return fmt.Errorf("store is damaged: bucket %s/%s is missing", bucketCollections, name)
 		}
 	}
 	return nil

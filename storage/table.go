@@ -67,7 +67,7 @@ type table[T any, P entity[T]] struct {
 	tx   *bolt.Tx
 }
 
-func (t table[T, P]) bucket() *bolt.Bucket { return t.tx.Bucket(t.spec.bucket) }
+func (t table[T, P]) bucket() *bolt.Bucket { return bucketAt(t.tx, t.spec.bucket) }
 
 func (t table[T, P]) notFound() error { return model.NotFound(t.spec.what) }
 
@@ -188,7 +188,7 @@ func (t table[T, P]) byIndex(value string) (*T, error) {
 	if k == "" {
 		return nil, t.notFound()
 	}
-	id := t.tx.Bucket(ix.bucket).Get([]byte(k))
+	id := bucketAt(t.tx, ix.bucket).Get([]byte(k))
 	if len(id) != 8 {
 		return nil, t.notFound()
 	}
@@ -209,7 +209,7 @@ func (t table[T, P]) claim(key string, id int64) error {
 	if key == "" {
 		return nil
 	}
-	held := t.tx.Bucket(t.spec.index.bucket).Get([]byte(key))
+	held := bucketAt(t.tx, t.spec.index.bucket).Get([]byte(key))
 	if held != nil && keyID(held) != id {
 		return model.Conflict("%s with %s %q already exists", t.spec.what, t.spec.index.field, key)
 	}
@@ -220,7 +220,7 @@ func (t table[T, P]) setIndex(key string, id int64) error {
 	if key == "" {
 		return nil
 	}
-	return t.tx.Bucket(t.spec.index.bucket).Put([]byte(key), idKey(id))
+	return bucketAt(t.tx, t.spec.index.bucket).Put([]byte(key), idKey(id))
 }
 
 // moveIndex updates the index when record id changes from old to cur
@@ -242,7 +242,7 @@ func (t table[T, P]) moveIndex(old, cur *T, id int64) error {
 		return err
 	}
 	if oldKey != "" {
-		ix := t.tx.Bucket(t.spec.index.bucket)
+		ix := bucketAt(t.tx, t.spec.index.bucket)
 		if held := ix.Get([]byte(oldKey)); held != nil && keyID(held) == id {
 			if err := ix.Delete([]byte(oldKey)); err != nil {
 				return err
@@ -269,7 +269,7 @@ func (t table[T, P]) moveGroup(old, cur *T, id int64) error {
 	if bytes.Equal(oldKey, newKey) {
 		return nil
 	}
-	b := t.tx.Bucket(gx.bucket)
+	b := bucketAt(t.tx, gx.bucket)
 	if oldKey != nil {
 		if err := b.Delete(oldKey); err != nil {
 			return err
@@ -289,7 +289,7 @@ func (t table[T, P]) Group(group int64, q model.Query, newestFirst bool) ([]*T, 
 		return nil, 0, err
 	}
 	var ids []int64
-	c := t.tx.Bucket(t.spec.group.bucket).Cursor()
+	c := bucketAt(t.tx, t.spec.group.bucket).Cursor()
 	p := []byte(groupPrefix(group))
 	for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
 		ids = append(ids, keyID(v))

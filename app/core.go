@@ -35,8 +35,8 @@ type Options struct {
 	Office office.Options
 	// Servicing sets the service interval behind office.ServicesDue.
 	Servicing office.ServiceOptions
-	Now         func() time.Time
-	Logger      *slog.Logger
+	Now       func() time.Time
+	Logger    *slog.Logger
 
 	// Space watches the data directory's free space.
 	Space ops.Options

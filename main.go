@@ -228,7 +228,7 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		CommandTypes: catalog.CommandTypes(),
 		Office: office.Options{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),
 			FileTypes: cfg.Files.Types, ExpiringDays: cfg.Documents.ExpiringDays},
-		Maintenance: office.MaintenanceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
+		Servicing: office.ServiceOptions{IntervalDays: cfg.Maintenance.IntervalDays, IntervalKm: float64(cfg.Maintenance.IntervalKm)},
 		Space: ops.Options{Low: cfg.Data.LowFreeSpace,
 			Statfs:    func() (uint64, uint64, error) { return storage.FreeSpace(cfg.Data.Dir) },
 			StoreSize: func() (int64, error) { return storage.FileSize(cfg.Data.StorePath()) }},

@@ -33,10 +33,10 @@ type Options struct {
 	Push     notify.PushOptions
 	// Office configures uploads and document expiry (tickets, documents, maintenance).
 	Office office.Options
-	// Maintenance sets the service interval behind MaintenanceDue.
-	Maintenance office.MaintenanceOptions
-	Now         func() time.Time
-	Logger      *slog.Logger
+	// Servicing sets the service interval behind office.ServicesDue.
+	Servicing office.ServiceOptions
+	Now       func() time.Time
+	Logger    *slog.Logger
 
 	// Space watches the data directory's free space.
 	Space ops.Options
@@ -84,7 +84,7 @@ func New(store model.Store, opts Options) *Core {
 		BcryptCost: opts.BcryptCost, SessionTTL: opts.SessionTTL, Version: opts.Version}, c.now, c.log)
 	c.Live = live.New(c.store, c.Accounts.LoginAllowed, c.now)
 	c.Ops = ops.New(opts.Space, c.Accounts.MailAdmins, c.now)
-	c.Office = office.New(store, opts.Office, opts.Maintenance, c.Ops.RoomFor, c.now, c.log)
+	c.Office = office.New(store, opts.Office, opts.Servicing, c.Ops.RoomFor, c.now, c.log)
 	c.Ingest = ingest.New(store, opts.Ingest, opts.CommandTypes, c.Live, c.now, c.log)
 	c.Fleet = c.Ingest.Attach(func(h fleet.Hooks) *fleet.Service { return fleet.New(store, h, c.now) }, c.Office.DropEntity)
 	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)

@@ -44,7 +44,7 @@ func TestDeleteDeviceRemovesExtendedRecords(t *testing.T) {
 	if err := f.core.Fleet.Devices.Delete(f.admin, bus); err != nil {
 		t.Fatal(err)
 	}
-	docs, _ := f.core.Office.Documents(f.admin)
+	docs, _, _ := f.core.Office.Documents(f.admin, model.Query{})
 	records, _ := f.core.Office.ServiceRecords(f.admin, office.ServiceQuery{})
 	if len(docs) != 1 || int64(docs[0].EntityID) != other.ID || len(records) != 1 || int64(records[0].VehicleID) != other.ID {
 		t.Fatalf("after deleting the bus: documents %+v, records %+v; want only the van's", docs, records)

@@ -82,12 +82,12 @@ func TestDropUserOffice(t *testing.T) {
 	if list, _ := core.Office.Tickets(admin, office.TicketQuery{}); len(list) != 1 || list[0].Title != "bob" {
 		t.Errorf("tickets left: %v", list)
 	}
-	rs, err := core.Office.TicketResponses(users["bob"], bobTicket)
+	rs, _, err := core.Office.TicketResponses(users["bob"], bobTicket, model.Query{})
 	must(err)
 	if len(rs) != 2 || rs[0].SenderInfo.Name != "Administrator" || rs[1].SenderInfo.Name != "bob" {
 		t.Errorf("responses on bob's ticket: %+v", rs)
 	}
-	docs, _ := core.Office.Documents(users["alice"])
+	docs, _, _ := core.Office.Documents(users["alice"], model.Query{})
 	records, _ := core.Office.ServiceRecords(users["alice"], office.ServiceQuery{})
 	tasks, _ := core.Office.ServiceTasks(users["alice"])
 	if len(docs) != 0 || len(records) != 0 || len(tasks) != len(office.DefaultServiceTasks) {

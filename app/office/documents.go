@@ -28,15 +28,9 @@ const (
 
 var documents = cabinet[model.Document, *model.Document]{what: "Document", table: model.OfficeTx.Documents}
 
-// Documents lists the actor's documents, newest first.
-func (svc *Service) Documents(actor *model.User) ([]*model.Document, error) {
-	list, _, err := svc.DocumentPage(actor, model.Query{})
-	return list, err
-}
-
-// DocumentPage is q's window of the actor's documents, newest first, and
+// Documents is q's window of the actor's documents, newest first, and
 // how many the actor has (G1); only the window is read.
-func (svc *Service) DocumentPage(actor *model.User, q model.Query) ([]*model.Document, int, error) {
+func (svc *Service) Documents(actor *model.User, q model.Query) ([]*model.Document, int, error) {
 	var list []*model.Document
 	var total int
 	err := svc.store.View(func(tx model.Tx) (err error) {
@@ -55,7 +49,7 @@ func (svc *Service) DocumentPage(actor *model.User, q model.Query) ([]*model.Doc
 // ExpiringDocuments lists the actor's documents that have an expiry date,
 // soonest first (G5).
 func (svc *Service) ExpiringDocuments(actor *model.User) ([]*model.Document, error) {
-	list, err := svc.Documents(actor)
+	list, _, err := svc.Documents(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}

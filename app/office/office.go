@@ -17,7 +17,7 @@ import (
 type Service struct {
 	store model.Store
 	opts  Options
-	maint MaintenanceOptions
+	maint ServiceOptions
 	now   func() time.Time
 	log   *slog.Logger
 	// run tags this run's temporary files (files_sweep.go).
@@ -28,7 +28,7 @@ type Service struct {
 
 // New builds the office on store; roomFor is the core's disk-space
 // check, asked before an upload is written.
-func New(store model.Store, opts Options, maint MaintenanceOptions, roomFor func(size int64) error,
+func New(store model.Store, opts Options, maint ServiceOptions, roomFor func(size int64) error,
 	now func() time.Time, log *slog.Logger) *Service {
 	return &Service{store: store, opts: opts, maint: maint, now: now, log: log, run: newRunTag(), roomFor: roomFor}
 }

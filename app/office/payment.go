@@ -124,16 +124,10 @@ func (svc *Service) Payment(actor *model.User, id int64) (*model.Payment, error)
 	return p, err
 }
 
-// Payments lists payments in creation order: userID's (0: the actor's own),
-// or every user's for an administrator asking with all.
-func (svc *Service) Payments(actor *model.User, userID int64, all bool) ([]*model.Payment, error) {
-	out, _, err := svc.PaymentPage(actor, model.Query{UserID: userID, All: all})
-	return out, err
-}
-
-// PaymentPage is Payments with q.UserID and q.All for userID and all, cut
-// to q's window; it also answers how many there are.
-func (svc *Service) PaymentPage(actor *model.User, q model.Query) ([]*model.Payment, int, error) {
+// Payments lists payments in creation order, cut to q's window, and says
+// how many there are: q.UserID's (0: the actor's own), or every user's for
+// an administrator asking q.All.
+func (svc *Service) Payments(actor *model.User, q model.Query) ([]*model.Payment, int, error) {
 	userID := q.UserID
 	if userID == 0 {
 		userID = actor.ID

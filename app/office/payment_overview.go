@@ -62,7 +62,7 @@ type PaymentOverview struct {
 // (methods by name; a method's name is compared case-insensitively and
 // shown as first recorded).
 func (svc *Service) PaymentOverview(actor *model.User) (*PaymentOverview, error) {
-	list, err := svc.Payments(actor, actor.ID, false)
+	list, _, err := svc.Payments(actor, model.Query{})
 	if err != nil {
 		return nil, err
 	}

@@ -10,19 +10,19 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// MaintenanceOptions set when a vehicle is next due for service: so many
+// ServiceOptions set when a vehicle is next due for service: so many
 // days or so many kilometres after its last service record, whichever
 // comes first.
-type MaintenanceOptions struct {
+type ServiceOptions struct {
 	IntervalDays int     // default 180
 	IntervalKm   float64 // default 10,000
 }
 
 // Maintenance states, most urgent first.
 const (
-	MaintenanceOverdue = "overdue"
-	MaintenanceDueSoon = "dueSoon"
-	MaintenanceOK      = "ok"
+	ServiceOverdue = "overdue"
+	ServiceDueSoon = "dueSoon"
+	ServiceOK      = "ok"
 )
 
 // Why a vehicle has its state: no record at all, its date or its distance.
@@ -38,8 +38,8 @@ const (
 	DueSoonKm   = 500.0
 )
 
-// MaintenanceDue is when one vehicle is next due for service.
-type MaintenanceDue struct {
+// ServiceDue is when one vehicle is next due for service.
+type ServiceDue struct {
 	DeviceID    int64      `json:"deviceId"`
 	DeviceName  string     `json:"deviceName"`
 	LastService model.Date `json:"lastService"` // zero: never serviced
@@ -52,7 +52,7 @@ type MaintenanceDue struct {
 	Reason string   `json:"reason"`
 }
 
-func (svc *Service) maintenance() MaintenanceOptions {
+func (svc *Service) serviceInterval() ServiceOptions {
 	o := svc.maint
 	if o.IntervalDays <= 0 {
 		o.IntervalDays = 180
@@ -63,11 +63,11 @@ func (svc *Service) maintenance() MaintenanceOptions {
 	return o
 }
 
-// MaintenanceDue lists, for every device the actor sees, when it is next
+// ServicesDue lists, for every device the actor sees, when it is next
 // due for service, overdue first, then by due date. Service records are
 // private to their owner, so only the actor's own history counts: a
 // vehicle the actor never recorded a service for is due now.
-func (svc *Service) MaintenanceDue(actor *model.User, now time.Time) ([]MaintenanceDue, error) {
+func (svc *Service) ServicesDue(actor *model.User, now time.Time) ([]ServiceDue, error) {
 	records, err := svc.ServiceRecords(actor, ServiceQuery{}) // latest first
 	if err != nil {
 		return nil, err
@@ -78,14 +78,14 @@ func (svc *Service) MaintenanceDue(actor *model.User, now time.Time) ([]Maintena
 			last[int64(r.VehicleID)] = r
 		}
 	}
-	opts := svc.maintenance()
-	out := []MaintenanceDue{}
+	opts := svc.serviceInterval()
+	out := []ServiceDue{}
 	err = svc.store.View(func(tx model.Tx) error {
 		return access.Guard{Tx: tx, Actor: actor}.EachDevice(func(d *model.Device) error {
-			due := MaintenanceDue{DeviceID: d.ID, DeviceName: d.Name}
+			due := ServiceDue{DeviceID: d.ID, DeviceName: d.Name}
 			r := last[d.ID]
 			if r == nil {
-				due.DueDate, due.State, due.Reason = model.Date{Time: now.UTC()}, MaintenanceDueSoon, DueNoService
+				due.DueDate, due.State, due.Reason = model.Date{Time: now.UTC()}, ServiceDueSoon, DueNoService
 				out = append(out, due)
 				return nil
 			}
@@ -100,7 +100,7 @@ func (svc *Service) MaintenanceDue(actor *model.User, now time.Time) ([]Maintena
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(out, func(a, b MaintenanceDue) int {
+	slices.SortStableFunc(out, func(a, b ServiceDue) int {
 		return cmp.Or(cmp.Compare(stateRank(a.State), stateRank(b.State)),
 			a.DueDate.Compare(b.DueDate.Time), cmp.Compare(a.DeviceID, b.DeviceID))
 	})
@@ -108,12 +108,12 @@ func (svc *Service) MaintenanceDue(actor *model.User, now time.Time) ([]Maintena
 }
 
 func stateRank(s string) int {
-	return slices.Index([]string{MaintenanceOverdue, MaintenanceDueSoon, MaintenanceOK}, s)
+	return slices.Index([]string{ServiceOverdue, ServiceDueSoon, ServiceOK}, s)
 }
 
 // dueAfter fills due from the last service record r and the kilometres
 // driven since it (nil when unknown).
-func dueAfter(r *model.ServiceRecord, driven *float64, o MaintenanceOptions, now time.Time, due MaintenanceDue) MaintenanceDue {
+func dueAfter(r *model.ServiceRecord, driven *float64, o ServiceOptions, now time.Time, due ServiceDue) ServiceDue {
 	due.LastService = r.ServiceDate
 	due.DueDate = model.Date{Time: r.ServiceDate.AddDate(0, 0, o.IntervalDays)}
 	due.DaysLeft = daysUntil(now, due.DueDate)
@@ -132,11 +132,11 @@ func dueAfter(r *model.ServiceRecord, driven *float64, o MaintenanceOptions, now
 func urgency(over, soon bool) string {
 	switch {
 	case over:
-		return MaintenanceOverdue
+		return ServiceOverdue
 	case soon:
-		return MaintenanceDueSoon
+		return ServiceDueSoon
 	}
-	return MaintenanceOK
+	return ServiceOK
 }
 
 // kmSince is how far the vehicle went since service r, from its latest

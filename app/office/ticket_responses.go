@@ -10,15 +10,9 @@ import (
 // Responses are indexed by ticket, so a conversation reads without a scan.
 var responses = cabinet[model.TicketResponse, *model.TicketResponse]{what: "Response", table: model.OfficeTx.TicketResponses}
 
-// TicketResponses lists a readable ticket's responses, oldest first.
-func (svc *Service) TicketResponses(actor *model.User, ticketID int64) ([]*model.TicketResponse, error) {
-	list, _, err := svc.TicketResponsePage(actor, ticketID, model.Query{})
-	return list, err
-}
-
-// TicketResponsePage is q's window of a readable ticket's responses,
+// TicketResponses is q's window of a readable ticket's responses,
 // oldest first, and how many it has (F5); only the window is read.
-func (svc *Service) TicketResponsePage(actor *model.User, ticketID int64, q model.Query) ([]*model.TicketResponse, int, error) {
+func (svc *Service) TicketResponses(actor *model.User, ticketID int64, q model.Query) ([]*model.TicketResponse, int, error) {
 	var list []*model.TicketResponse
 	var total int
 	err := svc.store.View(func(tx model.Tx) error {

@@ -25,7 +25,7 @@ func (h *handlers) listPayments(c *fiber.Ctx) error {
 	if q.All, err = httpx.QueryBool(c, "all"); err != nil {
 		return err
 	}
-	list, total, err := h.core.Office.PaymentPage(httpx.User(c), q)
+	list, total, err := h.core.Office.Payments(httpx.User(c), q)
 	if err != nil {
 		return err
 	}

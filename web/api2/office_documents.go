@@ -15,7 +15,7 @@ func (h *handlers) listDocuments(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.core.Office.DocumentPage(httpx.User(c), q)
+	list, total, err := h.core.Office.Documents(httpx.User(c), q)
 	if err != nil {
 		return err
 	}

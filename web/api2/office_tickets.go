@@ -82,7 +82,7 @@ func (h *handlers) listResponses(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.core.Office.TicketResponsePage(httpx.User(c), id, q)
+	list, total, err := h.core.Office.TicketResponses(httpx.User(c), id, q)
 	if err != nil {
 		return err
 	}

@@ -234,7 +234,7 @@ func TestTicketResponses(t *testing.T) {
 		{Name: "author deletes", As: "admin", Method: "DELETE", Path: "/api2/support/tickets/responses/{r1}",
 			Before: aliceTicket, Status: 200, Want: []string{`"message":"Response deleted successfully!"`},
 			After: func(t *testing.T, e *officeEnv, _ *webtest.Response) {
-				list, err := e.Core.Office.TicketResponses(e.user("alice"), e.IDs["t1"])
+				list, _, err := e.Core.Office.TicketResponses(e.user("alice"), e.IDs["t1"], model.Query{})
 				e.must(err)
 				if len(list) != 0 {
 					t.Errorf("responses left: %d", len(list))

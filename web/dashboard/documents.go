@@ -39,7 +39,7 @@ func (d *Dashboard) documents(c *fiber.Ctx) error {
 	if v.State != "" && !slices.Contains(documentStates, v.State) {
 		return model.Invalid("state must be one of %s", strings.Join(documentStates, ", "))
 	}
-	docs, err := d.core.Office.Documents(actor)
+	docs, _, err := d.core.Office.Documents(actor, model.Query{})
 	if err != nil {
 		return err
 	}

@@ -266,7 +266,7 @@ func TestBrowser(t *testing.T) {
 		s.waitText("#document-list", "in 10 days"),
 	)
 	s.screenshot("documents")
-	docs, err := e.Core.Office.Documents(e.users["admin"])
+	docs, _, err := e.Core.Office.Documents(e.users["admin"], model.Query{})
 	if err != nil || len(docs) != 1 || len(docs[0].FileIDs) != 1 || docs[0].Status != office.DocumentExpiring {
 		t.Fatalf("document from the browser: %+v %v", docs, err)
 	}

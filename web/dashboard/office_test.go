@@ -109,7 +109,7 @@ func TestTicketThread(t *testing.T) {
 	}
 	res = admin.get(path)
 	webtest.Contains(t, "thread after response", res.Body, "Please clear the cache.", "steps.pdf", `class="message mine" id="latest"`)
-	responses, err := e.Core.Office.TicketResponses(e.users["admin"], int64(ticket.ID))
+	responses, _, err := e.Core.Office.TicketResponses(e.users["admin"], int64(ticket.ID), model.Query{})
 	if err != nil || len(responses) != 1 || len(responses[0].FileIDs) != 1 {
 		t.Fatalf("responses: %+v %v", responses, err)
 	}
@@ -183,7 +183,7 @@ func TestDocuments(t *testing.T) {
 		webtest.Contains(t, "documents"+tc.query, res.Body, tc.want...)
 		webtest.Lacks(t, "documents"+tc.query, res.Body, tc.avoid...)
 	}
-	docs, err := e.Core.Office.Documents(e.users["admin"])
+	docs, _, err := e.Core.Office.Documents(e.users["admin"], model.Query{})
 	if err != nil || len(docs) != 3 {
 		t.Fatalf("documents: %d %v", len(docs), err)
 	}

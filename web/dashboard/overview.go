@@ -31,7 +31,7 @@ type overviewView struct {
 	Alarms      []alarmRow
 	// Due are the first vehicles overdue or due soon for service, of
 	// DueCount, Overdue of them overdue.
-	Due               []office.MaintenanceDue
+	Due               []office.ServiceDue
 	DueCount, Overdue int
 	// Disk is the data disk at a glance, for administrators; nil for
 	// others or when the free space cannot be read.
@@ -96,7 +96,7 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 	if err := d.overviewAlarms(actor, &v); err != nil {
 		return err
 	}
-	if err := d.overviewMaintenanceDue(actor, &v); err != nil {
+	if err := d.overviewServicesDue(actor, &v); err != nil {
 		return err
 	}
 	return render(c, fiber.StatusOK, overviewPage(d.page(c, "Overview", "overview"), v))

@@ -8,19 +8,19 @@ import (
 	"github.com/fleetd/fleetd/app/office"
 )
 
-// overviewMaintenanceDue fills the vehicles that are overdue or due soon
+// overviewServicesDue fills the vehicles that are overdue or due soon
 // for service (the core lists them most urgent first).
-func (d *Dashboard) overviewMaintenanceDue(actor *model.User, v *overviewView) error {
-	all, err := d.core.Office.MaintenanceDue(actor, time.Now())
+func (d *Dashboard) overviewServicesDue(actor *model.User, v *overviewView) error {
+	all, err := d.core.Office.ServicesDue(actor, time.Now())
 	if err != nil {
 		return err
 	}
 	for _, due := range all {
-		if due.State == office.MaintenanceOK {
+		if due.State == office.ServiceOK {
 			continue
 		}
 		v.DueCount++
-		if due.State == office.MaintenanceOverdue {
+		if due.State == office.ServiceOverdue {
 			v.Overdue++
 		}
 		if len(v.Due) < overviewListLen {
@@ -40,7 +40,7 @@ func dueTone(v overviewView) string {
 
 // dueText says why a vehicle is due: never serviced, its date, or the
 // distance left (or driven past the interval).
-func dueText(due office.MaintenanceDue) string {
+func dueText(due office.ServiceDue) string {
 	switch {
 	case due.Reason == office.DueNoService:
 		return "no service recorded"

@@ -36,7 +36,7 @@ func dueCard(t *testing.T, body string) string {
 
 // The overview lists the vehicles overdue or due soon for service, most
 // urgent first, each linking to its service history, and counts them.
-func TestOverviewMaintenanceDue(t *testing.T) {
+func TestOverviewServicesDue(t *testing.T) {
 	e := newEnv(t)
 	e.serviced("truck1", 200, 120000) // 20 days past the 180-day interval
 	e.serviced("van2", 10, 1000)      // recent, but nearly 10,000 km driven since

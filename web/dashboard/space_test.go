@@ -63,7 +63,7 @@ func TestUploadOnAFullDisk(t *testing.T) {
 		t.Fatalf("status %d: %.400s", res.Status, res.Body)
 	}
 	webtest.Contains(t, "refused form", res.Body, `class="alert"`, `value="Permit"`, "no room for")
-	if docs, err := e.Core.Office.Documents(e.users["admin"]); err != nil || len(docs) != 0 {
+	if docs, _, err := e.Core.Office.Documents(e.users["admin"], model.Query{}); err != nil || len(docs) != 0 {
 		t.Errorf("documents %d, %v; want none", len(docs), err)
 	}
 }

@@ -92,7 +92,7 @@ func (d *Dashboard) renderTicket(c *fiber.Ctx, status int, draft string, problem
 	if err != nil {
 		return err
 	}
-	responses, err := d.core.Office.TicketResponses(actor, id)
+	responses, _, err := d.core.Office.TicketResponses(actor, id, model.Query{})
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ type fix struct {
 
 func km(v float64) *float64 { return &v }
 
-func TestMaintenanceDue(t *testing.T) {
+func TestServicesDue(t *testing.T) {
 	type record struct {
 		daysAgo  int
 		odometer float64
@@ -52,22 +52,22 @@ func TestMaintenanceDue(t *testing.T) {
 		daysLeft int
 		kmLeft   *float64 // nil: unknown
 	}{
-		{"never serviced", nil, nil, office.MaintenanceDueSoon, office.DueNoService, 0, nil},
-		{"overdue by date", []record{{200, 1000}}, nil, office.MaintenanceOverdue, office.DueByDate, -20, nil},
-		{"due soon by date", []record{{170, 1000}}, nil, office.MaintenanceDueSoon, office.DueByDate, 10, nil},
-		{"the latest record counts", []record{{300, 1000}, {10, 2000}}, nil, office.MaintenanceOK, office.DueByDate, 170, nil},
+		{"never serviced", nil, nil, office.ServiceDueSoon, office.DueNoService, 0, nil},
+		{"overdue by date", []record{{200, 1000}}, nil, office.ServiceOverdue, office.DueByDate, -20, nil},
+		{"due soon by date", []record{{170, 1000}}, nil, office.ServiceDueSoon, office.DueByDate, 10, nil},
+		{"the latest record counts", []record{{300, 1000}, {10, 2000}}, nil, office.ServiceOK, office.DueByDate, 170, nil},
 		{"due soon by km", []record{{30, 50000}},
-			[]fix{{1, 54, model.Attributes{"odometer": 59_700_000.0}}}, office.MaintenanceDueSoon, office.DueByKm, 150, km(300)},
+			[]fix{{1, 54, model.Attributes{"odometer": 59_700_000.0}}}, office.ServiceDueSoon, office.DueByKm, 150, km(300)},
 		{"overdue by km before the date", []record{{30, 50000}},
-			[]fix{{1, 54, model.Attributes{"odometer": 61_000_000.0}}}, office.MaintenanceOverdue, office.DueByKm, 150, km(-1000)},
+			[]fix{{1, 54, model.Attributes{"odometer": 61_000_000.0}}}, office.ServiceOverdue, office.DueByKm, 150, km(-1000)},
 		{"ok by both", []record{{30, 50000}},
-			[]fix{{1, 54, model.Attributes{"odometer": 52_000_000.0}}}, office.MaintenanceOK, office.DueByDate, 150, km(8000)},
+			[]fix{{1, 54, model.Attributes{"odometer": 52_000_000.0}}}, office.ServiceOK, office.DueByDate, 150, km(8000)},
 		// totalDistance starts at 0 when tracking begins: only the 0.1° (11.1
 		// km) driven after the service counts, not the 1° (111 km) before.
 		{"totalDistance counts from the service date", []record{{30, 50000}},
-			[]fix{{40, 54, nil}, {20, 55, nil}, {10, 55.1, nil}}, office.MaintenanceOK, office.DueByDate, 150, km(10000 - 11.12)},
+			[]fix{{40, 54, nil}, {20, 55, nil}, {10, 55.1, nil}}, office.ServiceOK, office.DueByDate, 150, km(10000 - 11.12)},
 		{"no position since the service", []record{{5, 50000}},
-			[]fix{{40, 54, nil}, {20, 55, nil}}, office.MaintenanceOK, office.DueByDate, 175, km(10000)},
+			[]fix{{40, 54, nil}, {20, 55, nil}}, office.ServiceOK, office.DueByDate, 175, km(10000)},
 	}
 	f := newFixture(t)
 	for _, tt := range tests {
@@ -88,11 +88,11 @@ func TestMaintenanceDue(t *testing.T) {
 			}
 		}
 	}
-	list, err := f.core.Office.MaintenanceDue(f.admin, dueNow)
+	list, err := f.core.Office.ServicesDue(f.admin, dueNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]office.MaintenanceDue{}
+	byName := map[string]office.ServiceDue{}
 	for _, due := range list {
 		byName[due.DeviceName] = due
 	}
@@ -138,7 +138,7 @@ func deref(v *float64) any {
 
 // A user sees only the devices they may see, and only their own service
 // history: the administrator's record of the shared car does not count.
-func TestMaintenanceDueVisibility(t *testing.T) {
+func TestServicesDueVisibility(t *testing.T) {
 	f := newFixture(t)
 	user, err := f.core.Accounts.CreateUser(f.admin, func(u *model.User) error { u.Email, u.Password = "u@example.com", "pw"; return nil })
 	if err != nil {
@@ -157,12 +157,12 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 		actor  *model.User
 		states map[string]string
 	}{
-		{"administrator", f.admin, map[string]string{"truck": office.MaintenanceDueSoon, "car": office.MaintenanceOK}},
-		{"user", user, map[string]string{"car": office.MaintenanceDueSoon}},
+		{"administrator", f.admin, map[string]string{"truck": office.ServiceDueSoon, "car": office.ServiceOK}},
+		{"user", user, map[string]string{"car": office.ServiceDueSoon}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			list, err := f.core.Office.MaintenanceDue(tt.actor, dueNow)
+			list, err := f.core.Office.ServicesDue(tt.actor, dueNow)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,27 +183,27 @@ func TestMaintenanceDueVisibility(t *testing.T) {
 }
 
 // The configured interval replaces the defaults.
-func TestMaintenanceDueInterval(t *testing.T) {
+func TestServicesDueInterval(t *testing.T) {
 	f := newFixture(t)
 	serviced(t, f.core, f.admin, f.dev.ID, 40, 100)
 	if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{{FixTime: dueNow, Valid: true, Latitude: 54, Longitude: 24,
 		Attributes: model.Attributes{"odometer": 350_000.0}}}); err != nil {
 		t.Fatal(err)
 	}
-	core := app.New(f.db, app.Options{Maintenance: office.MaintenanceOptions{IntervalDays: 30, IntervalKm: 200}})
-	list, err := core.Office.MaintenanceDue(f.admin, dueNow)
+	core := app.New(f.db, app.Options{Servicing: office.ServiceOptions{IntervalDays: 30, IntervalKm: 200}})
+	list, err := core.Office.ServicesDue(f.admin, dueNow)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("%+v, %v", list, err)
 	}
-	if got := list[0]; got.DaysLeft != -10 || got.KmLeft == nil || *got.KmLeft != -50 || got.State != office.MaintenanceOverdue {
+	if got := list[0]; got.DaysLeft != -10 || got.KmLeft == nil || *got.KmLeft != -50 || got.State != office.ServiceOverdue {
 		t.Fatalf("%+v, want 10 days and 50 km overdue", got)
 	}
 }
 
-// BenchmarkMaintenanceDue: the overview's cost with 1,000 vehicles, each
+// BenchmarkServicesDue: the overview's cost with 1,000 vehicles, each
 // with a service record and a latest position without an odometer (the
 // slower path: one more position read per vehicle).
-func BenchmarkMaintenanceDue(b *testing.B) {
+func BenchmarkServicesDue(b *testing.B) {
 	db := storagetest.Open(b)
 	core := app.New(db, app.Options{BcryptCost: 4})
 	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "pw")
@@ -231,7 +231,7 @@ func BenchmarkMaintenanceDue(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		if list, err := core.Office.MaintenanceDue(admin, dueNow); err != nil || len(list) != 1000 {
+		if list, err := core.Office.ServicesDue(admin, dueNow); err != nil || len(list) != 1000 {
 			b.Fatalf("%d listed, %v", len(list), err)
 		}
 	}

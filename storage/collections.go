@@ -50,9 +50,9 @@ func keySetBucket(name string) []byte { return []byte("keys/" + name) }
 
 // The collections, by area.
 var (
-	// Fleet: drivers with their unique uniqueId (the fleet keeps the key
-	// set so far), computed attributes, and devices' installation records
-	// (under the device's id).
+	// Fleet: drivers with their unique uniqueId (the drivers' table keeps
+	// the key set, entities.go), computed attributes, and devices'
+	// installation records (under the device's id, fleet.go).
 	colDrivers      = &collection{name: "drivers", what: "driver", keys: []string{"drivers_by_unique_id"}, since: 4}
 	colComputed     = &collection{name: "computed_attributes", what: "Attribute", since: 4}
 	colInstallation = &collection{name: "installations", what: "Installation", since: 4}

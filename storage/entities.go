@@ -35,9 +35,19 @@ var (
 	geofencesSpec = tableSpec[model.Geofence]{bucket: bucketGeofences, what: "geofence"}
 	queueSpec     = tableSpec[model.QueuedCommand]{bucket: bucketQueue, what: "queued command"}
 	// Drivers and computed attributes are registered collections
-	// (collections.go). The drivers' uniqueId key set is still kept by
-	// the fleet, which checks it: at the Table level uniqueIds may repeat.
-	driversSpec  = tableSpec[model.Driver]{bucket: colDrivers.bucket(), what: colDrivers.what}
+	// (collections.go). A driver's uniqueId is unique like a device's, kept
+	// in the drivers' key set (the one the fleet kept before, same keys:
+	// the trimmed uniqueId); an empty one is not indexed.
+	driversSpec = tableSpec[model.Driver]{
+		bucket: colDrivers.bucket(),
+		what:   colDrivers.what,
+		index: &uniqueIndex[model.Driver]{
+			bucket:    keySetBucket(colDrivers.keys[0]),
+			field:     "uniqueId",
+			value:     func(d *model.Driver) string { return d.UniqueID },
+			normalize: strings.TrimSpace,
+		},
+	}
 	computedSpec = tableSpec[model.ComputedAttribute]{bucket: colComputed.bucket(), what: colComputed.what}
 )
 

@@ -113,10 +113,12 @@ type Tx interface {
 
 	// Office is the fleet office's records, Accounts what the accounts
 	// keep besides users and sessions, Notify the notifier's settings and
-	// push tokens.
+	// push tokens, Fleet the installation records and the drivers'
+	// uniqueId index.
 	Office() OfficeTx
 	Accounts() AccountsTx
 	Notify() NotifyTx
+	Fleet() FleetTx
 
 	// Records is a named collection of encoded records and Keys a named
 	// string -> id map, raw: the store does not know what they hold. They

@@ -81,6 +81,7 @@ func Run(t *testing.T, open func(t *testing.T) model.Store) {
 	t.Run("Office", s.office)
 	t.Run("Accounts", s.accounts)
 	t.Run("Notify", s.notify)
+	t.Run("Fleet", s.fleet)
 	t.Run("Update", s.update)
 	t.Run("View", s.view)
 	t.Run("Batch", s.batch)

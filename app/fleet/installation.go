@@ -1,35 +1,17 @@
 package fleet
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// Installation is a device's installation record (spec M3, M5), kept in
-// the extended part of the store under the device's id. Removing it (M5)
-// leaves the device; removing the device removes it.
-type Installation struct {
-	DeviceID    int64     `json:"deviceId"`
-	InstalledAt time.Time `json:"installedAt"`
-	// InstalledBy is the user who registered the device through M3.
-	InstalledBy   int64  `json:"installedBy"`
-	InstallerName string `json:"installerName"`
-	Location      string `json:"location,omitempty"`
-	Notes         string `json:"notes,omitempty"`
-}
-
-func (Installation) FieldLimits() map[string]int {
-	return map[string]int{"notes": model.MaxMessage}
-}
-
-func (i *Installation) GetID() int64   { return i.DeviceID }
-func (i *Installation) SetID(id int64) { i.DeviceID = id }
+// Installation is a device's installation record (spec M3, M5), kept by
+// the store's fleet part under the device's id.
+type Installation = model.Installation
 
 // InstallationDetails are the optional details a caller gives with M3.
 type InstallationDetails struct {
@@ -41,24 +23,12 @@ type InstallationDetails struct {
 // expires; the device endpoints never change it.
 const DeviceLifetime = 1 // year
 
-func installations(tx model.Tx) model.Table[Installation] {
-	return model.RecordTable[Installation](tx, "installations", "Installation")
-}
-
-// putInstallation stores a device's installation record under the
-// device's id, which it shares.
-func putInstallation(tx model.Tx, inst *Installation) error {
-	data, err := json.Marshal(inst)
-	if err != nil {
-		return err
-	}
-	return tx.Records("installations").Put(inst.DeviceID, data)
-}
-
 // deleteInstallation removes a device's installation record if it has one.
 func deleteInstallation(tx model.Tx, deviceID int64) error {
-	_, err := tx.Records("installations").Delete(deviceID)
-	return err
+	if err := tx.Fleet().Installations().Delete(deviceID); !errors.Is(err, model.ErrNotFound) {
+		return err
+	}
+	return nil
 }
 
 // InstalledDevice is a device with its installation record (nil when it
@@ -98,7 +68,7 @@ func (fl *Service) InstallDevice(actor *model.User, apply func(*model.Device) er
 		}
 		out.Installation = &Installation{DeviceID: d.ID, InstalledAt: now, InstalledBy: actor.ID,
 			InstallerName: actor.Name, Location: details.Location, Notes: details.Notes}
-		return putInstallation(tx, out.Installation)
+		return tx.Fleet().Installations().Put(out.Installation)
 	})
 	if err != nil {
 		return nil, err
@@ -145,7 +115,7 @@ func (fl *Service) Installation(actor *model.User, deviceID int64) (*Installatio
 
 // installationOf is the device's installation record, nil when it has none.
 func installationOf(tx model.Tx, deviceID int64) (*Installation, error) {
-	inst, err := installations(tx).Get(deviceID)
+	inst, err := tx.Fleet().Installations().Get(deviceID)
 	if errors.Is(err, model.ErrNotFound) {
 		return nil, nil
 	}
@@ -180,7 +150,7 @@ func (fl *Service) DeleteInstallation(actor *model.User, deviceID int64) error {
 		if err := model.FirstError(a.MustSee(model.KindDevice, deviceID), a.CheckEdit(model.KindDevice)); err != nil {
 			return err
 		}
-		return installations(tx).Delete(deviceID)
+		return tx.Fleet().Installations().Delete(deviceID)
 	})
 }
 

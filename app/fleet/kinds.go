@@ -186,10 +186,6 @@ func newGeofences(fl *Service) *Objects[model.Geofence, *model.Geofence] {
 	}
 }
 
-// driverKeys indexes drivers by uniqueId, which must be unique like a
-// device's.
-const driverKeys = "drivers_by_unique_id"
-
 func newDrivers(fl *Service) *Objects[model.Driver, *model.Driver] {
 	return &Objects[model.Driver, *model.Driver]{
 		store: fl.store, kind: model.KindDriver,
@@ -202,23 +198,11 @@ func newDrivers(fl *Service) *Objects[model.Driver, *model.Driver] {
 			if d.Attributes == nil {
 				d.Attributes = model.Attributes{}
 			}
-			keys := a.Tx.Keys(driverKeys)
-			if id, taken, err := keys.Get(d.UniqueID); err != nil || (taken && id != d.ID) {
-				return model.FirstError(err, model.Conflict("driver with uniqueId %q already exists", d.UniqueID))
-			}
-			if before != nil && before.UniqueID != d.UniqueID {
-				if err := keys.Delete(before.UniqueID); err != nil {
-					return err
-				}
-			}
+			// The store keeps uniqueIds unique: Create and Put refuse a
+			// taken one ("driver with uniqueId %q already exists").
 			return nil
 		},
-		// The index entry is written after Create assigned the id.
-		created: func(tx model.Tx, d *model.Driver) error { return tx.Keys(driverKeys).Put(d.UniqueID, d.ID) },
 		remove: func(tx model.Tx, d *model.Driver) (func(), error) {
-			if err := tx.Keys(driverKeys).Delete(d.UniqueID); err != nil {
-				return nil, err
-			}
 			return fl.hooks.DropEntity(tx, office.DocumentOfDriver, d.ID)
 		},
 	}

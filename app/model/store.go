@@ -121,12 +121,11 @@ type Tx interface {
 	Fleet() FleetTx
 
 	// Records is a named collection of encoded records and Keys a named
-	// string -> id map, raw: the store does not know what they hold. They
-	// remain for the kinds that have no typed part yet (the fleet's
-	// installations, the drivers' uniqueId keys) and through RecordTable
-	// for tests and kinds under development; a kind the store should keep
-	// gets a typed part of its own, as the office's did. A name the store
-	// does not register still works (the store keeps it apart).
+	// string -> id map, raw: the store does not know what they hold. No
+	// domain uses them any more (every kind has a typed part); they remain
+	// for the contract suite and tests. A kind the store should keep gets
+	// a typed part of its own. A name the store does not register still
+	// works (the store keeps it apart).
 	Records(name string) RecordSet
 	Keys(name string) KeySet
 }

@@ -26,7 +26,7 @@ func (e *officeEnv) computedCount() int {
 	e.t.Helper()
 	var n int
 	e.must(e.DB.View(func(tx model.Tx) (err error) {
-		n, err = tx.Records("computed_attributes").Count()
+		n, err = tx.ComputedAttributes().Count()
 		return err
 	}))
 	return n

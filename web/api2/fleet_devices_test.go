@@ -1,6 +1,7 @@
 package api2_test
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -236,7 +237,7 @@ func TestFleetDeviceDeleteInstallation(t *testing.T) {
 		t.Fatalf("v1 delete: %d", r.Status)
 	}
 	e.must(e.DB.View(func(tx model.Tx) error {
-		if _, ok, err := tx.Records("installations").Get(e.IDs["bus"]); ok || err != nil {
+		if _, err := tx.Fleet().Installations().Get(e.IDs["bus"]); !errors.Is(err, model.ErrNotFound) {
 			t.Errorf("installation of a deleted device left behind (%v)", err)
 		}
 		return nil

@@ -232,31 +232,6 @@ func (s *suite) recordSets(t *testing.T) {
 			return nil
 		})
 	})
-	t.Run("RecordTable over a record set", func(t *testing.T) {
-		st := s.open(t)
-		table := func(tx model.Tx) model.Table[model.Driver] {
-			return model.RecordTable[model.Driver](tx, "storetest_drivers", "driver")
-		}
-		update(t, st, func(tx model.Tx) error {
-			for i := range 3 {
-				if err := table(tx).Create(&model.Driver{Name: fmt.Sprint("d", i), Attributes: model.Attributes{}}); err != nil {
-					return err
-				}
-			}
-			return table(tx).Delete(2)
-		})
-		view(t, st, func(tx model.Tx) error {
-			var got []*model.Driver
-			err := table(tx).List(func(d *model.Driver) bool { got = append(got, d); return true })
-			same(t, "List", got, []*model.Driver{
-				{Base: model.Base{ID: 1}, Name: "d0", Attributes: model.Attributes{}},
-				{Base: model.Base{ID: 3}, Name: "d2", Attributes: model.Attributes{}},
-			})
-			_, gerr := table(tx).Get(2)
-			wantIs(t, gerr, model.ErrNotFound, "Get of a deleted record")
-			return err
-		})
-	})
 }
 
 func scanKeys(t *testing.T, ks model.KeySet, prefix string, n int) []string {

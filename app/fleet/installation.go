@@ -9,10 +9,6 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// Installation is a device's installation record (spec M3, M5), kept by
-// the store's fleet part under the device's id.
-type Installation = model.Installation
-
 // InstallationDetails are the optional details a caller gives with M3.
 type InstallationDetails struct {
 	Location string
@@ -35,7 +31,7 @@ func deleteInstallation(tx model.Tx, deviceID int64) error {
 // was registered another way, e.g. through /api/devices).
 type InstalledDevice struct {
 	Device       *model.Device
-	Installation *Installation
+	Installation *model.Installation
 }
 
 // requireDeviceContact is the extended API's rule: name, uniqueId, phone
@@ -50,7 +46,7 @@ func requireDeviceContact(d *model.Device) error {
 // DeviceLifetime after now whatever apply set.
 func (fl *Service) InstallDevice(actor *model.User, apply func(*model.Device) error, details InstallationDetails) (*InstalledDevice, error) {
 	details.Location, details.Notes = strings.TrimSpace(details.Location), strings.TrimSpace(details.Notes)
-	if err := limits.Check(&Installation{Location: details.Location, Notes: details.Notes}); err != nil {
+	if err := limits.Check(&model.Installation{Location: details.Location, Notes: details.Notes}); err != nil {
 		return nil, err
 	}
 	now := fl.now().UTC()
@@ -66,7 +62,7 @@ func (fl *Service) InstallDevice(actor *model.User, apply func(*model.Device) er
 		if err := tx.Devices().Put(d); err != nil {
 			return err
 		}
-		out.Installation = &Installation{DeviceID: d.ID, InstalledAt: now, InstalledBy: actor.ID,
+		out.Installation = &model.Installation{DeviceID: d.ID, InstalledAt: now, InstalledBy: actor.ID,
 			InstallerName: actor.Name, Location: details.Location, Notes: details.Notes}
 		return tx.Fleet().Installations().Put(out.Installation)
 	})
@@ -101,8 +97,8 @@ func (fl *Service) UpdateInstalledDevice(actor *model.User, id int64, apply func
 
 // Installation is the installation record of a device the actor sees,
 // nil when it has none.
-func (fl *Service) Installation(actor *model.User, deviceID int64) (*Installation, error) {
-	var inst *Installation
+func (fl *Service) Installation(actor *model.User, deviceID int64) (*model.Installation, error) {
+	var inst *model.Installation
 	err := fl.store.View(func(tx model.Tx) (err error) {
 		if err = (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
 			return err
@@ -114,7 +110,7 @@ func (fl *Service) Installation(actor *model.User, deviceID int64) (*Installatio
 }
 
 // installationOf is the device's installation record, nil when it has none.
-func installationOf(tx model.Tx, deviceID int64) (*Installation, error) {
+func installationOf(tx model.Tx, deviceID int64) (*model.Installation, error) {
 	inst, err := tx.Fleet().Installations().Get(deviceID)
 	if errors.Is(err, model.ErrNotFound) {
 		return nil, nil

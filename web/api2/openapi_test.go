@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -90,7 +89,7 @@ func TestOpenAPILimits(t *testing.T) {
 	// bounded is a property a client sets as free text.
 	bounded := func(p *schemaProp) bool { return p.Type == "string" && p.Enum == nil && !p.ReadOnly && p.Format == "" }
 	schemaTypes := map[string][]reflect.Type{
-		"DeviceBody":     {reflect.TypeFor[model.Device](), reflect.TypeFor[fleet.Installation]()},
+		"DeviceBody":     {reflect.TypeFor[model.Device](), reflect.TypeFor[model.Installation]()},
 		"Payment":        {reflect.TypeFor[model.Payment]()},
 		"Ticket":         {reflect.TypeFor[model.Ticket]()},
 		"TicketResponse": {reflect.TypeFor[model.TicketResponse]()},

@@ -127,7 +127,7 @@ func (d *Dashboard) tileURL() string {
 type deviceForm struct {
 	Device       *model.Device
 	Groups       []*model.Group
-	Installation *fleet.Installation
+	Installation *model.Installation
 	Install      bool
 	Details      fleet.InstallationDetails
 	Problem      string

@@ -31,7 +31,7 @@ type Options struct {
 	// Push the push notifications (spec K).
 	Accounts accounts.Options
 	Push     notify.PushOptions
-	// Office configures uploads and document expiry (tickets, documents, maintenance).
+	// Office configures uploads and document expiry.
 	Office office.Options
 	// Servicing sets the service interval behind office.ServicesDue.
 	Servicing office.ServiceOptions
@@ -46,7 +46,6 @@ type Options struct {
 // it reaches the outside only through the interfaces it defines.
 type Core struct {
 	store model.Store
-	opts  Options
 	now   func() time.Time
 	log   *slog.Logger
 
@@ -77,7 +76,7 @@ func New(store model.Store, opts Options) *Core {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	c := &Core{opts: opts, now: opts.Now, log: opts.Logger}
+	c := &Core{now: opts.Now, log: opts.Logger}
 	store = live.Track(store, c.changed)
 	c.store = store
 	c.Accounts = accounts.New(store, accounts.Config{Accounts: opts.Accounts, Throttle: opts.Throttle,

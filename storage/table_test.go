@@ -10,7 +10,6 @@ import (
 
 // crudCase runs the same CRUD script against one entity table.
 type crudCase[T any, P entity[T]] struct {
-	name  string
 	table func(model.Tx) model.Table[T]
 	make  func(i int) *T // a valid, distinct record
 	edit  func(*T)       // a change Put must persist

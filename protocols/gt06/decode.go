@@ -21,6 +21,7 @@ const (
 	msgLBSStatus    = 0x19
 	msgStringInfo   = 0x21 // command answer, 0x7979
 	msgGPSLBS2      = 0x22
+	msgHeartbeat    = 0x23 // GK310 heartbeat: status, battery voltage, signal
 	msgGPSLBSStat2  = 0x26
 	msgGPSLBSStat3  = 0x27
 	msgLBSMultiple  = 0x28
@@ -28,18 +29,31 @@ const (
 	msgCommand0     = 0x80
 	msgCommand1     = 0x81
 	msgCommand2     = 0x82
+	msgTimeRequest  = 0x8A // the device asks for the current time
 	msgInfo         = 0x94 // information transmission, no answer
 	msgAlarm        = 0x95 // JC100 alarm
 )
 
 // Decode implements protocols.Stream. Position frames are answered through
-// Result.Ack, so the device only drops them once they are stored.
-func (*Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error) {
+// Result.Ack, so the device only drops them once they are stored; data-free
+// messages (login, heartbeat, time request) get Result.Reply at once. A
+// packet type fleetd does not decode gets no answer at all, so the device
+// keeps it and resends instead of dropping data nobody stored.
+func (p *Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error) {
 	f, err := parseFrame(b)
 	if err != nil {
 		return protocols.Result{}, err
 	}
 	res := protocols.Result{ChecksumError: f.crcBad}
+	if f.typ == msgTimeRequest {
+		// Answered as Traccar does: the UTC time, YY MM DD hh mm ss, in a
+		// 0x7878 frame with serial number 0.
+		now := p.now.Now()
+		stamp := []byte{byte(now.Year() - 2000), byte(now.Month()), byte(now.Day()),
+			byte(now.Hour()), byte(now.Minute()), byte(now.Second())}
+		res.Reply = response(false, msgTimeRequest, stamp, []byte{0, 0})
+		return res, nil
+	}
 	if len(f.content) == 0 {
 		// A bare type + serial is an echo of our own answer: nothing to do.
 		return res, nil
@@ -56,16 +70,18 @@ func (*Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error) {
 		return res, nil
 	case msgString, msgStringInfo:
 		res.CommandResult, err = commandText(r, f.typ)
+		if err == nil && f.typ == msgString {
+			// Written once the result is recorded; without it the device
+			// sends the answer again.
+			res.Ack = response(false, f.typ, nil, f.serial)
+		}
 		return res, err
 	case msgCommand0, msgCommand1, msgCommand2:
 		return res, nil
 	}
 	decode, ok := decoders[f.typ]
 	if !ok {
-		if !f.long {
-			// Unknown 0x7878 packets are acknowledged so the device moves on.
-			res.Reply = response(false, f.typ, nil, f.serial)
-		}
+		// Not decoded, so not stored: no answer, the device keeps the data.
 		return res, nil
 	}
 	pos := &model.Position{Protocol: Name, Attributes: model.Attributes{}}
@@ -80,7 +96,7 @@ func (*Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error) {
 	switch f.typ {
 	case msgInfo:
 		// The device expects no answer.
-	case msgStatus:
+	case msgStatus, msgHeartbeat:
 		res.Reply = response(f.long, f.typ, nil, f.serial)
 	default:
 		res.Ack = response(f.long, f.typ, nil, f.serial)
@@ -102,6 +118,7 @@ var decoders = map[int]decoder{
 	msgGPSLBSStat2:  alarmPacket,
 	msgGPSLBSStat3:  alarmPacket,
 	msgStatus:       statusPacket,
+	msgHeartbeat:    heartbeatPacket,
 	msgLBSStatus:    lbsStatusPacket,
 	msgLBSMultiple:  lbsMultiplePacket,
 	msgInfo:         infoPacket,
@@ -152,6 +169,24 @@ func alarmPacket(r *reader, p *model.Position, size int) (bool, error) {
 func statusPacket(r *reader, p *model.Position, _ int) (bool, error) {
 	p.Outdated = true
 	readStatus(r, p)
+	return true, nil
+}
+
+// heartbeatPacket is the GK310 heartbeat (0x23): a status byte (bit 0
+// armed, bit 1 ACC, bit 2 charging), then the battery voltage in 0.01 V and
+// the GSM signal when present.
+func heartbeatPacket(r *reader, p *model.Position, _ int) (bool, error) {
+	p.Outdated = true
+	status := r.u8()
+	p.Attributes["armed"] = status&1 != 0
+	p.Attributes["ignition"] = status&(1<<1) != 0
+	p.Attributes["charge"] = status&(1<<2) != 0
+	if r.left() >= 2 {
+		p.Attributes["battery"] = float64(r.u16()) / 100
+	}
+	if r.left() >= 1 {
+		p.Attributes["rssi"] = r.u8()
+	}
 	return true, nil
 }
 

@@ -1,7 +1,6 @@
 package gt06
 
 import (
-	"bytes"
 	"encoding/hex"
 	"math"
 	"testing"
@@ -26,6 +25,9 @@ const (
 	// login2Frame is Traccar's frame-decoder sample: its length field claims
 	// 3 bytes more than the frame has.
 	login2Frame = "78780d0103563140414198583c0d0a"
+	// heartbeatFrame is a GK310 heartbeat (0x23): status C0, battery
+	// 0x0122 = 2.90 V, signal 4.
+	heartbeatFrame = "78780B23C00122040001000818720D0A"
 )
 
 type cell struct{ mcc, mnc, lac int }
@@ -68,6 +70,9 @@ func TestDecodeSamples(t *testing.T) {
 			cell: &cell{310, 4, 0x81fe}, cellID: 0x066d9b03,
 			attrs: map[string]any{"alarm": "sos", "sat": 12, "batteryLevel": 62, "rssi": 66}}},
 		{name: "echoed ack", frame: echoFrame},
+		{name: "heartbeat 0x23", frame: heartbeatFrame, reply: "787805230008" + crcHex("05"+"23"+"0008") + "0d0a", position: &wantPosition{
+			outdated: true,
+			attrs:    map[string]any{"armed": false, "ignition": false, "charge": false, "battery": 2.9, "rssi": 4}}},
 		{name: "jc100 hard acceleration", frame: accelFrame, ack: "787805950001" + crcHex("0595"+"0001") + "0d0a",
 			position: &wantPosition{time: "2019-10-02T09:50:28Z", outdated: true,
 				attrs: map[string]any{"alarm": "hardAcceleration", "event": 0x90}}},
@@ -207,16 +212,31 @@ func TestDecodeRejectsBadInput(t *testing.T) {
 	}
 }
 
-func TestUnknownTypeIsAcknowledged(t *testing.T) {
-	frame := []byte{0x78, 0x78, 0x06, 0x8a, 0x55, 0x00, 0x07}
-	crc := crcX25(frame[2:])
-	frame = append(frame, byte(crc>>8), byte(crc), 0x0d, 0x0a)
-	res, err := New().Decode(nil, frame)
-	if err != nil || len(res.Positions) != 0 {
+// TestUnknownTypeGetsNoAnswer: a packet type fleetd does not decode is not
+// stored, so it is not answered either, with either header: the device
+// keeps the data and resends it.
+func TestUnknownTypeGetsNoAnswer(t *testing.T) {
+	for _, long := range []bool{false, true} {
+		for _, typ := range []int{0x2a, 0x55, 0xfe} {
+			frame := response(long, typ, []byte{0x55, 0x01, 0x02}, []byte{0, 7})
+			res, err := New().Decode(nil, frame)
+			if err != nil || len(res.Positions) != 0 || res.Reply != nil || res.Ack != nil {
+				t.Errorf("long %v type %#x: res=%+v err=%v, want no answer", long, typ, res, err)
+			}
+		}
+	}
+}
+
+func TestTimeRequest(t *testing.T) {
+	// GK310 time request: type 0x8A, no content.
+	p := &Protocol{now: prototest.Clock} // 2024-05-06 07:08:09 UTC
+	res, err := p.Decode(nil, prototest.Unhex(t, "787805"+"8a"+"0007"+crcHex("05"+"8a"+"0007")+"0d0a"))
+	if err != nil || len(res.Positions) != 0 || res.Ack != nil {
 		t.Fatalf("res=%+v err=%v", res, err)
 	}
-	want := response(false, 0x8a, nil, []byte{0, 7})
-	if !bytes.Equal(res.Reply, want) || res.Ack != nil {
-		t.Fatalf("Reply = %x, want %x", res.Reply, want)
+	// 0B = length, 8A, 18 05 06 07 08 09 = time, 0000 = serial, CRC.
+	want := "78780b8a" + "180506070809" + "0000" + crcHex("0b8a"+"180506070809"+"0000") + "0d0a"
+	if got := hex.EncodeToString(res.Reply); got != want {
+		t.Fatalf("Reply = %s, want %s", got, want)
 	}
 }

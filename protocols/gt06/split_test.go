@@ -8,7 +8,7 @@ import (
 )
 
 var streamFrames = []string{loginFrame, gpsLBSFrame, gpsLBS2Frame, statusFrame, alarmFrame,
-	echoFrame, accelFrame, brakeFrame, extGPSFrame}
+	echoFrame, accelFrame, brakeFrame, extGPSFrame, heartbeatFrame}
 
 func TestSplitStreams(t *testing.T) {
 	frames := prototest.UnhexStrings(t, streamFrames...)

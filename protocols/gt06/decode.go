@@ -31,6 +31,7 @@ const (
 	msgCommand2     = 0x82
 	msgTimeRequest  = 0x8A // the device asks for the current time
 	msgInfo         = 0x94 // information transmission, no answer
+	msgGPSLBS4G     = 0xA0 // GPS + 4G serving cell (GK310, JM-VL03)
 	msgAlarm        = 0x95 // JC100 alarm
 )
 
@@ -114,6 +115,7 @@ var decoders = map[int]decoder{
 	msgGPSLBS2:      gpsPacket(cellLayout{cidSize: 3}),
 	msgGPSLBS6:      gpsPacket(cellLayout{wideMNC: true, cidSize: 4}),
 	msgGPSExtended:  gpsPacket(cellLayout{}),
+	msgGPSLBS4G:     gpsPacket(lteCell),
 	msgGPSLBSStatus: alarmPacket,
 	msgGPSLBSStat2:  alarmPacket,
 	msgGPSLBSStat3:  alarmPacket,
@@ -125,14 +127,15 @@ var decoders = map[int]decoder{
 	msgAlarm:        jc100AlarmPacket,
 }
 
-// gpsPacket decodes GPS packets with an optional serving cell (cidSize 0
-// means none) and the optional ACC / upload mode / re-upload / odometer tail.
+// gpsPacket decodes GPS packets with a serving cell (cidSize 0 means none;
+// devices leave it out when they have no cell data) and the optional ACC /
+// upload mode / re-upload / odometer tail.
 func gpsPacket(cell cellLayout) decoder {
 	return func(r *reader, p *model.Position, _ int) (bool, error) {
 		if err := readGPS(r, p, fullGPS); err != nil {
 			return false, err
 		}
-		if cell.cidSize > 0 {
+		if cell.cidSize > 0 && r.left() > 0 {
 			readCell(r, p, cell)
 		}
 		if n := r.left(); n == 3 || n == 7 {

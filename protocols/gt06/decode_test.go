@@ -28,6 +28,10 @@ const (
 	// heartbeatFrame is a GK310 heartbeat (0x23): status C0, battery
 	// 0x0122 = 2.90 V, signal 4.
 	heartbeatFrame = "78780B23C00122040001000818720D0A"
+	// 4G GPS + cell (0xA0), GK310 / JM-VL03: MCC 2, MNC 1, LAC 4, cell id 8,
+	// then ACC, upload mode, re-upload.
+	gps4GFrame  = "787829a01707150f2d0ecd01635100041e96d000087c02d4020000912e000000000718798d000e0006ed3ce50d0a"
+	gps4G2Frame = "787829a0170704112226cf0163fe7c0420f6f000091302d402000091290000000007186b8f01030001460d010d0a"
 )
 
 type cell struct{ mcc, mnc, lac int }
@@ -40,6 +44,7 @@ type wantPosition struct {
 	outdated bool
 	cell     *cell
 	cellID   int64
+	radio    string // network radioType; empty means "gsm"
 	attrs    map[string]any
 }
 
@@ -70,6 +75,15 @@ func TestDecodeSamples(t *testing.T) {
 			cell: &cell{310, 4, 0x81fe}, cellID: 0x066d9b03,
 			attrs: map[string]any{"alarm": "sos", "sat": 12, "batteryLevel": 62, "rssi": 66}}},
 		{name: "echoed ack", frame: echoFrame},
+		// 0x087C: course 124, south, west, no fix; ACC 0, upload mode 0x0E.
+		{name: "gps 4g 0xa0", frame: gps4GFrame, ack: "787805a006ed" + crcHex("05a006ed") + "0d0a",
+			position: &wantPosition{time: "2023-07-21T15:45:14Z", valid: false, lat: -12.936676, lon: -38.396418,
+				course: 124, cell: &cell{724, 2, 37166}, cellID: 119044493, radio: "lte",
+				attrs: map[string]any{"sat": 13, "ignition": false, "event": 14, "archive": false}}},
+		{name: "gps 4g 0xa0 acc on", frame: gps4G2Frame, ack: "787805a00146" + crcHex("05a00146") + "0d0a",
+			position: &wantPosition{time: "2023-07-04T17:34:38Z", valid: false, lat: -12.961349, lon: -38.482907,
+				course: 275, cell: &cell{724, 2, 37161}, cellID: 119040911, radio: "lte",
+				attrs: map[string]any{"sat": 15, "ignition": true, "event": 3, "archive": false}}},
 		{name: "heartbeat 0x23", frame: heartbeatFrame, reply: "787805230008" + crcHex("05"+"23"+"0008") + "0d0a", position: &wantPosition{
 			outdated: true,
 			attrs:    map[string]any{"armed": false, "ignition": false, "charge": false, "battery": 2.9, "rssi": 4}}},
@@ -152,7 +166,11 @@ func checkPosition(t *testing.T, res protocols.Result, w *wantPosition) {
 	}
 	net, _ := p.Network.(map[string]any)
 	towers, _ := net["cellTowers"].([]map[string]any)
-	if net["radioType"] != "gsm" || net["considerIp"] != false || len(towers) != 1 {
+	radio := w.radio
+	if radio == "" {
+		radio = "gsm"
+	}
+	if net["radioType"] != radio || net["considerIp"] != false || len(towers) != 1 {
 		t.Fatalf("Network = %v", p.Network)
 	}
 	tw := towers[0]

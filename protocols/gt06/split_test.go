@@ -8,7 +8,8 @@ import (
 )
 
 var streamFrames = []string{loginFrame, gpsLBSFrame, gpsLBS2Frame, statusFrame, alarmFrame,
-	echoFrame, accelFrame, brakeFrame, extGPSFrame, heartbeatFrame}
+	echoFrame, accelFrame, brakeFrame, extGPSFrame, heartbeatFrame,
+	gps4GFrame, gps4G2Frame}
 
 func TestSplitStreams(t *testing.T) {
 	frames := prototest.UnhexStrings(t, streamFrames...)

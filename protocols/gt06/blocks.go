@@ -120,6 +120,25 @@ func network(towers ...map[string]any) map[string]any {
 	return map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": towers}
 }
 
+// cellNetwork is the network of a cell list packet, nil when it holds
+// neither a cell nor an access point.
+func cellNetwork(lte bool, towers, aps []map[string]any) map[string]any {
+	if len(towers) == 0 && len(aps) == 0 {
+		return nil
+	}
+	n := network(towers...)
+	if lte {
+		n["radioType"] = "lte"
+	}
+	if len(towers) == 0 {
+		delete(n, "cellTowers")
+	}
+	if len(aps) > 0 {
+		n["wifiAccessPoints"] = aps
+	}
+	return n
+}
+
 // lteNetwork is network for the cells of 4G packets, whose 8-byte cell id
 // is an LTE cell identity: radio type "lte" lets a geolocation service
 // read it right.

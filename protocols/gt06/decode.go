@@ -25,6 +25,7 @@ const (
 	msgGPSLBSStat2  = 0x26
 	msgGPSLBSStat3  = 0x27
 	msgLBSMultiple  = 0x28
+	msgLBSWifi      = 0x2C // 7 cells + Wi-Fi access points
 	msgGPSExtended  = 0x38 // 0x7979 GPS packet
 	msgCommand0     = 0x80
 	msgCommand1     = 0x81
@@ -32,6 +33,9 @@ const (
 	msgTimeRequest  = 0x8A // the device asks for the current time
 	msgInfo         = 0x94 // information transmission, no answer
 	msgGPSLBS4G     = 0xA0 // GPS + 4G serving cell (GK310, JM-VL03)
+	msgLBS4G        = 0xA1 // 7 4G cells, no fix (GK310)
+	msgWifi4G       = 0xA2 // 7 4G cells + Wi-Fi access points (GK310)
+	msgFence4G      = 0xA4 // multi-fence alarm: GPS, 4G cell, status (GK310, JM-LL301)
 	msgAlarm        = 0x95 // JC100 alarm
 )
 
@@ -122,7 +126,11 @@ var decoders = map[int]decoder{
 	msgStatus:       statusPacket,
 	msgHeartbeat:    heartbeatPacket,
 	msgLBSStatus:    lbsStatusPacket,
-	msgLBSMultiple:  lbsMultiplePacket,
+	msgLBSMultiple:  lbsMultiple(cellList{}),
+	msgLBSWifi:      lbsMultiple(cellList{wifi: true}),
+	msgLBS4G:        lbsMultiple(cellList{lte: true}),
+	msgWifi4G:       lbsMultiple(cellList{lte: true, wifi: true}),
+	msgFence4G:      fenceAlarmPacket,
 	msgInfo:         infoPacket,
 	msgAlarm:        jc100AlarmPacket,
 }
@@ -200,30 +208,112 @@ func lbsStatusPacket(r *reader, p *model.Position, _ int) (bool, error) {
 	return true, nil
 }
 
-// lbsMultiplePacket carries the serving cell and six neighbours
-// (LAC 2, cell id 3, signal 1 each) sharing one MCC/MNC.
-func lbsMultiplePacket(r *reader, p *model.Position, _ int) (bool, error) {
-	t, err := readTime(r)
-	if err != nil {
-		return false, err
+// cellList is the layout of the packets that carry no fix but a list of
+// cells (and maybe Wi-Fi access points): time, MCC, MNC, then seven cells
+// of LAC, cell id and signal sharing that MCC/MNC.
+type cellList struct {
+	lte  bool // 4-byte LAC and 8-byte cell id (0xA1, 0xA2); else 2 and 3
+	wifi bool // then timing advance, access point count, (MAC, signal) each
+}
+
+// lbsMultiple decodes a cell list packet into an outdated position whose
+// network holds the cells and access points (the ingest keeps the last
+// known coordinates). Cells with LAC 0 and all-zero MACs are padding.
+func lbsMultiple(l cellList) decoder {
+	return func(r *reader, p *model.Position, _ int) (bool, error) {
+		t, err := readTime(r)
+		if err != nil {
+			return false, err
+		}
+		p.DeviceTime, p.Outdated = t, true
+		mcc := r.u16()
+		mnc := r.u8()
+		if mcc&0x8000 != 0 {
+			mnc = mnc<<8 | r.u8()
+		}
+		var towers, aps []map[string]any
+		for range 7 {
+			var lac int
+			var cid int64
+			if l.lte {
+				lac, cid = int(r.uint(4)), r.uint(8)
+			} else {
+				lac, cid = r.u16(), r.uint(3)
+			}
+			rssi := r.u8()
+			if lac > 0 && cid >= 0 && r.err == nil {
+				tower := cellTower(mcc&0x7FFF, mnc, lac, cid)
+				tower["signalStrength"] = -rssi
+				towers = append(towers, tower)
+			}
+		}
+		if l.wifi {
+			r.u8() // timing advance
+			for range r.u8() {
+				mac, signal := r.next(6), r.u8()
+				if r.err == nil && !allZero(mac) {
+					aps = append(aps, wifiPoint(mac, signal, l.lte))
+				}
+			}
+		}
+		if n := cellNetwork(l.lte, towers, aps); n != nil {
+			p.Network = n
+		}
+		return true, r.err
 	}
-	p.DeviceTime, p.Outdated = t, true
-	mcc := r.u16()
-	mnc := r.u8()
-	if mcc&0x8000 != 0 {
-		mnc = mnc<<8 | r.u8()
+}
+
+// wifiPoint is a Traccar WifiAccessPoint. The signal is in dBm: 0x2C
+// sends its magnitude, the 4G packets a signed byte.
+func wifiPoint(mac []byte, signal int, signed bool) map[string]any {
+	parts := make([]string, len(mac))
+	for i, b := range mac {
+		parts[i] = hex.EncodeToString([]byte{b})
 	}
-	var towers []map[string]any
-	for range 7 {
-		lac, cid, rssi := r.u16(), r.uint(3), r.u8()
-		if lac > 0 && r.err == nil {
-			tower := cellTower(mcc&0x7FFF, mnc, lac, cid)
-			tower["signalStrength"] = -rssi
-			towers = append(towers, tower)
+	dBm := -signal
+	if signed {
+		dBm = int(int8(signal))
+	}
+	return map[string]any{"macAddress": strings.Join(parts, ":"), "signalStrength": dBm}
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
 		}
 	}
-	if len(towers) > 0 {
-		p.Network = network(towers...)
+	return true
+}
+
+// fenceAlarmPacket is the 4G multi-fence alarm (0xA4): GPS, a serving cell
+// block led by its length (16 or 17 bytes: 4G cell; 9: 2G cell), terminal
+// status, language and the fence number.
+func fenceAlarmPacket(r *reader, p *model.Position, _ int) (bool, error) {
+	if err := readGPS(r, p, fullGPS); err != nil {
+		return false, err
+	}
+	if r.left() == 0 {
+		return false, errShort
+	}
+	n := int(r.b[0])
+	if n > 0 {
+		block := &reader{b: r.next(n)}
+		l := cellLayout{lengthByte: true, cidSize: 3}
+		if n >= 16 {
+			l = cellLayout{lengthByte: true, lte: true, cidSize: 8}
+		}
+		readCell(block, p, l)
+		if block.err != nil {
+			return false, block.err
+		}
+	} else {
+		r.u8()
+	}
+	readStatus(r, p)
+	r.u8() // language
+	if r.left() > 0 {
+		p.Attributes["geofence"] = r.u8()
 	}
 	return true, nil
 }

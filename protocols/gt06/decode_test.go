@@ -32,6 +32,11 @@ const (
 	// then ACC, upload mode, re-upload.
 	gps4GFrame  = "787829a01707150f2d0ecd01635100041e96d000087c02d4020000912e000000000718798d000e0006ed3ce50d0a"
 	gps4G2Frame = "787829a0170704112226cf0163fe7c0420f6f000091302d402000091290000000007186b8f01030001460d010d0a"
+	// 4G multi-fence alarms (0xA4): GPS, cell block led by its length
+	// (0x10; 0x11 with a 2-byte MNC), status, alarm, language, fence.
+	fence4GFrame  = "78782da41a0509160203cf05be31f80c306530001c0010012ed000007ef40000000006428b074205041302ff0009389c0d0a"
+	fence4G2Frame = "78782DA4150817073B10CF032EEA9C0B6CE0800015141001CC0100009A00000000000A6F24014605041900FF01908A640D0A"
+	fence4G3Frame = "78782EA4110C0C02281BF6026C18720C38D22800149C1181CC00010000260E000000000615F8012C05041102FF001058FD0D0A"
 )
 
 type cell struct{ mcc, mnc, lac int }
@@ -80,6 +85,21 @@ func TestDecodeSamples(t *testing.T) {
 			position: &wantPosition{time: "2023-07-21T15:45:14Z", valid: false, lat: -12.936676, lon: -38.396418,
 				course: 124, cell: &cell{724, 2, 37166}, cellID: 119044493, radio: "lte",
 				attrs: map[string]any{"sat": 13, "ignition": false, "event": 14, "archive": false}}},
+		// Status 0x42: ACC on; alarm 0x13 tampering; fence 0xFF.
+		{name: "fence alarm 4g 0xa4", frame: fence4GFrame, ack: "787805a40009" + crcHex("05a40009") + "0d0a",
+			position: &wantPosition{time: "2026-05-09T22:02:03Z", valid: true, lat: 53.528173, lon: -113.610124,
+				cell: &cell{302, 208, 32500}, cellID: 105024263, radio: "lte",
+				attrs: map[string]any{"sat": 15, "status": 0x42, "ignition": true, "charge": false,
+					"batteryLevel": 83, "rssi": 4, "alarm": "tampering", "geofence": 255}}},
+		// Traccar's sample carries a wrong CRC.
+		{name: "fence alarm 4g 0xa4 low battery", frame: fence4G2Frame, crcBad: true, ack: "787805a40190" + crcHex("05a40190") + "0d0a",
+			position: &wantPosition{time: "2021-08-23T07:59:16Z", valid: true, lat: 29.670202, lon: 106.49152,
+				course: 276, cell: &cell{460, 1, 39424}, cellID: 175055873, radio: "lte",
+				attrs: map[string]any{"status": 0x46, "ignition": true, "charge": true, "alarm": "lowBattery"}}},
+		{name: "fence alarm 4g 0xa4 wide mnc", frame: fence4G3Frame, ack: "787805a40010" + crcHex("05a40010") + "0d0a",
+			position: &wantPosition{time: "2017-12-12T02:40:27Z", valid: true, lat: 22.576988, lon: 113.916893,
+				course: 156, cell: &cell{460, 1, 9742}, cellID: 102103041, radio: "lte",
+				attrs: map[string]any{"sat": 6, "ignition": false, "charge": true, "alarm": "powerOff"}}},
 		{name: "gps 4g 0xa0 acc on", frame: gps4G2Frame, ack: "787805a00146" + crcHex("05a00146") + "0d0a",
 			position: &wantPosition{time: "2023-07-04T17:34:38Z", valid: false, lat: -12.961349, lon: -38.482907,
 				course: 275, cell: &cell{724, 2, 37161}, cellID: 119040911, radio: "lte",

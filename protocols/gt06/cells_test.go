@@ -22,7 +22,18 @@ const (
 	lw4GFrame = "787840a2180b0f0f3407cf00602cd208354064001c6a02dc650000698100000000095674c9114100002a04000100004b31000000000863829079286793020001a22a8f0d0a"
 )
 
-var cellFrames = []string{lbs4GFrame, wifi4GFrame, wifi4G2Frame, wifi4G3Frame, lbsWifiFrame, lbsWifi2Frame}
+// Wi-Fi packets 0x69 and 0x17: the length byte is the access point count;
+// no serial number, no CRC; BCD time.
+const (
+	wifiFrame3   = "787803691604130318491475905BD30E25001E10BBF7635D14759006E626560501CC0028660F213228660F1F2828660EA81E286610731428660F20140D0A"
+	wifiFrame0   = "787800691710231108500200cc080c4e2fa5640c4e2fa66e0d0a"
+	wifi17Frame0 = "787800171710231108290200cc080c4e2fa5640c4e2fa5640d0a"
+	wifiFrame8   = "78780869170928113413ac9e17b30808514494fcf6e148596cb0ce2c67bd4a6eb0ce2c67bd4b0018e7d4333e55ec086be7f2df5fe48d8c94fc6657e48d8cb8f378510600cc0400d37a3d4600d37a3c5000d37a3b6400d376716400d305ac6400d393506e0d0a"
+	wifi17Frame8 = "787808171709281135331491827b75594dc8d719a9708452cad719a9708550cad719a97086521491827b75574cac9e17b308085dc8d71939633947cad71939633a480700cc0400d37a3d5a00d37a3d5a00d37a3d5a00d37a3d5a00d37a3d5a00d37a3d5a00d37a3d5a0d0a"
+)
+
+var cellFrames = []string{lbs4GFrame, wifi4GFrame, wifi4G2Frame, wifi4G3Frame, lbsWifiFrame, lbsWifi2Frame,
+	wifiFrame3, wifiFrame0, wifi17Frame0, wifiFrame8, wifi17Frame8, rfidFrame}
 
 type tower struct {
 	lac    int
@@ -44,6 +55,7 @@ func TestDecodeCellLists(t *testing.T) {
 		towers                   []tower
 		wifi                     []ap
 		serial                   string
+		ack                      string // when not the standard answer
 	}{
 		{name: "lbs 4g 0xa1", frame: lbs4GFrame, time: "2017-11-04T19:09:56Z", radio: "lte", mcc: 460, mnc: 1,
 			towers: seven(tower{9724, 102285570, -1}), serial: "0005"},
@@ -69,6 +81,26 @@ func TestDecodeCellLists(t *testing.T) {
 			towers: []tower{{52106, 45431, -87}, {52106, 46911, -91}, {52106, 46921, -94}, {52105, 45282, -95},
 				{52106, 45497, -98}},
 			wifi: []ap{{"00:18:01:eb:40:39", -62}}, serial: "00c0"},
+		// Wi-Fi 0x69/0x17: 2-byte cell ids; signals are magnitudes. The
+		// answer is 78 78 00, type, the BCD time, 0D 0A.
+		{name: "wifi 0x69", frame: wifiFrame3, time: "2016-04-13T03:18:49Z", radio: "gsm", mcc: 460, mnc: 0,
+			towers: []tower{{10342, 3873, -50}, {10342, 3871, -40}, {10342, 3752, -30}, {10342, 4211, -20}, {10342, 3872, -20}},
+			wifi:   []ap{{"14:75:90:5b:d3:0e", -37}, {"00:1e:10:bb:f7:63", -93}, {"14:75:90:06:e6:26", -86}},
+			ack:    "78780069" + "160413031849" + "0d0a"},
+		{name: "wifi 0x69 cells only", frame: wifiFrame0, time: "2017-10-23T11:08:50Z", radio: "gsm", mcc: 204, mnc: 8,
+			towers: []tower{{3150, 12197, -100}, {3150, 12198, -110}}, ack: "78780069" + "171023110850" + "0d0a"},
+		{name: "wifi 0x17 cells only", frame: wifi17Frame0, time: "2017-10-23T11:08:29Z", radio: "gsm", mcc: 204, mnc: 8,
+			towers: []tower{{3150, 12197, -100}, {3150, 12197, -100}}, ack: "78780017" + "171023110829" + "0d0a"},
+		{name: "wifi 0x69 eight access points", frame: wifiFrame8, time: "2017-09-28T11:34:13Z", radio: "gsm", mcc: 204, mnc: 4,
+			towers: []tower{{211, 31293, -70}, {211, 31292, -80}, {211, 31291, -100}, {211, 30321, -100}, {211, 1452, -100}, {211, 37712, -110}},
+			wifi: []ap{{"ac:9e:17:b3:08:08", -81}, {"44:94:fc:f6:e1:48", -89}, {"6c:b0:ce:2c:67:bd", -74}, {"6e:b0:ce:2c:67:bd", -75},
+				{"00:18:e7:d4:33:3e", -85}, {"ec:08:6b:e7:f2:df", -95}, {"e4:8d:8c:94:fc:66", -87}, {"e4:8d:8c:b8:f3:78", -81}},
+			ack: "78780069" + "170928113413" + "0d0a"},
+		{name: "wifi 0x17 eight access points", frame: wifi17Frame8, time: "2017-09-28T11:35:33Z", radio: "gsm", mcc: 204, mnc: 4,
+			towers: seven(tower{211, 31293, -90}),
+			wifi: []ap{{"14:91:82:7b:75:59", -77}, {"c8:d7:19:a9:70:84", -82}, {"ca:d7:19:a9:70:85", -80}, {"ca:d7:19:a9:70:86", -82},
+				{"14:91:82:7b:75:57", -76}, {"ac:9e:17:b3:08:08", -93}, {"c8:d7:19:39:63:39", -71}, {"ca:d7:19:39:63:3a", -72}},
+			ack: "78780017" + "170928113533" + "0d0a"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,8 +109,11 @@ func TestDecodeCellLists(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ack := "787805" + hex.EncodeToString(frame[3:4]) + tt.serial +
-				crcHex("05"+hex.EncodeToString(frame[3:4])+tt.serial) + "0d0a"
+			ack := tt.ack
+			if ack == "" {
+				ack = "787805" + hex.EncodeToString(frame[3:4]) + tt.serial +
+					crcHex("05"+hex.EncodeToString(frame[3:4])+tt.serial) + "0d0a"
+			}
 			if got := hex.EncodeToString(res.Ack); got != ack || res.Reply != nil || res.ChecksumError {
 				t.Errorf("Ack = %s Reply = %x crcBad %v, want Ack %s", got, res.Reply, res.ChecksumError, ack)
 			}
@@ -118,9 +153,15 @@ func TestDecodeCellLists(t *testing.T) {
 	}
 }
 
+// rfidFrame is the RFID model's 0x17 (GPS, cell, driver id), with a CRC:
+// not the Wi-Fi layout, and not decoded yet.
+const rfidFrame = "7878281718060e021831c6026e8acc0c361b1000140001cc00286d000f4dbf0000012ca7e001000004b2630d0a"
+
 func TestUndecodedVariantGetsNoAnswer(t *testing.T) {
-	res, _ := New().Decode(nil, prototest.Unhex(t, lw4GFrame))
-	if len(res.Positions) != 0 || res.Reply != nil || res.Ack != nil {
-		t.Fatalf("res = %+v, want no position and no answer", res)
+	for _, frame := range []string{lw4GFrame, rfidFrame} {
+		res, _ := New().Decode(nil, prototest.Unhex(t, frame))
+		if len(res.Positions) != 0 || res.Reply != nil || res.Ack != nil {
+			t.Errorf("%s: res = %+v, want no position and no answer", frame, res)
+		}
 	}
 }

@@ -18,6 +18,7 @@ const (
 	msgStatus       = 0x13 // heartbeat with terminal status
 	msgString       = 0x15 // command answer, 0x7878
 	msgGPSLBSStatus = 0x16 // alarm packet
+	msgWifi         = 0x17 // Wi-Fi + cells, no CRC (see wifiFrame); also GPS+RFID on some models
 	msgLBSStatus    = 0x19
 	msgStringInfo   = 0x21 // command answer, 0x7979
 	msgGPSLBS2      = 0x22
@@ -27,6 +28,7 @@ const (
 	msgLBSMultiple  = 0x28
 	msgLBSWifi      = 0x2C // 7 cells + Wi-Fi access points
 	msgGPSExtended  = 0x38 // 0x7979 GPS packet
+	msgWifi2        = 0x69 // Wi-Fi + cells, no CRC (see wifiFrame)
 	msgCommand0     = 0x80
 	msgCommand1     = 0x81
 	msgCommand2     = 0x82
@@ -48,6 +50,11 @@ func (p *Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error)
 	f, err := parseFrame(b)
 	if err != nil {
 		return protocols.Result{}, err
+	}
+	if !f.long && (f.typ == msgWifi || f.typ == msgWifi2) {
+		if res, ok := wifiFrame(b); ok {
+			return res, nil
+		}
 	}
 	res := protocols.Result{ChecksumError: f.crcBad}
 	if f.typ == msgTimeRequest {
@@ -284,6 +291,65 @@ func allZero(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// wifiFrame decodes the Wi-Fi packets 0x17 and 0x69 (GT06 watches and
+// small trackers), which break the frame rules: the length byte holds the
+// access point count, and there is no serial number and no CRC. Layout:
+// 78 78, count, type, BCD time YY MM DD hh mm ss, count x (MAC 6, signal
+// 1), cell count, MCC 2, MNC 1, cells x (LAC 2, cell id 2, signal 1), 0D 0A.
+// ok is false unless the frame is exactly that long. The answer, written
+// once the position is stored, is 78 78 00, type, the BCD time, 0D 0A.
+func wifiFrame(b []byte) (protocols.Result, bool) {
+	var res protocols.Result
+	if len(b) < 4+6+1+3+2 {
+		return res, false
+	}
+	body := b[4 : len(b)-2]
+	aps := int(b[2])
+	cellsAt := 6 + 7*aps
+	if len(body) < cellsAt+3 || len(body) != cellsAt+3+1+5*int(body[cellsAt]) {
+		return res, false
+	}
+	var stamp [6]byte
+	for i, c := range body[:6] {
+		if c>>4 > 9 || c&0x0F > 9 {
+			return res, false
+		}
+		stamp[i] = (c>>4)*10 + c&0x0F
+	}
+	t, err := readTime(&reader{b: stamp[:]})
+	if err != nil {
+		return res, false
+	}
+	p := &model.Position{Protocol: Name, Attributes: model.Attributes{}, DeviceTime: t, Outdated: true}
+	rd := &reader{b: body[6:]}
+	var points, towers []map[string]any
+	for range aps {
+		mac, signal := rd.next(6), rd.u8()
+		if !allZero(mac) {
+			points = append(points, wifiPoint(mac, signal, false))
+		}
+	}
+	cells := rd.u8()
+	mcc, mnc := rd.u16(), rd.u8()
+	for range cells {
+		lac, cid, rssi := rd.u16(), rd.uint(2), rd.u8()
+		if lac > 0 {
+			tower := cellTower(mcc, mnc, lac, cid)
+			tower["signalStrength"] = -rssi
+			towers = append(towers, tower)
+		}
+	}
+	if n := cellNetwork(false, towers, points); n != nil {
+		p.Network = n
+	}
+	res.Positions = []*model.Position{p}
+	ack := make([]byte, 0, 12)
+	ack = append(ack, 0x78, 0x78, 0x00, b[3])
+	ack = append(ack, body[:6]...)
+	res.Ack = append(ack, 0x0D, 0x0A)
+	return res, true
 }
 
 // fenceAlarmPacket is the 4G multi-fence alarm (0xA4): GPS, a serving cell

@@ -32,7 +32,12 @@ const (
 	wifi17Frame8 = "787808171709281135331491827b75594dc8d719a9708452cad719a9708550cad719a97086521491827b75574cac9e17b308085dc8d71939633947cad71939633a480700cc0400d37a3d5a00d37a3d5a00d37a3d5a00d37a3d5a00d37a3d5a00d37a3d5a00d37a3d5a0d0a"
 )
 
-var cellFrames = []string{lbs4GFrame, wifi4GFrame, wifi4G2Frame, wifi4G3Frame, lbsWifiFrame, lbsWifi2Frame,
+const (
+	lbsExtendFrame    = "78783b18100c0f1201010195271784005ab63617840002fa47178400ff8f4817840019f3491784005ab54b178400ff8e4c17840019f24cff0002012287c80d0a"
+	lbsMultiple2Frame = "78783B2E10010D02020201CC00287D001F713E287D001F7231287D001E232D287D001F4018000000000000000000000000000000000000FF00020005B14B0D0A"
+)
+
+var cellFrames = []string{lbsExtendFrame, lbsMultiple2Frame, lbs4GFrame, wifi4GFrame, wifi4G2Frame, wifi4G3Frame, lbsWifiFrame, lbsWifi2Frame,
 	wifiFrame3, wifiFrame0, wifi17Frame0, wifiFrame8, wifi17Frame8, rfidFrame}
 
 type tower struct {
@@ -56,6 +61,7 @@ func TestDecodeCellLists(t *testing.T) {
 		wifi                     []ap
 		serial                   string
 		ack                      string // when not the standard answer
+		crcBad                   bool
 	}{
 		{name: "lbs 4g 0xa1", frame: lbs4GFrame, time: "2017-11-04T19:09:56Z", radio: "lte", mcc: 460, mnc: 1,
 			towers: seven(tower{9724, 102285570, -1}), serial: "0005"},
@@ -81,6 +87,14 @@ func TestDecodeCellLists(t *testing.T) {
 			towers: []tower{{52106, 45431, -87}, {52106, 46911, -91}, {52106, 46921, -94}, {52105, 45282, -95},
 				{52106, 45497, -98}},
 			wifi: []ap{{"00:18:01:eb:40:39", -62}}, serial: "00c0"},
+		// 0x18 is laid out as 0x2C (here without access points), 0x2E as 0x28.
+		{name: "lbs extend 0x18", frame: lbsExtendFrame, time: "2016-12-15T18:01:01Z", radio: "gsm", mcc: 405, mnc: 39,
+			towers: []tower{{6020, 23222, -54}, {6020, 762, -71}, {6020, 65423, -72}, {6020, 6643, -73},
+				{6020, 23221, -75}, {6020, 65422, -76}, {6020, 6642, -76}}, serial: "0122"},
+		// Traccar's sample carries a wrong CRC.
+		{name: "lbs multiple 0x2e", frame: lbsMultiple2Frame, time: "2016-01-13T02:02:02Z", radio: "gsm", mcc: 460, mnc: 0,
+			towers: []tower{{10365, 8049, -62}, {10365, 8050, -49}, {10365, 7715, -45}, {10365, 8000, -24}},
+			serial: "0005", crcBad: true},
 		// Wi-Fi 0x69/0x17: 2-byte cell ids; signals are magnitudes. The
 		// answer is 78 78 00, type, the BCD time, 0D 0A.
 		{name: "wifi 0x69", frame: wifiFrame3, time: "2016-04-13T03:18:49Z", radio: "gsm", mcc: 460, mnc: 0,
@@ -114,7 +128,7 @@ func TestDecodeCellLists(t *testing.T) {
 				ack = "787805" + hex.EncodeToString(frame[3:4]) + tt.serial +
 					crcHex("05"+hex.EncodeToString(frame[3:4])+tt.serial) + "0d0a"
 			}
-			if got := hex.EncodeToString(res.Ack); got != ack || res.Reply != nil || res.ChecksumError {
+			if got := hex.EncodeToString(res.Ack); got != ack || res.Reply != nil || res.ChecksumError != tt.crcBad {
 				t.Errorf("Ack = %s Reply = %x crcBad %v, want Ack %s", got, res.Reply, res.ChecksumError, ack)
 			}
 			if len(res.Positions) != 1 {

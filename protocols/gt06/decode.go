@@ -2,6 +2,7 @@ package gt06
 
 import (
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -18,6 +19,8 @@ const (
 	msgStatus       = 0x13 // heartbeat with terminal status
 	msgString       = 0x15 // command answer, 0x7878
 	msgGPSLBSStatus = 0x16 // alarm packet
+	msgLBSExtend    = 0x18 // 7 cells + Wi-Fi, like 0x2C
+	msgGPSCells     = 0x1E // GPS + 7 cells (JI09)
 	msgWifi         = 0x17 // Wi-Fi + cells, no CRC (see wifiFrame); also GPS+RFID on some models
 	msgLBSStatus    = 0x19
 	msgStringInfo   = 0x21 // command answer, 0x7979
@@ -27,7 +30,10 @@ const (
 	msgGPSLBSStat3  = 0x27
 	msgLBSMultiple  = 0x28
 	msgLBSWifi      = 0x2C // 7 cells + Wi-Fi access points
+	msgLBSMultiple2 = 0x2E // 7 cells, like 0x28
+	msgGPSModules   = 0x37 // GPS + cell + ACC tail + (type, length, value) modules
 	msgGPSExtended  = 0x38 // 0x7979 GPS packet
+	msgIButton      = 0x61 // IMEI, GPS, cell, iButton driver id
 	msgWifi2        = 0x69 // Wi-Fi + cells, no CRC (see wifiFrame)
 	msgCommand0     = 0x80
 	msgCommand1     = 0x81
@@ -37,6 +43,7 @@ const (
 	msgGPSLBS4G     = 0xA0 // GPS + 4G serving cell (GK310, JM-VL03)
 	msgLBS4G        = 0xA1 // 7 4G cells, no fix (GK310)
 	msgWifi4G       = 0xA2 // 7 4G cells + Wi-Fi access points (GK310)
+	msgLBSAlarm4G   = 0xA5 // alarm without a fix: 4G cell, status (GK310, JM-LL301)
 	msgFence4G      = 0xA4 // multi-fence alarm: GPS, 4G cell, status (GK310, JM-LL301)
 	msgAlarm        = 0x95 // JC100 alarm
 )
@@ -134,6 +141,12 @@ var decoders = map[int]decoder{
 	msgHeartbeat:    heartbeatPacket,
 	msgLBSStatus:    lbsStatusPacket,
 	msgLBSMultiple:  lbsMultiple(cellList{}),
+	msgLBSMultiple2: lbsMultiple(cellList{}),
+	msgLBSExtend:    lbsMultiple(cellList{wifi: true}),
+	msgGPSCells:     gpsCellsPacket,
+	msgGPSModules:   gpsModulesPacket,
+	msgIButton:      iButtonPacket,
+	msgLBSAlarm4G:   lbsAlarmPacket,
 	msgLBSWifi:      lbsMultiple(cellList{wifi: true}),
 	msgLBS4G:        lbsMultiple(cellList{lte: true}),
 	msgWifi4G:       lbsMultiple(cellList{lte: true, wifi: true}),
@@ -233,41 +246,108 @@ func lbsMultiple(l cellList) decoder {
 			return false, err
 		}
 		p.DeviceTime, p.Outdated = t, true
-		mcc := r.u16()
-		mnc := r.u8()
-		if mcc&0x8000 != 0 {
-			mnc = mnc<<8 | r.u8()
-		}
-		var towers, aps []map[string]any
-		for range 7 {
-			var lac int
-			var cid int64
-			if l.lte {
-				lac, cid = int(r.uint(4)), r.uint(8)
-			} else {
-				lac, cid = r.u16(), r.uint(3)
-			}
-			rssi := r.u8()
-			if lac > 0 && cid >= 0 && r.err == nil {
-				tower := cellTower(mcc&0x7FFF, mnc, lac, cid)
-				tower["signalStrength"] = -rssi
-				towers = append(towers, tower)
-			}
-		}
-		if l.wifi {
-			r.u8() // timing advance
-			for range r.u8() {
-				mac, signal := r.next(6), r.u8()
-				if r.err == nil && !allZero(mac) {
-					aps = append(aps, wifiPoint(mac, signal, l.lte))
-				}
-			}
-		}
-		if n := cellNetwork(l.lte, towers, aps); n != nil {
-			p.Network = n
-		}
+		readCellList(r, p, l)
 		return true, r.err
 	}
+}
+
+// readCellList reads MCC, MNC and seven cells (then, with l.wifi, the
+// timing advance and the access points) into p.Network.
+func readCellList(r *reader, p *model.Position, l cellList) {
+	mcc := r.u16()
+	mnc := r.u8()
+	if mcc&0x8000 != 0 {
+		mnc = mnc<<8 | r.u8()
+	}
+	var towers, aps []map[string]any
+	for range 7 {
+		var lac int
+		var cid int64
+		if l.lte {
+			lac, cid = int(r.uint(4)), r.uint(8)
+		} else {
+			lac, cid = r.u16(), r.uint(3)
+		}
+		rssi := r.u8()
+		if lac > 0 && cid >= 0 && r.err == nil {
+			tower := cellTower(mcc&0x7FFF, mnc, lac, cid)
+			tower["signalStrength"] = -rssi
+			towers = append(towers, tower)
+		}
+	}
+	if l.wifi {
+		r.u8() // timing advance
+		for range r.u8() {
+			mac, signal := r.next(6), r.u8()
+			if r.err == nil && !allZero(mac) {
+				aps = append(aps, wifiPoint(mac, signal, l.lte))
+			}
+		}
+	}
+	if n := cellNetwork(l.lte, towers, aps); n != nil {
+		p.Network = n
+	}
+}
+
+// gpsCellsPacket (0x1E, JI09) is a fix followed by a seven-cell list.
+func gpsCellsPacket(r *reader, p *model.Position, _ int) (bool, error) {
+	if err := readGPS(r, p, fullGPS); err != nil {
+		return false, err
+	}
+	readCellList(r, p, cellList{})
+	return true, r.err
+}
+
+// gpsModulesPacket (0x37): fix, serving cell, ACC / upload mode /
+// re-upload, then modules of type (2 bytes), length (1) and value: 0x27
+// external power (0.01 V), 0x2E odometer (m), 0x3B accuracy (0.01 m).
+func gpsModulesPacket(r *reader, p *model.Position, _ int) (bool, error) {
+	if err := readGPS(r, p, fullGPS); err != nil {
+		return false, err
+	}
+	readCell(r, p, cellLayout{cidSize: 3})
+	if r.left() >= 3 {
+		p.Attributes["ignition"] = r.u8() > 0
+		p.Attributes["event"] = r.u8() // upload mode
+		p.Attributes["archive"] = r.u8() > 0
+	}
+	for r.left() >= 3 && r.err == nil {
+		typ, n := r.u16(), r.u8()
+		v := &reader{b: r.next(n)}
+		switch {
+		case typ == 0x27 && n == 2:
+			p.Attributes["power"] = float64(v.u16()) / 100
+		case typ == 0x2E && n == 4:
+			p.Attributes["odometer"] = v.uint(4)
+		case typ == 0x3B && n == 2:
+			p.Accuracy = float64(v.u16()) / 100
+		}
+	}
+	return true, r.err
+}
+
+// iButtonPacket (0x61): IMEI, fix, serving cell with a 4-byte cell id and
+// the driver's iButton id (6 bytes, shown in decimal as Traccar does).
+func iButtonPacket(r *reader, p *model.Position, _ int) (bool, error) {
+	r.next(8) // IMEI, known from the login
+	if err := readGPS(r, p, fullGPS); err != nil {
+		return false, err
+	}
+	readCell(r, p, cellLayout{cidSize: 4})
+	id := r.uint(6)
+	if r.err == nil && id > 0 {
+		p.Attributes["driverUniqueId"] = strconv.FormatInt(id, 10)
+	}
+	return true, r.err
+}
+
+// lbsAlarmPacket (0xA5): an alarm without a fix: 4G serving cell, then the
+// terminal status and alarm.
+func lbsAlarmPacket(r *reader, p *model.Position, _ int) (bool, error) {
+	p.Outdated = true
+	readCell(r, p, lteCell)
+	readStatus(r, p)
+	return true, r.err
 }
 
 // wifiPoint is a Traccar WifiAccessPoint. The signal is in dBm: 0x2C

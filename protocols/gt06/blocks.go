@@ -72,8 +72,12 @@ func readGPS(r *reader, p *model.Position, l gpsLayout) error {
 type cellLayout struct {
 	lengthByte bool // block starts with its own length
 	wideMNC    bool // 2-byte MNC (also when MCC bit 15 is set)
+	lte        bool // 4G packets: 4-byte LAC, 8-byte cell id
 	cidSize    int  // 3 bytes normally, 4 on some models
 }
+
+// lteCell is the serving cell of the 4G packets (0xA0, 0xA4).
+var lteCell = cellLayout{lte: true, cidSize: 8}
 
 // readCell reads one serving cell into p.Network. A zero length byte means
 // "no cell data" and the block is skipped.
@@ -88,8 +92,17 @@ func readCell(r *reader, p *model.Position, l cellLayout) {
 	} else {
 		mnc = r.u8()
 	}
-	lac := r.u16()
+	var lac int
+	if l.lte {
+		lac = int(r.uint(4))
+	} else {
+		lac = r.u16()
+	}
 	cid := r.uint(l.cidSize)
+	if l.lte {
+		p.Network = lteNetwork(cellTower(mcc&0x7FFF, mnc, lac, cid))
+		return
+	}
 	p.Network = network(cellTower(mcc&0x7FFF, mnc, lac, cid))
 }
 
@@ -105,6 +118,34 @@ func cellTower(mcc, mnc, lac int, cid int64) map[string]any {
 // network is shaped like Traccar's Network JSON object.
 func network(towers ...map[string]any) map[string]any {
 	return map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": towers}
+}
+
+// cellNetwork is the network of a cell list packet, nil when it holds
+// neither a cell nor an access point.
+func cellNetwork(lte bool, towers, aps []map[string]any) map[string]any {
+	if len(towers) == 0 && len(aps) == 0 {
+		return nil
+	}
+	n := network(towers...)
+	if lte {
+		n["radioType"] = "lte"
+	}
+	if len(towers) == 0 {
+		delete(n, "cellTowers")
+	}
+	if len(aps) > 0 {
+		n["wifiAccessPoints"] = aps
+	}
+	return n
+}
+
+// lteNetwork is network for the cells of 4G packets, whose 8-byte cell id
+// is an LTE cell identity: radio type "lte" lets a geolocation service
+// read it right.
+func lteNetwork(towers ...map[string]any) map[string]any {
+	n := network(towers...)
+	n["radioType"] = "lte"
+	return n
 }
 
 // terminalAlarms maps bits 3-5 of the terminal information byte.

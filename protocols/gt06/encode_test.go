@@ -1,6 +1,7 @@
 package gt06
 
 import (
+	"bytes"
 	"encoding/hex"
 	"strings"
 	"testing"
@@ -70,8 +71,17 @@ func TestCommandResult(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			frame := response(tt.long, tt.typ, prototest.Unhex(t, tt.content), []byte{0, 5})
 			res, err := New().Decode(nil, frame)
-			if err != nil || res.CommandResult != tt.want || len(res.Positions) != 0 || res.Reply != nil || res.Ack != nil {
+			if err != nil || res.CommandResult != tt.want || len(res.Positions) != 0 || res.Reply != nil {
 				t.Fatalf("result %+v, err %v; want %q", res, err, tt.want)
+			}
+			// 0x15 is acknowledged once the result is recorded (as Traccar
+			// answers it); 0x21 gets no answer.
+			var ack []byte
+			if tt.typ == msgString {
+				ack = response(false, msgString, nil, []byte{0, 5})
+			}
+			if !bytes.Equal(res.Ack, ack) {
+				t.Fatalf("Ack = %x, want %x", res.Ack, ack)
 			}
 		})
 	}

@@ -16,7 +16,11 @@ const Name = "gt06"
 const kphToKnots = 0.539957
 
 // Protocol is the GT06 codec; it holds no state and is safe for concurrent use.
-type Protocol struct{}
+type Protocol struct {
+	// now is the clock for the time-request (0x8A) answer; nil is the
+	// system clock.
+	now protocols.Clock
+}
 
 var _ protocols.Stream = (*Protocol)(nil)
 

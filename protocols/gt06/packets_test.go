@@ -30,6 +30,8 @@ func TestDecodeBuiltPackets(t *testing.T) {
 	}{
 		{name: "gps 0x10", typ: msgGPS, content: gpsBlock, attrs: map[string]any{"sat": 5}},
 		{name: "gps lbs 0x11", typ: msgGPSLBS6, content: gpsBlock + wideCell, towers: 1},
+		{name: "gps lbs 0x11 without cell", typ: msgGPSLBS6, content: gpsBlock},
+		{name: "gps 4g 0xa0 without cell", typ: msgGPSLBS4G, content: gpsBlock},
 		{name: "gps lbs odometer", typ: msgGPSLBS, content: gpsBlock + cellBlock + "00001234", towers: 1,
 			attrs: map[string]any{"odometer": int64(0x1234)}},
 		{name: "lbs status 0x19", typ: msgLBSStatus, content: cellBlock + statusBlock, outdated: true, towers: 1,

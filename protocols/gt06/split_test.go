@@ -7,8 +7,10 @@ import (
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
-var streamFrames = []string{loginFrame, gpsLBSFrame, gpsLBS2Frame, statusFrame, alarmFrame,
-	echoFrame, accelFrame, brakeFrame, extGPSFrame}
+var streamFrames = append([]string{loginFrame, gpsLBSFrame, gpsLBS2Frame, statusFrame, alarmFrame,
+	echoFrame, accelFrame, brakeFrame, extGPSFrame, heartbeatFrame,
+	gps4GFrame, gps4G2Frame, fence4GFrame, fence4G2Frame, fence4G3Frame,
+	lbsAlarm4GFrame, lbsAlarm4G2Frame, gpsCellsFrame, gpsModulesFrame, iButtonFrame}, append(cellFrames, lw4GFrame)...)
 
 func TestSplitStreams(t *testing.T) {
 	frames := prototest.UnhexStrings(t, streamFrames...)

@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"errors"
+	"github.com/fleetd/fleetd/app/inbox"
 	"io"
 	"net/http"
 	"net/url"
@@ -62,17 +63,26 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	uid, positions, err := s.decode(r, body)
+	// What the inbox keeps of a request: its method, target and body.
+	seen := inbox.Seen{Protocol: s.name, Remote: r.RemoteAddr, UniqueID: uid,
+		Data: append([]byte(r.Method+" "+r.URL.RequestURI()+"\n"), body...)}
 	if err != nil {
 		s.Stats.DecodeErrors.Add(1)
+		seen.Problem = "not decoded: " + err.Error()
+		s.tapped(seen)
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	d, err := s.sink.Identify(s.proto.Name(), uid, r.RemoteAddr)
 	if err != nil {
 		s.Stats.Unknown.Add(1)
+		seen.Problem = ProblemUnknownDevice
+		s.tapped(seen)
 		http.Error(w, "unknown device", http.StatusNotFound)
 		return
 	}
+	seen.DeviceID = d.ID
+	s.tapped(seen)
 	for _, p := range positions {
 		p.Protocol = s.proto.Name()
 	}

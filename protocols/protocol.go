@@ -13,6 +13,9 @@ type Conn struct {
 	UniqueID string
 	// Remote is the peer address, for logs and the unknown-device list.
 	Remote string
+	// Model is the registered device's model, as the operator set it: some
+	// clones reuse a message type with another layout, told apart by it.
+	Model string
 	// State is owned by the protocol package (e.g. a protocol variant).
 	State any
 }
@@ -36,9 +39,18 @@ type Result struct {
 	Ack []byte
 	// CommandResult is the device's answer to a command, if the frame is one.
 	CommandResult string
-	// ChecksumError is true when the frame's checksum did not match; the frame
-	// is still decoded (devices and captures send bad CRCs) but it is counted.
+	// ChecksumError is true when the frame's checksum did not match. The
+	// decoder still decodes it, so the frame is identified; the listener
+	// stores and answers it only for a device marked with the
+	// ignoreChecksum attribute (firmware known to compute them wrong), and
+	// otherwise puts it in the raw-frame inbox unanswered.
 	ChecksumError bool
+	// Unsupported, when set, says why a well-formed frame was not decoded
+	// (a message type fleetd does not know, a layout it cannot place): the
+	// frame gets no answer, so the device keeps its data and resends it,
+	// and goes to the raw-frame inbox with this reason. UniqueID may still
+	// be set, so the inbox entry names the device.
+	Unsupported string
 }
 
 // Stream is a TCP (and optionally UDP) device protocol.

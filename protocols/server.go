@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fleetd/fleetd/app/inbox"
 	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/throttle"
@@ -19,6 +20,10 @@ import (
 // Sink is what the listeners need from the core (app.Core implements it).
 type Sink interface {
 	Identify(protocol, uniqueID, remote string) (*model.Device, error)
+	// Registered looks a device up without Identify's side effects (the
+	// unknown list, auto-registration): a frame whose checksum failed may
+	// carry a corrupt id.
+	Registered(uniqueID string) (*model.Device, error)
 	// Ingest returns once the positions are durable.
 	Ingest(deviceID int64, positions []*model.Position) error
 	Connected(deviceID int64, conn ingest.DeviceConn) (release func())
@@ -48,6 +53,11 @@ type Options struct {
 	// sink: how many, how long it took until they were durable, and its
 	// error (metrics). It must not block.
 	Ingested func(positions int, took time.Duration, err error)
+	// Tap, when set, is told of every frame the listener reads, with the
+	// problem that kept it from being used ("" when it was used): the
+	// raw-frame inbox keeps the ones with a problem. It must not block,
+	// and must copy Data to keep it.
+	Tap func(inbox.Seen)
 }
 
 func (o *Options) defaults() {
@@ -359,23 +369,39 @@ func (c *conn) frame(frame []byte) bool {
 	c.srv.Stats.Frames.Add(1)
 	res, err, panicked := c.decode(frame)
 	if panicked {
+		c.tap(frame, "", "decoder failed")
 		return false
 	}
 	if err != nil {
 		c.srv.Stats.DecodeErrors.Add(1)
 		c.srv.log.Debug("frame not decoded", "remote", c.state.Remote, "err", err)
+		c.tap(frame, res.UniqueID, "not decoded: "+err.Error())
 		return true
 	}
 	if res.ChecksumError {
 		c.srv.Stats.ChecksumErrors.Add(1)
-		c.srv.log.Debug("checksum mismatch", "remote", c.state.Remote, "frame", fmt.Sprintf("%x", frame))
+		if !c.checksumWaived(res.UniqueID) {
+			c.srv.log.Debug("checksum mismatch", "remote", c.state.Remote, "frame", fmt.Sprintf("%x", frame))
+			c.tap(frame, res.UniqueID, ProblemChecksum)
+			return true // neither stored nor answered: the device resends
+		}
 	}
 	if res.UniqueID != "" && (c.device == nil || c.device.UniqueID != res.UniqueID) {
 		c.identify(res.UniqueID)
 	}
 	if c.device == nil {
+		problem := ProblemUnknownDevice
+		if res.UniqueID == "" && c.state.UniqueID == "" {
+			problem = "no device id yet (no login on this connection)"
+		}
+		c.tap(frame, res.UniqueID, problem)
 		return true // unknown device: no reply, nothing stored, nothing acknowledged
 	}
+	if res.Unsupported != "" {
+		c.tap(frame, "", res.Unsupported)
+		return true // not understood, so not stored: no answer, the device keeps it
+	}
+	c.tap(frame, "", "")
 	if c.write(res.Reply) != nil {
 		return false
 	}
@@ -392,6 +418,49 @@ func (c *conn) frame(frame []byte) bool {
 	}
 	c.srv.acked(res.Ack, arrived)
 	return true
+}
+
+// Problems the listeners give the inbox in their own words.
+const (
+	ProblemChecksum      = "checksum mismatch"
+	ProblemUnknownDevice = "unknown device"
+)
+
+// IgnoreChecksum is the device attribute that makes a listener accept the
+// device's frames whose checksum does not match (firmware that computes
+// it wrong), as the inbox suggests for such a device.
+const IgnoreChecksum = "ignoreChecksum"
+
+// checksumWaived tells whether the device sending a frame with a bad
+// checksum is marked to have it accepted. A frame naming another id than
+// the connection's is looked up without registering it: its id may be the
+// corrupt part.
+func (c *conn) checksumWaived(uniqueID string) bool {
+	d := c.device
+	if uniqueID != "" && (d == nil || d.UniqueID != uniqueID) {
+		d, _ = c.srv.sink.Registered(uniqueID)
+	}
+	return d != nil && waived(d)
+}
+
+func waived(d *model.Device) bool {
+	v := d.Attributes[IgnoreChecksum]
+	return v == true || v == "true"
+}
+
+// tap tells the Tap hook of a frame of this connection.
+func (c *conn) tap(frame []byte, uniqueID, problem string) {
+	if c.srv.opts.Tap == nil {
+		return
+	}
+	s := inbox.Seen{Protocol: c.srv.name, Remote: c.state.Remote, UniqueID: uniqueID, Data: frame, Problem: problem}
+	if c.device != nil {
+		s.DeviceID, s.UniqueID = c.device.ID, c.device.UniqueID
+	}
+	if s.UniqueID == "" {
+		s.UniqueID = c.state.UniqueID
+	}
+	c.srv.opts.Tap(s)
 }
 
 // acked reports an ACK's latency to the AckLatency hook.
@@ -417,7 +486,7 @@ func (c *conn) identify(uniqueID string) {
 		return
 	}
 	c.mu.Lock()
-	c.state.UniqueID = d.UniqueID
+	c.state.UniqueID, c.state.Model = d.UniqueID, d.Model
 	c.mu.Unlock()
 	c.releaseDevice = c.srv.sink.Connected(d.ID, c)
 }
@@ -476,13 +545,34 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 		}()
 		res, err = dg.DecodeDatagram(state, data)
 	}()
-	if err != nil || res.UniqueID == "" {
+	seen := inbox.Seen{Protocol: s.name, Remote: addr.String(), UniqueID: res.UniqueID, Data: data}
+	switch {
+	case err != nil:
 		s.Stats.DecodeErrors.Add(1)
+		seen.Problem = "not decoded: " + err.Error()
+	case res.UniqueID == "":
+		s.Stats.DecodeErrors.Add(1)
+		seen.Problem = "no device id in the packet"
+	case res.ChecksumError:
+		s.Stats.ChecksumErrors.Add(1)
+		if d, _ := s.sink.Registered(res.UniqueID); d == nil || !waived(d) {
+			seen.Problem = ProblemChecksum
+		}
+	}
+	if seen.Problem != "" {
+		s.tapped(seen)
 		return
 	}
 	d, err := s.sink.Identify(s.proto.Name(), res.UniqueID, addr.String())
 	if err != nil {
 		s.Stats.Unknown.Add(1)
+		seen.Problem = ProblemUnknownDevice
+		s.tapped(seen)
+		return
+	}
+	seen.DeviceID, seen.Problem = d.ID, res.Unsupported
+	s.tapped(seen)
+	if res.Unsupported != "" {
 		return
 	}
 	if len(res.Positions) > 0 && s.ingest(d.ID, res.Positions) != nil {
@@ -494,4 +584,10 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 		}
 	}
 	s.acked(res.Ack, arrived)
+}
+
+func (s *Server) tapped(seen inbox.Seen) {
+	if s.opts.Tap != nil {
+		s.opts.Tap(seen)
+	}
 }

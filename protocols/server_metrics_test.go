@@ -84,9 +84,10 @@ func (s *hookSink) Ingest(int64, []*model.Position) error {
 	}
 	return nil
 }
-func (s *hookSink) Connected(int64, ingest.DeviceConn) func()  { return func() {} }
-func (s *hookSink) CommandResult(int64, string) error          { return nil }
-func (s *hookSink) TakeQueued(int64) ([]*model.Command, error) { return nil, nil }
+func (s *hookSink) Registered(uid string) (*model.Device, error) { return s.Identify("", uid, "") }
+func (s *hookSink) Connected(int64, ingest.DeviceConn) func()    { return func() {} }
+func (s *hookSink) CommandResult(int64, string) error            { return nil }
+func (s *hookSink) TakeQueued(int64) ([]*model.Command, error)   { return nil, nil }
 
 // Every call handing positions to the sink, stored or failed, reaches the
 // Ingested hook, on stream and HTTP listeners alike; the hook is told

@@ -33,6 +33,18 @@ type Options struct {
 // auto-registration is off); the id is listed in UnknownDevices.
 var ErrUnknownDevice = &model.Error{Class: model.ClassNotFound, Message: "Unknown device"}
 
+// Registered looks a device up by uniqueId with none of Identify's side
+// effects: the listeners use it for a frame whose checksum failed, whose
+// id may be the corrupt part.
+func (ig *Service) Registered(uniqueID string) (*model.Device, error) {
+	var d *model.Device
+	err := ig.store.View(func(tx model.Tx) (err error) {
+		d, err = tx.DeviceByUniqueID(strings.TrimSpace(uniqueID))
+		return err
+	})
+	return d, err
+}
+
 // Identify resolves a device by uniqueId for a listener. Unknown ids are
 // remembered for the administrator, or registered when AutoRegister is on.
 // A malformed id is refused before any of that: it comes from a corrupt

@@ -101,6 +101,7 @@ func (p *Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error)
 	decode, ok := decoders[f.typ]
 	if !ok {
 		// Not decoded, so not stored: no answer, the device keeps the data.
+		res.Unsupported = "message type 0x" + strconv.FormatUint(uint64(f.typ), 16) + " not decoded"
 		return res, nil
 	}
 	pos := &model.Position{Protocol: Name, Attributes: model.Attributes{}}
@@ -115,9 +116,8 @@ func (p *Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error)
 	switch f.typ {
 	case msgInfo:
 		// The device expects no answer.
-	case msgStatus, msgHeartbeat:
-		res.Reply = response(f.long, f.typ, nil, f.serial)
 	default:
+		// Heartbeats (0x13, 0x23) too: they carry status and alarms.
 		res.Ack = response(f.long, f.typ, nil, f.serial)
 	}
 	return res, nil

@@ -83,7 +83,7 @@ func TestDecodeSamples(t *testing.T) {
 			time: "2015-12-29T02:51:05Z", valid: true, lat: 23.11169, lon: 114.40930,
 			cell: &cell{460, 0, 10365}, cellID: 8049,
 			attrs: map[string]any{"sat": 9, "ignition": false, "event": 0, "archive": true}}},
-		{name: "status heartbeat 0x13", frame: statusFrame, reply: "7878051301bafb710d0a", position: &wantPosition{
+		{name: "status heartbeat 0x13", frame: statusFrame, ack: "7878051301bafb710d0a", position: &wantPosition{
 			outdated: true,
 			attrs: map[string]any{"status": 68, "ignition": false, "charge": true, "blocked": false,
 				"batteryLevel": 100, "rssi": 4}}},
@@ -139,7 +139,7 @@ func TestDecodeSamples(t *testing.T) {
 			position: &wantPosition{time: "2023-07-04T17:34:38Z", valid: false, lat: -12.961349, lon: -38.482907,
 				course: 275, cell: &cell{724, 2, 37161}, cellID: 119040911, radio: "lte",
 				attrs: map[string]any{"sat": 15, "ignition": true, "event": 3, "archive": false}}},
-		{name: "heartbeat 0x23", frame: heartbeatFrame, reply: "787805230008" + crcHex("05"+"23"+"0008") + "0d0a", position: &wantPosition{
+		{name: "heartbeat 0x23", frame: heartbeatFrame, ack: "787805230008" + crcHex("05"+"23"+"0008") + "0d0a", position: &wantPosition{
 			outdated: true,
 			attrs:    map[string]any{"armed": false, "ignition": false, "charge": false, "battery": 2.9, "rssi": 4}}},
 		{name: "jc100 hard acceleration", frame: accelFrame, ack: "787805950001" + crcHex("0595"+"0001") + "0d0a",

@@ -28,6 +28,7 @@ func readTime(r *reader) (time.Time, error) {
 type gpsLayout struct {
 	satellites bool // GPS info byte: high nibble length, low nibble satellites
 	speed      bool // 1-byte speed in km/h
+	wideSpeed  bool // JC400: the course/status word first, then a 2-byte speed
 }
 
 var fullGPS = gpsLayout{satellites: true, speed: true}
@@ -46,10 +47,17 @@ func readGPS(r *reader, p *model.Position, l gpsLayout) error {
 	}
 	lat := float64(r.uint(4)) / 1800000
 	lon := float64(r.uint(4)) / 1800000
-	if l.speed {
+	var flags int
+	switch {
+	case l.wideSpeed:
+		flags = r.u16()
+		p.Speed = float64(r.u16()) * kphToKnots
+	case l.speed:
 		p.Speed = float64(r.u8()) * kphToKnots
+		flags = r.u16()
+	default:
+		flags = r.u16()
 	}
-	flags := r.u16()
 	p.Course = float64(flags & 0x03FF)
 	p.Valid = flags&(1<<12) != 0
 	if flags&(1<<10) == 0 {
@@ -80,7 +88,7 @@ type cellLayout struct {
 var lteCell = cellLayout{lte: true, cidSize: 8}
 
 // readCell reads one serving cell into p.Network. A zero length byte means
-// "no cell data" and the block is skipped.
+// "no cell data" and the block is skipped; so is an all-zero cell.
 func readCell(r *reader, p *model.Position, l cellLayout) {
 	if l.lengthByte && r.u8() == 0 {
 		return
@@ -99,6 +107,9 @@ func readCell(r *reader, p *model.Position, l cellLayout) {
 		lac = r.u16()
 	}
 	cid := r.uint(l.cidSize)
+	if r.err != nil || mcc == 0 && lac == 0 && cid == 0 {
+		return
+	}
 	if l.lte {
 		p.Network = lteNetwork(cellTower(mcc&0x7FFF, mnc, lac, cid))
 		return
@@ -155,21 +166,71 @@ var terminalAlarms = map[int]string{
 
 // readStatus reads terminal information, voltage level, GSM signal and the
 // alarm byte; the language byte that follows is left to the caller.
-func readStatus(r *reader, p *model.Position) {
+func readStatus(r *reader, p *model.Position) { readStatusModel(r, p, "") }
+
+// readStatusModel is readStatus with the alarm codes of a device model.
+func readStatusModel(r *reader, p *model.Position, deviceModel string) {
+	readTerminalInfo(r, p, false)
+	readVoltageLevel(r, p)
+	p.Attributes["rssi"] = r.u8()
+	addAlarm(p, alarmName(r.u8(), deviceModel))
+}
+
+// readTerminalInfo reads the terminal information byte: bit 1 ACC, bit 2
+// charging, bit 7 oil/power cut, bits 3-5 an alarm (7 is overspeed on the
+// VXT01, removal elsewhere).
+func readTerminalInfo(r *reader, p *model.Position, vxt01 bool) {
 	info := r.u8()
 	p.Attributes["status"] = info
 	p.Attributes["ignition"] = info&(1<<1) != 0
 	p.Attributes["charge"] = info&(1<<2) != 0
 	p.Attributes["blocked"] = info&(1<<7) != 0
+	if vxt01 && info>>3&7 == 7 {
+		addAlarm(p, "overspeed")
+		return
+	}
 	addAlarm(p, terminalAlarms[info>>3&7])
-	// Voltage is a 0-6 level on most models, a percentage on some.
+}
+
+// readVoltageLevel reads the voltage byte: a 0-6 level on most models, a
+// percentage on some.
+func readVoltageLevel(r *reader, p *model.Position) {
 	if level := r.u8(); level <= 6 {
 		p.Attributes["batteryLevel"] = level * 100 / 6
 	} else if level <= 100 {
 		p.Attributes["batteryLevel"] = level
 	}
-	p.Attributes["rssi"] = r.u8()
-	addAlarm(p, alarmCodes[r.u8()])
+}
+
+// alarmName is the Traccar alarm of an alarm byte; LW* models, SEEWORLD
+// and the VL models (vlModels) give a few codes other meanings.
+func alarmName(code int, deviceModel string) string {
+	switch {
+	case strings.HasPrefix(deviceModel, "LW"):
+		switch code {
+		case 0x18:
+			return "accident"
+		case 0x19:
+			return "hardAcceleration"
+		}
+	case deviceModel == "SEEWORLD":
+		switch code {
+		case 0x28:
+			return "hardCornering"
+		case 0x29:
+			return "accident"
+		}
+	case vlModels[deviceModel]:
+		switch code {
+		case 0x09:
+			return "tow"
+		case 0x28:
+			return "powerOff"
+		case 0x30:
+			return "hardBraking"
+		}
+	}
+	return alarmCodes[code]
 }
 
 // alarmCodes maps the alarm byte of status packets to Traccar alarm names.
@@ -182,15 +243,20 @@ var alarmCodes = map[int]string{
 	0x06: "overspeed",
 	0x0E: "lowBattery", 0x0F: "lowBattery", 0x19: "lowBattery",
 	0x11: "powerOff",
-	0x0C: "tampering", 0x13: "tampering", 0x25: "tampering",
+	0x0C: "tampering", 0x13: "tampering", 0x25: "tampering", 0x32: "tampering",
 	0x14: "door",
 	0x18: "removing",
-	0x1A: "hardBraking", 0x28: "hardBraking",
+	0x1A: "hardBraking", 0x27: "hardBraking", 0x28: "hardBraking", 0xF1: "hardBraking",
 	0x1B: "hardCornering", 0x2A: "hardCornering", 0x2B: "hardCornering", 0x2E: "hardCornering",
 	0x23: "fallDown",
-	0x29: "hardAcceleration",
-	0x2C: "accident",
+	0x26: "hardAcceleration", 0x29: "hardAcceleration", 0xF0: "hardAcceleration",
+	0x2C: "accident", 0xF2: "accident",
 	0x30: "jamming",
+	0x33: "lock",
+	0x34: "unlock",
+	0x53: "fuelLeak",
+	0x5B: "temperature", 0x5C: "temperature",
+	0xC9: "idle",
 }
 
 // jc100Alarms maps the event byte of 0x95 alarm packets (JC100 family).

@@ -167,15 +167,6 @@ func TestDecodeCellLists(t *testing.T) {
 	}
 }
 
-// rfidFrame is the RFID model's 0x17 (GPS, cell, driver id), with a CRC:
-// not the Wi-Fi layout, and not decoded yet.
+// rfidFrame is the RFID model's 0x17 (GPS, cell, driver id), with a CRC,
+// not the Wi-Fi layout.
 const rfidFrame = "7878281718060e021831c6026e8acc0c361b1000140001cc00286d000f4dbf0000012ca7e001000004b2630d0a"
-
-func TestUndecodedVariantGetsNoAnswer(t *testing.T) {
-	for _, frame := range []string{lw4GFrame, rfidFrame} {
-		res, _ := New().Decode(nil, prototest.Unhex(t, frame))
-		if len(res.Positions) != 0 || res.Reply != nil || res.Ack != nil {
-			t.Errorf("%s: res = %+v, want no position and no answer", frame, res)
-		}
-	}
-}

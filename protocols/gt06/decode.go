@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
@@ -45,7 +44,20 @@ const (
 	msgWifi4G       = 0xA2 // 7 4G cells + Wi-Fi access points (GK310)
 	msgLBSAlarm4G   = 0xA5 // alarm without a fix: 4G cell, status (GK310, JM-LL301)
 	msgFence4G      = 0xA4 // multi-fence alarm: GPS, 4G cell, status (GK310, JM-LL301)
-	msgAlarm        = 0x95 // JC100 alarm
+	msgAlarm        = 0x95 // JC100 alarm; JC400 when the content starts FF FF
+	msgLBSMultiple3 = 0x24 // 7 cells; GPS + cell + power on SR411 mini; cell count on Wanway S20
+	msgGPSLBSDriver = 0x25 // NT/XT40 models: GPS + cell + status + driver id
+	msgAddress      = 0x2A // GPS address request
+	msgGPSLBS5      = 0x31 // GPS + cell + ACC tail (AZ735, SL4X)
+	msgGPSLBSStat4  = 0x32 // 0x7878: GPS + cell + status (SL4X); 0x7979: AZ735 GPS
+	msgAZ735Alarm   = 0x33 // 0x7979: AZ735 alarm
+	msgX1GPS        = 0x34 // X1: GPS, odometer, cell, driver, power, I/O
+	msgModular      = 0x70 // 0x7979: (type, length, value) modules
+	msgAddressReply = 0x97 // our answer to an address request (0x7979)
+	msgFence1       = 0xA3 // GK310 single-fence alarm; a status packet on SEEWORLD
+	msgLBSAddress   = 0xA7 // 4G address request: cell, phone number
+	msgDeviceStatus = 0xF1 // 0x7979: time + (id, length, value) status items
+	msgPeripheral   = 0xF2 // 0x7979: time + peripheral items (VL842)
 )
 
 // Decode implements protocols.Stream. Position frames are answered through
@@ -53,11 +65,15 @@ const (
 // messages (login, heartbeat, time request) get Result.Reply at once. A
 // packet type fleetd does not decode gets no answer at all, so the device
 // keeps it and resends instead of dropping data nobody stored.
-func (p *Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error) {
+func (p *Protocol) Decode(c *protocols.Conn, b []byte) (protocols.Result, error) {
 	f, err := parseFrame(b)
 	if err != nil {
 		return protocols.Result{}, err
 	}
+	if f.typ == msgLogin {
+		return login(b, f)
+	}
+	noCRCFix(b, &f)
 	if !f.long && (f.typ == msgWifi || f.typ == msgWifi2) {
 		if res, ok := wifiFrame(b); ok {
 			return res, nil
@@ -79,43 +95,62 @@ func (p *Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error)
 	}
 	r := &reader{b: f.content}
 	switch f.typ {
-	case msgLogin:
-		imei := hex.EncodeToString(r.next(8))
+	case msgStringInfo:
+		res.CommandResult, err = commandText(r)
+		return res, err
+	case msgString:
+		// Answered once the result is recorded; without the answer the
+		// device sends it again. "<ICCID:...>" is the SIM's ICCID, stored.
+		text := stringText(r)
 		if r.err != nil {
 			return res, r.err
 		}
-		res.UniqueID = imei[1:] // 8 BCD bytes hold 16 digits, IMEI has 15
-		res.Reply = response(false, f.typ, nil, f.serial)
-		return res, nil
-	case msgString, msgStringInfo:
-		res.CommandResult, err = commandText(r, f.typ)
-		if err == nil && f.typ == msgString {
-			// Written once the result is recorded; without it the device
-			// sends the answer again.
-			res.Ack = response(false, f.typ, nil, f.serial)
+		res.Ack = response(false, f.typ, nil, f.serial)
+		if iccid, ok := strings.CutPrefix(text, "<ICCID:"); ok {
+			p := &model.Position{Protocol: Name, Attributes: model.Attributes{}, Outdated: true}
+			p.Attributes["iccid"] = strings.TrimSuffix(iccid, ">")
+			res.Positions = []*model.Position{p}
+			return res, nil
 		}
-		return res, err
+		res.CommandResult = text
+		return res, nil
 	case msgCommand0, msgCommand1, msgCommand2:
 		return res, nil
 	}
-	decode, ok := decoders[f.typ]
-	if !ok {
+	k := &pkt{typ: f.typ, long: f.long, size: len(f.content), model: modelName(c), serial: f.serial}
+	decode := decoders[f.typ]
+	if decode == nil {
+		decode = longDecoders[f.typ]
+		if !f.long {
+			decode = shortDecoders[f.typ]
+		}
+	}
+	if decode == nil {
 		// Not decoded, so not stored: no answer, the device keeps the data.
 		res.Unsupported = "message type 0x" + strconv.FormatUint(uint64(f.typ), 16) + " not decoded"
 		return res, nil
 	}
 	pos := &model.Position{Protocol: Name, Attributes: model.Attributes{}}
-	keep, err := decode(r, pos, len(f.content))
+	keep, err := decode(r, pos, k)
 	if err == nil {
 		err = r.err
 	}
-	if err != nil || !keep {
+	if err != nil {
 		return res, err
 	}
+	if !keep {
+		res.Unsupported = k.unsupported
+		if res.Unsupported == "" {
+			res.Unsupported = "message type 0x" + strconv.FormatUint(uint64(f.typ), 16) + " layout not decoded"
+		}
+		return res, nil
+	}
 	res.Positions = []*model.Position{pos}
-	switch f.typ {
-	case msgInfo:
+	switch {
+	case k.silent:
 		// The device expects no answer.
+	case k.ack != nil:
+		res.Ack = k.ack
 	default:
 		// Heartbeats (0x13, 0x23) too: they carry status and alarms.
 		res.Ack = response(f.long, f.typ, nil, f.serial)
@@ -123,15 +158,82 @@ func (p *Protocol) Decode(_ *protocols.Conn, b []byte) (protocols.Result, error)
 	return res, nil
 }
 
+// pkt is what a decoder knows of its frame besides the content, and what
+// it says back about the answer.
+type pkt struct {
+	typ    int
+	long   bool   // 0x7979 header
+	size   int    // content length, which tells several model layouts apart
+	model  string // Conn.Model in upper case, for layouts length cannot tell
+	serial []byte
+
+	ack         []byte // an answer other than the standard ACK
+	silent      bool   // the message expects no answer
+	unsupported string // why a frame of a known type was not decoded
+}
+
+// modelName is the connection's device model in upper case.
+func modelName(c *protocols.Conn) string {
+	if c == nil {
+		return ""
+	}
+	return strings.ToUpper(strings.TrimSpace(c.Model))
+}
+
+// login answers a login frame. Some devices send a login whose length field
+// counts more bytes than follow, so the frame ends right after the IMEI
+// (and a byte or two): the IMEI is then read from where it starts anyway.
+// The answer mirrors the frame's header (0x7979 logins get a 0x7979
+// answer).
+func login(b []byte, f frame) (protocols.Result, error) {
+	res := protocols.Result{ChecksumError: f.crcBad}
+	start := 4
+	if f.long {
+		start = 5
+	}
+	if len(b) < start+8+2 {
+		return res, errShort
+	}
+	if len(f.content) < 8 {
+		// No room for a serial number and a CRC: nothing to check.
+		res.ChecksumError = false
+	}
+	res.UniqueID = hex.EncodeToString(b[start : start+8])[1:] // 8 BCD bytes hold 16 digits, IMEI has 15
+	res.Reply = response(f.long, msgLogin, nil, f.serial)
+	return res, nil
+}
+
+// noCRCFix handles the GPS packets (0x10, 0x11) of devices whose length
+// field counts the content only and which send no serial number and no
+// CRC: 78 78, length, type, fix (18 bytes) and maybe a few more bytes,
+// 0D 0A. Only the fix is read. The answer echoes the two bytes where the
+// serial number would be, as Traccar does.
+func noCRCFix(b []byte, f *frame) {
+	if f.long || !f.crcBad || (f.typ != msgGPS && f.typ != msgGPSLBS6) || int(b[2]) != len(b)-6 || len(b) < 6+18 {
+		return
+	}
+	f.content = b[4 : 4+18]
+	f.crcBad = false
+}
+
 // decoder fills p from a frame's content; keep false means the frame yields
 // no position. size is the content length, which selects model variants.
-type decoder func(r *reader, p *model.Position, size int) (keep bool, err error)
+// decoder fills p from a frame's content; keep false means the frame yields
+// no position (k.unsupported says why).
+type decoder func(r *reader, p *model.Position, k *pkt) (keep bool, err error)
 
 var decoders = map[int]decoder{
 	msgGPS:          gpsPacket(cellLayout{}),
-	msgGPSLBS:       gpsPacket(cellLayout{cidSize: 3}),
-	msgGPSLBS2:      gpsPacket(cellLayout{cidSize: 3}),
+	msgGPSLBS:       gpsLBSPacket,
+	msgGPSLBS2:      gpsLBS2Packet,
+	msgGPSLBSDriver: gpsLBSDriverPacket,
 	msgGPSLBS6:      gpsPacket(cellLayout{wideMNC: true, cidSize: 4}),
+	msgGPSLBS5:      gpsLBS5Packet,
+	msgLBSMultiple3: lbsMultiple3Packet,
+	msgAddress:      addressPacket,
+	msgLBSAddress:   lbsAddressPacket,
+	msgX1GPS:        x1Packet,
+	msgFence1:       fence1Packet,
 	msgGPSExtended:  gpsPacket(cellLayout{}),
 	msgGPSLBS4G:     gpsPacket(lteCell),
 	msgGPSLBSStatus: alarmPacket,
@@ -149,64 +251,17 @@ var decoders = map[int]decoder{
 	msgLBSAlarm4G:   lbsAlarmPacket,
 	msgLBSWifi:      lbsMultiple(cellList{wifi: true}),
 	msgLBS4G:        lbsMultiple(cellList{lte: true}),
-	msgWifi4G:       lbsMultiple(cellList{lte: true, wifi: true}),
+	msgWifi4G:       wifi4GPacket,
+	msgWifi:         rfidPacket,
 	msgFence4G:      fenceAlarmPacket,
 	msgInfo:         infoPacket,
 	msgAlarm:        jc100AlarmPacket,
 }
 
-// gpsPacket decodes GPS packets with a serving cell (cidSize 0 means none;
-// devices leave it out when they have no cell data) and the optional ACC /
-// upload mode / re-upload / odometer tail.
-func gpsPacket(cell cellLayout) decoder {
-	return func(r *reader, p *model.Position, _ int) (bool, error) {
-		if err := readGPS(r, p, fullGPS); err != nil {
-			return false, err
-		}
-		if cell.cidSize > 0 && r.left() > 0 {
-			readCell(r, p, cell)
-		}
-		if n := r.left(); n == 3 || n == 7 {
-			p.Attributes["ignition"] = r.u8() > 0
-			p.Attributes["event"] = r.u8() // upload mode
-			p.Attributes["archive"] = r.u8() > 0
-		}
-		if r.left() == 4 {
-			p.Attributes["odometer"] = r.uint(4)
-		}
-		return true, nil
-	}
-}
-
-// alarmContent is the standard content size of 0x16/0x26/0x27 packets: GPS
-// (18), cell with length byte (9), status (5). One byte more means the
-// model sends a 4-byte cell id (SEEWORLD).
-const alarmContent = 18 + 9 + 5
-
-func alarmPacket(r *reader, p *model.Position, size int) (bool, error) {
-	if err := readGPS(r, p, fullGPS); err != nil {
-		return false, err
-	}
-	cell := cellLayout{lengthByte: true, cidSize: 3}
-	if size == alarmContent+1 {
-		cell.cidSize = 4
-	}
-	readCell(r, p, cell)
-	readStatus(r, p)
-	return true, nil
-}
-
-// statusPacket is the heartbeat: terminal status without a location.
-func statusPacket(r *reader, p *model.Position, _ int) (bool, error) {
-	p.Outdated = true
-	readStatus(r, p)
-	return true, nil
-}
-
 // heartbeatPacket is the GK310 heartbeat (0x23): a status byte (bit 0
 // armed, bit 1 ACC, bit 2 charging), then the battery voltage in 0.01 V and
 // the GSM signal when present.
-func heartbeatPacket(r *reader, p *model.Position, _ int) (bool, error) {
+func heartbeatPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
 	p.Outdated = true
 	status := r.u8()
 	p.Attributes["armed"] = status&1 != 0
@@ -221,7 +276,7 @@ func heartbeatPacket(r *reader, p *model.Position, _ int) (bool, error) {
 	return true, nil
 }
 
-func lbsStatusPacket(r *reader, p *model.Position, _ int) (bool, error) {
+func lbsStatusPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
 	p.Outdated = true
 	readCell(r, p, cellLayout{cidSize: 3})
 	readStatus(r, p)
@@ -240,7 +295,7 @@ type cellList struct {
 // network holds the cells and access points (the ingest keeps the last
 // known coordinates). Cells with LAC 0 and all-zero MACs are padding.
 func lbsMultiple(l cellList) decoder {
-	return func(r *reader, p *model.Position, _ int) (bool, error) {
+	return func(r *reader, p *model.Position, _ *pkt) (bool, error) {
 		t, err := readTime(r)
 		if err != nil {
 			return false, err
@@ -290,7 +345,7 @@ func readCellList(r *reader, p *model.Position, l cellList) {
 }
 
 // gpsCellsPacket (0x1E, JI09) is a fix followed by a seven-cell list.
-func gpsCellsPacket(r *reader, p *model.Position, _ int) (bool, error) {
+func gpsCellsPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
 	if err := readGPS(r, p, fullGPS); err != nil {
 		return false, err
 	}
@@ -301,7 +356,7 @@ func gpsCellsPacket(r *reader, p *model.Position, _ int) (bool, error) {
 // gpsModulesPacket (0x37): fix, serving cell, ACC / upload mode /
 // re-upload, then modules of type (2 bytes), length (1) and value: 0x27
 // external power (0.01 V), 0x2E odometer (m), 0x3B accuracy (0.01 m).
-func gpsModulesPacket(r *reader, p *model.Position, _ int) (bool, error) {
+func gpsModulesPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
 	if err := readGPS(r, p, fullGPS); err != nil {
 		return false, err
 	}
@@ -328,7 +383,7 @@ func gpsModulesPacket(r *reader, p *model.Position, _ int) (bool, error) {
 
 // iButtonPacket (0x61): IMEI, fix, serving cell with a 4-byte cell id and
 // the driver's iButton id (6 bytes, shown in decimal as Traccar does).
-func iButtonPacket(r *reader, p *model.Position, _ int) (bool, error) {
+func iButtonPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
 	r.next(8) // IMEI, known from the login
 	if err := readGPS(r, p, fullGPS); err != nil {
 		return false, err
@@ -343,7 +398,7 @@ func iButtonPacket(r *reader, p *model.Position, _ int) (bool, error) {
 
 // lbsAlarmPacket (0xA5): an alarm without a fix: 4G serving cell, then the
 // terminal status and alarm.
-func lbsAlarmPacket(r *reader, p *model.Position, _ int) (bool, error) {
+func lbsAlarmPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
 	p.Outdated = true
 	readCell(r, p, lteCell)
 	readStatus(r, p)
@@ -435,7 +490,7 @@ func wifiFrame(b []byte) (protocols.Result, bool) {
 // fenceAlarmPacket is the 4G multi-fence alarm (0xA4): GPS, a serving cell
 // block led by its length (16 or 17 bytes: 4G cell; 9: 2G cell), terminal
 // status, language and the fence number.
-func fenceAlarmPacket(r *reader, p *model.Position, _ int) (bool, error) {
+func fenceAlarmPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
 	if err := readGPS(r, p, fullGPS); err != nil {
 		return false, err
 	}
@@ -462,73 +517,4 @@ func fenceAlarmPacket(r *reader, p *model.Position, _ int) (bool, error) {
 		p.Attributes["geofence"] = r.u8()
 	}
 	return true, nil
-}
-
-// infoPacket handles the information transmission sub-types worth keeping.
-func infoPacket(r *reader, p *model.Position, _ int) (bool, error) {
-	p.Outdated = true
-	switch r.u8() {
-	case 0x00: // external voltage
-		p.Attributes["adc1"] = float64(r.u16()) * 0.01
-	case 0x05: // door status
-		p.Attributes["door"] = r.u8()&1 != 0
-	case 0x0A: // IMEI, IMSI, ICCID
-		r.next(16)
-		p.Attributes["iccid"] = strings.TrimRight(hex.EncodeToString(r.next(10)), "f")
-	default:
-		return false, nil
-	}
-	return true, nil
-}
-
-// jc100AlarmPacket: a 7-byte content is time + event (no location); longer
-// contents carry time, latitude, longitude and the course/status word.
-func jc100AlarmPacket(r *reader, p *model.Position, size int) (bool, error) {
-	withGPS := size > 7
-	if withGPS {
-		if err := readGPS(r, p, gpsLayout{}); err != nil {
-			return false, err
-		}
-	} else {
-		t, err := readTime(r)
-		if err != nil {
-			return false, err
-		}
-		p.DeviceTime, p.Outdated = t, true
-	}
-	event := r.u8()
-	p.Attributes["event"] = event
-	switch {
-	case event == 0x01 && withGPS:
-		addAlarm(p, "sos")
-	case event == 0x01:
-		addAlarm(p, "general")
-	default:
-		addAlarm(p, jc100Alarms[event])
-	}
-	return true, nil
-}
-
-// commandText reads a device's answer to an online command.
-func commandText(r *reader, typ int) (string, error) {
-	if typ == msgString {
-		n := r.u8()
-		r.next(4) // server flag
-		text := r.next(n - 4)
-		return strings.TrimSpace(string(text)), r.err
-	}
-	r.next(4) // server flag
-	encoding := r.u8()
-	text := r.next(r.left())
-	if r.err != nil {
-		return "", r.err
-	}
-	if encoding == 1 {
-		return strings.TrimSpace(string(text)), nil
-	}
-	units := make([]uint16, len(text)/2)
-	for i := range units {
-		units[i] = uint16(text[2*i])<<8 | uint16(text[2*i+1])
-	}
-	return strings.TrimSpace(string(utf16.Decode(units))), nil
 }

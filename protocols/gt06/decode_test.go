@@ -295,7 +295,7 @@ func TestDecodeRejectsBadInput(t *testing.T) {
 // keeps the data and resends it.
 func TestUnknownTypeGetsNoAnswer(t *testing.T) {
 	for _, long := range []bool{false, true} {
-		for _, typ := range []int{0x2a, 0x55, 0xfe} {
+		for _, typ := range []int{0x1f, 0x55, 0xfe} {
 			frame := response(long, typ, []byte{0x55, 0x01, 0x02}, []byte{0, 7})
 			res, err := New().Decode(nil, frame)
 			if err != nil || len(res.Positions) != 0 || res.Reply != nil || res.Ack != nil {

@@ -52,6 +52,7 @@ type cell struct{ mcc, mnc, lac int }
 
 type wantPosition struct {
 	time     string // RFC 3339 UTC; empty for frames without a time
+	fixTime  string // when it differs from time
 	valid    bool
 	lat, lon float64
 	course   float64
@@ -62,6 +63,7 @@ type wantPosition struct {
 	towers   int     // cell towers, the first one being cell; 0 means 1
 	speed    float64 // knots
 	accuracy float64
+	altitude float64
 	attrs    map[string]any
 }
 
@@ -198,11 +200,18 @@ func checkPosition(t *testing.T, res protocols.Result, w *wantPosition) {
 		}
 	}
 	if !w.outdated {
-		if !p.FixTime.Equal(p.DeviceTime) {
-			t.Errorf("FixTime = %v, want %v", p.FixTime, p.DeviceTime)
+		want := p.DeviceTime
+		if w.fixTime != "" {
+			want, _ = time.Parse(time.RFC3339, w.fixTime)
+		}
+		if !p.FixTime.Equal(want) {
+			t.Errorf("FixTime = %v, want %v", p.FixTime, want)
 		}
 		if math.Abs(p.Latitude-w.lat) > 1e-5 || math.Abs(p.Longitude-w.lon) > 1e-5 {
 			t.Errorf("lat/lon = %v/%v, want %v/%v", p.Latitude, p.Longitude, w.lat, w.lon)
+		}
+		if p.Altitude != w.altitude {
+			t.Errorf("altitude = %v, want %v", p.Altitude, w.altitude)
 		}
 		if math.Abs(p.Speed-w.speed) > 1e-9 || p.Course != w.course || p.Accuracy != w.accuracy {
 			t.Errorf("speed/course/accuracy = %v/%v/%v, want %v/%v/%v", p.Speed, p.Course, p.Accuracy,

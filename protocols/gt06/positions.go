@@ -126,7 +126,9 @@ func gpsLBSPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
 	case k.size >= sizeGT06ECard:
 		// Odometer, card text (length + ASCII), alarm, swiped flag.
 		p.Attributes["odometer"] = r.uint(4)
-		p.Attributes["card"] = strings.TrimSpace(string(r.next(r.u8())))
+		if card := strings.TrimSpace(string(r.next(r.u8()))); card != "" {
+			p.Attributes["card"] = card
+		}
 		r.next(2)
 	default:
 		readACCTail(r, p)

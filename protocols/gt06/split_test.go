@@ -10,7 +10,18 @@ import (
 var streamFrames = append([]string{loginFrame, gpsLBSFrame, gpsLBS2Frame, statusFrame, alarmFrame,
 	echoFrame, accelFrame, brakeFrame, extGPSFrame, heartbeatFrame,
 	gps4GFrame, gps4G2Frame, fence4GFrame, fence4G2Frame, fence4G3Frame,
-	lbsAlarm4GFrame, lbsAlarm4G2Frame, gpsCellsFrame, gpsModulesFrame, iButtonFrame}, append(cellFrames, lw4GFrame)...)
+	lbsAlarm4GFrame, lbsAlarm4G2Frame, gpsCellsFrame, gpsModulesFrame, iButtonFrame}, append(append(cellFrames, lw4GFrame), variantFrames...)...)
+
+// variantFrames are the model layouts and the message types of
+// variants_test.go.
+var variantFrames = []string{vxt01GPSFrame, s5GPSFrame, wetrustGPSFrame, cardGPSFrame, qh302rGPSFrame, vxt01AlarmFrame,
+	zeroCellAlarm, lwAlarmFrame, g18AlarmFrame, obd6TempFrame, obd6PowerFrame, statusTempFrame, lwStatusFrame,
+	seeworld13Frame, r11StatusFrame, seeworld22Frame, nt20Frame, xt40Frame, xt40DriverFrame, jc400Frame, jc400Frame2,
+	jc100FilesFrame, sr411Frame, wanwayS20Frame, addressFrame, lbsAddressFrame, sl4xGPSFrame, sl4xStatusFrame,
+	sl4xStatus2, az735GPSFrame, az735WifiFrame, az735AlarmFrame, x1Frame, modularTagFrame, modularGPSFrame,
+	fence1Frame, seeworldA3Frame, seeworldA3Long, deviceStatus, peripheralFrame, peripheral2, lw4G2Frame,
+	gpsNoCRCFrame, gps6NoCRCFrame, infoPowerShort, infoStatusSync, infoDoorTime, infoDoor, infoPower, infoNetwork,
+	infoFuelTime, infoFuel, infoRFIDText, infoRFID, infoTemp}
 
 func TestSplitStreams(t *testing.T) {
 	frames := prototest.UnhexStrings(t, streamFrames...)

@@ -52,6 +52,7 @@ const (
 	msgGPSLBSStat4  = 0x32 // 0x7878: GPS + cell + status (SL4X); 0x7979: AZ735 GPS
 	msgAZ735Alarm   = 0x33 // 0x7979: AZ735 alarm
 	msgX1GPS        = 0x34 // X1: GPS, odometer, cell, driver, power, I/O
+	msgStatus2      = 0x36 // 0x7878: TRX16I location + RFID, or Jimi IoT 4G status + modules
 	msgModular      = 0x70 // 0x7979: (type, length, value) modules
 	msgAddressReply = 0x97 // our answer to an address request (0x7979)
 	msgFence1       = 0xA3 // GK310 single-fence alarm; a status packet on SEEWORLD

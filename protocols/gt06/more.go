@@ -16,6 +16,7 @@ import (
 var (
 	shortDecoders = map[int]decoder{
 		msgGPSLBSStat4: sl4xStatusPacket,
+		msgStatus2:     status2Packet,
 	}
 	longDecoders = map[int]decoder{
 		msgGPSLBSStat4:  az735Packet,

@@ -27,6 +27,8 @@ const (
 	sizeSL4XStatusAl = 36 // 0x32 (length 0x29): SL4X with altitude
 	sizeLW4G         = 59 // 0xA2 (length 0x40): LW4G GPS + status
 	sizeRFID         = 35 // 0x17 (length 0x28): GPS + cell + RFID
+	sizeTRX16I16     = 40 // 0x16 (length 0x2D): TRX16I, RFID after the status
+	sizeTRX16I36     = 48 // 0x36 (length 0x35): TRX16I location + RFID
 )
 
 // Device models (Conn.Model, case-insensitive) whose layouts frame length
@@ -279,6 +281,19 @@ func alarmPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
 		r.u8()
 		return true, r.err
 	}
+	if k.typ == msgGPSLBSStatus && k.size == sizeTRX16I16 {
+		// TRX16I: the alarm byte is an event code, then language and the
+		// RFID card (8 bytes, hex; zeros without a card).
+		readTerminalInfo(r, p, false)
+		readVoltageLevel(r, p)
+		p.Attributes["rssi"] = r.u8()
+		p.Attributes["event"] = r.u8()
+		r.u8() // language
+		if card := r.next(8); card != nil && !allZero(card) {
+			p.Attributes["driverUniqueId"] = hexString(card)
+		}
+		return true, r.err
+	}
 	readStatusModel(r, p, k.model)
 	if k.typ == msgGPSLBSStat3 && r.left() >= 2 {
 		r.u8() // language
@@ -450,5 +465,48 @@ func rfidPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
 	readCell(r, p, cellLayout{cidSize: 3})
 	p.Attributes["driverUniqueId"] = hexString(r.next(8))
 	r.u8() // validity
+	return true, r.err
+}
+
+// status2Packet is 0x36 in a 0x7878 frame. TRX16I (length 0x35): fix, cell
+// with a 4-byte cell id, ACC, upload mode, re-upload, odometer, external
+// power (0.01 V), battery (0.1 V), working time (3 bytes, minutes), RFID
+// card (8 bytes, hex; zeros without a card). Jimi IoT 4G devices: status,
+// voltage level, GSM signal, alarm, language, then modules of type (2
+// bytes), length (1) and value: 0x18 battery (0.01 V), 0x32 startup
+// status, 0x6A battery percentage.
+func status2Packet(r *reader, p *model.Position, k *pkt) (bool, error) {
+	if k.size == sizeTRX16I36 {
+		if err := readGPS(r, p, fullGPS); err != nil {
+			return false, err
+		}
+		readCell(r, p, cellLayout{cidSize: 4})
+		p.Attributes["ignition"] = r.u8() > 0
+		p.Attributes["uploadMode"] = r.u8()
+		p.Attributes["archive"] = r.u8() > 0
+		p.Attributes["odometer"] = r.uint(4)
+		p.Attributes["power"] = float64(r.u16()) / 100
+		p.Attributes["battery"] = float64(r.u8()) / 10
+		p.Attributes["hours"] = r.uint(3) * 60_000
+		if card := r.next(8); card != nil && !allZero(card) {
+			p.Attributes["driverUniqueId"] = hexString(card)
+		}
+		return true, r.err
+	}
+	p.Outdated = true
+	readStatusModel(r, p, k.model)
+	r.u8() // language
+	for r.left() >= 3 && r.err == nil {
+		typ, n := r.u16(), r.u8()
+		v := &reader{b: r.next(n)}
+		switch typ {
+		case 0x18:
+			p.Attributes["battery"] = float64(v.u16()) / 100
+		case 0x32:
+			p.Attributes["startupStatus"] = v.u8()
+		case 0x6A:
+			p.Attributes["batteryLevel"] = v.u8()
+		}
+	}
 	return true, r.err
 }

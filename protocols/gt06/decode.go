@@ -58,6 +58,8 @@ const (
 	msgFence1       = 0xA3 // GK310 single-fence alarm; a status packet on SEEWORLD
 	msgLBSAddress   = 0xA7 // 4G address request: cell, phone number
 	msgDeviceStatus = 0xF1 // 0x7979: time + (id, length, value) status items
+	msgSerial       = 0x9B // 0x7979: serial port pass-through
+	msgOBD          = 0x8C // 0x7979: OBD values as ASCII (FM08ABC)
 	msgPeripheral   = 0xF2 // 0x7979: time + peripheral items (VL842)
 )
 

@@ -24,6 +24,8 @@ var (
 		msgModular:      modularPacket,
 		msgDeviceStatus: statusItemsPacket,
 		msgPeripheral:   statusItemsPacket,
+		msgSerial:       serialPacket,
+		msgOBD:          obdPacket,
 	}
 )
 
@@ -535,5 +537,77 @@ func statusItemsPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
 		}
 	}
 	k.ack = response(false, k.typ, nil, k.serial)
+	return true, r.err
+}
+
+// serialPacket is 0x9B, data passed through from a device on the serial
+// port: a device type byte, then the data, stored as "result" (trimmed
+// text when printable, hex otherwise). The tracker expects no answer.
+func serialPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
+	p.Outdated = true
+	k.silent = true
+	r.u8() // external device type
+	data := r.next(r.left())
+	printable := true
+	for _, c := range data {
+		if (c < 0x20 || c > 0x7E) && c != '\r' && c != '\n' && c != '\t' {
+			printable = false
+			break
+		}
+	}
+	if printable {
+		p.Attributes["result"] = strings.TrimSpace(string(data))
+	} else {
+		p.Attributes["result"] = hexString(data)
+	}
+	return true, r.err
+}
+
+// obdValues names the 0x8C values kept in 0.01 units.
+var obdValues = map[uint64]string{0x28: "odometer", 0x2B: "fuel", 0x2D: "coolantTemp", 0x35: "obdSpeed",
+	0x36: "rpm", 0x47: "fuelUsed"}
+
+// obdPacket is 0x8C (FM08ABC): time, ACC, then ASCII "id=value" pairs
+// separated by commas, the value in hex; the last 12 bytes are not read.
+// Ids by their first two hex digits: 0x28 odometer, 0x2B fuel, 0x2D
+// coolant temperature, 0x35 OBD speed, 0x36 rpm, 0x47 fuel used (all
+// 0.01 units), 0x49 engine hours (0.01 h), 0x4A VIN. The tracker expects
+// no answer.
+func obdPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
+	k.silent = true
+	t, err := readTime(r)
+	if err != nil {
+		return false, err
+	}
+	p.DeviceTime, p.Outdated = t, true
+	p.Attributes["ignition"] = r.u8() > 0
+	if r.left() < 12 {
+		return false, errShort
+	}
+	for _, pair := range strings.Split(string(r.next(r.left()-12)), ",") {
+		key, value, _ := strings.Cut(pair, "=")
+		if len(key) < 2 || value == "" {
+			continue
+		}
+		id, err := strconv.ParseUint(key[:2], 16, 8)
+		if err != nil {
+			continue
+		}
+		if id == 0x4A {
+			p.Attributes["vin"] = value
+			continue
+		}
+		v, err := strconv.ParseUint(value, 16, 32)
+		if err != nil {
+			continue
+		}
+		name := obdValues[id]
+		switch {
+		case name != "":
+			p.Attributes[name] = float64(v) / 100
+		case id == 0x49:
+			p.Attributes["hours"] = int64(v) * 36_000 // 0.01 h in ms
+		}
+	}
 	return true, r.err
 }

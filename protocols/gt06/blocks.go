@@ -164,11 +164,9 @@ var terminalAlarms = map[int]string{
 	1: "vibration", 2: "powerCut", 3: "lowBattery", 4: "sos", 6: "geofence", 7: "removing",
 }
 
-// readStatus reads terminal information, voltage level, GSM signal and the
-// alarm byte; the language byte that follows is left to the caller.
-func readStatus(r *reader, p *model.Position) { readStatusModel(r, p, "") }
-
-// readStatusModel is readStatus with the alarm codes of a device model.
+// readStatusModel reads terminal information, voltage level, GSM signal and
+// the alarm byte (read with the device model's alarm codes); the language
+// byte that follows is left to the caller.
 func readStatusModel(r *reader, p *model.Position, deviceModel string) {
 	readTerminalInfo(r, p, false)
 	readVoltageLevel(r, p)

@@ -110,9 +110,9 @@ func (p *Protocol) Decode(c *protocols.Conn, b []byte) (protocols.Result, error)
 		}
 		res.Ack = response(false, f.typ, nil, f.serial)
 		if iccid, ok := strings.CutPrefix(text, "<ICCID:"); ok {
-			p := &model.Position{Protocol: Name, Attributes: model.Attributes{}, Outdated: true}
-			p.Attributes["iccid"] = strings.TrimSuffix(iccid, ">")
-			res.Positions = []*model.Position{p}
+			pos := &model.Position{Protocol: Name, Attributes: model.Attributes{}, Outdated: true}
+			pos.Attributes["iccid"] = strings.TrimSuffix(iccid, ">")
+			res.Positions = []*model.Position{pos}
 			return res, nil
 		}
 		res.CommandResult = text
@@ -279,10 +279,10 @@ func heartbeatPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
 	return true, nil
 }
 
-func lbsStatusPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
+func lbsStatusPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
 	p.Outdated = true
 	readCell(r, p, cellLayout{cidSize: 3})
-	readStatus(r, p)
+	readStatusModel(r, p, k.model)
 	return true, nil
 }
 
@@ -401,10 +401,10 @@ func iButtonPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
 
 // lbsAlarmPacket (0xA5): an alarm without a fix: 4G serving cell, then the
 // terminal status and alarm.
-func lbsAlarmPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
+func lbsAlarmPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
 	p.Outdated = true
 	readCell(r, p, lteCell)
-	readStatus(r, p)
+	readStatusModel(r, p, k.model)
 	return true, r.err
 }
 
@@ -493,7 +493,7 @@ func wifiFrame(b []byte) (protocols.Result, bool) {
 // fenceAlarmPacket is the 4G multi-fence alarm (0xA4): GPS, a serving cell
 // block led by its length (16 or 17 bytes: 4G cell; 9: 2G cell), terminal
 // status, language and the fence number.
-func fenceAlarmPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
+func fenceAlarmPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
 	if err := readGPS(r, p, fullGPS); err != nil {
 		return false, err
 	}
@@ -514,7 +514,7 @@ func fenceAlarmPacket(r *reader, p *model.Position, _ *pkt) (bool, error) {
 	} else {
 		r.u8()
 	}
-	readStatus(r, p)
+	readStatusModel(r, p, k.model)
 	r.u8() // language
 	if r.left() > 0 {
 		p.Attributes["geofence"] = r.u8()

@@ -9,11 +9,10 @@ import (
 // Content sizes (length field minus 5) that select a model's layout of a
 // standard message type, as devices in the field send them.
 const (
-	sizeGPSLBS       = 18 + 8 // 0x12: fix + cell
-	sizeVXT01        = 31     // 0x12/0x16 (length 0x24): VXT01
-	sizeS5           = 38     // 0x12 (length 0x2B): S5
-	sizeWetrust      = 36     // 0x12 (length 0x29): WETRUST
-	sizeQH302R       = 34     // 0x12 (length 0x27): IMEI first (QH302R)
+	sizeVXT01        = 31 // 0x12/0x16 (length 0x24): VXT01
+	sizeS5           = 38 // 0x12 (length 0x2B): S5
+	sizeWetrust      = 36 // 0x12 (length 0x29): WETRUST
+	sizeQH302R       = 34 // 0x12 (length 0x27): IMEI first (QH302R)
 	sizeGT06ECard    = 0x71 - 5
 	sizeSeeworld22   = 42 // 0x22 (length 0x2F): SEEWORLD
 	sizeNT22         = 55 // 0x22 (length 0x3C): NT models

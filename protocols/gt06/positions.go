@@ -13,6 +13,7 @@ const (
 	sizeS5           = 38 // 0x12 (length 0x2B): S5
 	sizeWetrust      = 36 // 0x12 (length 0x29): WETRUST
 	sizeQH302R       = 34 // 0x12 (length 0x27): IMEI first (QH302R)
+	sizeBenway       = 28 // 0x12 (length 0x21): BENWAY I/O mask
 	sizeGT06ECard    = 0x71 - 5
 	sizeSeeworld22   = 42 // 0x22 (length 0x2F): SEEWORLD
 	sizeNT22         = 55 // 0x22 (length 0x3C): NT models
@@ -124,6 +125,24 @@ func gpsLBSPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
 		}
 		p.Attributes["cardStatus"] = r.u8()
 		p.Attributes["drivingTime"] = r.u16()
+	case k.size == sizeBenway:
+		// I/O mask: bit 15 ACC, bit 14 input 2; bit 12 set: bits 0-8
+		// a temperature (bit 9 minus); else bits 0-9 the analog input,
+		// in 0.1 V unless bit 13 is set.
+		mask := r.u16()
+		p.Attributes["ignition"] = mask&(1<<15) != 0
+		p.Attributes["in2"] = mask&(1<<14) != 0
+		if mask&(1<<12) != 0 {
+			temp := mask & 0x1FF
+			if mask&(1<<9) != 0 {
+				temp = -temp
+			}
+			p.Attributes["temp1"] = temp
+		} else if mask&(1<<13) != 0 {
+			p.Attributes["adc1"] = float64(mask & 0x3FF)
+		} else {
+			p.Attributes["adc1"] = float64(mask&0x3FF) / 10
+		}
 	case k.size >= sizeGT06ECard:
 		// Odometer, card text (length + ASCII), alarm, swiped flag.
 		p.Attributes["odometer"] = r.uint(4)

@@ -56,6 +56,8 @@ const (
 	peripheralFrame  = "79790016f26718e430000c0a470000000010020000000024bff50d0a"
 	peripheral2      = "79790037f26718e389000b0a0423027aca200c465a60000a001d01c4a82828ccfe0000024254425554544f4e2c412c53233136382c35340016a1eb0d0a"
 	lw4G2Frame       = "787840a218061b0e0f05cf021d22430aa2660b005c00014e140000026500000000024d4e02114504df06031c010007d00000000000086973105524576500c802a86fda0d0a"
+	benwayFrame      = "787821120C010C0F151FCF027AC8840C4657EC00140001CC00287D001F720001000F53A00D0A"
+	benwayACCFrame   = "787821121303120b2524c70138e363085b549003d43301940057d200cd52c000006aa1ca0d0a"
 	trx16iAlarmFrame = "78782d16190c1d0e3b03cf026cc8d40c367d800014000801cc0025ef40e88c450604e801c3000001453f920100271e590d0a"
 	trx16iFrame      = "78783536190c1d0f1724cf026cc9140c367d4000940001cc0025ef0540e88c01000000000064051428000006c3000001453f9201003477560d0a"
 	trx16iNoCard     = "78783536190c1d0f2806cf026cc9140c367d4000540001cc0025ef0540e88c00000000000064051e2800001600000000000000006e5bc2660d0a"
@@ -105,6 +107,14 @@ func TestDecodeModelLayouts(t *testing.T) {
 		{name: "0x12 QH302R by model", frame: qh302rGPSFrame, model: "qh302r", ack: stdAck(false, 0x12, 0x003c), position: &wantPosition{
 			time: "2026-02-12T10:30:50Z", valid: true, lat: 13.48894, lon: 144.82304, course: 250, speed: 44 * kphToKnots,
 			cell: &cell{310, 110, 1}, cellID: 268, attrs: map[string]any{"sat": 6}}},
+		{name: "0x12 BENWAY (length 0x21), analog input", frame: benwayFrame, ack: stdAck(false, 0x12, 0x000f), position: &wantPosition{
+			time: "2012-01-12T15:21:31Z", valid: true, lat: 23.111753, lon: 114.409233,
+			cell: &cell{460, 0, 10365}, cellID: 8050,
+			attrs: map[string]any{"ignition": false, "in2": false, "adc1": 0.1, "temp1": nil}}},
+		{name: "0x12 BENWAY, ACC and input 2 on", frame: benwayACCFrame, ack: stdAck(false, 0x12, 0x006a), position: &wantPosition{
+			time: "2019-03-18T11:37:36Z", valid: true, lat: 11.391913, lon: 77.89064, course: 51, speed: 3 * kphToKnots,
+			cell: &cell{404, 0, 22482}, cellID: 52562,
+			attrs: map[string]any{"ignition": true, "in2": true, "adc1": 0.0}}},
 		{name: "0x16 VXT01 (length 0x24), sos in the status bits", frame: vxt01AlarmFrame, ack: stdAck(false, 0x16, 0x004b),
 			position: &wantPosition{time: "2023-07-10T21:14:36Z", valid: true, lat: 18.482064, lon: -69.937133,
 				cell: &cell{370, 2, 21302}, cellID: 10203,

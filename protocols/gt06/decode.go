@@ -61,6 +61,7 @@ const (
 	msgSerial       = 0x9B // 0x7979: serial port pass-through
 	msgOBD          = 0x8C // 0x7979: OBD values as ASCII (FM08ABC)
 	msgPeripheral   = 0xF2 // 0x7979: time + peripheral items (VL842)
+	msgWifiList     = 0xF3 // 0x7878: time + Wi-Fi access points
 )
 
 // Decode implements protocols.Stream. Position frames are answered through

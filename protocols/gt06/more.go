@@ -17,6 +17,7 @@ var (
 	shortDecoders = map[int]decoder{
 		msgGPSLBSStat4: sl4xStatusPacket,
 		msgStatus2:     status2Packet,
+		msgWifiList:    wifiListPacket,
 	}
 	longDecoders = map[int]decoder{
 		msgGPSLBSStat4:  az735Packet,
@@ -608,6 +609,33 @@ func obdPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
 		case id == 0x49:
 			p.Attributes["hours"] = int64(v) * 36_000 // 0.01 h in ms
 		}
+	}
+	return true, r.err
+}
+
+// wifiListPacket is 0xF3: time (binary, like the other packets; the
+// sample's 0x0C month is no BCD digit), access point count, then per access
+// point 2 bytes (zero in the samples, not read) and the MAC. Stored as a
+// no-fix position with the access points; as Traccar, not answered.
+func wifiListPacket(r *reader, p *model.Position, k *pkt) (bool, error) {
+	k.silent = true
+	t, err := readTime(r)
+	if err != nil {
+		return false, err
+	}
+	p.DeviceTime, p.Outdated = t, true
+	var aps []map[string]any
+	for range r.u8() {
+		r.next(2)
+		mac := r.next(6)
+		if r.err == nil && !allZero(mac) {
+			ap := wifiPoint(mac, 0, false)
+			delete(ap, "signalStrength")
+			aps = append(aps, ap)
+		}
+	}
+	if n := cellNetwork(false, nil, aps); n != nil {
+		p.Network = n
 	}
 	return true, r.err
 }

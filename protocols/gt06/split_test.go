@@ -21,7 +21,7 @@ var variantFrames = []string{vxt01GPSFrame, s5GPSFrame, wetrustGPSFrame, cardGPS
 	sl4xStatus2, az735GPSFrame, az735WifiFrame, az735AlarmFrame, x1Frame, modularTagFrame, modularGPSFrame,
 	fence1Frame, seeworldA3Frame, seeworldA3Long, deviceStatus, peripheralFrame, peripheral2, lw4G2Frame,
 	gpsNoCRCFrame, gps6NoCRCFrame, infoPowerShort, infoStatusSync, infoDoorTime, infoDoor, infoPower, infoNetwork,
-	infoFuelTime, infoFuel, infoRFIDText, infoRFID, infoTemp, trx16iAlarmFrame, trx16iFrame, trx16iNoCard, jimiStatus2Frame, serialText, serialBinary, serialFramed, obdFrame, obdVINFrame, benwayFrame, benwayACCFrame}
+	infoFuelTime, infoFuel, infoRFIDText, infoRFID, infoTemp, trx16iAlarmFrame, trx16iFrame, trx16iNoCard, jimiStatus2Frame, serialText, serialBinary, serialFramed, obdFrame, obdVINFrame, benwayFrame, benwayACCFrame, wifiListFrame}
 
 func TestSplitStreams(t *testing.T) {
 	frames := prototest.UnhexStrings(t, streamFrames...)

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/prototest"
@@ -62,6 +63,7 @@ const (
 	trx16iFrame      = "78783536190c1d0f1724cf026cc9140c367d4000940001cc0025ef0540e88c01000000000064051428000006c3000001453f9201003477560d0a"
 	trx16iNoCard     = "78783536190c1d0f2806cf026cc9140c367d4000540001cc0025ef0540e88c00000000000064051e2800001600000000000000006e5bc2660d0a"
 	jimiStatus2Frame = "787817360005040002003201010018020192006a015f0324aeaf0d0a"
+	wifiListFrame    = "787844F3140C0B0A262A070000DC9FDB1C1D760000C83A3569A37100008825937287000000EC41180C8209000088C39749553700003891D5604D6300003891D5604D68002EC4230D0A"
 	// No serial number and no CRC: the length counts the content only.
 	gpsNoCRCFrame  = "7878121011091c0b1b2999058508040097a89e0034520d0a"
 	gps6NoCRCFrame = "78781511170103100e1f9904efe30400a97f88003410ffdd000d0a"
@@ -455,5 +457,30 @@ func TestAZ735Network(t *testing.T) {
 	if len(aps) != 8 || aps[0]["macAddress"] != "44:d9:e7:f7:e1:77" || aps[0]["signalStrength"] != -61 ||
 		aps[7]["macAddress"] != "48:ee:0c:e7:7a:52" || aps[7]["signalStrength"] != -84 {
 		t.Errorf("access points = %v", aps)
+	}
+}
+
+// TestWifiList: 0xF3 carries access points only; it is stored, not
+// answered.
+func TestWifiList(t *testing.T) {
+	res, err := New().Decode(nil, prototest.Unhex(t, wifiListFrame))
+	if err != nil || res.Unsupported != "" || res.ChecksumError || res.Ack != nil || res.Reply != nil || len(res.Positions) != 1 {
+		t.Fatalf("res=%+v err=%v", res, err)
+	}
+	p := res.Positions[0]
+	if !p.Outdated || p.DeviceTime.Format(time.RFC3339) != "2020-12-11T10:38:42Z" {
+		t.Errorf("outdated %v, time %v", p.Outdated, p.DeviceTime)
+	}
+	net := p.Network.(map[string]any)
+	var macs []string
+	for _, ap := range net["wifiAccessPoints"].([]map[string]any) {
+		if _, ok := ap["signalStrength"]; ok {
+			t.Errorf("access point %v has a signal strength the frame does not carry", ap)
+		}
+		macs = append(macs, ap["macAddress"].(string))
+	}
+	want := "[dc:9f:db:1c:1d:76 c8:3a:35:69:a3:71 88:25:93:72:87:00 ec:41:18:0c:82:09 88:c3:97:49:55:37 38:91:d5:60:4d:63 38:91:d5:60:4d:68]"
+	if fmt.Sprint(macs) != want || net["cellTowers"] != nil {
+		t.Errorf("network = %v, want access points %s and no cells", net, want)
 	}
 }

@@ -187,8 +187,8 @@ func modelName(c *protocols.Conn) string {
 // login answers a login frame. Some devices send a login whose length field
 // counts more bytes than follow, so the frame ends right after the IMEI
 // (and a byte or two): the IMEI is then read from where it starts anyway.
-// The answer mirrors the frame's header (0x7979 logins get a 0x7979
-// answer).
+// The answer is a 0x7878 frame whatever the login's header, as Traccar
+// answers (no document shows a 0x7979 login answer).
 func login(b []byte, f frame) (protocols.Result, error) {
 	res := protocols.Result{ChecksumError: f.crcBad}
 	start := 4
@@ -203,7 +203,7 @@ func login(b []byte, f frame) (protocols.Result, error) {
 		res.ChecksumError = false
 	}
 	res.UniqueID = hex.EncodeToString(b[start : start+8])[1:] // 8 BCD bytes hold 16 digits, IMEI has 15
-	res.Reply = response(f.long, msgLogin, nil, f.serial)
+	res.Reply = response(false, msgLogin, nil, f.serial)
 	return res, nil
 }
 

@@ -444,7 +444,8 @@ func stringText(r *reader) string {
 	return strings.TrimSpace(string(text))
 }
 
-// wifi4GPacket: the LW4G model's 0xA2 (length 0x40): fix, 4G serving cell,
+// wifi4GPacket is 0xA2: seven 4G cells and Wi-Fi access points, or the
+// LW4G model's GPS + status form (length 0x40): fix, 4G serving cell,
 // network indicator, status, external power (0.01 V), voltage level, GSM
 // signal, alarm, language, odometer, working hours (s), terminal id (8),
 // inputs (2). Other 0xA2 frames are cell lists.

@@ -142,6 +142,23 @@ func TestDecodePositions(t *testing.T) {
 				Course: 309.62, Attributes: status(true, false, 0, 0x200300C6)},
 		},
 		{
+			name:  "invalid fix, west, active io lines (constructed)",
+			frame: "(088047365460BR01151024V2555.3531N02855.3329W100.0235959001.0011BFE21AL1)",
+			id:    "088047365460",
+			want: prototest.Position{Time: time.Date(2015, 10, 24, 23, 59, 59, 0, time.UTC), Lat: 25.92255, Lon: -28.92222,
+				Speed: 100 / 1.852, Course: 1,
+				Attributes: model.Attributes{"charge": false, "ignition": true, "in2": int64(1), "panic": int64(1),
+					"out2": int64(0), "blocked": int64(1), "hs3": int64(1), "hs2": int64(1), "hs1": int64(1),
+					"door": int64(1), "ls3": int64(1), "ls2": int64(1), "ls1": int64(1), "fuel": int64(0x21A), "odometer": int64(1)}},
+		},
+		{
+			name:  "ignition on type (constructed)",
+			frame: "(864768011069660,ZC15,250517,A,3211.7118N,03452.8086E,12.5,115525,90.5)",
+			id:    "864768011069660",
+			want: prototest.Position{Time: time.Date(2017, 5, 25, 11, 55, 25, 0, time.UTC), Valid: true, Lat: 32.19520, Lon: 34.88014,
+				Speed: 12.5 / 1.852, Course: 90.5, Attributes: model.Attributes{"ignition": true}},
+		},
+		{
 			name:  "11-digit id",
 			frame: "(01602009983BR00160830V1855.7022S4817.8731W000.0002729000.0010000000L00000000)",
 			id:    "01602009983",
@@ -230,6 +247,23 @@ func TestDecodePositions(t *testing.T) {
 			check.Decode(t, newTestProtocol().Decode, tt.frame, prototest.Result{UniqueID: tt.id, Ack: tt.ack,
 				Positions: []prototest.Position{tt.want}})
 		})
+	}
+}
+
+// TestDecodeAlarmCodes runs the real BO01 frame with each alarm digit of
+// the protocol document: every one is stored with its alarm and confirmed
+// with AS01 and the same digit.
+func TestDecodeAlarmCodes(t *testing.T) {
+	for code, alarm := range map[string]string{"0": "powerCut", "1": "accident", "2": "sos", "3": "vibration",
+		"4": "lowspeed", "5": "overspeed", "6": "geofenceExit", "9": ""} {
+		frame := "(013612345678BO01" + code + "061830A2934.0133N10627.2544E040.0080331309.6200000000L000770AD)"
+		want := status(true, false, 0, 0x770AD)
+		if alarm != "" {
+			want["alarm"] = alarm
+		}
+		check.Decode(t, newTestProtocol().Decode, frame, prototest.Result{UniqueID: "013612345678", Ack: "(013612345678AS01" + code + ")",
+			Positions: []prototest.Position{{Time: time.Date(2007, 6, 30, 8, 3, 31, 0, time.UTC), Valid: true, Lat: 29.566888,
+				Lon: 106.454240, Speed: 40 / 1.852, Course: 309.62, Attributes: want}}})
 	}
 }
 

@@ -90,6 +90,9 @@ func (p *Protocol) decodeBody(h *header, res *protocols.Result) (*model.Position
 	case "BP01":
 		// The firmware version, the answer to getVersion.
 		res.CommandResult = h.body
+		if h.body == "" {
+			res.CommandResult = h.typ
+		}
 		return nil, nil
 	}
 	if answerTypes[h.typ] {

@@ -46,7 +46,9 @@ func TestDecodeCodecs(t *testing.T) {
 	}
 	codec16 := with(map[string]any{"event": 0xf0, "priority": 1, "sat": 7, "ignition": true,
 		"alarm": "hardBraking", "temp1": -20.0, "io206": int64(0x1234), "io205": int64(0xabcd),
-		"operator": int64(24501), "driverUniqueId": "0000000012345678"}, 0xabcd)
+		"operator": int64(24501),
+		// IO 78 comes least significant byte first: 00 00 00 00 12 34 56 78.
+		"driverUniqueId": "7856341200000000"}, 0xabcd)
 	codec8E := with(map[string]any{"ignition": true, "vin": "W0L000051T2123456", "io1024": "abcd"}, 0)
 	tests := []decodeCase{
 		{name: "codec 16", frame: avlHex(t, "10", 1, codec16Record), ack: "00000001",

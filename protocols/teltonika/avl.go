@@ -109,7 +109,7 @@ func decodeAVL(c *cursor, m models) (avlData, error) {
 		}
 		out.positions = positions
 	default:
-		out.unsupported = fmt.Sprintf("codec %#02x not decoded", codec)
+		out.unsupported = fmt.Sprintf("codec 0x%02x not decoded", codec)
 		return out, nil
 	}
 	return out, checkFixes(out.positions)

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"testing"
 
+	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
@@ -83,5 +84,25 @@ func TestNetworkFromOperator(t *testing.T) {
 	if net["radioType"] != "gsm" || net["considerIp"] != false || tower["mobileCountryCode"] != 245 ||
 		tower["mobileNetworkCode"] != 1 || tower["locationAreaCode"] != 0x1234 {
 		t.Fatalf("Network = %v", net)
+	}
+}
+
+// TestFM6DriverID: FM6 devices send a 16-character driver id as two 8-byte
+// elements, IO 195 (first half) and 196; only for that family do they
+// make driverUniqueId. No real capture has them: the record is built from
+// the codec 8 layout.
+func TestFM6DriverID(t *testing.T) {
+	rec := gnss + "00" + "02" + "00" + "00" + "00" +
+		"02" + "c3" + hex.EncodeToString([]byte("12345678")) + "c4" + hex.EncodeToString([]byte("ABCDEFGH"))
+	frame := prototest.Unhex(t, avlHex(t, "08", 1, rec))
+	for model, want := range map[string]any{"FMB640": "12345678ABCDEFGH", "fmc650": "12345678ABCDEFGH", "FM6300": nil, "": nil, "FMB920": nil} {
+		res, err := New().Decode(&protocols.Conn{Model: model}, frame)
+		if err != nil || len(res.Positions) != 1 {
+			t.Fatalf("model %q: %+v, %v", model, res, err)
+		}
+		a := res.Positions[0].Attributes
+		if a["driverUniqueId"] != want || a["io195"] != int64(0x3132333435363738) || a["io196"] != int64(0x4142434445464748) {
+			t.Errorf("model %q: driverUniqueId %#v io195 %#v io196 %#v, want %#v", model, a["driverUniqueId"], a["io195"], a["io196"], want)
+		}
 	}
 }

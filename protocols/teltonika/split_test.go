@@ -10,7 +10,7 @@ import (
 var streamFrames = []string{imeiFrame, codec8Frame, pingFrame, noFixFrame, movingFrame,
 	strings.ToLower(answerFrame), codec8EFrame,
 	eyeTagsFrame, beaconTagsFrame, beaconTags16Frame, bleSensorFrame, beaconListFrame, vinFrame, crashFrame,
-	alarmFrame, canFrame, gh3000Frame, gh3000CellFrame, gtslFrame, axleFrame, cameraFrame, sixteenFrame,
+	alarmFrame, canFrame, iButtonFrame, gh3000Frame, gh3000CellFrame, gtslFrame, axleFrame, cameraFrame, sixteenFrame,
 	codec14Frame}
 
 func TestSplitStreams(t *testing.T) {

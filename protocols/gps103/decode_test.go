@@ -68,6 +68,14 @@ func TestDecodePositions(t *testing.T) {
 				Network:    cellNetwork(0x113b, 0x558f)},
 		},
 		{
+			name:  "fix source without coordinates is no fix",
+			frame: "imei:359586015829802,help me,0809231429,13554900601,F,,V,,,,,,;",
+			id:    "359586015829802",
+			ack:   "**,imei:359586015829802,E;",
+			want: prototest.Position{Time: prototest.Now, Outdated: true,
+				Attributes: model.Attributes{"alarm": "sos"}},
+		},
+		{
 			name:  "tracker with cell only, zero local stamp",
 			frame: "imei:359710041100000,tracker,000000000,,L,,,fa8,,c9af,,,,,0,0,0.00%,,",
 			id:    "359710041100000",

@@ -13,22 +13,21 @@ import (
 // <coolant °C>,<throttle %>,<rpm>,<battery V>,<DTC>,<DTC>,...`. Any value
 // may be empty when the vehicle does not report it.
 const (
-	obdLocal      = 2
-	obdOdometer   = 3
-	obdFuelNow    = 4
-	obdFuelAvg    = 5
-	obdHours      = 6
-	obdSpeed      = 7
-	obdLoad       = 8
-	obdCoolant    = 9
-	obdThrottle   = 10
-	obdRPM        = 11
-	obdBattery    = 12
-	obdFirstDTC   = 13
-	msPerHour     = 3600 * 1000
-	metersPerKm   = 1000
-	obdMinFields  = obdFirstDTC
-	obdSignedNone = "+-" // a coolant field of only a sign means no value
+	obdLocal     = 2
+	obdOdometer  = 3
+	obdFuelNow   = 4
+	obdFuelAvg   = 5
+	obdHours     = 6
+	obdSpeed     = 7
+	obdLoad      = 8
+	obdCoolant   = 9
+	obdThrottle  = 10
+	obdRPM       = 11
+	obdBattery   = 12
+	obdFirstDTC  = 13
+	obdMinFields = obdFirstDTC
+	msPerHour    = 3600 * 1000
+	metersPerKm  = 1000
 )
 
 // decodeOBD decodes an OBD frame into a position without location.
@@ -61,7 +60,8 @@ func (p *Protocol) decodeOBD(c *protocols.Conn, f []string) (*model.Position, er
 			a[v.key] = int64(n) * v.scale
 		}
 	}
-	if s := f[obdCoolant]; !strings.Contains(obdSignedNone, s) || len(s) > 1 {
+	// A coolant field of a lone sign holds no value.
+	if s := f[obdCoolant]; s != "" && s != "+" && s != "-" {
 		n, err := strconv.ParseInt(s, 10, 16)
 		if err != nil {
 			return nil, model.Invalid("gps103: bad OBD coolant temperature %.20q", s)

@@ -214,6 +214,9 @@ func (p *Protocol) decodeTail(pos *model.Position, f []string) {
 	if len(f) == 6 && decodeExtended(pos, f) {
 		return
 	}
+	for len(f) > 0 && f[len(f)-1] == "" {
+		f = f[:len(f)-1] // a trailing comma before '#' adds no value
+	}
 	for i, v := range f {
 		pos.Attributes["io"+strconv.Itoa(i+1)] = strings.TrimSpace(v)
 	}

@@ -43,6 +43,22 @@ func TestDecodeMessageTypes(t *testing.T) {
 		id:          "5226073533",
 		unsupported: "SMS frame without text",
 	}, {
+		name:  "bare V0 heartbeat",
+		frame: []byte("*HQ,135790246811220,V0#"),
+		id:    "135790246811220",
+		noPos: true,
+		reply: "*HQ,135790246811220,V0#",
+	}, {
+		name:        "V0 heartbeat with fields",
+		frame:       []byte("*HQ,135790246811220,V0,100#"),
+		id:          "135790246811220",
+		unsupported: "V0 heartbeat with unknown fields",
+	}, {
+		name:        "HTBT with a field that is no battery level",
+		frame:       []byte("*HQ,135790246811220,HTBT,x#"),
+		id:          "135790246811220",
+		unsupported: "HTBT heartbeat with unknown fields",
+	}, {
 		name:  "V5",
 		frame: []byte(textV5),
 		id:    "9180271064",

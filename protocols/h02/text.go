@@ -69,14 +69,16 @@ func (p *Protocol) replyV4(id, typ string) []byte {
 // at once.
 func (p *Protocol) decodeHeartbeat(f []string) protocols.Result {
 	echo := []byte(strings.Join(f[:3], ",") + "#")
-	if len(f) > 3 {
-		if level, ok := integer(f[3]); ok && level >= 0 {
-			pos := p.outdated(time.Time{})
-			pos.Attributes["batteryLevel"] = level
-			return protocols.Result{Positions: []*model.Position{pos}, Ack: echo}
-		}
+	if len(f) == 3 {
+		return protocols.Result{Reply: echo}
 	}
-	return protocols.Result{Reply: echo}
+	if level, ok := integer(f[3]); ok && level >= 0 && f[2] == "HTBT" {
+		pos := p.outdated(time.Time{})
+		pos.Attributes["batteryLevel"] = level
+		return protocols.Result{Positions: []*model.Position{pos}, Ack: echo}
+	}
+	// Fields no document describes: answering would drop them.
+	return protocols.Result{Unsupported: f[2] + " heartbeat with unknown fields"}
 }
 
 // decodeSMS stores the device's text answer as a command result on an

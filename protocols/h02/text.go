@@ -17,7 +17,11 @@ func (p *Protocol) decodeText(frame []byte) (protocols.Result, error) {
 	s := strings.TrimSuffix(strings.TrimSpace(string(frame)), "#")
 	head := strings.SplitN(s, ",", 4)
 	if len(head) < 3 {
-		return protocols.Result{Unsupported: "text frame without a message type"}, nil
+		res := protocols.Result{Unsupported: "text frame without a message type"}
+		if len(head) == 2 {
+			res.UniqueID = head[1]
+		}
+		return res, nil
 	}
 	id, typ := head[1], head[2]
 	if typ == "SMS" {

@@ -125,6 +125,11 @@ func TestDecodeVariants(t *testing.T) {
 		id:          "4109198974",
 		unsupported: `message type "" not decoded`,
 	}, {
+		name:        "no type field",
+		frame:       []byte("*HQ,4109198974#"),
+		id:          "4109198974",
+		unsupported: "text frame without a message type",
+	}, {
 		name:        "V type of another layout",
 		frame:       []byte("*HQ,4109198974,V9,1,2,3#"),
 		id:          "4109198974",

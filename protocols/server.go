@@ -432,14 +432,18 @@ const (
 const IgnoreChecksum = "ignoreChecksum"
 
 // checksumWaived tells whether the device sending a frame with a bad
-// checksum is marked to have it accepted. A frame naming another id than
-// the connection's is looked up without registering it: its id may be the
-// corrupt part.
+// checksum is marked to have it accepted. The device is read afresh (the
+// mark may have been set since the connection began), by the frame's own
+// id when it names one, without registering it: its id may be the corrupt
+// part.
 func (c *conn) checksumWaived(uniqueID string) bool {
-	d := c.device
-	if uniqueID != "" && (d == nil || d.UniqueID != uniqueID) {
-		d, _ = c.srv.sink.Registered(uniqueID)
+	if uniqueID == "" && c.device != nil {
+		uniqueID = c.device.UniqueID
 	}
+	if uniqueID == "" {
+		return false
+	}
+	d, _ := c.srv.sink.Registered(uniqueID)
 	return d != nil && waived(d)
 }
 

@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"github.com/fleetd/fleetd/app/inbox"
 	"math"
 	"net"
 	"strings"
@@ -27,6 +28,8 @@ type Options struct {
 	FutureLimit time.Duration
 	// MotionSpeed is the speed in knots above which a device is moving.
 	MotionSpeed float64
+	// Inbox bounds the raw-frame inbox.
+	Inbox inbox.Options
 }
 
 // ErrUnknownDevice is returned for a uniqueId no device has (and

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"github.com/fleetd/fleetd/app/inbox"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -25,7 +26,12 @@ type UnknownDevice struct {
 	FirstSeen time.Time `json:"firstSeen"`
 	LastSeen  time.Time `json:"lastSeen"`
 	Count     int       `json:"count"`
+	// Frames are the id's latest frames, newest first (raw-frame inbox).
+	Frames []inbox.Frame `json:"frames"`
 }
+
+// unknownFrames is how many of an unknown id's frames its entry shows.
+const unknownFrames = 5
 
 // maxUnknown bounds the list so a scan of random ids cannot grow memory.
 const maxUnknown = 1000
@@ -78,6 +84,9 @@ func (ig *Service) UnknownDevices(actor *model.User) ([]UnknownDevice, error) {
 		out = append(out, *u)
 	}
 	ig.unknown.mu.Unlock()
+	for i := range out {
+		out[i].Frames = ig.inbox.ForUnknown(out[i].UniqueID, unknownFrames)
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
 	return out, nil
 }
@@ -215,4 +224,13 @@ func (ig *Service) SweepStatus(timeout time.Duration) error {
 		return err == nil, ev, err
 	})
 	return model.FirstError(err, rerr)
+}
+
+// Tap is the listeners' tap (protocols.Options.Tap): the inbox keeps the
+// frames they could not use.
+func (ig *Service) Tap(s inbox.Seen) { ig.inbox.Tap(s) }
+
+// Frames lists the raw-frame inbox, newest first; administrators only.
+func (ig *Service) Frames(actor *model.User, f inbox.Filter) ([]inbox.Frame, error) {
+	return ig.inbox.Frames(actor, f)
 }

@@ -1,0 +1,152 @@
+package protocols_test
+
+import (
+	"bytes"
+	"encoding/hex"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/inbox"
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/catalog"
+	"github.com/fleetd/fleetd/storage/storagetest"
+)
+
+// A GT06 login (IMEI 123456789012345, made here with its CRC) and a GPS +
+// LBS fix from Traccar's decoder tests (2015-10-20 14:21:11).
+const (
+	inboxLogin = "78780d01012345678901234500018cdd0d0a"
+	inboxFix   = "78781f120f0a140e150bc505e51e780293a9e800540000f601006e0055da00035f240d0a"
+	// inboxFlipped is inboxFix with one latitude bit flipped (0x05e51e78 ->
+	// 0x05e51e79) and its CRC left as it was.
+	inboxFlipped = "78781f120f0a140e150bc505e51e790293a9e800540000f601006e0055da00035f240d0a"
+	// inboxUnknownType is a well-formed frame (right length and CRC) of a
+	// message type fleetd does not decode, 0xFE.
+	inboxUnknownType = "787806fe0000013c0f0d0a"
+	inboxAck         = "787805120003" // + CRC + 0d0a: the fix's ACK (serial 0003)
+)
+
+// The rules of what is answered, stored and kept in the inbox, on a real
+// GT06 socket with a real store: an unknown device, a corrupt fix, a type
+// not decoded and a fix from a device marked to ignore checksums.
+func TestInboxKeepsWhatIsNotUsed(t *testing.T) {
+	db := storagetest.Open(t)
+	core := app.New(db, app.Options{BcryptCost: 4})
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, core.Ingest, protocols.Options{Tap: core.Ingest.Tap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	dial := func() net.Conn {
+		c, err := net.Dial("tcp", l.Addrs["gt06"].String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	// send writes a frame and returns what came back within 300 ms.
+	send := func(c net.Conn, frame string) string {
+		t.Helper()
+		b, _ := hex.DecodeString(frame)
+		if _, err := c.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		buf := make([]byte, 256)
+		n, _ := c.Read(buf)
+		return hex.EncodeToString(buf[:n])
+	}
+	const imei = "123456789012345"
+	frames := func(f inbox.Filter) []inbox.Frame {
+		t.Helper()
+		list, err := core.Ingest.Frames(admin, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return list
+	}
+
+	// An unknown device: no answer, listed with its frame.
+	c := dial()
+	if got := send(c, inboxLogin); got != "" {
+		t.Fatalf("unknown device answered %s", got)
+	}
+	unknown, _ := core.Ingest.UnknownDevices(admin)
+	if len(unknown) != 1 || len(unknown[0].Frames) != 1 || unknown[0].Frames[0].Hex != inboxLogin ||
+		unknown[0].Frames[0].Reason != protocols.ProblemUnknownDevice || unknown[0].Frames[0].Protocol != "gt06" {
+		t.Fatalf("unknown devices = %+v", unknown)
+	}
+
+	d, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "van", imei; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list := frames(inbox.Filter{UniqueID: imei}); len(list) != 0 {
+		t.Fatalf("frames of a registered id still kept as unknown: %+v", list)
+	}
+	c = dial()
+	if got := send(c, inboxLogin); got == "" {
+		t.Fatal("login of a registered device not answered")
+	}
+	stored := func() int {
+		ps, err := core.Fleet.Positions(admin, fleet.PositionQuery{DeviceID: d.ID,
+			From: time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ps)
+	}
+
+	steps := []struct {
+		name, frame string
+		answered    bool
+		stored      int    // positions of the device after the step
+		reason      string // the inbox entry it leaves, "" for none
+	}{
+		{"flipped bit, CRC unchanged", inboxFlipped, false, 0, protocols.ProblemChecksum},
+		{"type not decoded", inboxUnknownType, false, 0, "message type 0xfe not decoded"},
+		{"sound fix", inboxFix, true, 1, ""},
+	}
+	for _, s := range steps {
+		before := len(frames(inbox.Filter{DeviceID: d.ID}))
+		got := send(c, s.frame)
+		if (got != "") != s.answered || s.answered && got[:len(inboxAck)] != inboxAck {
+			t.Errorf("%s: answer %q, want answered %v", s.name, got, s.answered)
+		}
+		if n := stored(); n != s.stored {
+			t.Errorf("%s: %d positions stored, want %d", s.name, n, s.stored)
+		}
+		list := frames(inbox.Filter{DeviceID: d.ID})
+		switch {
+		case s.reason == "" && len(list) != before:
+			t.Errorf("%s: inbox grew: %+v", s.name, list[0])
+		case s.reason != "" && (len(list) != before+1 || list[0].Reason != s.reason || list[0].Hex != s.frame ||
+			list[0].UniqueID != imei || list[0].Length != len(s.frame)/2):
+			t.Errorf("%s: inbox = %+v, want a %q entry", s.name, list, s.reason)
+		}
+	}
+
+	// Once the device is marked, a frame with a bad checksum is taken.
+	if _, err := core.Fleet.Devices.Update(admin, d.ID, func(d *model.Device) error {
+		d.Attributes = model.Attributes{protocols.IgnoreChecksum: true}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := send(c, inboxFlipped); !bytes.HasPrefix([]byte(got), []byte(inboxAck)) {
+		t.Fatalf("marked device's frame answered %q, want the ACK", got)
+	}
+	if n := stored(); n != 2 {
+		t.Fatalf("%d positions after the marked frame, want 2", n)
+	}
+
+}

@@ -93,7 +93,7 @@ func (ig *Service) UnknownDevices(actor *model.User) ([]UnknownDevice, error) {
 
 // counters are the ingest's health numbers, exported through Stats.
 type counters struct {
-	stored, dropped, invalidIDs atomic.Uint64
+	stored, dropped, resent, invalidIDs atomic.Uint64
 	// removed counts sanitize's removals by rule (see removedFields).
 	removed [len(removedFields)]atomic.Uint64
 }
@@ -102,6 +102,9 @@ type counters struct {
 type Stats struct {
 	PositionsStored  uint64 `json:"positionsStored"`
 	PositionsDropped uint64 `json:"positionsDropped"`
+	// PositionsResent counts positions acknowledged without being stored
+	// again: a device resent them after losing the ACK.
+	PositionsResent uint64 `json:"positionsResent"`
 	// FieldsRemoved counts values removed from stored positions as out of
 	// their physical range, by field (every field listed, from 0).
 	FieldsRemoved map[string]uint64 `json:"fieldsRemoved"`
@@ -123,7 +126,7 @@ func (ig *Service) Stats() Stats {
 		removed[field] = ig.counters.removed[i].Load()
 	}
 	return Stats{PositionsStored: ig.counters.stored.Load(), PositionsDropped: ig.counters.dropped.Load(),
-		FieldsRemoved: removed, InvalidIDs: ig.counters.invalidIDs.Load(), Connections: n}
+		PositionsResent: ig.counters.resent.Load(), FieldsRemoved: removed, InvalidIDs: ig.counters.invalidIDs.Load(), Connections: n}
 }
 
 // Connected registers a device's live connection: the device goes online

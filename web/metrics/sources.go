@@ -40,6 +40,8 @@ func newSourceCollector() *sourceCollector {
 			func(_ *sources, st ingest.Stats) float64 { return float64(st.PositionsStored) }},
 		{plain("fleetd_positions_dropped_total", "Positions dropped as invalid (coordinates, time) since start."), counter,
 			func(_ *sources, st ingest.Stats) float64 { return float64(st.PositionsDropped) }},
+		{plain("fleetd_positions_resent_total", "Positions a device resent after losing the ACK: acknowledged, not stored twice."), counter,
+			func(_ *sources, st ingest.Stats) float64 { return float64(st.PositionsResent) }},
 		{plain("fleetd_password_checks_total", "Password hashes computed for logins since start: one per attempt, known account or not (a steep rise is someone guessing)."), counter,
 			func(_ *sources, st ingest.Stats) float64 { return float64(st.PasswordChecks) }},
 		{plain("fleetd_device_ids_invalid_total", "Device identifiers refused as malformed (not printable UTF-8 of at most 128 characters); also counted as unknown devices."), counter,

@@ -76,7 +76,7 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d, err := s.sink.Identify(s.proto.Name(), uid, r.RemoteAddr)
 	if err != nil {
 		s.Stats.Unknown.Add(1)
-		seen.Problem = ProblemUnknownDevice
+		seen.Problem = inbox.UnknownDevice
 		s.tapped(seen)
 		http.Error(w, "unknown device", http.StatusNotFound)
 		return

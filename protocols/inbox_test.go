@@ -10,6 +10,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/inbox"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -82,7 +83,7 @@ func TestInboxKeepsWhatIsNotUsed(t *testing.T) {
 	}
 	unknown, _ := core.Ingest.UnknownDevices(admin)
 	if len(unknown) != 1 || len(unknown[0].Frames) != 1 || unknown[0].Frames[0].Hex != inboxLogin ||
-		unknown[0].Frames[0].Reason != protocols.ProblemUnknownDevice || unknown[0].Frames[0].Protocol != "gt06" {
+		unknown[0].Frames[0].Reason != inbox.UnknownDevice || unknown[0].Frames[0].Protocol != "gt06" {
 		t.Fatalf("unknown devices = %+v", unknown)
 	}
 
@@ -112,7 +113,7 @@ func TestInboxKeepsWhatIsNotUsed(t *testing.T) {
 		stored      int    // positions of the device after the step
 		reason      string // the inbox entry it leaves, "" for none
 	}{
-		{"flipped bit, CRC unchanged", inboxFlipped, false, 0, protocols.ProblemChecksum},
+		{"flipped bit, CRC unchanged", inboxFlipped, false, 0, inbox.ChecksumMismatch},
 		{"type not decoded", inboxUnknownType, false, 0, "message type 0xfe not decoded"},
 		{"sound fix", inboxFix, true, 1, ""},
 	}
@@ -137,7 +138,7 @@ func TestInboxKeepsWhatIsNotUsed(t *testing.T) {
 
 	// Once the device is marked, a frame with a bad checksum is taken.
 	if _, err := core.Fleet.Devices.Update(admin, d.ID, func(d *model.Device) error {
-		d.Attributes = model.Attributes{protocols.IgnoreChecksum: true}
+		d.Attributes = model.Attributes{ingest.IgnoreChecksum: true}
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -382,7 +382,7 @@ func (c *conn) frame(frame []byte) bool {
 		c.srv.Stats.ChecksumErrors.Add(1)
 		if !c.checksumWaived(res.UniqueID) {
 			c.srv.log.Debug("checksum mismatch", "remote", c.state.Remote, "frame", fmt.Sprintf("%x", frame))
-			c.tap(frame, res.UniqueID, ProblemChecksum)
+			c.tap(frame, res.UniqueID, inbox.ChecksumMismatch)
 			return true // neither stored nor answered: the device resends
 		}
 	}
@@ -390,7 +390,7 @@ func (c *conn) frame(frame []byte) bool {
 		c.identify(res.UniqueID)
 	}
 	if c.device == nil {
-		problem := ProblemUnknownDevice
+		problem := inbox.UnknownDevice
 		if res.UniqueID == "" && c.state.UniqueID == "" {
 			problem = "no device id yet (no login on this connection)"
 		}
@@ -420,17 +420,6 @@ func (c *conn) frame(frame []byte) bool {
 	return true
 }
 
-// Problems the listeners give the inbox in their own words.
-const (
-	ProblemChecksum      = "checksum mismatch"
-	ProblemUnknownDevice = "unknown device"
-)
-
-// IgnoreChecksum is the device attribute that makes a listener accept the
-// device's frames whose checksum does not match (firmware that computes
-// it wrong), as the inbox suggests for such a device.
-const IgnoreChecksum = "ignoreChecksum"
-
 // checksumWaived tells whether the device sending a frame with a bad
 // checksum is marked to have it accepted. The device is read afresh (the
 // mark may have been set since the connection began), by the frame's own
@@ -444,12 +433,7 @@ func (c *conn) checksumWaived(uniqueID string) bool {
 		return false
 	}
 	d, _ := c.srv.sink.Registered(uniqueID)
-	return d != nil && waived(d)
-}
-
-func waived(d *model.Device) bool {
-	v := d.Attributes[IgnoreChecksum]
-	return v == true || v == "true"
+	return d != nil && ingest.ChecksumWaived(d)
 }
 
 // tap tells the Tap hook of a frame of this connection.
@@ -559,8 +543,8 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 		seen.Problem = "no device id in the packet"
 	case res.ChecksumError:
 		s.Stats.ChecksumErrors.Add(1)
-		if d, _ := s.sink.Registered(res.UniqueID); d == nil || !waived(d) {
-			seen.Problem = ProblemChecksum
+		if d, _ := s.sink.Registered(res.UniqueID); d == nil || !ingest.ChecksumWaived(d) {
+			seen.Problem = inbox.ChecksumMismatch
 		}
 	}
 	if seen.Problem != "" {
@@ -570,7 +554,7 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 	d, err := s.sink.Identify(s.proto.Name(), res.UniqueID, addr.String())
 	if err != nil {
 		s.Stats.Unknown.Add(1)
-		seen.Problem = ProblemUnknownDevice
+		seen.Problem = inbox.UnknownDevice
 		s.tapped(seen)
 		return
 	}

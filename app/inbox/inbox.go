@@ -18,6 +18,12 @@ import (
 	"github.com/fleetd/fleetd/app/throttle"
 )
 
+// Problems the listeners name in their own words.
+const (
+	ChecksumMismatch = "checksum mismatch"
+	UnknownDevice    = "unknown device"
+)
+
 // Seen is one frame a listener read, as the tap is told of it.
 type Seen struct {
 	Protocol string

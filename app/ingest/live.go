@@ -237,3 +237,27 @@ func (ig *Service) Tap(s inbox.Seen) { ig.inbox.Tap(s) }
 func (ig *Service) Frames(actor *model.User, f inbox.Filter) ([]inbox.Frame, error) {
 	return ig.inbox.Frames(actor, f)
 }
+
+// IgnoreChecksum is the device attribute that makes the listeners accept
+// the device's frames whose checksum does not match: some firmware computes
+// it wrong. Without it such a frame is neither stored nor answered.
+const IgnoreChecksum = "ignoreChecksum"
+
+// ChecksumWaived tells whether d is marked with IgnoreChecksum.
+func ChecksumWaived(d *model.Device) bool {
+	v := d.Attributes[IgnoreChecksum]
+	return v == true || v == "true"
+}
+
+// WaiveChecksum marks a device with IgnoreChecksum, as the raw-frame inbox
+// offers for a device whose frames fail their checksum; the caller must
+// be allowed to edit the device.
+func (ig *Service) WaiveChecksum(actor *model.User, deviceID int64) (*model.Device, error) {
+	return ig.fleet.Devices.Update(actor, deviceID, func(d *model.Device) error {
+		if d.Attributes == nil {
+			d.Attributes = model.Attributes{}
+		}
+		d.Attributes[IgnoreChecksum] = true
+		return nil
+	})
+}

@@ -90,6 +90,8 @@ func (o *Options) defaults() {
 // Counters are a listener's health numbers.
 type Counters struct {
 	Connections, Rejected, Frames, ChecksumErrors, DecodeErrors, Panics, Oversized, Unknown atomic.Uint64
+	// Unsupported counts well-formed frames of a type not decoded.
+	Unsupported atomic.Uint64
 	// TimedOut counts frames not whole within the frame timeout, Evicted
 	// unfinished frames dropped to keep the frame budget.
 	TimedOut, Evicted atomic.Uint64
@@ -398,6 +400,7 @@ func (c *conn) frame(frame []byte) bool {
 		return true // unknown device: no reply, nothing stored, nothing acknowledged
 	}
 	if res.Unsupported != "" {
+		c.srv.Stats.Unsupported.Add(1)
 		c.tap(frame, "", res.Unsupported)
 		return true // not understood, so not stored: no answer, the device keeps it
 	}
@@ -561,6 +564,7 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 	seen.DeviceID, seen.Problem = d.ID, res.Unsupported
 	s.tapped(seen)
 	if res.Unsupported != "" {
+		s.Stats.Unsupported.Add(1)
 		return
 	}
 	if len(res.Positions) > 0 && s.ingest(d.ID, res.Positions) != nil {

@@ -108,6 +108,10 @@ type Stats struct {
 	// FieldsRemoved counts values removed from stored positions as out of
 	// their physical range, by field (every field listed, from 0).
 	FieldsRemoved map[string]uint64 `json:"fieldsRemoved"`
+	// FramesKept counts frames put in the raw-frame inbox, FramesLimited
+	// those refused because their source sent too many.
+	FramesKept    uint64 `json:"framesKept"`
+	FramesLimited uint64 `json:"framesLimited"`
 	// InvalidIDs counts device identifiers refused as malformed.
 	InvalidIDs  uint64 `json:"invalidIds"`
 	Connections int    `json:"connections"`
@@ -125,7 +129,8 @@ func (ig *Service) Stats() Stats {
 	for i, field := range removedFields {
 		removed[field] = ig.counters.removed[i].Load()
 	}
-	return Stats{PositionsStored: ig.counters.stored.Load(), PositionsDropped: ig.counters.dropped.Load(),
+	kept, limited := ig.inbox.Counts()
+	return Stats{FramesKept: kept, FramesLimited: limited, PositionsStored: ig.counters.stored.Load(), PositionsDropped: ig.counters.dropped.Load(),
 		PositionsResent: ig.counters.resent.Load(), FieldsRemoved: removed, InvalidIDs: ig.counters.invalidIDs.Load(), Connections: n}
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"net"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,4 +152,58 @@ func TestInboxKeepsWhatIsNotUsed(t *testing.T) {
 		t.Fatalf("%d positions after the marked frame, want 2", n)
 	}
 
+}
+
+// UDP packets and OsmAnd's HTTP requests reach the inbox as stream frames
+// do: an unknown id over UDP, then over HTTP, then a request that does
+// not decode.
+func TestInboxOtherTransports(t *testing.T) {
+	db := storagetest.Open(t)
+	core := app.New(db, app.Options{BcryptCost: 4})
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := catalog.Start("127.0.0.1", map[string]int{"h02": 0, "osmand": 0}, core.Ingest, protocols.Options{Tap: core.Ingest.Tap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+
+	udp, err := net.Dial("udp", l.Addrs["h02"].String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	packet := "*HQ,4210051415,V1,213324,A,5002.5849,N,01433.7822,E,0.00,000,140613,FFFFFFFF#"
+	udp.Write([]byte(packet))
+	osmand := "http://" + l.Addrs["osmand"].String()
+	for _, target := range []string{"/?id=777&lat=60&lon=30&timestamp=1377177267", "/?id=777&lat=north&lon=30"} {
+		resp, err := http.Get(osmand + target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+
+	want := map[string]string{ // hex of the frame -> reason
+		hex.EncodeToString([]byte(packet)):                                              inbox.UnknownDevice,
+		hex.EncodeToString([]byte("GET /?id=777&lat=60&lon=30&timestamp=1377177267\n")): inbox.UnknownDevice,
+	}
+	var list []inbox.Frame
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if list, _ = core.Ingest.Frames(admin, inbox.Filter{}); len(list) == 3 {
+			break // the UDP packet is handled off the sender's path
+		}
+	}
+	if len(list) != 3 {
+		t.Fatalf("inbox = %+v, want 3 frames", list)
+	}
+	for _, f := range list {
+		if reason, ok := want[f.Hex]; ok && f.Reason != reason {
+			t.Errorf("frame %s: reason %q, want %q", f.Hex, f.Reason, reason)
+		} else if !ok && !strings.HasPrefix(f.Reason, "not decoded: ") {
+			t.Errorf("frame %s (%s): reason %q, want not decoded", f.Hex, f.Protocol, f.Reason)
+		}
+	}
 }

@@ -91,6 +91,9 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "not stored, retry", http.StatusServiceUnavailable)
 			return
 		}
+		if seen.Problem = dropped(positions); seen.Problem != "" {
+			s.tapped(seen)
+		}
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusOK)

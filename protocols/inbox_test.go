@@ -31,6 +31,8 @@ const (
 	// message type fleetd does not decode, 0xFE.
 	inboxUnknownType = "787806fe0000013c0f0d0a"
 	inboxAck         = "787805120003" // + CRC + 0d0a: the fix's ACK (serial 0003)
+	// inboxOld is inboxFix dated 2099 (year byte 0x63), its CRC made anew.
+	inboxOld = "78781f12630a140e150bc505e51e780293a9e800540000f601006e0055da000321220d0a"
 )
 
 // The rules of what is answered, stored and kept in the inbox, on a real
@@ -118,6 +120,10 @@ func TestInboxKeepsWhatIsNotUsed(t *testing.T) {
 		{"flipped bit, CRC unchanged", inboxFlipped, false, 0, inbox.ChecksumMismatch},
 		{"type not decoded", inboxUnknownType, false, 0, "message type 0xfe not decoded"},
 		{"sound fix", inboxFix, true, 1, ""},
+		{"sound fix, resent", inboxFix, true, 1, ""},
+		// The fix dated 2099 (a broken clock): acknowledged, since a resend
+		// would not make it possible, but not stored, and shown.
+		{"impossible fix", inboxOld, true, 1, "position dropped as impossible: fix time 2099-10-20T14:21:11Z, latitude 54.945347, longitude 24.017622 (off the globe, before 2000 or more than a day ahead)"},
 	}
 	for _, s := range steps {
 		before := len(frames(inbox.Filter{DeviceID: d.ID}))

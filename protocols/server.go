@@ -24,7 +24,8 @@ type Sink interface {
 	// unknown list, auto-registration): a frame whose checksum failed may
 	// carry a corrupt id.
 	Registered(uniqueID string) (*model.Device, error)
-	// Ingest returns once the positions are durable.
+	// Ingest returns once the positions are durable. It sets the DeviceID
+	// of every position it took; one it dropped as impossible keeps 0.
 	Ingest(deviceID int64, positions []*model.Position) error
 	Connected(deviceID int64, conn ingest.DeviceConn) (release func())
 	CommandResult(deviceID int64, result string) error
@@ -412,6 +413,9 @@ func (c *conn) frame(frame []byte) bool {
 		if err := c.srv.ingest(c.device.ID, res.Positions); err != nil {
 			return true // not stored: no ACK, the device will resend
 		}
+		if problem := dropped(res.Positions); problem != "" {
+			c.tap(frame, "", problem) // acknowledged all the same: resending it would not make it possible
+		}
 	}
 	if res.CommandResult != "" {
 		c.srv.sink.CommandResult(c.device.ID, res.CommandResult)
@@ -567,8 +571,13 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 		s.Stats.Unsupported.Add(1)
 		return
 	}
-	if len(res.Positions) > 0 && s.ingest(d.ID, res.Positions) != nil {
-		return
+	if len(res.Positions) > 0 {
+		if s.ingest(d.ID, res.Positions) != nil {
+			return
+		}
+		if seen.Problem = dropped(res.Positions); seen.Problem != "" {
+			s.tapped(seen)
+		}
 	}
 	for _, out := range [][]byte{res.Reply, res.Ack} {
 		if len(out) > 0 {
@@ -576,6 +585,18 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 		}
 	}
 	s.acked(res.Ack, arrived)
+}
+
+// dropped names the first of positions the ingest dropped as impossible,
+// with the values that made it so, for the inbox; "" when it took them all.
+func dropped(positions []*model.Position) string {
+	for _, p := range positions {
+		if p.DeviceID == 0 {
+			return fmt.Sprintf("position dropped as impossible: fix time %s, latitude %.6f, longitude %.6f "+
+				"(off the globe, before 2000 or more than a day ahead)", p.FixTime.UTC().Format(time.RFC3339), p.Latitude, p.Longitude)
+		}
+	}
+	return ""
 }
 
 func (s *Server) tapped(seen inbox.Seen) {

@@ -103,7 +103,9 @@ func hostOf(remote string) string {
 // and motion, computed attributes, events, store, device state, broadcast.
 // It returns only once everything is durable, so the caller may then
 // acknowledge the device. Positions it drops as invalid are not an error:
-// the device must not resend them. Failures are logged here, condensed
+// the device must not resend them; they are the positions left with
+// DeviceID 0, so a listener can show their frame in the raw-frame inbox.
+// Failures are logged here, condensed
 // (ingestFailures), so callers need not log them.
 func (ig *Service) Ingest(deviceID int64, positions []*model.Position) error {
 	err := ig.ingest(deviceID, positions)
@@ -151,6 +153,7 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 		ig.sanitize(dev, p)
 		if ig.resent(deviceID, p, prev) {
 			ig.counters.resent.Add(1)
+			p.DeviceID = deviceID // taken, only not stored again
 			continue
 		}
 		p.DeviceID, p.ServerTime = deviceID, now

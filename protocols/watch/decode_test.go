@@ -105,7 +105,7 @@ func TestDecodeSamples(t *testing.T) {
 		},
 		// The watch's answer to a voice message sent to it.
 		"[CS*1234567890*0004*TK,1]": {id: "1234567890", commandResult: "TK,1", noPos: true, maker: "CS"},
-		frameConfig: {id: "1208014868", reply: "[3G*1208014868*0008*CONFIG,1]", noPos: true, maker: "3G"},
+		frameConfig:                 {id: "1208014868", reply: "[3G*1208014868*0008*CONFIG,1]", noPos: true, maker: "3G"},
 		// Health readings answered as the documents say, once stored.
 		frameBPHRT: {
 			id: "4700609403", ack: "[3G*4700609403*0005*bphrt]",

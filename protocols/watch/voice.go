@@ -94,20 +94,3 @@ func (p *Protocol) decodeVoiceChunk(s *session, m *message) (protocols.Result, e
 	res.Positions, res.Ack = []*model.Position{pos}, m.answer("JXTKR,1")
 	return res, nil
 }
-
-// commandAnswers are the commands of the makers' documents that the watch
-// answers with their own keyword (some with values: "VERNO,<version>").
-var commandAnswers = map[string]bool{}
-
-func init() {
-	for _, c := range strings.Fields(`UPLOAD PW CALL CENTER SLAVE MONITOR SOS SOS1 SOS2 SOS3 IP FACTORY LZ LANG ZONE
-		SOSSMS LOWBAT VERNO RESET CR POWEROFF REMOVE REMOVESMS PEDO WALKTIME SLEEPTIME SILENCETIME SILENCETIME2
-		FIND FLOWER REMIND MESSAGE PHB PHB2 PHB3 PHBX PHBX2 DPHBX PROFILE WHITELIST1 WHITELIST2 SCHEDULE
-		HRTSTART HEALTHAUTOSET FALLDOWN LSSET BODYTEMP BODYTEMP2 BTWARNSET BTTIMESET APPLOCK WIFISEARCH WIFISET
-		WIFIDEL WIFICUR TAKEPILLS DEVREFUSEPHONESWITCH ACALL RCAPTURE WORK WORKTIME ANY`) {
-		commandAnswers[c] = true
-	}
-}
-
-// isCommandAnswer reports whether a frame of type typ answers a command.
-func isCommandAnswer(typ string) bool { return commandAnswers[strings.ToUpper(typ)] }

@@ -242,7 +242,7 @@ func decodeExtended(pos *model.Position, f []string) bool {
 	}
 	pos.Attributes["odometer"] = odometer
 	pos.Attributes["temp1"] = temp
-	pos.Attributes["fuelLevel"] = fuel
+	pos.Attributes["fuel"] = fuel // Traccar's name for this field
 	pos.Altitude = float64(alt)
 	pos.Network = network([]map[string]any{cell(-1, 0, lac, cid, nil)})
 	return true

@@ -34,7 +34,7 @@ func TestDecodeVariants(t *testing.T) {
 		frame:   []byte("*HQ,2130510938,V1,012632,A,0520.0663,N,10028.6324,E,0.286,023,100317,FFFFDFFF,69129336,0,100.0,18,5141,5A20#"),
 		id:      "2130510938",
 		fix:     &fix{time: "2017-03-10 01:26:32", valid: true, lat: 5.334438, lon: 100.477207, speed: 0.286, course: 23},
-		attrs:   model.Attributes{"odometer": 69129336, "temp1": 0, "fuelLevel": 100.0},
+		attrs:   model.Attributes{"odometer": 69129336, "temp1": 0, "fuel": 100.0},
 		ack:     "*HQ,2130510938,V4,V1,20240102030405#",
 		network: network([]map[string]any{cell(-1, 0, 0x5141, 0x5A20, nil)}),
 	}, {

@@ -1,6 +1,7 @@
 package protocols_test
 
 import (
+	"encoding/hex"
 	"net"
 	"strings"
 	"testing"
@@ -34,9 +35,20 @@ type ruleStep struct {
 func TestProtocolRules(t *testing.T) {
 	tests := []struct {
 		protocol, uniqueID string
+		binary             bool // frames and answers in hex
 		steps              []ruleStep
 	}{
-		{"h02", "4210051415", []ruleStep{
+		{"teltonika", "123456789012345", true, []ruleStep{
+			{"imei handshake", "000f313233343536373839303132333435", "01", 0, ""},
+			{"codec 8 record", "000000000000002c08010000013eff8d6f9800173295002111f400008100ae0b0000000401010003090016432980422f7200000100007a5d",
+				"00000001", 1, ""},
+			{"codec 8 record, resent", "000000000000002c08010000013eff8d6f9800173295002111f400008100ae0b0000000401010003090016432980422f7200000100007a5d",
+				"00000001", 1, ""},
+			{"latitude bit flipped, CRC unchanged", "000000000000002c08010000013eff8d6f9800173295002111f500008100ae0b0000000401010003090016432980422f7200000100007a5d",
+				"", 1, inbox.ChecksumMismatch},
+			{"codec not decoded", "00000000000000030f0101000053f0", "", 1, "codec 0x0f not decoded"},
+		}},
+		{"h02", "4210051415", false, []ruleStep{
 			{"bare heartbeat", "*HQ,4210051415,HTBT#", "*HQ,4210051415,HTBT#", 0, ""},
 			{"position", "*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF,712,01,0,0,6#",
 				"*HQ,4210051415,V4,V1,", 1, ""},
@@ -45,7 +57,7 @@ func TestProtocolRules(t *testing.T) {
 			{"heartbeat with battery", "*HQ,4210051415,HTBT,100#", "*HQ,4210051415,HTBT#", 2, ""},
 			{"type not decoded", "*HQ,4210051415,XT,1,100#", "", 2, `message type "XT" not decoded`},
 		}},
-		{"watch", "8800000015", []ruleStep{
+		{"watch", "8800000015", false, []ruleStep{
 			{"link", "[SG*8800000015*0002*LK]", "[SG*8800000015*0002*LK]", 0, ""},
 			{"link with status", "[SG*8800000015*000B*LK,0,10,100]", "[SG*8800000015*0002*LK]", 1, ""},
 			{"position (not answered by the protocol)", "[SG*8800000015*0087*UD,220414,134652,A,22.571707,N,113.8613968,E,0.1,0.0,100,7,60,90,1000,50,0000,4,1,460,0,9360,4082,131,9360,4092,148,9360,4091,143,9360,4153,141]",
@@ -53,7 +65,7 @@ func TestProtocolRules(t *testing.T) {
 			{"alarm", "[SG*8800000015*003e*AL_LTE,170525,214118,V,0,N,0,E,0,0,0,0,0,22,0,0,00010000,0,0,0]", "[SG*8800000015*0002*AL]", 3, ""},
 			{"type not decoded", "[SG*8800000015*0008*calllog1]", "", 3, "message type"},
 		}},
-		{"gps103", "359586015829802", []ruleStep{
+		{"gps103", "359586015829802", false, []ruleStep{
 			{"log-on", "##,imei:359586015829802,A;", "LOAD", 0, ""},
 			{"heartbeat", "359586015829802;", "ON", 0, ""},
 			{"sos", "imei:359586015829802,help me,0809231429,13554900601,F,062947.294,A,2234.4026,N,11354.3277,E,0.00,;",
@@ -98,11 +110,20 @@ func TestProtocolRules(t *testing.T) {
 			}
 			for _, s := range tt.steps {
 				before := len(kept())
-				if _, err := conn.Write([]byte(s.frame)); err != nil {
+				frame, answer := []byte(s.frame), s.answer
+				if tt.binary {
+					frame, _ = hex.DecodeString(s.frame)
+					b, _ := hex.DecodeString(s.answer)
+					answer = string(b)
+				}
+				if _, err := conn.Write(frame); err != nil {
 					t.Fatal(err)
 				}
 				if s.answer != "" {
-					got := readAnswer(t, conn, len(s.answer))
+					got := readAnswer(t, conn, len(answer))
+					if tt.binary {
+						got = hex.EncodeToString([]byte(got))
+					}
 					if !strings.HasPrefix(got, s.answer) {
 						t.Fatalf("%s: answer %q, want %q...", s.name, got, s.answer)
 					}

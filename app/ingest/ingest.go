@@ -232,11 +232,11 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 // resent tells whether p repeats a stored position: a device sends again
 // what it sent when the ACK was lost (a crash, a dropped connection), and it
 // must not be stored twice. Only a fix no newer than the latest can be one,
-// so the store is read only for those. Alarms and events are never taken
-// for resends: two alike may both have happened.
+// so the store is read only for those. An alarm is never taken for a
+// resend: two alike may both have happened. (Events fleetd derives need no
+// such care: a resend changes nothing they are derived from.)
 func (ig *Service) resent(deviceID int64, p, latest *model.Position) bool {
-	if latest == nil || p.Outdated || p.FixTime.After(latest.FixTime) ||
-		p.Attributes["alarm"] != nil || p.Attributes["event"] != nil {
+	if latest == nil || p.Outdated || p.FixTime.After(latest.FixTime) || p.Attributes["alarm"] != nil {
 		return false
 	}
 	if p.FixTime.Equal(latest.FixTime) && sameFix(p, latest) {

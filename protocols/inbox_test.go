@@ -39,17 +39,7 @@ const (
 // GT06 socket with a real store: an unknown device, a corrupt fix, a type
 // not decoded and a fix from a device marked to ignore checksums.
 func TestInboxKeepsWhatIsNotUsed(t *testing.T) {
-	db := storagetest.Open(t)
-	core := app.New(db, app.Options{BcryptCost: 4})
-	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "secret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := catalog.Start("127.0.0.1", map[string]int{"gt06": 0}, core.Ingest, protocols.Options{Tap: core.Ingest.Tap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
+	core, admin, l := listening(t, "gt06")
 	dial := func() net.Conn {
 		c, err := net.Dial("tcp", l.Addrs["gt06"].String())
 		if err != nil {
@@ -164,17 +154,7 @@ func TestInboxKeepsWhatIsNotUsed(t *testing.T) {
 // do: an unknown id over UDP, then over HTTP, then a request that does
 // not decode.
 func TestInboxOtherTransports(t *testing.T) {
-	db := storagetest.Open(t)
-	core := app.New(db, app.Options{BcryptCost: 4})
-	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "secret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := catalog.Start("127.0.0.1", map[string]int{"h02": 0, "osmand": 0}, core.Ingest, protocols.Options{Tap: core.Ingest.Tap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
+	core, admin, l := listening(t, "h02", "osmand")
 
 	udp, err := net.Dial("udp", l.Addrs["h02"].String())
 	if err != nil {
@@ -212,4 +192,25 @@ func TestInboxOtherTransports(t *testing.T) {
 			t.Errorf("frame %s (%s): reason %q, want not decoded", f.Hex, f.Protocol, f.Reason)
 		}
 	}
+}
+
+// listening starts the protocols' listeners, with the raw-frame inbox's
+// tap, on a core with a fresh store and its administrator.
+func listening(t *testing.T, names ...string) (*app.Core, *model.User, *catalog.Listening) {
+	t.Helper()
+	core := app.New(storagetest.Open(t), app.Options{BcryptCost: 4})
+	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports := map[string]int{}
+	for _, name := range names {
+		ports[name] = 0
+	}
+	l, err := catalog.Start("127.0.0.1", ports, core.Ingest, protocols.Options{Tap: core.Ingest.Tap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return core, admin, l
 }

@@ -7,13 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/inbox"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/protocols"
-	"github.com/fleetd/fleetd/protocols/catalog"
-	"github.com/fleetd/fleetd/storage/storagetest"
 )
 
 // ruleStep is one frame of a protocol's conversation and what must follow.
@@ -77,21 +73,11 @@ func TestProtocolRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.protocol, func(t *testing.T) {
-			db := storagetest.Open(t)
-			core := app.New(db, app.Options{BcryptCost: 4})
-			admin, _, err := core.Accounts.Bootstrap("admin@example.com", "secret")
-			if err != nil {
-				t.Fatal(err)
-			}
+			core, admin, l := listening(t, tt.protocol)
 			d, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "tracker", tt.uniqueID; return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
-			l, err := catalog.Start("127.0.0.1", map[string]int{tt.protocol: 0}, core.Ingest, protocols.Options{Tap: core.Ingest.Tap})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { l.Close() })
 			conn, err := net.Dial("tcp", l.Addrs[tt.protocol].String())
 			if err != nil {
 				t.Fatal(err)

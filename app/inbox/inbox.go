@@ -18,6 +18,12 @@ import (
 	"github.com/fleetd/fleetd/app/throttle"
 )
 
+// Problems the listeners name in their own words.
+const (
+	ChecksumMismatch = "checksum mismatch"
+	UnknownDevice    = "unknown device"
+)
+
 // Seen is one frame a listener read, as the tap is told of it.
 type Seen struct {
 	Protocol string
@@ -72,8 +78,15 @@ type Inbox struct {
 }
 
 type ring struct {
-	frames []Frame // oldest first, at most PerKey
+	frames []kept // oldest first, at most PerKey
 	last   time.Time
+}
+
+// kept is a frame with its place in the order of arrival, which orders
+// frames of the same instant.
+type kept struct {
+	Frame
+	seq uint64
 }
 
 // New makes an inbox; now is the clock (time.Now in production).
@@ -117,9 +130,9 @@ func (b *Inbox) Tap(s Seen) {
 		copy(r.frames, r.frames[1:])
 		r.frames = r.frames[:len(r.frames)-1]
 	}
-	r.frames = append(r.frames, f)
-	r.last = f.Time
 	b.kept++
+	r.frames = append(r.frames, kept{f, b.kept})
+	r.last = f.Time
 }
 
 // key groups frames: by device when registered, by id when the frame names
@@ -129,7 +142,7 @@ func key(f Frame) string {
 	case f.DeviceID != 0:
 		return "d" + itoa(f.DeviceID)
 	case f.UniqueID != "":
-		return "u" + f.Protocol + "\x00" + f.UniqueID
+		return "u" + f.UniqueID
 	}
 	return "a" + f.Protocol + "\x00" + hostOf(f.Remote)
 }
@@ -149,7 +162,9 @@ type Filter struct {
 	DeviceID int64
 	UniqueID string
 	Protocol string
-	Limit    int // newest first; 0 is no limit
+	// Unregistered selects the frames of no registered device.
+	Unregistered bool
+	Limit        int // newest first; 0 is no limit
 }
 
 // Frames lists kept frames, newest first; administrators only (a frame of
@@ -161,30 +176,34 @@ func (b *Inbox) Frames(actor *model.User, f Filter) ([]Frame, error) {
 	return b.list(f), nil
 }
 
-// ForUnknown lists the kept frames of each unknown id, newest first, for
-// the unknown-device list.
-func (b *Inbox) ForUnknown(protocol, uniqueID string, limit int) []Frame {
-	return b.list(Filter{Protocol: protocol, UniqueID: uniqueID, Limit: limit})
+// ForUnknown lists the kept frames of an unknown id, newest first, for the
+// unknown-device list.
+func (b *Inbox) ForUnknown(uniqueID string, limit int) []Frame {
+	return b.list(Filter{UniqueID: uniqueID, Unregistered: true, Limit: limit})
 }
 
 func (b *Inbox) list(f Filter) []Frame {
 	cutoff := b.now().Add(-b.opts.MaxAge)
 	b.mu.Lock()
-	out := []Frame{}
+	var all []kept
 	for k, r := range b.rings {
 		b.prune(k, r, cutoff)
 		for _, fr := range r.frames {
 			if f.DeviceID != 0 && fr.DeviceID != f.DeviceID || f.UniqueID != "" && fr.UniqueID != f.UniqueID ||
-				f.Protocol != "" && fr.Protocol != f.Protocol {
+				f.Protocol != "" && fr.Protocol != f.Protocol || f.Unregistered && fr.DeviceID != 0 {
 				continue
 			}
-			out = append(out, fr)
+			all = append(all, fr)
 		}
 	}
 	b.mu.Unlock()
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.After(out[j].Time) })
-	if f.Limit > 0 && len(out) > f.Limit {
-		out = out[:f.Limit]
+	sort.Slice(all, func(i, j int) bool { return all[i].seq > all[j].seq })
+	if f.Limit > 0 && len(all) > f.Limit {
+		all = all[:f.Limit]
+	}
+	out := make([]Frame, len(all))
+	for i, k := range all {
+		out[i] = k.Frame
 	}
 	return out
 }
@@ -204,14 +223,14 @@ func (b *Inbox) prune(k string, r *ring, cutoff time.Time) {
 
 // Forget drops a device's frames (the device was deleted) or an unknown
 // id's (it was registered).
-func (b *Inbox) Forget(deviceID int64, protocol, uniqueID string) {
+func (b *Inbox) Forget(deviceID int64, uniqueID string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if deviceID != 0 {
 		delete(b.rings, "d"+itoa(deviceID))
 	}
 	if uniqueID != "" {
-		delete(b.rings, "u"+protocol+"\x00"+uniqueID)
+		delete(b.rings, "u"+uniqueID)
 	}
 }
 

@@ -7,6 +7,7 @@
 package inbox
 
 import (
+	"bytes"
 	"encoding/hex"
 	"net"
 	"sort"
@@ -52,6 +53,7 @@ type Frame struct {
 type Options struct {
 	PerKey    int           // frames kept per device, per unknown id, per unidentified address (20)
 	Keys      int           // devices, unknown ids and addresses kept (1,000)
+	Total     int           // frames kept in all (2,000: with MaxBytes, 4 MiB at most)
 	MaxBytes  int           // bytes of one frame kept (2,048)
 	MaxAge    time.Duration // frames older than this are dropped (7 days)
 	PerSource int           // frames one source address may add per minute (30)
@@ -60,6 +62,7 @@ type Options struct {
 func (o *Options) defaults() {
 	model.SetDefault(&o.PerKey, 20)
 	model.SetDefault(&o.Keys, 1000)
+	model.SetDefault(&o.Total, 2000)
 	model.SetDefault(&o.MaxBytes, 2048)
 	model.SetDefault(&o.MaxAge, 7*24*time.Hour)
 	model.SetDefault(&o.PerSource, 30)
@@ -73,6 +76,7 @@ type Inbox struct {
 
 	mu      sync.Mutex
 	rings   map[string]*ring // by key(): device, unknown id or address
+	held    int              // frames in all rings
 	kept    uint64
 	limited uint64
 }
@@ -82,11 +86,12 @@ type ring struct {
 	last   time.Time
 }
 
-// kept is a frame with its place in the order of arrival, which orders
-// frames of the same instant.
+// kept is a frame, its bytes (Hex is made when listed) and its place in
+// the order of arrival, which orders frames of the same instant.
 type kept struct {
 	Frame
-	seq uint64
+	data []byte
+	seq  uint64
 }
 
 // New makes an inbox; now is the clock (time.Now in production).
@@ -109,29 +114,30 @@ func (b *Inbox) Tap(s Seen) {
 		b.mu.Unlock()
 		return
 	}
-	data := s.Data
-	if len(data) > b.opts.MaxBytes {
-		data = data[:b.opts.MaxBytes]
-	}
+	data := bytes.Clone(s.Data[:min(len(s.Data), b.opts.MaxBytes)])
 	f := Frame{Time: b.now().UTC(), Protocol: s.Protocol, Remote: s.Remote, UniqueID: s.UniqueID,
-		DeviceID: s.DeviceID, Reason: s.Problem, Hex: hex.EncodeToString(data), Length: len(s.Data)}
+		DeviceID: s.DeviceID, Reason: s.Problem, Length: len(s.Data)}
 	k := key(f)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.rings[k]
-	if r == nil {
+	if r != nil && len(r.frames) >= b.opts.PerKey {
+		r.frames = r.frames[1:]
+		b.held--
+	}
+	for b.held >= b.opts.Total {
+		b.evictFrame()
+	}
+	if r = b.rings[k]; r == nil { // new, or emptied by evictFrame
 		if len(b.rings) >= b.opts.Keys {
-			b.evictOldest()
+			b.evictRing()
 		}
 		r = &ring{}
 		b.rings[k] = r
 	}
-	if len(r.frames) >= b.opts.PerKey {
-		copy(r.frames, r.frames[1:])
-		r.frames = r.frames[:len(r.frames)-1]
-	}
 	b.kept++
-	r.frames = append(r.frames, kept{f, b.kept})
+	b.held++
+	r.frames = append(r.frames, kept{f, data, b.kept})
 	r.last = f.Time
 }
 
@@ -147,14 +153,31 @@ func key(f Frame) string {
 	return "a" + f.Protocol + "\x00" + hostOf(f.Remote)
 }
 
-func (b *Inbox) evictOldest() {
+// evictRing drops the ring that has gone longest without a frame.
+func (b *Inbox) evictRing() {
 	var oldest string
 	for k, r := range b.rings {
 		if oldest == "" || r.last.Before(b.rings[oldest].last) {
 			oldest = k
 		}
 	}
+	b.held -= len(b.rings[oldest].frames)
 	delete(b.rings, oldest)
+}
+
+// evictFrame drops the oldest frame of all.
+func (b *Inbox) evictFrame() {
+	var oldest string
+	for k, r := range b.rings {
+		if len(r.frames) > 0 && (oldest == "" || r.frames[0].seq < b.rings[oldest].frames[0].seq) {
+			oldest = k
+		}
+	}
+	r := b.rings[oldest]
+	if r.frames = r.frames[1:]; len(r.frames) == 0 {
+		delete(b.rings, oldest)
+	}
+	b.held--
 }
 
 // Filter selects frames; zero fields select all.
@@ -204,6 +227,7 @@ func (b *Inbox) list(f Filter) []Frame {
 	out := make([]Frame, len(all))
 	for i, k := range all {
 		out[i] = k.Frame
+		out[i].Hex = hex.EncodeToString(k.data)
 	}
 	return out
 }
@@ -216,6 +240,7 @@ func (b *Inbox) prune(k string, r *ring, cutoff time.Time) {
 		i++
 	}
 	r.frames = r.frames[i:]
+	b.held -= i
 	if len(r.frames) == 0 {
 		delete(b.rings, k)
 	}
@@ -226,11 +251,11 @@ func (b *Inbox) prune(k string, r *ring, cutoff time.Time) {
 func (b *Inbox) Forget(deviceID int64, uniqueID string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if deviceID != 0 {
-		delete(b.rings, "d"+itoa(deviceID))
-	}
-	if uniqueID != "" {
-		delete(b.rings, "u"+uniqueID)
+	for _, k := range []string{"d" + itoa(deviceID), "u" + uniqueID} {
+		if r := b.rings[k]; r != nil && k != "d0" && k != "u" {
+			b.held -= len(r.frames)
+			delete(b.rings, k)
+		}
 	}
 }
 

@@ -54,6 +54,37 @@ func TestInboxBounds(t *testing.T) {
 				}
 			},
 			Filter{}, []string{"7533", "7532"}},
+		{"past Total the oldest frame of all goes", Options{Total: 2},
+			func(b *Inbox, c *clock) {
+				for i, d := range []string{"a", "b", "c"} {
+					c.t = c.t.Add(time.Second)
+					b.Tap(seen(fmt.Sprintf("1.1.1.%d:1", i), "", int64(i+1), d))
+				}
+			},
+			Filter{}, []string{"63", "62"}},
+		{"one frame per key, two in all", Options{PerKey: 1, Total: 2},
+			func(b *Inbox, c *clock) {
+				for _, d := range []string{"a", "b", "c"} {
+					c.t = c.t.Add(time.Second)
+					b.Tap(seen("1.1.1.1:1", "", 7, d))
+				}
+				c.t = c.t.Add(time.Second)
+				b.Tap(seen("1.1.1.2:1", "", 8, "x"))
+				c.t = c.t.Add(time.Second)
+				b.Tap(seen("1.1.1.3:1", "", 9, "y"))
+			},
+			Filter{}, []string{"79", "78"}},
+		{"forgotten frames leave room", Options{Total: 2},
+			func(b *Inbox, c *clock) {
+				for i, d := range []string{"a", "b", "c", "d"} {
+					c.t = c.t.Add(time.Second)
+					b.Tap(seen(fmt.Sprintf("1.1.1.%d:1", i), "", int64(i+1), d))
+					if d == "b" {
+						b.Forget(1, "")
+					}
+				}
+			},
+			Filter{}, []string{"64", "63"}},
 		{"a source over its rate is refused", Options{PerSource: 2},
 			func(b *Inbox, c *clock) {
 				for i := range 4 {

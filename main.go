@@ -292,7 +292,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	}
 	defer web.SpillUploadsTo(spill)()
 	m.Watch(core, db)
-	devices, err := catalog.Start("", cfg.EnabledPorts(), core.Ingest, protocols.Options{AckLatency: m.ObserveAck, Ingested: m.ObserveIngest,
+	devices, err := catalog.Start("", cfg.EnabledPorts(), core.Ingest, protocols.Options{AckLatency: m.ObserveAck, Ingested: m.ObserveIngest, Tap: core.Ingest.Tap,
 		IdleTimeout: cfg.Devices.IdleTimeout, FrameTimeout: cfg.Devices.Frames.Timeout, MaxConnsPerIP: cfg.Devices.MaxConnectionsPerIP,
 		Budget: protocols.NewFrameBudget(cfg.Devices.Frames.Budget), Logger: log}) // one budget for all their unfinished frames
 	if err != nil {

@@ -306,3 +306,45 @@ func TestSweepStatusUsesLiveLastUpdate(t *testing.T) {
 		t.Fatalf("status = %s after 90 s of silence, want unknown", d.Status)
 	}
 }
+
+// A position resent after a lost ACK is acknowledged (no error) and not
+// stored again; what only looks alike is stored.
+func TestIngestResends(t *testing.T) {
+	sent := func() []*model.Position { // what the device sent first
+		return []*model.Position{pos(0, 54.1, 25.1, 10, model.Attributes{"sat": 7, "ignition": true}),
+			pos(1, 54.2, 25.2, 12, model.Attributes{"sat": 8, "ignition": true})}
+	}
+	tests := []struct {
+		name   string
+		again  *model.Position
+		stored int // positions after the second call
+		resent uint64
+	}{
+		{"the latest, again", pos(1, 54.2, 25.2, 12, model.Attributes{"sat": 8, "ignition": true}), 2, 1},
+		{"an older one, again", pos(0, 54.1, 25.1, 10, model.Attributes{"sat": uint8(7), "ignition": true}), 2, 1},
+		{"same time, other place", pos(1, 54.3, 25.2, 12, model.Attributes{"sat": 8, "ignition": true}), 3, 0},
+		{"same fix, other attribute", pos(1, 54.2, 25.2, 12, model.Attributes{"sat": 8, "ignition": false}), 3, 0},
+		{"same fix, an attribute more", pos(1, 54.2, 25.2, 12, model.Attributes{"sat": 8, "ignition": true, "rssi": 3}), 3, 0},
+		{"an alarm is never a resend", pos(1, 54.2, 25.2, 12, model.Attributes{"sat": 8, "ignition": true, "alarm": "sos"}), 3, 0},
+		{"a status frame is never a resend", &model.Position{Outdated: true, Attributes: model.Attributes{}}, 3, 0},
+		{"a newer fix", pos(2, 54.2, 25.2, 12, model.Attributes{"sat": 8, "ignition": true}), 3, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			if err := f.core.Ingest.Ingest(f.dev.ID, sent()); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{tt.again}); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			f.db.View(func(tx model.Tx) error {
+				return tx.Positions(f.dev.ID, time.Time{}, t0.Add(time.Hour), func(*model.Position) bool { n++; return true })
+			})
+			if s := f.core.Stats(); n != tt.stored || s.PositionsResent != tt.resent || s.PositionsStored != uint64(tt.stored) {
+				t.Fatalf("stored %d positions, %d resent (stats %+v); want %d, %d", n, s.PositionsResent, s, tt.stored, tt.resent)
+			}
+		})
+	}
+}

@@ -76,7 +76,7 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d, err := s.sink.Identify(s.proto.Name(), uid, r.RemoteAddr)
 	if err != nil {
 		s.Stats.Unknown.Add(1)
-		seen.Problem = ProblemUnknownDevice
+		seen.Problem = inbox.UnknownDevice
 		s.tapped(seen)
 		http.Error(w, "unknown device", http.StatusNotFound)
 		return
@@ -90,6 +90,9 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err := s.store(d.ID, positions); err != nil {
 			http.Error(w, "not stored, retry", http.StatusServiceUnavailable)
 			return
+		}
+		if seen.Problem = dropped(positions); seen.Problem != "" {
+			s.tapped(seen)
 		}
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -24,7 +24,8 @@ type Sink interface {
 	// unknown list, auto-registration): a frame whose checksum failed may
 	// carry a corrupt id.
 	Registered(uniqueID string) (*model.Device, error)
-	// Ingest returns once the positions are durable.
+	// Ingest returns once the positions are durable. It sets the DeviceID
+	// of every position it took; one it dropped as impossible keeps 0.
 	Ingest(deviceID int64, positions []*model.Position) error
 	Connected(deviceID int64, conn ingest.DeviceConn) (release func())
 	CommandResult(deviceID int64, result string) error
@@ -90,6 +91,8 @@ func (o *Options) defaults() {
 // Counters are a listener's health numbers.
 type Counters struct {
 	Connections, Rejected, Frames, ChecksumErrors, DecodeErrors, Panics, Oversized, Unknown atomic.Uint64
+	// Unsupported counts well-formed frames of a type not decoded.
+	Unsupported atomic.Uint64
 	// TimedOut counts frames not whole within the frame timeout, Evicted
 	// unfinished frames dropped to keep the frame budget.
 	TimedOut, Evicted atomic.Uint64
@@ -382,7 +385,7 @@ func (c *conn) frame(frame []byte) bool {
 		c.srv.Stats.ChecksumErrors.Add(1)
 		if !c.checksumWaived(res.UniqueID) {
 			c.srv.log.Debug("checksum mismatch", "remote", c.state.Remote, "frame", fmt.Sprintf("%x", frame))
-			c.tap(frame, res.UniqueID, ProblemChecksum)
+			c.tap(frame, res.UniqueID, inbox.ChecksumMismatch)
 			return true // neither stored nor answered: the device resends
 		}
 	}
@@ -390,7 +393,7 @@ func (c *conn) frame(frame []byte) bool {
 		c.identify(res.UniqueID)
 	}
 	if c.device == nil {
-		problem := ProblemUnknownDevice
+		problem := inbox.UnknownDevice
 		if res.UniqueID == "" && c.state.UniqueID == "" {
 			problem = "no device id yet (no login on this connection)"
 		}
@@ -398,6 +401,7 @@ func (c *conn) frame(frame []byte) bool {
 		return true // unknown device: no reply, nothing stored, nothing acknowledged
 	}
 	if res.Unsupported != "" {
+		c.srv.Stats.Unsupported.Add(1)
 		c.tap(frame, "", res.Unsupported)
 		return true // not understood, so not stored: no answer, the device keeps it
 	}
@@ -408,6 +412,9 @@ func (c *conn) frame(frame []byte) bool {
 	if len(res.Positions) > 0 {
 		if err := c.srv.ingest(c.device.ID, res.Positions); err != nil {
 			return true // not stored: no ACK, the device will resend
+		}
+		if problem := dropped(res.Positions); problem != "" {
+			c.tap(frame, "", problem) // acknowledged all the same: resending it would not make it possible
 		}
 	}
 	if res.CommandResult != "" {
@@ -420,32 +427,20 @@ func (c *conn) frame(frame []byte) bool {
 	return true
 }
 
-// Problems the listeners give the inbox in their own words.
-const (
-	ProblemChecksum      = "checksum mismatch"
-	ProblemUnknownDevice = "unknown device"
-)
-
-// IgnoreChecksum is the device attribute that makes a listener accept the
-// device's frames whose checksum does not match (firmware that computes
-// it wrong), as the inbox suggests for such a device.
-const IgnoreChecksum = "ignoreChecksum"
-
 // checksumWaived tells whether the device sending a frame with a bad
-// checksum is marked to have it accepted. A frame naming another id than
-// the connection's is looked up without registering it: its id may be the
-// corrupt part.
+// checksum is marked to have it accepted. The device is read afresh (the
+// mark may have been set since the connection began), by the frame's own
+// id when it names one, without registering it: its id may be the corrupt
+// part.
 func (c *conn) checksumWaived(uniqueID string) bool {
-	d := c.device
-	if uniqueID != "" && (d == nil || d.UniqueID != uniqueID) {
-		d, _ = c.srv.sink.Registered(uniqueID)
+	if uniqueID == "" && c.device != nil {
+		uniqueID = c.device.UniqueID
 	}
-	return d != nil && waived(d)
-}
-
-func waived(d *model.Device) bool {
-	v := d.Attributes[IgnoreChecksum]
-	return v == true || v == "true"
+	if uniqueID == "" {
+		return false
+	}
+	d, _ := c.srv.sink.Registered(uniqueID)
+	return d != nil && ingest.ChecksumWaived(d)
 }
 
 // tap tells the Tap hook of a frame of this connection.
@@ -555,8 +550,8 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 		seen.Problem = "no device id in the packet"
 	case res.ChecksumError:
 		s.Stats.ChecksumErrors.Add(1)
-		if d, _ := s.sink.Registered(res.UniqueID); d == nil || !waived(d) {
-			seen.Problem = ProblemChecksum
+		if d, _ := s.sink.Registered(res.UniqueID); d == nil || !ingest.ChecksumWaived(d) {
+			seen.Problem = inbox.ChecksumMismatch
 		}
 	}
 	if seen.Problem != "" {
@@ -566,17 +561,23 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 	d, err := s.sink.Identify(s.proto.Name(), res.UniqueID, addr.String())
 	if err != nil {
 		s.Stats.Unknown.Add(1)
-		seen.Problem = ProblemUnknownDevice
+		seen.Problem = inbox.UnknownDevice
 		s.tapped(seen)
 		return
 	}
 	seen.DeviceID, seen.Problem = d.ID, res.Unsupported
 	s.tapped(seen)
 	if res.Unsupported != "" {
+		s.Stats.Unsupported.Add(1)
 		return
 	}
-	if len(res.Positions) > 0 && s.ingest(d.ID, res.Positions) != nil {
-		return
+	if len(res.Positions) > 0 {
+		if s.ingest(d.ID, res.Positions) != nil {
+			return
+		}
+		if seen.Problem = dropped(res.Positions); seen.Problem != "" {
+			s.tapped(seen)
+		}
 	}
 	for _, out := range [][]byte{res.Reply, res.Ack} {
 		if len(out) > 0 {
@@ -584,6 +585,18 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 		}
 	}
 	s.acked(res.Ack, arrived)
+}
+
+// dropped names the first of positions the ingest dropped as impossible,
+// with the values that made it so, for the inbox; "" when it took them all.
+func dropped(positions []*model.Position) string {
+	for _, p := range positions {
+		if p.DeviceID == 0 {
+			return fmt.Sprintf("position dropped as impossible: fix time %s, latitude %.6f, longitude %.6f "+
+				"(off the globe, before 2000 or more than a day ahead)", p.FixTime.UTC().Format(time.RFC3339), p.Latitude, p.Longitude)
+		}
+	}
+	return ""
 }
 
 func (s *Server) tapped(seen inbox.Seen) {

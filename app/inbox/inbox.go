@@ -7,6 +7,7 @@
 package inbox
 
 import (
+	"bytes"
 	"encoding/hex"
 	"net"
 	"sort"
@@ -16,6 +17,12 @@ import (
 
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/throttle"
+)
+
+// Problems the listeners name in their own words.
+const (
+	ChecksumMismatch = "checksum mismatch"
+	UnknownDevice    = "unknown device"
 )
 
 // Seen is one frame a listener read, as the tap is told of it.
@@ -46,6 +53,7 @@ type Frame struct {
 type Options struct {
 	PerKey    int           // frames kept per device, per unknown id, per unidentified address (20)
 	Keys      int           // devices, unknown ids and addresses kept (1,000)
+	Total     int           // frames kept in all (2,000: with MaxBytes, 4 MiB at most)
 	MaxBytes  int           // bytes of one frame kept (2,048)
 	MaxAge    time.Duration // frames older than this are dropped (7 days)
 	PerSource int           // frames one source address may add per minute (30)
@@ -54,6 +62,7 @@ type Options struct {
 func (o *Options) defaults() {
 	model.SetDefault(&o.PerKey, 20)
 	model.SetDefault(&o.Keys, 1000)
+	model.SetDefault(&o.Total, 2000)
 	model.SetDefault(&o.MaxBytes, 2048)
 	model.SetDefault(&o.MaxAge, 7*24*time.Hour)
 	model.SetDefault(&o.PerSource, 30)
@@ -67,13 +76,22 @@ type Inbox struct {
 
 	mu      sync.Mutex
 	rings   map[string]*ring // by key(): device, unknown id or address
+	held    int              // frames in all rings
 	kept    uint64
 	limited uint64
 }
 
 type ring struct {
-	frames []Frame // oldest first, at most PerKey
+	frames []kept // oldest first, at most PerKey
 	last   time.Time
+}
+
+// kept is a frame, its bytes (Hex is made when listed) and its place in
+// the order of arrival, which orders frames of the same instant.
+type kept struct {
+	Frame
+	data []byte
+	seq  uint64
 }
 
 // New makes an inbox; now is the clock (time.Now in production).
@@ -96,30 +114,31 @@ func (b *Inbox) Tap(s Seen) {
 		b.mu.Unlock()
 		return
 	}
-	data := s.Data
-	if len(data) > b.opts.MaxBytes {
-		data = data[:b.opts.MaxBytes]
-	}
+	data := bytes.Clone(s.Data[:min(len(s.Data), b.opts.MaxBytes)])
 	f := Frame{Time: b.now().UTC(), Protocol: s.Protocol, Remote: s.Remote, UniqueID: s.UniqueID,
-		DeviceID: s.DeviceID, Reason: s.Problem, Hex: hex.EncodeToString(data), Length: len(s.Data)}
+		DeviceID: s.DeviceID, Reason: s.Problem, Length: len(s.Data)}
 	k := key(f)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.rings[k]
-	if r == nil {
+	if r != nil && len(r.frames) >= b.opts.PerKey {
+		r.frames = r.frames[1:]
+		b.held--
+	}
+	for b.held >= b.opts.Total {
+		b.evictFrame()
+	}
+	if r = b.rings[k]; r == nil { // new, or emptied by evictFrame
 		if len(b.rings) >= b.opts.Keys {
-			b.evictOldest()
+			b.evictRing()
 		}
 		r = &ring{}
 		b.rings[k] = r
 	}
-	if len(r.frames) >= b.opts.PerKey {
-		copy(r.frames, r.frames[1:])
-		r.frames = r.frames[:len(r.frames)-1]
-	}
-	r.frames = append(r.frames, f)
-	r.last = f.Time
 	b.kept++
+	b.held++
+	r.frames = append(r.frames, kept{f, data, b.kept})
+	r.last = f.Time
 }
 
 // key groups frames: by device when registered, by id when the frame names
@@ -129,19 +148,36 @@ func key(f Frame) string {
 	case f.DeviceID != 0:
 		return "d" + itoa(f.DeviceID)
 	case f.UniqueID != "":
-		return "u" + f.Protocol + "\x00" + f.UniqueID
+		return "u" + f.UniqueID
 	}
 	return "a" + f.Protocol + "\x00" + hostOf(f.Remote)
 }
 
-func (b *Inbox) evictOldest() {
+// evictRing drops the ring that has gone longest without a frame.
+func (b *Inbox) evictRing() {
 	var oldest string
 	for k, r := range b.rings {
 		if oldest == "" || r.last.Before(b.rings[oldest].last) {
 			oldest = k
 		}
 	}
+	b.held -= len(b.rings[oldest].frames)
 	delete(b.rings, oldest)
+}
+
+// evictFrame drops the oldest frame of all.
+func (b *Inbox) evictFrame() {
+	var oldest string
+	for k, r := range b.rings {
+		if len(r.frames) > 0 && (oldest == "" || r.frames[0].seq < b.rings[oldest].frames[0].seq) {
+			oldest = k
+		}
+	}
+	r := b.rings[oldest]
+	if r.frames = r.frames[1:]; len(r.frames) == 0 {
+		delete(b.rings, oldest)
+	}
+	b.held--
 }
 
 // Filter selects frames; zero fields select all.
@@ -149,7 +185,9 @@ type Filter struct {
 	DeviceID int64
 	UniqueID string
 	Protocol string
-	Limit    int // newest first; 0 is no limit
+	// Unregistered selects the frames of no registered device.
+	Unregistered bool
+	Limit        int // newest first; 0 is no limit
 }
 
 // Frames lists kept frames, newest first; administrators only (a frame of
@@ -161,30 +199,35 @@ func (b *Inbox) Frames(actor *model.User, f Filter) ([]Frame, error) {
 	return b.list(f), nil
 }
 
-// ForUnknown lists the kept frames of each unknown id, newest first, for
-// the unknown-device list.
-func (b *Inbox) ForUnknown(protocol, uniqueID string, limit int) []Frame {
-	return b.list(Filter{Protocol: protocol, UniqueID: uniqueID, Limit: limit})
+// ForUnknown lists the kept frames of an unknown id, newest first, for the
+// unknown-device list.
+func (b *Inbox) ForUnknown(uniqueID string, limit int) []Frame {
+	return b.list(Filter{UniqueID: uniqueID, Unregistered: true, Limit: limit})
 }
 
 func (b *Inbox) list(f Filter) []Frame {
 	cutoff := b.now().Add(-b.opts.MaxAge)
 	b.mu.Lock()
-	out := []Frame{}
+	var all []kept
 	for k, r := range b.rings {
 		b.prune(k, r, cutoff)
 		for _, fr := range r.frames {
 			if f.DeviceID != 0 && fr.DeviceID != f.DeviceID || f.UniqueID != "" && fr.UniqueID != f.UniqueID ||
-				f.Protocol != "" && fr.Protocol != f.Protocol {
+				f.Protocol != "" && fr.Protocol != f.Protocol || f.Unregistered && fr.DeviceID != 0 {
 				continue
 			}
-			out = append(out, fr)
+			all = append(all, fr)
 		}
 	}
 	b.mu.Unlock()
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.After(out[j].Time) })
-	if f.Limit > 0 && len(out) > f.Limit {
-		out = out[:f.Limit]
+	sort.Slice(all, func(i, j int) bool { return all[i].seq > all[j].seq })
+	if f.Limit > 0 && len(all) > f.Limit {
+		all = all[:f.Limit]
+	}
+	out := make([]Frame, len(all))
+	for i, k := range all {
+		out[i] = k.Frame
+		out[i].Hex = hex.EncodeToString(k.data)
 	}
 	return out
 }
@@ -197,6 +240,7 @@ func (b *Inbox) prune(k string, r *ring, cutoff time.Time) {
 		i++
 	}
 	r.frames = r.frames[i:]
+	b.held -= i
 	if len(r.frames) == 0 {
 		delete(b.rings, k)
 	}
@@ -204,14 +248,14 @@ func (b *Inbox) prune(k string, r *ring, cutoff time.Time) {
 
 // Forget drops a device's frames (the device was deleted) or an unknown
 // id's (it was registered).
-func (b *Inbox) Forget(deviceID int64, protocol, uniqueID string) {
+func (b *Inbox) Forget(deviceID int64, uniqueID string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if deviceID != 0 {
-		delete(b.rings, "d"+itoa(deviceID))
-	}
-	if uniqueID != "" {
-		delete(b.rings, "u"+protocol+"\x00"+uniqueID)
+	for _, k := range []string{"d" + itoa(deviceID), "u" + uniqueID} {
+		if r := b.rings[k]; r != nil && k != "d0" && k != "u" {
+			b.held -= len(r.frames)
+			delete(b.rings, k)
+		}
 	}
 }
 

@@ -3,8 +3,10 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"github.com/fleetd/fleetd/app/inbox"
 	"math"
 	"net"
+	"reflect"
 	"strings"
 	"time"
 
@@ -27,6 +29,8 @@ type Options struct {
 	FutureLimit time.Duration
 	// MotionSpeed is the speed in knots above which a device is moving.
 	MotionSpeed float64
+	// Inbox bounds the raw-frame inbox.
+	Inbox inbox.Options
 }
 
 // ErrUnknownDevice is returned for a uniqueId no device has (and
@@ -99,7 +103,9 @@ func hostOf(remote string) string {
 // and motion, computed attributes, events, store, device state, broadcast.
 // It returns only once everything is durable, so the caller may then
 // acknowledge the device. Positions it drops as invalid are not an error:
-// the device must not resend them. Failures are logged here, condensed
+// the device must not resend them; they are the positions left with
+// DeviceID 0, so a listener can show their frame in the raw-frame inbox.
+// Failures are logged here, condensed
 // (ingestFailures), so callers need not log them.
 func (ig *Service) Ingest(deviceID int64, positions []*model.Position) error {
 	err := ig.ingest(deviceID, positions)
@@ -145,6 +151,11 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 			continue
 		}
 		ig.sanitize(dev, p)
+		if ig.resent(deviceID, p, prev) {
+			ig.counters.resent.Add(1)
+			p.DeviceID = deviceID // taken, only not stored again
+			continue
+		}
 		p.DeviceID, p.ServerTime = deviceID, now
 		ig.enrich(p, prev, st.fences)
 		ig.applyComputed(st.computed, p)
@@ -166,7 +177,11 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 		events []*model.Event
 		record *model.Device
 	)
-	err := ig.store.Batch(func(tx model.Tx) error {
+	write := ig.store.Batch
+	if len(plan) == 0 && !persist {
+		write = func(func(model.Tx) error) error { return nil } // nothing new to write
+	}
+	err := write(func(tx model.Tx) error {
 		// Batch may run this more than once: start from scratch each time.
 		events, record = events[:0], nil
 		for _, pl := range plan {
@@ -212,6 +227,56 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 	}
 	ig.counters.stored.Add(uint64(len(stored)))
 	return live.Update{Devices: []*model.Device{st.device}, Positions: stored, Events: events}, nil
+}
+
+// resent tells whether p repeats a stored position: a device sends again
+// what it sent when the ACK was lost (a crash, a dropped connection), and it
+// must not be stored twice. Only a fix no newer than the latest can be one,
+// so the store is read only for those. An alarm is never taken for a
+// resend: two alike may both have happened. (Events fleetd derives need no
+// such care: a resend changes nothing they are derived from.)
+func (ig *Service) resent(deviceID int64, p, latest *model.Position) bool {
+	if latest == nil || p.Outdated || p.FixTime.After(latest.FixTime) || p.Attributes["alarm"] != nil {
+		return false
+	}
+	if p.FixTime.Equal(latest.FixTime) && sameFix(p, latest) {
+		return true
+	}
+	found := false
+	err := ig.store.View(func(tx model.Tx) error {
+		return tx.Positions(deviceID, p.FixTime, p.FixTime, func(q *model.Position) bool {
+			found = sameFix(p, q)
+			return !found
+		})
+	})
+	return err == nil && found
+}
+
+// sameFix tells whether stored holds what the device sent as p: the same
+// fix and every attribute the device sent (stored ones also have those the
+// ingest added).
+func sameFix(p, stored *model.Position) bool {
+	if p.Latitude != stored.Latitude || p.Longitude != stored.Longitude || p.Speed != stored.Speed ||
+		p.Course != stored.Course || p.Altitude != stored.Altitude || p.Valid != stored.Valid {
+		return false
+	}
+	for k, v := range p.Attributes {
+		if !sameValue(v, stored.Attributes[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue compares an attribute as a decoder made it with its stored
+// form (numbers come back from JSON as float64).
+func sameValue(a, b any) bool {
+	x, aNum := model.Numeric(a)
+	y, bNum := model.Numeric(b)
+	if aNum || bNum {
+		return aNum && bNum && x == y
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // acceptable applies the documented drop rules: coordinates off the globe

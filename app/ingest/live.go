@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"github.com/fleetd/fleetd/app/inbox"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -25,7 +26,12 @@ type UnknownDevice struct {
 	FirstSeen time.Time `json:"firstSeen"`
 	LastSeen  time.Time `json:"lastSeen"`
 	Count     int       `json:"count"`
+	// Frames are the id's latest frames, newest first (raw-frame inbox).
+	Frames []inbox.Frame `json:"frames"`
 }
+
+// unknownFrames is how many of an unknown id's frames its entry shows.
+const unknownFrames = 5
 
 // maxUnknown bounds the list so a scan of random ids cannot grow memory.
 const maxUnknown = 1000
@@ -78,13 +84,16 @@ func (ig *Service) UnknownDevices(actor *model.User) ([]UnknownDevice, error) {
 		out = append(out, *u)
 	}
 	ig.unknown.mu.Unlock()
+	for i := range out {
+		out[i].Frames = ig.inbox.ForUnknown(out[i].UniqueID, unknownFrames)
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
 	return out, nil
 }
 
 // counters are the ingest's health numbers, exported through Stats.
 type counters struct {
-	stored, dropped, invalidIDs atomic.Uint64
+	stored, dropped, resent, invalidIDs atomic.Uint64
 	// removed counts sanitize's removals by rule (see removedFields).
 	removed [len(removedFields)]atomic.Uint64
 }
@@ -93,9 +102,16 @@ type counters struct {
 type Stats struct {
 	PositionsStored  uint64 `json:"positionsStored"`
 	PositionsDropped uint64 `json:"positionsDropped"`
+	// PositionsResent counts positions acknowledged without being stored
+	// again: a device resent them after losing the ACK.
+	PositionsResent uint64 `json:"positionsResent"`
 	// FieldsRemoved counts values removed from stored positions as out of
 	// their physical range, by field (every field listed, from 0).
 	FieldsRemoved map[string]uint64 `json:"fieldsRemoved"`
+	// FramesKept counts frames put in the raw-frame inbox, FramesLimited
+	// those refused because their source sent too many.
+	FramesKept    uint64 `json:"framesKept"`
+	FramesLimited uint64 `json:"framesLimited"`
 	// InvalidIDs counts device identifiers refused as malformed.
 	InvalidIDs  uint64 `json:"invalidIds"`
 	Connections int    `json:"connections"`
@@ -113,8 +129,9 @@ func (ig *Service) Stats() Stats {
 	for i, field := range removedFields {
 		removed[field] = ig.counters.removed[i].Load()
 	}
-	return Stats{PositionsStored: ig.counters.stored.Load(), PositionsDropped: ig.counters.dropped.Load(),
-		FieldsRemoved: removed, InvalidIDs: ig.counters.invalidIDs.Load(), Connections: n}
+	kept, limited := ig.inbox.Counts()
+	return Stats{FramesKept: kept, FramesLimited: limited, PositionsStored: ig.counters.stored.Load(), PositionsDropped: ig.counters.dropped.Load(),
+		PositionsResent: ig.counters.resent.Load(), FieldsRemoved: removed, InvalidIDs: ig.counters.invalidIDs.Load(), Connections: n}
 }
 
 // Connected registers a device's live connection: the device goes online
@@ -215,4 +232,37 @@ func (ig *Service) SweepStatus(timeout time.Duration) error {
 		return err == nil, ev, err
 	})
 	return model.FirstError(err, rerr)
+}
+
+// Tap is the listeners' tap (protocols.Options.Tap): the inbox keeps the
+// frames they could not use.
+func (ig *Service) Tap(s inbox.Seen) { ig.inbox.Tap(s) }
+
+// Frames lists the raw-frame inbox, newest first; administrators only.
+func (ig *Service) Frames(actor *model.User, f inbox.Filter) ([]inbox.Frame, error) {
+	return ig.inbox.Frames(actor, f)
+}
+
+// IgnoreChecksum is the device attribute that makes the listeners accept
+// the device's frames whose checksum does not match: some firmware computes
+// it wrong. Without it such a frame is neither stored nor answered.
+const IgnoreChecksum = "ignoreChecksum"
+
+// ChecksumWaived tells whether d is marked with IgnoreChecksum.
+func ChecksumWaived(d *model.Device) bool {
+	v := d.Attributes[IgnoreChecksum]
+	return v == true || v == "true"
+}
+
+// WaiveChecksum marks a device with IgnoreChecksum, as the raw-frame inbox
+// offers for a device whose frames fail their checksum; the caller must
+// be allowed to edit the device.
+func (ig *Service) WaiveChecksum(actor *model.User, deviceID int64) (*model.Device, error) {
+	return ig.fleet.Devices.Update(actor, deviceID, func(d *model.Device) error {
+		if d.Attributes == nil {
+			d.Attributes = model.Attributes{}
+		}
+		d.Attributes[IgnoreChecksum] = true
+		return nil
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/fleet"
+	"github.com/fleetd/fleetd/app/inbox"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/throttle"
@@ -30,12 +31,14 @@ type Service struct {
 	// registrations counts auto-registered devices per client address.
 	registrations *throttle.Limiter
 	unknown       unknownList
-	counters      counters
-	shapes        sync.Map // geofence area -> geo.Shape
-	states        sync.Map // device id -> *deviceState (state.go)
-	queue         queueIndex
-	connsMu       sync.Mutex
-	conns         map[int64]DeviceConn
+	// inbox keeps the frames the listeners could not use.
+	inbox    *inbox.Inbox
+	counters counters
+	shapes   sync.Map // geofence area -> geo.Shape
+	states   sync.Map // device id -> *deviceState (state.go)
+	queue    queueIndex
+	connsMu  sync.Mutex
+	conns    map[int64]DeviceConn
 	// configGen is bumped when devices, groups, geofences, computed
 	// attributes or links change: a cached state then rereads what
 	// applies to its device.
@@ -62,6 +65,7 @@ func New(store model.Store, opts Options, commandTypes map[string][]string, hub 
 		conns: map[int64]DeviceConn{}, ingestFails: newIngestFailures(), statusFails: newStatusFailures(),
 		registrations: throttle.New(throttle.Options{MaxPerIP: opts.AutoRegisterPerHour, Window: time.Hour}, now, ErrUnknownDevice)}
 	ig.unknown.m = map[string]*UnknownDevice{}
+	ig.inbox = inbox.New(opts.Inbox, now)
 	return ig
 }
 
@@ -78,7 +82,19 @@ func (ig *Service) Changed(ch live.Changes) {
 // its devices: the two know each other, so one is built before the other.
 // dropEntity removes the office's records of a deleted vehicle or driver.
 func (ig *Service) Attach(build func(fleet.Hooks) *fleet.Service, dropEntity func(tx model.Tx, of string, id int64) (func(), error)) *fleet.Service {
-	ig.fleet = build(fleet.Hooks{View: ig.liveDevice, Registered: func(d *model.Device) { ig.unknown.forget(d.UniqueID) },
-		Removed: func(id int64) { ig.states.Delete(id) }, HistoryChanged: ig.forgetState, DropEntity: dropEntity})
+	ig.fleet = build(fleet.Hooks{View: ig.liveDevice, Registered: ig.registered, Removed: ig.deviceRemoved,
+		HistoryChanged: ig.forgetState, DropEntity: dropEntity})
 	return ig.fleet
+}
+
+// registered: d's uniqueId is no longer an unknown device's.
+func (ig *Service) registered(d *model.Device) {
+	ig.unknown.forget(d.UniqueID)
+	ig.inbox.Forget(0, d.UniqueID)
+}
+
+// deviceRemoved: a device's deletion committed.
+func (ig *Service) deviceRemoved(deviceID int64) {
+	ig.states.Delete(deviceID)
+	ig.inbox.Forget(deviceID, "")
 }

@@ -10,7 +10,7 @@ import (
 // commands maps Traccar command types to the code after `**,imei:<id>,`.
 // positionPeriodic is built separately; custom sends attributes.data.
 var commands = map[string]string{
-	"positionStop":   "A",
+	"positionStop":   "D", // "A" only suppresses reports while parked
 	"positionSingle": "B",
 	"engineStop":     "J",
 	"engineResume":   "K",

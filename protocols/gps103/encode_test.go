@@ -12,7 +12,7 @@ func TestEncode(t *testing.T) {
 	conn := &protocols.Conn{UniqueID: "123456789012345"}
 	prototest.Encodes(t, New(), conn, []prototest.EncodeCase{
 		{Type: "positionSingle", Want: "**,imei:123456789012345,B"},
-		{Type: "positionStop", Want: "**,imei:123456789012345,A"},
+		{Type: "positionStop", Want: "**,imei:123456789012345,D"},
 		{Type: "positionPeriodic", Attributes: model.Attributes{"frequency": 300.0}, Want: "**,imei:123456789012345,C,05m"},
 		{Type: "positionPeriodic", Attributes: model.Attributes{"frequency": 30}, Want: "**,imei:123456789012345,C,30s"},
 		{Type: "positionPeriodic", Attributes: model.Attributes{"frequency": int64(7200)}, Want: "**,imei:123456789012345,C,02h"},

@@ -1,7 +1,10 @@
 // Package gps103 implements the GPS103 / Coban text protocol (TK103-2,
-// GPS-103, TK-106 and clones): `imei:<id>,<keyword>,...;` position frames,
-// a `##,imei:<id>,A;` log-on answered with "LOAD" and a bare IMEI heartbeat
-// answered with "ON".
+// GPS-103, TK-106 and clones): `imei:<id>,<keyword>,...;` position, alarm
+// and command-answer frames (GPS fix or serving cell), `imei:<id>,OBD,...;`
+// OBD-II readings, the '*'-terminated variant, a `##,imei:<id>,A;` log-on
+// answered with "LOAD" and a bare IMEI heartbeat answered with "ON". Only
+// the SOS ("help me") is acknowledged, once stored, with
+// `**,imei:<id>,E;`; photo packets ("vr") are not decoded.
 package gps103
 
 import (

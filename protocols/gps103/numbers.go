@@ -40,6 +40,8 @@ func optionalDecimal(s string) (float64, error) {
 }
 
 // coordinate converts NMEA-style (d)ddmm.mmmm and its hemisphere letter.
+// An empty hemisphere, which some firmware sends, counts as positive (as
+// Traccar reads it).
 func coordinate(value, hemisphere, positive, negative string, limit float64) (float64, error) {
 	dot := len(value)
 	for i := 0; i < len(value); i++ {
@@ -58,7 +60,7 @@ func coordinate(value, hemisphere, positive, negative string, limit float64) (fl
 		return 0, model.Invalid("gps103: coordinate out of range %.20q", value)
 	}
 	switch hemisphere {
-	case positive:
+	case positive, "":
 	case negative:
 		v = -v
 	default:
@@ -67,9 +69,26 @@ func coordinate(value, hemisphere, positive, negative string, limit float64) (fl
 	return v, nil
 }
 
+// isHemisphere tells whether s is one of the two hemisphere letters.
+func isHemisphere(s, positive, negative string) bool { return s == positive || s == negative }
+
+// cellOf is the network of a cell-only frame's hex LAC and CID, or nil
+// when they are absent or malformed.
+func cellOf(lac, cid string) map[string]any {
+	l, err := strconv.ParseUint(lac, 16, 16)
+	if err != nil {
+		return nil
+	}
+	c, err := strconv.ParseUint(cid, 16, 32)
+	if err != nil {
+		return nil
+	}
+	return cellNetwork(int(l), int64(c))
+}
+
 // cellNetwork is Traccar's network object for one cell known only by LAC
-// and CID (country and operator codes unknown, so 0).
-func cellNetwork(lac, cid int64) map[string]any {
+// and CID (country and operator codes unknown, so 0), shaped as gt06's.
+func cellNetwork(lac int, cid int64) map[string]any {
 	tower := map[string]any{"mobileCountryCode": 0, "mobileNetworkCode": 0, "locationAreaCode": lac, "cellId": cid}
-	return map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": []any{tower}}
+	return map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": []map[string]any{tower}}
 }

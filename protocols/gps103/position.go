@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // Field indexes of `imei:<id>,<keyword>,<local yyMMddHHmm[ss]>,<rfid>,<F|L>,...`.
@@ -15,7 +16,8 @@ const (
 	fRFID    = 3
 	fSource  = 4 // "F": GPS fix follows; "L": cell (LAC/CID) only
 	// GPS fix: <UTC hhmmss.sss>,<A|V>,<lat>,<N|S>,<lon>,<E|W>,<knots>,<course>,
-	// then the extended tail <altitude>,<acc>,<door>,<fuel1%>,<fuel2%>,<temp>.
+	// then the extended tail <altitude>,<acc>,<door>,<fuel1%>,<fuel2%>,<temp>,
+	// which cell-only frames carry at the same places.
 	fUTC      = 5
 	fValidity = 6
 	fLat      = 7
@@ -33,39 +35,67 @@ const (
 	fCID = 9
 )
 
+// Sources of the location fields.
+const (
+	sourceFix  = "F"
+	sourceCell = "L"
+)
+
+// unsupported is the reason a well-formed frame is not decoded.
+type unsupported string
+
+func (u unsupported) Error() string { return string(u) }
+
 // decodeRegular decodes the fields of an `imei:` frame into one position.
-func (p *Protocol) decodeRegular(f []string) (*model.Position, error) {
-	now := p.now.Now()
+func (p *Protocol) decodeRegular(c *protocols.Conn, f []string) (*model.Position, error) {
 	pos := &model.Position{Protocol: Name, Attributes: model.Attributes{}}
-	applyKeyword(pos.Attributes, f[fKeyword], field(f, fRFID))
-	if err := applyKeywordValue(pos.Attributes, f[fKeyword]); err != nil {
+	var offset *time.Duration
+	switch source := field(f, fSource); {
+	case source == sourceFix && (field(f, fLat) != "" || field(f, fLon) != ""):
+		var err error
+		if offset, err = p.decodeFix(pos, f); err != nil {
+			return nil, err
+		}
+	case source == sourceFix, source == sourceCell:
+		// No fix: the ingest copies the last known location.
+		p.noFix(c, pos, field(f, fLocal))
+		if cell := cellOf(field(f, fLAC), field(f, fCID)); source == sourceCell && cell != nil {
+			pos.Network = cell
+		}
+	default:
+		return nil, unsupported("location source " + quoteShort(source) + " not decoded")
+	}
+	applyTail(pos.Attributes, f)
+	if err := applyKeyword(pos.Attributes, f[fKeyword], field(f, fRFID)); err != nil {
 		return nil, err
 	}
-
-	if field(f, fSource) != "F" {
-		// No fix: the ingest copies the last known location.
-		pos.Outdated = true
-		pos.DeviceTime, pos.FixTime = now, now
-		if lac, err := strconv.ParseUint(field(f, fLAC), 16, 16); err == nil {
-			if cid, err := strconv.ParseUint(field(f, fCID), 16, 32); err == nil {
-				pos.Network = cellNetwork(int64(lac), int64(cid))
-			}
-		}
-		return pos, nil
+	if offset != nil {
+		stateOf(c).offset = offset
 	}
+	return pos, nil
+}
+
+// decodeFix reads the GPS fields, from the UTC time to the altitude, and
+// returns the device's offset from UTC when the frame shows it.
+func (p *Protocol) decodeFix(pos *model.Position, f []string) (*time.Duration, error) {
 	if len(f) <= fLon+1 {
 		return nil, model.Invalid("gps103: truncated GPS fields")
 	}
-	t, err := frameTime(f[fLocal], f[fUTC], now)
+	t, offset, err := frameTime(f[fLocal], f[fUTC], p.now.Now())
 	if err != nil {
 		return nil, err
 	}
 	pos.DeviceTime, pos.FixTime = t, t
 	pos.Valid = f[fValidity] == "A"
-	if pos.Latitude, err = coordinate(f[fLat], f[fLat+1], "N", "S", 90); err != nil {
+	lat, latHem, lon, lonHem := f[fLat], f[fLat+1], f[fLon], f[fLon+1]
+	if isHemisphere(lat, "N", "S") && isHemisphere(lon, "E", "W") {
+		// Some firmware puts each hemisphere before its value.
+		lat, latHem, lon, lonHem = latHem, lat, lonHem, lon
+	}
+	if pos.Latitude, err = coordinate(lat, latHem, "N", "S", 90); err != nil {
 		return nil, err
 	}
-	if pos.Longitude, err = coordinate(f[fLon], f[fLon+1], "E", "W", 180); err != nil {
+	if pos.Longitude, err = coordinate(lon, lonHem, "E", "W", 180); err != nil {
 		return nil, err
 	}
 	for _, v := range []struct {
@@ -76,39 +106,71 @@ func (p *Protocol) decodeRegular(f []string) (*model.Position, error) {
 			return nil, err
 		}
 	}
-	applyTail(pos.Attributes, f)
-	return pos, nil
+	return offset, nil
+}
+
+// noFix makes pos a position without location, stamped with the device's
+// local time when this connection has shown its offset from UTC, else with
+// the server's clock.
+func (p *Protocol) noFix(c *protocols.Conn, pos *model.Position, local string) {
+	pos.Outdated = true
+	t := p.now.Now()
+	if offset := stateOf(c).offset; offset != nil {
+		if l, ok := localTime(local); ok {
+			t = l.Add(-*offset)
+		}
+	}
+	pos.DeviceTime, pos.FixTime = t, t
+}
+
+// connState is what a connection has learned from earlier frames.
+type connState struct {
+	// offset is the device's local time minus UTC, from the last frame
+	// carrying both, or nil.
+	offset *time.Duration
+}
+
+// stateOf returns the connection's state, creating it; a nil connection
+// gets a throw-away one.
+func stateOf(c *protocols.Conn) *connState {
+	if c == nil {
+		return &connState{}
+	}
+	if s, ok := c.State.(*connState); ok {
+		return s
+	}
+	s := &connState{}
+	c.State = s
+	return s
 }
 
 // applyKeyword records what the keyword says: an alarm, ignition change,
-// driver card or, for anything else but a plain "tracker" report, an event.
-func applyKeyword(attrs model.Attributes, keyword, rfid string) {
+// driver card or, for anything else but a plain report, a command answer
+// or a photo announce, an event. It comes after the tail: "acc off" says
+// more about the ignition than the ACC field sampled with it.
+func applyKeyword(attrs model.Attributes, keyword, rfid string) error {
 	if alarm := alarmOf(keyword); alarm != "" {
 		attrs[keyAlarm] = alarm
-		return
 	}
-	switch keyword {
-	case "tracker":
-	case "acc on":
+	key, raw := "", ""
+	switch {
+	case strings.HasPrefix(keyword, "T:"):
+		key, raw = keyTemp1, keyword[2:]
+	case strings.HasPrefix(keyword, "oil "):
+		key, raw = keyFuel, keyword[4:]
+	case alarmOf(keyword) != "":
+	case keyword == "acc on":
 		attrs[keyIgnition] = true
-	case "acc off":
+	case keyword == "acc off":
 		attrs[keyIgnition] = false
-	case "rfid":
+	case keyword == "rfid":
 		attrs[keyDriver] = rfid
 		attrs[keyEvent] = keyword
+	case keyword == "", keyword == "tracker", isCommandAnswer(keyword), isPhotoAnnounce(keyword):
 	default:
 		attrs[keyEvent] = keyword
 	}
-}
-
-// applyKeywordValue reads the value carried by "T:<temp>" and "oil <level>".
-func applyKeywordValue(attrs model.Attributes, keyword string) error {
-	key, raw := keyTemp1, ""
-	if v, ok := strings.CutPrefix(keyword, "T:"); ok {
-		raw = v
-	} else if v, ok := strings.CutPrefix(keyword, "oil "); ok {
-		key, raw = keyFuelLevel, v
-	} else {
+	if key == "" {
 		return nil
 	}
 	v, err := decimal(raw)
@@ -117,6 +179,13 @@ func applyKeywordValue(attrs model.Attributes, keyword string) error {
 	}
 	attrs[key] = v
 	return nil
+}
+
+// isPhotoAnnounce tells "vt<packets>", sent with a fix before the photo's
+// "vr" packets.
+func isPhotoAnnounce(keyword string) bool {
+	n, ok := strings.CutPrefix(keyword, "vt")
+	return ok && allDigits(n)
 }
 
 // applyTail reads the optional extended fields after the course.
@@ -133,7 +202,7 @@ func applyTail(attrs model.Attributes, f []string) {
 			}
 		}
 	}
-	if t, err := strconv.ParseInt(field(f, fTemp), 10, 32); err == nil {
+	if t, err := decimal(field(f, fTemp)); err == nil {
 		attrs[keyTemp1] = t
 	}
 }
@@ -146,66 +215,10 @@ func field(f []string, i int) string {
 	return ""
 }
 
-// frameTime combines the device's local date and hour:minute with the UTC
-// time field: the seconds come from UTC and the local-minus-UTC offset,
-// folded into (-12 h, +12 h], is subtracted. Without a UTC field the local
-// stamp is taken as is; without a local stamp the UTC time is placed on the
-// current UTC day.
-func frameTime(local, utc string, now time.Time) (time.Time, error) {
-	local = strings.Map(func(r rune) rune {
-		if r == '/' || r == ':' || r == ' ' {
-			return -1
-		}
-		return r
-	}, local)
-	var uh, um, us int
-	hasUTC := len(utc) >= 6 && allDigits(utc[:6])
-	if hasUTC {
-		uh, um, us = atoi2(utc[0:2]), atoi2(utc[2:4]), atoi2(utc[4:6])
+// quoteShort quotes s for a reason text, cut to 12 bytes.
+func quoteShort(s string) string {
+	if len(s) > 12 {
+		s = s[:12]
 	}
-	if !allDigits(local) || (len(local) != 10 && len(local) != 12) {
-		if !hasUTC {
-			return now, nil
-		}
-		t := time.Date(now.Year(), now.Month(), now.Day(), uh, um, us, 0, time.UTC)
-		if t.Sub(now) > 12*time.Hour {
-			t = t.AddDate(0, 0, -1)
-		}
-		return t, validClock(uh, um, us)
-	}
-	y, mo, d := atoi2(local[0:2]), atoi2(local[2:4]), atoi2(local[4:6])
-	h, mi, sec := atoi2(local[6:8]), atoi2(local[8:10]), 0
-	if len(local) == 12 {
-		sec = atoi2(local[10:12])
-	}
-	if mo < 1 || mo > 12 || d < 1 || d > 31 {
-		return time.Time{}, model.Invalid("gps103: bad date %q", local)
-	}
-	if err := validClock(h, mi, sec); err != nil {
-		return time.Time{}, err
-	}
-	if !hasUTC {
-		return time.Date(2000+y, time.Month(mo), d, h, mi, sec, 0, time.UTC), nil
-	}
-	if err := validClock(uh, um, us); err != nil {
-		return time.Time{}, err
-	}
-	delta := (h-uh)*60 + mi - um
-	if delta <= -12*60 {
-		delta += 24 * 60
-	} else if delta > 12*60 {
-		delta -= 24 * 60
-	}
-	t := time.Date(2000+y, time.Month(mo), d, h, mi, us, 0, time.UTC)
-	return t.Add(-time.Duration(delta) * time.Minute), nil
+	return strconv.Quote(s)
 }
-
-func validClock(h, m, s int) error {
-	if h > 23 || m > 59 || s > 59 {
-		return model.Invalid("gps103: bad time %02d:%02d:%02d", h, m, s)
-	}
-	return nil
-}
-
-// atoi2 converts two ASCII digits already checked by allDigits.
-func atoi2(s string) int { return int(s[0]-'0')*10 + int(s[1]-'0') }

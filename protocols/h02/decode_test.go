@@ -29,11 +29,17 @@ type decodeCase struct {
 	frame   []byte
 	id      string
 	fix     *fix             // nil: no location expected
+	at      string           // device time of an outdated position, if set
 	noPos   bool             // no position at all
 	attrs   model.Attributes // exact values of these attributes
-	reply   string
+	reply   string           // written at once
+	ack     string           // written once the positions are stored
 	result  string
 	network map[string]any // exact network when set
+	absent  []string       // attributes that must not be set
+	// unsupported is the expected Result.Unsupported reason (then no
+	// position, reply or ack).
+	unsupported string
 }
 
 func checkFix(t *testing.T, pos *model.Position, want *fix) {
@@ -66,13 +72,16 @@ func runDecodeCases(t *testing.T, cases []decodeCase) {
 			if res.UniqueID != tc.id {
 				t.Errorf("UniqueID = %q, want %q", res.UniqueID, tc.id)
 			}
-			if string(res.Reply) != tc.reply || res.Ack != nil {
-				t.Errorf("reply = %q ack = %q, want reply %q", res.Reply, res.Ack, tc.reply)
+			if string(res.Reply) != tc.reply || string(res.Ack) != tc.ack {
+				t.Errorf("reply = %q ack = %q, want %q and %q", res.Reply, res.Ack, tc.reply, tc.ack)
+			}
+			if res.Unsupported != tc.unsupported || res.ChecksumError {
+				t.Errorf("unsupported = %q checksum error %v, want %q", res.Unsupported, res.ChecksumError, tc.unsupported)
 			}
 			if res.CommandResult != tc.result {
 				t.Errorf("CommandResult = %q, want %q", res.CommandResult, tc.result)
 			}
-			if tc.noPos {
+			if tc.noPos || tc.unsupported != "" {
 				if len(res.Positions) != 0 {
 					t.Fatalf("got %d positions, want none", len(res.Positions))
 				}
@@ -87,12 +96,29 @@ func runDecodeCases(t *testing.T, cases []decodeCase) {
 			}
 			if tc.fix != nil {
 				checkFix(t, pos, tc.fix)
-			} else if !pos.Outdated || pos.Valid {
-				t.Errorf("outdated %v valid %v, want an outdated position", pos.Outdated, pos.Valid)
+			} else {
+				if !pos.Outdated || pos.Valid || pos.Latitude != 0 || pos.Longitude != 0 {
+					t.Errorf("outdated %v valid %v at %v,%v, want an outdated position",
+						pos.Outdated, pos.Valid, pos.Latitude, pos.Longitude)
+				}
+				if tc.at != "" {
+					want, err := time.Parse(time.DateTime, tc.at)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !pos.DeviceTime.Equal(want) || !pos.FixTime.Equal(want) {
+						t.Errorf("time = %v / %v, want %v", pos.DeviceTime, pos.FixTime, want)
+					}
+				}
 			}
 			for k, v := range tc.attrs {
 				if got, ok := pos.Attributes[k]; !ok || !reflect.DeepEqual(got, v) {
 					t.Errorf("attribute %s = %#v, want %#v", k, got, v)
+				}
+			}
+			for _, k := range tc.absent {
+				if v, ok := pos.Attributes[k]; ok {
+					t.Errorf("attribute %s = %#v, want none", k, v)
 				}
 			}
 			if tc.network != nil && !reflect.DeepEqual(pos.Network, tc.network) {
@@ -113,21 +139,21 @@ func TestDecodeSamples(t *testing.T) {
 		fix:   &fix{time: "2015-12-22 16:45:49", valid: true, lat: 9.93978, lon: -84.11178},
 		attrs: model.Attributes{"status": int64(0xFFFFFBFF), "ignition": false,
 			"io1": "712", "io2": "01", "io3": "0", "io4": "0", "io5": "6"},
-		reply: "*HQ,4210051415,V4,V1,20240102030405#",
+		ack: "*HQ,4210051415,V4,V1,20240102030405#",
 	}, {
 		name:  "V1 with -dd-mm.mmmm coordinates",
 		frame: []byte("*HQ,1451316409,V1,030149,A,-23-29.0095,S,-46-51.5852,W,2.4,065,070315,FFFFFFFF#"),
 		id:    "1451316409",
 		fix:   &fix{time: "2015-03-07 03:01:49", valid: true, lat: -23.48349, lon: -46.85975, speed: 2.4, course: 65},
 		attrs: model.Attributes{"status": int64(0xFFFFFFFF), "ignition": true},
-		reply: "*HQ,1451316409,V4,V1,20240102030405#",
+		ack:   "*HQ,1451316409,V4,V1,20240102030405#",
 	}, {
 		name:  "V1 status word",
 		frame: []byte("*HQ,2705171109,V1,213324,A,5002.5849,N,01433.7822,E,0.00,000,140613,FFFFFFFF#"),
 		id:    "2705171109",
 		fix:   &fix{time: "2013-06-14 21:33:24", valid: true, lat: 50.043082, lon: 14.563037},
 		attrs: model.Attributes{"status": int64(0xFFFFFFFF)},
-		reply: "*HQ,2705171109,V4,V1,20240102030405#",
+		ack:   "*HQ,2705171109,V4,V1,20240102030405#",
 	}, {
 		name:  "binary 45 bytes",
 		frame: prototest.Unhex(t, "24410600082621532131081504419390060740418306000000fffffbfdff0015060000002c02dc0c000000001f"),
@@ -144,8 +170,9 @@ func TestDecodeSamples(t *testing.T) {
 		name:  "heartbeat with battery",
 		frame: []byte("*HQ,135790246811220,HTBT,100#"),
 		id:    "135790246811220",
+		at:    "2024-01-02 03:04:05",
 		attrs: model.Attributes{"batteryLevel": 100},
-		reply: "*HQ,135790246811220,HTBT#",
+		ack:   "*HQ,135790246811220,HTBT#",
 	}, {
 		name:  "heartbeat without battery",
 		frame: []byte("*HQ,135790246811220,HTBT#"),
@@ -157,17 +184,21 @@ func TestDecodeSamples(t *testing.T) {
 		frame: []byte("*HQ,4109179024,NBR,103732,722,310,0,6,8106,32010,23,8101,22007,25,8106,12010,23,8106,22105,22,8101,22012,16,8106,42010,5,100217,FFFFFBFF,5#"),
 		id:    "4109179024",
 		attrs: model.Attributes{"status": int64(0xFFFFFBFF), "ignition": false},
-		reply: "*HQ,4109179024,V4,NBR,20240102030405#",
+		ack:   "*HQ,4109179024,V4,NBR,20240102030405#",
 		network: network([]map[string]any{
 			cell(722, 310, 8106, 32010, intp(23)), cell(722, 310, 8101, 22007, intp(25)),
 			cell(722, 310, 8106, 12010, intp(23)), cell(722, 310, 8106, 22105, intp(22)),
 			cell(722, 310, 8101, 22012, intp(16)), cell(722, 310, 8106, 42010, intp(5)),
 		}),
 	}, {
-		name:  "V1 without a fix",
+		name:  "V1 without a fix keeps its status",
 		frame: []byte("*HQ,353505510948929,V1,,V,,N,,E,0.00,0,,FFFFF7FF,f0,a,11a0,c0c6#"),
 		id:    "353505510948929",
-		noPos: true,
+		at:    "2024-01-02 03:04:05",
+		attrs: model.Attributes{"status": int64(0xFFFFF7FF), "ignition": true,
+			"io1": "f0", "io2": "a", "io3": "11a0", "io4": "c0c6"},
+		absent: []string{"alarm"},
+		ack:    "*HQ,353505510948929,V4,V1,20240102030405#",
 	}})
 }
 

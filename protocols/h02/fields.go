@@ -67,11 +67,15 @@ func coordinate(value, hemisphere string) (float64, bool) {
 			return 0, false
 		}
 	case strings.Contains(value, "."):
+		// "dmm.mmmm": the degree digits may be absent ("38.6508" is 0°38.6508').
 		dot := strings.IndexByte(value, '.')
-		if dot < 3 {
+		if dot < 2 {
 			return 0, false
 		}
 		deg, min = value[:dot-2], value[dot-2:]
+		if deg == "" {
+			deg = "0"
+		}
 	default:
 		if len(value) < 7 {
 			return 0, false

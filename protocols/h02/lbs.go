@@ -50,7 +50,7 @@ func (p *Protocol) decodeNBR(f []string) (protocols.Result, error) {
 	pos := p.outdated(p.frameTime(f[3], f[end]))
 	pos.Network = network(cells)
 	setStatus(pos, parseStatus(f[end+1]))
-	return protocols.Result{Positions: []*model.Position{pos}, Reply: p.replyV4(f[1], "NBR")}, nil
+	return protocols.Result{Positions: []*model.Position{pos}, Ack: p.replyV4(f[1], "NBR")}, nil
 }
 
 // decodeLink decodes the watch-style status frame: time, RSSI, satellites,

@@ -58,7 +58,7 @@ func (p *Protocol) Decode(c *protocols.Conn, frame []byte) (protocols.Result, er
 	case '$':
 		return p.decodeBinary(frame)
 	default:
-		// 'X' frames carry nothing Traccar decodes either.
-		return protocols.Result{}, nil
+		// 'X' frames: no document describes them (Traccar drops them too).
+		return protocols.Result{Unsupported: "X frame not decoded"}, nil
 	}
 }

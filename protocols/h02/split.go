@@ -40,6 +40,9 @@ func (p *Protocol) frameAt(data []byte, atEOF bool) (int, []byte, error) {
 	if data[0] == '*' {
 		return splitText(data, atEOF)
 	}
+	if !startsFrame(data) {
+		return 1, nil, nil // a stray marker byte, not a frame
+	}
 	n := shortBinary
 	if data[0] == '$' {
 		var ok bool
@@ -75,26 +78,71 @@ func splitText(data []byte, atEOF bool) (int, []byte, error) {
 	return 0, nil, nil
 }
 
+// binaryLengths are the lengths of '$' frames with a 5-byte id seen from
+// real devices: the short form and the long forms with more values after
+// the status word.
+var binaryLengths = [...]int{shortBinary, longBinary, 46, 48}
+
 // binaryLength is the length of the '$' frame at the start of data, or false
-// when more bytes are needed to tell. Without a configured length it takes
-// 45 when byte 32 does not start a frame and byte 45 does (or the buffer
-// ends there), else 32. Exactly 32 buffered bytes are taken as a short frame
-// at once rather than waiting for a next frame that may be minutes away; a
-// long frame cut at that point still decodes, since every decoded field is
-// in its first 29 bytes.
+// when more bytes are needed to tell. Without a configured length, the
+// layout tells a frame with an 8-byte id (42 bytes: its time is where a
+// 5-byte id frame has id digits) from the others; those end where the next
+// frame starts or where the buffer ends, trying 32, 45, 46, then 48 bytes.
+// Exactly 32 buffered bytes are taken as a short frame at once rather than
+// waiting for a next frame that may be minutes away; a long frame cut at
+// that point still decodes, since every decoded field is in its first 29
+// bytes.
 func (p *Protocol) binaryLength(data []byte, atEOF bool) (int, bool) {
-	switch {
-	case p.MessageLength > 0:
+	if p.MessageLength > 0 {
 		return p.MessageLength, true
-	case len(data) <= shortBinary:
-		return shortBinary, true
-	case isMarker(data[shortBinary]):
-		return shortBinary, true
-	case len(data) < longBinary:
-		return shortBinary, atEOF
-	case len(data) == longBinary || isMarker(data[longBinary]):
-		return longBinary, true
-	default:
-		return shortBinary, true
 	}
+	const layout = 1 + 8 + 6 // what tells the two id lengths apart
+	if len(data) < layout {
+		return shortBinary, atEOF
+	}
+	if !bcdDateTime(data[6:12]) && bcdDateTime(data[9:15]) {
+		return longIDFrame, true
+	}
+	for _, n := range binaryLengths {
+		switch {
+		case len(data) == n:
+			return n, true
+		case len(data) < n:
+			return shortBinary, atEOF
+		case startsFrame(data[n:]):
+			return n, true
+		}
+	}
+	return shortBinary, true
+}
+
+// bcdDateTime reports whether b (6 bytes) holds a BCD time and date.
+func bcdDateTime(b []byte) bool {
+	t, ok1 := nibbles(b).number(0, 6)
+	d, ok2 := nibbles(b).number(6, 6)
+	if !ok1 || !ok2 {
+		return false
+	}
+	_, ok := dateTime(d, t)
+	return ok
+}
+
+// startsFrame reports whether data (non-empty) may start a frame: a marker,
+// and for a binary frame BCD id digits, for a text frame a two-letter maker
+// code, as far as data goes.
+func startsFrame(data []byte) bool {
+	switch data[0] {
+	case '$':
+		for _, b := range data[1:min(len(data), 6)] {
+			if b>>4 > 9 || b&0x0f > 9 {
+				return false
+			}
+		}
+		return true
+	case '*':
+		return len(data) < 4 || data[3] == ','
+	case 'X':
+		return true
+	}
+	return false
 }

@@ -113,3 +113,56 @@ func TestSplitNeedsMore(t *testing.T) {
 		t.Errorf("garbage advance = %d, want 10", adv)
 	}
 }
+
+// TestSplitStreams checks the frames of every message type however TCP
+// delivers them (whole, byte by byte, in chunks).
+func TestSplitStreams(t *testing.T) {
+	b32, b42 := string(prototest.Unhex(t, bin32)), string(prototest.Unhex(t, bin42))
+	b46, b48 := string(prototest.Unhex(t, bin46)), string(prototest.Unhex(t, bin48))
+	for _, tc := range []struct {
+		name   string
+		length int
+		stream string
+		want   []string
+	}{
+		{"text types", 0, textV8 + "\r\n" + textSMS + "\r\n" + textV5 + textV6 + "\r\n",
+			[]string{textV8, textSMS, textV5, textV6}},
+		// The 8-byte id frame is told by its layout, not by what follows.
+		{"8-byte id binaries", 0, b42 + b42 + textHTBT + b42, []string{b42, b42, textHTBT, b42}},
+		{"8-byte id binary then short", 0, b42 + b32 + textV8, []string{b42, b32, textV8}},
+		{"configured 46 bytes", 46, b46 + b46 + textSMS, []string{b46, b46, textSMS}},
+		{"configured 48 bytes", 48, b48 + textV5 + b48, []string{b48, textV5, b48}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prototest.SplitStream(t, (&Protocol{MessageLength: tc.length}).Split, 0, tc.stream, tc.want)
+		})
+	}
+}
+
+// TestSplitDetectsLongBinaries: without a configured length, frames that
+// arrive together are cut where the next frame starts.
+func TestSplitDetectsLongBinaries(t *testing.T) {
+	b32, b45 := string(prototest.Unhex(t, bin32)), string(prototest.Unhex(t, bin45b))
+	b46, b48 := string(prototest.Unhex(t, bin46)), string(prototest.Unhex(t, bin48))
+	for _, tc := range []struct {
+		name   string
+		stream string
+		want   []string
+	}{
+		{"45 46 48 32", b45 + b46 + b48 + b32, []string{b45, b46, b48, b32}},
+		{"48 then text", b48 + textV8, []string{b48, textV8}},
+		{"46 alone", b46, []string{b46}},
+		{"48 alone", b48, []string{b48}},
+		// A '$' inside a frame that is not followed by BCD id digits does
+		// not end it.
+		{"marker byte without an id after it", b32[:31] + "\xff" + "$\xff" + textHTBT, []string{b32[:31] + "\xff", textHTBT}},
+		{"stray marker before a frame", "$\xff" + b32 + "*\x00\x00\x00" + textHTBT, []string{b32, textHTBT}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := scan(New(), strings.NewReader(tc.stream))
+			if err != nil || !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, %v\nwant %q", got, err, tc.want)
+			}
+		})
+	}
+}

@@ -22,7 +22,7 @@ func TestDecodeVariants(t *testing.T) {
 		frame: []byte("*HQ,355488020119695,V1,050418,,2827.61232,N,07703.84822,E,0.00,0,031015,FFFEFBFF#"),
 		id:    "355488020119695",
 		fix:   &fix{time: "2015-10-03 05:04:18", valid: false, lat: 28.46021, lon: 77.06414},
-		reply: "*HQ,355488020119695,V4,V1,20240102030405#",
+		ack:   "*HQ,355488020119695,V4,V1,20240102030405#",
 	}, {
 		name:  "V2 with a coding scheme for validity",
 		frame: []byte("*HQ,353505221264507,V2,100220,0,5238.26259,N,00507.33983,E,0.25,0,280917,FFFFFFFF,cc,28,  db,d75b#"),
@@ -34,8 +34,8 @@ func TestDecodeVariants(t *testing.T) {
 		frame:   []byte("*HQ,2130510938,V1,012632,A,0520.0663,N,10028.6324,E,0.286,023,100317,FFFFDFFF,69129336,0,100.0,18,5141,5A20#"),
 		id:      "2130510938",
 		fix:     &fix{time: "2017-03-10 01:26:32", valid: true, lat: 5.334438, lon: 100.477207, speed: 0.286, course: 23},
-		attrs:   model.Attributes{"odometer": 69129336, "temp1": 0, "fuelLevel": 100.0},
-		reply:   "*HQ,2130510938,V4,V1,20240102030405#",
+		attrs:   model.Attributes{"odometer": 69129336, "temp1": 0, "fuel": 100.0},
+		ack:     "*HQ,2130510938,V4,V1,20240102030405#",
 		network: network([]map[string]any{cell(-1, 0, 0x5141, 0x5A20, nil)}),
 	}, {
 		name:  "battery before the date, power cut",
@@ -43,7 +43,7 @@ func TestDecodeVariants(t *testing.T) {
 		id:    "4210209006",
 		fix:   &fix{time: "2018-09-08 05:40:48", valid: true, lat: 28.470495, lon: 77.55722, speed: 0.5, course: 47},
 		attrs: model.Attributes{"alarm": "powerCut", "io1": "4261193", "io2": "0"},
-		reply: "*HQ,4210209006,V4,V1,20240102030405#",
+		ack:   "*HQ,4210209006,V4,V1,20240102030405#",
 	}, {
 		name:  "V19 with SIM fields",
 		frame: []byte("*HQ,4209951296,V19,214452,A,5201.0178,N,01830.5029,E,000.00,000,200417,,195.63.13.195,89480610500392633029,BFFFFBFF#"),
@@ -55,19 +55,19 @@ func TestDecodeVariants(t *testing.T) {
 		frame: []byte("*HQ,353505220873067,V1,,V,4605.75732,N,01430.73863,E,0.00,0,,FFFFFFEF,125,194,  64,d3#"),
 		id:    "353505220873067",
 		fix:   &fix{time: "2024-01-02 03:04:05", valid: false, lat: 46.095955, lon: 14.512311},
-		reply: "*HQ,353505220873067,V4,V1,20240102030405#",
+		ack:   "*HQ,353505220873067,V4,V1,20240102030405#",
 	}, {
 		name:  "degrees with one digit",
 		frame: []byte("*HQ,354188045498669,V1,195200,A,701.8915,S,3450.3399,W,0.00,205.70,050213,ffffffff,000243,000000,000000#"),
 		id:    "354188045498669",
 		fix:   &fix{time: "2013-02-05 19:52:00", valid: true, lat: -7.031525, lon: -34.838998, course: 205.7},
-		reply: "*HQ,354188045498669,V4,V1,20240102030405#",
+		ack:   "*HQ,354188045498669,V4,V1,20240102030405#",
 	}, {
 		name:  "trailing line break and other maker code",
 		frame: []byte("*TH,2020916012,V1,050316,A,2212.8745,N,11346.6574,E,14.28,028,220902,FFFFFBFF#\r\n"),
 		id:    "2020916012",
 		fix:   &fix{time: "2002-09-22 05:03:16", valid: true, lat: 22.214575, lon: 113.777623, speed: 14.28, course: 28},
-		reply: "*HQ,2020916012,V4,V1,20240102030405#",
+		ack:   "*HQ,2020916012,V4,V1,20240102030405#",
 	}, {
 		name:  "empty id gets no reply",
 		frame: []byte("*HQ,,V1,173212,A,2225.78879,S,02829.19021,E,0.00,0,290418,FFFFFBFF#"),
@@ -105,16 +105,45 @@ func TestDecodeVariants(t *testing.T) {
 		fix:   &fix{time: "2017-08-18 10:47:59", valid: true, lat: 26.455598, lon: 74.687157, speed: 24, course: 138},
 		attrs: model.Attributes{"status": int64(0xFEFFFFFF), "ignition": true},
 	}, {
-		name: "unknown type", frame: []byte("*HQ,356327080425330,XT,1,100#"), id: "356327080425330", noPos: true,
+		name:        "XT is not decoded",
+		frame:       []byte("*HQ,356327080425330,XT,1,100#"),
+		id:          "356327080425330",
+		unsupported: `message type "XT" not decoded`,
 	}, {
-		name: "no type", frame: []byte("*HQ,4109198974,#"), id: "4109198974", noPos: true,
+		name:        "BS is not decoded",
+		frame:       []byte("*HQ,356803210091319,BS,,2d4,a,1b63,1969,26,1b63,10b2,31,0,0,25,,ffffffff,60#"),
+		id:          "356803210091319",
+		unsupported: `message type "BS" not decoded`,
 	}, {
-		name:  "zero coordinates without hemispheres",
+		name:        "BASE is not decoded",
+		frame:       []byte("*HQ,8401016597,BASE,152609,0,0,0,0,211014,FFFFFFFF#"),
+		id:          "8401016597",
+		unsupported: `message type "BASE" not decoded`,
+	}, {
+		name:        "no type",
+		frame:       []byte("*HQ,4109198974,#"),
+		id:          "4109198974",
+		unsupported: `message type "" not decoded`,
+	}, {
+		name:        "no type field",
+		frame:       []byte("*HQ,4109198974#"),
+		id:          "4109198974",
+		unsupported: "text frame without a message type",
+	}, {
+		name:        "V type of another layout",
+		frame:       []byte("*HQ,4109198974,V9,1,2,3#"),
+		id:          "4109198974",
+		unsupported: "V9 frame of an unknown layout",
+	}, {
+		name:  "zero coordinates without hemispheres keep the status",
 		frame: []byte("*HQ,353588020068342,V1,000000,V,0.0000,0,0.0000,0,0.00,0.00,000000,ffffffff,000106,000002,000203,004c87,16#"),
 		id:    "353588020068342",
-		noPos: true,
+		at:    "2024-01-02 03:04:05",
+		attrs: model.Attributes{"status": int64(0xFFFFFFFF), "ignition": true,
+			"io1": "000106", "io2": "000002", "io3": "000203", "io4": "004c87", "io5": "16"},
+		ack: "*HQ,353588020068342,V4,V1,20240102030405#",
 	}, {
-		name: "X frame", frame: append([]byte("X"), make([]byte, 31)...), noPos: true,
+		name: "X frame", frame: append([]byte("X"), make([]byte, 31)...), unsupported: "X frame not decoded",
 	}})
 }
 

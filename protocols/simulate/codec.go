@@ -114,10 +114,12 @@ func clampRound(v float64, lo, hi int) int {
 func course(f Fix) int { return clampRound(f.Course, 0, 360) % 360 }
 
 // textReplies cuts the server's answers of a text protocol: messages end
-// with end, and the login answer contains loginMark.
+// with end, the login answer contains loginMark and a position's ACK
+// ackMark.
 type textReplies struct {
 	end       byte
 	loginMark string
+	ackMark   string // in the answer to a stored position; "" when there is none
 }
 
 func (t textReplies) cut(buf []byte) reply {
@@ -129,8 +131,11 @@ func (t textReplies) cut(buf []byte) reply {
 		return reply{serial: -1}
 	}
 	r := reply{n: i + 1, serial: -1}
-	if strings.Contains(string(buf[:i+1]), t.loginMark) {
+	switch msg := string(buf[:i+1]); {
+	case strings.Contains(msg, t.loginMark):
 		r.kind = replyLogin
+	case t.ackMark != "" && strings.Contains(msg, t.ackMark):
+		r.kind = replyAck
 	}
 	return r
 }

@@ -4,8 +4,7 @@ import "fmt"
 
 // H02 text frames "*HQ,<id>,<type>,...#". The heartbeat HTBT serves as the
 // login (the server answers it once the device is known); V1 positions are
-// answered with V4 at once, before they are stored, so there is no durable
-// acknowledgement to time.
+// answered with V4 once they are stored.
 type h02Codec struct{}
 
 // h02Status is the status word: active-low alarm bits all clear (no
@@ -14,9 +13,7 @@ const h02Status, h02IgnitionBit = 0xFFFFFFFF, 1 << 10
 
 func (h02Codec) id(imei int64) string { return imeiText(imei) }
 
-func (h02Codec) noAck() string {
-	return "h02 answers V1 positions with V4 before storing them (no durable ACK)"
-}
+func (h02Codec) noAck() string { return "" }
 
 func (h02Codec) login(id string, _ uint16) []byte { return []byte("*HQ," + id + ",HTBT#") }
 
@@ -33,6 +30,6 @@ func (h02Codec) position(id string, f Fix, _ uint16) []byte {
 		f.Speed*knotsPerKmh, course(f), t.Format("020106"), status)
 }
 
-var h02Replies = textReplies{end: '#', loginMark: ",HTBT#"}
+var h02Replies = textReplies{end: '#', loginMark: ",HTBT#", ackMark: ",V4,V1,"}
 
 func (h02Codec) cut(buf []byte, _ bool) reply { return h02Replies.cut(buf) }

@@ -193,6 +193,7 @@ type deviceBase struct {
 	id    string
 	route *Route
 	rng   *rand.Rand
+	last  time.Time // the time of the last fix
 }
 
 // rampUp is how long the first connections are spread over (Options.Ramp).
@@ -216,10 +217,18 @@ func (d *deviceBase) interval() time.Duration {
 	return i - i/10 + time.Duration(d.rng.Int64N(int64(i/5)+1))
 }
 
-// fix advances the route by dt and stamps the fix with the wall clock.
+// fix advances the route by dt and stamps the fix with the wall clock, in
+// whole seconds as most trackers send it. A tracker has one fix a second at
+// most; asked for more, the device's clock runs ahead, so that no fix
+// repeats the last one's time and place, which the server would rightly
+// take for a resend and not store again.
 func (d *deviceBase) fix(dt time.Duration) Fix {
 	f := d.route.Next(dt)
-	f.Time = time.Now().UTC()
+	f.Time = time.Now().UTC().Truncate(time.Second)
+	if !f.Time.After(d.last) {
+		f.Time = d.last.Add(time.Second)
+	}
+	d.last = f.Time
 	return f
 }
 

@@ -10,8 +10,9 @@ import (
 // answer.
 type watchCodec struct{}
 
-// Watch status word: no alarm bits; bit 4 is set while moving.
-const watchMoving = 1 << 4
+// Watch status word: no alarm bits; bit 4 is set while stationary (the
+// makers' documents), and decodes to motion false.
+const watchStationary = 1 << 4
 
 func (watchCodec) id(imei int64) string { return imeiText(imei) }
 
@@ -22,8 +23,8 @@ func (watchCodec) login(id string, _ uint16) []byte { return watchFrame(id, "LK"
 func (watchCodec) position(id string, f Fix, _ uint16) []byte {
 	t := f.Time.UTC()
 	status := 0
-	if f.Speed > 0 {
-		status |= watchMoving
+	if f.Speed == 0 {
+		status |= watchStationary
 	}
 	// date, time, validity, lat, N/S, lon, E/W, speed km/h, course,
 	// altitude, satellites, rssi, battery %, steps, tumbles, status, cells.

@@ -14,9 +14,13 @@ var acceptIMEI = []byte{0x01}
 
 // Decode implements protocols.Stream for frames returned by Split: the IMEI
 // handshake, the 0xFF keep-alive and AVL packets. AVL positions are
-// acknowledged with the record count through Result.Ack; codec 12/13
-// messages yield CommandResult and are not acknowledged.
-func (*Protocol) Decode(_ *protocols.Conn, frame []byte) (protocols.Result, error) {
+// acknowledged with the record count through Result.Ack; codec 12/13/14
+// messages yield CommandResult (or, for driver card and axle load
+// messages, a position) and are not acknowledged. Data of a codec fleetd
+// does not decode is neither acknowledged nor stored (Result.Unsupported).
+// A bad CRC sets Result.ChecksumError; a frame with a bad CRC that does not
+// parse is reported as such rather than as an error.
+func (*Protocol) Decode(conn *protocols.Conn, frame []byte) (protocols.Result, error) {
 	switch {
 	case len(frame) == 1 && frame[0] == ping:
 		return protocols.Result{}, nil
@@ -32,12 +36,24 @@ func (*Protocol) Decode(_ *protocols.Conn, frame []byte) (protocols.Result, erro
 	// The data length field is not trusted: the codec data runs from after
 	// it to the 4-byte CRC at the end of the frame.
 	data := frame[8 : len(frame)-4]
-	res := protocols.Result{
-		ChecksumError: uint32(crc16IBM(data)) != binary.BigEndian.Uint32(frame[len(frame)-4:]),
+	crcBad := uint32(crc16IBM(data)) != binary.BigEndian.Uint32(frame[len(frame)-4:])
+	m := modelsOf(connModel(conn))
+	avl, err := decodeAVL(&cursor{buf: data}, m)
+	if err != nil && crcBad {
+		// A capture cut short may lack the CRC: then the records run
+		// into the last four bytes. Decode what is there; the frame is
+		// stored only for a device marked to ignore checksums.
+		avl, err = decodeAVL(&cursor{buf: frame[8:]}, m)
+		if err != nil {
+			return protocols.Result{ChecksumError: true}, nil
+		}
 	}
-	avl, err := decodeAVL(&cursor{buf: data})
 	if err != nil {
 		return protocols.Result{}, err
+	}
+	res := protocols.Result{ChecksumError: crcBad, Unsupported: avl.unsupported}
+	if avl.unsupported != "" {
+		return res, nil
 	}
 	res.Positions, res.CommandResult = avl.positions, avl.command
 	if !avl.message {
@@ -49,8 +65,9 @@ func (*Protocol) Decode(_ *protocols.Conn, frame []byte) (protocols.Result, erro
 // DecodeDatagram implements protocols.Datagram. A UDP packet is: length (2),
 // packet id (2), unused byte 0x01, AVL packet id (1), IMEI length (2), IMEI,
 // then codec data without CRC. The answer echoes the packet id and the AVL
-// packet id with the number of records accepted, as Teltonika specifies.
-func (*Protocol) DecodeDatagram(_ *protocols.Conn, packet []byte) (protocols.Result, error) {
+// packet id with the number of records accepted, as Teltonika specifies;
+// messages and data fleetd does not decode get none, as over TCP.
+func (*Protocol) DecodeDatagram(conn *protocols.Conn, packet []byte) (protocols.Result, error) {
 	c := &cursor{buf: packet}
 	c.short() // length
 	packetID := c.take(2)
@@ -63,13 +80,24 @@ func (*Protocol) DecodeDatagram(_ *protocols.Conn, packet []byte) (protocols.Res
 	if !isIMEI(imei) {
 		return protocols.Result{}, errBadFrame
 	}
-	avl, err := decodeAVL(c)
+	avl, err := decodeAVL(c, modelsOf(connModel(conn)))
 	if err != nil {
 		return protocols.Result{}, err
 	}
-	res := protocols.Result{UniqueID: imei, Positions: avl.positions, CommandResult: avl.command}
+	res := protocols.Result{UniqueID: imei, Unsupported: avl.unsupported}
+	if avl.unsupported != "" {
+		return res, nil
+	}
+	res.Positions, res.CommandResult = avl.positions, avl.command
 	if !avl.message {
 		res.Ack = []byte{0x00, 0x05, packetID[0], packetID[1], 0x01, byte(avlID), byte(avl.count)}
 	}
 	return res, nil
+}
+
+func connModel(conn *protocols.Conn) string {
+	if conn == nil {
+		return ""
+	}
+	return conn.Model
 }

@@ -60,14 +60,18 @@ func TestDecodeSamples(t *testing.T) {
 		{name: "codec 8 moving", frame: movingFrame, ack: "00000001", records: []wantRecord{{
 			time: "2017-09-25T03:17:54Z", valid: true, lat: 56.8255366, lon: 60.4544333, alt: 311, course: 95, speedKmh: 95,
 			attrs: map[string]any{"sat": 18, "ignition": true, "motion": true, "rssi": int64(3), "power": 14.375,
-				"battery": 3.927, "pdop": 1.1, "hdop": 0.6, "gpsStatus": int64(1), "io200": int64(0),
+				"battery": 3.927, "pdop": 1.1, "hdop": 0.6, "gpsStatus": int64(1), "sleepMode": int64(0),
 				"io205": int64(1402), "io206": int64(6611)},
-			absentAttrs: []string{"operator"}}}},
+			absentAttrs: []string{"operator", "io200"}}}},
 		{name: "codec 12 answer", frame: answerFrame, command: "010300010015d5c5"},
 		{name: "codec 8 extended", frame: codec8EFrame, ack: "00000001", records: []wantRecord{{
 			time: "2024-11-06T10:57:17Z", valid: true, lat: -6.2906716, lon: 106.8097266, alt: 13,
 			attrs: map[string]any{"sat": 4, "ignition": false, "motion": false, "operator": int64(51010),
-				"odometer": int64(329), "io10800": int64(0xfb5d), "power": 12.458, "battery": 4.023}}}},
+				"odometer": int64(329), "power": 12.458, "battery": 4.023,
+				// An FMB130 (Traccar's test sets that model): IO 10800 is an
+				// EYE sensor temperature, 0xfb5d = -1187 x 0.01 degC.
+				"eyeTemp1": -11.87, "io10804": int64(73), "io10808": int64(0)},
+			absentAttrs: []string{"io10800"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,20 +167,22 @@ func TestDecodeDatagram(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Teltonika echoes the packet id (cafe); Traccar writes 0000 instead.
+	// The record says 49 km/h; IO 24 (GNSS speed, 50 km/h) replaces it,
+	// as Traccar does for the FMB family.
 	checkResult(t, res, decodeCase{uniqueID: "357454072713975", ack: "0005cafe012201", records: []wantRecord{{
-		time: "2017-07-12T15:24:41Z", valid: true, lat: 51.630115, lon: 0.4124566, alt: 99, course: 109, speedKmh: 49,
-		attrs: map[string]any{"sat": 9, "event": 0, "in1": false, "in2": false, "motion": true, "io200": int64(0),
-			"power": 14.364, "io24": int64(50), "tripOdometer": int64(225)},
-		absentAttrs: []string{"ignition"}}}})
+		time: "2017-07-12T15:24:41Z", valid: true, lat: 51.630115, lon: 0.4124566, alt: 99, course: 109, speedKmh: 50,
+		attrs: map[string]any{"sat": 9, "event": 0, "in1": false, "in2": false, "motion": true, "sleepMode": int64(0),
+			"power": 14.364, "tripOdometer": int64(225)},
+		absentAttrs: []string{"ignition", "io24", "io200"}}}})
 }
 
 func TestDecodeRejectsBadInput(t *testing.T) {
 	for name, frame := range map[string]string{
 		"imei not digits":   "000f" + hex.EncodeToString([]byte("12345678901234A")),
 		"imei length wrong": "000f3132",
-		"unknown codec":     hex.EncodeToString(wrapAVL(prototest.Unhex(t, "990100"))),
-		"truncated record":  codec8Frame[:60] + "00007a5d",
-		"short avl":         "00000000000000020801",
+		// A record cut short under a CRC that matches: malformed.
+		"truncated record": hex.EncodeToString(wrapAVL(prototest.Unhex(t, codec8Frame[16:60]))),
+		"short avl":        "00000000000000020801",
 	} {
 		t.Run(name, func(t *testing.T) {
 			b, err := hex.DecodeString(frame)

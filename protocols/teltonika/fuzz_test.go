@@ -20,6 +20,10 @@ func FuzzSplitDecode(f *testing.F) {
 // FuzzDatagram decodes random UDP packets.
 func FuzzDatagram(f *testing.F) {
 	prototest.AddHexSeeds(f, udpPacket, "000ecafe01220002414208010000")
+	for _, frame := range []string{bleSensorFrame, gh3000Frame, gtslFrame, codec14Frame, cameraFrame} {
+		b := prototest.Unhex(f, frame)
+		f.Add(udp(b[8 : len(b)-4]))
+	}
 	f.Fuzz(func(t *testing.T, packet []byte) {
 		if res, err := New().DecodeDatagram(&protocols.Conn{}, packet); err == nil {
 			prototest.Storable(t, Name, res, packet)

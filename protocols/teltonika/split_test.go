@@ -8,7 +8,10 @@ import (
 )
 
 var streamFrames = []string{imeiFrame, codec8Frame, pingFrame, noFixFrame, movingFrame,
-	strings.ToLower(answerFrame), codec8EFrame}
+	strings.ToLower(answerFrame), codec8EFrame,
+	eyeTagsFrame, beaconTagsFrame, beaconTags16Frame, bleSensorFrame, beaconListFrame, vinFrame, crashFrame,
+	alarmFrame, canFrame, iButtonFrame, gh3000Frame, gh3000CellFrame, gtslFrame, axleFrame, cameraFrame, sixteenFrame,
+	codec14Frame}
 
 func TestSplitStreams(t *testing.T) {
 	frames := prototest.UnhexStrings(t, streamFrames...)

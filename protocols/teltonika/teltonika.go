@@ -1,7 +1,8 @@
 // Package teltonika implements the Teltonika FM/FMB device protocol: the
 // TCP stream (IMEI handshake, then AVL packets with CRC-16/IBM), UDP
-// datagrams, AVL codecs 8, 8 Extended and 16, and codec 12/13 command
-// messages.
+// datagrams, AVL codecs 8, 8 Extended, 16 and 7 (GH3000), and codec
+// 12/13/14 messages. IO elements get Traccar's attribute names; the names
+// of some ids depend on the device family, told by Conn.Model (io.go).
 package teltonika
 
 import "github.com/fleetd/fleetd/protocols"

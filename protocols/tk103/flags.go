@@ -82,7 +82,10 @@ func applyStatus(attrs model.Attributes, s string) {
 		}
 	}
 	fuel, _ := strconv.ParseInt(s[5:8], 16, 32)
-	attrs["fuelLevel"] = fuel
+	attrs["fuel"] = fuel
+	if len(s) <= len("01000000L") {
+		return // the flags alone (cell list frames)
+	}
 	// Up to 8 hex digits on real devices; a longer run is clamped, not wrapped.
 	if odometer, err := strconv.ParseInt(s[9:], 16, 64); err == nil {
 		attrs["odometer"] = odometer

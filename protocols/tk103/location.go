@@ -29,6 +29,7 @@ func decodeLocation(h *header) (*model.Position, error) {
 		}
 	} else {
 		c.skip(',')
+		skipSource(c)
 	}
 	digits := c.run(unlimited, isDigit)
 	if len(digits) < 6 {
@@ -67,8 +68,40 @@ func decodeLocation(h *header) (*model.Position, error) {
 	if pos.Course, err = courseAndFlags(c, pos.Attributes); err != nil {
 		return nil, invalid(*h, "course")
 	}
+	if t, ok := temperature(h.body); ok {
+		pos.Attributes["temp1"] = t
+	}
 	applyType(pos.Attributes, h.typ, h.data)
 	return pos, nil
+}
+
+// skipSource drops the `G,<n>,` some firmware puts before the date (BP02).
+func skipSource(c *cursor) {
+	rest := c.rest()
+	if len(rest) < 4 || rest[0] < 'A' || rest[0] > 'Z' || rest[1] != ',' {
+		return
+	}
+	j := 2
+	for j < len(rest) && isDigit(rest[j]) {
+		j++
+	}
+	if j > 2 && j < len(rest) && rest[j] == ',' {
+		c.i += j + 1
+	}
+}
+
+// temperature reads the `+ddd.d` (or `-ddd.d`) sensor value some devices
+// end the frame with.
+func temperature(body string) (float64, bool) {
+	if len(body) < len("+000.0") {
+		return 0, false
+	}
+	t := body[len(body)-len("+000.0"):]
+	if t[0] != '+' && t[0] != '-' || t[4] != '.' || !isDigit(t[1]) || !isDigit(t[2]) || !isDigit(t[3]) || !isDigit(t[5]) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	return v, err == nil
 }
 
 // skipSpeedTail drops the digits of a speed wider than five bytes, which
@@ -101,15 +134,20 @@ func atoi2(s string) int { return int(s[0]-'0')*10 + int(s[1]-'0') }
 // (positive first) and an optional comma.
 func coordinate(c *cursor, hemispheres string, limit float64) (float64, error) {
 	c.run(unlimited, func(b byte) bool { return b == ' ' })
+	// Minutes take the last two digits before the point; some firmware
+	// drops a zero degree part altogether ("45.78950E").
 	whole := c.run(unlimited, isDigit)
-	if len(whole) < 3 || !c.skip('.') {
+	if len(whole) < 2 || !c.skip('.') {
 		return 0, model.ErrInvalid
 	}
 	frac := c.run(unlimited, isDigit)
 	if frac == "" {
 		return 0, model.ErrInvalid
 	}
-	deg, _ := strconv.ParseFloat(whole[:len(whole)-2], 64)
+	var deg float64
+	if len(whole) > 2 {
+		deg, _ = strconv.ParseFloat(whole[:len(whole)-2], 64)
+	}
 	min, _ := strconv.ParseFloat(whole[len(whole)-2:]+"."+frac, 64)
 	v := deg + min/60
 	if min >= 60 || v > limit {

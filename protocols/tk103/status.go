@@ -8,27 +8,6 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// decodeCell decodes BZ00 `,<mcc>,<mnc>,<lac hex>,<cid hex>,...`: the
-// serving cell, with no GPS location.
-func decodeCell(h header, now time.Time) (*model.Position, error) {
-	f := strings.Split(strings.TrimPrefix(h.body, ","), ",")
-	if len(f) < 4 {
-		return nil, invalid(h, "cell")
-	}
-	mcc, err1 := strconv.ParseUint(f[0], 10, 16)
-	mnc, err2 := strconv.ParseUint(f[1], 10, 16)
-	lac, err3 := strconv.ParseUint(f[2], 16, 32)
-	cid, err4 := strconv.ParseUint(f[3], 16, 32)
-	if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
-		return nil, invalid(h, "cell")
-	}
-	pos := outdated(now)
-	tower := map[string]any{"mobileCountryCode": int64(mcc), "mobileNetworkCode": int64(mnc),
-		"locationAreaCode": int64(lac), "cellId": int64(cid)}
-	pos.Network = map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": []any{tower}}
-	return pos, nil
-}
-
 // batteryLevels maps the ZC20 battery grade to a percentage.
 var batteryLevels = map[int64]int64{6: 100, 5: 80, 4: 50, 3: 20, 2: 10}
 
@@ -36,7 +15,7 @@ var batteryLevels = map[int64]int64{6: 100, 5: 80, 4: 50, 3: 20, 2: 10}
 const unknownVoltage = 65535
 
 // decodeBattery decodes ZC20 `ddMMyy,HHmmss,<grade>,<battery cV>,<power dV>,...`.
-func decodeBattery(h header, now time.Time) (*model.Position, error) {
+func decodeBattery(h header) (*model.Position, error) {
 	f := strings.Split(h.body, ",")
 	if len(f) < 5 {
 		return nil, invalid(h, "battery report")
@@ -56,10 +35,10 @@ func decodeBattery(h header, now time.Time) (*model.Position, error) {
 		pos.Attributes["batteryLevel"] = level
 	}
 	if v[1] != unknownVoltage {
-		pos.Attributes["battery"] = float64(v[1]) * 0.01
+		pos.Attributes["battery"] = float64(v[1]) / 100
 	}
 	if v[2] != unknownVoltage {
-		pos.Attributes["power"] = float64(v[2]) * 0.1
+		pos.Attributes["power"] = float64(v[2]) / 10
 	}
 	return pos, nil
 }

@@ -6,9 +6,10 @@ import (
 
 // alarmCodes are the BO01 alarm digits.
 var alarmCodes = map[byte]string{
-	'1': "accident", // power cut on some firmware; Traccar reads it as accident
+	'0': "powerCut", // "vehicle power off" in the protocol document
+	'1': "accident",
 	'2': "sos",
-	'3': "vibration",
+	'3': "vibration", // the vehicle's anti-theft alarm went off
 	'4': "lowspeed",
 	'5': "overspeed",
 	'6': "geofenceExit",
@@ -47,7 +48,7 @@ var typeIgnition = map[string]bool{
 func applyType(attrs model.Attributes, typ, data string) {
 	alarm := typeAlarms[typ]
 	switch typ {
-	case "BO01":
+	case "BO01", "BO02":
 		if data != "" {
 			alarm = alarmCodes[data[0]]
 		}

@@ -10,13 +10,16 @@ import (
 // shape. Returns nil when there is nothing or the values are malformed: the
 // position is still worth keeping.
 func network(v []string) map[string]any {
-	// Some firmwares put other data here; Traccar skips it when the fourth
-	// value has hex letters.
-	if len(v) == 0 || len(v) >= 4 && hasHexLetter(v[3]) {
+	if len(v) == 0 {
 		return nil
 	}
 	cellCount, err := strconv.Atoi(v[0])
 	if err != nil || cellCount < 0 || cellCount > len(v) || cellCount > 0 && len(v) < 4+3*cellCount {
+		return nil
+	}
+	// Some firmwares put other data here (Traccar skips it when the MNC has
+	// hex letters); without cells the fourth value is a Wi-Fi MAC address.
+	if cellCount > 0 && hasHexLetter(v[3]) {
 		return nil
 	}
 	var cells, wifis []map[string]any

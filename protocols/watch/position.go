@@ -24,19 +24,38 @@ const (
 	alarmFallDown      = "fallDown"
 )
 
-// statusAlarms maps status word bits to alarms; the lowest set bit wins.
-var statusAlarms = []struct {
+type statusBit struct {
 	bit   uint
 	alarm string
-}{
-	{0, alarmLowBattery}, {1, alarmGeofenceExit}, {2, alarmGeofenceEnter},
-	{14, alarmPowerCut}, {16, alarmSOS}, {17, alarmLowBattery},
-	{18, alarmGeofenceExit}, {19, alarmGeofenceEnter}, {20, alarmRemoving},
-	{21, alarmFallDown}, {22, alarmFallDown},
 }
 
-// statusMotion is the status bit set while the watch moves.
-const statusMotion = 4
+// The status word is hex: its high 16 bits are alarms, its low 16 bits
+// states (the makers' documents, appendix I). The lowest alarm bit set
+// wins. Bit 22 is an abnormal heart rate, which has no Traccar alarm name.
+var alarmBits = []statusBit{
+	{16, alarmSOS}, {17, alarmLowBattery}, {18, alarmGeofenceExit}, {19, alarmGeofenceEnter},
+	{20, alarmRemoving}, {21, alarmFallDown}, {22, alarmGeneral},
+}
+
+// stateAlarms name the alarm of an AL frame that sets no alarm bit (older
+// watches send a 16-bit status word): the state it reports, as Traccar reads
+// it; an AL frame with none of them is a "general" alarm.
+var stateAlarms = []statusBit{
+	{0, alarmLowBattery}, {1, alarmGeofenceExit}, {2, alarmGeofenceEnter}, {14, alarmPowerCut},
+}
+
+// statusStatic is the state bit set while the watch's motion sensor finds it
+// still (the documents' example "00000010 ... the watch is stationary").
+const statusStatic = 4
+
+func statusAlarm(status uint64, bits []statusBit) string {
+	for _, a := range bits {
+		if status&(1<<a.bit) != 0 {
+			return a.alarm
+		}
+	}
+	return ""
+}
 
 var errFields = errors.New("unexpected position fields")
 
@@ -63,7 +82,12 @@ const (
 	fNetwork
 )
 
-func (p *Protocol) decodePosition(values string) (*model.Position, error) {
+// decodePosition reads the location data of UD, AL, WT... frames. alarm
+// is true for AL frames, which always carry an alarm. A frame without a
+// fix and without coordinates (validity V at 0,0: the watch located itself
+// by cells or Wi-Fi only) gives an outdated position that keeps the
+// network for the ingest to locate.
+func (p *Protocol) decodePosition(values string, alarm bool) (*model.Position, error) {
 	f := strings.Split(values, ",")
 	if len(f) < fNetwork {
 		return nil, errFields
@@ -89,27 +113,47 @@ func (p *Protocol) decodePosition(values string) (*model.Position, error) {
 	pos := p.newPosition()
 	pos.DeviceTime, pos.FixTime = when, when
 	pos.Valid = f[fValid] == "A"
-	pos.Latitude, pos.Longitude = lat, lon
-	pos.Speed = num[fSpeed] * knotsPerKph
-	pos.Course = num[fCourse]
-	pos.Altitude = num[fAltitude]
+	if !pos.Valid && lat == 0 && lon == 0 {
+		// Speed, course and altitude are placeholders ("22.0,0,-1") then.
+		pos.Outdated = true
+	} else {
+		pos.Latitude, pos.Longitude = lat, lon
+		pos.Speed = num[fSpeed] * knotsPerKph
+		pos.Course = num[fCourse]
+		pos.Altitude = num[fAltitude]
+	}
 	pos.Attributes["sat"] = int(num[fSatellites])
 	pos.Attributes["rssi"] = int(num[fRSSI])
 	pos.Attributes["batteryLevel"] = int(num[fBattery])
 	pos.Attributes["steps"] = int(num[fSteps])
-	for _, a := range statusAlarms {
-		if status&(1<<a.bit) != 0 {
-			pos.Attributes["alarm"] = a.alarm
-			break
+	a := statusAlarm(status, alarmBits)
+	if a == "" && alarm {
+		a = statusAlarm(status, stateAlarms)
+		if a == "" {
+			a = alarmGeneral
 		}
 	}
-	if status&(1<<statusMotion) != 0 {
-		pos.Attributes["motion"] = true
+	if a != "" {
+		pos.Attributes["alarm"] = a
+	}
+	if status&(1<<statusStatic) != 0 {
+		pos.Attributes["motion"] = false
 	}
 	if n := network(f[fNetwork:]); n != nil {
 		pos.Network = n
 	}
 	return pos, nil
+}
+
+// decodeAlarm reads an AL frame. One whose location data cannot be read is
+// still an alarm: it is kept at the last known location.
+func (p *Protocol) decodeAlarm(values string) *model.Position {
+	pos, err := p.decodePosition(values, true)
+	if err != nil {
+		pos = p.outdated()
+		pos.Attributes["alarm"] = alarmGeneral
+	}
+	return pos
 }
 
 // isNumber accepts unsigned or negative decimals without exponents.
@@ -152,8 +196,9 @@ func coordinate(value, hemisphere, negative string, limit float64) (float64, boo
 	return v, true
 }
 
-// decodeLink reads "steps,tumbles,battery" of a link frame that has them.
-func (p *Protocol) decodeLink(values string) []*model.Position {
+// decodeLink reads "steps,tumbles,battery" of a link frame that has them;
+// nil for a bare link frame (or one whose values cannot be read).
+func (p *Protocol) decodeLink(values string) *model.Position {
 	f := strings.Split(values, ",")
 	if len(f) < 3 {
 		return nil
@@ -166,53 +211,5 @@ func (p *Protocol) decodeLink(values string) []*model.Position {
 	pos := p.outdated()
 	pos.Attributes["steps"] = steps
 	pos.Attributes["batteryLevel"] = battery
-	return []*model.Position{pos}
-}
-
-// decodeHealth reads health readings: PULSE/HEART "rate", BLOOD/BPHRT
-// "high,low,rate", TEMP "t", btemp2 "valid,t", oxygen "?,percent".
-// Other types carry nothing a position holds.
-func (p *Protocol) decodeHealth(typ, values string) []*model.Position {
-	if values == "" {
-		return nil
-	}
-	f := strings.Split(values, ",")
-	pos := p.outdated()
-	var ok bool
-	switch strings.ToLower(typ) {
-	case "pulse", "heart":
-		ok = setInt(pos, "heartRate", f[0])
-	case "blood", "bphrt":
-		if len(f) >= 2 {
-			pos.Attributes["pressureHigh"], pos.Attributes["pressureLow"] = f[0], f[1]
-			ok = len(f) == 2 || setInt(pos, "heartRate", f[2])
-		}
-	case "temp":
-		ok = setFloat(pos, "temp1", f[0])
-	case "btemp2":
-		ok = len(f) >= 2 && (f[0] == "0" || setFloat(pos, "temp1", f[1]))
-	case "oxygen":
-		ok = len(f) >= 2 && setInt(pos, "bloodOxygen", f[1])
-	}
-	if !ok {
-		return nil
-	}
-	return []*model.Position{pos}
-}
-
-func setInt(pos *model.Position, key, s string) bool {
-	v, err := strconv.Atoi(s)
-	if err == nil {
-		pos.Attributes[key] = v
-	}
-	return err == nil
-}
-
-func setFloat(pos *model.Position, key, s string) bool {
-	v, err := strconv.ParseFloat(s, 64)
-	if err == nil && isNumber(s) {
-		pos.Attributes[key] = v
-		return true
-	}
-	return false
+	return pos
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // Protocol is the watch codec. Per-connection state (the maker code and the
-// index variant, which answers and commands must repeat) lives in
-// protocols.Conn.State.
+// index variant, which answers and commands must repeat, and the voice
+// message being received) lives in protocols.Conn.State.
 type Protocol struct {
 	now protocols.Clock // for frames without a time of their own
 }
@@ -33,6 +33,7 @@ func (p *Protocol) Name() string { return "watch" }
 type session struct {
 	maker    string
 	hasIndex bool
+	voice    voice // the chunked (JXTK) voice message being received
 }
 
 func (p *Protocol) newPosition() *model.Position {
@@ -57,6 +58,16 @@ func frame(maker, id, index, content string) []byte {
 	return fmt.Appendf(nil, "[%s*%s*%s%04x*%s]", maker, id, index, len(content), content)
 }
 
+// message is one decoded frame: its header, type and values (after the
+// first comma), unescaped.
+type message struct {
+	header
+	typ, values string
+}
+
+// answer frames content as an answer to m.
+func (m *message) answer(content string) []byte { return frame(m.maker, m.id, m.index, content) }
+
 // Decode decodes one frame returned by Split.
 func (p *Protocol) Decode(c *protocols.Conn, raw []byte) (protocols.Result, error) {
 	if len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {
@@ -66,42 +77,76 @@ func (p *Protocol) Decode(c *protocols.Conn, raw []byte) (protocols.Result, erro
 	if st != headerOK || h.size > len(raw)-1 {
 		return protocols.Result{}, errors.New("watch: bad frame header")
 	}
+	var s session
 	if c != nil {
-		if s := (session{h.maker, h.index != ""}); c.State != s {
-			c.State = s
-		}
+		s, _ = c.State.(session)
 	}
-	content := string(unescape(raw[h.size : len(raw)-1]))
-	typ, values, _ := strings.Cut(content, ",")
-	reply := func(content string) []byte { return frame(h.maker, h.id, h.index, content) }
+	s.maker, s.hasIndex = h.maker, h.index != ""
+	m := &message{header: h}
+	m.typ, m.values, _ = strings.Cut(string(unescape(raw[h.size:len(raw)-1])), ",")
 
-	res := protocols.Result{UniqueID: h.id}
-	switch {
+	res, err := p.decode(&s, m)
+	if c != nil && c.State != s {
+		c.State = s
+	}
+	res.UniqueID = h.id
+	if err != nil {
+		return res, fmt.Errorf("watch: %s from %s: %w", m.typ, h.id, err)
+	}
+	return res, nil
+}
+
+// decode answers and decodes m by its type.
+func (p *Protocol) decode(s *session, m *message) (protocols.Result, error) {
+	var res protocols.Result
+	switch typ := m.typ; {
 	case typ == "INIT":
-		res.Reply = reply("INIT,1")
+		res.Reply = m.answer("INIT,1")
 	case typ == "LK":
-		res.Reply = reply("LK")
-		res.Positions = p.decodeLink(values)
+		// The watch reconnects unless every LK is answered; one that
+		// carries steps and battery is answered once they are stored.
+		if pos := p.decodeLink(m.values); pos != nil {
+			res.Positions, res.Ack = []*model.Position{pos}, m.answer("LK")
+		} else {
+			res.Reply = m.answer("LK")
+		}
 	case typ == "TKQ" || typ == "TKQ2":
-		res.Reply = reply(typ)
+		// The watch asks for voice messages waiting for it: there are none.
+		res.Reply = m.answer(typ)
+	case typ == "TK":
+		return p.decodeVoice(m)
+	case typ == "JXTK":
+		return p.decodeVoiceChunk(s, m)
 	case strings.HasPrefix(typ, "AL"):
 		// The watch repeats an alarm until it is answered, so the answer
 		// waits until the alarm is stored.
-		res.Ack = reply("AL")
-		if pos, err := p.decodePosition(values); err == nil {
-			if _, ok := pos.Attributes["alarm"]; !ok {
-				pos.Attributes["alarm"] = alarmGeneral
-			}
-			res.Positions = []*model.Position{pos}
-		}
+		res.Positions, res.Ack = []*model.Position{p.decodeAlarm(m.values)}, m.answer("AL")
 	case strings.HasPrefix(typ, "UD") || strings.HasPrefix(typ, "WT"):
-		pos, err := p.decodePosition(values)
+		// Positions and weather requests (WT) are not answered: fleetd has
+		// no weather to send.
+		pos, err := p.decodePosition(m.values, false)
 		if err != nil {
-			return res, fmt.Errorf("watch: %s from %s: %w", typ, h.id, err)
+			return res, err
 		}
 		res.Positions = []*model.Position{pos}
+	case typ == "CONFIG":
+		// A report of the watch's functions (type, upload interval, feature
+		// switches) that it repeats until answered; fleetd keeps none of it.
+		res.Reply = m.answer("CONFIG,1")
+	case typ == "img":
+		res.Unsupported = "picture (img) not kept: fleetd stores no media"
 	default:
-		res.Positions = p.decodeHealth(typ, values)
+		if h, ok := healthTypes[strings.ToLower(typ)]; ok {
+			return p.decodeHealth(m, h)
+		}
+		if isCommandAnswer(typ) {
+			res.CommandResult = typ
+			if m.values != "" {
+				res.CommandResult += "," + m.values
+			}
+			return res, nil
+		}
+		res.Unsupported = fmt.Sprintf("message type %.32q not decoded", typ)
 	}
 	return res, nil
 }

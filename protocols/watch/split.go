@@ -17,7 +17,7 @@ const MaxFrameSize = maxHeader + 2*0xFFFF + 1
 var ErrFrameTooLong = errors.New("watch: frame too long")
 
 // Split returns whole "[...]" frames. The declared content length finds the
-// end, so binary content may hold a raw ']'; devices that misstate the
+// end, so binary content may hold a raw ']' (or, escaped, none); devices that misstate the
 // length (real captures do) are framed by the first ']' instead. Bytes that
 // do not start a frame are skipped together with the frame that follows:
 // bufio.Scanner stops at EOF on an advance without a token.
@@ -39,9 +39,15 @@ func frameAt(data []byte, atEOF bool) (int, []byte, error) {
 		return 0, nil, nil
 	}
 	body := data[h.size:]
+	// The declared length counts the content's bytes: unescaped by the
+	// makers' documents, as sent (an escape pair as two) by real ZJ
+	// watches' voice chunks. Escaped content holds no raw ']', so a ']' at
+	// either place ends the frame.
 	end := wireLength(body, h.length)
-	if end >= 0 && end < len(body) && body[end] == ']' {
-		return cut(data, h.size+end+1)
+	for _, n := range []int{h.length, end} {
+		if n >= 0 && n < len(body) && body[n] == ']' {
+			return cut(data, h.size+n+1)
+		}
 	}
 	closing := bytes.IndexByte(body, ']')
 	// Not there yet: a text frame that already closed has a wrong length;

@@ -29,6 +29,8 @@ func TestSplit(t *testing.T) {
 		{"escaped binary content", escaped + frameLK, []string{escaped, frameLK}},
 		{"declared length too short", frameUD + frameLK, []string{frameUD, frameLK}},
 		{"declared length too long", "[SG*8800000015*0010*LK]" + frameLK, []string{"[SG*8800000015*0010*LK]", frameLK}},
+		{"decoded message types", frameLK3 + frameConfig + frameBPHRT + frameBTemp + frameOxygen + frameTK + framePLS,
+			[]string{frameLK3, frameConfig, frameBPHRT, frameBTemp, frameOxygen, frameTK, framePLS}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { prototest.SplitStream(t, New().Split, MaxFrameSize, tc.stream, tc.want) })
@@ -53,4 +55,26 @@ func TestSplitLongestFrame(t *testing.T) {
 	if got := prototest.Strings(frames); err != nil || len(got) != 2 || got[0] != frame {
 		t.Errorf("got %d frames, %v", len(got), err)
 	}
+}
+
+// TestSplitVoiceChunks cuts a ZJ watch's six JXTK chunks, whose declared
+// length counts escape pairs as two bytes, at the lengths their headers
+// declare: the header (30 bytes), the content, the ']'.
+func TestSplitVoiceChunks(t *testing.T) {
+	stream := string(jxtkChunks(t))
+	var want []string
+	for _, length := range []int{0x439, 0x443, 0x430, 0x437, 0x433, 0xe5} {
+		want = append(want, stream[:30+length+1])
+		stream = stream[30+length+1:]
+	}
+	if stream != "" {
+		t.Fatalf("%d bytes after the chunks", len(stream))
+	}
+	prototest.SplitStream(t, New().Split, MaxFrameSize, strings.Join(want, "")+frameLK, append(want, frameLK))
+	// The last chunk is cut as soon as it is whole, not when more bytes
+	// follow: the watch waits for its answer before sending anything else.
+	for _, chunk := range want {
+		prototest.OneFrame(t, New().Split, []byte(chunk))
+	}
+	prototest.AsksForMore(t, New().Split, []byte(want[5]))
 }

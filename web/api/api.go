@@ -79,6 +79,7 @@ func (h *handlers) routes() []route {
 		{fiber.MethodPost, "/commands/send", required, h.sendCommand},
 		{fiber.MethodGet, "/commands/types", required, h.commandTypes},
 		{fiber.MethodGet, "/devices/unknown", required, h.unknownDevices},
+		{fiber.MethodGet, "/devices/frames", required, h.rawFrames},
 		{fiber.MethodGet, "/socket", required, h.socket()},
 	}
 	rs = append(rs, objectRoutes("/devices", h.core.Fleet.Devices, filterIDs)...)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/fleetd/fleetd/app/inbox"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -55,5 +56,24 @@ func (h *handlers) commandTypes(c *fiber.Ctx) error {
 // administrator can add them.
 func (h *handlers) unknownDevices(c *fiber.Ctx) error {
 	list, err := h.core.Ingest.UnknownDevices(httpx.User(c))
+	return send(c, list, err)
+}
+
+// rawFrames lists the raw-frame inbox: frames the listeners could not use.
+func (h *handlers) rawFrames(c *fiber.Ctx) error {
+	f := inbox.Filter{UniqueID: c.Query("uniqueId"), Protocol: c.Query("protocol"), Limit: 200}
+	deviceID, err := httpx.QueryID(c, "deviceId")
+	if err != nil {
+		return err
+	}
+	limit, err := httpx.QueryID(c, "limit")
+	if err != nil {
+		return err
+	}
+	f.DeviceID = deviceID
+	if limit > 0 {
+		f.Limit = int(limit)
+	}
+	list, err := h.core.Ingest.Frames(httpx.User(c), f)
 	return send(c, list, err)
 }

@@ -3,6 +3,7 @@ package api_test
 import (
 	"testing"
 
+	"github.com/fleetd/fleetd/app/inbox"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -63,5 +64,28 @@ func TestCommandSending(t *testing.T) {
 
 		{Name: "unknown devices, admin", As: "admin", Method: "GET", Path: "/api/devices/unknown", Status: 200, Want: []string{"[]"}},
 		{Name: "unknown devices, user", As: "user1", Method: "GET", Path: "/api/devices/unknown", Status: 403},
+		{Name: "unknown device with its frames", As: "admin", Before: tapFrames, Method: "GET", Path: "/api/devices/unknown",
+			Status: 200, Want: []string{`"uniqueId":"stranger"`, `"frames":[{"time":`, `"reason":"unknown device","hex":"6869","length":2}`},
+			Absent: []string{`"hex":"6b6f"`}},
+
+		{Name: "raw frames, admin", As: "admin", Before: tapFrames, Method: "GET", Path: "/api/devices/frames",
+			Status: 200, Want: []string{`"hex":"6b6f"`, `"hex":"6869"`}},
+		{Name: "raw frames of a device", As: "admin", Before: tapFrames, Method: "GET", Path: "/api/devices/frames?deviceId={d1}",
+			Status: 200, Want: []string{`"deviceId":{d1},"reason":"checksum mismatch","hex":"6b6f","length":2`}, Absent: []string{`"hex":"6869"`}},
+		{Name: "raw frames, limit", As: "admin", Before: tapFrames, Method: "GET", Path: "/api/devices/frames?limit=1",
+			Status: 200, Want: []string{`"hex":"6b6f"`}, Absent: []string{`"hex":"6869"`}},
+		{Name: "raw frames, bad deviceId", As: "admin", Method: "GET", Path: "/api/devices/frames?deviceId=x", Status: 400},
+		{Name: "raw frames, user", As: "user1", Before: tapFrames, Method: "GET", Path: "/api/devices/frames", Status: 403},
 	})
+}
+
+// tapFrames has the listeners tell the inbox of an unknown device's frame,
+// then of a frame of d1 with a bad checksum.
+func tapFrames(t *testing.T, e *env) {
+	_, err := e.Core.Ingest.Identify("test", "stranger", "10.0.0.9:5000")
+	if err == nil {
+		t.Fatal("stranger identified")
+	}
+	e.Core.Ingest.Tap(inbox.Seen{Protocol: "test", Remote: "10.0.0.9:5000", UniqueID: "stranger", Data: []byte("hi"), Problem: "unknown device"})
+	e.Core.Ingest.Tap(inbox.Seen{Protocol: "test", Remote: "10.0.0.8:5000", UniqueID: "d1", DeviceID: e.IDs["d1"], Data: []byte("ko"), Problem: "checksum mismatch"})
 }

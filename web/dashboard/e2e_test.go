@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/fleetd/fleetd/app/inbox"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 	"github.com/gofiber/fiber/v2"
@@ -222,6 +224,21 @@ func TestBrowser(t *testing.T) {
 	)
 	if d, err := e.Core.Ingest.Identify("gt06", "862000000000042", "198.51.100.7:5023"); err != nil || d.Name != "Trailer 42" {
 		t.Fatalf("device added in the browser: %+v %v", d, err)
+	}
+
+	// What my trackers send: a frame that failed its checksum, and the
+	// offer to accept the tracker's checksums.
+	e.Core.Ingest.Tap(inbox.Seen{Protocol: "gt06", Remote: "198.51.100.7:5023", UniqueID: "356938035643809",
+		DeviceID: e.IDs["truck1"], Data: []byte{0x78, 0x78, 0x1f, 0x12}, Problem: inbox.ChecksumMismatch})
+	s.do("accept a tracker's checksums",
+		chromedp.Navigate(dash+"/fleet/frames"),
+		s.waitText("table.frames", "78781f12"),
+		chromedp.Click(chromedp.CSS(`table.frames form.inline button[type=submit]`)),
+		s.waitText("h1", "What Truck One sends"),
+		waitTrue(`document.querySelector('table.frames form') === null`),
+	)
+	if d, _ := e.Core.Fleet.Devices.Get(model.System(), e.IDs["truck1"]); !ingest.ChecksumWaived(d) {
+		t.Errorf("checksums not accepted in the browser: %+v", d.Attributes)
 	}
 
 	// Tickets: answer, then move the status.

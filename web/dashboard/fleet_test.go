@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fleetd/fleetd/app/inbox"
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
@@ -168,4 +170,42 @@ func TestDeviceInstallation(t *testing.T) {
 	page := admin.get("/dashboard/fleet/devices/" + itoa(list[0].ID)).Body
 	webtest.Contains(t, "device page", page, "Installation record", "by Ada Admin", "Where: Depot North", "Under the dashboard")
 	webtest.Lacks(t, "device page", page, `name="install"`)
+}
+
+// "What my trackers send": the frames the listeners could not use, with
+// the offer to accept the checksums of a device whose frames fail them.
+func TestRawFramesPage(t *testing.T) {
+	e := newEnv(t)
+	truck := e.IDs["truck1"]
+	if _, err := e.Core.Ingest.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err == nil {
+		t.Fatal("unknown device identified")
+	}
+	e.Core.Ingest.Tap(inbox.Seen{Protocol: "gt06", Remote: "203.0.113.9:4711", UniqueID: "862000000000077",
+		Data: []byte{0x78, 0x78, 0x0d, 0x01}, Problem: inbox.UnknownDevice})
+	e.Core.Ingest.Tap(inbox.Seen{Protocol: "gt06", Remote: "198.51.100.7:5000", UniqueID: "356938035643809", DeviceID: truck,
+		Data: []byte{0x78, 0x78, 0x1f, 0x12}, Problem: inbox.ChecksumMismatch})
+	admin := e.as("admin")
+	res := admin.get("/dashboard/fleet/frames")
+	webtest.Contains(t, "frames", res.Body, "What my trackers send", "78780d01", "unknown device", "862000000000077",
+		"78781f12", "checksum mismatch", "Truck One", "Accept its checksums")
+	webtest.Contains(t, "unknown list with its last frame", admin.get("/dashboard/fleet/unknown").Body, "78780d01")
+	res = admin.get("/dashboard/fleet/frames?device=" + itoa(truck))
+	webtest.Contains(t, "one device's frames", res.Body, "What Truck One sends", "78781f12")
+	webtest.Lacks(t, "one device's frames", res.Body, "78780d01")
+	if res := e.as("manager").get("/dashboard/fleet/frames"); res.Status != 403 {
+		t.Errorf("manager: %d", res.Status)
+	}
+
+	if res := admin.post("/dashboard/fleet/frames/checksum", url.Values{"deviceId": {itoa(truck)}}); res.Status != 303 {
+		t.Fatalf("accept checksums: %d %.300s", res.Status, res.Body)
+	}
+	d, err := e.Core.Fleet.Devices.Get(model.System(), truck)
+	if err != nil || !ingest.ChecksumWaived(d) {
+		t.Fatalf("device after accepting its checksums: %+v %v", d, err)
+	}
+	webtest.Lacks(t, "frames once accepted", admin.get("/dashboard/fleet/frames").Body, "Accept its checksums")
+	// Marking is a device edit: only for those who may edit the device.
+	if res := e.as("manager").post("/dashboard/fleet/frames/checksum", url.Values{"deviceId": {itoa(e.IDs["van2"])}}); res.Status != 404 {
+		t.Errorf("manager marking a device it cannot see: %d", res.Status)
+	}
 }

@@ -44,6 +44,7 @@ func newListenerCollector() *listenerCollector {
 			func(s *protocols.Counters) float64 { return float64(s.Buffered.Load()) }},
 		{failed, counter, "decode", func(s *protocols.Counters) float64 { return float64(s.DecodeErrors.Load()) }},
 		{failed, counter, "checksum", func(s *protocols.Counters) float64 { return float64(s.ChecksumErrors.Load()) }},
+		{failed, counter, "unsupported", func(s *protocols.Counters) float64 { return float64(s.Unsupported.Load()) }},
 		{failed, counter, "panic", func(s *protocols.Counters) float64 { return float64(s.Panics.Load()) }},
 		{failed, counter, "oversized", func(s *protocols.Counters) float64 { return float64(s.Oversized.Load()) }},
 		{failed, counter, "timeout", func(s *protocols.Counters) float64 { return float64(s.TimedOut.Load()) }},

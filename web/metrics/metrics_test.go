@@ -266,8 +266,9 @@ func TestImpossibleValuesCounted(t *testing.T) {
 	fx := newFixture(t, "")
 	base := fx.serveLoopback(t)
 	conn := fx.report(t)
-	// The fix of report's frame (0x12, serial 3) with course bits 1000 and serial 4.
-	content, _ := hex.DecodeString("0f0a140e150bc505e51e780293a9e800" + "57e8" + "00f601006e0055da")
+	// The fix of report's frame (0x12, serial 3) a second later, with course
+	// bits 1000 and serial 4 (the same fix would be taken for a resend).
+	content, _ := hex.DecodeString("0f0a140e150cc505e51e780293a9e800" + "57e8" + "00f601006e0055da")
 	conn.Write(gt06.Frame(0x12, content, 4))
 	want := gt06.Frame(0x12, nil, 4)
 	got := make([]byte, len(want))

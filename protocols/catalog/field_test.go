@@ -88,8 +88,6 @@ func minUnderstood(protocol string) float64 {
 	switch protocol {
 	case "teltonika":
 		return 0.90 // 42 frames: 3 DualCam photo chunks and 1 frame with a zero length field
-	case "gt06":
-		return 0.63
 	}
 	return 0.95
 }

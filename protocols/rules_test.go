@@ -180,3 +180,36 @@ func readAnswer(t *testing.T, conn net.Conn, n int) string {
 	}
 	return string(got)
 }
+
+// The device's model, as the operator set it, reaches the decoder: an
+// LW-series GT06 reports alarm 0x19 as hard acceleration, where other
+// models mean low battery (docs/devices.md, "GT06 models set on the device").
+func TestDeviceModelReachesTheDecoder(t *testing.T) {
+	const lwAlarm = "78782516180516150812c804b50ee80880e40805dcf909012e000000986633460604190106c393490d0a"
+	for _, tc := range []struct{ model, alarm string }{{"LW4G", "hardAcceleration"}, {"", "lowBattery"}} {
+		core, admin, l := listening(t, "gt06")
+		d, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error {
+			d.Name, d.UniqueID, d.Model = "tracker", "123456789012345", tc.model
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn, err := net.Dial("tcp", l.Addrs["gt06"].String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		for _, frame := range []string{inboxLogin, lwAlarm} {
+			b, _ := hex.DecodeString(frame)
+			conn.Write(b)
+			if readAnswer(t, conn, 10) == "" {
+				t.Fatalf("model %q: no answer to %s", tc.model, frame)
+			}
+		}
+		ps, err := core.Fleet.Positions(admin, fleet.PositionQuery{DeviceID: d.ID, From: time.Unix(0, 0), To: time.Now()})
+		if err != nil || len(ps) != 1 || ps[0].Attributes["alarm"] != tc.alarm {
+			t.Fatalf("model %q: stored %+v (%v), want one position with alarm %s", tc.model, ps, err, tc.alarm)
+		}
+	}
+}

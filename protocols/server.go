@@ -527,19 +527,7 @@ func (s *Server) serveUDP(dg Datagram) {
 // packet handles one self-contained UDP packet.
 func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 	arrived := time.Now()
-	state := &Conn{Remote: addr.String()}
-	var res Result
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				s.Stats.Panics.Add(1)
-				err = fmt.Errorf("decoder panic: %v", r)
-				s.log.Error("decoder panic on udp packet", "remote", addr, "packet", fmt.Sprintf("%x", data), "panic", r)
-			}
-		}()
-		res, err = dg.DecodeDatagram(state, data)
-	}()
+	res, err := s.decodePacket(dg, &Conn{Remote: addr.String()}, data, addr)
 	seen := inbox.Seen{Protocol: s.name, Remote: addr.String(), UniqueID: res.UniqueID, Data: data}
 	switch {
 	case err != nil:
@@ -564,6 +552,13 @@ func (s *Server) packet(dg Datagram, data []byte, addr net.Addr) {
 		seen.Problem = inbox.UnknownDevice
 		s.tapped(seen)
 		return
+	}
+	if d.Model != "" {
+		// The packet names its device only once decoded: decoded again
+		// for a model whose layout differs.
+		if again, err := s.decodePacket(dg, &Conn{Remote: addr.String(), UniqueID: d.UniqueID, Model: d.Model}, data, addr); err == nil {
+			res = again
+		}
 	}
 	seen.DeviceID, seen.Problem = d.ID, res.Unsupported
 	s.tapped(seen)
@@ -597,6 +592,18 @@ func dropped(positions []*model.Position) string {
 		}
 	}
 	return ""
+}
+
+// decodePacket runs the decoder on one packet, a panic made an error.
+func (s *Server) decodePacket(dg Datagram, state *Conn, data []byte, addr net.Addr) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.Stats.Panics.Add(1)
+			err = fmt.Errorf("decoder panic: %v", r)
+			s.log.Error("decoder panic on udp packet", "remote", addr, "packet", fmt.Sprintf("%x", data), "panic", r)
+		}
+	}()
+	return dg.DecodeDatagram(state, data)
 }
 
 func (s *Server) tapped(seen inbox.Seen) {

@@ -149,6 +149,9 @@ func chunkedLength(data []byte) (int, error) {
 			}
 			return -1, nil
 		}
+		if j == 0 || data[i+j-1] != '\r' {
+			return 0, errHTTPFraming // net/http refuses a chunk line ending in a bare LF
+		}
 		sizeField, _, _ := bytes.Cut(bytes.TrimSpace(data[i:i+j]), []byte(";"))
 		size, err := strconv.ParseUint(string(bytes.TrimSpace(sizeField)), 16, 30)
 		if err != nil {
@@ -171,9 +174,7 @@ func chunkedLength(data []byte) (int, error) {
 		switch rest := data[min(i, len(data)):]; {
 		case bytes.HasPrefix(rest, []byte("\r\n")):
 			i += 2
-		case bytes.HasPrefix(rest, []byte("\n")):
-			i++
-		case len(rest) < 2:
+		case len(rest) < 2 && (len(rest) == 0 || rest[0] == '\r'):
 			return -1, nil
 		default:
 			return 0, errHTTPFraming

@@ -34,6 +34,7 @@ type link struct {
 	conn     net.Conn
 	inflight chan inFlight // FIFO: the server answers a connection's frames in order; nil without ACKs
 	loggedIn chan struct{} // closed at the login answer
+	acks     chan struct{} // a token per matched ACK, in a closed loop; nil otherwise
 	exited   chan struct{} // closed when the reader stops
 	err      error         // why the reader stopped; read once exited is closed
 }
@@ -71,6 +72,9 @@ func (d *tcpDevice) session(ctx context.Context) error {
 	if d.r.codec.noAck() == "" {
 		l.inflight = make(chan inFlight, maxInFlight)
 	}
+	if d.r.opts.ClosedLoop {
+		l.acks = make(chan struct{}, 1)
+	}
 	go d.read(l)
 	defer func() {
 		conn.Close()
@@ -87,6 +91,9 @@ func (d *tcpDevice) session(ctx context.Context) error {
 	}
 	d.r.stats.connected.Add(1)
 	defer d.r.stats.connected.Add(-1)
+	if l.acks != nil {
+		return d.closedLoop(ctx, l)
+	}
 
 	timer := time.NewTimer(0)
 	defer timer.Stop()
@@ -119,6 +126,45 @@ func (d *tcpDevice) session(ctx context.Context) error {
 		d.r.stats.sent.Add(1)
 		if err := d.write(l, frame); err != nil {
 			return err
+		}
+	}
+}
+
+// closedLoop sends a position, waits for its ACK, and sends the next one at
+// once (Options.ClosedLoop). A frame left unanswered for the login timeout
+// is given up: the next one goes, and the reader counts the first as
+// unacknowledged when a later ACK skips it.
+func (d *tcpDevice) closedLoop(ctx context.Context, l *link) error {
+	wait := time.NewTimer(time.Hour)
+	defer wait.Stop()
+	last := time.Now()
+	for {
+		select {
+		case <-l.acks: // a late ACK of a frame given up
+		default:
+		}
+		d.serial++
+		now := time.Now()
+		frame := d.r.codec.position(d.id, d.fix(now.Sub(last)), d.serial)
+		last = now
+		select {
+		case l.inflight <- inFlight{d.serial, now}:
+		default: // full of frames given up: the server is not answering
+			return errors.New("no ACKs")
+		}
+		d.r.stats.sent.Add(1)
+		if err := d.write(l, frame); err != nil {
+			return err
+		}
+		wait.Reset(d.r.tm.login)
+		select {
+		case <-l.acks:
+		case <-wait.C:
+		case <-ctx.Done():
+			d.finish(l)
+			return nil
+		case <-l.exited:
+			return fmt.Errorf("connection lost: %w", l.err)
 		}
 	}
 }
@@ -214,6 +260,10 @@ func (d *tcpDevice) acked(l *link, serial int) {
 			}
 			d.r.lat.record(time.Since(p.sent))
 			d.r.stats.acked.Add(1)
+			select {
+			case l.acks <- struct{}{}:
+			default: // not a closed loop (nil), or a token is waiting
+			}
 			return
 		default:
 			return // nothing in flight: not an answer to us

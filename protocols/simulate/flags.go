@@ -13,6 +13,8 @@ func (o *Options) Flags(f *pflag.FlagSet) {
 	f.IntVar(&o.Devices, "devices", 10, "number of simulated trackers")
 	f.StringVar(&o.Protocol, "protocol", "gt06", "protocol: "+strings.Join(Protocols(), ", "))
 	f.DurationVar(&o.Interval, "interval", 10*time.Second, "time between two positions of one tracker")
+	f.BoolVar(&o.ClosedLoop, "closed-loop", false, "send each tracker's next position as soon as the last is acknowledged (--interval unused)")
+	f.DurationVar(&o.Warmup, "warmup", 0, "leave this first part of the run (ramp included) out of the measured window")
 	f.StringVar(&o.Server, "server", "localhost", "server host, or host:port")
 	f.IntVar(&o.Port, "port", 0, "server port (0: the protocol's default port)")
 	f.DurationVar(&o.Duration, "duration", 0, "how long to run (0: until interrupted)")

@@ -74,3 +74,13 @@ func (h *histogram) quantile(q float64) time.Duration {
 	}
 	return h.maximum()
 }
+
+// reset empties the histogram. Samples recorded meanwhile may be lost or
+// kept: it is for the end of a warm-up, not for exact counts.
+func (h *histogram) reset() {
+	for i := range h.counts {
+		h.counts[i].Store(0)
+	}
+	h.total.Store(0)
+	h.max.Store(0)
+}

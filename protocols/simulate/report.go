@@ -28,6 +28,39 @@ type Report struct {
 	PositionsPerSec float64
 	// SentPerSec is the load offered.
 	SentPerSec float64
+
+	// The measured window, after Options.Warmup (all zero without one):
+	// its length, the devices logged in when it began, what was sent and
+	// acknowledged in it, and the acknowledged positions per second. The
+	// latency quantiles above then cover only ACKs received in it (and the
+	// final drain).
+	Window          time.Duration
+	WindowConnected int
+	WindowSent      uint64
+	WindowAcked     uint64
+	WindowPerSec    float64
+}
+
+// window fills the measured window from the counters at the end of the
+// run; nothing when the warm-up did not end before it.
+func (r *runner) window(rep *Report, end counts) {
+	w := r.warm.Load()
+	if w == nil {
+		return
+	}
+	rep.Window = end.at.Sub(w.at)
+	rep.WindowConnected = int(w.connected)
+	rep.WindowSent = end.sent - w.sent
+	rep.WindowAcked = end.acked - w.acked
+	if rep.NoAck != "" {
+		rep.WindowAcked = 0
+	}
+	if secs := rep.Window.Seconds(); secs > 0 {
+		rep.WindowPerSec = float64(rep.WindowAcked) / secs
+		if rep.NoAck != "" {
+			rep.WindowPerSec = float64(rep.WindowSent) / secs
+		}
+	}
 }
 
 func (r *runner) report(elapsed time.Duration) Report {
@@ -62,6 +95,10 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "  acked       %d (%.1f/s), %d unacknowledged\n", r.Acked, r.PositionsPerSec, r.Unacked)
 		fmt.Fprintf(&b, "  frame->ACK  p50 %s  p90 %s  p99 %s  max %s\n",
 			roundDuration(r.P50), roundDuration(r.P90), roundDuration(r.P99), roundDuration(r.Max))
+	}
+	if r.Window > 0 {
+		fmt.Fprintf(&b, "  measured    %.1fs after the warm-up, %d connected at its start: sent %d, acked %d (%.1f/s)\n",
+			r.Window.Seconds(), r.WindowConnected, r.WindowSent, r.WindowAcked, r.WindowPerSec)
 	}
 	fmt.Fprintf(&b, "  errors      %d (%d reconnects)", r.Errors, r.Reconnects)
 	return b.String()

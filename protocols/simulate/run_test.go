@@ -138,6 +138,37 @@ func TestRunReconnects(t *testing.T) {
 	}
 }
 
+// TestRunClosedLoop: each device sends its next position when the last is
+// acknowledged, so at most one is in flight; the window after the warm-up
+// is reported apart.
+func TestRunClosedLoop(t *testing.T) {
+	t.Parallel()
+	const devices = 4
+	srv := startServer(t, "gt06", DefaultFirstID, devices)
+	var log strings.Builder
+	rep, err := run(context.Background(), Options{Devices: devices, Protocol: "gt06", ClosedLoop: true, Server: srv.addr,
+		Ramp: 50 * time.Millisecond, Warmup: 300 * time.Millisecond, Duration: time.Second, Log: &log}, fastTiming)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := srv.stored(CityFor(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s\n%d stored", rep, stored)
+	if rep.Errors != 0 || rep.Sent < 2*devices || rep.Acked != rep.Sent || rep.Unacked != 0 || uint64(stored) != rep.Sent {
+		t.Fatalf("sent %d, acked %d, unacked %d, stored %d, errors %d; log:\n%s", rep.Sent, rep.Acked, rep.Unacked, stored, rep.Errors, &log)
+	}
+	if rep.WindowConnected != devices || rep.Window < 600*time.Millisecond || rep.Window > time.Second ||
+		rep.WindowAcked == 0 || rep.WindowAcked >= rep.Acked || rep.WindowSent > rep.WindowAcked+devices {
+		t.Errorf("window %v, %d connected at its start, sent %d, acked %d of %d", rep.Window, rep.WindowConnected,
+			rep.WindowSent, rep.WindowAcked, rep.Acked)
+	}
+	if !strings.Contains(rep.String(), "measured    0.") {
+		t.Errorf("the report does not show the window:\n%s", rep)
+	}
+}
+
 func TestOptionsCheck(t *testing.T) {
 	ok := Options{Devices: 1, Protocol: "gt06", Interval: time.Second}
 	tests := []struct {
@@ -150,6 +181,10 @@ func TestOptionsCheck(t *testing.T) {
 		{"no interval", func(o *Options) { o.Interval = 0 }, "interval"},
 		{"negative duration", func(o *Options) { o.Duration = -time.Second }, "duration"},
 		{"negative ramp", func(o *Options) { o.Ramp = -time.Second }, "ramp"},
+		{"negative warm-up", func(o *Options) { o.Warmup = -time.Second }, "warm-up"},
+		{"closed loop", func(o *Options) { o.Interval, o.ClosedLoop = 0, true }, ""},
+		{"closed loop without ACKs", func(o *Options) { o.ClosedLoop, o.Protocol = true, "watch" }, "closed loop"},
+		{"closed loop over HTTP", func(o *Options) { o.ClosedLoop, o.Protocol = true, "osmand" }, "closed loop"},
 		{"bad port", func(o *Options) { o.Port = 70000 }, "port"},
 		{"unknown protocol", func(o *Options) { o.Protocol = "nmea" }, "unknown protocol"},
 		{"ids overflow", func(o *Options) { o.FirstID, o.Devices = MaxIMEI, 2 }, "15 digits"},

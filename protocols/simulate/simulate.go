@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fleetd/fleetd/protocols/catalog"
@@ -28,6 +29,14 @@ type Options struct {
 	Devices  int
 	Protocol string        // one of Protocols()
 	Interval time.Duration // between two positions of one device (jittered by ±10%)
+	// ClosedLoop sends each device's next position as soon as the last one
+	// is acknowledged, instead of every Interval (which is then unused):
+	// the load is whatever the server sustains. TCP protocols with ACKs only.
+	ClosedLoop bool
+	// Warmup, when set, is the part of the run (ramp included) that is not
+	// measured: the report's window counts, and its latencies cover, only
+	// what happens after it.
+	Warmup time.Duration
 	// Server is "host" or "host:port"; empty means localhost. A port in
 	// Server wins over Port.
 	Server string
@@ -91,11 +100,15 @@ func run(ctx context.Context, opts Options, tm timing) (Report, error) {
 		wg.Go(func() { d.loop(runCtx) })
 	}
 	stopProgress := r.progress(start)
+	warm := r.warmup(start)
 	<-runCtx.Done()
 	elapsed := time.Since(start)
+	end := r.stats.snapshot()
+	warm.Stop()
 	wg.Wait()
 	stopProgress()
 	rep := r.report(elapsed)
+	r.window(&rep, end)
 	r.logf("%s", rep)
 	return rep, nil
 }
@@ -104,10 +117,12 @@ func (o *Options) check() error {
 	switch {
 	case o.Devices <= 0:
 		return errors.New("simulate: at least one device is needed")
-	case o.Interval <= 0:
+	case o.Interval <= 0 && !o.ClosedLoop:
 		return errors.New("simulate: the interval must be positive")
-	case o.Duration < 0 || o.Ramp < 0:
-		return errors.New("simulate: the duration and ramp cannot be negative")
+	case o.Duration < 0 || o.Ramp < 0 || o.Warmup < 0:
+		return errors.New("simulate: the duration, ramp and warm-up cannot be negative")
+	case o.ClosedLoop && (o.Protocol == osmandName || codecs[o.Protocol] != nil && codecs[o.Protocol].noAck() != ""):
+		return fmt.Errorf("simulate: a closed loop needs a protocol that acknowledges positions, not %s", o.Protocol)
 	case o.Port < 0 || o.Port > 65535:
 		return fmt.Errorf("simulate: bad port %d", o.Port)
 	}
@@ -159,6 +174,7 @@ type runner struct {
 	codec codec // nil for osmand
 	stats stats
 	lat   histogram
+	warm  atomic.Pointer[counts] // the counters when the warm-up ended
 	log   *logger
 	http  *http.Client
 }
@@ -203,7 +219,11 @@ func (d *deviceBase) rampUp() time.Duration {
 	if d.r.opts.Ramp > 0 {
 		return d.r.opts.Ramp
 	}
-	return max(d.r.opts.Interval, time.Duration(d.r.opts.Devices)*500*time.Microsecond)
+	first := d.r.opts.Interval
+	if d.r.opts.ClosedLoop {
+		first = 0
+	}
+	return max(first, time.Duration(d.r.opts.Devices)*500*time.Microsecond)
 }
 
 func (d *deviceBase) startDelay() time.Duration {

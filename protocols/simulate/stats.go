@@ -84,3 +84,27 @@ func (r *runner) progress(start time.Time) (stop func()) {
 	})
 	return func() { close(done); wg.Wait() }
 }
+
+// counts are the counters at one moment.
+type counts struct {
+	at                   time.Time
+	sent, acked, unacked uint64
+	connected            int64
+}
+
+func (s *stats) snapshot() counts {
+	return counts{at: time.Now(), sent: s.sent.Load(), acked: s.acked.Load(), unacked: s.unacked.Load(), connected: s.connected.Load()}
+}
+
+// warmup ends the unmeasured start of the run after Options.Warmup: it
+// notes the counters and empties the latency histogram. Stop cancels it.
+func (r *runner) warmup(start time.Time) *time.Timer {
+	if r.opts.Warmup <= 0 {
+		return time.NewTimer(time.Duration(1<<63 - 1))
+	}
+	return time.AfterFunc(time.Until(start.Add(r.opts.Warmup)), func() {
+		r.lat.reset()
+		c := r.stats.snapshot()
+		r.warm.Store(&c)
+	})
+}

@@ -34,6 +34,7 @@ import (
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/simulate"
+	"github.com/fleetd/fleetd/protocols/simulate/bench"
 	"github.com/fleetd/fleetd/storage"
 	"github.com/fleetd/fleetd/storage/backups"
 	"github.com/fleetd/fleetd/web"
@@ -102,6 +103,9 @@ type cli struct {
 	bcryptCost int
 	// repairing, when set, runs before the start-up repair (tests hold it).
 	repairing func()
+	// benchExe, when set, says how fleetd bench runs fleetd (tests: the
+	// test binary).
+	benchExe func(*bench.Options)
 }
 
 // ---- the command tree ----
@@ -118,7 +122,7 @@ func (c *cli) commands() *cobra.Command {
 	healthCmd.Flags().StringVar(&healthURL, "url", "", "health URL (default: /api/health on web.address, via 127.0.0.1 for a wildcard address)")
 	root.AddCommand(
 		&cobra.Command{Use: "serve", Short: "Run the server", Args: cobra.NoArgs, RunE: c.withConfig(c.serve)},
-		c.userCommands(), healthCmd, c.simulateCommand(),
+		c.userCommands(), healthCmd, c.simulateCommand(), c.benchCommand(),
 		&cobra.Command{Use: "maintenance on|off|status",
 			Short: "Switch maintenance mode (account access answers \"Server not running!\"), also while serve runs",
 			Args:  cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs), ValidArgs: []string{"on", "off", "status"},
@@ -187,6 +191,54 @@ func (c *cli) simulateCommand() *cobra.Command {
 			return err
 		}}
 	o.Flags(cmd.Flags())
+	return cmd
+}
+
+// benchCommand is the hidden `fleetd bench`: the device-load benchmark of
+// docs/benchmarks.md and the null GT06 server it measures the network
+// path with.
+func (c *cli) benchCommand() *cobra.Command {
+	o := bench.Options{Out: c.stdout}
+	ingestCmd := &cobra.Command{Use: "ingest", Short: "Durable positions/s of fleetd serve against a null GT06 server, the store, latency, memory",
+		Long: "Runs fleetd serve and a null GT06 server (fleetd bench null-gt06) as processes of their own, in turn,\n" +
+			"against --devices simulated GT06 trackers in a closed loop, then both in an open loop at a quarter of\n" +
+			"the null server's rate, and times the store's appends in this process. Prints every run and the medians.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Exe == "" {
+				exe, err := os.Executable()
+				if err != nil {
+					return err
+				}
+				o.Exe = exe
+			}
+			_, err := bench.Ingest(cmd.Context(), o)
+			return err
+		}}
+	f := ingestCmd.Flags()
+	f.IntVar(&o.Devices, "devices", 5000, "simulated GT06 trackers")
+	f.IntVar(&o.Runs, "runs", 5, "interleaved rounds (a fleetd, a null server and a store run each)")
+	f.DurationVar(&o.Ramp, "ramp", 10*time.Second, "spread the connections over this long")
+	f.DurationVar(&o.Settle, "settle", 2*time.Second, "wait this long after the ramp before measuring")
+	f.DurationVar(&o.Measure, "measure", 15*time.Second, "the measured window of each run")
+	f.StringVar(&o.Dir, "dir", "", "directory for the runs' stores (default: the system's temporary directory)")
+	var listen string
+	nullCmd := &cobra.Command{Use: "null-gt06", Short: "A GT06 server that answers every frame at once and stores nothing",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ln, err := net.Listen("tcp", listen)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(c.stdout, bench.NullReadyPrefix+ln.Addr().String())
+			return bench.NullGT06(cmd.Context(), ln)
+		}}
+	nullCmd.Flags().StringVar(&listen, "listen", "127.0.0.1:5023", "address to listen on")
+	cmd := &cobra.Command{Use: "bench", Short: "Benchmarks (docs/benchmarks.md)", Hidden: true}
+	cmd.AddCommand(ingestCmd, nullCmd)
+	if c.benchExe != nil {
+		c.benchExe(&o)
+	}
 	return cmd
 }
 

@@ -113,8 +113,8 @@ func Ingest(ctx context.Context, o Options) (*Result, error) {
 			return res, fmt.Errorf("round %d, store: %w", round+1, err)
 		}
 		res.Store = append(res.Store, s)
-		fmt.Fprintf(o.Out, "round %d  store   %d writers   %9.0f positions/s  %d positions, %.0f file bytes each (record %d B)\n",
-			round+1, o.Devices, s.PerSec, s.Positions, float64(s.FileBytes)/float64(max(s.Positions, 1)), s.Record)
+		fmt.Fprintf(o.Out, "round %d  store   %d writers   %9.0f positions/s  %d positions, %.0f file bytes each (record %d B)  load average %s\n",
+			round+1, o.Devices, s.PerSec, s.Positions, float64(s.FileBytes)/float64(max(s.Positions, 1)), s.Record, loadAverage())
 	}
 	ceiling := median(res.Null, func(l Load) float64 { return l.PerSec })
 	if rate := ceiling / 4; rate > 0 {
@@ -287,7 +287,7 @@ func (o *Options) printLoad(round int, l Load) {
 	if l.Report.Errors > 0 {
 		line += fmt.Sprintf("  %d errors", l.Report.Errors)
 	}
-	fmt.Fprintln(o.Out, line)
+	fmt.Fprintln(o.Out, line+"  load average "+loadAverage())
 }
 
 func (r *Result) print(o Options) {

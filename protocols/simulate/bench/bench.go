@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,9 +54,12 @@ type Load struct {
 	P50, P99  time.Duration
 	Connected int // trackers logged in when the window began
 	Mem       memory
-	Stored    int64 // positions in the store after the run (fleetd)
-	FileBytes int64 // the store file's size after the run (fleetd)
-	Report    simulate.Report
+	// CPU used in the measured window (to its 90% point), in cores: the
+	// server's and this process's (the load generator's).
+	ServerCores, LoadCores float64
+	Stored                 int64 // positions in the store after the run (fleetd)
+	FileBytes              int64 // the store file's size after the run (fleetd)
+	Report                 simulate.Report
 }
 
 // Store is one run of the raw store append.
@@ -166,19 +170,30 @@ func (o *Options) load(ctx context.Context, target string, rate float64) (Load, 
 		return l, nil, err
 	}
 	so.Server = net.JoinHostPort("127.0.0.1", port)
-	sampled := make(chan memory, 1)
-	go func() { // the server's memory near the end of the window, all trackers connected
-		var m memory
-		if sleepCtx(ctx, so.Warmup+o.Measure*9/10) {
-			m, _ = readMemory(srv.cmd.Process.Pid)
+	sampled := make(chan struct{})
+	go func() { // the server's memory near the end of the window, all trackers connected; CPU over the window
+		defer close(sampled)
+		pid := strconv.Itoa(srv.cmd.Process.Pid)
+		if !sleepCtx(ctx, so.Warmup) {
+			return
 		}
-		sampled <- m
+		t0 := time.Now()
+		server0, _ := cpuTime(pid)
+		self0, _ := cpuTime("self")
+		if !sleepCtx(ctx, o.Measure*9/10) {
+			return
+		}
+		l.Mem, _ = readMemory(srv.cmd.Process.Pid)
+		server1, _ := cpuTime(pid)
+		self1, _ := cpuTime("self")
+		secs := time.Since(t0).Seconds()
+		l.ServerCores, l.LoadCores = (server1-server0).Seconds()/secs, (self1-self0).Seconds()/secs
 	}()
 	rep, err := simulate.Run(ctx, so)
 	if err != nil {
 		return l, nil, err
 	}
-	l.Mem = <-sampled
+	<-sampled
 	if err := srv.stop(); err != nil {
 		return l, nil, err
 	}
@@ -278,8 +293,9 @@ func (o *Options) printLoad(round int, l Load) {
 	if round == 0 {
 		name = "open   "
 	}
-	line := fmt.Sprintf("%s  %-6s  %-12s %9.0f positions/s  p50 %-8s p99 %-8s  %d connected  VmRSS %s VmHWM %s",
-		name, l.Target, l.Loop, l.PerSec, round3(l.P50), round3(l.P99), l.Connected, mib(l.Mem.rss), mib(l.Mem.hwm))
+	line := fmt.Sprintf("%s  %-6s  %-12s %9.0f positions/s  p50 %-8s p99 %-8s  %d connected  VmRSS %s (anon %s, file %s) VmHWM %s  cores: server %.2f, load %.2f",
+		name, l.Target, l.Loop, l.PerSec, round3(l.P50), round3(l.P99), l.Connected, mib(l.Mem.rss), mib(l.Mem.anon), mib(l.Mem.file),
+		mib(l.Mem.hwm), l.ServerCores, l.LoadCores)
 	if l.Target == "fleetd" {
 		line += fmt.Sprintf("  stored %d (acked %d, %d unacked), %.0f file bytes/position",
 			l.Stored, l.Report.Acked, l.Report.Unacked, float64(l.FileBytes)/float64(max(l.Stored, 1)))
@@ -316,9 +332,15 @@ func (r *Result) print(o Options) {
 	}
 	rss := func(l Load) float64 { return float64(l.Mem.rss) }
 	hwm := func(l Load) float64 { return float64(l.Mem.hwm) }
-	fmt.Fprintf(w, "5. server memory with %d trackers connected, closed loop: fleetd VmRSS %s (VmHWM %s), null VmRSS %s (VmHWM %s)\n",
-		o.Devices, mib(int64(median(r.Fleetd, rss))), mib(int64(median(r.Fleetd, hwm))),
+	anon := func(l Load) float64 { return float64(l.Mem.anon) }
+	fmt.Fprintf(w, "5. server memory with %d trackers connected, closed loop: fleetd VmRSS %s (anonymous %s; VmHWM %s), null VmRSS %s (VmHWM %s)\n",
+		o.Devices, mib(int64(median(r.Fleetd, rss))), mib(int64(median(r.Fleetd, anon))), mib(int64(median(r.Fleetd, hwm))),
 		mib(int64(median(r.Null, rss))), mib(int64(median(r.Null, hwm))))
+	sc := func(l Load) float64 { return l.ServerCores }
+	lc := func(l Load) float64 { return l.LoadCores }
+	fmt.Fprintf(w, "   CPU in the window, closed loop: fleetd %.2f cores (%.0f µs/position), its load generator %.2f; null server %.2f cores (%.0f µs/position), its load generator %.2f\n",
+		median(r.Fleetd, sc), median(r.Fleetd, func(l Load) float64 { return l.ServerCores / max(l.PerSec, 1) * 1e6 }), median(r.Fleetd, lc),
+		median(r.Null, sc), median(r.Null, func(l Load) float64 { return l.ServerCores / max(l.PerSec, 1) * 1e6 }), median(r.Null, lc))
 	bpp := func(l Load) float64 { return float64(l.FileBytes) / float64(max(l.Stored, 1)) }
 	sbpp := func(s Store) float64 { return float64(s.FileBytes) / float64(max(s.Positions, 1)) }
 	fmt.Fprintf(w, "6. bytes per position on disk: fleetd store %.0f (file size / positions stored; runs: %s), raw store run %.0f\n",

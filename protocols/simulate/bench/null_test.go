@@ -52,7 +52,14 @@ func TestNullGT06(t *testing.T) {
 
 func TestReadMemory(t *testing.T) {
 	m, err := readMemory(os.Getpid())
-	if err != nil || m.rss <= 1<<20 || m.hwm < m.rss {
+	if err != nil || m.rss <= 1<<20 || m.hwm < m.rss || m.anon <= 0 || m.anon+m.file > m.rss {
 		t.Errorf("readMemory = %+v, %v", m, err)
+	}
+	var used time.Duration
+	for deadline := time.Now().Add(5 * time.Second); err == nil && used == 0 && time.Now().Before(deadline); {
+		used, err = cpuTime("self") // 0 until a tick of CPU is used: the loop uses it
+	}
+	if err != nil || used <= 0 {
+		t.Errorf("cpuTime(self) = %v, %v", used, err)
 	}
 }

@@ -99,8 +99,9 @@ func (c *child) stop() error {
 	return nil
 }
 
-// memory is a process's resident memory: now, and its peak.
-type memory struct{ rss, hwm int64 } // bytes
+// memory is a process's resident memory (bytes): now, its peak, and the
+// anonymous (heap, stacks) and file-backed (the store's mmap) parts of now.
+type memory struct{ rss, hwm, anon, file int64 }
 
 // readMemory reads VmRSS and VmHWM from /proc/pid/status.
 func readMemory(pid int) (memory, error) {
@@ -111,17 +112,22 @@ func readMemory(pid int) (memory, error) {
 	var m memory
 	for line := range bytes.Lines(b) {
 		name, value, ok := strings.Cut(string(line), ":")
-		if !ok || name != "VmRSS" && name != "VmHWM" {
+		if !ok || name != "VmRSS" && name != "VmHWM" && name != "RssAnon" && name != "RssFile" {
 			continue
 		}
 		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
 		if err != nil {
 			return memory{}, fmt.Errorf("%s: %q", name, value)
 		}
-		if name == "VmRSS" {
+		switch name {
+		case "VmRSS":
 			m.rss = kb << 10
-		} else {
+		case "VmHWM":
 			m.hwm = kb << 10
+		case "RssAnon":
+			m.anon = kb << 10
+		case "RssFile":
+			m.file = kb << 10
 		}
 	}
 	if m.rss == 0 {
@@ -152,4 +158,28 @@ const NullReadyPrefix = "null gt06 server listening on "
 func nullReady(line string) (string, bool) {
 	addr, ok := strings.CutPrefix(line, NullReadyPrefix)
 	return strings.TrimSpace(addr), ok
+}
+
+// cpuTime is the CPU time a process has used, user and system, from
+// /proc/pid/stat ("self" for this process); Linux counts it in 1/100 s.
+func cpuTime(pid string) (time.Duration, error) {
+	b, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) may hold spaces; the fields after it don't.
+	_, after, ok := bytes.Cut(b, []byte(") "))
+	f := strings.Fields(string(after))
+	if !ok || len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%s/stat: %q", pid, b)
+	}
+	var ticks int64
+	for _, v := range f[11:13] { // utime, stime: fields 14 and 15
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
 }

@@ -1,0 +1,124 @@
+// Package chunk encodes a run of one device's positions, in store order
+// (fix time, then id), into one compact byte slice and decodes it back:
+// the first step of a position store built for time series (issue 14).
+//
+// Reads are exact: the positions Decode returns marshal (encoding/json) to
+// the same bytes as the positions today's JSON store returns for the same
+// input, that is json.Marshal of json.Unmarshal of json.Marshal(original).
+// Encode does the JSON canonicalisation itself: integer attributes become
+// float64, other value types go through encoding/json, strings with
+// invalid UTF-8 are coerced as encoding/json coerces them, times keep their
+// instant and zone offset. What json.Marshal refuses (NaN, infinities, years
+// past 9999) Encode refuses too.
+//
+// # Format (version 1)
+//
+// A chunk is a header and a body. The header is readable on its own
+// (ReadHeader) to tell a chunk's device, count and range without decoding:
+//
+//	version byte (1)
+//	uvarint  count
+//	varint   deviceId
+//	time     first fixTime, time last fixTime (varint Unix seconds, uvarint ns; UTC)
+//	varint   first id, varint last id
+//
+// The body, like Gorilla / Prometheus chunks, codes each value against the
+// position before it, in varints (byte aligned: decoding stays a few
+// hundred nanoseconds a position):
+//
+//   - six column schemes, one byte each, for latitude, longitude, altitude,
+//     speed, course and accuracy: a scheme names an exact scale (v = n/1e6,
+//     n/1800000 as GT06 computes, n*0.539957 for km/h in knots, ...) that
+//     holds for every value of the column in the chunk, so a value is the
+//     zigzag varint delta of n; scheme 0 is the float64 XOR of the previous
+//     value, its non-zero bytes only.
+//   - then per position: a uvarint of flags (valid, outdated, and which of
+//     the slowly changing fields follow because they changed: device time
+//     apart from the fix time, zone offsets, protocol, address, geofence
+//     ids, network, the attribute key set); the fix time as a delta of
+//     delta of seconds plus a nanosecond delta; the id as a zigzag delta;
+//     the server (and device) time as a delta from the fix time; the six
+//     columns; the changed fields; then one value per attribute key.
+//
+// Attribute keys and strings are per-chunk dictionaries: a string is
+// written once and referenced by index after. Values are typed: a tag byte
+// (same as this key's previous value, null, false, true, string, array,
+// object, float XOR of this key's previous number, or a decimal with k
+// digits after the point, v = n/10^k, as the zigzag delta of n from this
+// key's previous n) and a payload. Network, nested arrays and objects use
+// the same value coding; a network equal to the previous one costs nothing.
+//
+// The body is stored raw (flag byte 0) or, when it is smaller so, zstd
+// compressed (flag byte 1) after the header.
+package chunk
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Version is the format version, the first byte of every chunk.
+const Version = 1
+
+// Header is what a reader learns of a chunk without decoding its positions.
+type Header struct {
+	Count             int
+	DeviceID          int64
+	FirstFix, LastFix time.Time // UTC
+	FirstID, LastID   int64
+}
+
+// ErrCorrupt is wrapped by every error Decode returns for bad data.
+var ErrCorrupt = errors.New("chunk: corrupt data")
+
+func corrupt(what string) error { return fmt.Errorf("%w: %s", ErrCorrupt, what) }
+
+// ReadHeader reads data's header.
+func ReadHeader(data []byte) (Header, error) {
+	h, _, err := readHeader(data)
+	return h, err
+}
+
+func appendHeader(b []byte, h *Header) []byte {
+	b = append(b, Version)
+	b = binary.AppendUvarint(b, uint64(h.Count))
+	b = binary.AppendVarint(b, h.DeviceID)
+	for _, t := range [2]time.Time{h.FirstFix, h.LastFix} {
+		b = binary.AppendVarint(b, t.Unix())
+		b = binary.AppendUvarint(b, uint64(t.Nanosecond()))
+	}
+	b = binary.AppendVarint(b, h.FirstID)
+	return binary.AppendVarint(b, h.LastID)
+}
+
+// readHeader returns the header and the rest of data.
+func readHeader(data []byte) (Header, []byte, error) {
+	var h Header
+	if len(data) == 0 {
+		return h, nil, corrupt("empty")
+	}
+	if data[0] != Version {
+		return h, nil, fmt.Errorf("%w: version %d, want %d", ErrCorrupt, data[0], Version)
+	}
+	r := reader{b: data[1:]}
+	count := r.uvarint()
+	if count > uint64(len(data)) { // every position takes a byte at least
+		return h, nil, corrupt("count")
+	}
+	h.Count = int(count)
+	h.DeviceID = r.varint()
+	for _, t := range [2]*time.Time{&h.FirstFix, &h.LastFix} {
+		sec, ns := r.varint(), r.uvarint()
+		if ns >= 1e9 {
+			return h, nil, corrupt("header time")
+		}
+		*t = time.Unix(sec, int64(ns)).UTC()
+	}
+	h.FirstID, h.LastID = r.varint(), r.varint()
+	if r.err != nil {
+		return h, nil, r.err
+	}
+	return h, r.b, nil
+}

@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"encoding/binary"
+	"maps"
 	"math"
 	"time"
 
@@ -115,12 +116,13 @@ type decoder struct {
 	keys    []string
 	states  []decState
 	schemes [nColumns]int
+	consts  [nColumns]float64
 	zones   map[int]*time.Location
 }
 
 type decState struct {
 	valState
-	v any // the previous value, for tSame
+	v any // the previous value, for an unchanged key
 }
 
 // Decode decodes a chunk made by Encode.
@@ -166,7 +168,9 @@ func newDecoder(data []byte) (*decoder, error) {
 	d := &decoder{r: reader{b: body}, h: h}
 	for c := range nColumns {
 		s := int(d.r.byte())
-		if s >= len(scales) {
+		if s == constant {
+			d.consts[c] = math.Float64frombits(d.r.xor())
+		} else if s >= len(scales) {
 			return nil, corrupt("column scheme")
 		}
 		d.schemes[c] = s
@@ -185,17 +189,24 @@ func (d *decoder) each(alloc func() *model.Position, fn func(*model.Position) bo
 		protocol  string
 		address   *string
 		geofences []int64
-		network   any
+		network   *template
 		attrsNil  = true
 		keyIdx    []int
+		// proto holds the attributes of the position before; a position's
+		// map is its clone (a copy of its memory, no rehashing) with the
+		// changed values set.
+		proto map[string]any
 	)
 	for range d.h.Count {
 		flags := r.uvarint()
-		if flags >= 1<<10 {
+		if flags >= 1<<nFlags {
 			return corrupt("flags")
 		}
 		delta := prevDelta + unzigzag(r.uvarint())
-		fixSec, fixNs := prevSec+delta, prevNs+unzigzag(r.uvarint())
+		fixSec, fixNs := prevSec+delta, prevNs
+		if flags&fFixNs != 0 {
+			fixNs += unzigzag(r.uvarint())
+		}
 		if fixNs < 0 || fixNs >= 1e9 {
 			return corrupt("nanoseconds")
 		}
@@ -225,7 +236,9 @@ func (d *decoder) each(alloc func() *model.Position, fn func(*model.Position) bo
 		p.ServerTime = d.time(srvSec, srvNs, offs[2])
 		var col [nColumns]float64
 		for c := range col {
-			if s := d.schemes[c]; s > 0 {
+			if s := d.schemes[c]; s == constant {
+				col[c] = d.consts[c]
+			} else if s > 0 {
 				n := prevCol[c] + unzigzag(r.uvarint())
 				col[c], prevCol[c] = scales[s].float(n), n
 			} else {
@@ -270,10 +283,10 @@ func (d *decoder) each(alloc func() *model.Position, fn func(*model.Position) bo
 			p.GeofenceIDs = append(make([]int64, 0, len(geofences)), geofences...)
 		}
 		if flags&fNetwork != 0 {
-			network = d.value(nil, 0)
-			p.Network = network
+			p.Network = d.value(nil, 0)
+			network = newTemplate(p.Network)
 		} else if network != nil {
-			p.Network = deepCopy(network)
+			p.Network = network.make()
 		}
 		if flags&fKeys != 0 {
 			keyIdx = keyIdx[:0]
@@ -282,16 +295,30 @@ func (d *decoder) each(alloc func() *model.Position, fn func(*model.Position) bo
 			for range max(n-1, 0) {
 				keyIdx = append(keyIdx, d.key())
 			}
+			proto = make(map[string]any, len(keyIdx))
 		}
 		if !attrsNil {
-			attrs := make(model.Attributes, len(keyIdx))
-			for _, k := range keyIdx {
+			changed := r.bytes(uint64(len(keyIdx)+7) / 8)
+			for j, k := range keyIdx {
 				if r.err != nil {
 					break
 				}
-				attrs[d.keys[k]] = d.value(&d.states[k], 0)
+				st := &d.states[k]
+				if changed[j/8]&(1<<(j%8)) != 0 {
+					proto[d.keys[k]] = d.value(st, 0)
+				} else if st.kind == 0 {
+					r.fail("no previous value")
+				} else if flags&fKeys != 0 {
+					proto[d.keys[k]] = st.v
+				}
 			}
-			p.Attributes = attrs
+			if r.err == nil && len(proto) != len(keyIdx) {
+				r.fail("duplicate key")
+			}
+			// Arrays and objects are decoded anew for every position (they
+			// are never "unchanged"): the clone shares none with proto's
+			// next use.
+			p.Attributes = maps.Clone(proto)
 		}
 		if r.err != nil {
 			return r.err
@@ -371,12 +398,6 @@ func (d *decoder) value(st *decState, depth int) any {
 	switch {
 	case r.err != nil:
 		return nil
-	case tag == tSame:
-		if st.kind == 0 {
-			r.fail("no previous value")
-			return nil
-		}
-		return st.v
 	case tag == tNull:
 		st.kind, st.v = tNull, nil
 		return nil
@@ -413,7 +434,7 @@ func (d *decoder) value(st *decState, depth int) any {
 	case tag == tXOR:
 		st.bits ^= r.xor()
 		st.dec = -1
-	case int(tag) < tEnd:
+	case tag >= tDecimal && int(tag) < tEnd:
 		k := int(tag - tDecimal)
 		var base int64
 		if st.dec == k {
@@ -433,4 +454,56 @@ func (d *decoder) value(st *decState, depth int) any {
 	}
 	st.kind, st.v = tXOR, v
 	return v
+}
+
+// template makes copies of a decoded value: maps are cloned (a copy of
+// their memory, no rehashing), with the arrays and objects in them made
+// anew.
+type template struct {
+	v    any // the value; for maps and slices, the prototype to clone
+	keys []string
+	idx  []int
+	sub  []*template // arrays and objects in v, at keys or idx
+}
+
+func newTemplate(v any) *template {
+	t := &template{v: v}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			switch e.(type) {
+			case map[string]any, []any:
+				t.keys = append(t.keys, k)
+				t.sub = append(t.sub, newTemplate(e))
+			}
+		}
+	case []any:
+		for i, e := range x {
+			switch e.(type) {
+			case map[string]any, []any:
+				t.idx = append(t.idx, i)
+				t.sub = append(t.sub, newTemplate(e))
+			}
+		}
+	}
+	return t
+}
+
+func (t *template) make() any {
+	switch x := t.v.(type) {
+	case map[string]any:
+		m := maps.Clone(x)
+		for i, k := range t.keys {
+			m[k] = t.sub[i].make()
+		}
+		return m
+	case []any:
+		a := make([]any, len(x))
+		copy(a, x)
+		for i, j := range t.idx {
+			a[j] = t.sub[i].make()
+		}
+		return a
+	}
+	return t.v
 }

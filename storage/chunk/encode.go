@@ -16,13 +16,15 @@ const (
 	fValid      = 1 << iota
 	fOutdated   // Outdated
 	fDeviceTime // deviceTime differs from fixTime: its delta follows
+	fFixNs      // the fix time's nanoseconds changed: their delta follows
+	fNetwork    // network changed: a value follows
+	fKeys       // the attribute key set changed: it follows
 	fZones      // a time is not in UTC: the three offsets follow
-	fProtocol   // protocol changed: a string follows
+	fProtocol   // protocol changed: a string follows (from here on, flags take two bytes)
 	fAddress    // address changed: a string follows unless fAddressNil
 	fAddressNil // with fAddress: the address is null
 	fGeofences  // geofence ids changed: they follow
-	fNetwork    // network changed: a value follows
-	fKeys       // the attribute key set changed: it follows
+	nFlags      = iota
 )
 
 // Value tags.
@@ -121,8 +123,22 @@ func Encode(ps []*model.Position) ([]byte, error) {
 
 func (e *encoder) body(ps []*model.Position, times [][3]stime) error {
 	// Column schemes: the first exact scale for every value of the column.
+	// A column with one value throughout is written once (scheme
+	// constant), with its bits.
 	var schemes [nColumns]int
 	for c := range nColumns {
+		v0 := math.Float64bits(columns(ps[0])[c])
+		schemes[c] = constant
+		for _, p := range ps {
+			if math.Float64bits(columns(p)[c]) != v0 {
+				schemes[c] = 0
+				break
+			}
+		}
+		if schemes[c] == constant {
+			e.b = appendXOR(append(e.b, constant), v0)
+			continue
+		}
 	scheme:
 		for s := 1; s < len(scales); s++ {
 			for _, p := range ps {
@@ -167,6 +183,9 @@ func (e *encoder) body(ps []*model.Position, times [][3]stime) error {
 		if t[1].sec != t[0].sec || t[1].ns != t[0].ns {
 			flags |= fDeviceTime
 		}
+		if t[0].ns != prevNs {
+			flags |= fFixNs
+		}
 		if t[0].off != 0 || t[1].off != 0 || t[2].off != 0 {
 			flags |= fZones
 		}
@@ -210,7 +229,9 @@ func (e *encoder) body(ps []*model.Position, times [][3]stime) error {
 		e.b = binary.AppendUvarint(e.b, flags)
 		delta := t[0].sec - prevSec
 		e.b = binary.AppendUvarint(e.b, zigzag(delta-prevDelta))
-		e.b = binary.AppendUvarint(e.b, zigzag(t[0].ns-prevNs))
+		if flags&fFixNs != 0 {
+			e.b = binary.AppendUvarint(e.b, zigzag(t[0].ns-prevNs))
+		}
 		prevSec, prevNs, prevDelta = t[0].sec, t[0].ns, delta
 		e.b = binary.AppendUvarint(e.b, zigzag(p.ID-prevID))
 		prevID = p.ID
@@ -224,7 +245,9 @@ func (e *encoder) body(ps []*model.Position, times [][3]stime) error {
 			}
 		}
 		for c, v := range columns(p) {
-			if s := schemes[c]; s > 0 {
+			if s := schemes[c]; s == constant {
+				continue
+			} else if s > 0 {
 				n, _ := scales[s].int(v)
 				e.b = binary.AppendUvarint(e.b, zigzag(n-prevCol[c]))
 				prevCol[c] = n
@@ -276,8 +299,18 @@ func (e *encoder) body(ps []*model.Position, times [][3]stime) error {
 				}
 			}
 		}
+		// Which values changed, a bit a key, then those values.
+		at := len(e.b)
+		for range (len(keys) + 7) / 8 {
+			e.b = append(e.b, 0)
+		}
 		for j, k := range keys {
-			if err := e.value(attrs[k], &e.states[keyIdx[j]], 0); err != nil {
+			v, st := attrs[k], &e.states[keyIdx[j]]
+			if st.same(v) {
+				continue
+			}
+			e.b[at+j/8] |= 1 << (j % 8)
+			if err := e.value(v, st, 0); err != nil {
 				return fmt.Errorf("chunk: position %d attribute %q: %w", p.ID, k, err)
 			}
 		}
@@ -332,10 +365,6 @@ func (e *encoder) value(v any, st *valState, depth int) error {
 			e.scalar(st, tFalse)
 		}
 	case string:
-		if st.kind == tString && st.s == x {
-			e.b = append(e.b, tSame)
-			return nil
-		}
 		e.b = append(e.b, tString)
 		e.string(x)
 		st.kind, st.s = tString, x
@@ -371,21 +400,28 @@ func (e *encoder) value(v any, st *valState, depth int) error {
 	return nil
 }
 
-func (e *encoder) scalar(st *valState, tag byte) {
-	if st.kind == tag {
-		e.b = append(e.b, tSame)
-		return
+// same tells whether v is a scalar equal to the key's previous value.
+func (st *valState) same(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return st.kind == tNull
+	case bool:
+		return x && st.kind == tTrue || !x && st.kind == tFalse
+	case string:
+		return st.kind == tString && st.s == x
+	case float64:
+		return st.kind == tXOR && st.bits == math.Float64bits(x)
 	}
+	return false
+}
+
+func (e *encoder) scalar(st *valState, tag byte) {
 	e.b = append(e.b, tag)
 	st.kind = tag
 }
 
 func (e *encoder) number(v float64, st *valState) {
 	bits := math.Float64bits(v)
-	if st.kind == tXOR && st.bits == bits {
-		e.b = append(e.b, tSame)
-		return
-	}
 	st.kind = tXOR
 	k, n, ok := -1, int64(0), false
 	if st.dec >= 0 {

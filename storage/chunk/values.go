@@ -265,6 +265,9 @@ var scales = [...]scale{
 	{mul: true, c: 1.0 / 3.6}, // km/h in m/s
 }
 
+// constant is the scheme of a column with one value, written once.
+const constant = 255
+
 func (s scale) float(n int64) float64 {
 	if s.mul {
 		return float64(n) * s.c

@@ -73,6 +73,17 @@ func (r *reader) length() int {
 	return int(n)
 }
 
+// optLength reads 0 for null, else a count+1 as length does; it returns
+// -1 for null.
+func (r *reader) optLength() int {
+	n := r.uvarint()
+	if n > uint64(len(r.b))+1 {
+		r.fail("length")
+		return 0
+	}
+	return int(n) - 1
+}
+
 func (r *reader) xor() uint64 {
 	c := r.byte()
 	if c == 0 {
@@ -270,8 +281,8 @@ func (d *decoder) each(alloc func() *model.Position, fn func(*model.Position) bo
 		}
 		if flags&fGeofences != 0 {
 			geofences = nil
-			if n := r.length(); n > 0 {
-				geofences = make([]int64, n-1)
+			if n := r.optLength(); n >= 0 {
+				geofences = make([]int64, n)
 				var prev int64
 				for j := range geofences {
 					prev += unzigzag(r.uvarint())
@@ -290,9 +301,9 @@ func (d *decoder) each(alloc func() *model.Position, fn func(*model.Position) bo
 		}
 		if flags&fKeys != 0 {
 			keyIdx = keyIdx[:0]
-			n := r.length()
-			attrsNil = n == 0
-			for range max(n-1, 0) {
+			n := r.optLength()
+			attrsNil = n < 0
+			for range n {
 				keyIdx = append(keyIdx, d.key())
 			}
 			proto = make(map[string]any, len(keyIdx))
@@ -412,16 +423,20 @@ func (d *decoder) value(st *decState, depth int) any {
 		st.kind, st.s, st.v = tString, s, s
 		return s
 	case tag == tArray:
+		// Grown as elements come: corrupt lengths must not allocate.
 		n := r.length()
-		a := make([]any, n)
-		for i := range a {
-			a[i] = d.value(nil, depth+1)
+		a := make([]any, 0, min(n, 64))
+		for range n {
+			a = append(a, d.value(nil, depth+1))
+			if r.err != nil {
+				return nil
+			}
 		}
 		st.kind, st.v = 0, nil
 		return a
 	case tag == tObject:
 		n := r.length()
-		m := make(map[string]any, n)
+		m := make(map[string]any, min(n, 64))
 		for range n {
 			k := d.key()
 			if r.err != nil {

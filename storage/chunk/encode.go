@@ -100,8 +100,9 @@ func Encode(ps []*model.Position) ([]byte, error) {
 			if p.DeviceID != q.DeviceID {
 				return nil, fmt.Errorf("%w: device %d after %d", ErrOrder, p.DeviceID, q.DeviceID)
 			}
-			f, g := times[i][0], times[i-1][0]
-			if f.before(g) || f.sec == g.sec && f.ns == g.ns && p.ID <= q.ID {
+			// The store's order is the fix time's instant: what JSON keeps
+			// of it differs for zone offsets with seconds.
+			if p.FixTime.Before(q.FixTime) || p.FixTime.Equal(q.FixTime) && p.ID <= q.ID {
 				return nil, fmt.Errorf("%w: position %d after %d", ErrOrder, p.ID, q.ID)
 			}
 		}

@@ -193,8 +193,6 @@ func canonTime(t time.Time) (stime, error) {
 
 func (t stime) utc() time.Time { return time.Unix(t.sec, t.ns).UTC() }
 
-func (t stime) before(u stime) bool { return t.sec < u.sec || t.sec == u.sec && t.ns < u.ns }
-
 // equal compares canonical values; numbers by their bits.
 func equal(a, b any) bool {
 	switch x := a.(type) {

@@ -207,6 +207,7 @@ func (d *decoder) each(alloc func() *model.Position, fn func(*model.Position) bo
 		// map is its clone (a copy of its memory, no rehashing) with the
 		// changed values set.
 		proto map[string]any
+		codes []byte // the attribute codes, two bits a key
 	)
 	for range d.h.Count {
 		flags := r.uvarint()
@@ -309,18 +310,33 @@ func (d *decoder) each(alloc func() *model.Position, fn func(*model.Position) bo
 			proto = make(map[string]any, len(keyIdx))
 		}
 		if !attrsNil {
-			changed := r.bytes(uint64(len(keyIdx)+7) / 8)
+			if flags&fSameCodes == 0 {
+				codes = r.bytes(uint64(len(keyIdx)+3) / 4)
+			} else if flags&fKeys != 0 || len(codes) != (len(keyIdx)+3)/4 {
+				r.fail("no previous codes")
+			}
 			for j, k := range keyIdx {
 				if r.err != nil {
 					break
 				}
 				st := &d.states[k]
-				if changed[j/8]&(1<<(j%8)) != 0 {
-					proto[d.keys[k]] = d.value(st, 0)
-				} else if st.kind == 0 {
-					r.fail("no previous value")
-				} else if flags&fKeys != 0 {
-					proto[d.keys[k]] = st.v
+				switch codes[j/4] >> (2 * (j % 4)) & 3 {
+				case codeUnchanged:
+					if st.kind == 0 {
+						r.fail("no previous value")
+					} else if flags&fKeys != 0 {
+						proto[d.keys[k]] = st.v
+					}
+				case codeSameTag:
+					if st.tag == 0 {
+						r.fail("no previous tag")
+					}
+					proto[d.keys[k]] = d.valueOf(st.tag, st, 0)
+				case codeTagged:
+					st.tag = r.byte()
+					proto[d.keys[k]] = d.valueOf(st.tag, st, 0)
+				default:
+					r.fail("value code")
 				}
 			}
 			if r.err == nil && len(proto) != len(keyIdx) {
@@ -395,6 +411,11 @@ func (d *decoder) key() int {
 }
 
 func (d *decoder) value(st *decState, depth int) any {
+	return d.valueOf(d.r.byte(), st, depth)
+}
+
+// valueOf reads the payload of a value with tag.
+func (d *decoder) valueOf(tag byte, st *decState, depth int) any {
 	r := &d.r
 	if depth > maxDepth {
 		r.fail("nesting")
@@ -405,7 +426,6 @@ func (d *decoder) value(st *decState, depth int) any {
 		tmp.dec = -1
 		st = &tmp
 	}
-	tag := r.byte()
 	switch {
 	case r.err != nil:
 		return nil

@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ const (
 	fFixNs      // the fix time's nanoseconds changed: their delta follows
 	fNetwork    // network changed: a value follows
 	fKeys       // the attribute key set changed: it follows
+	fSameCodes  // the attribute codes are the previous position's: none follow
 	fZones      // a time is not in UTC: the three offsets follow
 	fProtocol   // protocol changed: a string follows (from here on, flags take two bytes)
 	fAddress    // address changed: a string follows unless fAddressNil
@@ -56,6 +58,13 @@ func columns(p *model.Position) [nColumns]float64 {
 	return [nColumns]float64{p.Latitude, p.Longitude, p.Altitude, p.Speed, p.Course, p.Accuracy}
 }
 
+// Codes of the attribute values of a position, two bits a key.
+const (
+	codeUnchanged = iota
+	codeSameTag   // the payload of a value with the key's previous tag
+	codeTagged    // a tag and its payload
+)
+
 // valState is what the coding of a key's value refers to: its previous
 // value (kind and scalar), and its previous number.
 type valState struct {
@@ -64,6 +73,7 @@ type valState struct {
 	bits uint64 // previous number's bits
 	dec  int    // previous number's decimals, -1 if it was no decimal
 	n    int64  // previous number's n at dec
+	tag  byte   // the tag last written for the key
 }
 
 type encoder struct {
@@ -72,6 +82,8 @@ type encoder struct {
 	keys     map[string]int
 	states   []valState // by key index
 	keyOrder []string   // scratch
+	// codes are the attribute codes of the position, two bits a key.
+	codes, prevCodes []byte
 }
 
 // ErrOrder is returned by Encode for positions not of one device or not in
@@ -227,6 +239,31 @@ func (e *encoder) body(ps []*model.Position, times [][3]stime) error {
 			flags |= fKeys
 		}
 
+		// Two bits a key: unchanged, changed with the tag of its previous
+		// value (only the payload follows), or a tag and payload follow.
+		prevCodes := append(e.prevCodes[:0], e.codes...)
+		e.codes = e.codes[:0]
+		for range (len(e.keyOrder) + 3) / 4 {
+			e.codes = append(e.codes, 0)
+		}
+		for j, k := range e.keyOrder {
+			st := &valState{dec: -1}
+			if i, ok := e.keys[k]; ok {
+				st = &e.states[i]
+			}
+			code := byte(codeTagged)
+			if v := attrs[k]; st.same(v) {
+				code = codeUnchanged
+			} else if st.tag != 0 && st.tagOf(v) == st.tag {
+				code = codeSameTag
+			}
+			e.codes[j/4] |= code << (2 * (j % 4))
+		}
+		e.prevCodes = prevCodes
+		if flags&fKeys == 0 && attrs != nil && bytes.Equal(e.codes, prevCodes) {
+			flags |= fSameCodes
+		}
+
 		e.b = binary.AppendUvarint(e.b, flags)
 		delta := t[0].sec - prevSec
 		e.b = binary.AppendUvarint(e.b, zigzag(delta-prevDelta))
@@ -300,19 +337,22 @@ func (e *encoder) body(ps []*model.Position, times [][3]stime) error {
 				}
 			}
 		}
-		// Which values changed, a bit a key, then those values.
-		at := len(e.b)
-		for range (len(keys) + 7) / 8 {
-			e.b = append(e.b, 0)
+		if attrs != nil && flags&fSameCodes == 0 {
+			e.b = append(e.b, e.codes...)
 		}
 		for j, k := range keys {
-			v, st := attrs[k], &e.states[keyIdx[j]]
-			if st.same(v) {
+			code := e.codes[j/4] >> (2 * (j % 4)) & 3
+			if code == codeUnchanged {
 				continue
 			}
-			e.b[at+j/8] |= 1 << (j % 8)
-			if err := e.value(v, st, 0); err != nil {
+			st := &e.states[keyIdx[j]]
+			start := len(e.b)
+			if err := e.value(attrs[k], st, 0); err != nil {
 				return fmt.Errorf("chunk: position %d attribute %q: %w", p.ID, k, err)
+			}
+			st.tag = e.b[start]
+			if code == codeSameTag {
+				e.b = append(e.b[:start], e.b[start+1:]...)
 			}
 		}
 	}
@@ -421,21 +461,49 @@ func (e *encoder) scalar(st *valState, tag byte) {
 	st.kind = tag
 }
 
+// decimal returns v as n/10^k, with the key's previous k if it holds.
+func (st *valState) decimal(v float64) (k int, n int64, ok bool) {
+	if st.dec >= 0 {
+		if n, ok = decimalAt(v, st.dec); ok {
+			return st.dec, n, true
+		}
+	}
+	for k = 0; k < len(pow10); k++ {
+		if n, ok = decimalAt(v, k); ok {
+			return k, n, true
+		}
+	}
+	return -1, 0, false
+}
+
+// tagOf is the tag value writes for v.
+func (st *valState) tagOf(v any) byte {
+	switch x := v.(type) {
+	case nil:
+		return tNull
+	case bool:
+		if x {
+			return tTrue
+		}
+		return tFalse
+	case string:
+		return tString
+	case []any:
+		return tArray
+	case map[string]any:
+		return tObject
+	case float64:
+		if k, _, ok := st.decimal(x); ok {
+			return byte(tDecimal + k)
+		}
+	}
+	return tXOR
+}
+
 func (e *encoder) number(v float64, st *valState) {
 	bits := math.Float64bits(v)
 	st.kind = tXOR
-	k, n, ok := -1, int64(0), false
-	if st.dec >= 0 {
-		if n, ok = decimalAt(v, st.dec); ok {
-			k = st.dec
-		}
-	}
-	for d := 0; !ok && d < len(pow10); d++ {
-		if n, ok = decimalAt(v, d); ok {
-			k = d
-		}
-	}
-	if ok {
+	if k, n, ok := st.decimal(v); ok {
 		var base int64
 		if st.dec == k {
 			base = st.n

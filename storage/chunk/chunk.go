@@ -2,6 +2,11 @@
 // (fix time, then id), into one compact byte slice and decodes it back:
 // the first step of a position store built for time series (issue 14).
 //
+// Encode makes a chunk of positions; Decode returns them all, DecodeEach
+// hands them out one at a time (a reader can stop early without decoding
+// the rest), ReadHeader tells the count, device, first and last fix time
+// and id without decoding any. A chunk starts with a version byte.
+//
 // Reads are exact: the positions Decode returns marshal (encoding/json) to
 // the same bytes as the positions today's JSON store returns for the same
 // input, that is json.Marshal of json.Unmarshal of json.Marshal(original).
@@ -23,33 +28,41 @@
 //	varint   first id, varint last id
 //
 // The body, like Gorilla / Prometheus chunks, codes each value against the
-// position before it, in varints (byte aligned: decoding stays a few
-// hundred nanoseconds a position):
+// position before it, in varints (byte aligned: decoding stays around a
+// microsecond a position, most of it making the maps of model.Position):
 //
-//   - six column schemes, one byte each, for latitude, longitude, altitude,
-//     speed, course and accuracy: a scheme names an exact scale (v = n/1e6,
-//     n/1800000 as GT06 computes, n*0.539957 for km/h in knots, ...) that
-//     holds for every value of the column in the chunk, so a value is the
-//     zigzag varint delta of n; scheme 0 is the float64 XOR of the previous
-//     value, its non-zero bytes only.
+//   - six column schemes, for latitude, longitude, altitude, speed,
+//     course and accuracy. A scheme names an exact scale that holds for
+//     every value of the column in the chunk (v = n/1e7 as Teltonika,
+//     n/1e6 as text with six decimals, n/1800000 as GT06 computes,
+//     n*0.539957 for km/h in knots, ...): a value is then the zigzag
+//     varint delta of n. Scheme 0 is the float64 XOR of the previous value
+//     (a byte for the count of zero bytes at each end, then the bytes
+//     between); scheme 255 a column with one value, written once.
 //   - then per position: a uvarint of flags (valid, outdated, and which of
-//     the slowly changing fields follow because they changed: device time
-//     apart from the fix time, zone offsets, protocol, address, geofence
-//     ids, network, the attribute key set); the fix time as a delta of
-//     delta of seconds plus a nanosecond delta; the id as a zigzag delta;
-//     the server (and device) time as a delta from the fix time; the six
-//     columns; the changed fields; then one value per attribute key.
+//     the rarely changing fields follow because they changed: device time
+//     apart from the fix time, the fix time's nanoseconds, network,
+//     attribute key set, zone offsets, protocol, address, geofence ids);
+//     the fix time as a delta of delta of seconds; the id as a zigzag
+//     delta; the server (and device) time as a delta from the fix time;
+//     the columns; the changed fields; the attribute values.
 //
 // Attribute keys and strings are per-chunk dictionaries: a string is
-// written once and referenced by index after. Values are typed: a tag byte
-// (same as this key's previous value, null, false, true, string, array,
-// object, float XOR of this key's previous number, or a decimal with k
-// digits after the point, v = n/10^k, as the zigzag delta of n from this
-// key's previous n) and a payload. Network, nested arrays and objects use
-// the same value coding; a network equal to the previous one costs nothing.
+// written once and referenced by index after. Per position, two bits a key
+// (sorted) tell whether its value is unchanged, changed with the same tag
+// as before (payload only), or tag and payload follow; a position with the
+// previous position's bits writes none. A tag is null, false, true,
+// string, array, object, float XOR of the key's previous number, or a
+// decimal with k digits after the point, v = n/10^k, as the zigzag delta
+// of n from the key's previous n. Network values, arrays and objects use
+// the same coding; a network equal to the previous one costs nothing.
 //
-// The body is stored raw (flag byte 0) or, when it is smaller so, zstd
-// compressed (flag byte 1) after the header.
+// After the header a flag byte says whether the body is raw (0) or zstd
+// compressed (1): Encode compresses when that is smaller.
+//
+// Encode refuses positions of several devices or out of store order
+// (ErrOrder). Decode returns an error wrapping ErrCorrupt for data it
+// cannot read, and never panics.
 package chunk
 
 import (

@@ -226,25 +226,6 @@ func equal(a, b any) bool {
 	return a == b
 }
 
-// deepCopy copies a decoded value's maps and slices.
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
-}
-
 // scale is an exact column scheme: v = n/c (or n*c).
 type scale struct {
 	mul bool

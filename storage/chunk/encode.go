@@ -82,6 +82,7 @@ type encoder struct {
 	keys     map[string]int
 	states   []valState // by key index
 	keyOrder []string   // scratch
+	cvals    []cval     // scratch: the attribute values in keyOrder
 	// codes are the attribute codes of the position, two bits a key.
 	codes, prevCodes []byte
 }
@@ -220,23 +221,39 @@ func (e *encoder) body(ps []*model.Position, times [][3]stime) error {
 		if (p.GeofenceIDs == nil) != (geofences == nil) || !slices.Equal(p.GeofenceIDs, geofences) {
 			flags |= fGeofences
 		}
-		net, _, err := canon(p.Network, 0)
-		if err != nil {
-			return fmt.Errorf("chunk: position %d network: %w", p.ID, err)
+		// The network is mostly the previous one: compared as it is, it
+		// need not be canonicalised.
+		net := network
+		if !equalRaw(p.Network, network, 0) {
+			var err error
+			if net, _, err = canon(p.Network, 0); err != nil {
+				return fmt.Errorf("chunk: position %d network: %w", p.ID, err)
+			}
+			if !equal(net, network) {
+				flags |= fNetwork
+			}
 		}
-		if !equal(net, network) {
-			flags |= fNetwork
-		}
-		if attrs, _, err = canonMap(p.Attributes, 0); err != nil {
+		var err error
+		if attrs, err = attrMap(p.Attributes); err != nil {
 			return fmt.Errorf("chunk: position %d attributes: %w", p.ID, err)
 		}
-		e.keyOrder = e.keyOrder[:0]
-		for k := range attrs {
-			e.keyOrder = append(e.keyOrder, k)
-		}
-		slices.Sort(e.keyOrder)
-		if (attrs != nil) != attrsNonNil || !slices.Equal(e.keyOrder, keys) {
+		if (attrs != nil) != attrsNonNil || !sameKeys(attrs, keys) {
 			flags |= fKeys
+			e.keyOrder = e.keyOrder[:0]
+			for k := range attrs {
+				e.keyOrder = append(e.keyOrder, k)
+			}
+			slices.Sort(e.keyOrder)
+		} else {
+			e.keyOrder = append(e.keyOrder[:0], keys...)
+		}
+		e.cvals = e.cvals[:0]
+		for _, k := range e.keyOrder {
+			cv, err := toCval(attrs[k])
+			if err != nil {
+				return fmt.Errorf("chunk: position %d attribute %q: %w", p.ID, k, err)
+			}
+			e.cvals = append(e.cvals, cv)
 		}
 
 		// Two bits a key: unchanged, changed with the tag of its previous
@@ -252,9 +269,9 @@ func (e *encoder) body(ps []*model.Position, times [][3]stime) error {
 				st = &e.states[i]
 			}
 			code := byte(codeTagged)
-			if v := attrs[k]; st.same(v) {
+			if cv := &e.cvals[j]; st.same(cv) {
 				code = codeUnchanged
-			} else if st.tag != 0 && st.tagOf(v) == st.tag {
+			} else if st.tag != 0 && st.tagOf(cv) == st.tag {
 				code = codeSameTag
 			}
 			e.codes[j/4] |= code << (2 * (j % 4))
@@ -347,7 +364,7 @@ func (e *encoder) body(ps []*model.Position, times [][3]stime) error {
 			}
 			st := &e.states[keyIdx[j]]
 			start := len(e.b)
-			if err := e.value(attrs[k], st, 0); err != nil {
+			if err := e.attr(&e.cvals[j], st); err != nil {
 				return fmt.Errorf("chunk: position %d attribute %q: %w", p.ID, k, err)
 			}
 			st.tag = e.b[start]
@@ -442,16 +459,14 @@ func (e *encoder) value(v any, st *valState, depth int) error {
 }
 
 // same tells whether v is a scalar equal to the key's previous value.
-func (st *valState) same(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return st.kind == tNull
-	case bool:
-		return x && st.kind == tTrue || !x && st.kind == tFalse
-	case string:
-		return st.kind == tString && st.s == x
-	case float64:
-		return st.kind == tXOR && st.bits == math.Float64bits(x)
+func (st *valState) same(v *cval) bool {
+	switch v.kind {
+	case tNull, tFalse, tTrue:
+		return st.kind == v.kind
+	case tString:
+		return st.kind == tString && st.s == v.s
+	case tXOR:
+		return st.kind == tXOR && st.bits == math.Float64bits(v.f)
 	}
 	return false
 }
@@ -476,28 +491,31 @@ func (st *valState) decimal(v float64) (k int, n int64, ok bool) {
 	return -1, 0, false
 }
 
-// tagOf is the tag value writes for v.
-func (st *valState) tagOf(v any) byte {
-	switch x := v.(type) {
-	case nil:
-		return tNull
-	case bool:
-		if x {
-			return tTrue
-		}
-		return tFalse
-	case string:
-		return tString
-	case []any:
-		return tArray
-	case map[string]any:
-		return tObject
-	case float64:
-		if k, _, ok := st.decimal(x); ok {
+// tagOf is the tag attr writes for v.
+func (st *valState) tagOf(v *cval) byte {
+	if v.kind == tXOR {
+		if k, _, ok := st.decimal(v.f); ok {
 			return byte(tDecimal + k)
 		}
 	}
-	return tXOR
+	return v.kind
+}
+
+// attr writes an attribute value.
+func (e *encoder) attr(v *cval, st *valState) error {
+	switch v.kind {
+	case tNull, tFalse, tTrue:
+		e.scalar(st, v.kind)
+	case tString:
+		e.b = append(e.b, tString)
+		e.string(v.s)
+		st.kind, st.s = tString, v.s
+	case tXOR:
+		e.number(v.f, st)
+	default:
+		return e.value(v.c, st, 0)
+	}
+	return nil
 }
 
 func (e *encoder) number(v float64, st *valState) {

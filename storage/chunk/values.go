@@ -143,6 +143,87 @@ func canonMap(m map[string]any, depth int) (_ map[string]any, changed bool, err 
 	return out, true, nil
 }
 
+// cval is a canonical attribute value, scalars unboxed.
+type cval struct {
+	kind byte // tNull, tFalse, tTrue, tString, tXOR (a number), tArray or tObject
+	f    float64
+	s    string
+	c    any // an array or object
+}
+
+// toCval is canon for an attribute value, without boxing numbers.
+func toCval(v any) (cval, error) {
+	switch x := v.(type) {
+	case nil:
+		return cval{kind: tNull}, nil
+	case bool:
+		if x {
+			return cval{kind: tTrue}, nil
+		}
+		return cval{kind: tFalse}, nil
+	case string:
+		if utf8.ValidString(x) {
+			return cval{kind: tString, s: x}, nil
+		}
+	case float64:
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			return cval{kind: tXOR, f: x}, nil
+		}
+	case int:
+		return cval{kind: tXOR, f: float64(x)}, nil
+	case int64:
+		return cval{kind: tXOR, f: float64(x)}, nil
+	case int32:
+		return cval{kind: tXOR, f: float64(x)}, nil
+	case uint8:
+		return cval{kind: tXOR, f: float64(x)}, nil
+	case uint16:
+		return cval{kind: tXOR, f: float64(x)}, nil
+	case uint32:
+		return cval{kind: tXOR, f: float64(x)}, nil
+	}
+	c, _, err := canon(v, 0)
+	if err != nil {
+		return cval{}, err
+	}
+	switch c.(type) {
+	case []any:
+		return cval{kind: tArray, c: c}, nil
+	case map[string]any:
+		return cval{kind: tObject, c: c}, nil
+	}
+	return toCval(c) // a canonical scalar now
+}
+
+// attrMap returns m, or m through encoding/json when a key is not valid
+// UTF-8 (encoding/json coerces keys, which may then collide).
+func attrMap(m map[string]any) (map[string]any, error) {
+	for k := range m {
+		if !utf8.ValidString(k) {
+			c, err := viaJSON(m)
+			if err != nil {
+				return nil, err
+			}
+			cm, _ := c.(map[string]any)
+			return cm, nil
+		}
+	}
+	return m, nil
+}
+
+// sameKeys tells whether m's keys are keys.
+func sameKeys(m map[string]any, keys []string) bool {
+	if len(m) != len(keys) {
+		return false
+	}
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // viaJSON is the round trip itself, for the types canon has no shortcut for.
 func viaJSON(v any) (any, error) {
 	b, err := json.Marshal(v)
@@ -224,6 +305,59 @@ func equal(a, b any) bool {
 		return ok && math.Float64bits(x) == math.Float64bits(y)
 	}
 	return a == b
+}
+
+// equalRaw tells whether v, as it is, is the canonical value c; false
+// when it cannot tell without canonicalising v.
+func equalRaw(v, c any, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		y, ok := c.(map[string]any)
+		if !ok || x == nil || y == nil || len(x) != len(y) {
+			return false
+		}
+		for k, e := range x {
+			w, ok := y[k]
+			if !ok || !utf8.ValidString(k) || !equalRaw(e, w, depth+1) {
+				return false
+			}
+		}
+		return true
+	case []map[string]any:
+		y, ok := c.([]any)
+		if !ok || x == nil || y == nil || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalRaw(x[i], y[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := c.([]any)
+		if !ok || x == nil || y == nil || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalRaw(x[i], y[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	case nil, bool:
+		return v == c
+	case string:
+		return utf8.ValidString(x) && v == c
+	}
+	if cv, err := toCval(v); err == nil && cv.kind == tXOR {
+		y, ok := c.(float64)
+		return ok && math.Float64bits(y) == math.Float64bits(cv.f)
+	}
+	return false
 }
 
 // scale is an exact column scheme: v = n/c (or n*c).

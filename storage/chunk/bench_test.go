@@ -98,6 +98,27 @@ func BenchmarkDecodeDay(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeEach streams a day's route and drops each position, as a
+// report over a year of one tracker would read.
+func BenchmarkDecodeEach(b *testing.B) {
+	for name, ps := range routes() {
+		chunks := encodeChunks(b, ps, 512)
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range chunks {
+					if err := DecodeEach(c, func(*model.Position) bool { return true }); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			perPos := float64(b.Elapsed().Nanoseconds()) / float64(b.N*len(ps))
+			b.ReportMetric(perPos, "ns/position")
+			b.ReportMetric(1e9/perPos, "positions/s")
+		})
+	}
+}
+
 // BenchmarkDecodeJSON is today's read, for comparison: json.Unmarshal of
 // each position.
 func BenchmarkDecodeJSON(b *testing.B) {

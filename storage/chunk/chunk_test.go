@@ -231,34 +231,90 @@ func TestEncodeRefuses(t *testing.T) {
 }
 
 // TestDecodeCorrupt decodes every truncation and many single-byte
-// changes of a chunk: an error or positions, never a panic.
+// changes of chunks, raw and compressed: an error or positions, never a
+// panic.
 func TestDecodeCorrupt(t *testing.T) {
-	var ps []*model.Position
-	for _, c := range edgeCases() {
-		if len(c) > 2 {
-			ps = c
-			break
-		}
-	}
-	data, err := Encode(append(ps, gt06Route(50, 5)...)[:len(ps)])
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, d := range [][]byte{nil, {}, {Version}, {2, 1}} {
 		if _, err := Decode(d); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("Decode(%x) = %v, want ErrCorrupt", d, err)
 		}
 	}
-	for n := range len(data) {
-		if _, err := Decode(data[:n]); err == nil {
-			t.Errorf("Decode of %d of %d bytes: no error", n, len(data))
+	cases := edgeCases()
+	for _, ps := range [][]*model.Position{cases["attribute values"], cases["zones and far times"], gt06Route(300, 5)} {
+		data, err := Encode(ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := ReadHeader(data)
+		_, body, _ := readHeader(data)
+		t.Logf("%d positions, body %d (%d bytes)", h.Count, body[0], len(data))
+		for n := range len(data) {
+			if _, err := Decode(data[:n]); err == nil {
+				t.Errorf("Decode of %d of %d bytes: no error", n, len(data))
+			}
+		}
+		for i := range data {
+			for _, x := range []byte{1, 0x80, 0xff} {
+				c := bytes.Clone(data)
+				c[i] ^= x
+				Decode(c)
+				DecodeEach(c, func(*model.Position) bool { return true })
+			}
 		}
 	}
-	for i := range data {
-		for _, x := range []byte{1, 0x80, 0xff} {
-			c := bytes.Clone(data)
-			c[i] ^= x
-			Decode(c)
+}
+
+// TestLocalZone: a time whose offset is the local zone's comes back in
+// time.Local, as encoding/json parses it.
+func TestLocalZone(t *testing.T) {
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	time.Local = time.FixedZone("CET", 3600)
+	t0 := time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC)
+	var ps []*model.Position
+	for i, loc := range []*time.Location{time.Local, time.UTC, time.FixedZone("", 3600), time.FixedZone("", 7200)} {
+		fix := t0.Add(time.Duration(i) * time.Second).In(loc)
+		ps = append(ps, &model.Position{Base: model.Base{ID: int64(i + 1)}, DeviceID: 1, FixTime: fix, DeviceTime: fix, ServerTime: fix})
+	}
+	checkRoundTrip(t, ps, true)
+	got, _ := Decode(mustEncode(t, ps))
+	if got[0].FixTime.Location() != time.Local || got[2].FixTime.Location() != time.Local {
+		t.Errorf("zones %v, %v, want Local", got[0].FixTime.Location(), got[2].FixTime.Location())
+	}
+}
+
+func mustEncode(t testing.TB, ps []*model.Position) []byte {
+	t.Helper()
+	data, err := Encode(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestConcurrentDecode shares the zstd decoder between goroutines.
+func TestConcurrentDecode(t *testing.T) {
+	data := mustEncode(t, gt06Route(600, 8))
+	want, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := mustJSON(t, want)
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			got, err := Decode(data)
+			if err == nil && !bytes.Equal(mustJSON(t, got), wantJSON) {
+				err = errors.New("decoded differently")
+			}
+			if err == nil {
+				_, err = Encode(got)
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }

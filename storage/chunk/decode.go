@@ -357,6 +357,9 @@ func (d *decoder) each(alloc func() *model.Position, fn func(*model.Position) bo
 	if len(r.b) != 0 {
 		return corrupt("trailing data")
 	}
+	if prevID != d.h.LastID || prevSec != d.h.LastFix.Unix() || prevNs != int64(d.h.LastFix.Nanosecond()) {
+		return corrupt("last position is not the header's")
+	}
 	return nil
 }
 

@@ -4,40 +4,57 @@ import (
 	"bytes"
 	"time"
 
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
 // PrunePositions deletes at most limit of device's positions with a fixTime
-// before cutoff, oldest first, in one short write transaction, and reports
-// how many it deleted. The device's latest position is kept whatever its
-// age: the device's place on the map and its position id point to it.
-// Retention calls it repeatedly, so a large backlog never holds the single
-// bbolt writer long enough to stall the ingest.
+// before cutoff, oldest first, and reports how many it deleted. The
+// device's latest position is kept whatever its age: the device's place on
+// the map and its position id point to it. Retention calls it repeatedly,
+// so a large backlog never holds the single writer long enough to stall
+// the ingest.
 func (db *DB) PrunePositions(deviceID int64, cutoff time.Time, limit int) (int, error) {
-	var n int
-	err := db.bolt.Update(func(btx *bolt.Tx) (err error) {
-		n, err = positions.pruneBefore(btx, deviceID, cutoff, limit, positions.lastKey(btx, deviceID))
-		return err
-	})
-	return n, err
+	return db.prune(func(btx *bolt.Tx, limit int) [][]byte {
+		return positions.keysBefore(btx, deviceID, cutoff, limit, positions.lastKey(btx, deviceID))
+	}, positions.deleteKeys, limit)
 }
 
 // PruneEvents deletes at most limit of device's events with an eventTime
-// before cutoff, oldest first, in one short write transaction.
+// before cutoff, oldest first.
 func (db *DB) PruneEvents(deviceID int64, cutoff time.Time, limit int) (int, error) {
-	var n int
-	err := db.bolt.Update(func(btx *bolt.Tx) (err error) {
-		n, err = events.pruneBefore(btx, deviceID, cutoff, limit, nil)
-		return err
-	})
-	return n, err
+	return db.prune(func(btx *bolt.Tx, limit int) [][]byte {
+		return events.keysBefore(btx, deviceID, cutoff, limit, nil)
+	}, events.deleteKeys, limit)
 }
 
-// pruneBefore deletes up to limit of device's records dated before cutoff,
-// skipping the record at keep.
-func (s *series[T, P]) pruneBefore(tx *bolt.Tx, device int64, cutoff time.Time, limit int, keep []byte) (int, error) {
-	if device <= 0 || limit <= 0 {
+// prune deletes the keys due lists, looking first in a read transaction:
+// a pass over devices with nothing due writes and syncs nothing (it was
+// two commits per device). The deletion runs in the ingest's group commit,
+// so under load it shares the ingest's fsyncs instead of queueing for the
+// writer with its own.
+func (db *DB) prune(due func(btx *bolt.Tx, limit int) [][]byte, del func(*bolt.Tx, [][]byte) (int, error), limit int) (int, error) {
+	if limit <= 0 {
 		return 0, nil
+	}
+	some := false
+	if err := db.bolt.View(func(btx *bolt.Tx) error { some = len(due(btx, 1)) > 0; return nil }); err != nil || !some {
+		return 0, err
+	}
+	var n int
+	err := db.batch.do(func(t model.Tx) (err error) {
+		btx := t.(*tx).btx
+		n, err = del(btx, due(btx, limit)) // listed again: the group may be retried
+		return err
+	})
+	return n, writeError(err)
+}
+
+// keysBefore lists up to limit of device's keys dated before cutoff, oldest
+// first, leaving out the one at keep.
+func (s *series[T, P]) keysBefore(tx *bolt.Tx, device int64, cutoff time.Time, limit int, keep []byte) [][]byte {
+	if device <= 0 {
+		return nil
 	}
 	// Ids are positive, so every key of device dated before cutoff sorts
 	// below (device, cutoff, 0), and nothing else at or after the seek does.
@@ -49,7 +66,7 @@ func (s *series[T, P]) pruneBefore(tx *bolt.Tx, device int64, cutoff time.Time, 
 			keys = append(keys, bytes.Clone(k))
 		}
 	}
-	return s.deleteKeys(tx, keys)
+	return keys
 }
 
 // Size is the size of the store file in bytes as bbolt maps it. Deleting

@@ -41,9 +41,14 @@ func TestPrunePositions(t *testing.T) {
 		{"invalid device", -1, end, 100, 0, ids1[4:], ids2[2:]},
 		{"far future cutoff", 1, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), 100, 2, ids1[6:], ids2[2:]},
 	} {
+		writes := pagesWritten(db)
 		n, err := db.PrunePositions(step.device, step.cutoff, step.limit)
 		if err != nil || n != step.want {
 			t.Fatalf("%s: PrunePositions = %d, %v; want %d", step.name, n, err, step.want)
+		}
+		// Nothing to delete writes nothing: no commit, no fsync.
+		if wrote := pagesWritten(db) > writes; wrote != (step.want > 0) {
+			t.Fatalf("%s: wrote pages %v, want %v", step.name, wrote, step.want > 0)
 		}
 		if got := positionIDs(t, db, 1, all, end); !reflect.DeepEqual(got, step.left1) {
 			t.Fatalf("%s: device 1 keeps %v, want %v", step.name, got, step.left1)
@@ -120,5 +125,39 @@ func TestSize(t *testing.T) {
 	addPositions(t, db, fixes)
 	if after, _ := db.Size(); after <= before {
 		t.Errorf("Size after 5000 positions = %d, before %d", after, before)
+	}
+}
+
+// pagesWritten is how many pages the store's commits have written.
+func pagesWritten(db *DB) int64 {
+	st := db.bolt.Stats()
+	return st.TxStats.GetWrite()
+}
+
+// BenchmarkRetentionNothingDue is one retention pass over 2,000 devices
+// none of whose records is due: it reads, and writes nothing.
+func BenchmarkRetentionNothingDue(b *testing.B) {
+	db := openTestDB(b)
+	const devices = 2000
+	if err := db.Update(func(tx model.Tx) error {
+		for d := int64(1); d <= devices; d++ {
+			if err := tx.AddPosition(&model.Position{DeviceID: d, FixTime: at(10)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		for d := int64(1); d <= devices; d++ {
+			if _, err := db.PrunePositions(d, at(0), 500); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := db.PruneEvents(d, at(0), 500); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

@@ -39,26 +39,8 @@ func canon(v any, depth int) (_ any, changed bool, err error) {
 		if utf8.ValidString(x) {
 			return v, false, nil
 		}
-	case int:
-		return float64(x), true, nil
-	case int8:
-		return float64(x), true, nil
-	case int16:
-		return float64(x), true, nil
-	case int32:
-		return float64(x), true, nil
-	case int64:
-		return float64(x), true, nil
-	case uint:
-		return float64(x), true, nil
-	case uint8:
-		return float64(x), true, nil
-	case uint16:
-		return float64(x), true, nil
-	case uint32:
-		return float64(x), true, nil
-	case uint64:
-		return float64(x), true, nil
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return model.Number(x), true, nil // integers come back as float64
 	case model.Attributes:
 		if x == nil {
 			return nil, true, nil

@@ -2,13 +2,13 @@ package protocols
 
 import (
 	"errors"
-	"github.com/fleetd/fleetd/app/inbox"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/app/inbox"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -63,9 +63,11 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	uid, positions, err := s.decode(r, body)
-	// What the inbox keeps of a request: its method, target and body.
-	seen := inbox.Seen{Protocol: s.name, Remote: r.RemoteAddr, UniqueID: uid,
-		Data: append([]byte(r.Method+" "+r.URL.RequestURI()+"\n"), body...)}
+	seen := inbox.Seen{Protocol: s.name, Remote: r.RemoteAddr, UniqueID: uid}
+	if s.opts.Tap != nil {
+		// What the inbox keeps of a request: its method, target and body.
+		seen.Data = append([]byte(r.Method+" "+r.URL.RequestURI()+"\n"), body...)
+	}
 	if err != nil {
 		s.Stats.DecodeErrors.Add(1)
 		seen.Problem = "not decoded: " + err.Error()

@@ -3,7 +3,6 @@ package ingest
 import (
 	"errors"
 	"fmt"
-	"github.com/fleetd/fleetd/app/inbox"
 	"math"
 	"net"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/geo"
+	"github.com/fleetd/fleetd/app/inbox"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
@@ -60,11 +60,7 @@ func (ig *Service) Identify(protocol, uniqueID, remote string) (*model.Device, e
 		ig.counters.invalidIDs.Add(1)
 		return nil, err
 	}
-	var d *model.Device
-	err := ig.store.View(func(tx model.Tx) (err error) {
-		d, err = tx.DeviceByUniqueID(uniqueID)
-		return err
-	})
+	d, err := ig.Registered(uniqueID)
 	if errors.Is(err, model.ErrNotFound) {
 		if !ig.opts.AutoRegister || ig.registrations.Take(hostOf(remote)) != nil {
 			ig.unknown.seen(uniqueID, protocol, remote, ig.now())

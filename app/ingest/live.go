@@ -1,12 +1,12 @@
 package ingest
 
 import (
-	"github.com/fleetd/fleetd/app/inbox"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/fleetd/fleetd/app/inbox"
 	"github.com/fleetd/fleetd/app/model"
 )
 

@@ -16,7 +16,7 @@ import (
 // commit shares the next one. That is what lets thousands of device
 // connections each wait for durability without each paying an fsync.
 type batcher struct {
-	db     *bolt.DB
+	update func(func(*tx) error) error
 	max    int
 	linger time.Duration
 	calls  chan *batchCall
@@ -32,8 +32,8 @@ type batchCall struct {
 	err chan error
 }
 
-func newBatcher(db *bolt.DB, max int, linger time.Duration) *batcher {
-	b := &batcher{db: db, max: max, linger: linger, calls: make(chan *batchCall),
+func newBatcher(update func(func(*tx) error) error, max int, linger time.Duration) *batcher {
+	b := &batcher{update: update, max: max, linger: linger, calls: make(chan *batchCall),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go b.loop()
 	return b
@@ -108,8 +108,7 @@ func (b *batcher) commit(group []*batchCall) {
 		began := time.Now()
 		failed := -1
 		var failure error
-		err := b.db.Update(func(btx *bolt.Tx) error {
-			t := &tx{btx}
+		err := b.update(func(t *tx) error {
 			for i, call := range group {
 				if err := call.fn(t); err != nil {
 					failed, failure = i, err

@@ -18,11 +18,38 @@ func TestContract(t *testing.T) {
 	})
 }
 
+// TestContractCompacted runs the contract with every write followed by a
+// compaction, so positions are read, found and deleted in chunks (and, for
+// those a transaction adds, in the log) instead of in the log alone.
+func TestContractCompacted(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) model.Store {
+		c := openContract(t, filepath.Join(t.TempDir(), "fleetd.db"))
+		c.compact = true
+		return c
+	})
+}
+
 // contractDB lets the suite reopen the store and open its backups.
 type contractDB struct {
 	*storage.DB
-	path   string
-	closed bool
+	path    string
+	closed  bool
+	compact bool // compact after every write
+}
+
+func (c *contractDB) Update(fn func(model.Tx) error) error {
+	return c.compacted(c.DB.Update(fn))
+}
+
+func (c *contractDB) Batch(fn func(model.Tx) error) error {
+	return c.compacted(c.DB.Batch(fn))
+}
+
+func (c *contractDB) compacted(err error) error {
+	if err == nil && c.compact {
+		err = c.DB.Compact()
+	}
+	return err
 }
 
 func openContract(t *testing.T, path string) *contractDB {
@@ -50,7 +77,9 @@ func (c *contractDB) Reopen(t *testing.T) model.Store {
 	if err := c.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	return openContract(t, c.path)
+	r := openContract(t, c.path)
+	r.compact = c.compact
+	return r
 }
 
 func (c *contractDB) OpenBackup(t *testing.T, backup []byte) model.Store {
@@ -59,5 +88,7 @@ func (c *contractDB) OpenBackup(t *testing.T, backup []byte) model.Store {
 	if err := os.WriteFile(path, backup, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return openContract(t, path)
+	r := openContract(t, path)
+	r.compact = c.compact
+	return r
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
@@ -49,14 +50,22 @@ type Options struct {
 	// OnCommit, when set, is told each Batch group's size and how long its
 	// commit took (for metrics). It runs on the writer: it must be quick.
 	OnCommit func(calls int, took time.Duration)
+	// Compaction tunes the background move of positions into chunks.
+	Compaction Compaction
 }
 
 // DB is the bbolt-backed model.Store.
 type DB struct {
-	bolt     *bolt.DB
-	batch    *batcher
-	path     string
-	upgraded Upgrade
+	bolt  *bolt.DB
+	batch *batcher
+	tail  *tail
+	// wmu holds a write transaction until its commit handlers have run,
+	// so the next writer sees the tail that commit left (bbolt releases
+	// its own lock before the handlers).
+	wmu       sync.Mutex
+	compactor *compactor
+	path      string
+	upgraded  Upgrade
 }
 
 var _ model.Store = (*DB)(nil)
@@ -85,9 +94,17 @@ func Open(path string, opts Options) (*DB, error) {
 		bdb.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	batch := newBatcher(bdb, orDefault(opts.MaxBatchSize, DefaultMaxBatchSize), opts.MaxBatchDelay)
-	batch.onCommit = opts.OnCommit
-	return &DB{bolt: bdb, batch: batch, path: path, upgraded: up}, nil
+	db := &DB{bolt: bdb, path: path, upgraded: up, tail: newTail()}
+	if err := bdb.View(db.tail.load); err != nil {
+		bdb.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	db.batch = newBatcher(db.update, orDefault(opts.MaxBatchSize, DefaultMaxBatchSize), opts.MaxBatchDelay)
+	db.batch.onCommit = opts.OnCommit
+	if !opts.ReadOnly {
+		db.compactor = startCompactor(db, opts.Compaction)
+	}
+	return db, nil
 }
 
 // openBolt checks a bbolt file (CheckFile) and opens it, mapping a lock
@@ -144,12 +161,26 @@ func orDefault[T comparable](v, def T) T {
 func (db *DB) As(*model.User) model.Store { return db }
 
 func (db *DB) View(fn func(model.Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
+	return db.view(func(t *tx) error { return fn(t) })
+}
+
+// view runs fn in a read-only transaction registered with the tail.
+func (db *DB) view(fn func(*tx) error) error {
+	at := db.tail.enter()
+	defer db.tail.exit(at)
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&tx{btx: btx, db: db}) })
 }
 
 // Update runs fn in a read-write transaction and commits unless fn fails.
 func (db *DB) Update(fn func(model.Tx) error) error {
-	return writeError(db.bolt.Update(func(btx *bolt.Tx) error { return fn(&tx{btx}) }))
+	return writeError(db.update(func(t *tx) error { return fn(t) }))
+}
+
+// update is every write transaction of an open store.
+func (db *DB) update(fn func(*tx) error) error {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&tx{btx: btx, db: db}) })
 }
 
 // Batch runs fn in a transaction shared with other concurrent Batch callers
@@ -176,6 +207,9 @@ func writeError(err error) error {
 // 50 ms per 100 MB with a warm cache, far more from an SD card). After a
 // clean stop the next open reads it instead; only a crash costs the walk.
 func (db *DB) Close() error {
+	if db.compactor != nil {
+		db.compactor.stop()
+	}
 	db.batch.close()
 	var err error
 	if !db.bolt.IsReadOnly() {

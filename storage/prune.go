@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"math"
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
@@ -15,9 +16,28 @@ import (
 // so a large backlog never holds the single writer long enough to stall
 // the ingest.
 func (db *DB) PrunePositions(deviceID int64, cutoff time.Time, limit int) (int, error) {
-	return db.prune(func(btx *bolt.Tx, limit int) [][]byte {
-		return positions.keysBefore(btx, deviceID, cutoff, limit, positions.lastKey(btx, deviceID))
-	}, positions.deleteKeys, limit)
+	if deviceID <= 0 || limit <= 0 || !cutoff.After(minKeyTime) {
+		return 0, nil
+	}
+	to := clampKeyTime(cutoff).UnixNano() - 1
+	some := false
+	err := db.view(func(t *tx) error {
+		first, found := t.earliestKey(deviceID)
+		latest, _ := t.latestKey(deviceID)
+		some = found && first.fix <= to && first != latest
+		return nil
+	})
+	if err != nil || !some {
+		return 0, err
+	}
+	var n int
+	err = db.batch.do(func(mt model.Tx) (err error) {
+		t := mt.(*tx)
+		latest, _ := t.latestKey(deviceID)
+		n, err = t.deletePositions(deviceID, posKey{math.MinInt64, 0}, to, limit, &latest)
+		return err
+	})
+	return n, writeError(err)
 }
 
 // PruneEvents deletes at most limit of device's events with an eventTime

@@ -97,7 +97,7 @@ func unpackRelease(t *testing.T) (string, map[string]bucketDump) {
 // back through the store's interface as that release wrote them.
 func TestUpgradeRelease(t *testing.T) {
 	path, before := unpackRelease(t)
-	db := openAt(t, path)
+	db := openStill(t, path)
 	if up := db.Upgraded(); up.From != releaseSchema || up.To != CurrentSchema {
 		t.Errorf("Upgraded() = %+v, want from %d to %d", up, releaseSchema, CurrentSchema)
 	}
@@ -388,6 +388,93 @@ func checkFiling[T any, P entity[T]](t *testing.T, what string, f model.Filing[T
 			t.Errorf("%s: group %d = %v (total %d), %v; want %v", what, g, got, total, err, want)
 		}
 	}
+}
+
+// openStill opens a store without background compaction, so its buckets
+// stay as the upgrade left them.
+func openStill(t *testing.T, path string) *DB {
+	t.Helper()
+	db, err := Open(path, Options{NoSync: true, Compaction: Compaction{Every: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestUpgradeReleaseMovesPositions follows the release's store through
+// the migration of its positions to the log-and-chunks layout: read before
+// the move (old rows) and after (chunks), with new positions logged in
+// between, every position reads back as the release stored it, by device,
+// by id and as the latest, and the old layout ends empty.
+func TestUpgradeReleaseMovesPositions(t *testing.T) {
+	path, before := unpackRelease(t)
+	db := openStill(t, path)
+	var devices []int64
+	mustView(t, db, func(tx model.Tx) error {
+		return tx.Devices().List(func(d *model.Device) bool { devices = append(devices, d.ID); return true })
+	})
+	// A new position per device, logged before the migration, after all
+	// the old ones by id.
+	fresh := map[int64]int64{}
+	mustUpdate(t, db, func(tx model.Tx) error {
+		for _, d := range devices {
+			p := model.Position{DeviceID: d, FixTime: time.Now().UTC().Truncate(time.Second), Protocol: "gt06"}
+			if err := tx.AddPosition(&p); err != nil {
+				return err
+			}
+			fresh[d] = p.ID
+		}
+		return nil
+	})
+	stored := func(id int64) string {
+		return before["positions"].entries[before["position_ids"].entries[string(idKey(id))]]
+	}
+	check := func(stage string) {
+		t.Helper()
+		n := 0
+		mustView(t, db, func(tx model.Tx) error {
+			for _, d := range devices {
+				var last int64
+				err := tx.Positions(d, time.Time{}, maxKeyTime, func(p *model.Position) bool {
+					last = p.ID
+					if p.ID == fresh[d] {
+						return true
+					}
+					n++
+					sameAsStored(t, stage+" position", p, stored(p.ID))
+					byID, err := tx.Position(p.ID)
+					if err != nil {
+						t.Fatalf("%s: Position(%d): %v", stage, p.ID, err)
+					}
+					sameAsStored(t, stage+" position by id", byID, stored(p.ID))
+					return true
+				})
+				if err != nil {
+					return err
+				}
+				latest, err := tx.LatestPosition(d)
+				if err != nil || latest.ID != fresh[d] || last != fresh[d] {
+					t.Errorf("%s: device %d: latest %v (%v), last read %d, want %d", stage, d, latest, err, last, fresh[d])
+				}
+			}
+			return nil
+		})
+		if n != len(before["positions"].entries) || n == 0 {
+			t.Errorf("%s: %d positions read, the release stored %d", stage, n, len(before["positions"].entries))
+		}
+	}
+	check("before the move")
+	if err := db.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	if n := bucketLen(t, db, bucketPositions); n != 0 {
+		t.Errorf("%d rows left in the old layout", n)
+	}
+	check("after the move")
+	db.Close()
+	db = openStill(t, path)
+	check("after reopening")
 }
 
 // The release's ticket counter goes on.

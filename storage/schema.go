@@ -29,6 +29,10 @@ var (
 	bucketEvents       = []byte("events")
 	bucketEventIDs     = []byte("event_ids")
 	bucketQueue        = []byte("command_queue")
+	// Schema 5: the position log, chunks and id blocks (positions.go).
+	bucketPositionLog    = []byte("positions_log")
+	bucketPositionChunks = []byte("position_chunks")
+	bucketPositionBlocks = []byte("position_blocks")
 )
 
 // schemaV1Buckets are the buckets migration 1 creates.
@@ -47,7 +51,7 @@ var schemaV2Buckets = [][]byte{bucketQueue}
 // bucketCollections (collections.go), which holds the registry's.
 var currentBuckets = slices.Concat(
 	slices.DeleteFunc(slices.Clone(schemaV1Buckets), func(b []byte) bool { return bytes.Equal(b, bucketLatest) }),
-	schemaV2Buckets)
+	schemaV2Buckets, schemaV5Buckets)
 
 var (
 	metaSchema = []byte("schema")
@@ -61,6 +65,7 @@ var migrations = [...]func(*bolt.Tx) error{
 	createBuckets(schemaV2Buckets),
 	dropLatestIndex,
 	collectionsV4,
+	positionLogV5,
 }
 
 // CurrentSchema is the schema version this build writes.
@@ -103,6 +108,19 @@ func collectionsV4(tx *bolt.Tx) error {
 		return err
 	}
 	return adoptAdhoc(tx)
+}
+
+// schemaV5Buckets hold positions in the layout of issue 14.
+var schemaV5Buckets = [][]byte{bucketPositionLog, bucketPositionChunks, bucketPositionBlocks}
+
+// positionLogV5 creates the position log, chunks and id blocks. The log's
+// ids go on from the old layout's; its rows move to chunks in the
+// background (compact.go), which reads see meanwhile.
+func positionLogV5(tx *bolt.Tx) error {
+	if err := createBuckets(schemaV5Buckets)(tx); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketPositionLog).SetSequence(tx.Bucket(bucketPositions).Sequence())
 }
 
 // readSchema returns the schema version of tx's file: 0 for a file without

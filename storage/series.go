@@ -226,28 +226,5 @@ func (s *series[T, P]) deleteKeys(tx *bolt.Tx, keys [][]byte) (int, error) {
 
 // lastKey is the key of device's newest record, nil if it has none.
 func (s *series[T, P]) lastKey(tx *bolt.Tx, device int64) []byte {
-	// Every key of device sorts before device, max time, id 0xff..ff:
-	// ids are positive so no real key ends in 0xff.
-	beyond := append(appendTime(idKey(device), maxKeyTime), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
-	c := tx.Bucket(s.data).Cursor()
-	k, _ := c.Seek(beyond)
-	if k == nil {
-		k, _ = c.Last()
-	} else {
-		k, _ = c.Prev()
-	}
-	if k == nil {
-		// bbolt's Prev stops on a leaf that deletions earlier in this
-		// transaction emptied (Next and Last skip them). Walk the device's
-		// range forwards instead: correct, but it reads the whole range, so
-		// callers look for the latest after deleting in a new transaction.
-		prefix := idKey(device)
-		for fk, _ := c.Seek(prefix); len(fk) == seriesKeyLen && bytes.HasPrefix(fk, prefix); fk, _ = c.Next() {
-			k = fk
-		}
-	}
-	if len(k) != seriesKeyLen || keyID(k[:8]) != device {
-		return nil
-	}
-	return bytes.Clone(k)
+	return lastKeyIn(tx.Bucket(s.data), device)
 }

@@ -12,6 +12,9 @@ import (
 // exists, so Bucket never returns nil here.
 type tx struct {
 	btx *bolt.Tx
+	db  *DB
+	// changes are this transaction's changes to the position log.
+	changes *logChanges
 }
 
 var _ model.Tx = (*tx)(nil)

@@ -38,9 +38,17 @@ var (
 	})
 )
 
+// compressFrom is the fewest positions whose body is worth compressing: a
+// few positions' bytes barely repeat, and zstd's fixed cost (about 15 µs a
+// call) would dominate the log's one-position chunks.
+const compressFrom = 16
+
 // compress compresses the body of chunk b, which starts at bodyAt after
-// its flag byte, when that makes it smaller.
-func compress(b []byte, bodyAt int) []byte {
+// its flag byte, when it holds enough positions and that makes it smaller.
+func compress(b []byte, bodyAt, count int) []byte {
+	if count < compressFrom {
+		return b
+	}
 	z := zstdEncoder().EncodeAll(b[bodyAt:], nil)
 	if len(z) >= len(b)-bodyAt {
 		return b

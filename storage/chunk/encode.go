@@ -132,7 +132,7 @@ func Encode(ps []*model.Position) ([]byte, error) {
 	if err := e.body(ps, times); err != nil {
 		return nil, err
 	}
-	return compress(e.b, bodyAt), nil
+	return compress(e.b, bodyAt, len(ps)), nil
 }
 
 func (e *encoder) body(ps []*model.Position, times [][3]stime) error {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/storage/chunk/chunktest"
 )
 
 // dayPositions is a day at one fix every 10 s.
@@ -13,9 +14,9 @@ const dayPositions = 8640
 
 func routes() map[string][]*model.Position {
 	return map[string][]*model.Position{
-		"gt06":      gt06Route(dayPositions, 11),
-		"teltonika": teltonikaRoute(dayPositions, 12),
-		"osmand":    osmandRoute(dayPositions/3, 13),
+		"gt06":      chunktest.GT06Route(dayPositions, 11),
+		"teltonika": chunktest.TeltonikaRoute(dayPositions, 12),
+		"osmand":    chunktest.OsmAndRoute(dayPositions/3, 13),
 	}
 }
 
@@ -122,7 +123,7 @@ func BenchmarkDecodeEach(b *testing.B) {
 // BenchmarkDecodeJSON is today's read, for comparison: json.Unmarshal of
 // each position.
 func BenchmarkDecodeJSON(b *testing.B) {
-	ps := gt06Route(dayPositions, 11)
+	ps := chunktest.GT06Route(dayPositions, 11)
 	var stored [][]byte
 	for _, p := range ps {
 		data, _ := json.Marshal(p)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/storage/chunk/chunktest"
 )
 
 // stored is p as today's JSON store returns it.
@@ -181,9 +182,9 @@ func TestRoundTripEdgeCases(t *testing.T) {
 
 func TestRoundTripRoutes(t *testing.T) {
 	for name, ps := range map[string][]*model.Position{
-		"gt06":      gt06Route(2000, 1),
-		"teltonika": teltonikaRoute(2000, 2),
-		"osmand":    osmandRoute(1000, 3),
+		"gt06":      chunktest.GT06Route(2000, 1),
+		"teltonika": chunktest.TeltonikaRoute(2000, 2),
+		"osmand":    chunktest.OsmAndRoute(1000, 3),
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, n := range []int{1, 2, 128, len(ps)} {
@@ -240,7 +241,7 @@ func TestDecodeCorrupt(t *testing.T) {
 		}
 	}
 	cases := edgeCases()
-	for _, ps := range [][]*model.Position{cases["attribute values"], cases["zones and far times"], gt06Route(300, 5)} {
+	for _, ps := range [][]*model.Position{cases["attribute values"], cases["zones and far times"], chunktest.GT06Route(300, 5)} {
 		data, err := Encode(ps)
 		if err != nil {
 			t.Fatal(err)
@@ -293,7 +294,7 @@ func mustEncode(t testing.TB, ps []*model.Position) []byte {
 
 // TestConcurrentDecode shares the zstd decoder between goroutines.
 func TestConcurrentDecode(t *testing.T) {
-	data := mustEncode(t, gt06Route(600, 8))
+	data := mustEncode(t, chunktest.GT06Route(600, 8))
 	want, err := Decode(data)
 	if err != nil {
 		t.Fatal(err)

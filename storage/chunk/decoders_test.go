@@ -11,6 +11,7 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
+	"github.com/fleetd/fleetd/storage/chunk/chunktest"
 )
 
 // gt06Frame is a GT06 frame: 78 78, length, type, content, serial,
@@ -46,28 +47,28 @@ func TestGT06Decoder(t *testing.T) {
 		t.Fatalf("login: %v %+v", err, res)
 	}
 	conn.UniqueID = imei[1:]
-	r := newRoute(21)
+	r := chunktest.NewRoute(21)
 	rng := rand.New(rand.NewPCG(21, 1))
 	var ps []*model.Position
 	id, cell := int64(1), 0xC3A1
 	for i := range 2000 {
-		r.next(10 * time.Second)
-		ts := day.Add(time.Duration(i) * 10 * time.Second)
+		r.Next(10 * time.Second)
+		ts := chunktest.Day.Add(time.Duration(i) * 10 * time.Second)
 		if rng.IntN(60) == 0 {
 			cell += rng.IntN(9) - 4
 		}
 		b := []byte{byte(ts.Year() - 2000), byte(ts.Month()), byte(ts.Day()), byte(ts.Hour()), byte(ts.Minute()), byte(ts.Second()), 0xC9}
-		b = binary.BigEndian.AppendUint32(b, uint32(math.Round(math.Abs(r.lat)*1800000)))
-		b = binary.BigEndian.AppendUint32(b, uint32(math.Round(math.Abs(r.lon)*1800000)))
-		b = append(b, byte(math.Round(r.kmh)))
-		flags := uint16(int(math.Round(r.course))%360) | 1<<12 | 1<<13 | 1<<10
+		b = binary.BigEndian.AppendUint32(b, uint32(math.Round(math.Abs(r.Lat)*1800000)))
+		b = binary.BigEndian.AppendUint32(b, uint32(math.Round(math.Abs(r.Lon)*1800000)))
+		b = append(b, byte(math.Round(r.Kmh)))
+		flags := uint16(int(math.Round(r.Course))%360) | 1<<12 | 1<<13 | 1<<10
 		b = binary.BigEndian.AppendUint16(b, flags)
 		b = binary.BigEndian.AppendUint16(b, 208)
 		b = append(b, 1)
 		b = binary.BigEndian.AppendUint16(b, 0x2B0C)
 		b = append(b, byte(cell>>16), byte(cell>>8), byte(cell))
 		acc := byte(0)
-		if r.ign {
+		if r.Ign {
 			acc = 1
 		}
 		b = append(b, acc, 0, 0)
@@ -76,13 +77,13 @@ func TestGT06Decoder(t *testing.T) {
 			t.Fatalf("frame %d: %v, %d positions", i, err, len(res.Positions))
 		}
 		p := res.Positions[0]
-		id = nextID(rng, id)
-		p.ID, p.DeviceID, p.ServerTime = id, 42, serverTime(rng, p.FixTime)
+		id = chunktest.NextID(rng, id)
+		p.ID, p.DeviceID, p.ServerTime = id, 42, chunktest.ServerTime(rng, p.FixTime)
 		var prev *model.Position
 		if len(ps) > 0 {
 			prev = ps[len(ps)-1]
 		}
-		enrich(p, prev)
+		chunktest.Enrich(p, prev)
 		ps = append(ps, p)
 	}
 	checkDecoded(t, ps)
@@ -122,32 +123,32 @@ func TestTeltonikaDecoder(t *testing.T) {
 		t.Fatalf("login: %v", err)
 	}
 	conn.UniqueID = imei
-	r := newRoute(22)
+	r := chunktest.NewRoute(22)
 	rng := rand.New(rand.NewPCG(22, 1))
 	var ps []*model.Position
 	id, odometer, trip, battery := int64(1), uint32(123_456_789), uint32(0), 4100
 	for i := range 2000 {
-		r.next(10 * time.Second)
-		ts := day.Add(time.Duration(i) * 10 * time.Second)
-		odometer += uint32(math.Round(r.kmh / 3.6 * 10))
-		trip += uint32(math.Round(r.kmh / 3.6 * 10))
+		r.Next(10 * time.Second)
+		ts := chunktest.Day.Add(time.Duration(i) * 10 * time.Second)
+		odometer += uint32(math.Round(r.Kmh / 3.6 * 10))
+		trip += uint32(math.Round(r.Kmh / 3.6 * 10))
 		battery = max(3500, min(4200, battery+rng.IntN(21)-10))
 		ign, moving := byte(0), byte(0)
-		if r.ign {
+		if r.Ign {
 			ign = 1
 		}
-		if r.kmh > 0 {
+		if r.Kmh > 0 {
 			moving = 1
 		}
 		d := []byte{0x08, 1}
 		d = binary.BigEndian.AppendUint64(d, uint64(ts.UnixMilli()))
 		d = append(d, 0)
-		d = binary.BigEndian.AppendUint32(d, uint32(int32(math.Round(r.lon*1e7))))
-		d = binary.BigEndian.AppendUint32(d, uint32(int32(math.Round(r.lat*1e7))))
+		d = binary.BigEndian.AppendUint32(d, uint32(int32(math.Round(r.Lon*1e7))))
+		d = binary.BigEndian.AppendUint32(d, uint32(int32(math.Round(r.Lat*1e7))))
 		d = binary.BigEndian.AppendUint16(d, uint16(35+rng.IntN(3)))
-		d = binary.BigEndian.AppendUint16(d, uint16(int(math.Round(r.course))%360))
+		d = binary.BigEndian.AppendUint16(d, uint16(int(math.Round(r.Course))%360))
 		d = append(d, byte(9+rng.IntN(3)))
-		d = binary.BigEndian.AppendUint16(d, uint16(math.Round(r.kmh)))
+		d = binary.BigEndian.AppendUint16(d, uint16(math.Round(r.Kmh)))
 		d = append(d, 0, 17) // event IO, 17 elements
 		d = append(d, 7, 239, ign, 240, moving, 21, 5, 69, 1, 200, 0, 1, ign, 179, 0)
 		d = append(d, 7)
@@ -181,13 +182,13 @@ func TestTeltonikaDecoder(t *testing.T) {
 			t.Fatalf("packet %d: %v, %d positions", i, err, len(res.Positions))
 		}
 		p := res.Positions[0]
-		id = nextID(rng, id)
-		p.ID, p.DeviceID, p.ServerTime = id, 43, serverTime(rng, p.FixTime)
+		id = chunktest.NextID(rng, id)
+		p.ID, p.DeviceID, p.ServerTime = id, 43, chunktest.ServerTime(rng, p.FixTime)
 		var prev *model.Position
 		if len(ps) > 0 {
 			prev = ps[len(ps)-1]
 		}
-		enrich(p, prev)
+		chunktest.Enrich(p, prev)
 		ps = append(ps, p)
 	}
 	if len(ps[0].Attributes) < 20 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/storage/chunk/chunktest"
 )
 
 // source hands out fuzz bytes; zeros once they run out.
@@ -42,7 +43,7 @@ func (s *source) float() float64 {
 	case 2:
 		return float64(int64(s.u64()%4e8)-2e8) / 1800000
 	case 3:
-		return float64(s.u8()) * kphToKnots
+		return float64(s.u8()) * chunktest.KphToKnots
 	case 4:
 		return float64(s.small()) / math.Pow10(int(s.u8()%18))
 	}
@@ -168,7 +169,7 @@ func FuzzChunkRoundTrip(f *testing.F) {
 			f.Add(data)
 		}
 	}
-	for _, ps := range [][]*model.Position{gt06Route(5, 1), teltonikaRoute(5, 2), osmandRoute(5, 3)} {
+	for _, ps := range [][]*model.Position{chunktest.GT06Route(5, 1), chunktest.TeltonikaRoute(5, 2), chunktest.OsmAndRoute(5, 3)} {
 		data, err := Encode(ps)
 		if err != nil {
 			f.Fatal(err)

@@ -1,4 +1,9 @@
-package chunk
+// Package chunktest makes positions shaped as the decoders and the ingest
+// make them, for the chunk codec's and the store's tests and benchmarks:
+// the same value types (ints from the decoders, float64 from conversions)
+// and the same arithmetic (GT06 float64(raw)/1800000, km/h * 0.539957,
+// Teltonika int32/1e7, the ingest's distance rounded to centimetres).
+package chunktest
 
 import (
 	"fmt"
@@ -10,58 +15,55 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// Fixtures shaped as the decoders and the ingest make positions: the same
-// value types (ints from the decoders, float64 from conversions) and the
-// same arithmetic (GT06 float64(raw)/1800000, km/h * 0.539957, Teltonika
-// int32/1e7, the ingest's distance rounded to centimetres).
+// KphToKnots converts as protocols/gt06 and protocols/teltonika do.
+const KphToKnots = 0.539957
 
-const kphToKnots = 0.539957 // as protocols/gt06 and protocols/teltonika
+// Day is the day the routes start.
+var Day = time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 
-var day = time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
-
-// route is a vehicle driving: stops, town and road speeds, turns.
-type route struct {
+// Route is a vehicle driving: stops, town and road speeds, turns.
+type Route struct {
 	rng      *rand.Rand
-	lat, lon float64
-	kmh      float64
-	course   float64
+	Lat, Lon float64
+	Kmh      float64
+	Course   float64
 	stopLeft int
-	ign      bool
+	Ign      bool
 }
 
-func newRoute(seed uint64) *route {
-	return &route{rng: rand.New(rand.NewPCG(seed, 7)), lat: 48.8566, lon: 2.3522, course: 90, ign: true}
+func NewRoute(seed uint64) *Route {
+	return &Route{rng: rand.New(rand.NewPCG(seed, 7)), Lat: 48.8566, Lon: 2.3522, Course: 90, Ign: true}
 }
 
-// next advances dt and returns the new state.
-func (r *route) next(dt time.Duration) {
+// Next advances dt and returns the new state.
+func (r *Route) Next(dt time.Duration) {
 	switch {
 	case r.stopLeft > 0:
 		r.stopLeft--
-		r.kmh = 0
+		r.Kmh = 0
 		if r.stopLeft == 0 {
-			r.ign = true
+			r.Ign = true
 		}
 	case r.rng.IntN(400) == 0: // park for 5 to 60 minutes
 		r.stopLeft = 30 + r.rng.IntN(330)
-		r.kmh, r.ign = 0, false
+		r.Kmh, r.Ign = 0, false
 	case r.rng.IntN(30) == 0: // traffic light
 		r.stopLeft = 2 + r.rng.IntN(6)
-		r.kmh = 0
+		r.Kmh = 0
 	default:
-		r.kmh = math.Max(5, math.Min(130, r.kmh+r.rng.NormFloat64()*6+2*(50-r.kmh)/50))
-		r.course = math.Mod(r.course+r.rng.NormFloat64()*8+360, 360)
+		r.Kmh = math.Max(5, math.Min(130, r.Kmh+r.rng.NormFloat64()*6+2*(50-r.Kmh)/50))
+		r.Course = math.Mod(r.Course+r.rng.NormFloat64()*8+360, 360)
 		if r.rng.IntN(40) == 0 {
-			r.course = math.Mod(r.course+90*float64(1+r.rng.IntN(3)), 360)
+			r.Course = math.Mod(r.Course+90*float64(1+r.rng.IntN(3)), 360)
 		}
 	}
-	m := r.kmh / 3.6 * dt.Seconds()
-	r.lat += m * math.Cos(r.course*math.Pi/180) / 111320
-	r.lon += m * math.Sin(r.course*math.Pi/180) / (111320 * math.Cos(r.lat*math.Pi/180))
+	m := r.Kmh / 3.6 * dt.Seconds()
+	r.Lat += m * math.Cos(r.Course*math.Pi/180) / 111320
+	r.Lon += m * math.Sin(r.Course*math.Pi/180) / (111320 * math.Cos(r.Lat*math.Pi/180))
 }
 
-// enrich adds what the ingest adds: distance, totalDistance, motion.
-func enrich(p, prev *model.Position) {
+// Enrich adds what the ingest adds: distance, totalDistance, motion.
+func Enrich(p, prev *model.Position) {
 	round2 := func(v float64) float64 { return math.Round(v*100) / 100 }
 	distance, total := 0.0, 0.0
 	if prev != nil {
@@ -77,31 +79,31 @@ func enrich(p, prev *model.Position) {
 	}
 }
 
-// serverTime is when a fix arrives: 0.3 to 3 s later, to the nanosecond.
-func serverTime(rng *rand.Rand, fix time.Time) time.Time {
+// ServerTime is when a fix arrives: 0.3 to 3 s later, to the nanosecond.
+func ServerTime(rng *rand.Rand, fix time.Time) time.Time {
 	return fix.Add(300*time.Millisecond + time.Duration(rng.Int64N(int64(2700*time.Millisecond))))
 }
 
-// nextID is the store's sequence, shared with a fleet of ~100 devices.
-func nextID(rng *rand.Rand, id int64) int64 { return id + 1 + rng.Int64N(200) }
+// NextID is the store's sequence, shared with a fleet of ~100 devices.
+func NextID(rng *rand.Rand, id int64) int64 { return id + 1 + rng.Int64N(200) }
 
-// gt06Route is a day of a GT06 tracker reporting every 10 s (0x22 frames:
+// GT06Route is a day of a GT06 tracker reporting every 10 s (0x22 frames:
 // GPS, serving cell, ACC tail), with the attributes its decoder and the
 // ingest set, plus the battery and signal the status frames carry.
-func gt06Route(n int, seed uint64) []*model.Position {
-	r := newRoute(seed)
+func GT06Route(n int, seed uint64) []*model.Position {
+	r := NewRoute(seed)
 	rng := rand.New(rand.NewPCG(seed, 99))
 	ps := make([]*model.Position, 0, n)
 	id, sat, cell, rssi, battery := int64(1_000_000), 9, 0xC3A1, 4, 100
 	for i := range n {
-		r.next(10 * time.Second)
-		fix := day.Add(time.Duration(i) * 10 * time.Second)
-		rawLat, rawLon := uint32(math.Round(math.Abs(r.lat)*1800000)), uint32(math.Round(math.Abs(r.lon)*1800000))
+		r.Next(10 * time.Second)
+		fix := Day.Add(time.Duration(i) * 10 * time.Second)
+		rawLat, rawLon := uint32(math.Round(math.Abs(r.Lat)*1800000)), uint32(math.Round(math.Abs(r.Lon)*1800000))
 		lat, lon := float64(rawLat)/1800000, float64(rawLon)/1800000
-		if r.lat < 0 {
+		if r.Lat < 0 {
 			lat = -lat
 		}
-		if r.lon < 0 {
+		if r.Lon < 0 {
 			lon = -lon
 		}
 		if rng.IntN(20) == 0 {
@@ -116,17 +118,17 @@ func gt06Route(n int, seed uint64) []*model.Position {
 		if i%360 == 359 {
 			battery = max(10, battery-1)
 		}
-		id = nextID(rng, id)
+		id = NextID(rng, id)
 		p := &model.Position{
 			Base: model.Base{ID: id}, DeviceID: 42, Protocol: "gt06",
-			ServerTime: serverTime(rng, fix), DeviceTime: fix, FixTime: fix,
+			ServerTime: ServerTime(rng, fix), DeviceTime: fix, FixTime: fix,
 			Valid: sat >= 4, Latitude: lat, Longitude: lon,
-			Speed: float64(int(math.Round(r.kmh))) * kphToKnots, Course: float64(int(math.Round(r.course)) % 360),
+			Speed: float64(int(math.Round(r.Kmh))) * KphToKnots, Course: float64(int(math.Round(r.Course)) % 360),
 			Network: map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": []map[string]any{{
 				"mobileCountryCode": 208, "mobileNetworkCode": 1, "locationAreaCode": 0x2B0C, "cellId": int64(cell),
 			}}},
 			Attributes: model.Attributes{
-				"sat": sat, "ignition": r.ign, "event": 0, "archive": false,
+				"sat": sat, "ignition": r.Ign, "event": 0, "archive": false,
 				"rssi": rssi, "batteryLevel": battery,
 			},
 		}
@@ -137,23 +139,23 @@ func gt06Route(n int, seed uint64) []*model.Position {
 		if len(ps) > 0 {
 			prev = ps[len(ps)-1]
 		}
-		enrich(p, prev)
+		Enrich(p, prev)
 		ps = append(ps, p)
 	}
 	return ps
 }
 
-// teltonikaRoute is a day of an FMB920-like tracker (codec 8) every 10 s:
+// TeltonikaRoute is a day of an FMB920-like tracker (codec 8) every 10 s:
 // priority, sat, event, a dozen IO elements, the network from IO 205/206.
-func teltonikaRoute(n int, seed uint64) []*model.Position {
-	r := newRoute(seed)
+func TeltonikaRoute(n int, seed uint64) []*model.Position {
+	r := NewRoute(seed)
 	rng := rand.New(rand.NewPCG(seed, 98))
 	ps := make([]*model.Position, 0, n)
 	id, sat, odometer, power, battery := int64(5_000_000), 11, int64(123_456_789), 12400, 4100
 	altitude := 35
 	for i := range n {
-		r.next(10 * time.Second)
-		fix := day.Add(time.Duration(i) * 10 * time.Second)
+		r.Next(10 * time.Second)
+		fix := Day.Add(time.Duration(i) * 10 * time.Second)
 		if rng.IntN(20) == 0 {
 			sat = max(0, min(20, sat+rng.IntN(3)-1))
 		}
@@ -162,55 +164,55 @@ func teltonikaRoute(n int, seed uint64) []*model.Position {
 		}
 		power = 12000 + rng.IntN(2400)*r.b2i() + rng.IntN(100)
 		battery = max(3500, min(4200, battery+rng.IntN(21)-10))
-		odometer += int64(math.Round(r.kmh / 3.6 * 10))
-		id = nextID(rng, id)
+		odometer += int64(math.Round(r.Kmh / 3.6 * 10))
+		id = NextID(rng, id)
 		p := &model.Position{
 			Base: model.Base{ID: id}, DeviceID: 43, Protocol: "teltonika",
-			ServerTime: serverTime(rng, fix), DeviceTime: fix, FixTime: fix,
+			ServerTime: ServerTime(rng, fix), DeviceTime: fix, FixTime: fix,
 			Valid:    sat != 0,
-			Latitude: float64(int32(math.Round(r.lat*1e7))) / 1e7, Longitude: float64(int32(math.Round(r.lon*1e7))) / 1e7,
-			Altitude: float64(int16(altitude)), Course: float64(uint16(math.Round(r.course)) % 360),
-			Speed: float64(uint16(math.Round(r.kmh))) * kphToKnots,
+			Latitude: float64(int32(math.Round(r.Lat*1e7))) / 1e7, Longitude: float64(int32(math.Round(r.Lon*1e7))) / 1e7,
+			Altitude: float64(int16(altitude)), Course: float64(uint16(math.Round(r.Course)) % 360),
+			Speed: float64(uint16(math.Round(r.Kmh))) * KphToKnots,
 			Network: map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": []map[string]any{{
 				"mobileCountryCode": 246, "mobileNetworkCode": 2, "locationAreaCode": 1017, "cellId": int64(31_000 + i/300),
 			}}},
 			Attributes: model.Attributes{
 				"priority": 0, "sat": sat, "event": 0,
-				"ignition": r.ign, "motion": r.kmh > 0, "rssi": int64(5), "gpsStatus": int64(1),
+				"ignition": r.Ign, "motion": r.Kmh > 0, "rssi": int64(5), "gpsStatus": int64(1),
 				"sleepMode": int64(0), "power": float64(power) / 1000, "battery": float64(battery) / 1000,
 				"batteryCurrent": float64(rng.IntN(50)) / 1000, "odometer": odometer,
 				"pdop": float64(8+rng.IntN(6)) / 10, "hdop": float64(5+rng.IntN(6)) / 10,
 				"operator": int64(24602), "io205": int64(31_000 + i/300), "io206": int64(1017),
-				"out1": false, "in1": r.ign, "io200": int64(0),
+				"out1": false, "in1": r.Ign, "io200": int64(0),
 			},
 		}
 		var prev *model.Position
 		if len(ps) > 0 {
 			prev = ps[len(ps)-1]
 		}
-		enrich(p, prev)
+		Enrich(p, prev)
 		ps = append(ps, p)
 	}
 	return ps
 }
 
-func (r *route) b2i() int {
-	if r.ign {
+func (r *Route) b2i() int {
+	if r.Ign {
 		return 1
 	}
 	return 0
 }
 
-// osmandRoute is a phone with the Traccar Client: decimal text fields
+// OsmAndRoute is a phone with the Traccar Client: decimal text fields
 // parsed to float64, accuracy, battery, every 30 s.
-func osmandRoute(n int, seed uint64) []*model.Position {
-	r := newRoute(seed)
+func OsmAndRoute(n int, seed uint64) []*model.Position {
+	r := NewRoute(seed)
 	rng := rand.New(rand.NewPCG(seed, 97))
 	ps := make([]*model.Position, 0, n)
 	id, battery := int64(9_000_000), 96.0
 	for i := range n {
-		r.next(30 * time.Second)
-		fix := day.Add(time.Duration(i)*30*time.Second + time.Duration(rng.IntN(1000))*time.Millisecond)
+		r.Next(30 * time.Second)
+		fix := Day.Add(time.Duration(i)*30*time.Second + time.Duration(rng.IntN(1000))*time.Millisecond)
 		parse := func(format string, v float64) float64 {
 			var f float64
 			fmt.Sscanf(fmt.Sprintf(format, v), "%g", &f)
@@ -219,20 +221,20 @@ func osmandRoute(n int, seed uint64) []*model.Position {
 		if i%40 == 39 {
 			battery--
 		}
-		id = nextID(rng, id)
+		id = NextID(rng, id)
 		p := &model.Position{
 			Base: model.Base{ID: id}, DeviceID: 44, Protocol: "osmand",
-			ServerTime: serverTime(rng, fix), DeviceTime: fix, FixTime: fix, Valid: true,
-			Latitude: parse("%.6f", r.lat), Longitude: parse("%.6f", r.lon),
-			Altitude: parse("%.1f", 30+rng.Float64()*5), Speed: parse("%.2f", r.kmh*kphToKnots),
-			Course: parse("%.1f", r.course), Accuracy: parse("%.1f", 3+rng.Float64()*20),
+			ServerTime: ServerTime(rng, fix), DeviceTime: fix, FixTime: fix, Valid: true,
+			Latitude: parse("%.6f", r.Lat), Longitude: parse("%.6f", r.Lon),
+			Altitude: parse("%.1f", 30+rng.Float64()*5), Speed: parse("%.2f", r.Kmh*KphToKnots),
+			Course: parse("%.1f", r.Course), Accuracy: parse("%.1f", 3+rng.Float64()*20),
 			Attributes: model.Attributes{"batteryLevel": battery, "charge": false},
 		}
 		var prev *model.Position
 		if len(ps) > 0 {
 			prev = ps[len(ps)-1]
 		}
-		enrich(p, prev)
+		Enrich(p, prev)
 		ps = append(ps, p)
 	}
 	return ps

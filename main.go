@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"syscall"
 	"time"
@@ -106,6 +107,9 @@ type cli struct {
 	// benchExe, when set, says how fleetd bench runs fleetd (tests: the
 	// test binary).
 	benchExe func(*bench.Options)
+	// cpuProfile is serve's hidden --cpuprofile: where the run's CPU
+	// profile goes (diagnostics, docs/benchmarks.md).
+	cpuProfile string
 }
 
 // ---- the command tree ----
@@ -120,8 +124,11 @@ func (c *cli) commands() *cobra.Command {
 			return health.Check(ctx, cmp.Or(healthURL, health.URL(cfg.Web.Address, cfg.Web.TLS.Enabled())))
 		})}
 	healthCmd.Flags().StringVar(&healthURL, "url", "", "health URL (default: /api/health on web.address, via 127.0.0.1 for a wildcard address)")
+	serveCmd := &cobra.Command{Use: "serve", Short: "Run the server", Args: cobra.NoArgs, RunE: c.withConfig(c.serve)}
+	serveCmd.Flags().StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	serveCmd.Flags().MarkHidden("cpuprofile")
 	root.AddCommand(
-		&cobra.Command{Use: "serve", Short: "Run the server", Args: cobra.NoArgs, RunE: c.withConfig(c.serve)},
+		serveCmd,
 		c.userCommands(), healthCmd, c.simulateCommand(), c.benchCommand(),
 		&cobra.Command{Use: "maintenance on|off|status",
 			Short: "Switch maintenance mode (account access answers \"Server not running!\"), also while serve runs",
@@ -297,6 +304,17 @@ type server struct {
 
 func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	began := time.Now()
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	log := cfg.Log.Logger(c.stderr)
 	m := metrics.New(versionString()) // before the store: it observes the store's commits
 	db, err := storage.Open(cfg.Data.StorePath(), storage.Options{OnCommit: m.ObserveCommit})

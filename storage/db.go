@@ -63,6 +63,7 @@ type DB struct {
 	// so the next writer sees the tail that commit left (bbolt releases
 	// its own lock before the handlers).
 	wmu       sync.Mutex
+	blockTail blockTail // guarded by wmu
 	compactor *compactor
 	path      string
 	upgraded  Upgrade

@@ -72,6 +72,7 @@ func startCompactor(db *DB, cfg Compaction) *compactor {
 		close(c.done)
 		return c
 	}
+	db.tail.limit, db.tail.full = c.cfg.MaxLog, make(chan struct{}, 1)
 	go c.loop()
 	return c
 }
@@ -94,6 +95,7 @@ func (c *compactor) loop() {
 		case <-c.quit:
 			return
 		case <-tick.C:
+		case <-c.db.tail.full:
 		}
 		for {
 			n, err := c.round(false)

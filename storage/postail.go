@@ -51,6 +51,11 @@ type tail struct {
 	// pending are removals kept listed for readers older than their commit.
 	pending []tailRemoval
 
+	// full, when set, is signalled when a commit leaves more than limit
+	// positions listed: the compactor then starts at once.
+	full  chan struct{}
+	limit int
+
 	rmu     sync.Mutex
 	readers map[int]int // live readers by the last commit applied when they began
 	applied int         // the last commit applied to the tail
@@ -165,6 +170,12 @@ func (tl *tail) commit(txid int, added, removed map[int64][]posKey) {
 	}
 	for device, keys := range removed {
 		tl.pending = append(tl.pending, tailRemoval{txid, device, keys})
+	}
+	if tl.full != nil && tl.total > tl.limit {
+		select {
+		case tl.full <- struct{}{}:
+		default:
+		}
 	}
 	tl.mu.Unlock()
 	tl.rmu.Lock()

@@ -29,8 +29,9 @@ type Compaction struct {
 	Every time.Duration
 	// A device's logged positions move once there are FlushCount of them
 	// (default 256), or once the oldest has waited FlushAge (default 10
-	// minutes), or, when the log holds more than MaxLog (default 200,000),
-	// the devices with most go first.
+	// minutes), or, when the log holds more than MaxLog,
+	// the devices with most go first; writers wait while it holds more
+	// than twice MaxLog (default 100,000).
 	FlushCount int
 	FlushAge   time.Duration
 	MaxLog     int
@@ -47,7 +48,7 @@ func (c Compaction) withDefaults() Compaction {
 	c.Every = orDefault(c.Every, time.Second)
 	c.FlushCount = orDefault(c.FlushCount, 256)
 	c.FlushAge = orDefault(c.FlushAge, 10*time.Minute)
-	c.MaxLog = orDefault(c.MaxLog, 200_000)
+	c.MaxLog = orDefault(c.MaxLog, 100_000)
 	if c.Log == nil {
 		c.Log = slog.Default()
 	}
@@ -58,6 +59,7 @@ type compactor struct {
 	db   *DB
 	cfg  Compaction
 	mu   sync.Mutex // one round at a time (the loop, Compact)
+	wake chan struct{}
 	quit chan struct{}
 	done chan struct{}
 
@@ -72,12 +74,14 @@ func startCompactor(db *DB, cfg Compaction) *compactor {
 		close(c.done)
 		return c
 	}
-	db.tail.limit, db.tail.full = c.cfg.MaxLog, make(chan struct{}, 1)
+	c.wake = make(chan struct{}, 1)
+	db.tail.limit, db.tail.full = c.cfg.MaxLog, c.wake
 	go c.loop()
 	return c
 }
 
 func (c *compactor) stop() {
+	c.db.tail.unstall()
 	select {
 	case <-c.quit:
 	default:
@@ -95,7 +99,7 @@ func (c *compactor) loop() {
 		case <-c.quit:
 			return
 		case <-tick.C:
-		case <-c.db.tail.full:
+		case <-c.wake:
 		}
 		for {
 			n, err := c.round(false)

@@ -174,6 +174,7 @@ func (db *DB) view(fn func(*tx) error) error {
 
 // Update runs fn in a read-write transaction and commits unless fn fails.
 func (db *DB) Update(fn func(model.Tx) error) error {
+	db.tail.wait()
 	return writeError(db.update(func(t *tx) error { return fn(t) }))
 }
 
@@ -189,7 +190,10 @@ func (db *DB) update(fn func(*tx) error) error {
 // any fn in the group fails, the group is rolled back, the failing fn gets
 // its error and the others run again: fn may run more than once and must
 // only touch the store through its Tx.
-func (db *DB) Batch(fn func(model.Tx) error) error { return writeError(db.batch.do(fn)) }
+func (db *DB) Batch(fn func(model.Tx) error) error {
+	db.tail.wait()
+	return writeError(db.batch.do(fn))
+}
 
 // writeError maps bbolt's refusal of a key to ErrKeyTooLarge, keeping
 // bbolt's error in the chain.

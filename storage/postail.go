@@ -48,6 +48,9 @@ type tail struct {
 	mu      sync.RWMutex
 	devices map[int64]*deviceTail
 	total   int
+	// pendingN are the keys of pending: total less pendingN is what is
+	// still to compact.
+	pendingN int
 	// pending are removals kept listed for readers older than their commit.
 	pending []tailRemoval
 
@@ -55,6 +58,8 @@ type tail struct {
 	// positions listed: the compactor then starts at once.
 	full  chan struct{}
 	limit int
+	// drained is broadcast when a commit leaves the log at most limit.
+	drained *sync.Cond
 
 	rmu     sync.Mutex
 	readers map[int]int // live readers by the last commit applied when they began
@@ -73,7 +78,24 @@ type tailRemoval struct {
 }
 
 func newTail() *tail {
-	return &tail{devices: map[int64]*deviceTail{}, readers: map[int]int{}}
+	tl := &tail{devices: map[int64]*deviceTail{}, readers: map[int]int{}}
+	tl.drained = sync.NewCond(&tl.mu)
+	return tl
+}
+
+// stallFactor times the limit is where writers wait for the compactor: a
+// log that outgrows it faster than it is compacted would take the disk
+// and the memory its pages are read into. Positions are then acknowledged
+// at the rate they are compacted.
+const stallFactor = 2
+
+// wait holds a writer while the log is over stallFactor times its limit.
+func (tl *tail) wait() {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	for tl.full != nil && tl.total-tl.pendingN > stallFactor*tl.limit {
+		tl.drained.Wait()
+	}
 }
 
 // load lists the log of a store being opened.
@@ -170,11 +192,17 @@ func (tl *tail) commit(txid int, added, removed map[int64][]posKey) {
 	}
 	for device, keys := range removed {
 		tl.pending = append(tl.pending, tailRemoval{txid, device, keys})
+		tl.pendingN += len(keys)
 	}
-	if tl.full != nil && tl.total > tl.limit {
-		select {
-		case tl.full <- struct{}{}:
-		default:
+	if left := tl.total - tl.pendingN; tl.full != nil {
+		if left > tl.limit {
+			select {
+			case tl.full <- struct{}{}:
+			default:
+			}
+		}
+		if left <= stallFactor*tl.limit {
+			tl.drained.Broadcast()
 		}
 	}
 	tl.mu.Unlock()
@@ -198,6 +226,7 @@ func (tl *tail) forget() {
 			kept = append(kept, r)
 			continue
 		}
+		tl.pendingN -= len(r.keys)
 		d := tl.devices[r.device]
 		if d == nil {
 			continue
@@ -214,6 +243,14 @@ func (tl *tail) forget() {
 	}
 	clear(tl.pending[len(kept):])
 	tl.pending = kept
+}
+
+// unstall lets waiting writers go (the compactor stops).
+func (tl *tail) unstall() {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	tl.full = nil
+	tl.drained.Broadcast()
 }
 
 // tailStats is what the compactor chooses from.

@@ -21,6 +21,14 @@ import (
 // decodes the whole chunk (about a millisecond at 512).
 const chunkMax = 512
 
+// mergeBelow: new positions join the chunk before them only while it holds
+// fewer than this. Each merge decodes and encodes the chunk again, so a
+// device flushed a few positions at a time (many devices, a full log)
+// would otherwise rewrite its last chunk all the way to chunkMax; from 128
+// on, chunks compress nearly as well (GT06: 17.1 bytes a position at 128,
+// 14.7 at 512).
+const mergeBelow = 128
+
 // Compaction tunes the compactor, which moves positions from the log into
 // per-device chunks in the background; zero fields take the defaults.
 type Compaction struct {
@@ -305,15 +313,15 @@ func (t *tx) planChunks(p *flushPlan, in []*model.Position) error {
 		}
 	}
 	if len(p.drop) == 0 {
-		// Nothing overlaps: in goes after the chunk before it if both fit
-		// in one, else into chunks of its own.
+		// Nothing overlaps: in joins the chunk before it if that is still
+		// small, else makes chunks of its own.
 		c.Seek(lo.seriesKey(p.device))
 		if k, v := c.Prev(); len(k) == seriesKeyLen && keyID(k[:8]) == p.device {
 			h, err := chunk.ReadHeader(v)
 			if err != nil {
 				return fmt.Errorf("position chunk %x: %w", k, err)
 			}
-			if h.Count+len(in) <= chunkMax {
+			if h.Count < mergeBelow && h.Count+len(in) <= chunkMax {
 				if err := take(k, v); err != nil {
 					return err
 				}

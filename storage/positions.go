@@ -72,7 +72,7 @@ func logValue(device int64, fix time.Time, encoded []byte) []byte {
 	value[logHeadLen] = logS2DictV1
 	// Encode writes at the start of the slice it is given.
 	n := len(logDictV1().Encode(value[at:], encoded))
-	return value[:at+n:at+n]
+	return value[: at+n : at+n]
 }
 
 // logJSONOf returns a log value's JSON.

@@ -22,8 +22,15 @@
 //	sessions              token -> app.Session
 //	permissions           ownerKind 0x00 ownerID propKind 0x00 propID -> empty
 //	permissions_reverse   propKind 0x00 propID ownerKind 0x00 ownerID -> empty
-//	positions             deviceID fixTime id -> app.Position
-//	position_ids          id -> positions key
+//	positions_log         id -> deviceID, fixTime, codec byte, the position's
+//	                      JSON (S2 with a dictionary): positions as they arrive
+//	position_chunks       deviceID lastFixTime lastId -> a chunk of the
+//	                      device's positions (storage/chunk)
+//	position_blocks       id >> 8 -> device and fix time of 256 consecutive ids
+//	positions             deviceID fixTime id -> app.Position: schema 4's
+//	                      layout, emptied by the background migration
+//	position_ids          id -> positions key (schema 4; kept for the
+//	                      migrated positions, found by id through it)
 //	events                deviceID eventTime id -> app.Event
 //	event_ids             id -> events key
 //	command_queue         id -> app.QueuedCommand
@@ -57,15 +64,43 @@
 // Renaming a field of the kernel's type or of the API changes only the
 // conversion; changing a stored field is a migration.
 //
-// Entity ids come from each bucket's NextSequence; position and event ids
-// from the sequence of the positions and events buckets. Times in keys are
+// Entity ids come from each bucket's NextSequence; position ids from the
+// sequence of positions_log (schema 5 carried it on from positions'), event
+// ids from that of events. Times in keys are
 // UnixNano with the sign bit flipped, so times before 1970 sort correctly;
 // times outside the UnixNano range (years 1678..2262) are rejected.
 //
-// Because every key of a device's positions starts with its id followed by
-// the time, a device's history is one contiguous range: queries are a cursor
-// seek and a forward scan, and each device's latest position is the last
-// key of its range.
+// Events are keyed deviceID, time, id: a device's history is one contiguous
+// range, read with a cursor seek and a forward scan.
+//
+// # Positions
+//
+// Positions are nearly all the writes and nearly all the bytes, so they
+// have a layout of their own (positions.go, compact.go):
+//
+//   - AddPosition appends to positions_log under the next id and extends
+//     that id's block in position_blocks: whatever the number of devices in
+//     a commit, it writes a few pages at the end of two buckets.
+//   - An in-memory tail (postail.go) lists each device's logged positions
+//     in order; Open rebuilds it from the log rows' heads.
+//   - The compactor moves a device's logged positions into chunks once
+//     it has 256, or the oldest has waited 10 minutes, or the log holds
+//     more than 100,000 (the devices with most first). It merges them with
+//     the chunks they overlap (an upload of old positions) or with a small
+//     chunk before them, reading and encoding in a read transaction, then
+//     writes the chunks and deletes the log rows in one transaction of the
+//     ingest's group commit, after checking that nothing it read changed.
+//     A crash therefore leaves each position in exactly one place.
+//   - Writers wait while the log holds more than twice its limit: a
+//     compactor that falls behind slows acknowledgements instead of
+//     filling the disk.
+//   - Reads merge the log, the chunks and the old rows in the device's
+//     order (fix time, then id). Position(id) looks in the log, then
+//     finds the device and fix time in the id blocks (or schema 4's index)
+//     and decodes the one chunk that can hold it. Deletions and retention
+//     drop whole chunks when they can and rewrite the chunks they cut.
+//   - Schema 4's JSON rows move into chunks in the background, a device
+//     at a time, while the server runs; reads see both meanwhile.
 //
 // # Schema
 //

@@ -128,7 +128,7 @@ func (m *merger) fill(s int) {
 			if !m.nextChunk() {
 				return
 			}
-			m.decoded, m.err = decodeChunk(m.chunkKey, m.chunkVal)
+			m.decoded, m.err = m.decodeRange()
 		}
 	case fromOld:
 		if len(m.oldKey) == seriesKeyLen && bytes.Compare(m.oldKey, m.oldEnd) <= 0 {
@@ -136,6 +136,27 @@ func (m *merger) fill(s int) {
 			m.oldKey, m.oldVal = m.old.Next()
 		}
 	}
+}
+
+// decodeRange decodes the current chunk's positions up to the end of the
+// range: a chunk decodes in order only, but need not be decoded past it
+// (the resend check reads one instant).
+func (m *merger) decodeRange() ([]*model.Position, error) {
+	if m.chunkHeader.LastFix.UnixNano() <= m.to {
+		return decodeChunk(m.chunkKey, m.chunkVal)
+	}
+	var ps []*model.Position
+	err := chunk.DecodeEach(m.chunkVal, func(p *model.Position) bool {
+		if p.FixTime.UnixNano() > m.to {
+			return false
+		}
+		ps = append(ps, p)
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("decode position chunk %x: %w", m.chunkKey, err)
+	}
+	return ps, nil
 }
 
 // nextChunk moves to the device's next chunk that may hold positions of

@@ -107,9 +107,10 @@ type cli struct {
 	// benchExe, when set, says how fleetd bench runs fleetd (tests: the
 	// test binary).
 	benchExe func(*bench.Options)
-	// cpuProfile is serve's hidden --cpuprofile: where the run's CPU
-	// profile goes (diagnostics, docs/benchmarks.md).
-	cpuProfile string
+	// cpuProfile and memProfile are serve's hidden --cpuprofile and
+	// --memprofile: where the run's CPU profile and, at its end, its heap
+	// profile go (diagnostics, docs/benchmarks.md).
+	cpuProfile, memProfile string
 }
 
 // ---- the command tree ----
@@ -126,7 +127,9 @@ func (c *cli) commands() *cobra.Command {
 	healthCmd.Flags().StringVar(&healthURL, "url", "", "health URL (default: /api/health on web.address, via 127.0.0.1 for a wildcard address)")
 	serveCmd := &cobra.Command{Use: "serve", Short: "Run the server", Args: cobra.NoArgs, RunE: c.withConfig(c.serve)}
 	serveCmd.Flags().StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	serveCmd.Flags().StringVar(&c.memProfile, "memprofile", "", "write a heap profile to this file when the run ends")
 	serveCmd.Flags().MarkHidden("cpuprofile")
+	serveCmd.Flags().MarkHidden("memprofile")
 	root.AddCommand(
 		serveCmd,
 		c.userCommands(), healthCmd, c.simulateCommand(), c.benchCommand(),
@@ -302,6 +305,17 @@ type server struct {
 	Devices      map[string]net.Addr // device listeners by protocol
 }
 
+// writeHeapProfile writes the heap profile (allocations since the start,
+// and what is in use now) to path.
+func writeHeapProfile(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	pprof.Lookup("allocs").WriteTo(f, 0)
+}
+
 func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	began := time.Now()
 	if c.cpuProfile != "" {
@@ -314,6 +328,9 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if c.memProfile != "" {
+		defer writeHeapProfile(c.memProfile)
 	}
 	log := cfg.Log.Logger(c.stderr)
 	m := metrics.New(versionString()) // before the store: it observes the store's commits

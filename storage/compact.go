@@ -355,10 +355,10 @@ func mergeOrdered(a, b []*model.Position) []*model.Position {
 // API deletion or retention may have written since); ok is false if not,
 // and the positions wait for the next round.
 func (t *tx) applyFlush(p *flushPlan) (ok bool, err error) {
-	log, old := t.btx.Bucket(bucketPositionLog), t.btx.Bucket(bucketPositions)
+	log, old := t.btx.Bucket(bucketPositionLog).Cursor(), t.btx.Bucket(bucketPositions)
 	chunks := t.btx.Bucket(bucketPositionChunks)
 	for _, k := range p.logged {
-		if v := log.Get(idKey(k.id)); v == nil {
+		if at, _ := log.Seek(idKey(k.id)); keyID(at) != k.id {
 			return false, nil
 		}
 	}
@@ -383,7 +383,8 @@ func (t *tx) applyFlush(p *flushPlan) (ok bool, err error) {
 		}
 	}
 	for _, k := range p.logged {
-		if err := log.Delete(idKey(k.id)); err != nil {
+		log.Seek(idKey(k.id)) // there, as checked above
+		if err := log.Delete(); err != nil {
 			return false, err
 		}
 		t.logChanges().remove(p.device, k)

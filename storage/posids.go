@@ -3,7 +3,6 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
-	"slices"
 )
 
 // The id index of the position log and chunks (position_blocks) finds a
@@ -28,47 +27,54 @@ func (t *tx) indexID(device int64, key posKey) error {
 	bk := blockKey(key.id)
 	off := key.id & (1<<idBlockBits - 1)
 	sec, ns := floorDiv(key.fix, 1e9)
-	var v []byte
+	c := &t.db.blockTail
 	gap, base := int64(0), sec
 	if old := b.Get(bk); old == nil {
-		v = binary.AppendUvarint(nil, uint64(off))
-		v = binary.AppendVarint(v, base)
+		c.start(bk)
+		c.value = binary.AppendUvarint(c.value, uint64(off))
+		c.value = binary.AppendVarint(c.value, base)
 	} else {
-		last, oldBase, ok := t.db.blockTail.read(bk, old)
-		if !ok || off <= last {
+		if !c.holds(bk, old) {
+			last, oldBase, ok := walkBlock(old, nil)
+			if !ok {
+				return corruptLog(bk)
+			}
+			c.start(bk)
+			c.value, c.last, c.base = append(c.value, old...), last, oldBase
+		}
+		if off <= c.last {
 			return corruptLog(bk)
 		}
-		gap, base = off-last-1, oldBase
-		v = slices.Grow(slices.Clone(old), 16)
+		gap, base = off-c.last-1, c.base
 	}
-	v = binary.AppendUvarint(v, uint64(gap))
-	v = binary.AppendUvarint(v, uint64(device))
-	v = binary.AppendVarint(v, sec-base)
-	v = binary.AppendUvarint(v, uint64(ns))
-	t.db.blockTail.wrote(bk, v, off, base)
-	return b.Put(bk, v)
+	c.value = binary.AppendUvarint(c.value, uint64(gap))
+	c.value = binary.AppendUvarint(c.value, uint64(device))
+	c.value = binary.AppendVarint(c.value, sec-base)
+	c.value = binary.AppendUvarint(c.value, uint64(ns))
+	c.last, c.base = off, base
+	return b.Put(bk, c.value)
 }
 
-// blockTail remembers the last block written, so an append does not walk
-// the block to find its last entry (that walk was a twentieth of the
-// ingest's CPU). Only writers use it, one at a time. The cached entry is
-// trusted only for a value of the length it was made for: blocks only
-// grow, so a rolled-back append shows as a different length.
+// blockTail is the last block written, kept so an append neither walks
+// the block for its last entry (a twentieth of the ingest's CPU) nor
+// copies it. Only writers use it, one at a time. It is trusted only for a
+// stored value of its length: blocks only grow, so a rolled-back append
+// shows as a shorter value. Appending never changes the bytes a value put
+// earlier in the transaction refers to.
 type blockTail struct {
 	key        []byte
-	length     int
+	value      []byte
 	last, base int64
 }
 
-func (c *blockTail) read(key, value []byte) (last, base int64, ok bool) {
-	if bytes.Equal(key, c.key) && len(value) == c.length {
-		return c.last, c.base, true
-	}
-	return walkBlock(value, nil)
+func (c *blockTail) holds(key, stored []byte) bool {
+	return bytes.Equal(key, c.key) && len(stored) == len(c.value)
 }
 
-func (c *blockTail) wrote(key, value []byte, last, base int64) {
-	c.key, c.length, c.last, c.base = key, len(value), last, base
+// start begins a block: a new buffer, since the last one may still be
+// referred to by an uncommitted put.
+func (c *blockTail) start(key []byte) {
+	c.key, c.value = key, make([]byte, 0, 2048)
 }
 
 // walkBlock calls fn (if set) with each entry of a block and returns the

@@ -42,6 +42,9 @@ var oldPositions = series[model.Position, *model.Position]{
 	timeOf:    func(p *model.Position) time.Time { return p.FixTime },
 }
 
+// jsonBuffers are the buffers log rows decompress into.
+var jsonBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
 // logHeadLen is the log value's head: device id and fix time, so the tail
 // is rebuilt at open without decoding the rest, a codec byte and the
 // position's JSON in that codec.
@@ -63,20 +66,25 @@ var logDictV1Source []byte
 // codec byte.
 var logDictV1 = sync.OnceValue(func() *s2.Dict { return s2.MakeDict(logDictV1Source, nil) })
 
-// logValue makes a log row's value.
-func logValue(device int64, fix time.Time, encoded []byte) []byte {
+// logValue makes a log row's value, compressing through scratch (which it
+// returns, grown) so that the value itself is allocated at its size.
+func logValue(device int64, fix time.Time, encoded, scratch []byte) (value, grown []byte) {
+	if n := s2.MaxEncodedLen(len(encoded)); cap(scratch) < n {
+		scratch = make([]byte, n)
+	}
+	// Encode writes at the start of the slice it is given.
+	z := logDictV1().Encode(scratch[:cap(scratch)], encoded)
 	const at = logHeadLen + 1
-	value := make([]byte, at+s2.MaxEncodedLen(len(encoded)))
+	value = make([]byte, at, at+len(z))
 	binary.BigEndian.PutUint64(value, uint64(device))
 	appendTime(value[:8], fix)
 	value[logHeadLen] = logS2DictV1
-	// Encode writes at the start of the slice it is given.
-	n := len(logDictV1().Encode(value[at:], encoded))
-	return value[: at+n : at+n]
+	return append(value, z...), scratch
 }
 
-// logJSONOf returns a log value's JSON.
-func logJSONOf(v []byte) ([]byte, error) {
+// logJSONOf returns a log value's JSON, decompressed into buf if that is
+// large enough.
+func logJSONOf(v, buf []byte) ([]byte, error) {
 	body := v[logHeadLen:]
 	if len(body) == 0 {
 		return nil, errors.New("empty")
@@ -85,7 +93,7 @@ func logJSONOf(v []byte) ([]byte, error) {
 	case logJSON:
 		return body[1:], nil
 	case logS2DictV1:
-		return logDictV1().Decode(nil, body[1:])
+		return logDictV1().Decode(buf, body[1:])
 	}
 	return nil, fmt.Errorf("codec %d", body[0])
 }
@@ -122,7 +130,9 @@ func (t *tx) AddPosition(p *model.Position) error {
 			return fmt.Errorf("encode position: %w", err)
 		}
 	}
-	if err := log.Put(idKey(p.ID), logValue(p.DeviceID, p.FixTime, encoded)); err != nil {
+	var value []byte
+	value, t.db.scratch = logValue(p.DeviceID, p.FixTime, encoded, t.db.scratch)
+	if err := log.Put(idKey(p.ID), value); err != nil {
 		return err
 	}
 	key := posKey{p.FixTime.UnixNano(), p.ID}
@@ -147,10 +157,15 @@ func logPosition(log *bolt.Bucket, device int64, id int64) (*model.Position, err
 	if device != 0 && d != device {
 		return nil, nil
 	}
-	data, err := logJSONOf(v)
+	buf := jsonBuffers.Get().(*[]byte)
+	defer jsonBuffers.Put(buf)
+	data, err := logJSONOf(v, *buf)
+	if cap(data) > cap(*buf) {
+		*buf = data[:0]
+	}
 	p := new(model.Position)
 	if err == nil {
-		err = json.Unmarshal(data, p)
+		err = json.Unmarshal(data, p) // which copies what it keeps
 	}
 	if err != nil {
 		return nil, fmt.Errorf("decode position %d: %w", id, err)

@@ -64,7 +64,6 @@ type DB struct {
 	// its own lock before the handlers).
 	wmu       sync.Mutex
 	blockTail blockTail // guarded by wmu
-	scratch   []byte    // guarded by wmu: logValue's
 	compactor *compactor
 	path      string
 	upgraded  Upgrade

@@ -22,8 +22,8 @@
 //	sessions              token -> app.Session
 //	permissions           ownerKind 0x00 ownerID propKind 0x00 propID -> empty
 //	permissions_reverse   propKind 0x00 propID ownerKind 0x00 ownerID -> empty
-//	positions_log         id -> deviceID, fixTime, codec byte, the position's
-//	                      JSON (S2 with a dictionary): positions as they arrive
+//	positions_log         id -> deviceID, fixTime, chunk.Record of the position:
+//	                      positions as they arrive
 //	position_chunks       deviceID lastFixTime lastId -> a chunk of the
 //	                      device's positions (storage/chunk)
 //	position_blocks       id >> 8 -> device and fix time of 256 consecutive ids

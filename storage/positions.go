@@ -4,16 +4,12 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/binary"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"sync"
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/storage/chunk"
-	"github.com/klauspost/compress/s2"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -42,61 +38,11 @@ var oldPositions = series[model.Position, *model.Position]{
 	timeOf:    func(p *model.Position) time.Time { return p.FixTime },
 }
 
-// jsonBuffers are the buffers log rows decompress into.
-var jsonBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
-
 // logHeadLen is the log value's head: device id and fix time, so the tail
-// is rebuilt at open without decoding the rest, a codec byte and the
-// position's JSON in that codec.
+// is rebuilt at open without decoding the rest, a chunk.Record of the
+// position (1.5 µs to encode, as many to decode, about 200 bytes for a GT06
+// position).
 const logHeadLen = 16
-
-// Log codecs. The JSON is compressed with S2 against a dictionary of
-// typical positions (logdict-v1.json): 635 bytes of GT06 JSON become 151,
-// in 2 µs, and decompress in 1. The log's pages are then a quarter as
-// many, and so are the pages the compactor reads back.
-const (
-	logJSON     = 0 // plain JSON
-	logS2DictV1 = 1 // S2 with logDictV1
-)
-
-//go:embed logdict-v1.json
-var logDictV1Source []byte
-
-// logDictV1 is frozen: stored positions need it. A new dictionary is a new
-// codec byte.
-var logDictV1 = sync.OnceValue(func() *s2.Dict { return s2.MakeDict(logDictV1Source, nil) })
-
-// logValue makes a log row's value, compressing through scratch (which it
-// returns, grown) so that the value itself is allocated at its size.
-func logValue(device int64, fix time.Time, encoded, scratch []byte) (value, grown []byte) {
-	if n := s2.MaxEncodedLen(len(encoded)); cap(scratch) < n {
-		scratch = make([]byte, n)
-	}
-	// Encode writes at the start of the slice it is given.
-	z := logDictV1().Encode(scratch[:cap(scratch)], encoded)
-	const at = logHeadLen + 1
-	value = make([]byte, at, at+len(z))
-	binary.BigEndian.PutUint64(value, uint64(device))
-	appendTime(value[:8], fix)
-	value[logHeadLen] = logS2DictV1
-	return append(value, z...), scratch
-}
-
-// logJSONOf returns a log value's JSON, decompressed into buf if that is
-// large enough.
-func logJSONOf(v, buf []byte) ([]byte, error) {
-	body := v[logHeadLen:]
-	if len(body) == 0 {
-		return nil, errors.New("empty")
-	}
-	switch body[0] {
-	case logJSON:
-		return body[1:], nil
-	case logS2DictV1:
-		return logDictV1().Decode(buf, body[1:])
-	}
-	return nil, fmt.Errorf("codec %d", body[0])
-}
 
 func logHead(k, v []byte) (device int64, key posKey, ok bool) {
 	if len(k) != 8 || len(v) < logHeadLen {
@@ -124,14 +70,12 @@ func (t *tx) AddPosition(p *model.Position) error {
 		return err
 	}
 	p.ID = int64(seq)
-	encoded := p.Encoded
-	if encoded == nil {
-		if encoded, err = json.Marshal(p); err != nil {
-			return fmt.Errorf("encode position: %w", err)
-		}
+	value := make([]byte, logHeadLen, logHeadLen+256)
+	binary.BigEndian.PutUint64(value, uint64(p.DeviceID))
+	appendTime(value[:8], p.FixTime)
+	if value, err = chunk.AppendRecord(value, p); err != nil {
+		return model.Invalid("position: %v", err)
 	}
-	var value []byte
-	value, t.db.scratch = logValue(p.DeviceID, p.FixTime, encoded, t.db.scratch)
 	if err := log.Put(idKey(p.ID), value); err != nil {
 		return err
 	}
@@ -157,16 +101,7 @@ func logPosition(log *bolt.Bucket, device int64, id int64) (*model.Position, err
 	if device != 0 && d != device {
 		return nil, nil
 	}
-	buf := jsonBuffers.Get().(*[]byte)
-	defer jsonBuffers.Put(buf)
-	data, err := logJSONOf(v, *buf)
-	if cap(data) > cap(*buf) {
-		*buf = data[:0]
-	}
-	p := new(model.Position)
-	if err == nil {
-		err = json.Unmarshal(data, p) // which copies what it keeps
-	}
+	p, err := chunk.DecodeRecord(v[logHeadLen:])
 	if err != nil {
 		return nil, fmt.Errorf("decode position %d: %w", id, err)
 	}

@@ -152,7 +152,6 @@ func TestPositionLayoutAgainstReference(t *testing.T) {
 							if err := tx.AddPosition(&p); err != nil {
 								return err
 							}
-							p.Encoded = nil
 							ref.add(p)
 						}
 						return nil

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"net"
 	"reflect"
@@ -157,11 +156,6 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 		ig.applyComputed(st.computed, p)
 		latest := prev == nil || !p.FixTime.Before(prev.FixTime) // LatestPosition's rule: p has the largest id
 		plan = append(plan, planned{p, ig.deriveEvents(dev, prev, p, latest)})
-		encoded, err := encodePosition(p)
-		if err != nil {
-			return live.Update{}, fmt.Errorf("encode position: %w", err)
-		}
-		p.Encoded = encoded
 		stored = append(stored, p)
 		if latest {
 			prev = p

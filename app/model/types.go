@@ -121,12 +121,6 @@ type Position struct {
 	Network     any        `json:"network"`
 	GeofenceIDs []int64    `json:"geofenceIds"`
 	Attributes  Attributes `json:"attributes"`
-
-	// Encoded, when set, is the position's JSON made before the store
-	// transaction; the store keeps it as is (the id it assigns is read back
-	// from the key). Encoding is a quarter of a commit's CPU: this way it
-	// runs on the devices' goroutines instead of the store's single writer.
-	Encoded []byte `json:"-"`
 }
 
 // Event follows Traccar's Event model (the core form).

@@ -363,9 +363,19 @@ func (d *decoder) each(alloc func() *model.Position, fn func(*model.Position) bo
 	return nil
 }
 
-// time builds a time as encoding/json parses it: UTC for offset 0, else
-// the local zone if its offset then is the same, else a fixed zone.
+// time builds a time as encoding/json parses it (jsonTime), sharing the
+// chunk's fixed zones.
 func (d *decoder) time(sec, ns int64, off int) time.Time {
+	if d.zones == nil {
+		d.zones = map[int]*time.Location{}
+	}
+	return jsonTime(sec, ns, off, d.zones)
+}
+
+// jsonTime builds a time as encoding/json parses it: UTC for offset 0,
+// else the local zone if its offset then is the same, else a fixed zone,
+// from zones if it has one (and kept there, if it is not nil).
+func jsonTime(sec, ns int64, off int, zones map[int]*time.Location) time.Time {
 	t := time.Unix(sec, ns)
 	if off == 0 {
 		return t.UTC()
@@ -373,13 +383,12 @@ func (d *decoder) time(sec, ns int64, off int) time.Time {
 	if _, o := t.Zone(); o == off { // time.Unix gives Local
 		return t
 	}
-	loc := d.zones[off]
+	loc := zones[off]
 	if loc == nil {
-		if d.zones == nil {
-			d.zones = map[int]*time.Location{}
-		}
 		loc = time.FixedZone("", off)
-		d.zones[off] = loc
+		if zones != nil {
+			zones[off] = loc
+		}
 	}
 	return t.In(loc)
 }

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -139,38 +138,6 @@ func (s *suite) positions(t *testing.T) {
 				}
 				same(t, "LatestPosition", latest, &want)
 			}
-			return nil
-		})
-	})
-	t.Run("a position's Encoded form is stored, with the id AddPosition gives", func(t *testing.T) {
-		st := s.open(t)
-		update(t, st, func(tx model.Tx) error { return tx.AddPosition(&model.Position{DeviceID: 1, FixTime: at(0)}) })
-		p := model.Position{DeviceID: 1, FixTime: at(1), Latitude: 3.5, Attributes: model.Attributes{"k": "v"}}
-		enc, err := json.Marshal(&p) // made before the id exists, as the ingest does
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Encoded = enc
-		update(t, st, func(tx model.Tx) error { return tx.AddPosition(&p) })
-		if p.ID != 2 {
-			t.Errorf("id = %d, want 2", p.ID)
-		}
-		want := p
-		want.Encoded = nil
-		view(t, st, func(tx model.Tx) error {
-			got, err := tx.Position(2)
-			if err != nil {
-				return err
-			}
-			got.Encoded = nil
-			same(t, "Position", got, &want)
-			latest, err := tx.LatestPosition(1)
-			if err != nil {
-				return err
-			}
-			latest.Encoded = nil
-			same(t, "LatestPosition", latest, &want)
-			sameIDs(t, "Positions", positionIDs(t, tx, 1, beginning, end), []int64{1, 2})
 			return nil
 		})
 	})

@@ -55,11 +55,7 @@ func (o *Options) store(ctx context.Context, template *model.Position) (Store, e
 				p.ID, p.DeviceID = 0, int64(g+1)
 				p.FixTime = base.Add(time.Duration(i) * time.Second)
 				p.DeviceTime, p.ServerTime = p.FixTime, p.FixTime
-				enc, err := json.Marshal(&p)
-				if err == nil {
-					p.Encoded = enc
-					err = db.Batch(func(tx model.Tx) error { return tx.AddPosition(&p) })
-				}
+				err := db.Batch(func(tx model.Tx) error { return tx.AddPosition(&p) })
 				if err != nil {
 					failed.CompareAndSwap(nil, &err)
 					cancel()

@@ -21,18 +21,16 @@ import (
 // decodes the whole chunk (about a millisecond at 512).
 const chunkMax = 512
 
-// mergeBelow: new positions join the chunk before them only while it holds
-// fewer than this. Each merge decodes and encodes the chunk again, so a
-// device flushed a few positions at a time (many devices, a full log)
-// would otherwise rewrite its last chunk all the way to chunkMax; from 128
-// on, chunks compress nearly as well (GT06: 17.1 bytes a position at 128,
-// 14.7 at 512).
+// mergeBelow is the size a chunk is worth keeping at: from 128 on, chunks
+// compress nearly as well as at chunkMax (GT06: 17.1 bytes a position at
+// 128, 14.7 at 512). Fewer positions than this, flushed when the log is
+// full or old, make small chunks that the next flushes merge up to it.
 const mergeBelow = 128
 
 // Compaction tunes the compactor, which moves positions from the log into
 // per-device chunks in the background; zero fields take the defaults.
 type Compaction struct {
-	// Every is how often the compactor looks for work (default 1 s);
+	// Every is how often the compactor looks for work (default 250 ms);
 	// negative: never (Compact still works).
 	Every time.Duration
 	// A device's logged positions move once there are FlushCount of them
@@ -53,7 +51,7 @@ type Compaction struct {
 const roundMax = 4096
 
 func (c Compaction) withDefaults() Compaction {
-	c.Every = orDefault(c.Every, time.Second)
+	c.Every = orDefault(c.Every, 250*time.Millisecond)
 	c.FlushCount = orDefault(c.FlushCount, 256)
 	c.FlushAge = orDefault(c.FlushAge, 10*time.Minute)
 	c.MaxLog = orDefault(c.MaxLog, 100_000)
@@ -312,17 +310,28 @@ func (t *tx) planChunks(p *flushPlan, in []*model.Position) error {
 			return err
 		}
 	}
-	if len(p.drop) == 0 {
-		// Nothing overlaps: in joins the chunk before it if that is still
-		// small, else makes chunks of its own.
+	if len(p.drop) == 0 && len(in) < mergeBelow {
+		// Nothing overlaps, and in is small: it joins the small chunks
+		// just before it once together they make a chunk of mergeBelow,
+		// else it is a small chunk of its own until then. Each position is
+		// so written about twice, however few a flush moves at a time.
+		type kv struct{ k, v []byte }
+		var small []kv
+		n := len(in)
 		c.Seek(lo.seriesKey(p.device))
-		if k, v := c.Prev(); len(k) == seriesKeyLen && keyID(k[:8]) == p.device {
+		for k, v := c.Prev(); len(k) == seriesKeyLen && keyID(k[:8]) == p.device && n < mergeBelow; k, v = c.Prev() {
 			h, err := chunk.ReadHeader(v)
 			if err != nil {
 				return fmt.Errorf("position chunk %x: %w", k, err)
 			}
-			if h.Count < mergeBelow && h.Count+len(in) <= chunkMax {
-				if err := take(k, v); err != nil {
+			if h.Count >= mergeBelow {
+				break
+			}
+			small, n = append(small, kv{k, v}), n+h.Count
+		}
+		if n >= mergeBelow {
+			for _, s := range small {
+				if err := take(s.k, s.v); err != nil {
 					return err
 				}
 			}

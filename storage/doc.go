@@ -86,8 +86,9 @@
 //   - The compactor moves a device's logged positions into chunks once
 //     it has 256, or the oldest has waited 10 minutes, or the log holds
 //     more than 100,000 (the devices with most first). It merges them with
-//     the chunks they overlap (an upload of old positions) or with a small
-//     chunk before them, reading and encoding in a read transaction, then
+//     the chunks they overlap (an upload of old positions); a few at a
+//     time make a small chunk, and small chunks merge once together they
+//     hold 128. It reads and encodes in a read transaction, then
 //     writes the chunks and deletes the log rows in one transaction of the
 //     ingest's group commit, after checking that nothing it read changed.
 //     A crash therefore leaves each position in exactly one place.

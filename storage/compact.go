@@ -37,7 +37,7 @@ type Compaction struct {
 	// (default 256), or once the oldest has waited FlushAge (default 10
 	// minutes), or, when the log holds more than MaxLog,
 	// the devices with most go first; writers wait while it holds more
-	// than twice MaxLog (default 100,000).
+	// than twice MaxLog (default 50,000).
 	FlushCount int
 	FlushAge   time.Duration
 	MaxLog     int
@@ -48,13 +48,13 @@ type Compaction struct {
 // roundMax bounds the positions one compaction transaction moves: its
 // work is done before the transaction, but its writes share the ingest's
 // group commit, which should stay milliseconds long.
-const roundMax = 4096
+const roundMax = 1024
 
 func (c Compaction) withDefaults() Compaction {
 	c.Every = orDefault(c.Every, 250*time.Millisecond)
 	c.FlushCount = orDefault(c.FlushCount, 256)
 	c.FlushAge = orDefault(c.FlushAge, 10*time.Minute)
-	c.MaxLog = orDefault(c.MaxLog, 100_000)
+	c.MaxLog = orDefault(c.MaxLog, 50_000)
 	if c.Log == nil {
 		c.Log = slog.Default()
 	}

@@ -85,7 +85,7 @@
 //     in order; Open rebuilds it from the log rows' heads.
 //   - The compactor moves a device's logged positions into chunks once
 //     it has 256, or the oldest has waited 10 minutes, or the log holds
-//     more than 100,000 (the devices with most first). It merges them with
+//     more than 50,000 (the devices with most first). It merges them with
 //     the chunks they overlap (an upload of old positions); a few at a
 //     time make a small chunk, and small chunks merge once together they
 //     hold 128. It reads and encodes in a read transaction, then

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
@@ -87,6 +88,24 @@ type encoder struct {
 	codes, prevCodes []byte
 }
 
+// encoders keep encoders' dictionaries and scratch space from one chunk to
+// the next: the compactor encodes many small chunks, where making them
+// was most of the work.
+var encoders = sync.Pool{New: func() any { return &encoder{strs: map[string]int{}, keys: map[string]int{}} }}
+
+// release resets e (the chunk it made is the caller's) and pools it.
+func (e *encoder) release() {
+	e.b = nil
+	clear(e.strs)
+	clear(e.keys)
+	clear(e.cvals) // they hold values of the caller's positions
+	clear(e.keyOrder)
+	clear(e.states)
+	e.states, e.keyOrder, e.cvals = e.states[:0], e.keyOrder[:0], e.cvals[:0]
+	e.codes, e.prevCodes = e.codes[:0], e.prevCodes[:0]
+	encoders.Put(e)
+}
+
 // ErrOrder is returned by Encode for positions not of one device or not in
 // store order (fix time, then id).
 var ErrOrder = errors.New("chunk: positions not of one device in store order")
@@ -126,7 +145,9 @@ func Encode(ps []*model.Position) ([]byte, error) {
 		FirstFix: times[0][0].utc(), LastFix: times[len(ps)-1][0].utc(),
 		FirstID: first.ID, LastID: last.ID,
 	}
-	e := &encoder{b: appendHeader(make([]byte, 0, 64+40*len(ps)), &h), strs: map[string]int{}, keys: map[string]int{}}
+	e := encoders.Get().(*encoder)
+	defer e.release()
+	e.b = appendHeader(make([]byte, 0, 64+40*len(ps)), &h)
 	e.b = append(e.b, 0) // body raw
 	bodyAt := len(e.b)
 	if err := e.body(ps, times); err != nil {

@@ -3,9 +3,11 @@ package storage
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -155,31 +157,7 @@ func (c *compactor) round(force bool) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	due := c.due(force)
-	var plans []*flushPlan
-	err := c.db.view(func(t *tx) error {
-		if len(due) == 0 {
-			p, err := t.planMigration()
-			if p != nil {
-				plans = append(plans, p)
-			}
-			return err
-		}
-		budget := roundMax
-		for _, d := range due {
-			p, err := t.planFlush(d, budget)
-			if err != nil {
-				return err
-			}
-			if p != nil {
-				plans = append(plans, p)
-				budget -= len(p.logged)
-			}
-			if budget <= 0 {
-				break
-			}
-		}
-		return nil
-	})
+	plans, err := c.plan(due)
 	if err != nil || len(plans) == 0 {
 		return 0, err
 	}
@@ -206,6 +184,45 @@ func (c *compactor) round(force bool) (int, error) {
 	}
 	return moved, nil
 }
+
+// plan prepares the round's work: the due devices' flushes, planned by
+// up to planners goroutines (the work is per device; under load the
+// compactor is what the ingest waits for), or else a step of the old
+// layout's migration.
+func (c *compactor) plan(due []int64) ([]*flushPlan, error) {
+	if len(due) == 0 {
+		var p *flushPlan
+		err := c.db.view(func(t *tx) (err error) { p, err = t.planMigration(); return err })
+		if p == nil {
+			return nil, err
+		}
+		return []*flushPlan{p}, err
+	}
+	shards := min(runtime.GOMAXPROCS(0), maxPlanners, len(due))
+	plans, errs := make([][]*flushPlan, shards), make([]error, shards)
+	var wg sync.WaitGroup
+	for i := range shards {
+		wg.Go(func() {
+			errs[i] = c.db.view(func(t *tx) error {
+				for j := i; j < len(due); j += shards {
+					p, err := t.planFlush(due[j], roundMax)
+					if err != nil {
+						return err
+					}
+					if p != nil {
+						plans[i] = append(plans[i], p)
+					}
+				}
+				return nil
+			})
+		})
+	}
+	wg.Wait()
+	return slices.Concat(plans...), errors.Join(errs...)
+}
+
+// maxPlanners bounds the goroutines that plan a round.
+const maxPlanners = 4
 
 // due lists the devices whose logged positions should move now, most
 // first.

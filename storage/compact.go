@@ -71,6 +71,11 @@ type compactor struct {
 	quit chan struct{}
 	done chan struct{}
 
+	// A round's writes go on while the next round plans: pending reports
+	// them, and the devices they move are busy, left out of that round.
+	pending chan applied
+	busy    map[int64]bool
+
 	migrated, migrateLeft int // old rows moved, and left when counted
 	reported              time.Time
 }
@@ -96,6 +101,9 @@ func (c *compactor) stop() {
 		close(c.quit)
 	}
 	<-c.done
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.finish()
 }
 
 func (c *compactor) loop() {
@@ -152,16 +160,63 @@ type flushPlan struct {
 	put    [][2][]byte // chunks written
 }
 
-// round moves one batch and reports how many positions it moved.
+// round plans a batch and starts writing it, while it waits for the last
+// round's writes. It reports what those moved plus the flushes it planned:
+// 0 when there was nothing left to do. A forced round (Compact) also
+// takes the devices the last round was moving, after its writes.
 func (c *compactor) round(force bool) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var moved int
+	var aerr error
+	if force { // everything: the last round's devices too
+		moved, aerr = c.finish()
+	}
 	due := c.due(force)
 	plans, err := c.plan(due)
-	if err != nil || len(plans) == 0 {
-		return 0, err
+	// The previous round's writes went on while this one planned.
+	m, ferr := c.finish()
+	moved, aerr = moved+m, errors.Join(aerr, ferr)
+	if err = errors.Join(err, aerr); err != nil || len(plans) == 0 {
+		return moved, err
 	}
-	moved := 0
+	c.busy = map[int64]bool{}
+	for _, p := range plans {
+		c.busy[p.device] = true
+	}
+	done := make(chan applied, 1)
+	c.pending = done
+	go func() {
+		moved, err := c.apply(plans)
+		done <- applied{moved, err, len(due) == 0}
+	}()
+	return moved + len(plans), nil
+}
+
+// applied is what a round's writes did.
+type applied struct {
+	moved     int
+	err       error
+	migration bool
+}
+
+// finish waits for the round whose writes are under way, if any, and
+// reports what they moved.
+func (c *compactor) finish() (int, error) {
+	if c.pending == nil {
+		return 0, nil
+	}
+	r := <-c.pending
+	c.pending, c.busy = nil, nil
+	if r.migration && r.err == nil {
+		c.reportMigration(r.moved)
+	}
+	return r.moved, r.err
+}
+
+// apply writes plans in one transaction of the group commit, skipping
+// those whose reads have changed since.
+func (c *compactor) apply(plans []*flushPlan) (moved int, err error) {
 	err = c.db.batch.do(func(mt model.Tx) error {
 		t := mt.(*tx)
 		moved = 0
@@ -176,13 +231,7 @@ func (c *compactor) round(force bool) (int, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return 0, err
-	}
-	if len(due) == 0 {
-		c.reportMigration(moved)
-	}
-	return moved, nil
+	return moved, err
 }
 
 // plan prepares the round's work: the due devices' flushes, planned by
@@ -233,6 +282,9 @@ func (c *compactor) due(force bool) []int64 {
 	over := total - c.cfg.MaxLog
 	n := 0
 	for _, d := range devices {
+		if c.busy[d.device] {
+			continue
+		}
 		if force || d.n >= c.cfg.FlushCount || time.Since(d.since) >= c.cfg.FlushAge || over > 0 {
 			out = append(out, d.device)
 			over -= d.n

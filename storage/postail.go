@@ -260,11 +260,13 @@ type tailDevice struct {
 	since  time.Time
 }
 
-func (tl *tail) snapshot() (devices []tailDevice, total int) {
+// snapshot lists the devices with keys listed and how many are still to
+// compact (total less those listed only for old readers).
+func (tl *tail) snapshot() (devices []tailDevice, left int) {
 	tl.mu.RLock()
 	defer tl.mu.RUnlock()
 	for id, d := range tl.devices {
 		devices = append(devices, tailDevice{id, len(d.keys), d.since})
 	}
-	return devices, tl.total
+	return devices, tl.total - tl.pendingN
 }

@@ -176,13 +176,10 @@ func (t *tx) latestKey(device int64) (best posKey, where int) {
 // earliestKey is the key of device's oldest position, read from keys and
 // chunk headers only; false if it has none.
 func (t *tx) earliestKey(device int64) (best posKey, found bool) {
-	log := t.btx.Bucket(bucketPositionLog)
 	for _, k := range t.loggedKeys(device, posKey{math.MinInt64, 0}, posKey{math.MaxInt64, math.MaxInt64}) {
-		if v := log.Get(idKey(k.id)); v != nil {
-			if d, _, ok := logHead(idKey(k.id), v); ok && d == device {
-				best, found = k, true
-				break
-			}
+		if t.inLog(device, k.id) {
+			best, found = k, true
+			break
 		}
 	}
 	prefix := idKey(device)
@@ -204,15 +201,19 @@ func (t *tx) earliestKey(device int64) (best posKey, found bool) {
 // lastLogged is the key of device's newest position in the log.
 func (t *tx) lastLogged(device int64) (posKey, bool) {
 	keys := t.loggedKeys(device, posKey{math.MinInt64, 0}, posKey{math.MaxInt64, math.MaxInt64})
-	log := t.btx.Bucket(bucketPositionLog)
 	for i := len(keys) - 1; i >= 0; i-- {
-		if v := log.Get(idKey(keys[i].id)); v != nil {
-			if d, _, ok := logHead(idKey(keys[i].id), v); ok && d == device {
-				return keys[i], true
-			}
+		if t.inLog(device, keys[i].id) {
+			return keys[i], true
 		}
 	}
 	return posKey{}, false
+}
+
+// inLog tells whether this transaction's log holds position id of device.
+func (t *tx) inLog(device, id int64) bool {
+	k := idKey(id)
+	d, _, ok := logHead(k, t.btx.Bucket(bucketPositionLog).Get(k))
+	return ok && d == device
 }
 
 // loggedKeys lists device's log keys in [from, to] that this transaction

@@ -57,7 +57,6 @@ const (
 // merger walks a device's positions in [from, to] (to: fix time, UnixNano)
 // in order over the log, the chunks and the old rows.
 type merger struct {
-	t      *tx
 	device int64
 	from   posKey
 	to     int64
@@ -84,7 +83,7 @@ type merger struct {
 }
 
 func (t *tx) merged(device int64, from posKey, to int64) *merger {
-	m := &merger{t: t, device: device, from: from, to: to,
+	m := &merger{device: device, from: from, to: to,
 		log:    t.btx.Bucket(bucketPositionLog),
 		chunks: t.btx.Bucket(bucketPositionChunks).Cursor(),
 		old:    t.btx.Bucket(bucketPositions).Cursor(),

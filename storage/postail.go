@@ -253,7 +253,8 @@ func (tl *tail) unstall() {
 	tl.drained.Broadcast()
 }
 
-// tailStats is what the compactor chooses from.
+// tailDevice is what the compactor chooses from: a device, how many keys
+// it has listed and since when.
 type tailDevice struct {
 	device int64
 	n      int

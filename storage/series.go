@@ -11,7 +11,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// series is a per-device time series of records (positions, events) keyed
+// series is a per-device time series of records (events; positions in the
+// layout of schema 4 and before) keyed
 // seriesKey(deviceID, time, id), with an id -> key index so a record is
 // also found by id in O(log n).
 type series[T any, P entity[T]] struct {
@@ -20,8 +21,6 @@ type series[T any, P entity[T]] struct {
 	timeField string // "fixTime"
 	deviceOf  func(*T) int64
 	timeOf    func(*T) time.Time
-	// encoded returns a record's encoding made by the caller, if any.
-	encoded func(*T) []byte
 }
 
 // add assigns v's id from the data bucket's sequence, stores v and returns
@@ -47,14 +46,9 @@ func (s *series[T, P]) add(tx *bolt.Tx, v *T) ([]byte, error) {
 	}
 	id := int64(seq)
 	P(v).SetID(id)
-	var value []byte
-	if s.encoded != nil {
-		value = s.encoded(v)
-	}
-	if value == nil {
-		if value, err = json.Marshal(v); err != nil {
-			return nil, fmt.Errorf("encode %s: %w", s.what, err)
-		}
+	value, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", s.what, err)
 	}
 	key := seriesKey(device, at, id)
 	if err := data.Put(key, value); err != nil {

@@ -12,9 +12,8 @@ import (
 )
 
 // series is a per-device time series of records (events; positions in the
-// layout of schema 4 and before) keyed
-// seriesKey(deviceID, time, id), with an id -> key index so a record is
-// also found by id in O(log n).
+// layout of schema 4 and before) keyed seriesKey(deviceID, time, id), with
+// an id -> key index so a record is also found by id in O(log n).
 type series[T any, P entity[T]] struct {
 	data, ids []byte // bucket names
 	what      string // "position"

@@ -19,7 +19,24 @@ import (
 // Backup runs while writers commit. Every position committed before Backup
 // started must be in the copy, and the copy must be a valid store.
 func TestBackupWhileWriting(t *testing.T) {
-	db := openTestDB(t)
+	for _, c := range []struct {
+		name string
+		opts Options
+	}{
+		{"", Options{NoSync: true}},
+		// The compactor moving positions from the log into chunks all along.
+		{"while compacting", Options{NoSync: true, Compaction: Compaction{Every: time.Millisecond, FlushCount: 10}}},
+	} {
+		t.Run(c.name, func(t *testing.T) { backupWhileWriting(t, c.opts) })
+	}
+}
+
+func backupWhileWriting(t *testing.T, opts Options) {
+	db, err := Open(filepath.Join(t.TempDir(), "fleetd.db"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	var committed atomic.Int64 // highest position id whose commit returned
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -75,8 +92,24 @@ func TestBackupWhileWriting(t *testing.T) {
 				t.Fatalf("position %d committed before the backup is missing: %v", id, err)
 			}
 		}
+		seen := map[int64]bool{}
+		for d := int64(1); d <= 4; d++ {
+			tx.Positions(d, time.Time{}, maxKeyTime, func(p *model.Position) bool {
+				if seen[p.ID] {
+					t.Errorf("position %d read twice from the backup", p.ID)
+				}
+				seen[p.ID] = true
+				return true
+			})
+		}
+		if int64(len(seen)) < before {
+			t.Errorf("%d positions in the backup, %d committed before it", len(seen), before)
+		}
 		return nil
 	})
+	if opts.Compaction.Every > 0 && bucketLen(t, copyDB, bucketPositionChunks) == 0 {
+		t.Error("the backup holds no chunk: nothing was compacted while writing")
+	}
 	checkConsistent(t, copyDB)
 }
 

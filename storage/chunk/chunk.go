@@ -119,7 +119,10 @@ func readHeader(data []byte) (Header, []byte, error) {
 	}
 	r := reader{b: data[1:]}
 	count := r.uvarint()
-	if count > uint64(len(data)) { // every position takes a byte at least
+	// Every position takes a byte of the body at least, which decompresses
+	// to maxBody at most (a compressed body can take less than a byte a
+	// position: decoders check the count against the body).
+	if count > maxBody {
 		return h, nil, corrupt("count")
 	}
 	h.Count = int(count)

@@ -319,3 +319,29 @@ func TestConcurrentDecode(t *testing.T) {
 		}
 	}
 }
+
+// TestHighlyCompressible: positions that differ only by a second a time
+// compress to less than a byte each; the header and the decoders take the
+// chunk all the same (they once refused a count above the chunk's length).
+func TestHighlyCompressible(t *testing.T) {
+	ps := make([]*model.Position, 512)
+	for i := range ps {
+		at := time.Unix(1_700_000_000+int64(i), 0).UTC()
+		ps[i] = &model.Position{Base: model.Base{ID: int64(i + 1)}, DeviceID: 1, Protocol: "gt06",
+			FixTime: at, DeviceTime: at, ServerTime: at, Attributes: model.Attributes{}}
+	}
+	data, err := Encode(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) >= len(ps) {
+		t.Fatalf("%d bytes for %d positions: not the case this test is for", len(data), len(ps))
+	}
+	if h, err := ReadHeader(data); err != nil || h.Count != len(ps) {
+		t.Fatalf("ReadHeader = %+v, %v", h, err)
+	}
+	got, err := Decode(data)
+	if err != nil || len(got) != len(ps) {
+		t.Fatalf("Decode: %d positions, %v", len(got), err)
+	}
+}

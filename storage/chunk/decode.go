@@ -176,6 +176,9 @@ func newDecoder(data []byte) (*decoder, error) {
 	if body, err = decompress(body); err != nil {
 		return nil, err
 	}
+	if h.Count > len(body) { // every position takes a byte of it at least
+		return nil, corrupt("count")
+	}
 	d := &decoder{r: reader{b: body}, h: h}
 	for c := range nColumns {
 		s := int(d.r.byte())

@@ -37,9 +37,9 @@ type Compaction struct {
 	Every time.Duration
 	// A device's logged positions move once there are FlushCount of them
 	// (default 256), or once the oldest has waited FlushAge (default 10
-	// minutes), or, when the log holds more than MaxLog,
-	// the devices with most go first; writers wait while it holds more
-	// than twice MaxLog (default 50,000).
+	// minutes), or, when the log holds more than MaxLog, the devices with
+	// most go first; Batch callers wait while it holds more than twice
+	// MaxLog (default 40,000).
 	FlushCount int
 	FlushAge   time.Duration
 	MaxLog     int
@@ -56,7 +56,7 @@ func (c Compaction) withDefaults() Compaction {
 	c.Every = orDefault(c.Every, 250*time.Millisecond)
 	c.FlushCount = orDefault(c.FlushCount, 256)
 	c.FlushAge = orDefault(c.FlushAge, 10*time.Minute)
-	c.MaxLog = orDefault(c.MaxLog, 50_000)
+	c.MaxLog = orDefault(c.MaxLog, 40_000)
 	if c.Log == nil {
 		c.Log = slog.Default()
 	}

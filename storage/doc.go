@@ -85,16 +85,16 @@
 //     in order; Open rebuilds it from the log rows' heads.
 //   - The compactor moves a device's logged positions into chunks once
 //     it has 256, or the oldest has waited 10 minutes, or the log holds
-//     more than 50,000 (the devices with most first). It merges them with
+//     more than 40,000 (the devices with most first). It merges them with
 //     the chunks they overlap (an upload of old positions); a few at a
 //     time make a small chunk, and small chunks merge once together they
 //     hold 128. It reads and encodes in a read transaction, then
 //     writes the chunks and deletes the log rows in one transaction of the
 //     ingest's group commit, after checking that nothing it read changed.
 //     A crash therefore leaves each position in exactly one place.
-//   - Writers wait while the log holds more than twice its limit: a
-//     compactor that falls behind slows acknowledgements instead of
-//     filling the disk.
+//   - Batch callers (the ingest) wait while the log holds more than twice
+//     its limit: a compactor that falls behind slows acknowledgements
+//     instead of filling the disk. Update (the API) does not wait.
 //   - Reads merge the log, the chunks and the old rows in the device's
 //     order (fix time, then id). Position(id) looks in the log, then
 //     finds the device and fix time in the id blocks (or schema 4's index)

@@ -23,12 +23,13 @@ func fleetRoutes(route func(int, uint64) []*model.Position, devices, n int) [][]
 	return out
 }
 
-// storeFleet stores the routes as the ingest does: each commit carries the
-// next few positions of every device, with the compactor running.
+// storeFleet stores the routes through the ingest's path (Batch): each
+// commit carries the next few positions of every device, with the
+// compactor running.
 func storeFleet(tb testing.TB, db *DB, routes [][]*model.Position, perCommit int) int {
 	total := 0
 	for i := 0; i < len(routes[0]); i += perCommit {
-		err := db.Update(func(tx model.Tx) error {
+		err := db.Batch(func(tx model.Tx) error {
 			for _, r := range routes {
 				for _, p := range r[i:min(i+perCommit, len(r))] {
 					if err := tx.AddPosition(p); err != nil {

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fleetd/fleetd/app/fleet"
@@ -46,6 +47,22 @@ func (h *handlers) permissions(c *fiber.Ctx, bulk bool, apply func(*model.User, 
 	return noContent(c, apply(httpx.User(c), ps...))
 }
 
+// permissionID reads an id given as a JSON integer or, as Traccar takes it
+// (Jackson coerces scalars) and its web app sends it from the Connections
+// pages ({"deviceId":"6","geofenceId":1}), as a string of decimal digits.
+func permissionID(raw json.RawMessage) (int64, bool) {
+	var id int64
+	if json.Unmarshal(raw, &id) == nil {
+		return id, true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil
+}
+
 // parsePermission reads an object of exactly two "<kind>Id" keys.
 func parsePermission(obj map[string]json.RawMessage) (model.Permission, error) {
 	if len(obj) != 2 {
@@ -57,8 +74,8 @@ func parsePermission(obj map[string]json.RawMessage) (model.Permission, error) {
 		if !ok || !slices.Contains(fleet.PermissionKinds, kind) {
 			return model.Permission{}, model.Invalid("unknown permission key %q", key)
 		}
-		var id int64
-		if err := json.Unmarshal(raw, &id); err != nil {
+		id, ok := permissionID(raw)
+		if !ok {
 			return model.Permission{}, model.Invalid("%s must be an integer id", key)
 		}
 		ids[kind] = id

@@ -3,6 +3,8 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+
+	"github.com/fleetd/fleetd/storage/chunk"
 )
 
 // The id index of the position log and chunks (position_blocks) finds a
@@ -81,27 +83,27 @@ func (c *blockTail) start(key []byte) {
 // last entry's offset and the block's base second; ok is false for a
 // damaged block.
 func walkBlock(v []byte, fn func(off, device, fix int64) bool) (last, base int64, ok bool) {
-	r := reader(v)
-	first := r.uvarint()
-	base = r.varint()
+	r := chunk.NewVarints(v)
+	first := r.Uvarint()
+	base = r.Varint()
 	off := int64(first) - 1
-	for i := 0; len(r.b) > 0 && r.ok; i++ {
-		gap := r.uvarint()
+	for i := 0; r.More(); i++ {
+		gap := r.Uvarint()
 		if i == 0 && gap != 0 {
 			return 0, 0, false
 		}
 		off += int64(gap) + 1
-		device := int64(r.uvarint())
-		sec := r.varint() + base
-		ns := int64(r.uvarint())
-		if !r.ok || ns >= 1e9 || off >= 1<<idBlockBits {
+		device := int64(r.Uvarint())
+		sec := r.Varint() + base
+		ns := int64(r.Uvarint())
+		if !r.OK() || ns >= 1e9 || off >= 1<<idBlockBits {
 			return 0, 0, false
 		}
 		if fn != nil && !fn(off, device, sec*1e9+ns) {
 			return off, base, true
 		}
 	}
-	return off, base, r.ok && off >= int64(first)
+	return off, base, r.OK() && off >= int64(first)
 }
 
 // lookupID finds id's device and key in the block index.
@@ -126,32 +128,4 @@ func floorDiv(a, b int64) (q, r int64) {
 		q, r = q-1, r+b
 	}
 	return q, r
-}
-
-// reader reads varints, remembering the first failure.
-type varReader struct {
-	b  []byte
-	ok bool
-}
-
-func reader(b []byte) *varReader { return &varReader{b, true} }
-
-func (r *varReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.ok, r.b = false, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *varReader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.ok, r.b = false, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
 }

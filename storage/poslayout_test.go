@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -207,43 +207,52 @@ func bucketLen(t *testing.T, db *DB, name []byte) (n int) {
 	return n
 }
 
-// TestLogOverLimitStallsWriters fills the log past twice its limit with
-// no periodic compaction: the writers wait while the compactor, woken by
-// the size alone, catches up, and every position is stored.
+// TestLogOverLimitStallsWriters holds the compactor while a writer goes
+// on: the writer must stop once the log holds twice its limit, and go on
+// to store everything once the compactor runs again.
 func TestLogOverLimitStallsWriters(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "fleetd.db"), Options{NoSync: true, Compaction: Compaction{Every: time.Hour, MaxLog: 50, FlushCount: 1 << 20}})
+	const limit, total = 50, 300
+	db, err := Open(filepath.Join(t.TempDir(), "fleetd.db"), Options{NoSync: true, Compaction: Compaction{Every: time.Hour, MaxLog: limit, FlushCount: 1 << 20}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 250 {
-				err := db.Batch(func(tx model.Tx) error {
-					return tx.AddPosition(&model.Position{DeviceID: int64(g + 1), FixTime: time.Unix(int64(i), 0)})
-				})
-				if err != nil {
-					t.Error(err)
-					return
-				}
+	db.compactor.mu.Lock() // no round can run
+	var done atomic.Int64
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for i := range total {
+			err := db.Batch(func(tx model.Tx) error {
+				return tx.AddPosition(&model.Position{DeviceID: 1, FixTime: time.Unix(int64(i), 0)})
+			})
+			if err != nil {
+				t.Error(err)
+				return
 			}
-		}()
+			done.Add(1)
+		}
+	}()
+	// Wait until the writer stops making progress (or finishes, which
+	// fails below).
+	for last := int64(-1); ; {
+		time.Sleep(20 * time.Millisecond)
+		n := done.Load()
+		if n == last || n == total {
+			break
+		}
+		last = n
 	}
-	wg.Wait()
-	if logged := bucketLen(t, db, bucketPositionLog); logged > 2*50+4 {
-		t.Errorf("%d positions logged, want at most twice the limit and a group", logged)
+	if n := done.Load(); n > stallFactor*limit+1 {
+		t.Errorf("the writer stored %d positions with the compactor held, want it stopped at %d", n, stallFactor*limit+1)
 	}
+	db.compactor.mu.Unlock()
+	<-finished
 	n := 0
 	mustView(t, db, func(tx model.Tx) error {
-		for d := int64(1); d <= 4; d++ {
-			tx.Positions(d, time.Time{}, maxKeyTime, func(*model.Position) bool { n++; return true })
-		}
-		return nil
+		return tx.Positions(1, time.Time{}, maxKeyTime, func(*model.Position) bool { n++; return true })
 	})
-	if n != 1000 {
-		t.Errorf("%d positions stored, want 1000", n)
+	if n != total {
+		t.Errorf("%d positions stored, want %d", n, total)
 	}
 }

@@ -44,7 +44,7 @@ func (db *DB) PrunePositions(deviceID int64, cutoff time.Time, limit int) (int, 
 // before cutoff, oldest first.
 func (db *DB) PruneEvents(deviceID int64, cutoff time.Time, limit int) (int, error) {
 	return db.prune(func(btx *bolt.Tx, limit int) [][]byte {
-		return events.keysBefore(btx, deviceID, cutoff, limit, nil)
+		return events.keysBefore(btx, deviceID, cutoff, limit)
 	}, events.deleteKeys, limit)
 }
 
@@ -71,8 +71,8 @@ func (db *DB) prune(due func(btx *bolt.Tx, limit int) [][]byte, del func(*bolt.T
 }
 
 // keysBefore lists up to limit of device's keys dated before cutoff, oldest
-// first, leaving out the one at keep.
-func (s *series[T, P]) keysBefore(tx *bolt.Tx, device int64, cutoff time.Time, limit int, keep []byte) [][]byte {
+// first.
+func (s *series[T, P]) keysBefore(tx *bolt.Tx, device int64, cutoff time.Time, limit int) [][]byte {
 	if device <= 0 {
 		return nil
 	}
@@ -82,9 +82,7 @@ func (s *series[T, P]) keysBefore(tx *bolt.Tx, device int64, cutoff time.Time, l
 	var keys [][]byte
 	c := tx.Bucket(s.data).Cursor()
 	for k, _ := c.Seek(idKey(device)); len(k) == seriesKeyLen && bytes.Compare(k, end) < 0 && len(keys) < limit; k, _ = c.Next() {
-		if !bytes.Equal(k, keep) {
-			keys = append(keys, bytes.Clone(k))
-		}
+		keys = append(keys, bytes.Clone(k))
 	}
 	return keys
 }

@@ -15,6 +15,22 @@ type reader struct {
 	err error
 }
 
+// Varints reads a run of varints for code outside the package (storage's
+// id blocks): the reader chunks and records use.
+type Varints struct{ r reader }
+
+// NewVarints reads b.
+func NewVarints(b []byte) *Varints { return &Varints{reader{b: b}} }
+
+func (v *Varints) Uvarint() uint64 { return v.r.uvarint() }
+func (v *Varints) Varint() int64   { return v.r.varint() }
+
+// More tells whether bytes are left and nothing failed yet.
+func (v *Varints) More() bool { return len(v.r.b) > 0 && v.r.err == nil }
+
+// OK tells whether every read so far succeeded.
+func (v *Varints) OK() bool { return v.r.err == nil }
+
 func (r *reader) fail(what string) {
 	if r.err == nil {
 		r.err = corrupt(what)

@@ -56,6 +56,9 @@ var (
 	colDrivers      = &collection{name: "drivers", what: "driver", keys: []string{"drivers_by_unique_id"}, since: 4}
 	colComputed     = &collection{name: "computed_attributes", what: "Attribute", since: 4}
 	colInstallation = &collection{name: "installations", what: "Installation", since: 4}
+	// Schema 6: Traccar's calendars and maintenance reminders.
+	colCalendars    = &collection{name: "calendars", what: "Calendar", since: 6}
+	colMaintenances = &collection{name: "maintenances", what: "Maintenance", since: 6}
 
 	// Office: each kind's records with a key set "<group>/<id>" by owner
 	// (responses: by ticket), kept by the tables of office.go.
@@ -85,7 +88,7 @@ func officeCollection(name, what string) *collection {
 
 // collections lists every registered collection.
 var collections = []*collection{
-	colDrivers, colComputed, colInstallation,
+	colDrivers, colComputed, colInstallation, colCalendars, colMaintenances,
 	colTickets, colResponses, colDocuments, colFiles, colServiceRecords, colServiceTasks, colPayments,
 	colOTPs, colOTPTokens, colServerState,
 	colNotifySettings, colPushTokens,

@@ -66,6 +66,7 @@ var migrations = [...]func(*bolt.Tx) error{
 	dropLatestIndex,
 	collectionsV4,
 	positionLogV5,
+	createCollections(6),
 }
 
 // CurrentSchema is the schema version this build writes.

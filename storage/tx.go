@@ -40,6 +40,12 @@ func (t *tx) Drivers() model.Table[model.Driver] {
 func (t *tx) ComputedAttributes() model.Table[model.ComputedAttribute] {
 	return table[model.ComputedAttribute, *model.ComputedAttribute]{&computedSpec, t.btx}
 }
+func (t *tx) Calendars() model.Table[model.Calendar] {
+	return table[model.Calendar, *model.Calendar]{&calendarsSpec, t.btx}
+}
+func (t *tx) Maintenances() model.Table[model.Maintenance] {
+	return table[model.Maintenance, *model.Maintenance]{&maintenanceSpec, t.btx}
+}
 
 func (t *tx) users() table[model.User, *model.User] {
 	return table[model.User, *model.User]{&usersSpec, t.btx}

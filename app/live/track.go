@@ -94,6 +94,12 @@ func (t *recordingTx) Drivers() model.Table[model.Driver] {
 func (t *recordingTx) ComputedAttributes() model.Table[model.ComputedAttribute] {
 	return record(t.Tx.ComputedAttributes(), t.changes, model.KindAttribute)
 }
+func (t *recordingTx) Calendars() model.Table[model.Calendar] {
+	return record(t.Tx.Calendars(), t.changes, model.KindCalendar)
+}
+func (t *recordingTx) Maintenances() model.Table[model.Maintenance] {
+	return record(t.Tx.Maintenances(), t.changes, model.KindMaintenance)
+}
 
 func (t *recordingTx) PutServer(v *model.Server) error {
 	t.changes[ChangedServer] = true

@@ -56,6 +56,11 @@ func (ComputedAttribute) FieldLimits() map[string]int {
 	return map[string]int{"attribute": MaxAttributeName, "expression": MaxExpression, "type": MaxName}
 }
 
+func (Calendar) FieldLimits() map[string]int { return map[string]int{"name": MaxName} }
+func (Maintenance) FieldLimits() map[string]int {
+	return map[string]int{"name": MaxName, "type": MaxAttributeName}
+}
+
 func (Server) FieldLimits() map[string]int {
 	return map[string]int{"map": MaxName, "bingKey": MaxName, "version": MaxName, "coordinateFormat": MaxName}
 }

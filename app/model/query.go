@@ -110,6 +110,10 @@ func SearchFields(v any) []string {
 		return []string{x.Description}
 	case *ComputedAttribute:
 		return []string{x.Description}
+	case *Calendar:
+		return []string{x.Name}
+	case *Maintenance:
+		return []string{x.Name, x.Type}
 	}
 	return nil
 }

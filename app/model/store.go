@@ -55,6 +55,8 @@ type Tx interface {
 	Drivers() Table[Driver]
 	// ComputedAttributes are Traccar's /api/attributes/computed.
 	ComputedAttributes() Table[ComputedAttribute]
+	Calendars() Table[Calendar]
+	Maintenances() Table[Maintenance]
 
 	// UserByEmail looks up by NormalizeEmail(email).
 	UserByEmail(email string) (*User, error)

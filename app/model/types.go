@@ -184,6 +184,7 @@ const (
 	EventGeofenceExit      = "geofenceExit"
 	EventCommandResult     = "commandResult"
 	EventQueuedCommandSent = "queuedCommandSent"
+	EventMaintenance       = "maintenance"
 )
 
 // QueuedCommand is a command waiting for its device to connect.
@@ -208,6 +209,28 @@ type Driver struct {
 	Base
 	Name       string     `json:"name"`
 	UniqueID   string     `json:"uniqueId"`
+	Attributes Attributes `json:"attributes"`
+}
+
+// Calendar follows Traccar's Calendar model: an iCalendar document (data,
+// base64 in JSON as Traccar's byte[] is) whose events are the times
+// notifications and geofences linked to it are active.
+type Calendar struct {
+	Base
+	Name       string     `json:"name"`
+	Data       []byte     `json:"data"`
+	Attributes Attributes `json:"attributes"`
+}
+
+// Maintenance follows Traccar's Maintenance model: a reminder every period
+// of a position value (type: an attribute such as totalDistance or hours,
+// or fixTime), counted from start.
+type Maintenance struct {
+	Base
+	Name       string     `json:"name"`
+	Type       string     `json:"type"`
+	Start      float64    `json:"start"`
+	Period     float64    `json:"period"`
 	Attributes Attributes `json:"attributes"`
 }
 

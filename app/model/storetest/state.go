@@ -57,6 +57,8 @@ func seed(t *testing.T, s model.Store) {
 			tx.QueuedCommands().Create(&model.QueuedCommand{Command: model.Command{DeviceID: 1, Type: "engineStop"}, Queued: t0}),
 			tx.Drivers().Create(&model.Driver{Name: "d", UniqueID: "rfid-1", Attributes: model.Attributes{}}),
 			tx.ComputedAttributes().Create(&model.ComputedAttribute{Attribute: "a", Expression: "speed > 1", Type: "boolean"}),
+			tx.Calendars().Create(&model.Calendar{Name: "weekdays", Data: []byte("BEGIN:VCALENDAR"), Attributes: model.Attributes{}}),
+			tx.Maintenances().Create(&model.Maintenance{Name: "oil", Type: "totalDistance", Period: 1e7, Attributes: model.Attributes{}}),
 			tx.PutServer(&model.Server{Registration: true, Map: "osm", Attributes: model.Attributes{}}),
 			tx.PutSession(&model.Session{Token: "token-ann", UserID: 1, Created: t0, Expires: at(60)}),
 			tx.PutSession(&model.Session{Token: "token-bob", UserID: 2, Created: t0, Expires: at(-60)}),
@@ -119,6 +121,8 @@ func state(t *testing.T, s model.Store) string {
 		tableState(w, "queuedCommands", tx.QueuedCommands())
 		tableState(w, "drivers", tx.Drivers())
 		tableState(w, "computedAttributes", tx.ComputedAttributes())
+		tableState(w, "calendars", tx.Calendars())
+		tableState(w, "maintenances", tx.Maintenances())
 		// PasswordHash is not in the JSON.
 		var hashes []string
 		tx.Users().List(func(u *model.User) bool { hashes = append(hashes, u.PasswordHash); return true })
@@ -336,6 +340,16 @@ func writes() []write {
 			return tx.ComputedAttributes().Put(&model.ComputedAttribute{Base: model.Base{ID: 1}, Attribute: "c"})
 		}},
 		{"ComputedAttributes.Delete", func(tx model.Tx) error { return tx.ComputedAttributes().Delete(1) }},
+		{"Calendars.Create", func(tx model.Tx) error { return tx.Calendars().Create(&model.Calendar{Name: "b"}) }},
+		{"Calendars.Put", func(tx model.Tx) error {
+			return tx.Calendars().Put(&model.Calendar{Base: model.Base{ID: 1}, Name: "c"})
+		}},
+		{"Calendars.Delete", func(tx model.Tx) error { return tx.Calendars().Delete(1) }},
+		{"Maintenances.Create", func(tx model.Tx) error { return tx.Maintenances().Create(&model.Maintenance{Name: "b"}) }},
+		{"Maintenances.Put", func(tx model.Tx) error {
+			return tx.Maintenances().Put(&model.Maintenance{Base: model.Base{ID: 1}, Name: "c"})
+		}},
+		{"Maintenances.Delete", func(tx model.Tx) error { return tx.Maintenances().Delete(1) }},
 		{"PutServer", func(tx model.Tx) error { return tx.PutServer(&model.Server{Map: "other"}) }},
 		{"PutSession", func(tx model.Tx) error {
 			return tx.PutSession(&model.Session{Token: "token-new", UserID: 1, Created: t0, Expires: at(60)})

@@ -89,6 +89,20 @@ func (s *suite) tables(t *testing.T) {
 			},
 			edit: func(a *model.ComputedAttribute) { a.Expression, a.Priority = "speed > 2", -3 },
 		}.runner(s)},
+		{"Calendars", tableCase[model.Calendar, *model.Calendar]{
+			table: model.Tx.Calendars,
+			make: func(i int) *model.Calendar {
+				return &model.Calendar{Name: fmt.Sprint("cal", i), Data: []byte(fmt.Sprint("BEGIN:VCALENDAR\r\n", i)), Attributes: attrs(i)}
+			},
+			edit: func(c *model.Calendar) { c.Name, c.Data = "renamed", []byte{0, 1, 0xff} },
+		}.runner(s)},
+		{"Maintenances", tableCase[model.Maintenance, *model.Maintenance]{
+			table: model.Tx.Maintenances,
+			make: func(i int) *model.Maintenance {
+				return &model.Maintenance{Name: fmt.Sprint("oil", i), Type: "totalDistance", Start: 1000.5, Period: 1e7, Attributes: attrs(i)}
+			},
+			edit: func(m *model.Maintenance) { m.Type, m.Start, m.Period = "hours", 0, 3.6e6 },
+		}.runner(s)},
 		{"Tickets", tableCase[model.Ticket, *model.Ticket]{
 			table: func(tx model.Tx) model.Table[model.Ticket] { return tx.Office().Tickets() },
 			make: func(i int) *model.Ticket {

@@ -67,34 +67,68 @@ func TestIngestEvents(t *testing.T) {
 	tests := []struct {
 		name      string
 		fence     string
+		setup     func(f *fixture)
 		positions [][]*model.Position // one Ingest call each
 		want      []string            // event types after the device-online event
 	}{
 		{"ignition on then off",
-			"", [][]*model.Position{
+			"", nil, [][]*model.Position{
 				{pos(0, 54.9, 24.0, 0, model.Attributes{"ignition": false})},
 				{pos(1, 54.9, 24.0, 0, model.Attributes{"ignition": true})},
 				{pos(2, 54.9, 24.0, 0, model.Attributes{"ignition": false})},
 			}, []string{"ignitionOn", "ignitionOff"}},
 		{"moving then stopped",
-			"", [][]*model.Position{
+			"", nil, [][]*model.Position{
 				{pos(0, 54.9, 24.0, 0, nil)}, {pos(1, 54.91, 24.0, 20, nil)}, {pos(2, 54.92, 24.0, 0, nil)},
 			}, []string{"deviceMoving", "deviceStopped"}},
 		{"overspeed once when crossing the limit",
-			"", [][]*model.Position{
+			"", nil, [][]*model.Position{
 				{pos(0, 54.9, 24.0, 40, nil)}, {pos(1, 54.91, 24.0, 60, nil)}, {pos(2, 54.92, 24.0, 70, nil)},
 			}, []string{"deviceOverspeed"}},
 		{"alarms, several in one attribute",
-			"", [][]*model.Position{
+			"", nil, [][]*model.Position{
 				{pos(0, 54.9, 24.0, 0, model.Attributes{"alarm": "sos"})},
 				{pos(1, 54.9, 24.0, 0, model.Attributes{"alarm": "powerCut,vibration"})},
 			}, []string{"alarm", "alarm", "alarm"}},
 		{"geofence enter and exit",
-			"CIRCLE (54.9 24.0, 500)", [][]*model.Position{
+			"CIRCLE (54.9 24.0, 500)", nil, [][]*model.Position{
 				{pos(0, 55.0, 24.0, 0, nil)}, {pos(1, 54.9, 24.0, 0, nil)}, {pos(2, 55.0, 24.0, 0, nil)},
 			}, []string{"geofenceEnter", "geofenceExit"}},
+		{"a geofence with a calendar exists only while it is active", "", func(f *fixture) {
+			// Daily 08:00-08:02 UTC: the device stays inside the circle,
+			// the fence ends at 08:02.
+			cal := f.mustCreate(f.core.Fleet.Calendars.Create(f.admin, func(c *model.Calendar) error {
+				c.Name, c.Data = "two minutes", []byte("BEGIN:VCALENDAR\nBEGIN:VEVENT\nDTSTART:20260301T080000Z\n"+
+					"DTEND:20260301T080200Z\nRRULE:FREQ=DAILY\nEND:VEVENT\nEND:VCALENDAR")
+				return nil
+			}))
+			f.linkDevice(model.KindGeofence, f.mustCreate(f.core.Fleet.Geofences.Create(f.admin, func(g *model.Geofence) error {
+				g.Name, g.Area, g.CalendarID = "depot", "CIRCLE (54.9 24.0, 500)", cal.GetID()
+				return nil
+			})))
+		}, [][]*model.Position{
+			{pos(0, 55.0, 24.0, 0, nil)}, {pos(1, 54.9, 24.0, 0, nil)}, {pos(3, 54.9, 24.0, 0, nil)},
+		}, []string{"geofenceEnter", "geofenceExit"}},
+		{"maintenance each 1,000 m of totalDistance (Traccar: none while the old value is 0)", "", func(f *fixture) {
+			f.linkDevice(model.KindMaintenance, f.mustCreate(f.core.Fleet.Maintenances.Create(f.admin, func(m *model.Maintenance) error {
+				m.Name, m.Type, m.Period = "oil", "totalDistance", 1000
+				return nil
+			})))
+		}, [][]*model.Position{ // 0, 556, 1112, 1668, 2224 m
+			{pos(0, 54.9, 24.0, 0, nil)}, {pos(1, 54.905, 24.0, 0, nil)}, {pos(2, 54.91, 24.0, 0, nil)},
+			{pos(3, 54.915, 24.0, 0, nil)}, {pos(4, 54.92, 24.0, 0, nil)},
+		}, []string{"maintenance", "maintenance"}},
+		{"maintenance from start on: the first crossing of start counts", "", func(f *fixture) {
+			f.linkDevice(model.KindMaintenance, f.mustCreate(f.core.Fleet.Maintenances.Create(f.admin, func(m *model.Maintenance) error {
+				m.Name, m.Type, m.Start, m.Period = "oil", "odometer", 10_000, 5_000
+				return nil
+			})))
+		}, [][]*model.Position{
+			{pos(0, 54.9, 24.0, 0, model.Attributes{"odometer": 9_000.0})}, {pos(1, 54.9, 24.0, 0, model.Attributes{"odometer": 10_000.0})},
+			{pos(2, 54.9, 24.0, 0, model.Attributes{"odometer": 14_999.0})}, {pos(3, 54.9, 24.0, 0, model.Attributes{"odometer": 15_000.0})},
+		}, []string{"maintenance", "maintenance"}},
 		{"a late fix changes no state",
-			"", [][]*model.Position{
+			"", nil, [][]*model.Position{
 				{pos(5, 54.9, 24.0, 0, model.Attributes{"ignition": false})},
 				{pos(1, 54.9, 24.0, 0, model.Attributes{"ignition": true})},
 			}, nil},
@@ -102,6 +136,9 @@ func TestIngestEvents(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
+			if tt.setup != nil {
+				tt.setup(f)
+			}
 			if tt.fence != "" {
 				g, err := f.core.Fleet.Geofences.Create(f.admin, func(g *model.Geofence) error { g.Name, g.Area = "depot", tt.fence; return nil })
 				if err != nil {
@@ -125,6 +162,22 @@ func TestIngestEvents(t *testing.T) {
 				t.Fatalf("events = %v, want %v", got[:len(got)-1], tt.want)
 			}
 		})
+	}
+}
+
+func (f *fixture) mustCreate(v model.Entity, err error) model.Entity {
+	f.t.Helper()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return v
+}
+
+// linkDevice links an object of kind to the fixture's device.
+func (f *fixture) linkDevice(kind string, v model.Entity) {
+	f.t.Helper()
+	if err := f.core.Fleet.Link(f.admin, model.Permission{OwnerKind: model.KindDevice, OwnerID: f.dev.ID, PropKind: kind, PropID: v.GetID()}); err != nil {
+		f.t.Fatal(err)
 	}
 }
 

@@ -172,6 +172,7 @@ func (a Guard) MustSeeDevices(ids []int64) error {
 var kindNames = map[string]string{
 	model.KindUser: "User", model.KindManagedUser: "User", model.KindDevice: "Device", model.KindGroup: "Group",
 	model.KindGeofence: "Geofence", model.KindCommand: "Command", model.KindDriver: "Driver", model.KindAttribute: "Attribute",
+	model.KindCalendar: "Calendar", model.KindMaintenance: "Maintenance",
 }
 
 // CheckEdit enforces the read-only flags of the server and the user.
@@ -242,6 +243,10 @@ func (a Guard) Exists(kind string, id int64) error {
 		_, err = a.Tx.Drivers().Get(id)
 	case model.KindAttribute:
 		_, err = a.Tx.ComputedAttributes().Get(id)
+	case model.KindCalendar:
+		_, err = a.Tx.Calendars().Get(id)
+	case model.KindMaintenance:
+		_, err = a.Tx.Maintenances().Get(id)
 	}
 	return err
 }

@@ -97,7 +97,8 @@ func Convert(typ string, v any) (any, error) {
 		if b, ok := v.(bool); ok {
 			return b, nil
 		}
-	case model.ComputedString:
+	case model.ComputedString, "":
+		// No type is text, as in Traccar, whose web app lets one save it.
 		switch x := v.(type) {
 		case string:
 			return x, nil

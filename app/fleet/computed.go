@@ -31,8 +31,8 @@ func checkComputed(v *model.ComputedAttribute) error {
 		return model.Invalid("attribute and expression are required")
 	case strings.ContainsFunc(v.Attribute, isSpaceOrControl):
 		return model.Invalid("attribute must be a name without spaces")
-	case !slices.Contains(computedTypes, v.Type):
-		return model.Invalid("type must be string, number or boolean")
+	case v.Type != "" && !slices.Contains(computedTypes, v.Type):
+		return model.Invalid("type must be string, number or boolean, or none (text)")
 	}
 	if v.Description == "" {
 		v.Description = v.Attribute

@@ -1,5 +1,6 @@
 // Package fleet keeps the fleet's objects as Traccar has them (devices,
-// groups, saved commands, geofences, drivers, computed attributes) with
+// groups, saved commands, geofences, drivers, computed attributes,
+// calendars, maintenance reminders) with
 // their permissions and lists (Objects, one implementation for every
 // kind), the installation records of devices registered through the
 // extended API, and the reads of what devices reported: position history,
@@ -25,6 +26,10 @@ type Service struct {
 	Drivers   *Objects[model.Driver, *model.Driver]
 	// ComputedAttributes are Traccar's /api/attributes/computed.
 	ComputedAttributes *Objects[model.ComputedAttribute, *model.ComputedAttribute]
+	// Calendars and Maintenances are Traccar's /api/calendars and
+	// /api/maintenance.
+	Calendars    *Objects[model.Calendar, *model.Calendar]
+	Maintenances *Objects[model.Maintenance, *model.Maintenance]
 }
 
 // Hooks are what the fleet tells, or asks of, the areas that keep
@@ -54,5 +59,7 @@ func New(store model.Store, hooks Hooks, now func() time.Time) *Service {
 	fl.Geofences = newGeofences(fl)
 	fl.Drivers = newDrivers(fl)
 	fl.ComputedAttributes = newComputedAttributes(fl)
+	fl.Calendars = newCalendars(fl)
+	fl.Maintenances = newMaintenances(fl)
 	return fl
 }

@@ -36,7 +36,7 @@ func newDevices(fl *Service) *Objects[model.Device, *model.Device] {
 			if d.Attributes == nil {
 				d.Attributes = model.Attributes{}
 			}
-			if err := checkParent(a, d.GroupID); err != nil {
+			if err := model.FirstError(checkParent(a, d.GroupID), checkCalendar(a, d.CalendarID)); err != nil {
 				return err
 			}
 			if before == nil {
@@ -169,7 +169,7 @@ func newGeofences(fl *Service) *Objects[model.Geofence, *model.Geofence] {
 	return &Objects[model.Geofence, *model.Geofence]{
 		store: fl.store, kind: model.KindGeofence,
 		table: func(tx model.Tx) model.Table[model.Geofence] { return tx.Geofences() },
-		prepare: func(_ access.Guard, _, g *model.Geofence) error {
+		prepare: func(a access.Guard, _, g *model.Geofence) error {
 			g.Name = strings.TrimSpace(g.Name)
 			g.Area = strings.TrimSpace(g.Area)
 			if g.Name == "" || g.Area == "" {
@@ -177,6 +177,9 @@ func newGeofences(fl *Service) *Objects[model.Geofence, *model.Geofence] {
 			}
 			if _, err := geo.Parse(g.Area); err != nil {
 				return model.Invalid("%v", err)
+			}
+			if err := checkCalendar(a, g.CalendarID); err != nil {
+				return err
 			}
 			if g.Attributes == nil {
 				g.Attributes = model.Attributes{}

@@ -9,12 +9,13 @@ import (
 
 // permissionPairs lists the owner -> property links fleetd supports, as
 // Traccar's "<owner>Id"/"<property>Id" pairs. Kinds fleetd has no objects
-// for yet (notifications, calendars, maintenance) are
-// refused with a clear 400 rather than stored dangling.
+// for yet (notifications) are refused with a clear 400 rather than stored
+// dangling.
 var permissionPairs = map[string][]string{
-	model.KindUser:   {model.KindDevice, model.KindGroup, model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindManagedUser},
-	model.KindDevice: {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute},
-	model.KindGroup:  {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute},
+	model.KindUser: {model.KindDevice, model.KindGroup, model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute,
+		model.KindManagedUser, model.KindCalendar, model.KindMaintenance},
+	model.KindDevice: {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindMaintenance},
+	model.KindGroup:  {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindMaintenance},
 }
 
 // PermissionKinds lists every kind that can appear in a permission, for the

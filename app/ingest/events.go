@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -12,14 +13,16 @@ import (
 // only from a position that becomes the latest; a late, older fix cannot
 // change the current state. Alarms are reported whatever the order. The
 // events get their positionId when the position is stored.
-func (ig *Service) deriveEvents(d *model.Device, prev, p *model.Position, latest bool) []*model.Event {
+func (ig *Service) deriveEvents(st *deviceState, prev, p *model.Position, latest bool) []*model.Event {
+	d := st.device
 	var out []*model.Event
-	add := func(typ string, attrs model.Attributes, geofenceID int64) {
+	add := func(typ string, attrs model.Attributes, geofenceID int64) *model.Event {
 		if attrs == nil {
 			attrs = model.Attributes{}
 		}
-		out = append(out, &model.Event{Type: typ, EventTime: p.FixTime, DeviceID: d.ID,
-			GeofenceID: geofenceID, Attributes: attrs})
+		e := &model.Event{Type: typ, EventTime: p.FixTime, DeviceID: d.ID, GeofenceID: geofenceID, Attributes: attrs}
+		out = append(out, e)
+		return e
 	}
 	if alarm, _ := p.Attributes["alarm"].(string); alarm != "" {
 		for _, a := range strings.Split(alarm, ",") {
@@ -54,5 +57,38 @@ func (ig *Service) deriveEvents(d *model.Device, prev, p *model.Position, latest
 			add(model.EventGeofenceExit, nil, id)
 		}
 	}
+	for _, m := range st.reminders {
+		if v, due := maintenanceDue(m, prev, p); due {
+			add(model.EventMaintenance, model.Attributes{m.Type: v}, 0).MaintenanceID = m.ID
+		}
+	}
 	return out
+}
+
+// maintenanceDue is Traccar's MaintenanceEventHandler rule: the reminder
+// is due when the type's value, known before and now (0 counts as
+// unknown), reaches start, or crosses into a new period after it.
+func maintenanceDue(m *model.Maintenance, prev, p *model.Position) (float64, bool) {
+	if m.Period == 0 {
+		return 0, false
+	}
+	old, now := maintenanceValue(prev, m.Type), maintenanceValue(p, m.Type)
+	if old == 0 || now == 0 || now < m.Start {
+		return now, false
+	}
+	return now, old < m.Start || math.Floor((old-m.Start)/m.Period) < math.Floor((now-m.Start)/m.Period)
+}
+
+// maintenanceValue is the value a reminder counts: a time in epoch
+// milliseconds, or a numeric attribute.
+func maintenanceValue(p *model.Position, typ string) float64 {
+	switch typ {
+	case "serverTime":
+		return float64(p.ServerTime.UnixMilli())
+	case "deviceTime":
+		return float64(p.DeviceTime.UnixMilli())
+	case "fixTime":
+		return float64(p.FixTime.UnixMilli())
+	}
+	return model.Number(p.Attributes[typ])
 }

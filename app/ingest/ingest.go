@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/app/calendar"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/geo"
 	"github.com/fleetd/fleetd/app/inbox"
@@ -155,7 +156,7 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 		ig.enrich(p, prev, st.fences)
 		ig.applyComputed(st.computed, p)
 		latest := prev == nil || !p.FixTime.Before(prev.FixTime) // LatestPosition's rule: p has the largest id
-		plan = append(plan, planned{p, ig.deriveEvents(dev, prev, p, latest)})
+		plan = append(plan, planned{p, ig.deriveEvents(st, prev, p, latest)})
 		stored = append(stored, p)
 		if latest {
 			prev = p
@@ -314,7 +315,8 @@ func (ig *Service) enrich(p, prev *model.Position, fences []*fence) {
 	}
 	p.GeofenceIDs = nil
 	for _, f := range fences {
-		if f.shape.Contains(p.Latitude, p.Longitude) {
+		// A geofence with a calendar exists only while it is active.
+		if (f.active == nil || f.active.Contains(p.FixTime)) && f.shape.Contains(p.Latitude, p.Longitude) {
 			p.GeofenceIDs = append(p.GeofenceIDs, f.id)
 		}
 	}
@@ -323,8 +325,9 @@ func (ig *Service) enrich(p, prev *model.Position, fences []*fence) {
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 type fence struct {
-	id    int64
-	shape geo.Shape
+	id     int64
+	shape  geo.Shape
+	active *calendar.Calendar // nil: always
 }
 
 // deviceGeofences are the geofences linked to the device or to its group
@@ -340,11 +343,38 @@ func (ig *Service) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, erro
 		if err != nil {
 			continue
 		}
-		if shape, err := ig.shape(g.Area); err == nil {
-			out = append(out, &fence{id: id, shape: shape})
+		shape, err := ig.shape(g.Area)
+		if err != nil {
+			continue
 		}
+		f := &fence{id: id, shape: shape}
+		if f.active, err = deviceCalendar(tx, g.CalendarID); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
 	}
 	return out, nil
+}
+
+// deviceCalendar parses calendar id for one device's state: each device
+// walks its calendars' occurrences in its own time order. No calendar, or
+// one gone, is nil: always active.
+func deviceCalendar(tx model.Tx, id int64) (*calendar.Calendar, error) {
+	if id == 0 {
+		return nil, nil
+	}
+	c, err := tx.Calendars().Get(id)
+	if errors.Is(err, model.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	cal, err := calendar.Parse(c.Data)
+	if err != nil { // the fleet refuses such data: an older build's
+		return nil, nil
+	}
+	return cal, nil
 }
 
 // shape parses a geofence area once; areas are few and change rarely, and

@@ -72,7 +72,8 @@ func New(store model.Store, opts Options, commandTypes map[string][]string, hub 
 // Changed hears every committed change (live.Track): when what applies to
 // devices may have changed, the cached states reread it.
 func (ig *Service) Changed(ch live.Changes) {
-	if ch.Any(model.KindDevice, model.KindGroup, model.KindGeofence, model.KindAttribute, live.ChangedPermissions) {
+	if ch.Any(model.KindDevice, model.KindGroup, model.KindGeofence, model.KindAttribute, model.KindCalendar,
+		model.KindMaintenance, live.ChangedPermissions) {
 		ig.configGen.Add(1)
 	}
 }

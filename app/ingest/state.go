@@ -21,7 +21,8 @@ const devicePersistInterval = time.Minute
 
 // deviceState is what the ingest keeps per device between positions, so
 // the store's single writer only writes: the device record, its latest
-// position, and the geofences and computed attributes that apply to it.
+// position, and the geofences, computed attributes and maintenance
+// reminders that apply to it.
 type deviceState struct {
 	mu        sync.Mutex // serialises the device's ingest
 	loaded    bool
@@ -30,6 +31,7 @@ type deviceState struct {
 	latest    *model.Position
 	fences    []*fence
 	computed  []*model.ComputedAttribute
+	reminders []*model.Maintenance
 	persisted time.Time // when the ingest last wrote the device record
 	dirty     bool      // device holds positionId/lastUpdate not stored yet
 }
@@ -71,11 +73,15 @@ func (ig *Service) loadState(st *deviceState, deviceID int64) error {
 		if err != nil {
 			return err
 		}
+		reminders, err := deviceMaintenances(tx, d)
+		if err != nil {
+			return err
+		}
 		if st.persisted.IsZero() {
 			st.persisted = ig.now()
 		}
 		fleet.PointAt(d, latest)
-		st.device, st.latest, st.fences, st.computed = d, latest, fences, computed
+		st.device, st.latest, st.fences, st.computed, st.reminders = d, latest, fences, computed, reminders
 		return nil
 	})
 	if err != nil {
@@ -278,4 +284,20 @@ func (ig *Service) reviseLocked(ids []int64, revise revision) ([]live.Update, er
 		updates = append(updates, u)
 	}
 	return updates, nil
+}
+
+// deviceMaintenances are the maintenance reminders linked to the device,
+// its group or the group's ancestors.
+func deviceMaintenances(tx model.Tx, d *model.Device) ([]*model.Maintenance, error) {
+	ids, err := fleet.LinkedToDevice(tx, d, model.KindMaintenance)
+	if err != nil {
+		return nil, err
+	}
+	var out []*model.Maintenance
+	for _, id := range ids {
+		if m, err := tx.Maintenances().Get(id); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }

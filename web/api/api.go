@@ -87,6 +87,8 @@ func (h *handlers) routes() []route {
 	rs = append(rs, objectRoutes("/commands", h.core.Fleet.Commands, filterLinks)...)
 	rs = append(rs, objectRoutes("/geofences", h.core.Fleet.Geofences, filterLinks)...)
 	rs = append(rs, objectRoutes("/drivers", h.core.Fleet.Drivers, filterLinks)...)
+	rs = append(rs, objectRoutes("/calendars", h.core.Fleet.Calendars, 0)...)
+	rs = append(rs, objectRoutes("/maintenance", h.core.Fleet.Maintenances, filterLinks)...)
 	rs = append(rs, h.attributeRoutes()...)
 	return rs
 }

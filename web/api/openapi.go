@@ -27,6 +27,7 @@ var openapiPaths []byte
 var schemaTypes = map[string]any{
 	"User": model.User{}, "Device": model.Device{}, "Group": model.Group{}, "Command": model.Command{},
 	"Geofence": model.Geofence{}, "Driver": model.Driver{}, "Attribute": model.ComputedAttribute{}, "Position": model.Position{}, "Event": model.Event{}, "Server": model.Server{},
+	"Calendar": model.Calendar{}, "Maintenance": model.Maintenance{},
 }
 
 // openapiDoc is the served document, built on first use.
@@ -86,6 +87,8 @@ func schemaOf(t reflect.Type) map[string]any {
 		s["type"] = "number"
 	case t.Kind() == reflect.String:
 		s["type"] = "string"
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+		s["type"], s["format"] = "string", "byte" // base64, as encoding/json writes []byte
 	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
 		s["type"], s["items"] = "array", schemaOf(t.Elem())
 	case t.Kind() == reflect.Map:

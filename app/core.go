@@ -83,6 +83,10 @@ func New(store model.Store, opts Options) *Core {
 		BcryptCost: opts.BcryptCost, SessionTTL: opts.SessionTTL, Version: opts.Version}, c.now, c.log)
 	c.Live = live.New(c.store, c.Accounts.LoginAllowed, c.now)
 	c.Ops = ops.New(opts.Space, c.Accounts.MailAdmins, c.now)
+	c.Accounts.ReportSpace(func() (uint64, uint64, error) {
+		s, err := c.Ops.Space()
+		return s.Free, s.Total, err
+	})
 	c.Office = office.New(store, opts.Office, opts.Servicing, c.Ops.RoomFor, c.now, c.log)
 	c.Ingest = ingest.New(store, opts.Ingest, opts.CommandTypes, c.Live, c.now, c.log)
 	c.Fleet = c.Ingest.Attach(func(h fleet.Hooks) *fleet.Service { return fleet.New(store, h, c.now) }, c.Office.DropEntity)

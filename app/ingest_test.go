@@ -401,3 +401,52 @@ func TestIngestResends(t *testing.T) {
 		})
 	}
 }
+
+// Engine hours count while the ignition stays on (Traccar's
+// EngineHoursHandler), and counters set through accumulators go on from
+// the value set.
+func TestEngineHoursAndAccumulators(t *testing.T) {
+	f := newFixture(t)
+	ingest := func(ps ...*model.Position) {
+		t.Helper()
+		if err := f.core.Ingest.Ingest(f.dev.ID, ps); err != nil {
+			t.Fatal(err)
+		}
+	}
+	latest := func() *model.Position {
+		t.Helper()
+		var p *model.Position
+		if err := f.db.View(func(tx model.Tx) (err error) { p, err = tx.LatestPosition(f.dev.ID); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	on := func() model.Attributes { return model.Attributes{"ignition": true} } // the ingest adds to it
+	ingest(pos(0, 54.9, 24.0, 0, model.Attributes{"ignition": true, "hours": 3_600_000.0}))
+	ingest(pos(1, 54.9, 24.0, 0, on()), pos(2, 54.9, 24.0, 0, model.Attributes{"ignition": false}), pos(3, 54.9, 24.0, 0, on()))
+	if got := model.Number(latest().Attributes["hours"]); got != 3_600_000+60_000 {
+		t.Fatalf("hours after a minute on, one off = %v, want 3,660,000", got)
+	}
+	if err := f.core.Ingest.SetAccumulators(f.admin, accumulators(f.dev.ID, 1_000_000, 7_200_000)); err != nil {
+		t.Fatal(err)
+	}
+	set := latest()
+	if model.Number(set.Attributes["totalDistance"]) != 1_000_000 || model.Number(set.Attributes["hours"]) != 7_200_000 {
+		t.Fatalf("latest after setting the counters: %v", set.Attributes)
+	}
+	if d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID); d.PositionID != set.ID {
+		t.Errorf("device positionId %d, want the copy's %d", d.PositionID, set.ID)
+	}
+	ingest(pos(4, 54.901, 24.0, 0, on())) // 111.19 m north, a minute on
+	p := latest()
+	if got := model.Number(p.Attributes["totalDistance"]); got < 1_000_111 || got > 1_000_112 {
+		t.Errorf("totalDistance = %v, want 1,000,111.19", got)
+	}
+	if got := model.Number(p.Attributes["hours"]); got != 7_260_000 {
+		t.Errorf("hours = %v, want 7,260,000", got)
+	}
+}
+
+func accumulators(device int64, distance, hours float64) ingest.Accumulators {
+	return ingest.Accumulators{DeviceID: device, TotalDistance: &distance, Hours: &hours}
+}

@@ -35,6 +35,8 @@ type Service struct {
 	// userDrops remove what other areas keep for a user being deleted, in
 	// the deletion's transaction; what they return runs once it committed.
 	userDrops []func(tx model.Tx, userID int64) (after func(), err error)
+	// space is the data disk's usable and total bytes (ReportSpace).
+	space func() (free, total uint64, err error)
 }
 
 // Config is what the accounts take from the core's options.

@@ -15,10 +15,21 @@ func defaultServer() *model.Server {
 	return &model.Server{Base: model.Base{ID: 1}, Map: "osm", CoordinateFormat: "dd", Zoom: 2, Attributes: model.Attributes{}}
 }
 
-// Server returns the server settings (public, GET /api/server).
-func (acc *Service) Server() (*model.Server, error) {
+// Server returns the server settings (public, GET /api/server) as anyone
+// sees them.
+func (acc *Service) Server() (*model.Server, error) { return acc.ServerFor(nil) }
+
+// ServerFor returns the server settings as actor (nil: anonymous) sees
+// them: with what this server can do (mail, SMS, whether it has users
+// yet) and, for administrators, the data disk's space, as Traccar's
+// ServerResource adds them.
+func (acc *Service) ServerFor(actor *model.User) (*model.Server, error) {
 	var s *model.Server
+	users := 0
 	err := acc.store.View(func(tx model.Tx) (err error) {
+		if users, err = tx.Users().Count(); err != nil {
+			return err
+		}
 		s, err = tx.Server()
 		return err
 	})
@@ -28,11 +39,23 @@ func (acc *Service) Server() (*model.Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.NewServer = users == 0
+	if actor != nil && actor.Administrator && acc.space != nil {
+		if free, total, err := acc.space(); err == nil {
+			s.StorageSpace = []uint64{free, total}
+		}
+	}
 	return acc.decorate(s), nil
 }
 
+// ReportSpace gives the settings the data disk's usable and total bytes.
+func (acc *Service) ReportSpace(space func() (free, total uint64, err error)) { acc.space = space }
+
 func (acc *Service) decorate(s *model.Server) *model.Server {
 	s.Version = acc.version
+	_, noMail := acc.opts.Mail.(logSender)
+	_, noSMS := acc.opts.SMS.(logSender)
+	s.EmailEnabled, s.TextEnabled = !noMail, !noSMS
 	if s.Attributes == nil {
 		s.Attributes = model.Attributes{}
 	}

@@ -310,6 +310,20 @@ func (ig *Service) enrich(p, prev *model.Position, fences []*fence) {
 	}
 	p.Attributes["distance"] = round2(distance)
 	p.Attributes["totalDistance"] = round2(total + distance)
+	// Engine hours go on from the last position's while the ignition
+	// stays on, for devices that do not count them (Traccar's
+	// EngineHoursHandler; a late fix adds nothing).
+	if _, ok := p.Attributes["hours"]; !ok && prev != nil {
+		hours := model.Number(prev.Attributes["hours"])
+		if on, _ := p.Attributes["ignition"].(bool); on {
+			if was, _ := prev.Attributes["ignition"].(bool); was && p.DeviceTime.After(prev.DeviceTime) {
+				hours += float64(p.DeviceTime.Sub(prev.DeviceTime).Milliseconds())
+			}
+		}
+		if hours != 0 {
+			p.Attributes["hours"] = hours
+		}
+	}
 	if _, ok := p.Attributes["motion"]; !ok {
 		p.Attributes["motion"] = p.Speed > ig.opts.MotionSpeed
 	}

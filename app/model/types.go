@@ -237,32 +237,35 @@ type Maintenance struct {
 // Server follows Traccar's Server model: the server-wide settings singleton.
 type Server struct {
 	Base
-	Registration     bool       `json:"registration"`
-	Readonly         bool       `json:"readonly"`
-	DeviceReadonly   bool       `json:"deviceReadonly"`
-	LimitCommands    bool       `json:"limitCommands"`
-	Map              string     `json:"map"`
-	BingKey          string     `json:"bingKey"`
-	MapURL           string     `json:"mapUrl"`
-	OverlayURL       string     `json:"overlayUrl"`
-	PoiLayer         string     `json:"poiLayer"`
-	Latitude         float64    `json:"latitude"`
-	Longitude        float64    `json:"longitude"`
-	Zoom             int        `json:"zoom"`
-	TwelveHourFormat bool       `json:"twelveHourFormat"`
-	Version          string     `json:"version"`
-	ForceSettings    bool       `json:"forceSettings"`
-	CoordinateFormat string     `json:"coordinateFormat"`
-	OpenIDEnabled    bool       `json:"openIdEnabled"`
-	OpenIDForce      bool       `json:"openIdForce"`
-	Announcement     string     `json:"announcement"`
-	FixedEmail       bool       `json:"fixedEmail"`
-	DisableReports   bool       `json:"disableReports"`
-	EmailEnabled     bool       `json:"emailEnabled"`
-	GeocoderEnabled  bool       `json:"geocoderEnabled"`
-	TextEnabled      bool       `json:"textEnabled"`
-	NewServer        bool       `json:"newServer"`
-	Attributes       Attributes `json:"attributes"`
+	Registration     bool    `json:"registration"`
+	Readonly         bool    `json:"readonly"`
+	DeviceReadonly   bool    `json:"deviceReadonly"`
+	LimitCommands    bool    `json:"limitCommands"`
+	Map              string  `json:"map"`
+	BingKey          string  `json:"bingKey"`
+	MapURL           string  `json:"mapUrl"`
+	OverlayURL       string  `json:"overlayUrl"`
+	PoiLayer         string  `json:"poiLayer"`
+	Latitude         float64 `json:"latitude"`
+	Longitude        float64 `json:"longitude"`
+	Zoom             int     `json:"zoom"`
+	TwelveHourFormat bool    `json:"twelveHourFormat"`
+	Version          string  `json:"version"`
+	ForceSettings    bool    `json:"forceSettings"`
+	CoordinateFormat string  `json:"coordinateFormat"`
+	OpenIDEnabled    bool    `json:"openIdEnabled"`
+	OpenIDForce      bool    `json:"openIdForce"`
+	Announcement     string  `json:"announcement"`
+	FixedEmail       bool    `json:"fixedEmail"`
+	DisableReports   bool    `json:"disableReports"`
+	EmailEnabled     bool    `json:"emailEnabled"`
+	GeocoderEnabled  bool    `json:"geocoderEnabled"`
+	TextEnabled      bool    `json:"textEnabled"`
+	NewServer        bool    `json:"newServer"`
+	// StorageSpace is the data directory's file system, [usable, total]
+	// bytes, shown to administrators only (Traccar's storageSpace).
+	StorageSpace []uint64   `json:"storageSpace,omitempty"`
+	Attributes   Attributes `json:"attributes"`
 }
 
 // Session is a login session, identified by the JSESSIONID cookie value.

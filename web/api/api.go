@@ -53,8 +53,9 @@ func (h *handlers) routes() []route {
 	rs := []route{
 		{fiber.MethodGet, "/health", public, h.health},
 		{fiber.MethodGet, "/openapi.json", public, serveOpenAPI},
-		{fiber.MethodGet, "/server", public, h.getServer},
+		{fiber.MethodGet, "/server", optional, h.getServer},
 		{fiber.MethodPut, "/server", required, h.updateServer},
+		{fiber.MethodGet, "/server/timezones", required, h.timezones},
 
 		{fiber.MethodPost, "/session", public, h.createSession},
 		{fiber.MethodGet, "/session", optional, h.getSession},
@@ -79,6 +80,7 @@ func (h *handlers) routes() []route {
 		{fiber.MethodPost, "/commands/send", required, h.sendCommand},
 		{fiber.MethodGet, "/commands/types", required, h.commandTypes},
 		{fiber.MethodGet, "/devices/unknown", required, h.unknownDevices},
+		{fiber.MethodPut, "/devices/:id<int>/accumulators", required, h.setAccumulators},
 		{fiber.MethodGet, "/devices/frames", required, h.rawFrames},
 		{fiber.MethodGet, "/socket", required, h.socket()},
 	}

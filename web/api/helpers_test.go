@@ -9,6 +9,7 @@ import (
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/ops"
 	"github.com/fleetd/fleetd/app/throttle"
 	"github.com/fleetd/fleetd/web"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -67,6 +68,8 @@ func newEnv(t testing.TB) *env {
 		Throttle:   throttle.Options{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
 		// The fixture's positions come from the "test" protocol.
 		CommandTypes: map[string][]string{"test": {"custom", "engineStop"}},
+		// A disk of 100 GB with 40 GB usable.
+		Space: ops.Options{Statfs: func() (uint64, uint64, error) { return 40e9, 100e9, nil }},
 	})
 	e := &env{webtest.NewWorld(db, core, web.New(core, web.Options{Logger: slog.New(slog.DiscardHandler)}))}
 	e.Users, e.Auth, e.Never = logins, webtest.AuthBasic, secrets

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/gofiber/fiber/v2"
@@ -27,7 +28,7 @@ var openapiPaths []byte
 var schemaTypes = map[string]any{
 	"User": model.User{}, "Device": model.Device{}, "Group": model.Group{}, "Command": model.Command{},
 	"Geofence": model.Geofence{}, "Driver": model.Driver{}, "Attribute": model.ComputedAttribute{}, "Position": model.Position{}, "Event": model.Event{}, "Server": model.Server{},
-	"Calendar": model.Calendar{}, "Maintenance": model.Maintenance{},
+	"Calendar": model.Calendar{}, "Maintenance": model.Maintenance{}, "DeviceAccumulators": ingest.Accumulators{},
 }
 
 // openapiDoc is the served document, built on first use.

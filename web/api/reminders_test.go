@@ -28,10 +28,10 @@ func TestCalendars(t *testing.T) {
 	}
 	run(t, []scenario{
 		{Name: "create as the web app does", As: "user1", Method: "POST", Path: "/api/calendars",
-			Body: `{"name":"Weekdays","data":"` + weekdays + `","attributes":{}}`,
+			Body:   `{"name":"Weekdays","data":"` + weekdays + `","attributes":{}}`,
 			Status: 200, Want: []string{`"name":"Weekdays"`, `"data":"` + weekdays + `"`}},
 		{Name: "data that is not iCalendar", As: "user1", Method: "POST", Path: "/api/calendars",
-			Body: `{"name":"x","data":"` + base64.StdEncoding.EncodeToString([]byte("hello")) + `"}`,
+			Body:   `{"name":"x","data":"` + base64.StdEncoding.EncodeToString([]byte("hello")) + `"}`,
 			Status: 400, Want: []string{"not iCalendar"}},
 		{Name: "data that is not base64", As: "user1", Method: "POST", Path: "/api/calendars",
 			Body: `{"name":"x","data":"%%%"}`, Status: 400},
@@ -72,7 +72,7 @@ func TestMaintenance(t *testing.T) {
 	}
 	run(t, []scenario{
 		{Name: "create", As: "user1", Method: "POST", Path: "/api/maintenance",
-			Body: `{"name":"Tyres","type":"totalDistance","start":1000,"period":40000000,"attributes":{}}`,
+			Body:   `{"name":"Tyres","type":"totalDistance","start":1000,"period":40000000,"attributes":{}}`,
 			Status: 200, Want: []string{`"name":"Tyres"`, `"type":"totalDistance"`, `"start":1000`, `"period":40000000`}},
 		{Name: "type required", As: "user1", Method: "POST", Path: "/api/maintenance",
 			Body: `{"name":"Tyres","period":1}`, Status: 400, Want: []string{"name and type are required"}},
@@ -90,5 +90,30 @@ func TestMaintenance(t *testing.T) {
 			Body: `{"deviceId":"{d3}","maintenanceId":{m1}}`, Status: 404},
 		{Name: "keyword searches the type", As: "user1", Before: withOil, Method: "GET", Path: "/api/maintenance?keyword=DISTANCE",
 			Status: 200, Want: []string{`"Oil"`}},
+	})
+}
+
+func TestAccumulators(t *testing.T) {
+	run(t, []scenario{
+		{Name: "set as the web app sends it", As: "user1", Method: "PUT", Path: "/api/devices/{d1}/accumulators",
+			Body: `{"deviceId":{d1},"totalDistance":1500000,"hours":36000000}`, Status: 204,
+			After: func(t *testing.T, e *env, _ *webtest.Response) {
+				d, err := e.Core.Fleet.Devices.Get(model.System(), e.IDs["d1"])
+				must(t, err)
+				r := e.Call(t, "user1", "GET", "/api/positions?id="+itoa(d.PositionID), "")
+				if !strings.Contains(r.Body, `"totalDistance":1500000`) || !strings.Contains(r.Body, `"hours":36000000`) {
+					t.Errorf("the device's position after the change: %s", r.Body)
+				}
+			}},
+		{Name: "only one counter", As: "user1", Method: "PUT", Path: "/api/devices/{d1}/accumulators",
+			Body: `{"deviceId":{d1},"hours":1000}`, Status: 204},
+		{Name: "another user's device", As: "user2", Method: "PUT", Path: "/api/devices/{d1}/accumulators",
+			Body: `{"deviceId":{d1},"totalDistance":1}`, Status: 404},
+		{Name: "a device without positions", As: "limited", Method: "PUT", Path: "/api/devices/{d2}/accumulators",
+			Body: `{"deviceId":{d2},"totalDistance":1}`, Status: 400, Want: []string{"no position"}},
+		{Name: "the body names another device", As: "user1", Method: "PUT", Path: "/api/devices/{d1}/accumulators",
+			Body: `{"deviceId":{d3},"totalDistance":1}`, Status: 400},
+		{Name: "a negative distance", As: "user1", Method: "PUT", Path: "/api/devices/{d1}/accumulators",
+			Body: `{"deviceId":{d1},"totalDistance":-5}`, Status: 400},
 	})
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -18,9 +19,9 @@ func (h *handlers) health(c *fiber.Ctx) error {
 }
 
 // getServer returns the server settings; public, as clients read them
-// before logging in.
+// before logging in (administrators also get storageSpace).
 func (h *handlers) getServer(c *fiber.Ctx) error {
-	s, err := h.core.Accounts.Server()
+	s, err := h.core.Accounts.ServerFor(httpx.User(c))
 	return send(c, s, err)
 }
 
@@ -29,3 +30,6 @@ func (h *handlers) updateServer(c *fiber.Ctx) error {
 	s, err := h.core.Accounts.UpdateServer(httpx.User(c), applyBody[model.Server](c))
 	return send(c, s, err)
 }
+
+// timezones lists the zone names users and reports may use.
+func (h *handlers) timezones(c *fiber.Ctx) error { return c.JSON(accounts.Timezones()) }

@@ -25,6 +25,7 @@ import (
 	"github.com/fleetd/fleetd/app/buildinfo"
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/delivery"
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/jobs"
 	"github.com/fleetd/fleetd/app/notify"
@@ -286,6 +287,7 @@ func (c *cli) coreOptions(cfg *config.Config, log *slog.Logger) app.Options {
 		Version: versionString(), SessionTTL: cfg.Web.SessionTTL, BcryptCost: c.bcryptCost, Logger: log,
 		Throttle: throttle.Options{MaxPerIP: cfg.Security.LoginMaxPerIP, MaxPerAccount: cfg.Security.LoginMaxPerAccount,
 			Window: cfg.Security.LoginWindow},
+		Reports:      fleet.ReportOptions{MaxPeriod: cfg.Reports.MaxPeriod, MaxPositions: cfg.Reports.MaxPositions},
 		Ingest:       ingest.Options{AutoRegister: cfg.Devices.AutoRegister, AutoRegisterPerHour: cfg.Devices.AutoRegisterPerHour},
 		CommandTypes: catalog.CommandTypes(),
 		Office: office.Options{FilesDir: cfg.Data.FilesDir(), MaxFileSize: int64(cfg.Files.MaxSize),

@@ -33,6 +33,8 @@ type Options struct {
 	Push     notify.PushOptions
 	// Office configures uploads and document expiry.
 	Office office.Options
+	// Reports bound what one report may read.
+	Reports fleet.ReportOptions
 	// Servicing sets the service interval behind office.ServicesDue.
 	Servicing office.ServiceOptions
 	Now       func() time.Time
@@ -89,7 +91,7 @@ func New(store model.Store, opts Options) *Core {
 	})
 	c.Office = office.New(store, opts.Office, opts.Servicing, c.Ops.RoomFor, c.now, c.log)
 	c.Ingest = ingest.New(store, opts.Ingest, opts.CommandTypes, c.Live, c.now, c.log)
-	c.Fleet = c.Ingest.Attach(func(h fleet.Hooks) *fleet.Service { return fleet.New(store, h, c.now) }, c.Office.DropEntity)
+	c.Fleet = c.Ingest.Attach(func(h fleet.Hooks) *fleet.Service { return fleet.New(store, h, opts.Reports, c.now) }, c.Office.DropEntity)
 	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)
 	c.Accounts.OnUserDeleted(c.Office.DropUser)
 	c.Accounts.OnUserDeleted(func(tx model.Tx, userID int64) (func(), error) {

@@ -44,8 +44,8 @@ func (a Guard) linkedToUsers(users []int64, kind string) (map[int64]bool, error)
 	return set, nil
 }
 
-// groupClosure adds every descendant group of the groups in set.
-func (a Guard) groupClosure(set map[int64]bool) error {
+// GroupClosure adds every descendant group of the groups in set.
+func (a Guard) GroupClosure(set map[int64]bool) error {
 	children := map[int64][]int64{}
 	err := a.Tx.Groups().List(func(g *model.Group) bool {
 		children[g.GroupID] = append(children[g.GroupID], g.ID)
@@ -80,7 +80,7 @@ func (a Guard) VisibleTo(users []int64, kind string) (map[int64]bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		return set, a.groupClosure(set)
+		return set, a.GroupClosure(set)
 	case model.KindDevice:
 		set, err := a.linkedToUsers(users, model.KindDevice)
 		if err != nil {

@@ -33,6 +33,8 @@ type Config struct {
 	Files       Files
 	Documents   Documents
 	Maintenance Maintenance
+	// Reports bound what one report may read (reports_keys.go).
+	Reports Reports
 	// Protocols lists every known device protocol in registry order.
 	Protocols []Protocol
 }

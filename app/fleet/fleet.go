@@ -15,9 +15,10 @@ import (
 
 // Service is the fleet.
 type Service struct {
-	store model.Store
-	now   func() time.Time
-	hooks Hooks
+	store   model.Store
+	now     func() time.Time
+	hooks   Hooks
+	reports ReportOptions
 
 	Devices   *Objects[model.Device, *model.Device]
 	Groups    *Objects[model.Group, *model.Group]
@@ -51,8 +52,9 @@ type Hooks struct {
 }
 
 // New builds the fleet on store.
-func New(store model.Store, hooks Hooks, now func() time.Time) *Service {
-	fl := &Service{store: store, now: now, hooks: hooks}
+func New(store model.Store, hooks Hooks, reports ReportOptions, now func() time.Time) *Service {
+	model.SetDefault(&reports.MaxPositions, DefaultMaxPositions)
+	fl := &Service{store: store, now: now, hooks: hooks, reports: reports}
 	fl.Devices = newDevices(fl)
 	fl.Groups = newGroups(fl)
 	fl.Commands = newCommands(fl)

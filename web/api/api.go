@@ -92,6 +92,7 @@ func (h *handlers) routes() []route {
 	rs = append(rs, objectRoutes("/calendars", h.core.Fleet.Calendars, 0)...)
 	rs = append(rs, objectRoutes("/maintenance", h.core.Fleet.Maintenances, filterLinks)...)
 	rs = append(rs, h.attributeRoutes()...)
+	rs = append(rs, h.reportRoutes()...)
 	return rs
 }
 

@@ -68,6 +68,7 @@ func newEnv(t testing.TB) *env {
 		Throttle:   throttle.Options{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
 		// The fixture's positions come from the "test" protocol.
 		CommandTypes: map[string][]string{"test": {"custom", "engineStop"}},
+		Reports: fleet.ReportOptions{MaxPeriod: 366 * 24 * time.Hour},
 		// A disk of 100 GB with 40 GB usable.
 		Space: ops.Options{Statfs: func() (uint64, uint64, error) { return 40e9, 100e9, nil }},
 	})

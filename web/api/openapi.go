@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
@@ -29,6 +30,7 @@ var schemaTypes = map[string]any{
 	"User": model.User{}, "Device": model.Device{}, "Group": model.Group{}, "Command": model.Command{},
 	"Geofence": model.Geofence{}, "Driver": model.Driver{}, "Attribute": model.ComputedAttribute{}, "Position": model.Position{}, "Event": model.Event{}, "Server": model.Server{},
 	"Calendar": model.Calendar{}, "Maintenance": model.Maintenance{}, "DeviceAccumulators": ingest.Accumulators{},
+	"CombinedReportItem": fleet.CombinedItem{}, "GeofenceReportItem": fleet.GeofenceItem{},
 }
 
 // openapiDoc is the served document, built on first use.

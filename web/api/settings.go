@@ -1,8 +1,8 @@
 package api
 
 import (
-	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/timezone"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -32,4 +32,4 @@ func (h *handlers) updateServer(c *fiber.Ctx) error {
 }
 
 // timezones lists the zone names users and reports may use.
-func (h *handlers) timezones(c *fiber.Ctx) error { return c.JSON(accounts.Timezones()) }
+func (h *handlers) timezones(c *fiber.Ctx) error { return c.JSON(timezone.Names()) }

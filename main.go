@@ -347,12 +347,14 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	if up := db.Upgraded(); up.Backup != "" {
 		log.Warn("store migrated to a new schema; the previous file is kept for a downgrade", "from", up.From, "to", up.To, "backup", up.Backup)
 	}
-	senders, err := delivery.Configured(cfg.Mail, cfg.SMS, cfg.Push) // unconfigured ones stay nil, which the core logs
+	senders, err := delivery.Configured(cfg.Mail, cfg.SMS, cfg.Push, cfg.Notificators) // unconfigured ones stay nil, which the core logs
 	if err != nil {
 		return err
 	}
 	opts := c.coreOptions(cfg, log)
 	opts.Accounts.Mail, opts.Accounts.SMS, opts.Push.Sender = senders.Mail, senders.SMS, senders.Push
+	opts.Channels = notify.Channels{Mail: senders.Mail, SMS: senders.SMS, Telegram: senders.Telegram, Webhook: senders.Webhook,
+		TelegramChat: cfg.Notificators.TelegramChat, MaxAge: cfg.Notificators.TimeThreshold}
 	opts.Accounts.Maintenance = cfg.Server.Maintenance
 	opts.Accounts.OTPSends = throttle.Options{MaxPerIP: cfg.Security.OTPMaxPerIP, MaxPerAccount: cfg.Security.OTPMaxPerAccount,
 		Window: cfg.Security.OTPWindow}
@@ -415,7 +417,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var background sync.WaitGroup
 	background.Go(func() { c.backgroundJobs(cfg, core, db, log).Run(ctx) })
-	background.Go(func() { core.Notify.RunPush(ctx) })
+	background.Go(func() { core.Notify.Run(ctx) })
 	background.Go(func() {
 		core.Ingest.RunRetention(ctx, db, ingest.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, time.Hour)
 	})

@@ -31,6 +31,8 @@ type Options struct {
 	// Push the push notifications (spec K).
 	Accounts accounts.Options
 	Push     notify.PushOptions
+	// Channels are the notification channels besides push and the web.
+	Channels notify.Channels
 	// Office configures uploads and document expiry.
 	Office office.Options
 	// Reports bound what one report may read.
@@ -92,7 +94,7 @@ func New(store model.Store, opts Options) *Core {
 	c.Office = office.New(store, opts.Office, opts.Servicing, c.Ops.RoomFor, c.now, c.log)
 	c.Ingest = ingest.New(store, opts.Ingest, opts.CommandTypes, c.Live, c.now, c.log)
 	c.Fleet = c.Ingest.Attach(func(h fleet.Hooks) *fleet.Service { return fleet.New(store, h, opts.Reports, c.now) }, c.Office.DropEntity)
-	c.Notify = notify.New(store, opts.Push, c.Live, c.now, c.log)
+	c.Notify = notify.New(store, opts.Push, opts.Channels, c.Live, c.now, c.log)
 	c.Accounts.OnUserDeleted(c.Office.DropUser)
 	c.Accounts.OnUserDeleted(func(tx model.Tx, userID int64) (func(), error) {
 		return func() {}, c.Notify.DropUser(tx, userID)

@@ -127,6 +127,28 @@ func TestIngestEvents(t *testing.T) {
 			{pos(0, 54.9, 24.0, 0, model.Attributes{"odometer": 9_000.0})}, {pos(1, 54.9, 24.0, 0, model.Attributes{"odometer": 10_000.0})},
 			{pos(2, 54.9, 24.0, 0, model.Attributes{"odometer": 14_999.0})}, {pos(3, 54.9, 24.0, 0, model.Attributes{"odometer": 15_000.0})},
 		}, []string{"maintenance", "maintenance"}},
+		{"driver changed: a new driverUniqueId, not a repeated one", "", nil, [][]*model.Position{
+			{pos(0, 54.9, 24.0, 0, nil)}, {pos(1, 54.9, 24.0, 0, model.Attributes{"driverUniqueId": "A1"})},
+			{pos(2, 54.9, 24.0, 0, model.Attributes{"driverUniqueId": "A1"})}, {pos(3, 54.9, 24.0, 0, model.Attributes{"driverUniqueId": "B2"})},
+		}, []string{"driverChanged", "driverChanged"}},
+		{"fuel drop over the server's threshold, a rise under the group's", "", func(f *fixture) {
+			if _, err := f.core.Accounts.UpdateServer(f.admin, func(s *model.Server) error {
+				s.Attributes = model.Attributes{"fuelDropThreshold": 10.0, "fuelIncreaseThreshold": 5.0}
+				return nil
+			}); err != nil {
+				f.t.Fatal(err)
+			}
+			g := f.mustCreate(f.core.Fleet.Groups.Create(f.admin, func(g *model.Group) error {
+				g.Name, g.Attributes = "tankers", model.Attributes{"fuelIncreaseThreshold": 50.0}
+				return nil
+			}))
+			if _, err := f.core.Fleet.Devices.Update(f.admin, f.dev.ID, func(d *model.Device) error { d.GroupID = g.GetID(); return nil }); err != nil {
+				f.t.Fatal(err)
+			}
+		}, [][]*model.Position{
+			{pos(0, 54.9, 24.0, 0, model.Attributes{"fuel": 80.0})}, {pos(1, 54.9, 24.0, 0, model.Attributes{"fuel": 75.0})},
+			{pos(2, 54.9, 24.0, 0, model.Attributes{"fuel": 60.0})}, {pos(3, 54.9, 24.0, 0, model.Attributes{"fuel": 90.0})},
+		}, []string{"deviceFuelDrop"}},
 		{"a late fix changes no state",
 			"", nil, [][]*model.Position{
 				{pos(5, 54.9, 24.0, 0, model.Attributes{"ignition": false})},

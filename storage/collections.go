@@ -59,6 +59,9 @@ var (
 	// Schema 6: Traccar's calendars and maintenance reminders.
 	colCalendars    = &collection{name: "calendars", what: "Calendar", since: 6}
 	colMaintenances = &collection{name: "maintenances", what: "Maintenance", since: 6}
+	// Traccar's notifications, with the calendars (schema 6 has shipped
+	// in no release yet).
+	colNotifications = &collection{name: "notifications", what: "Notification", since: 6}
 
 	// Office: each kind's records with a key set "<group>/<id>" by owner
 	// (responses: by ticket), kept by the tables of office.go.
@@ -88,7 +91,7 @@ func officeCollection(name, what string) *collection {
 
 // collections lists every registered collection.
 var collections = []*collection{
-	colDrivers, colComputed, colInstallation, colCalendars, colMaintenances,
+	colDrivers, colComputed, colInstallation, colCalendars, colMaintenances, colNotifications,
 	colTickets, colResponses, colDocuments, colFiles, colServiceRecords, colServiceTasks, colPayments,
 	colOTPs, colOTPTokens, colServerState,
 	colNotifySettings, colPushTokens,

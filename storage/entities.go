@@ -48,9 +48,10 @@ var (
 			normalize: strings.TrimSpace,
 		},
 	}
-	computedSpec    = tableSpec[model.ComputedAttribute]{bucket: colComputed.bucket(), what: colComputed.what}
-	calendarsSpec   = tableSpec[model.Calendar]{bucket: colCalendars.bucket(), what: colCalendars.what}
-	maintenanceSpec = tableSpec[model.Maintenance]{bucket: colMaintenances.bucket(), what: colMaintenances.what}
+	computedSpec     = tableSpec[model.ComputedAttribute]{bucket: colComputed.bucket(), what: colComputed.what}
+	calendarsSpec    = tableSpec[model.Calendar]{bucket: colCalendars.bucket(), what: colCalendars.what}
+	maintenanceSpec  = tableSpec[model.Maintenance]{bucket: colMaintenances.bucket(), what: colMaintenances.what}
+	notificationSpec = tableSpec[model.Notification]{bucket: colNotifications.bucket(), what: colNotifications.what}
 )
 
 // storedUser is a user as stored: the fields model.User had when users

@@ -46,6 +46,9 @@ func (t *tx) Calendars() model.Table[model.Calendar] {
 func (t *tx) Maintenances() model.Table[model.Maintenance] {
 	return table[model.Maintenance, *model.Maintenance]{&maintenanceSpec, t.btx}
 }
+func (t *tx) Notifications() model.Table[model.Notification] {
+	return table[model.Notification, *model.Notification]{&notificationSpec, t.btx}
+}
 
 func (t *tx) users() table[model.User, *model.User] {
 	return table[model.User, *model.User]{&usersSpec, t.btx}

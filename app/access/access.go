@@ -172,7 +172,7 @@ func (a Guard) MustSeeDevices(ids []int64) error {
 var kindNames = map[string]string{
 	model.KindUser: "User", model.KindManagedUser: "User", model.KindDevice: "Device", model.KindGroup: "Group",
 	model.KindGeofence: "Geofence", model.KindCommand: "Command", model.KindDriver: "Driver", model.KindAttribute: "Attribute",
-	model.KindCalendar: "Calendar", model.KindMaintenance: "Maintenance",
+	model.KindCalendar: "Calendar", model.KindMaintenance: "Maintenance", model.KindNotification: "Notification",
 }
 
 // CheckEdit enforces the read-only flags of the server and the user.
@@ -247,6 +247,8 @@ func (a Guard) Exists(kind string, id int64) error {
 		_, err = a.Tx.Calendars().Get(id)
 	case model.KindMaintenance:
 		_, err = a.Tx.Maintenances().Get(id)
+	case model.KindNotification:
+		_, err = a.Tx.Notifications().Get(id)
 	}
 	return err
 }
@@ -284,4 +286,27 @@ func (a Guard) EachDevice(fn func(*model.Device) error) error {
 		return err
 	}
 	return ferr
+}
+
+// LinkedToDevice lists the ids of kind linked to d, to its group or to
+// the group's ancestors, sorted and without repeats.
+func LinkedToDevice(tx model.Tx, d *model.Device, kind string) ([]int64, error) {
+	ids, err := tx.Linked(model.KindDevice, d.ID, kind)
+	if err != nil {
+		return nil, err
+	}
+	for g, hops := d.GroupID, 0; g != 0 && hops < 100; hops++ {
+		more, err := tx.Linked(model.KindGroup, g, kind)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, more...)
+		group, err := tx.Groups().Get(g)
+		if err != nil {
+			break
+		}
+		g = group.GroupID
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
 }

@@ -25,6 +25,8 @@ type Config struct {
 	Mail   Mail
 	SMS    SMS
 	Push   Push
+	// Notification channels beyond those (notify_keys.go).
+	Notificators Notificators
 	// Operations: GET /metrics access and data retention.
 	Metrics   Metrics
 	Backup    Backup // backup_keys.go

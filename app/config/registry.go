@@ -66,7 +66,7 @@ type ProtocolDefault struct {
 // of d.
 func NewRegistry(d DeviceDefaults) *Registry {
 	return &Registry{keys: slices.Concat(coreKeys, webLimitsKeys(), tlsKeys(), deviceLimitKeys(d), accountKeys(), officeKeys(),
-		operationsKeys(), storeKeys(), backupKeys(), reportsKeys(), protocolKeys(d.Protocols))}
+		operationsKeys(), storeKeys(), backupKeys(), reportsKeys(), notifyKeys(), protocolKeys(d.Protocols))}
 }
 
 // Keys returns the registry in documentation order.

@@ -13,10 +13,14 @@ import (
 type Senders struct {
 	Mail, SMS accounts.MessageSender
 	Push      notify.PushSender
+	// Telegram and Webhook are notification channels only.
+	Telegram notify.Sender
+	Webhook  notify.Poster
 }
 
-// Configured builds the senders of the mail.smtp, sms and push sections.
-func Configured(m config.Mail, s config.SMS, p config.Push) (Senders, error) {
+// Configured builds the senders of the mail.smtp, sms, push and
+// notificator sections.
+func Configured(m config.Mail, s config.SMS, p config.Push, n config.Notificators) (Senders, error) {
 	var out Senders
 	if m.Host != "" {
 		if m.From == "" {
@@ -33,6 +37,12 @@ func Configured(m config.Mail, s config.SMS, p config.Push) (Senders, error) {
 			return out, err
 		}
 		out.Push = fcm
+	}
+	if n.TelegramKey != "" {
+		out.Telegram = Telegram{Token: n.TelegramKey, APIURL: n.TelegramURL}
+	}
+	if n.WebhookURL != "" {
+		out.Webhook = Webhook{URL: n.WebhookURL, Authorization: n.WebhookAuthorization}
 	}
 	return out, nil
 }

@@ -3,8 +3,6 @@ package delivery
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -34,28 +32,7 @@ func (s SMS) Send(ctx context.Context, to, _, text string) error {
 		ctype = "application/json"
 	}
 	body := strings.NewReplacer("{phone}", escape(ctype, to), "{message}", escape(ctype, text)).Replace(tmpl)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL, strings.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("sms: %w", err)
-	}
-	req.Header.Set("Content-Type", ctype)
-	if s.Authorization != "" {
-		req.Header.Set("Authorization", s.Authorization)
-	}
-	client := s.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return fmt.Errorf("sms gateway: %w", err)
-	}
-	defer resp.Body.Close()
-	detail, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("sms gateway answered %s: %s", resp.Status, strings.TrimSpace(string(detail)))
-	}
-	return nil
+	return post(ctx, s.Client, "sms gateway", s.URL, ctype, s.Authorization, []byte(body))
 }
 
 // escape makes v safe inside a body of the content type.

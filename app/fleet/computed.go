@@ -46,7 +46,7 @@ func isSpaceOrControl(r rune) bool { return r <= ' ' || r == 0x7f }
 // DeviceComputed are the attributes linked to d, its group and the group's
 // ancestors, in evaluation order (priority, then id).
 func DeviceComputed(tx model.Tx, d *model.Device) ([]*model.ComputedAttribute, error) {
-	ids, err := LinkedToDevice(tx, d, model.KindAttribute)
+	ids, err := access.LinkedToDevice(tx, d, model.KindAttribute)
 	if err != nil {
 		return nil, err
 	}
@@ -58,29 +58,6 @@ func DeviceComputed(tx model.Tx, d *model.Device) ([]*model.ComputedAttribute, e
 	}
 	slices.SortStableFunc(out, func(a, b *model.ComputedAttribute) int { return cmp.Compare(b.Priority, a.Priority) })
 	return out, nil
-}
-
-// LinkedToDevice lists the ids of kind linked to d, to its group or to
-// the group's ancestors, sorted and without repeats.
-func LinkedToDevice(tx model.Tx, d *model.Device, kind string) ([]int64, error) {
-	ids, err := tx.Linked(model.KindDevice, d.ID, kind)
-	if err != nil {
-		return nil, err
-	}
-	for g, hops := d.GroupID, 0; g != 0 && hops < 100; hops++ {
-		more, err := tx.Linked(model.KindGroup, g, kind)
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, more...)
-		group, err := tx.Groups().Get(g)
-		if err != nil {
-			break
-		}
-		g = group.GroupID
-	}
-	slices.Sort(ids)
-	return slices.Compact(ids), nil
 }
 
 // TestComputedAttribute evaluates a (not necessarily stored) attribute on

@@ -31,6 +31,8 @@ type Service struct {
 	// /api/maintenance.
 	Calendars    *Objects[model.Calendar, *model.Calendar]
 	Maintenances *Objects[model.Maintenance, *model.Maintenance]
+	// Notifications are Traccar's /api/notifications.
+	Notifications *Objects[model.Notification, *model.Notification]
 }
 
 // Hooks are what the fleet tells, or asks of, the areas that keep
@@ -63,5 +65,6 @@ func New(store model.Store, hooks Hooks, reports ReportOptions, now func() time.
 	fl.ComputedAttributes = newComputedAttributes(fl)
 	fl.Calendars = newCalendars(fl)
 	fl.Maintenances = newMaintenances(fl)
+	fl.Notifications = newNotifications(fl)
 	return fl
 }

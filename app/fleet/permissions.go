@@ -8,14 +8,13 @@ import (
 )
 
 // permissionPairs lists the owner -> property links fleetd supports, as
-// Traccar's "<owner>Id"/"<property>Id" pairs. Kinds fleetd has no objects
-// for yet (notifications) are refused with a clear 400 rather than stored
-// dangling.
+// Traccar's "<owner>Id"/"<property>Id" pairs; any other pair is refused
+// with a clear 400 rather than stored dangling.
 var permissionPairs = map[string][]string{
 	model.KindUser: {model.KindDevice, model.KindGroup, model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute,
-		model.KindManagedUser, model.KindCalendar, model.KindMaintenance},
-	model.KindDevice: {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindMaintenance},
-	model.KindGroup:  {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindMaintenance},
+		model.KindManagedUser, model.KindCalendar, model.KindMaintenance, model.KindNotification},
+	model.KindDevice: {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindMaintenance, model.KindNotification},
+	model.KindGroup:  {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindMaintenance, model.KindNotification},
 }
 
 // PermissionKinds lists every kind that can appear in a permission, for the

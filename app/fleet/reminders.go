@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fleetd/fleetd/app/access"
@@ -34,6 +36,9 @@ func newCalendars(fl *Service) *Objects[model.Calendar, *model.Calendar] {
 			err := clearCalendar(tx.Geofences(), c.ID, func(g *model.Geofence) *int64 { return &g.CalendarID })
 			if err == nil {
 				err = clearCalendar(tx.Devices(), c.ID, func(d *model.Device) *int64 { return &d.CalendarID })
+			}
+			if err == nil {
+				err = clearCalendar(tx.Notifications(), c.ID, func(n *model.Notification) *int64 { return &n.CalendarID })
 			}
 			return nil, err
 		},
@@ -89,4 +94,62 @@ func newMaintenances(fl *Service) *Objects[model.Maintenance, *model.Maintenance
 			return nil
 		},
 	}
+}
+
+// newNotifications are Traccar's notifications; notify sends them.
+func newNotifications(fl *Service) *Objects[model.Notification, *model.Notification] {
+	return &Objects[model.Notification, *model.Notification]{
+		store: fl.store, kind: model.KindNotification,
+		table: model.Tx.Notifications,
+		prepare: func(a access.Guard, _, n *model.Notification) error {
+			n.Type, n.Description = strings.TrimSpace(n.Type), strings.TrimSpace(n.Description)
+			if !slices.Contains(model.EventTypes, n.Type) {
+				return model.Invalid("type must be one of %s", strings.Join(model.EventTypes, ", "))
+			}
+			var channels []string
+			for _, c := range strings.Split(n.Notificators, ",") {
+				if c = strings.TrimSpace(c); c == "" {
+					continue
+				}
+				if !slices.Contains(model.Notificators, c) {
+					return model.Invalid("notificators must be among %s", strings.Join(model.Notificators, ", "))
+				}
+				if !slices.Contains(channels, c) {
+					channels = append(channels, c)
+				}
+			}
+			n.Notificators = strings.Join(channels, ",")
+			if n.Attributes == nil {
+				n.Attributes = model.Attributes{}
+			}
+			if err := checkNotificationAttributes(n); err != nil {
+				return err
+			}
+			if n.CommandID != 0 {
+				if err := a.Reference(model.KindCommand, n.CommandID); err != nil {
+					return err
+				}
+			}
+			return checkCalendar(a, n.CalendarID)
+		},
+	}
+}
+
+// checkNotificationAttributes checks the attributes that narrow a
+// notification: alarms, which an alarm notification needs (Traccar sends
+// none without it), and geofenceIds, a list of ids.
+func checkNotificationAttributes(n *model.Notification) error {
+	alarms, _ := n.Attributes["alarms"].(string)
+	if n.Type == model.EventAlarm && strings.TrimSpace(alarms) == "" {
+		return model.Invalid("an alarm notification needs attributes.alarms, the alarm kinds (comma-separated)")
+	}
+	if v, ok := n.Attributes["geofenceIds"]; ok {
+		s, _ := v.(string)
+		for _, id := range strings.Split(s, ",") {
+			if _, err := strconv.ParseInt(strings.TrimSpace(id), 10, 64); err != nil {
+				return model.Invalid("attributes.geofenceIds must be geofence ids, comma-separated")
+			}
+		}
+	}
+	return nil
 }

@@ -44,8 +44,24 @@ func (ig *Service) deriveEvents(st *deviceState, prev, p *model.Position, latest
 			add(map[bool]string{true: model.EventDeviceMoving, false: model.EventDeviceStopped}[moving], nil, 0)
 		}
 	}
-	if limit := model.Number(d.Attributes["speedLimit"]); limit > 0 && p.Speed > limit && prev.Speed <= limit {
+	if limit := model.Number(st.settings["speedLimit"]); limit > 0 && p.Speed > limit && prev.Speed <= limit {
 		add(model.EventDeviceOverspeed, model.Attributes{"speed": p.Speed, "speedLimit": limit}, 0)
+	}
+	// Traccar's DriverEventHandler: a driver id unlike the last position's.
+	if driver, ok := p.Attributes["driverUniqueId"].(string); ok && driver != prev.Attributes["driverUniqueId"] {
+		add(model.EventDriverChanged, model.Attributes{"driverUniqueId": driver}, 0)
+	}
+	// Traccar's FuelEventHandler: a change of fuel at least the device's
+	// threshold (0: off).
+	if _, ok := p.Attributes["fuel"]; ok {
+		if _, had := prev.Attributes["fuel"]; had {
+			before, after := model.Number(prev.Attributes["fuel"]), model.Number(p.Attributes["fuel"])
+			change := map[bool]string{true: model.EventFuelIncrease, false: model.EventFuelDrop}[after > before]
+			threshold := model.Number(st.settings[map[bool]string{true: "fuelIncreaseThreshold", false: "fuelDropThreshold"}[after > before]])
+			if threshold > 0 && math.Abs(after-before) >= threshold {
+				add(change, model.Attributes{"before": before, "after": after}, 0)
+			}
+		}
 	}
 	for _, id := range p.GeofenceIDs {
 		if !slices.Contains(prev.GeofenceIDs, id) {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/calendar"
-	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/geo"
 	"github.com/fleetd/fleetd/app/inbox"
 	"github.com/fleetd/fleetd/app/limits"
@@ -347,7 +347,7 @@ type fence struct {
 // deviceGeofences are the geofences linked to the device or to its group
 // and the group's ancestors.
 func (ig *Service) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
-	ids, err := fleet.LinkedToDevice(tx, d, model.KindGeofence)
+	ids, err := access.LinkedToDevice(tx, d, model.KindGeofence)
 	if err != nil {
 		return nil, err
 	}

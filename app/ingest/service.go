@@ -73,7 +73,7 @@ func New(store model.Store, opts Options, commandTypes map[string][]string, hub 
 // devices may have changed, the cached states reread it.
 func (ig *Service) Changed(ch live.Changes) {
 	if ch.Any(model.KindDevice, model.KindGroup, model.KindGeofence, model.KindAttribute, model.KindCalendar,
-		model.KindMaintenance, live.ChangedPermissions) {
+		model.KindMaintenance, live.ChangedPermissions, live.ChangedServer) {
 		ig.configGen.Add(1)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
@@ -32,6 +33,11 @@ type deviceState struct {
 	fences    []*fence
 	computed  []*model.ComputedAttribute
 	reminders []*model.Maintenance
+	// settings are the attributes that configure the device's events
+	// (speedLimit, fuelDropThreshold...), looked up as Traccar's
+	// AttributeUtil does: the device's, then its groups', then the
+	// server's.
+	settings  model.Attributes
 	persisted time.Time // when the ingest last wrote the device record
 	dirty     bool      // device holds positionId/lastUpdate not stored yet
 }
@@ -77,6 +83,11 @@ func (ig *Service) loadState(st *deviceState, deviceID int64) error {
 		if err != nil {
 			return err
 		}
+		settings, err := deviceSettings(tx, d)
+		if err != nil {
+			return err
+		}
+		st.settings = settings
 		if st.persisted.IsZero() {
 			st.persisted = ig.now()
 		}
@@ -289,7 +300,7 @@ func (ig *Service) reviseLocked(ids []int64, revise revision) ([]live.Update, er
 // deviceMaintenances are the maintenance reminders linked to the device,
 // its group or the group's ancestors.
 func deviceMaintenances(tx model.Tx, d *model.Device) ([]*model.Maintenance, error) {
-	ids, err := fleet.LinkedToDevice(tx, d, model.KindMaintenance)
+	ids, err := access.LinkedToDevice(tx, d, model.KindMaintenance)
 	if err != nil {
 		return nil, err
 	}
@@ -297,6 +308,42 @@ func deviceMaintenances(tx model.Tx, d *model.Device) ([]*model.Maintenance, err
 	for _, id := range ids {
 		if m, err := tx.Maintenances().Get(id); err == nil {
 			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// eventSettings are the attributes deviceSettings collects.
+var eventSettings = []string{"speedLimit", "fuelDropThreshold", "fuelIncreaseThreshold"}
+
+// deviceSettings looks eventSettings up for d: its own attributes, then
+// its group's and the group's ancestors', then the server's.
+func deviceSettings(tx model.Tx, d *model.Device) (model.Attributes, error) {
+	levels := []model.Attributes{d.Attributes}
+	for g, hops := d.GroupID, 0; g != 0 && hops < 100; hops++ {
+		group, err := tx.Groups().Get(g)
+		if errors.Is(err, model.ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		levels = append(levels, group.Attributes)
+		g = group.GroupID
+	}
+	s, err := tx.Server()
+	if err == nil {
+		levels = append(levels, s.Attributes)
+	} else if !errors.Is(err, model.ErrNotFound) {
+		return nil, err
+	}
+	out := model.Attributes{}
+	for _, key := range eventSettings {
+		for _, attrs := range levels {
+			if v, ok := attrs[key]; ok {
+				out[key] = v
+				break
+			}
 		}
 	}
 	return out, nil

@@ -69,10 +69,11 @@ func (h *Hub) Clients() int {
 // subscription ends, including when the hub drops a client that fell behind
 // or whose access was revoked.
 type Subscription struct {
-	C    <-chan Update
-	ch   chan Update
-	hub  *Hub
-	once sync.Once
+	C      <-chan Update
+	ch     chan Update
+	hub    *Hub
+	once   sync.Once
+	userID int64 // fixed; user below is refreshed
 	// Set at subscribe time: the session (key) and password hash that
 	// authenticated the client. A client still connected after its session
 	// ended or its password changed must not go on receiving.
@@ -90,7 +91,7 @@ type Subscription struct {
 // stored under sessionKey ("" for Basic credentials).
 func (h *Hub) Subscribe(user *model.User, sessionKey string) *Subscription {
 	ch := make(chan Update, subscriberQueue)
-	s := &Subscription{C: ch, ch: ch, user: user, hub: h, passwordHash: user.PasswordHash, session: sessionKey}
+	s := &Subscription{C: ch, ch: ch, user: user, userID: user.ID, hub: h, passwordHash: user.PasswordHash, session: sessionKey}
 	h.mu.Lock()
 	h.subs[s] = struct{}{}
 	h.mu.Unlock()
@@ -178,16 +179,40 @@ func (h *Hub) Observe(fn func(deviceID int64, u Update)) {
 }
 
 // Publish sends the update about one device to every subscriber that may
-// see it, without ever blocking. Callers publish after releasing their
-// own locks: a subscriber may read the store to check its access.
+// see it, without ever blocking, and hands it whole to the observers.
+// Subscribers get its devices and positions: events reach a user's
+// socket only as notifications (the notifier's web channel, ToUser), as
+// in Traccar. Callers publish after releasing their own locks: a
+// subscriber may read the store to check its access.
 func (h *Hub) Publish(deviceID int64, u Update) {
 	h.mu.RLock()
 	for _, fn := range h.observers {
 		fn(deviceID, u)
 	}
+	h.mu.RUnlock()
+	u.Events = nil
+	if len(u.Devices) > 0 || len(u.Positions) > 0 {
+		h.send(deviceID, u, func(*Subscription) bool { return true })
+	}
+}
+
+// ToUser sends an update about one device to the subscribers of one user,
+// if they still see the device (deviceID 0: about none).
+func (h *Hub) ToUser(userID, deviceID int64, u Update) {
+	h.send(deviceID, u, func(s *Subscription) bool { return s.userID == userID })
+}
+
+// send offers u to the subscribers of whom is true that may see deviceID.
+func (h *Hub) send(deviceID int64, u Update, whom func(*Subscription) bool) {
+	h.mu.RLock()
 	var ended []*Subscription // too slow or revoked; closed outside the lock
 	for s := range h.subs {
-		if !s.sees(deviceID) {
+		if !whom(s) {
+			continue
+		}
+		// Device 0: a message about no device (a test notification),
+		// for a subscriber whose access still holds.
+		if !s.sees(deviceID) && (deviceID != 0 || s.Revoked()) {
 			if s.Revoked() {
 				ended = append(ended, s)
 			}

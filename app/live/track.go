@@ -100,6 +100,9 @@ func (t *recordingTx) Calendars() model.Table[model.Calendar] {
 func (t *recordingTx) Maintenances() model.Table[model.Maintenance] {
 	return record(t.Tx.Maintenances(), t.changes, model.KindMaintenance)
 }
+func (t *recordingTx) Notifications() model.Table[model.Notification] {
+	return record(t.Tx.Notifications(), t.changes, model.KindNotification)
+}
 
 func (t *recordingTx) PutServer(v *model.Server) error {
 	t.changes[ChangedServer] = true

@@ -61,6 +61,10 @@ func (Maintenance) FieldLimits() map[string]int {
 	return map[string]int{"name": MaxName, "type": MaxAttributeName}
 }
 
+func (Notification) FieldLimits() map[string]int {
+	return map[string]int{"type": MaxName, "description": MaxName, "notificators": MaxName}
+}
+
 func (Server) FieldLimits() map[string]int {
 	return map[string]int{"map": MaxName, "bingKey": MaxName, "version": MaxName, "coordinateFormat": MaxName}
 }

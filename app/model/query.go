@@ -114,6 +114,8 @@ func SearchFields(v any) []string {
 		return []string{x.Name}
 	case *Maintenance:
 		return []string{x.Name, x.Type}
+	case *Notification:
+		return []string{x.Description, x.Type}
 	}
 	return nil
 }

@@ -57,6 +57,7 @@ type Tx interface {
 	ComputedAttributes() Table[ComputedAttribute]
 	Calendars() Table[Calendar]
 	Maintenances() Table[Maintenance]
+	Notifications() Table[Notification]
 
 	// UserByEmail looks up by NormalizeEmail(email).
 	UserByEmail(email string) (*User, error)

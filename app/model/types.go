@@ -185,7 +185,47 @@ const (
 	EventCommandResult     = "commandResult"
 	EventQueuedCommandSent = "queuedCommandSent"
 	EventMaintenance       = "maintenance"
+	EventDriverChanged     = "driverChanged"
+	EventFuelDrop          = "deviceFuelDrop"
+	EventFuelIncrease      = "deviceFuelIncrease"
 )
+
+// EventTypes are the event types fleetd produces, the types a
+// notification may be for (Traccar's /api/notifications/types).
+var EventTypes = []string{EventDeviceOnline, EventDeviceOffline, EventDeviceUnknown, EventDeviceMoving, EventDeviceStopped,
+	EventDeviceOverspeed, EventFuelDrop, EventFuelIncrease, EventIgnitionOn, EventIgnitionOff, EventAlarm, EventGeofenceEnter,
+	EventGeofenceExit, EventMaintenance, EventDriverChanged, EventCommandResult, EventQueuedCommandSent}
+
+// Notification channels (Traccar's notificator names; firebase is push to
+// the user's phones).
+const (
+	NotifyWeb      = "web"
+	NotifyMail     = "mail"
+	NotifySMS      = "sms"
+	NotifyPush     = "firebase"
+	NotifyTelegram = "telegram"
+	NotifyWebhook  = "webhook"
+)
+
+// Notificators are the channel names a notification may use.
+var Notificators = []string{NotifyWeb, NotifyMail, NotifySMS, NotifyPush, NotifyTelegram, NotifyWebhook}
+
+// Notification follows Traccar's Notification model: which users are told
+// of an event type, and how (notificators: comma-separated channel
+// names). It applies to the devices and groups linked to it, or with
+// always to every device its users see. Attributes may narrow it:
+// "alarms" (comma-separated alarm kinds, required for alarm
+// notifications) and "geofenceIds" (comma-separated ids).
+type Notification struct {
+	Base
+	Type         string     `json:"type"`
+	Description  string     `json:"description"`
+	Always       bool       `json:"always"`
+	CommandID    int64      `json:"commandId"`
+	Notificators string     `json:"notificators"`
+	CalendarID   int64      `json:"calendarId"`
+	Attributes   Attributes `json:"attributes"`
+}
 
 // QueuedCommand is a command waiting for its device to connect.
 type QueuedCommand struct {

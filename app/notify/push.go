@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -57,9 +57,9 @@ type Notification struct {
 	Data  map[string]string
 }
 
-// pushJob is one queued item: an event to fan out or a user notification.
+// pushJob is one queued item: an event to notify or a user notification.
 type pushJob struct {
-	event  *model.Event
+	event  *eventJob
 	userID int64
 	note   Notification
 }
@@ -68,6 +68,8 @@ type pusher struct {
 	opts                                   PushOptions
 	queue                                  chan pushJob
 	queued, dropped, sent, failed, removed atomic.Uint64
+	// pending counts jobs queued or being delivered.
+	pending atomic.Int64
 }
 
 func newPusher(o PushOptions) *pusher {
@@ -83,19 +85,11 @@ func (p *pusher) enqueue(j pushJob) bool {
 	select {
 	case p.queue <- j:
 		p.queued.Add(1)
+		p.pending.Add(1)
 		return true
 	default:
 		p.dropped.Add(1)
 		return false
-	}
-}
-
-// observe is the hub observer: events of a notification type are queued.
-func (p *pusher) observe(_ int64, u live.Update) {
-	for _, e := range u.Events {
-		if eventNotification(e.Type) != "" {
-			p.enqueue(pushJob{event: e})
-		}
 	}
 }
 
@@ -126,30 +120,46 @@ func (n *Service) PushStats() PushStats {
 		Failed: p.failed.Load(), TokensRemoved: p.removed.Load()}
 }
 
-// RunPush delivers queued notifications until ctx ends; serve runs it in
-// the background. Without it the queue fills and further items are dropped.
-func (n *Service) RunPush(ctx context.Context) {
-	if n.push.opts.Sender == nil {
-		return
-	}
+// Run delivers queued notifications until ctx ends, a few at a time (a
+// slow mail server must not hold the others); serve runs it in the
+// background. Without it the queue fills and further items are dropped.
+func (n *Service) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	slots := make(chan struct{}, deliveryWorkers)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case j := <-n.push.queue:
-			n.deliverPush(ctx, j)
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			wg.Go(func() {
+				defer func() { <-slots; n.push.pending.Add(-1) }()
+				if j.event != nil {
+					n.notifyEvent(ctx, j.event)
+				} else {
+					n.deliverPush(ctx, j)
+				}
+			})
 		}
 	}
 }
 
+// Idle reports whether every queued notification has been delivered (or
+// has failed): nothing waits and nothing is in flight.
+func (n *Service) Idle() bool { return n.push.pending.Load() == 0 }
+
+// deliveryWorkers bounds the notifications delivered at once.
+const deliveryWorkers = 8
+
 func (n *Service) deliverPush(ctx context.Context, j pushJob) {
 	var out []pushOut
 	err := n.store.View(func(tx model.Tx) (err error) {
-		if j.event != nil {
-			out, err = n.eventRecipients(tx, j.event)
-		} else {
-			out, err = userRecipient(tx, j.userID, j.note, n.now())
-		}
+		out, err = userRecipient(tx, j.userID, j.note, n.now())
 		return err
 	})
 	if err != nil {

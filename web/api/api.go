@@ -93,6 +93,7 @@ func (h *handlers) routes() []route {
 	rs = append(rs, objectRoutes("/maintenance", h.core.Fleet.Maintenances, filterLinks)...)
 	rs = append(rs, h.attributeRoutes()...)
 	rs = append(rs, h.reportRoutes()...)
+	rs = append(rs, h.notificationRoutes()...)
 	return rs
 }
 

@@ -59,19 +59,26 @@ var (
 //	d2                            linked to limited
 //	g1 -> d3 (position p4, event e3) g1 linked to user2
 //	cmd1, gf1 linked to user1; cmd2 linked to nobody but admin
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB) *env { return newEnvWith(t, nil) }
+
+// newEnvWith is newEnv with more core options.
+func newEnvWith(t testing.TB, more func(*app.Options)) *env {
 	t.Helper()
 	db := webtest.OpenStore(t)
-	core := app.New(db, app.Options{
+	opts := app.Options{
 		Version:    "test",
 		BcryptCost: bcrypt.MinCost,
 		Throttle:   throttle.Options{MaxPerAccount: 3, MaxPerIP: 100, Window: time.Hour},
 		// The fixture's positions come from the "test" protocol.
 		CommandTypes: map[string][]string{"test": {"custom", "engineStop"}},
-		Reports: fleet.ReportOptions{MaxPeriod: 366 * 24 * time.Hour},
+		Reports:      fleet.ReportOptions{MaxPeriod: 366 * 24 * time.Hour},
 		// A disk of 100 GB with 40 GB usable.
 		Space: ops.Options{Statfs: func() (uint64, uint64, error) { return 40e9, 100e9, nil }},
-	})
+	}
+	if more != nil {
+		more(&opts)
+	}
+	core := app.New(db, opts)
 	e := &env{webtest.NewWorld(db, core, web.New(core, web.Options{Logger: slog.New(slog.DiscardHandler)}))}
 	e.Users, e.Auth, e.Never = logins, webtest.AuthBasic, secrets
 

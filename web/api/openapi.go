@@ -13,6 +13,7 @@ import (
 	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/notify"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -31,6 +32,7 @@ var schemaTypes = map[string]any{
 	"Geofence": model.Geofence{}, "Driver": model.Driver{}, "Attribute": model.ComputedAttribute{}, "Position": model.Position{}, "Event": model.Event{}, "Server": model.Server{},
 	"Calendar": model.Calendar{}, "Maintenance": model.Maintenance{}, "DeviceAccumulators": ingest.Accumulators{},
 	"CombinedReportItem": fleet.CombinedItem{}, "GeofenceReportItem": fleet.GeofenceItem{},
+	"Notification": model.Notification{}, "Announcement": notify.Announcement{},
 }
 
 // openapiDoc is the served document, built on first use.

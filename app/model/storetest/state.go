@@ -59,6 +59,7 @@ func seed(t *testing.T, s model.Store) {
 			tx.ComputedAttributes().Create(&model.ComputedAttribute{Attribute: "a", Expression: "speed > 1", Type: "boolean"}),
 			tx.Calendars().Create(&model.Calendar{Name: "weekdays", Data: []byte("BEGIN:VCALENDAR"), Attributes: model.Attributes{}}),
 			tx.Maintenances().Create(&model.Maintenance{Name: "oil", Type: "totalDistance", Period: 1e7, Attributes: model.Attributes{}}),
+			tx.Notifications().Create(&model.Notification{Type: "ignitionOn", Notificators: "web", Attributes: model.Attributes{}}),
 			tx.PutServer(&model.Server{Registration: true, Map: "osm", Attributes: model.Attributes{}}),
 			tx.PutSession(&model.Session{Token: "token-ann", UserID: 1, Created: t0, Expires: at(60)}),
 			tx.PutSession(&model.Session{Token: "token-bob", UserID: 2, Created: t0, Expires: at(-60)}),
@@ -123,6 +124,7 @@ func state(t *testing.T, s model.Store) string {
 		tableState(w, "computedAttributes", tx.ComputedAttributes())
 		tableState(w, "calendars", tx.Calendars())
 		tableState(w, "maintenances", tx.Maintenances())
+		tableState(w, "notifications", tx.Notifications())
 		// PasswordHash is not in the JSON.
 		var hashes []string
 		tx.Users().List(func(u *model.User) bool { hashes = append(hashes, u.PasswordHash); return true })
@@ -350,6 +352,11 @@ func writes() []write {
 			return tx.Maintenances().Put(&model.Maintenance{Base: model.Base{ID: 1}, Name: "c"})
 		}},
 		{"Maintenances.Delete", func(tx model.Tx) error { return tx.Maintenances().Delete(1) }},
+		{"Notifications.Create", func(tx model.Tx) error { return tx.Notifications().Create(&model.Notification{Type: "alarm"}) }},
+		{"Notifications.Put", func(tx model.Tx) error {
+			return tx.Notifications().Put(&model.Notification{Base: model.Base{ID: 1}, Type: "alarm"})
+		}},
+		{"Notifications.Delete", func(tx model.Tx) error { return tx.Notifications().Delete(1) }},
 		{"PutServer", func(tx model.Tx) error { return tx.PutServer(&model.Server{Map: "other"}) }},
 		{"PutSession", func(tx model.Tx) error {
 			return tx.PutSession(&model.Session{Token: "token-new", UserID: 1, Created: t0, Expires: at(60)})

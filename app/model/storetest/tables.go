@@ -103,6 +103,13 @@ func (s *suite) tables(t *testing.T) {
 			},
 			edit: func(m *model.Maintenance) { m.Type, m.Start, m.Period = "hours", 0, 3.6e6 },
 		}.runner(s)},
+		{"Notifications", tableCase[model.Notification, *model.Notification]{
+			table: model.Tx.Notifications,
+			make: func(i int) *model.Notification {
+				return &model.Notification{Type: "alarm", Notificators: "web,mail", Always: i%2 == 0, Attributes: model.Attributes{"alarms": "sos"}}
+			},
+			edit: func(n *model.Notification) { n.Type, n.CalendarID, n.Notificators = "ignitionOn", 3, "sms" },
+		}.runner(s)},
 		{"Tickets", tableCase[model.Ticket, *model.Ticket]{
 			table: func(tx model.Tx) model.Table[model.Ticket] { return tx.Office().Tickets() },
 			make: func(i int) *model.Ticket {

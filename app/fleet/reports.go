@@ -49,6 +49,8 @@ type Report struct {
 	Server *model.Server
 	groups map[int64]*model.Group
 	names  map[string]map[int64]string // geofence and maintenance names, for exports
+	// drivers are the driver names looked up, by uniqueId.
+	drivers map[string]string
 }
 
 var errReportsDisabled = model.Forbidden("Reports are disabled for this account")

@@ -14,6 +14,7 @@ import (
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/notify"
+	"github.com/fleetd/fleetd/app/reports"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -33,6 +34,7 @@ var schemaTypes = map[string]any{
 	"Calendar": model.Calendar{}, "Maintenance": model.Maintenance{}, "DeviceAccumulators": ingest.Accumulators{},
 	"CombinedReportItem": fleet.CombinedItem{}, "GeofenceReportItem": fleet.GeofenceItem{},
 	"Notification": model.Notification{}, "Announcement": notify.Announcement{},
+	"TripReportItem": reports.Trip{}, "StopReportItem": reports.Stop{}, "SummaryReportItem": reports.SummaryItem{},
 }
 
 // openapiDoc is the served document, built on first use.

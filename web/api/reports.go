@@ -10,6 +10,7 @@ import (
 	"github.com/fleetd/fleetd/app/export"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/reports"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -28,6 +29,7 @@ func (h *handlers) reportRoutes() []route {
 	}
 	for path, fn := range map[string]fiber.Handler{
 		"/reports/route": h.routeReport, "/reports/events": h.eventsReport, "/reports/geofences": h.geofenceReport,
+		"/reports/trips": h.tripsReport, "/reports/stops": h.stopsReport, "/reports/summary": h.summaryReport,
 	} {
 		rs = append(rs, route{fiber.MethodGet, path, required, fn}, route{fiber.MethodGet, path + "/xlsx", required, fn})
 	}
@@ -119,7 +121,7 @@ func (h *handlers) routeReport(c *fiber.Ctx) error {
 					"Valid", "Distance (m)", "Total distance (m)")
 				if err == nil {
 					err = r.Positions(d, r.MaxPositions(), func(p *model.Position) error {
-						return wb.Row(p.FixTime, p.Latitude, p.Longitude, p.Altitude, p.Speed, p.Course, address(p), p.Valid,
+						return wb.Row(p.FixTime, p.Latitude, p.Longitude, p.Altitude, p.Speed, p.Course, text(p.Address), p.Valid,
 							model.Number(p.Attributes["distance"]), model.Number(p.Attributes["totalDistance"]))
 					})
 				}
@@ -139,13 +141,6 @@ func (h *handlers) routeReport(c *fiber.Ctx) error {
 		return nil
 	})
 	return nil
-}
-
-func address(p *model.Position) string {
-	if p.Address == nil {
-		return ""
-	}
-	return *p.Address
 }
 
 // eventsReport is Traccar's events report, filtered by repeated type
@@ -217,6 +212,122 @@ func (h *handlers) geofenceReport(c *fiber.Ctx) error {
 		return nil
 	})
 }
+
+// tripsReport is Traccar's trips report, device by device.
+func (h *handlers) tripsReport(c *fiber.Ctx) error {
+	r, err := h.report(c)
+	if err != nil {
+		return err
+	}
+	all := []reports.Trip{}
+	sections := make([][]reports.Trip, len(r.Devices))
+	for i, d := range r.Devices {
+		if sections[i], _, err = r.Motion(d); err != nil {
+			return err
+		}
+		all = append(all, sections[i]...)
+	}
+	if !wantsExcel(c) {
+		return c.JSON(all)
+	}
+	return h.sendWorkbook(c, r, func(wb *export.Workbook) error {
+		for i, d := range r.Devices {
+			err := wb.Sheet(d.Name, "Start", "Start address", "End", "End address", "Distance (m)", "Average speed (kn)",
+				"Max speed (kn)", "Duration (min)", "Spent fuel", "Driver")
+			for _, t := range sections[i] {
+				if err != nil {
+					break
+				}
+				err = wb.Row(t.StartTime, text(t.StartAddress), t.EndTime, text(t.EndAddress), t.Distance, t.AverageSpeed,
+					t.MaxSpeed, minutes(t.Duration), t.SpentFuel, text(t.DriverName))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// stopsReport is Traccar's stops report, device by device.
+func (h *handlers) stopsReport(c *fiber.Ctx) error {
+	r, err := h.report(c)
+	if err != nil {
+		return err
+	}
+	all := []reports.Stop{}
+	sections := make([][]reports.Stop, len(r.Devices))
+	for i, d := range r.Devices {
+		if _, sections[i], err = r.Motion(d); err != nil {
+			return err
+		}
+		all = append(all, sections[i]...)
+	}
+	if !wantsExcel(c) {
+		return c.JSON(all)
+	}
+	return h.sendWorkbook(c, r, func(wb *export.Workbook) error {
+		for i, d := range r.Devices {
+			err := wb.Sheet(d.Name, "Start", "End", "Latitude", "Longitude", "Address", "Duration (min)", "Engine hours (h)", "Spent fuel")
+			for _, s := range sections[i] {
+				if err != nil {
+					break
+				}
+				err = wb.Row(s.StartTime, s.EndTime, s.Latitude, s.Longitude, text(s.Address), minutes(s.Duration),
+					float64(s.EngineHours)/3.6e6, s.SpentFuel)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// summaryReport is Traccar's summary report: one item per device, or
+// per device and day (daily=true, days of the caller's time zone).
+func (h *handlers) summaryReport(c *fiber.Ctx) error {
+	r, err := h.report(c)
+	if err != nil {
+		return err
+	}
+	daily, err := httpx.QueryBool(c, "daily")
+	if err != nil {
+		return err
+	}
+	all := []reports.SummaryItem{}
+	for _, d := range r.Devices {
+		items, err := r.Summary(d, daily)
+		if err != nil {
+			return err
+		}
+		all = append(all, items...)
+	}
+	if !wantsExcel(c) {
+		return c.JSON(all)
+	}
+	return h.sendWorkbook(c, r, func(wb *export.Workbook) error {
+		err := wb.Sheet("Summary", "Device", "Start", "End", "Distance (m)", "Average speed (kn)", "Max speed (kn)",
+			"Engine hours (h)", "Spent fuel", "Start odometer (m)", "End odometer (m)")
+		for _, s := range all {
+			if err != nil {
+				break
+			}
+			err = wb.Row(s.DeviceName, s.StartTime, s.EndTime, s.Distance, s.AverageSpeed, s.MaxSpeed,
+				float64(s.EngineHours)/3.6e6, s.SpentFuel, s.StartOdometer, s.EndOdometer)
+		}
+		return err
+	})
+}
+
+func text(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func minutes(ms int64) float64 { return float64(ms) / 60_000 }
 
 // exportTrack serves Traccar's /positions/{kml,kmz,csv,gpx}: one
 // device's positions in [from, to], optionally only those inside

@@ -201,10 +201,10 @@ func TestUserCommands(t *testing.T) {
 	}
 	defer db.Close()
 	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost})
-	if _, err := core.Accounts.Login("bob@example.com", "new-bob", ""); err != nil {
+	if _, err := core.Accounts.Login("bob@example.com", "new-bob", "", ""); err != nil {
 		t.Errorf("login with the new password: %v", err)
 	}
-	if _, err := core.Accounts.Login("bob@example.com", "pw-bob", ""); err == nil {
+	if _, err := core.Accounts.Login("bob@example.com", "pw-bob", "", ""); err == nil {
 		t.Error("the old password still works")
 	}
 }

@@ -82,6 +82,7 @@ type storedUser struct {
 	PoiLayer         string         `json:"poiLayer"`
 	Attributes       map[string]any `json:"attributes"`
 	PasswordHash     string         `json:"passwordHash"`
+	TotpKey          string         `json:"totpKey,omitempty"`
 }
 
 func storeUser(u *model.User) storedUser {
@@ -91,7 +92,7 @@ func storeUser(u *model.User) storedUser {
 		CoordinateFormat: u.CoordinateFormat, Disabled: u.Disabled, ExpirationTime: u.ExpirationTime,
 		DeviceLimit: u.DeviceLimit, UserLimit: u.UserLimit, DeviceReadonly: u.DeviceReadonly,
 		LimitCommands: u.LimitCommands, DisableReports: u.DisableReports, FixedEmail: u.FixedEmail,
-		PoiLayer: u.PoiLayer, Attributes: u.Attributes, PasswordHash: u.PasswordHash}
+		PoiLayer: u.PoiLayer, Attributes: u.Attributes, PasswordHash: u.PasswordHash, TotpKey: u.TotpKey}
 }
 
 func loadUser(s *storedUser) model.User {
@@ -101,5 +102,5 @@ func loadUser(s *storedUser) model.User {
 		CoordinateFormat: s.CoordinateFormat, Disabled: s.Disabled, ExpirationTime: s.ExpirationTime,
 		DeviceLimit: s.DeviceLimit, UserLimit: s.UserLimit, DeviceReadonly: s.DeviceReadonly,
 		LimitCommands: s.LimitCommands, DisableReports: s.DisableReports, FixedEmail: s.FixedEmail,
-		PoiLayer: s.PoiLayer, Attributes: s.Attributes, PasswordHash: s.PasswordHash}
+		PoiLayer: s.PoiLayer, Attributes: s.Attributes, PasswordHash: s.PasswordHash, TotpKey: s.TotpKey}
 }

@@ -7,11 +7,12 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 )
 
-// LoginIdentifier is A2: login by e-mail or phone. It shares Login's
+// LoginIdentifier is A2: login by e-mail or phone (and the one-time code
+// of a user with two-factor login). It shares Login's
 // throttle (per IP and per identifier) and answers the spec's messages:
 // unknown identifier 404, several users with that phone 400, wrong
 // password 401.
-func (acc *Service) LoginIdentifier(identifier, password, ip string) (*model.User, error) {
+func (acc *Service) LoginIdentifier(identifier, password, code, ip string) (*model.User, error) {
 	if strings.TrimSpace(identifier) == "" || password == "" {
 		return nil, ErrLoginMissing
 	}
@@ -46,6 +47,12 @@ func (acc *Service) LoginIdentifier(identifier, password, ip string) (*model.Use
 		return nil, ErrLoginFailed
 	}
 	if err := acc.LoginAllowed(u); err != nil {
+		return nil, err
+	}
+	if err := acc.checkCode(u, code); err != nil {
+		if err != ErrCodeRequired {
+			acc.throttle.Add(ip, account)
+		}
 		return nil, err
 	}
 	acc.throttle.Succeed(account)

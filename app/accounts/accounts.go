@@ -37,6 +37,8 @@ type Service struct {
 	userDrops []func(tx model.Tx, userID int64) (after func(), err error)
 	// space is the data disk's usable and total bytes (ReportSpace).
 	space func() (free, total uint64, err error)
+	// codes are the one-time codes used, for two-factor logins.
+	codes usedCodes
 }
 
 // Config is what the accounts take from the core's options.

@@ -27,10 +27,11 @@ func (acc *Service) HashPassword(password string) (string, error) {
 	return string(h), err
 }
 
-// Login checks e-mail and password for a caller at ip. Failures are
-// throttled per IP and per account; a locked-out caller gets 429 before the
-// password is even looked at.
-func (acc *Service) Login(email, password, ip string) (*model.User, error) {
+// Login checks e-mail, password and, for a user with two-factor login,
+// the one-time code, for a caller at ip. Failures (wrong codes too) are
+// throttled per IP and per account; a locked-out caller gets 429 before
+// the password is even looked at.
+func (acc *Service) Login(email, password, code, ip string) (*model.User, error) {
 	// Credentials no account can have are wrong without a look, and are not
 	// counted: the throttle would keep the over-long e-mail in memory.
 	if limits.Text("email", email, model.MaxEmail) != nil || limits.Password("password", password) != nil {
@@ -53,6 +54,12 @@ func (acc *Service) Login(email, password, ip string) (*model.User, error) {
 		return nil, errBadCredentials
 	}
 	if err := acc.LoginAllowed(u); err != nil {
+		return nil, err
+	}
+	if err := acc.checkCode(u, code); err != nil {
+		if err != ErrCodeRequired {
+			acc.throttle.Add(ip, account)
+		}
 		return nil, err
 	}
 	acc.throttle.Succeed(account)
@@ -117,15 +124,20 @@ func SessionKey(token string) string {
 
 // CreateSession starts a session for u and returns the cookie value.
 func (acc *Service) CreateSession(u *model.User) (token string, expires time.Time, err error) {
+	expires = acc.now().UTC().Add(acc.sessionTTL)
+	token, err = acc.newSession(u, expires)
+	return token, expires, err
+}
+
+// newSession stores a session of u until expires and returns its token.
+func (acc *Service) newSession(u *model.User, expires time.Time) (string, error) {
 	buf := make([]byte, 32)
-	if _, err = rand.Read(buf); err != nil {
-		return "", time.Time{}, err
+	if _, err := rand.Read(buf); err != nil {
+		return "", err
 	}
-	token = base64.RawURLEncoding.EncodeToString(buf)
-	now := acc.now().UTC()
-	s := &model.Session{Token: SessionKey(token), UserID: u.ID, Created: now, Expires: now.Add(acc.sessionTTL)}
-	err = acc.store.Update(func(tx model.Tx) error { return tx.PutSession(s) })
-	return token, s.Expires, err
+	token := base64.RawURLEncoding.EncodeToString(buf)
+	s := &model.Session{Token: SessionKey(token), UserID: u.ID, Created: acc.now().UTC(), Expires: expires}
+	return token, acc.store.Update(func(tx model.Tx) error { return tx.PutSession(s) })
 }
 
 // SessionUser returns the user of a live session.

@@ -277,6 +277,10 @@ func (acc *Service) prepareUser(tx model.Tx, actor, before, after *model.User) e
 	if after.Attributes == nil {
 		after.Attributes = model.Attributes{}
 	}
+	after.TotpKey = strings.ToUpper(strings.TrimSpace(after.TotpKey))
+	if err := checkTOTPKey(after.TotpKey); err != nil {
+		return err
+	}
 	if after.Password != "" {
 		hash, err := acc.HashPassword(after.Password)
 		if err != nil {

@@ -51,7 +51,10 @@ type User struct {
 	DisableReports   bool       `json:"disableReports"`
 	FixedEmail       bool       `json:"fixedEmail"`
 	PoiLayer         string     `json:"poiLayer"`
-	Attributes       Attributes `json:"attributes"`
+	// TotpKey, when set, makes every login need the code of an
+	// authenticator app holding it (Traccar's totpKey).
+	TotpKey    string     `json:"totpKey,omitempty"`
+	Attributes Attributes `json:"attributes"`
 
 	PasswordHash string `json:"-"`
 }

@@ -60,6 +60,10 @@ func (h *handlers) routes() []route {
 		{fiber.MethodPost, "/session", public, h.createSession},
 		{fiber.MethodGet, "/session", optional, h.getSession},
 		{fiber.MethodDelete, "/session", public, h.deleteSession},
+		{fiber.MethodGet, "/session/:id<int>", required, h.sessionAs},
+		{fiber.MethodPost, "/session/token", required, h.createToken},
+		{fiber.MethodPost, "/session/token/revoke", required, h.revokeToken},
+		{fiber.MethodPost, "/users/totp", public, h.newTOTPKey},
 
 		{fiber.MethodGet, "/users", required, h.listUsers},
 		{fiber.MethodPost, "/users", optional, h.createUser},

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/fleetd/fleetd/app/accounts"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -75,4 +76,14 @@ func scrub(users ...*model.User) []*model.User {
 		return []*model.User{}
 	}
 	return users
+}
+
+// newTOTPKey answers a new secret for an authenticator app (text, as
+// Traccar); the user turns two-factor login on by saving it as totpKey.
+func (h *handlers) newTOTPKey(c *fiber.Ctx) error {
+	key, err := accounts.NewTOTPKey()
+	if err != nil {
+		return err
+	}
+	return c.SendString(key)
 }

@@ -36,7 +36,7 @@ func TestUsers(t *testing.T) {
 			Body: `{"name":"New","email":"new@example.com","password":"new-pw","unknownField":1}`, Status: 200,
 			Want: []string{`"email":"new@example.com"`, `"administrator":false`, `"attributes":{}`},
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
-				if _, err := e.Core.Accounts.Login("new@example.com", "new-pw", "test"); err != nil {
+				if _, err := e.Core.Accounts.Login("new@example.com", "new-pw", "", "test"); err != nil {
 					t.Errorf("registered user cannot log in: %v", err)
 				}
 			}},
@@ -81,10 +81,10 @@ func TestUsers(t *testing.T) {
 		{Name: "password change", As: "user1", Method: "PUT", Path: "/api/users/{user1}",
 			Body: `{"password":"changed"}`, Status: 200,
 			After: func(t *testing.T, e *env, _ *webtest.Response) {
-				if _, err := e.Core.Accounts.Login("user1@example.com", "user1-secret", "test"); err == nil {
+				if _, err := e.Core.Accounts.Login("user1@example.com", "user1-secret", "", "test"); err == nil {
 					t.Error("old password still works")
 				}
-				if _, err := e.Core.Accounts.Login("user1@example.com", "changed", "test"); err != nil {
+				if _, err := e.Core.Accounts.Login("user1@example.com", "changed", "", "test"); err != nil {
 					t.Errorf("new password: %v", err)
 				}
 			}},

@@ -83,11 +83,11 @@ func (h *handlers) verifyOTP(c *fiber.Ctx) error {
 }
 
 func (h *handlers) login(c *fiber.Ctx) error {
-	var in struct{ Identifier, Password string }
+	var in struct{ Identifier, Password, Code string }
 	if err := bind(c, &in); err != nil {
 		return err
 	}
-	u, err := h.core.Accounts.LoginIdentifier(in.Identifier, in.Password, c.IP())
+	u, err := h.core.Accounts.LoginIdentifier(in.Identifier, in.Password, in.Code, c.IP())
 	if err != nil {
 		return err
 	}

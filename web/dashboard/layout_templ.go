@@ -736,7 +736,7 @@ func loginPage(p Page, f loginForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "\" autocomplete=\"username\" required autofocus></label> <label>Password <input type=\"password\" name=\"password\" autocomplete=\"current-password\" required></label> <button type=\"submit\" class=\"primary\">Sign in</button><p class=\"muted small\">API: <a href=\"/api/openapi.json\">/api/openapi.json</a></p></form></main></body></html>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "\" autocomplete=\"username\" required autofocus></label> <label>Password <input type=\"password\" name=\"password\" autocomplete=\"current-password\" required></label> <label>One-time code <span class=\"muted small\">(accounts with two-factor login)</span> <input type=\"text\" name=\"code\" inputmode=\"numeric\" pattern=\"[0-9]{6}\" autocomplete=\"one-time-code\"></label> <button type=\"submit\" class=\"primary\">Sign in</button><p class=\"muted small\">API: <a href=\"/api/openapi.json\">/api/openapi.json</a></p></form></main></body></html>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -79,7 +79,7 @@ func (d *Dashboard) renderLogin(c *fiber.Ctx, status int, email, problem string)
 
 func (d *Dashboard) login(c *fiber.Ctx) error {
 	email := strings.TrimSpace(c.FormValue("email"))
-	u, err := d.core.Accounts.Login(email, c.FormValue("password"), c.IP())
+	u, err := d.core.Accounts.Login(email, c.FormValue("password"), c.FormValue("code"), c.IP())
 	if err == nil && !mayUseDashboard(u) {
 		err = errNotForUsers
 	}

@@ -5,10 +5,14 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/fleetd/fleetd/app/accounts"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
+	"github.com/pquerna/otp/totp"
 )
 
 // loginForm fetches the login page as a new browser: the nonce cookie and
@@ -29,23 +33,34 @@ func loginForm(t *testing.T, e *env) (nonce *http.Cookie, token string) {
 
 func TestLogin(t *testing.T) {
 	e := newEnv(t)
+	// The manager logs in with two-factor login on.
+	key, err := accounts.NewTOTPKey()
+	if err == nil {
+		_, err = e.Core.Accounts.UpdateUser(model.System(), e.users["manager"].ID, func(u *model.User) error { u.TotpKey = key; return nil })
+	}
+	code, err2 := totp.GenerateCode(key, time.Now())
+	if err := model.FirstError(err, err2); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
-		name, email, password string
-		withNonce, withToken  bool
-		status                int
-		want                  string
+		name, email, password, code string
+		withNonce, withToken        bool
+		status                      int
+		want                        string
 	}{
-		{"administrator", "admin@example.com", password, true, true, 303, ""},
-		{"manager", "manager@example.com", password, true, true, 303, ""},
-		{"plain user refused", "driver1@example.com", password, true, true, 403, "administrators and managers"},
-		{"wrong password", "admin@example.com", "nope", true, true, 401, "Invalid email or password"},
-		{"no token", "admin@example.com", password, true, false, 403, "The form expired"},
-		{"no nonce cookie", "admin@example.com", password, false, true, 403, "The form expired"},
+		{"administrator", "admin@example.com", password, "", true, true, 303, ""},
+		{"two-factor, no code", "manager@example.com", password, "", true, true, 401, "the code of its authenticator app"},
+		{"two-factor, a wrong code", "manager@example.com", password, "123456", true, true, 401, "Invalid one-time code"},
+		{"two-factor, the code", "manager@example.com", password, code, true, true, 303, ""},
+		{"plain user refused", "driver1@example.com", password, "", true, true, 403, "administrators and managers"},
+		{"wrong password", "admin@example.com", "nope", "", true, true, 401, "Invalid email or password"},
+		{"no token", "admin@example.com", password, "", true, false, 403, "The form expired"},
+		{"no nonce cookie", "admin@example.com", password, "", false, true, 403, "The form expired"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			nonce, token := loginForm(t, e)
-			form := url.Values{"email": {tc.email}, "password": {tc.password}, "next": {"/dashboard/fleet"}}
+			form := url.Values{"email": {tc.email}, "password": {tc.password}, "code": {tc.code}, "next": {"/dashboard/fleet"}}
 			if tc.withToken {
 				form.Set("_csrf", token)
 			}

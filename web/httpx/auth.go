@@ -19,7 +19,10 @@ const (
 )
 
 // Authenticator resolves the caller of a request: the JSESSIONID cookie
-// first, then HTTP Basic credentials.
+// first, then the Authorization header: a token from POST
+// /api/session/token as "Bearer TOKEN" (as Traccar takes them), or HTTP
+// Basic credentials. Basic cannot carry a one-time code, so users with
+// two-factor login use a session or a token.
 type Authenticator struct {
 	Core *app.Core
 }
@@ -100,11 +103,19 @@ func (a Authenticator) resolve(c *fiber.Ctx) (*model.User, error) {
 	if header == "" {
 		return nil, nil
 	}
+	if scheme, token, _ := strings.Cut(header, " "); strings.EqualFold(scheme, "Bearer") {
+		token = strings.TrimSpace(token)
+		u, err := a.Core.Accounts.SessionUser(token)
+		if err == nil {
+			c.Locals(sessionKey, token)
+		}
+		return u, err
+	}
 	email, password, ok := parseBasic(header)
 	if !ok {
-		return nil, model.Unauthorized("Malformed Authorization header: HTTP Basic expected")
+		return nil, model.Unauthorized("Malformed Authorization header: HTTP Basic or Bearer expected")
 	}
-	return a.Core.Accounts.Login(email, password, c.IP())
+	return a.Core.Accounts.Login(email, password, "", c.IP())
 }
 
 // parseBasic decodes "Basic base64(email:password)".

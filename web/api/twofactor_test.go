@@ -1,0 +1,139 @@
+package api_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/web/internal/webtest"
+	"github.com/gofiber/fiber/v2"
+	"github.com/pquerna/otp/totp"
+)
+
+// withTOTP turns two-factor login on for user1 with a key from the API.
+func withTOTP(t *testing.T, e *env) {
+	r := e.Call(t, "", "POST", "/api/users/totp", "")
+	if r.Status != 200 || len(r.Body) < 16 {
+		t.Fatalf("POST /users/totp: %d %q", r.Status, r.Body)
+	}
+	e.Values["totpKey"] = r.Body
+	if r := e.Call(t, "user1", "PUT", "/api/users/{user1}", `{"totpKey":"`+r.Body+`"}`); r.Status != 200 {
+		t.Fatalf("saving totpKey: %d %s", r.Status, r.Body)
+	}
+}
+
+func code(t *testing.T, e *env) string {
+	c, err := totp.GenerateCode(e.Values["totpKey"], time.Now())
+	must(t, err)
+	return c
+}
+
+func formLogin(t *testing.T, e *env, body string) *webtest.Response {
+	return e.Send(t, "", e.Request(t, "POST", "/api/session", fiber.MIMEApplicationForm, body))
+}
+
+func TestTwoFactorLogin(t *testing.T) {
+	run(t, []scenario{
+		{Name: "the password alone asks for the code", Before: withTOTP, Method: "POST", Path: "/api/session",
+			ContentType: fiber.MIMEApplicationForm, Body: "email=user1@example.com&password=user1-secret", Status: 401,
+			After: func(t *testing.T, _ *env, r *webtest.Response) {
+				if r.Header.Get("WWW-Authenticate") != "TOTP" {
+					t.Errorf("WWW-Authenticate %q, want TOTP (Traccar's apps then ask for the code)", r.Header.Get("WWW-Authenticate"))
+				}
+			}},
+		{Name: "with the code: in, once", Before: withTOTP, Method: "GET", Path: "/api/session", Status: 404,
+			After: func(t *testing.T, e *env, _ *webtest.Response) {
+				c := code(t, e)
+				if r := formLogin(t, e, "email=user1@example.com&password=user1-secret&code="+c); r.Status != 200 {
+					t.Fatalf("login with the code: %d %s", r.Status, r.Body)
+				}
+				if r := formLogin(t, e, "email=user1@example.com&password=user1-secret&code="+c); r.Status != 401 {
+					t.Errorf("the same code again: %d, want 401", r.Status)
+				}
+			}},
+		{Name: "a wrong code", Before: withTOTP, Method: "POST", Path: "/api/session", ContentType: fiber.MIMEApplicationForm,
+			Body: "email=user1@example.com&password=user1-secret&code=000000", Status: 401, Want: []string{"Invalid one-time code"}},
+		{Name: "HTTP Basic cannot carry a code", As: "user1", Before: withTOTP, Method: "GET", Path: "/api/devices", Status: 401},
+		{Name: "the extended API's login needs it too", Before: withTOTP, Method: "POST", Path: "/api2/auth/login",
+			Body: `{"identifier":"user1@example.com","password":"user1-secret"}`, Status: 401},
+		{Name: "a key no app could hold", As: "user1", Method: "PUT", Path: "/api/users/{user1}", Body: `{"totpKey":"short"}`,
+			Status: 400, Want: []string{"totpKey"}},
+		{Name: "turning it off again", As: "admin", Before: withTOTP, Method: "PUT", Path: "/api/users/{user1}", Body: `{"totpKey":""}`,
+			Status: 200, After: func(t *testing.T, e *env, _ *webtest.Response) {
+				if r := formLogin(t, e, "email=user1@example.com&password=user1-secret"); r.Status != 200 {
+					t.Errorf("login after the key was cleared: %d", r.Status)
+				}
+			}},
+	})
+}
+
+func TestTokens(t *testing.T) {
+	token := func(t *testing.T, e *env) {
+		r := e.Send(t, "user1", e.Request(t, "POST", "/api/session/token", fiber.MIMEApplicationForm,
+			"expiration="+time.Now().Add(48*time.Hour).UTC().Format(time.RFC3339)))
+		if r.Status != 200 || r.Body == "" || strings.Contains(r.Body, `"`) {
+			t.Fatalf("token: %d %q", r.Status, r.Body)
+		}
+		e.Values["token"] = r.Body
+	}
+	bearer := func(t *testing.T, e *env, path string) int {
+		req := e.Request(t, "GET", path, "", "")
+		req.Header.Set("Authorization", "Bearer "+e.Values["token"])
+		return webtest.Do(t, e.App, req).Status
+	}
+	run(t, []scenario{
+		{Name: "log in with a token", Before: token, Method: "GET", Path: "/api/session?token={token}", Status: 200,
+			Want: []string{`"id":{user1}`}, After: func(t *testing.T, e *env, r *webtest.Response) {
+				if c := sessionCookie(t, r); c.Expires.After(time.Now().Add(49 * time.Hour)) {
+					t.Errorf("the session outlives its token: %v", c.Expires)
+				}
+			}},
+		{Name: "a token is a Bearer credential", Before: token, Method: "GET", Path: "/api/session", Status: 404,
+			After: func(t *testing.T, e *env, _ *webtest.Response) {
+				if s := bearer(t, e, "/api/devices"); s != 200 {
+					t.Errorf("Bearer: %d", s)
+				}
+			}},
+		{Name: "another user cannot revoke it", As: "user2", Before: token, Method: "POST", Path: "/api/session/token/revoke",
+			ContentType: fiber.MIMEApplicationForm, Body: "token={token}", Status: 404},
+		{Name: "revoked, it no longer works", As: "user1", Before: token, Method: "POST", Path: "/api/session/token/revoke",
+			ContentType: fiber.MIMEApplicationForm, Body: "token={token}", Status: 204,
+			After: func(t *testing.T, e *env, _ *webtest.Response) {
+				if s := bearer(t, e, "/api/devices"); s != 401 {
+					t.Errorf("Bearer after revoking: %d", s)
+				}
+				if r := e.Call(t, "", "GET", "/api/session?token={token}", ""); r.Status != 401 {
+					t.Errorf("?token= after revoking: %d", r.Status)
+				}
+			}},
+		{Name: "a password change ends it", Before: token, As: "user1", Method: "PUT", Path: "/api/users/{user1}",
+			Body: `{"password":"user1-secret"}`, Status: 200, After: func(t *testing.T, e *env, _ *webtest.Response) {
+				if s := bearer(t, e, "/api/devices"); s != 401 {
+					t.Errorf("Bearer after a password change: %d", s)
+				}
+			}},
+		{Name: "an expiration in the past", As: "user1", Method: "POST", Path: "/api/session/token", ContentType: fiber.MIMEApplicationForm,
+			Body: "expiration=2020-01-01T00:00:00Z", Status: 400},
+		{Name: "an expiration two years away", As: "user1", Method: "POST", Path: "/api/session/token", ContentType: fiber.MIMEApplicationForm,
+			Body: "expiration=" + time.Now().AddDate(2, 0, 0).UTC().Format(time.RFC3339), Status: 400, Want: []string{"a year"}},
+	})
+}
+
+func TestSessionAs(t *testing.T) {
+	run(t, []scenario{
+		{Name: "an administrator as a user", As: "admin", Method: "GET", Path: "/api/session/{user1}", Status: 200,
+			Want: []string{`"id":{user1}`}, After: func(t *testing.T, e *env, r *webtest.Response) {
+				if u, err := e.Core.Accounts.SessionUser(sessionCookie(t, r).Value); err != nil || u.ID != e.IDs["user1"] {
+					t.Errorf("the cookie is not user1's session: %v", err)
+				}
+			}},
+		{Name: "a manager as its user", As: "manager1", Method: "GET", Path: "/api/session/{user1}", Status: 200},
+		{Name: "a manager as someone else's user", As: "manager1", Method: "GET", Path: "/api/session/{user2}", Status: 404},
+		{Name: "a user as another", As: "user1", Method: "GET", Path: "/api/session/{user2}", Status: 403},
+		{Name: "not as a disabled user", As: "admin", Before: func(t *testing.T, e *env) {
+			_, err := e.Core.Accounts.UpdateUser(model.System(), e.IDs["user2"], func(u *model.User) error { u.Disabled = true; return nil })
+			must(t, err)
+		}, Method: "GET", Path: "/api/session/{user2}", Status: 401},
+	})
+}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -257,4 +258,63 @@ func (ig *Service) record(deviceID int64, typ string, attrs model.Attributes) er
 	}
 	ig.hub.Publish(deviceID, live.Update{Events: []*model.Event{e}})
 	return nil
+}
+
+// GroupSend is what a command to a group did: the devices it was written
+// to, those it waits for in their queues, and those that refused it.
+type GroupSend struct {
+	Sent, Queued []*model.Command
+	Refused      map[int64]string // device id -> why
+}
+
+// SendCommandToGroup sends cmd (or the saved command cmd.ID) to every
+// device the actor sees in group groupID and its sub-groups, as Traccar's
+// POST /commands/send?groupId= does. A device whose protocol cannot take
+// the command is listed as refused; only when every device refused is it
+// an error.
+func (ig *Service) SendCommandToGroup(actor *model.User, cmd *model.Command, groupID int64) (GroupSend, error) {
+	var devices []int64
+	err := ig.store.View(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := model.FirstError(a.MustSee(model.KindGroup, groupID), a.Exists(model.KindGroup, groupID)); err != nil {
+			return err
+		}
+		groups := map[int64]bool{groupID: true}
+		if err := a.GroupClosure(groups); err != nil {
+			return err
+		}
+		return a.EachDevice(func(d *model.Device) error {
+			if groups[d.GroupID] {
+				devices = append(devices, d.ID)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return GroupSend{}, err
+	}
+	if len(devices) == 0 {
+		return GroupSend{}, model.Invalid("the group has no device to send to")
+	}
+	out := GroupSend{Refused: map[int64]string{}}
+	var last error
+	for _, id := range devices {
+		c := *cmd
+		c.DeviceID, c.Attributes = id, maps.Clone(cmd.Attributes)
+		sent, queued, err := ig.SendCommand(actor, &c)
+		switch {
+		case err != nil && model.ClassOf(err) != model.ClassInvalid:
+			return out, err
+		case err != nil:
+			out.Refused[id], last = err.Error(), err
+		case queued:
+			out.Queued = append(out.Queued, sent)
+		default:
+			out.Sent = append(out.Sent, sent)
+		}
+	}
+	if len(out.Sent)+len(out.Queued) == 0 {
+		return out, last
+	}
+	return out, nil
 }

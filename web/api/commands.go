@@ -22,11 +22,27 @@ func (h *handlers) listSendable(c *fiber.Ctx) error {
 
 // sendCommand is B6: 200 with the command when it was written to the
 // device's connection, 202 with it when the device is offline and the
-// command waits in its queue.
+// command waits in its queue. With groupId it goes to every device of the
+// group the caller sees: as in Traccar, 202 with the queued commands when
+// some wait, else 200 with the command.
 func (h *handlers) sendCommand(c *fiber.Ctx) error {
 	cmd := &model.Command{}
 	if err := httpx.Decode(c, cmd); err != nil {
 		return err
+	}
+	groupID, err := httpx.QueryID(c, "groupId")
+	if err != nil {
+		return err
+	}
+	if groupID != 0 {
+		res, err := h.core.Ingest.SendCommandToGroup(httpx.User(c), cmd, groupID)
+		if err != nil {
+			return err
+		}
+		if len(res.Queued) > 0 {
+			return c.Status(fiber.StatusAccepted).JSON(res.Queued)
+		}
+		return c.JSON(res.Sent[0])
 	}
 	sent, queued, err := h.core.Ingest.SendCommand(httpx.User(c), cmd)
 	if err != nil {

@@ -46,6 +46,14 @@ func TestCommandSending(t *testing.T) {
 		{Name: "offline device: queued, 202", As: "user1", Method: "POST", Path: "/api/commands/send",
 			Body: `{"deviceId":{d1},"type":"custom","attributes":{"data":"reboot"}}`, Status: 202,
 			Want: []string{`"type":"custom"`}, After: wantQueued(1, "custom")},
+		{Name: "to a group: every device of it, queued", As: "user2", Method: "POST", Path: "/api/commands/send?groupId={g1}",
+			Body: `{"type":"custom","attributes":{"data":"reboot"}}`, Status: 202,
+			Want: []string{`[{"id":0,"deviceId":{d3}`}, After: wantQueued(1, "custom")},
+		{Name: "to another user's group", As: "user1", Method: "POST", Path: "/api/commands/send?groupId={g1}",
+			Body: `{"type":"custom","attributes":{"data":"reboot"}}`, Status: 404},
+		{Name: "to an empty group", As: "admin", Before: func(t *testing.T, e *env) {
+			create(t, e, "g2", e.Core.Fleet.Groups, func(g *model.Group) { g.Name = "empty" })
+		}, Method: "POST", Path: "/api/commands/send?groupId={g2}", Body: `{"type":"custom"}`, Status: 400, Want: []string{"no device"}},
 		{Name: "saved command by id", As: "user1", Method: "POST", Path: "/api/commands/send",
 			Body: `{"id":{cmd1},"deviceId":{d1}}`, Status: 202, Want: []string{`"type":"engineStop"`},
 			After: wantQueued(1, "engineStop")},

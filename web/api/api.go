@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app"
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -64,6 +65,8 @@ func (h *handlers) routes() []route {
 		{fiber.MethodPost, "/session/token", required, h.createToken},
 		{fiber.MethodPost, "/session/token/revoke", required, h.revokeToken},
 		{fiber.MethodPost, "/users/totp", public, h.newTOTPKey},
+		{fiber.MethodPost, "/share/device", required, h.share(model.KindDevice)},
+		{fiber.MethodPost, "/share/group", required, h.share(model.KindGroup)},
 
 		{fiber.MethodGet, "/users", required, h.listUsers},
 		{fiber.MethodPost, "/users", optional, h.createUser},

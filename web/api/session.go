@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -136,4 +137,29 @@ func (h *handlers) deleteSession(c *fiber.Ctx) error {
 
 func (h *handlers) setCookie(c *fiber.Ctx, value string, expires time.Time) {
 	httpx.SetSessionCookie(c, value, expires, h.opts.SecureCookies)
+}
+
+// share answers a link token (text) that shows one device or group,
+// read-only, until the form's expiration; Traccar's web app makes
+// https://host/?token=TOKEN of it.
+func (h *handlers) share(kind string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := strconv.ParseInt(c.FormValue(kind+"Id"), 10, 64)
+		if err != nil || id <= 0 {
+			return model.Invalid("%sId is required", kind)
+		}
+		var expires time.Time
+		if v := c.FormValue("expiration"); v != "" {
+			t, ok := httpx.ParseTime(v)
+			if !ok {
+				return model.Invalid("expiration must be an ISO 8601 time")
+			}
+			expires = t
+		}
+		token, err := h.core.Accounts.Share(httpx.User(c), kind, id, expires)
+		if err != nil {
+			return err
+		}
+		return c.SendString(token)
+	}
 }

@@ -137,3 +137,48 @@ func TestSessionAs(t *testing.T) {
 		}, Method: "GET", Path: "/api/session/{user2}", Status: 401},
 	})
 }
+
+func TestShareLinks(t *testing.T) {
+	share := func(as, body string) func(*testing.T, *env) {
+		return func(t *testing.T, e *env) {
+			r := e.Send(t, as, e.Request(t, "POST", "/api/share/device", fiber.MIMEApplicationForm, body))
+			if r.Status != 200 {
+				t.Fatalf("share: %d %s", r.Status, r.Body)
+			}
+			e.Values["token"] = r.Body
+		}
+	}
+	run(t, []scenario{
+		{Name: "the link shows the device, read-only", Before: share("user1", "deviceId={d1}"), Method: "GET",
+			Path: "/api/session?token={token}", Status: 200, Want: []string{`"readonly":true`, `"name":"Truck 1 (shared)"`},
+			After: func(t *testing.T, e *env, r *webtest.Response) {
+				c := sessionCookie(t, r)
+				devices := e.requestWithCookie(t, c, "GET", "/api/devices")
+				if !strings.Contains(devices.Body, `"id":`+itoa(e.IDs["d1"])) || strings.Contains(devices.Body, `"id":`+itoa(e.IDs["d3"])) {
+					t.Errorf("the link's devices: %s", devices.Body)
+				}
+				if r := e.requestWithCookie(t, c, "GET", "/api/reports/route?deviceId="+itoa(e.IDs["d1"])+"&"+day); r.Status != 403 {
+					t.Errorf("a report through the link: %d", r.Status)
+				}
+			}},
+		{Name: "a device the caller does not see", As: "user2", Method: "POST", Path: "/api/share/device",
+			ContentType: fiber.MIMEApplicationForm, Body: "deviceId={d1}", Status: 404},
+		{Name: "sharing turned off", As: "user1", Before: func(t *testing.T, e *env) {
+			e.Call(t, "admin", "PUT", "/api/server", `{"attributes":{"disableShare":true}}`)
+		}, Method: "POST", Path: "/api/share/device", ContentType: fiber.MIMEApplicationForm, Body: "deviceId={d1}", Status: 403},
+		{Name: "a group", As: "user2", Method: "POST", Path: "/api/share/group", ContentType: fiber.MIMEApplicationForm,
+			Body: "groupId={g1}&expiration=" + time.Now().Add(time.Hour).UTC().Format(time.RFC3339), Status: 200},
+		{Name: "the link ends with its user", Before: func(t *testing.T, e *env) {
+			share("user1", "deviceId={d1}")(t, e)
+			var id int64
+			must(t, e.DB.View(func(tx model.Tx) error {
+				u, err := tx.UserByEmail("device-" + itoa(e.IDs["d1"]) + ".by-" + itoa(e.IDs["user1"]) + "@share.invalid")
+				if err == nil {
+					id = u.ID
+				}
+				return err
+			}))
+			must(t, e.Core.Accounts.DeleteUser(model.System(), id))
+		}, Method: "GET", Path: "/api/session?token={token}", Status: 401},
+	})
+}

@@ -363,6 +363,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	// last-in first-out): the devices' live positionId and lastUpdate the
 	// ingest has not written yet reach the store before it closes.
 	defer logFailure(log, "device state not flushed", core.Ingest.FlushDevices)
+	defer logFailure(log, "usage statistics not flushed", core.Activity.Flush)
 	// An empty store gets its first administrator; a generated password is shown once.
 	switch first, generated, err := core.Accounts.Bootstrap(cfg.Admin.Email, cfg.Admin.Password); {
 	case err != nil:
@@ -460,6 +461,12 @@ func (c *cli) backgroundJobs(cfg *config.Config, core *app.Core, db *storage.DB,
 		}
 		return err
 	}})
+	s.Add(jobs.Job{Name: "usage statistics", First: time.Hour, Every: time.Hour,
+		Run: func(context.Context) error { return core.Activity.Flush() }})
+	if keep := cfg.Retention.Audit; keep > 0 {
+		s.Add(jobs.Job{Name: "audit log pruning", Every: 24 * time.Hour,
+			Run: jobs.Counted(log, "pruned audit log entries", "count", func() (int, error) { return core.Activity.PruneAudit(keep) })})
+	}
 	s.Add(jobs.Job{Name: "session pruning", Every: time.Hour,
 		Run: jobs.Counted(log, "pruned expired sessions", "count", core.Accounts.PruneSessions)})
 	// Each reminder (30, 7, 1 days before, on the day) goes out once: the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/accounts"
+	"github.com/fleetd/fleetd/app/activity"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/live"
@@ -65,6 +66,8 @@ type Core struct {
 
 	// Ops watches free space and backups and alerts administrators.
 	Ops *ops.Service
+	// Activity keeps the audit log and the usage statistics.
+	Activity *activity.Service
 	// Ingest stores what devices send and keeps their state.
 	Ingest *ingest.Service
 	// Fleet keeps devices, groups, commands, geofences, drivers, computed
@@ -81,7 +84,7 @@ func New(store model.Store, opts Options) *Core {
 		opts.Logger = slog.Default()
 	}
 	c := &Core{now: opts.Now, log: opts.Logger}
-	store = live.Track(store, c.changed)
+	store = live.Track(store, c.now, c.changed)
 	c.store = store
 	c.Accounts = accounts.New(store, accounts.Config{Accounts: opts.Accounts, Throttle: opts.Throttle,
 		BcryptCost: opts.BcryptCost, SessionTTL: opts.SessionTTL, Version: opts.Version}, c.now, c.log)
@@ -95,6 +98,12 @@ func New(store model.Store, opts Options) *Core {
 	c.Ingest = ingest.New(store, opts.Ingest, opts.CommandTypes, c.Live, c.now, c.log)
 	c.Fleet = c.Ingest.Attach(func(h fleet.Hooks) *fleet.Service { return fleet.New(store, h, opts.Reports, c.now) }, c.Office.DropEntity)
 	c.Notify = notify.New(store, opts.Push, opts.Channels, c.Live, c.now, c.log)
+	c.Activity = activity.New(store, c.Live, func() activity.Counters {
+		sent, _ := c.Notify.ChannelStats()
+		s := c.Ingest.Stats()
+		return activity.Counters{Stored: s.PositionsStored, Received: s.FramesReceived, MailSent: sent[model.NotifyMail],
+			SMSSent: sent[model.NotifySMS]}
+	}, c.now)
 	c.Accounts.OnUserDeleted(c.Office.DropUser)
 	c.Accounts.OnUserDeleted(func(tx model.Tx, userID int64) (func(), error) {
 		return func() {}, c.Notify.DropUser(tx, userID)

@@ -62,6 +62,10 @@ var (
 	// Traccar's notifications, with the calendars (schema 6 has shipped
 	// in no release yet).
 	colNotifications = &collection{name: "notifications", what: "Notification", since: 6}
+	// The audit log and the daily usage statistics, keyed by time
+	// (audit.go).
+	colAudit      = &collection{name: "audit", what: "Audit entry", since: 6}
+	colStatistics = &collection{name: "statistics", what: "Statistics", since: 6}
 
 	// Office: each kind's records with a key set "<group>/<id>" by owner
 	// (responses: by ticket), kept by the tables of office.go.
@@ -91,7 +95,7 @@ func officeCollection(name, what string) *collection {
 
 // collections lists every registered collection.
 var collections = []*collection{
-	colDrivers, colComputed, colInstallation, colCalendars, colMaintenances, colNotifications,
+	colDrivers, colComputed, colInstallation, colCalendars, colMaintenances, colNotifications, colAudit, colStatistics,
 	colTickets, colResponses, colDocuments, colFiles, colServiceRecords, colServiceTasks, colPayments,
 	colOTPs, colOTPTokens, colServerState,
 	colNotifySettings, colPushTokens,

@@ -122,22 +122,32 @@ func SessionKey(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// CreateSession starts a session for u and returns the cookie value.
-func (acc *Service) CreateSession(u *model.User) (token string, expires time.Time, err error) {
+// CreateSession starts a session for u, logging in from address, and
+// returns the cookie value; the login goes in the audit log.
+func (acc *Service) CreateSession(u *model.User, address string) (token string, expires time.Time, err error) {
 	expires = acc.now().UTC().Add(acc.sessionTTL)
-	token, err = acc.newSession(u, expires)
+	token, err = acc.newSession(u, expires, func(tx model.Tx) error {
+		return tx.Audit().Add(&model.AuditEntry{ActionTime: acc.now().UTC(), Address: address, UserID: u.ID,
+			ActionType: model.ActionLogin, ObjectType: model.KindUser, ObjectID: u.ID})
+	})
 	return token, expires, err
 }
 
-// newSession stores a session of u until expires and returns its token.
-func (acc *Service) newSession(u *model.User, expires time.Time) (string, error) {
+// newSession stores a session of u until expires, with also in its
+// transaction, and returns its token.
+func (acc *Service) newSession(u *model.User, expires time.Time, also func(model.Tx) error) (string, error) {
 	buf := make([]byte, 32)
 	if _, err := rand.Read(buf); err != nil {
 		return "", err
 	}
 	token := base64.RawURLEncoding.EncodeToString(buf)
 	s := &model.Session{Token: SessionKey(token), UserID: u.ID, Created: acc.now().UTC(), Expires: expires}
-	return token, acc.store.Update(func(tx model.Tx) error { return tx.PutSession(s) })
+	return token, acc.store.Update(func(tx model.Tx) error {
+		if err := tx.PutSession(s); err != nil || also == nil {
+			return err
+		}
+		return also(tx)
+	})
 }
 
 // SessionUser returns the user of a live session.

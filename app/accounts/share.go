@@ -72,7 +72,7 @@ func (acc *Service) Share(actor *model.User, kind string, id int64, expires time
 	if err != nil {
 		return "", err
 	}
-	return acc.newSession(share, expires)
+	return acc.newSession(share, expires, nil)
 }
 
 func sharedName(tx model.Tx, kind string, id int64) (string, error) {

@@ -33,7 +33,7 @@ func (acc *Service) CreateToken(u *model.User, expires, sessionEnds time.Time) (
 	if !sessionEnds.IsZero() && sessionEnds.Before(expires) {
 		expires = sessionEnds
 	}
-	return acc.newSession(u, expires)
+	return acc.newSession(u, expires, nil)
 }
 
 // RevokeToken ends a token (or any session) of the caller's, or of a
@@ -56,7 +56,7 @@ func (acc *Service) RevokeToken(actor *model.User, token string) error {
 
 // SessionAs is GET /api/session/{id}: an administrator, or a manager for a
 // user it manages, opens a session as that user (Traccar's "connect as").
-func (acc *Service) SessionAs(actor *model.User, id int64) (*model.User, string, time.Time, error) {
+func (acc *Service) SessionAs(actor *model.User, id int64, address string) (*model.User, string, time.Time, error) {
 	var u *model.User
 	err := acc.store.View(func(tx model.Tx) (err error) {
 		if !actor.Administrator && !actor.Manager() {
@@ -74,7 +74,7 @@ func (acc *Service) SessionAs(actor *model.User, id int64) (*model.User, string,
 	if err != nil {
 		return nil, "", time.Time{}, err
 	}
-	token, expires, err := acc.CreateSession(u)
+	token, expires, err := acc.CreateSession(u, address)
 	return u, token, expires, err
 }
 

@@ -18,6 +18,7 @@ type Metrics struct {
 type Retention struct {
 	Positions time.Duration
 	Events    time.Duration
+	Audit     time.Duration
 }
 
 // operationsKeys configure metrics and data retention.
@@ -29,6 +30,8 @@ func operationsKeys() []Key {
 			parseRetention, func(c *Config) *time.Duration { return &c.Retention.Positions }, formatRetention),
 		field("retention.events", time.Duration(0), "Delete events older than this (like 90d; 0 keeps them forever). Device attribute retention.events overrides it.",
 			parseRetention, func(c *Config) *time.Duration { return &c.Retention.Events }, formatRetention),
+		field("retention.audit", 365*24*time.Hour, "Delete audit log entries (who changed what, logins) older than this (like 365d; 0 keeps them forever).",
+			parseRetention, func(c *Config) *time.Duration { return &c.Retention.Audit }, formatRetention),
 	}
 }
 

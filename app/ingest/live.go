@@ -113,8 +113,10 @@ type Stats struct {
 	FramesKept    uint64 `json:"framesKept"`
 	FramesLimited uint64 `json:"framesLimited"`
 	// InvalidIDs counts device identifiers refused as malformed.
-	InvalidIDs  uint64 `json:"invalidIds"`
-	Connections int    `json:"connections"`
+	InvalidIDs uint64 `json:"invalidIds"`
+	// FramesReceived counts the frames devices sent, by protocol.
+	FramesReceived map[string]uint64 `json:"framesReceived"`
+	Connections    int               `json:"connections"`
 	// PasswordChecks counts bcrypt comparisons: one per login attempt
 	// whether or not the account exists (a cache hit of a recent correct
 	// login costs none). The accounts count them; Core.Stats adds them.
@@ -130,8 +132,11 @@ func (ig *Service) Stats() Stats {
 		removed[field] = ig.counters.removed[i].Load()
 	}
 	kept, limited := ig.inbox.Counts()
+	frames := map[string]uint64{}
+	ig.frames.Range(func(p, n any) bool { frames[p.(string)] = n.(*atomic.Uint64).Load(); return true })
 	return Stats{FramesKept: kept, FramesLimited: limited, PositionsStored: ig.counters.stored.Load(), PositionsDropped: ig.counters.dropped.Load(),
-		PositionsResent: ig.counters.resent.Load(), FieldsRemoved: removed, InvalidIDs: ig.counters.invalidIDs.Load(), Connections: n}
+		PositionsResent: ig.counters.resent.Load(), FieldsRemoved: removed, InvalidIDs: ig.counters.invalidIDs.Load(), Connections: n,
+		FramesReceived: frames}
 }
 
 // Connected registers a device's live connection: the device goes online
@@ -236,7 +241,14 @@ func (ig *Service) SweepStatus(timeout time.Duration) error {
 
 // Tap is the listeners' tap (protocols.Options.Tap): the inbox keeps the
 // frames they could not use.
-func (ig *Service) Tap(s inbox.Seen) { ig.inbox.Tap(s) }
+func (ig *Service) Tap(s inbox.Seen) {
+	n, ok := ig.frames.Load(s.Protocol)
+	if !ok {
+		n, _ = ig.frames.LoadOrStore(s.Protocol, new(atomic.Uint64))
+	}
+	n.(*atomic.Uint64).Add(1)
+	ig.inbox.Tap(s)
+}
 
 // Frames lists the raw-frame inbox, newest first; administrators only.
 func (ig *Service) Frames(actor *model.User, f inbox.Filter) ([]inbox.Frame, error) {

@@ -31,8 +31,10 @@ type Service struct {
 	// registrations counts auto-registered devices per client address.
 	registrations *throttle.Limiter
 	unknown       unknownList
-	// inbox keeps the frames the listeners could not use.
+	// inbox keeps the frames the listeners could not use; frames counts
+	// every frame by protocol (*atomic.Uint64 by name).
 	inbox    *inbox.Inbox
+	frames   sync.Map
 	counters counters
 	shapes   sync.Map // geofence area -> geo.Shape
 	states   sync.Map // device id -> *deviceState (state.go)

@@ -38,26 +38,28 @@ func (c Changes) Any(kinds ...string) bool {
 // no caller can forget to announce a change. Batch, the ingest's path,
 // writes positions, events and device status, which change no one's view:
 // it is not tracked.
-func Track(store model.Store, listeners ...func(Changes)) model.Store {
-	return &tracked{Store: store, listeners: listeners}
+func Track(store model.Store, now func() time.Time, listeners ...func(Changes)) model.Store {
+	return &tracked{Store: store, now: now, listeners: listeners}
 }
 
 type tracked struct {
 	model.Store
+	now       func() time.Time
 	listeners []func(Changes)
 	actor     *model.User
 }
 
-// As is the tracked store whose changes name actor.
+// As is the tracked store whose changes name actor, and are logged in the
+// audit log as actor's.
 func (s *tracked) As(actor *model.User) model.Store {
-	return &tracked{Store: s.Store.As(actor), listeners: s.listeners, actor: actor}
+	return &tracked{Store: s.Store.As(actor), now: s.now, listeners: s.listeners, actor: actor}
 }
 
 func (s *tracked) Update(fn func(model.Tx) error) error {
 	var kinds map[string]bool
 	err := s.Store.Update(func(tx model.Tx) error {
 		kinds = map[string]bool{} // a retried fn starts afresh
-		return fn(&recordingTx{Tx: tx, changes: kinds})
+		return fn(&recordingTx{Tx: tx, changes: kinds, actor: s.actor, now: s.now})
 	})
 	if err == nil && len(kinds) > 0 {
 		for _, l := range s.listeners {
@@ -67,55 +69,83 @@ func (s *tracked) Update(fn func(model.Tx) error) error {
 	return err
 }
 
-// recordingTx notes the kinds its writes touch.
+// recordingTx notes the kinds its writes touch and, for a write on a
+// user's behalf, logs each change in the audit log, in the same
+// transaction: a change is logged if and only if it commits.
 type recordingTx struct {
 	model.Tx
 	changes map[string]bool
+	actor   *model.User
+	now     func() time.Time
+}
+
+// changed notes a change of kind and logs it when an actor made it.
+func (t *recordingTx) changed(kind, action string, id int64) error {
+	t.changes[kind] = true
+	return t.audit(action, kind, id)
+}
+
+// audit logs an action on object (kind, id) when an actor made it.
+func (t *recordingTx) audit(action, kind string, id int64) error {
+	if t.actor == nil {
+		return nil
+	}
+	return t.Tx.Audit().Add(&model.AuditEntry{ActionTime: t.now().UTC(), UserID: t.actor.ID, ActionType: action,
+		ObjectType: kind, ObjectID: id})
 }
 
 func (t *recordingTx) Users() model.Table[model.User] {
-	return record(t.Tx.Users(), t.changes, model.KindUser)
+	return record(t.Tx.Users(), t, model.KindUser)
 }
 func (t *recordingTx) Devices() model.Table[model.Device] {
-	return record(t.Tx.Devices(), t.changes, model.KindDevice)
+	return record(t.Tx.Devices(), t, model.KindDevice)
 }
 func (t *recordingTx) Groups() model.Table[model.Group] {
-	return record(t.Tx.Groups(), t.changes, model.KindGroup)
+	return record(t.Tx.Groups(), t, model.KindGroup)
 }
 func (t *recordingTx) Commands() model.Table[model.Command] {
-	return record(t.Tx.Commands(), t.changes, model.KindCommand)
+	return record(t.Tx.Commands(), t, model.KindCommand)
 }
 func (t *recordingTx) Geofences() model.Table[model.Geofence] {
-	return record(t.Tx.Geofences(), t.changes, model.KindGeofence)
+	return record(t.Tx.Geofences(), t, model.KindGeofence)
 }
 func (t *recordingTx) Drivers() model.Table[model.Driver] {
-	return record(t.Tx.Drivers(), t.changes, model.KindDriver)
+	return record(t.Tx.Drivers(), t, model.KindDriver)
 }
 func (t *recordingTx) ComputedAttributes() model.Table[model.ComputedAttribute] {
-	return record(t.Tx.ComputedAttributes(), t.changes, model.KindAttribute)
+	return record(t.Tx.ComputedAttributes(), t, model.KindAttribute)
 }
 func (t *recordingTx) Calendars() model.Table[model.Calendar] {
-	return record(t.Tx.Calendars(), t.changes, model.KindCalendar)
+	return record(t.Tx.Calendars(), t, model.KindCalendar)
 }
 func (t *recordingTx) Maintenances() model.Table[model.Maintenance] {
-	return record(t.Tx.Maintenances(), t.changes, model.KindMaintenance)
+	return record(t.Tx.Maintenances(), t, model.KindMaintenance)
 }
 func (t *recordingTx) Notifications() model.Table[model.Notification] {
-	return record(t.Tx.Notifications(), t.changes, model.KindNotification)
+	return record(t.Tx.Notifications(), t, model.KindNotification)
 }
 
 func (t *recordingTx) PutServer(v *model.Server) error {
-	t.changes[ChangedServer] = true
+	if err := t.changed(ChangedServer, model.ActionEdit, v.ID); err != nil {
+		return err
+	}
 	return t.Tx.PutServer(v)
 }
 
+// A link is logged as Traccar logs it: on its owner.
 func (t *recordingTx) Link(p model.Permission) error {
 	t.changes[ChangedPermissions] = true
+	if err := t.audit(model.ActionLink, p.OwnerKind, p.OwnerID); err != nil {
+		return err
+	}
 	return t.Tx.Link(p)
 }
 
 func (t *recordingTx) Unlink(p model.Permission) error {
 	t.changes[ChangedPermissions] = true
+	if err := t.audit(model.ActionUnlink, p.OwnerKind, p.OwnerID); err != nil {
+		return err
+	}
 	return t.Tx.Unlink(p)
 }
 
@@ -138,29 +168,35 @@ func (t *recordingTx) DeleteSessions(userID int64, expiredBefore time.Time) (int
 	return n, err
 }
 
-// record wraps a table so that its writes note a change of kind.
-func record[T any](t model.Table[T], changes map[string]bool, kind string) model.Table[T] {
-	return recording[T]{t, changes, kind}
+// record wraps a table so that its writes note (and log) a change of kind.
+func record[T any](t model.Table[T], tx *recordingTx, kind string) model.Table[T] {
+	return recording[T]{t, tx, kind}
 }
 
 // recording is a table that notes its writes as a change of kind.
 type recording[T any] struct {
 	model.Table[T]
-	changes map[string]bool
-	kind    string
+	tx   *recordingTx
+	kind string
 }
 
 func (r recording[T]) Create(v *T) error {
-	r.changes[r.kind] = true
-	return r.Table.Create(v)
+	if err := r.Table.Create(v); err != nil {
+		return err
+	}
+	return r.tx.changed(r.kind, model.ActionCreate, any(v).(model.Entity).GetID())
 }
 
 func (r recording[T]) Put(v *T) error {
-	r.changes[r.kind] = true
+	if err := r.tx.changed(r.kind, model.ActionEdit, any(v).(model.Entity).GetID()); err != nil {
+		return err
+	}
 	return r.Table.Put(v)
 }
 
 func (r recording[T]) Delete(id int64) error {
-	r.changes[r.kind] = true
+	if err := r.tx.changed(r.kind, model.ActionRemove, id); err != nil {
+		return err
+	}
 	return r.Table.Delete(id)
 }

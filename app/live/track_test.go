@@ -16,7 +16,7 @@ import (
 func TestTrack(t *testing.T) {
 	db := storagetest.Open(t)
 	var heard []live.Changes
-	store := live.Track(db, func(c live.Changes) { heard = append(heard, c) })
+	store := live.Track(db, time.Now, func(c live.Changes) { heard = append(heard, c) })
 	var dev model.Device
 	must := func(err error) {
 		t.Helper()

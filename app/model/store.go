@@ -58,6 +58,10 @@ type Tx interface {
 	Calendars() Table[Calendar]
 	Maintenances() Table[Maintenance]
 	Notifications() Table[Notification]
+	// Audit is the log of changes users made; Statistics the daily usage
+	// figures.
+	Audit() AuditTx
+	Statistics() StatisticsTx
 
 	// UserByEmail looks up by NormalizeEmail(email).
 	UserByEmail(email string) (*User, error)
@@ -131,6 +135,25 @@ type Tx interface {
 	// works (the store keeps it apart).
 	Records(name string) RecordSet
 	Keys(name string) KeySet
+}
+
+// AuditTx is the audit log: entries in time order.
+type AuditTx interface {
+	// Add assigns e.ID and stores e under its actionTime.
+	Add(e *AuditEntry) error
+	// Range calls fn in time order for from <= actionTime <= to.
+	Range(from, to time.Time, fn func(*AuditEntry) bool) error
+	// Prune removes at most limit entries older than before, oldest first.
+	Prune(before time.Time, limit int) (int, error)
+}
+
+// StatisticsTx keeps one Statistics record per capture time.
+type StatisticsTx interface {
+	// Put stores s under its captureTime, replacing the one there.
+	Put(s *Statistics) error
+	Get(captureTime time.Time) (*Statistics, error)
+	// Range calls fn in time order for from <= captureTime <= to.
+	Range(from, to time.Time, fn func(*Statistics) bool) error
 }
 
 // RecordSet is a collection of encoded records under int64 ids with its own

@@ -349,3 +349,45 @@ func System() *User { return &User{Name: "system", Administrator: true} }
 
 // EarliestFix: GPS fixes before this are a device's reset clock, not data.
 var EarliestFix = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// AuditEntry follows Traccar's Action: one change a user made (or a
+// login), for administrators' audit log. Address is the client's, when
+// the change came with one.
+type AuditEntry struct {
+	ID         int64     `json:"id"`
+	ActionTime time.Time `json:"actionTime"`
+	Address    string    `json:"address"`
+	UserID     int64     `json:"userId"`
+	ActionType string    `json:"actionType"`
+	ObjectType string    `json:"objectType"`
+	ObjectID   int64     `json:"objectId"`
+	// UserEmail is filled in for reading, as Traccar's AuditResource does.
+	UserEmail string `json:"userEmail,omitempty"`
+}
+
+// Statistics follows Traccar's Statistics: one day's use of the server
+// (captureTime its start, UTC), for administrators.
+type Statistics struct {
+	CaptureTime         time.Time      `json:"captureTime"`
+	ActiveUsers         int            `json:"activeUsers"`
+	ActiveDevices       int            `json:"activeDevices"`
+	Requests            int            `json:"requests"`
+	MessagesReceived    int            `json:"messagesReceived"`
+	MessagesStored      int            `json:"messagesStored"`
+	MailSent            int            `json:"mailSent"`
+	SMSSent             int            `json:"smsSent"`
+	GeocoderRequests    int            `json:"geocoderRequests"`
+	GeolocationRequests int            `json:"geolocationRequests"`
+	Protocols           map[string]int `json:"protocols"`
+	Attributes          Attributes     `json:"attributes"`
+}
+
+// Audit action types (Traccar's).
+const (
+	ActionCreate = "create"
+	ActionEdit   = "edit"
+	ActionRemove = "remove"
+	ActionLink   = "link"
+	ActionUnlink = "unlink"
+	ActionLogin  = "login"
+)

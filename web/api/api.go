@@ -90,6 +90,8 @@ func (h *handlers) routes() []route {
 		{fiber.MethodPut, "/devices/:id<int>/accumulators", required, h.setAccumulators},
 		{fiber.MethodGet, "/devices/frames", required, h.rawFrames},
 		{fiber.MethodGet, "/socket", required, h.socket()},
+		{fiber.MethodGet, "/statistics", required, h.statistics},
+		{fiber.MethodGet, "/audit", required, h.audit},
 	}
 	rs = append(rs, objectRoutes("/devices", h.core.Fleet.Devices, filterIDs)...)
 	rs = append(rs, objectRoutes("/groups", h.core.Fleet.Groups, 0)...)

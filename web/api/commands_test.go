@@ -18,10 +18,15 @@ func queued(t *testing.T, e *env) []*model.QueuedCommand {
 }
 
 func wantQueued(n int, typ string) func(t *testing.T, e *env, _ *webtest.Response) {
+	return wantQueuedOn("d1", n, typ)
+}
+
+// wantQueuedOn: the queue holds n commands of type typ, for device.
+func wantQueuedOn(device string, n int, typ string) func(t *testing.T, e *env, _ *webtest.Response) {
 	return func(t *testing.T, e *env, _ *webtest.Response) {
 		q := queued(t, e)
-		if len(q) != n || (n > 0 && (q[0].Type != typ || q[0].DeviceID != e.IDs["d1"])) {
-			t.Fatalf("queue = %+v, want %d %s for d1", q, n, typ)
+		if len(q) != n || (n > 0 && (q[0].Type != typ || q[0].DeviceID != e.IDs[device])) {
+			t.Fatalf("queue = %+v, want %d %s for %s", q, n, typ, device)
 		}
 	}
 }
@@ -48,7 +53,7 @@ func TestCommandSending(t *testing.T) {
 			Want: []string{`"type":"custom"`}, After: wantQueued(1, "custom")},
 		{Name: "to a group: every device of it, queued", As: "user2", Method: "POST", Path: "/api/commands/send?groupId={g1}",
 			Body: `{"type":"custom","attributes":{"data":"reboot"}}`, Status: 202,
-			Want: []string{`[{"id":0,"deviceId":{d3}`}, After: wantQueued(1, "custom")},
+			Want: []string{`[{"id":0,"deviceId":{d3}`}, After: wantQueuedOn("d3", 1, "custom")},
 		{Name: "to another user's group", As: "user1", Method: "POST", Path: "/api/commands/send?groupId={g1}",
 			Body: `{"type":"custom","attributes":{"data":"reboot"}}`, Status: 404},
 		{Name: "to an empty group", As: "admin", Before: func(t *testing.T, e *env) {

@@ -43,7 +43,7 @@ func (h *handlers) createSession(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	token, expires, err := h.core.Accounts.CreateSession(u)
+	token, expires, err := h.core.Accounts.CreateSession(u, c.IP())
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (h *handlers) getSession(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		session, expires, err := h.core.Accounts.CreateSession(u)
+		session, expires, err := h.core.Accounts.CreateSession(u, c.IP())
 		if err != nil {
 			return err
 		}
@@ -85,7 +85,7 @@ func (h *handlers) sessionAs(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, token, expires, err := h.core.Accounts.SessionAs(httpx.User(c), id)
+	u, token, expires, err := h.core.Accounts.SessionAs(httpx.User(c), id, c.IP())
 	if err != nil {
 		return err
 	}

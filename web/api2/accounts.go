@@ -91,7 +91,7 @@ func (h *handlers) login(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	token, expires, err := h.core.Accounts.CreateSession(u)
+	token, expires, err := h.core.Accounts.CreateSession(u, c.IP())
 	if err != nil {
 		return err
 	}

@@ -90,7 +90,7 @@ func (d *Dashboard) login(c *fiber.Ctx) error {
 		}
 		return d.renderLogin(c, status, email, body.Text())
 	}
-	token, expires, err := d.core.Accounts.CreateSession(u)
+	token, expires, err := d.core.Accounts.CreateSession(u, c.IP())
 	if err != nil {
 		return err
 	}

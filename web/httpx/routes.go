@@ -38,8 +38,17 @@ func Mount[R ~struct {
 		Required: {auth.Required()},
 		Session:  {auth.Session()},
 	}
+	// Every request counts in the usage statistics, with its user.
+	count := func(c *fiber.Ctx) error {
+		var id int64
+		if u := User(c); u != nil {
+			id = u.ID
+		}
+		core.Activity.Request(id)
+		return c.Next()
+	}
 	for _, x := range routes {
 		rt := Route(x)
-		r.Add(rt.Method, rt.Path, append(guards[rt.Access], rt.Handle)...)
+		r.Add(rt.Method, rt.Path, append(append(guards[rt.Access], count), rt.Handle)...)
 	}
 }

@@ -76,6 +76,8 @@ func Run(t *testing.T, open func(t *testing.T) model.Store) {
 	t.Run("Permissions", s.permissions)
 	t.Run("Positions", s.positions)
 	t.Run("Events", s.events)
+	t.Run("Audit", s.audit)
+	t.Run("Statistics", s.statistics)
 	t.Run("RecordSets", s.recordSets)
 	t.Run("KeySets", s.keySets)
 	t.Run("Office", s.office)

@@ -123,7 +123,7 @@ func fill(db *storage.DB, core *app.Core, mail *outbox, now time.Time) error {
 	}); err != nil {
 		return err
 	}
-	if _, _, err := core.Accounts.CreateSession(alice); err != nil {
+	if _, _, err := core.Accounts.CreateSession(alice, ""); err != nil {
 		return err
 	}
 

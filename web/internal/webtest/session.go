@@ -32,7 +32,7 @@ func Login(t testing.TB, f *fiber.App, email, password string) *http.Cookie {
 // tests that are not about signing in.
 func SessionCookie(t testing.TB, core *app.Core, u *model.User) *http.Cookie {
 	t.Helper()
-	token, _, err := core.Accounts.CreateSession(u)
+	token, _, err := core.Accounts.CreateSession(u, "192.0.2.1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,14 @@
 package ingest
 
 import (
+	"encoding/hex"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/fleetd/fleetd/app/inbox"
+	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -241,6 +243,9 @@ func (ig *Service) SweepStatus(timeout time.Duration) error {
 
 // Tap is the listeners' tap (protocols.Options.Tap): the inbox keeps the
 // frames they could not use.
+// Tap sees every frame the listeners read: it counts it, keeps the ones
+// with a problem in the inbox, and shows it to socket clients that asked
+// for logs.
 func (ig *Service) Tap(s inbox.Seen) {
 	n, ok := ig.frames.Load(s.Protocol)
 	if !ok {
@@ -248,6 +253,10 @@ func (ig *Service) Tap(s inbox.Seen) {
 	}
 	n.(*atomic.Uint64).Add(1)
 	ig.inbox.Tap(s)
+	ig.hub.Log(s.DeviceID, func() *live.LogRecord {
+		return &live.LogRecord{Host: hostOf(s.Remote), Protocol: s.Protocol, UniqueID: s.UniqueID, DeviceID: s.DeviceID,
+			Data: hex.EncodeToString(s.Data)}
+	})
 }
 
 // Frames lists the raw-frame inbox, newest first; administrators only.

@@ -21,6 +21,18 @@ type Update struct {
 	Devices   []*model.Device   `json:"devices,omitempty"`
 	Positions []*model.Position `json:"positions,omitempty"`
 	Events    []*model.Event    `json:"events,omitempty"`
+	Logs      []*LogRecord      `json:"logs,omitempty"`
+}
+
+// LogRecord is one frame a device sent, as Traccar's socket shows it to
+// clients that asked for logs: the sender's address, the protocol, the
+// device and the bytes in hex.
+type LogRecord struct {
+	Host     string `json:"host"`
+	Protocol string `json:"protocol"`
+	UniqueID string `json:"uniqueId"`
+	DeviceID int64  `json:"deviceId"`
+	Data     string `json:"data"`
 }
 
 // subscriberQueue bounds what a slow client may have pending; past it the
@@ -40,6 +52,9 @@ type Hub struct {
 	subs      map[*Subscription]struct{}
 	observers []func(deviceID int64, u Update)
 	gen       atomic.Uint64 // bumped when visibility may have changed
+	// loggers counts the subscriptions with logs on, so that frames cost
+	// nothing while nobody watches them.
+	loggers atomic.Int64
 }
 
 // New builds a hub that checks subscribers against store; allowed says
@@ -79,6 +94,7 @@ type Subscription struct {
 	// ended or its password changed must not go on receiving.
 	session, passwordHash string
 	revoked               atomic.Bool
+	logs                  atomic.Bool // the client asked for frames
 
 	mu      sync.Mutex
 	user    *model.User
@@ -98,9 +114,18 @@ func (h *Hub) Subscribe(user *model.User, sessionKey string) *Subscription {
 	return s
 }
 
+// WantLogs turns the frames of the devices the subscriber sees on or off
+// (Traccar's socket message {"logs": true}).
+func (s *Subscription) WantLogs(on bool) {
+	if s.logs.Swap(on) != on {
+		s.hub.loggers.Add(map[bool]int64{true: 1, false: -1}[on])
+	}
+}
+
 // Close ends the subscription; it is safe to call more than once.
 func (s *Subscription) Close() {
 	s.once.Do(func() {
+		s.WantLogs(false)
 		s.hub.mu.Lock()
 		delete(s.hub.subs, s)
 		s.hub.mu.Unlock()
@@ -194,6 +219,26 @@ func (h *Hub) Publish(deviceID int64, u Update) {
 	if len(u.Devices) > 0 || len(u.Positions) > 0 {
 		h.send(deviceID, u, func(*Subscription) bool { return true })
 	}
+}
+
+// Log offers a device's frame to the subscribers that asked for logs and
+// see the device; a frame of no registered device (deviceID 0) goes to
+// administrators only. It never blocks, and costs nothing while nobody
+// asked for logs.
+func (h *Hub) Log(deviceID int64, rec func() *LogRecord) {
+	if h.loggers.Load() == 0 {
+		return
+	}
+	u := Update{Logs: []*LogRecord{rec()}}
+	h.send(deviceID, u, func(s *Subscription) bool {
+		return s.logs.Load() && (deviceID != 0 || s.admin())
+	})
+}
+
+func (s *Subscription) admin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.user.Administrator
 }
 
 // ToUser sends an update about one device to the subscribers of one user,

@@ -16,7 +16,9 @@ const socketWriteTimeout = 10 * time.Second
 
 // socket is GET /api/socket, Traccar's live updates: the latest position of
 // every visible device on open, then {"devices"}, {"positions"} and
-// {"events"} messages as they happen, and {} as keep-alive.
+// {"events"} (notifications on the web channel) messages as they happen,
+// {"logs"} (the frames of the devices the client sees, hex) once the client
+// sent {"logs": true}, and {} as keep-alive.
 func (h *handlers) socket() fiber.Handler {
 	ws := websocket.New(h.serveSocket)
 	return func(c *fiber.Ctx) error {
@@ -50,11 +52,18 @@ func (h *handlers) serveSocket(conn *websocket.Conn) {
 		return
 	}
 	closed := make(chan struct{})
-	go func() { // clients send nothing we need; reading notices the close
+	go func() { // reading notices the close, and {"logs": bool} from the client
 		defer close(closed)
 		for {
-			if _, _, err := conn.ReadMessage(); err != nil {
+			_, msg, err := conn.ReadMessage()
+			if err != nil {
 				return
+			}
+			var in struct {
+				Logs *bool `json:"logs"`
+			}
+			if json.Unmarshal(msg, &in) == nil && in.Logs != nil {
+				sub.WantLogs(*in.Logs)
 			}
 		}
 	}()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fasthttp/websocket"
+	"github.com/fleetd/fleetd/app/inbox"
 	"github.com/fleetd/fleetd/app/live"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/web"
@@ -152,5 +153,78 @@ func TestSocketAccessEnds(t *testing.T) {
 				t.Fatalf("read %s, %v; want the new position", data, err)
 			}
 		})
+	}
+}
+
+// TestSocketLogs: a client that sends {"logs": true} gets the frames of
+// the devices it sees, in hex; frames of unknown devices go to
+// administrators only.
+func TestSocketLogs(t *testing.T) {
+	e := newEnv(t)
+	addr := serve(t, e, time.Hour)
+	// logs opens a socket, asks for logs and returns its log records.
+	logs := func(name string) <-chan live.LogRecord {
+		c, _, err := dialSocket(t, addr, e.Login(t, name))
+		must(t, err)
+		t.Cleanup(func() { c.Close() })
+		nextUpdate(t, c) // the latest positions
+		must(t, c.WriteMessage(websocket.TextMessage, []byte(`{"logs":true}`)))
+		out := make(chan live.LogRecord, 100)
+		go func() {
+			for {
+				_, data, err := c.ReadMessage()
+				if err != nil {
+					return
+				}
+				var u live.Update
+				if json.Unmarshal(data, &u) == nil {
+					for _, r := range u.Logs {
+						out <- *r
+					}
+				}
+			}
+		}()
+		return out
+	}
+	user, admin := logs("user1"), logs("admin")
+	frame := func(deviceID int64, data string) {
+		e.Core.Ingest.Tap(inbox.Seen{Protocol: "gt06", Remote: "192.0.2.7:4242", UniqueID: "123456789012345", DeviceID: deviceID, Data: []byte(data)})
+	}
+	// The server reads {"logs": true} on its own time: offer the frame
+	// until it arrives.
+	waitLog := func(records <-chan live.LogRecord, device int64, send func()) live.LogRecord {
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+			send()
+			select {
+			case r := <-records:
+				if r.DeviceID == device { // an administrator sees the others' too
+					return r
+				}
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		t.Fatal("no log record on the socket")
+		return live.LogRecord{}
+	}
+	got := waitLog(user, e.IDs["d1"], func() { frame(e.IDs["d1"], "\x78\x78\x0d\x01") })
+	if got != (live.LogRecord{Host: "192.0.2.7", Protocol: "gt06", UniqueID: "123456789012345", DeviceID: e.IDs["d1"], Data: "78780d01"}) {
+		t.Errorf("log record %+v", got)
+	}
+	if got := waitLog(admin, 0, func() { frame(0, "?") }); got.Data != "3f" {
+		t.Errorf("admin's record of an unknown device: %+v", got)
+	}
+	// user1 sees no frame of d3, nor of an unknown device.
+	frame(e.IDs["d3"], "x")
+	frame(0, "y")
+	timeout := time.After(300 * time.Millisecond)
+	for {
+		select {
+		case r := <-user:
+			if r.Data != "78780d01" {
+				t.Errorf("user1 got %+v", r)
+			}
+		case <-timeout:
+			return
+		}
 	}
 }

@@ -353,6 +353,10 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	}
 	opts := c.coreOptions(cfg, log)
 	opts.Accounts.Mail, opts.Accounts.SMS, opts.Push.Sender = senders.Mail, senders.SMS, senders.Push
+	if m, ok := senders.Mail.(fleet.Mailer); ok {
+		opts.Reports.Mailer = m
+	}
+	opts.Reports.Log = log
 	opts.Channels = notify.Channels{Mail: senders.Mail, SMS: senders.SMS, Telegram: senders.Telegram, Webhook: senders.Webhook,
 		TelegramChat: cfg.Notificators.TelegramChat, MaxAge: cfg.Notificators.TimeThreshold}
 	opts.Accounts.Maintenance = cfg.Server.Maintenance
@@ -461,6 +465,16 @@ func (c *cli) backgroundJobs(cfg *config.Config, core *app.Core, db *storage.DB,
 		}
 		return err
 	}})
+	// Scheduled reports: the calendar periods that ended since the last
+	// check (as Traccar's TaskReports, every 15 minutes).
+	lastCheck := time.Now()
+	s.Add(jobs.Job{Name: "scheduled reports", First: 15 * time.Minute, Every: 15 * time.Minute,
+		Run: jobs.Counted(log, "scheduled reports mailed", "count", func() (int, error) {
+			now := time.Now()
+			n, err := core.Fleet.RunScheduledReports(lastCheck, now)
+			lastCheck = now
+			return n, err
+		})})
 	s.Add(jobs.Job{Name: "usage statistics", First: time.Hour, Every: time.Hour,
 		Run: func(context.Context) error { return core.Activity.Flush() }})
 	if keep := cfg.Retention.Audit; keep > 0 {

@@ -62,6 +62,7 @@ var (
 	// Traccar's notifications, with the calendars (schema 6 has shipped
 	// in no release yet).
 	colNotifications = &collection{name: "notifications", what: "Notification", since: 6}
+	colReports       = &collection{name: "reports", what: "Report", since: 6}
 	// The audit log and the daily usage statistics, keyed by time
 	// (audit.go).
 	colAudit      = &collection{name: "audit", what: "Audit entry", since: 6}
@@ -95,7 +96,7 @@ func officeCollection(name, what string) *collection {
 
 // collections lists every registered collection.
 var collections = []*collection{
-	colDrivers, colComputed, colInstallation, colCalendars, colMaintenances, colNotifications, colAudit, colStatistics,
+	colDrivers, colComputed, colInstallation, colCalendars, colMaintenances, colNotifications, colReports, colAudit, colStatistics,
 	colTickets, colResponses, colDocuments, colFiles, colServiceRecords, colServiceTasks, colPayments,
 	colOTPs, colOTPTokens, colServerState,
 	colNotifySettings, colPushTokens,

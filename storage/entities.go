@@ -52,6 +52,7 @@ var (
 	calendarsSpec    = tableSpec[model.Calendar]{bucket: colCalendars.bucket(), what: colCalendars.what}
 	maintenanceSpec  = tableSpec[model.Maintenance]{bucket: colMaintenances.bucket(), what: colMaintenances.what}
 	notificationSpec = tableSpec[model.Notification]{bucket: colNotifications.bucket(), what: colNotifications.what}
+	reportSpec       = tableSpec[model.Report]{bucket: colReports.bucket(), what: colReports.what}
 )
 
 // storedUser is a user as stored: the fields model.User had when users

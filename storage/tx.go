@@ -49,6 +49,9 @@ func (t *tx) Maintenances() model.Table[model.Maintenance] {
 func (t *tx) Notifications() model.Table[model.Notification] {
 	return table[model.Notification, *model.Notification]{&notificationSpec, t.btx}
 }
+func (t *tx) Reports() model.Table[model.Report] {
+	return table[model.Report, *model.Report]{&reportSpec, t.btx}
+}
 
 func (t *tx) users() table[model.User, *model.User] {
 	return table[model.User, *model.User]{&usersSpec, t.btx}

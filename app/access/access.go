@@ -173,6 +173,7 @@ var kindNames = map[string]string{
 	model.KindUser: "User", model.KindManagedUser: "User", model.KindDevice: "Device", model.KindGroup: "Group",
 	model.KindGeofence: "Geofence", model.KindCommand: "Command", model.KindDriver: "Driver", model.KindAttribute: "Attribute",
 	model.KindCalendar: "Calendar", model.KindMaintenance: "Maintenance", model.KindNotification: "Notification",
+	model.KindReport: "Report",
 }
 
 // CheckEdit enforces the read-only flags of the server and the user.
@@ -249,6 +250,8 @@ func (a Guard) Exists(kind string, id int64) error {
 		_, err = a.Tx.Maintenances().Get(id)
 	case model.KindNotification:
 		_, err = a.Tx.Notifications().Get(id)
+	case model.KindReport:
+		_, err = a.Tx.Reports().Get(id)
 	}
 	return err
 }

@@ -203,3 +203,33 @@ func (e *event) latestStart(t time.Time) time.Time {
 
 // clean drops the library's prefix from its messages.
 func clean(err error) string { return strings.TrimPrefix(err.Error(), "ical: ") }
+
+// Period is one occurrence of an event: from Start, inclusive, to End.
+type Period struct {
+	Start, End time.Time
+}
+
+// Ended lists the occurrences that end in (after, upTo], sorted by end: a
+// scheduled report runs for each period of its calendar as it ends.
+func (c *Calendar) Ended(after, upTo time.Time) []Period {
+	var out []Period
+	for _, e := range c.events {
+		starts := []time.Time{e.start}
+		if e.rule != nil {
+			starts = starts[:0]
+			for _, s := range e.rule.Between(after.Add(-e.length), upTo.Add(-e.length), true) {
+				if !e.except[s.UnixNano()] {
+					starts = append(starts, s)
+				}
+			}
+			starts = append(starts, e.extra...)
+		}
+		for _, s := range starts {
+			if end := s.Add(e.length); end.After(after) && !end.After(upTo) {
+				out = append(out, Period{Start: s, End: end})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Period) int { return a.End.Compare(b.End) })
+	return out
+}

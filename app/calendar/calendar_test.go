@@ -144,3 +144,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestEnded(t *testing.T) {
+	cal, err := Parse([]byte(webAppCalendar("RRULE:FREQ=WEEKLY;BYDAY=MO,WE")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Berlin 08:00-09:00 on Mondays and Wednesdays: 07:00-08:00 UTC in
+	// November. The periods that end in a quarter hour, and in a week.
+	if got := cal.Ended(at("2026-11-02T07:50:00Z"), at("2026-11-02T08:05:00Z")); len(got) != 1 ||
+		!got[0].Start.Equal(at("2026-11-02T07:00:00Z")) || !got[0].End.Equal(at("2026-11-02T08:00:00Z")) {
+		t.Errorf("Ended around Monday's end = %v", got)
+	}
+	if got := cal.Ended(at("2026-11-02T08:00:00Z"), at("2026-11-02T08:15:00Z")); len(got) != 0 {
+		t.Errorf("a period that ended at the start of the span counts again: %v", got)
+	}
+	if got := cal.Ended(at("2026-11-01T00:00:00Z"), at("2026-11-08T00:00:00Z")); len(got) != 2 ||
+		!got[1].End.Equal(at("2026-11-04T08:00:00Z")) {
+		t.Errorf("Ended in the first week = %v, want Monday and Wednesday", got)
+	}
+	once, _ := Parse([]byte("BEGIN:VCALENDAR\nBEGIN:VEVENT\nDTSTART:20261201T120000Z\nDTEND:20261201T130000Z\nEND:VEVENT\nEND:VCALENDAR"))
+	if got := once.Ended(at("2026-12-01T12:59:00Z"), at("2026-12-01T13:00:00Z")); len(got) != 1 {
+		t.Errorf("a single event's end: %v", got)
+	}
+}

@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +23,17 @@ type SMTP struct {
 
 // Send delivers one message; ctx bounds the whole SMTP conversation.
 func (s SMTP) Send(ctx context.Context, to, subject, text string) error {
+	return s.send(ctx, to, subject, text, nil)
+}
+
+// SendFile delivers one message with a file attached (a report).
+func (s SMTP) SendFile(ctx context.Context, to, subject, text, name string, data []byte) error {
+	return s.send(ctx, to, subject, text, func(m *mail.Msg) error {
+		return m.AttachReader(name, bytes.NewReader(data))
+	})
+}
+
+func (s SMTP) send(ctx context.Context, to, subject, text string, attach func(*mail.Msg) error) error {
 	if s.Host == "" || s.From == "" {
 		return errors.New("smtp: host and from are required")
 	}
@@ -34,6 +46,11 @@ func (s SMTP) Send(ctx context.Context, to, subject, text string) error {
 	}
 	m.Subject(subject)
 	m.SetBodyString(mail.TypeTextPlain, text)
+	if attach != nil {
+		if err := attach(m); err != nil {
+			return fmt.Errorf("smtp: attachment: %w", err)
+		}
+	}
 	c, err := mail.NewClient(s.Host, s.options()...)
 	if err != nil {
 		return fmt.Errorf("smtp: %w", err)

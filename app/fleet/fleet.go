@@ -8,6 +8,7 @@
 package fleet
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
@@ -33,6 +34,8 @@ type Service struct {
 	Maintenances *Objects[model.Maintenance, *model.Maintenance]
 	// Notifications are Traccar's /api/notifications.
 	Notifications *Objects[model.Notification, *model.Notification]
+	// Reports are Traccar's scheduled reports, /api/reports.
+	Reports *Objects[model.Report, *model.Report]
 }
 
 // Hooks are what the fleet tells, or asks of, the areas that keep
@@ -56,6 +59,9 @@ type Hooks struct {
 // New builds the fleet on store.
 func New(store model.Store, hooks Hooks, reports ReportOptions, now func() time.Time) *Service {
 	model.SetDefault(&reports.MaxPositions, DefaultMaxPositions)
+	if reports.Log == nil {
+		reports.Log = slog.Default()
+	}
 	fl := &Service{store: store, now: now, hooks: hooks, reports: reports}
 	fl.Devices = newDevices(fl)
 	fl.Groups = newGroups(fl)
@@ -66,5 +72,6 @@ func New(store model.Store, hooks Hooks, reports ReportOptions, now func() time.
 	fl.Calendars = newCalendars(fl)
 	fl.Maintenances = newMaintenances(fl)
 	fl.Notifications = newNotifications(fl)
+	fl.Reports = newReports(fl)
 	return fl
 }

@@ -12,15 +12,17 @@ import (
 // with a clear 400 rather than stored dangling.
 var permissionPairs = map[string][]string{
 	model.KindUser: {model.KindDevice, model.KindGroup, model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute,
-		model.KindManagedUser, model.KindCalendar, model.KindMaintenance, model.KindNotification},
-	model.KindDevice: {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindMaintenance, model.KindNotification},
-	model.KindGroup:  {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindMaintenance, model.KindNotification},
+		model.KindManagedUser, model.KindCalendar, model.KindMaintenance, model.KindNotification, model.KindReport},
+	model.KindDevice: {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindMaintenance,
+		model.KindNotification, model.KindReport},
+	model.KindGroup: {model.KindGeofence, model.KindCommand, model.KindDriver, model.KindAttribute, model.KindMaintenance,
+		model.KindNotification, model.KindReport},
 }
 
 // PermissionKinds lists every kind that can appear in a permission, for the
 // web layer's parsing of "<kind>Id" keys.
 var PermissionKinds = []string{model.KindUser, model.KindDevice, model.KindGroup, model.KindGeofence, model.KindCommand, model.KindManagedUser,
-	model.KindNotification, model.KindCalendar, model.KindAttribute, model.KindDriver, model.KindMaintenance}
+	model.KindNotification, model.KindCalendar, model.KindAttribute, model.KindDriver, model.KindMaintenance, model.KindReport}
 
 // MaxBulkPermissions bounds one bulk change: it is checked and written in
 // one write transaction, which holds the store's single writer.

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"errors"
+	"log/slog"
 	"slices"
 	"time"
 
@@ -20,6 +21,10 @@ type ReportOptions struct {
 	// device (Traccar's report.maxPositions, default 50,000); the
 	// computed reports read every position.
 	MaxPositions int
+	// Mailer sends reports by e-mail (nil: mail.smtp is not configured);
+	// Log notes the ones that failed in the background.
+	Mailer Mailer
+	Log    *slog.Logger
 }
 
 // DefaultMaxPositions is Traccar's report.maxPositions.

@@ -63,3 +63,34 @@ func (r *Report) driverName(uniqueID string) string {
 	r.drivers[uniqueID] = name
 	return name
 }
+
+// Items is the trips, stops or summary report of every device of the
+// report, device by device.
+func (r *Report) Items(typ string, daily bool) (any, error) {
+	trips, stops, summary := []reports.Trip{}, []reports.Stop{}, []reports.SummaryItem{}
+	for _, d := range r.Devices {
+		switch typ {
+		case ReportTrips, ReportStops:
+			t, s, err := r.Motion(d)
+			if err != nil {
+				return nil, err
+			}
+			trips, stops = append(trips, t...), append(stops, s...)
+		case ReportSummary:
+			items, err := r.Summary(d, daily)
+			if err != nil {
+				return nil, err
+			}
+			summary = append(summary, items...)
+		default:
+			return nil, model.Invalid("unknown report type %q", typ)
+		}
+	}
+	switch typ {
+	case ReportTrips:
+		return trips, nil
+	case ReportStops:
+		return stops, nil
+	}
+	return summary, nil
+}

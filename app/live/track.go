@@ -124,6 +124,9 @@ func (t *recordingTx) Maintenances() model.Table[model.Maintenance] {
 func (t *recordingTx) Notifications() model.Table[model.Notification] {
 	return record(t.Tx.Notifications(), t, model.KindNotification)
 }
+func (t *recordingTx) Reports() model.Table[model.Report] {
+	return record(t.Tx.Reports(), t, model.KindReport)
+}
 
 func (t *recordingTx) PutServer(v *model.Server) error {
 	if err := t.changed(ChangedServer, model.ActionEdit, v.ID); err != nil {

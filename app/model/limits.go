@@ -65,6 +65,10 @@ func (Notification) FieldLimits() map[string]int {
 	return map[string]int{"type": MaxName, "description": MaxName, "notificators": MaxName}
 }
 
+func (Report) FieldLimits() map[string]int {
+	return map[string]int{"type": MaxName, "description": MaxName}
+}
+
 func (Server) FieldLimits() map[string]int {
 	return map[string]int{"map": MaxName, "bingKey": MaxName, "version": MaxName, "coordinateFormat": MaxName}
 }

@@ -116,6 +116,8 @@ func SearchFields(v any) []string {
 		return []string{x.Name, x.Type}
 	case *Notification:
 		return []string{x.Description, x.Type}
+	case *Report:
+		return []string{x.Description, x.Type}
 	}
 	return nil
 }

@@ -58,6 +58,7 @@ type Tx interface {
 	Calendars() Table[Calendar]
 	Maintenances() Table[Maintenance]
 	Notifications() Table[Notification]
+	Reports() Table[Report]
 	// Audit is the log of changes users made; Statistics the daily usage
 	// figures.
 	Audit() AuditTx

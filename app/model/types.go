@@ -199,6 +199,17 @@ var EventTypes = []string{EventDeviceOnline, EventDeviceOffline, EventDeviceUnkn
 	EventDeviceOverspeed, EventFuelDrop, EventFuelIncrease, EventIgnitionOn, EventIgnitionOff, EventAlarm, EventGeofenceEnter,
 	EventGeofenceExit, EventMaintenance, EventDriverChanged, EventCommandResult, EventQueuedCommandSent}
 
+// Report follows Traccar's Report: a report of type (route, events, trips,
+// stops, summary) run for each period of its calendar that ends, over the
+// devices and groups linked to it, and mailed to its users.
+type Report struct {
+	Base
+	Type        string     `json:"type"`
+	Description string     `json:"description"`
+	CalendarID  int64      `json:"calendarId"`
+	Attributes  Attributes `json:"attributes"`
+}
+
 // Notification channels (Traccar's notificator names; firebase is push to
 // the user's phones).
 const (
@@ -341,6 +352,7 @@ const (
 	KindAttribute    = "attribute"
 	KindDriver       = "driver"
 	KindMaintenance  = "maintenance"
+	KindReport       = "report"
 )
 
 // System is the actor for operator actions from the CLI and start-up: an

@@ -34,7 +34,7 @@ var schemaTypes = map[string]any{
 	"Calendar": model.Calendar{}, "Maintenance": model.Maintenance{}, "DeviceAccumulators": ingest.Accumulators{},
 	"CombinedReportItem": fleet.CombinedItem{}, "GeofenceReportItem": fleet.GeofenceItem{},
 	"Notification": model.Notification{}, "Announcement": notify.Announcement{},
-	"Statistics": model.Statistics{}, "AuditEntry": model.AuditEntry{},
+	"Statistics": model.Statistics{}, "AuditEntry": model.AuditEntry{}, "Report": model.Report{},
 	"TripReportItem": reports.Trip{}, "StopReportItem": reports.Stop{}, "SummaryReportItem": reports.SummaryItem{},
 }
 

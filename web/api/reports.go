@@ -10,7 +10,6 @@ import (
 	"github.com/fleetd/fleetd/app/export"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/reports"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -27,13 +26,13 @@ func (h *handlers) reportRoutes() []route {
 		{fiber.MethodGet, "/positions/csv", required, h.exportTrack("csv")},
 		{fiber.MethodGet, "/positions/gpx", required, h.exportTrack("gpx")},
 	}
-	for path, fn := range map[string]fiber.Handler{
-		"/reports/route": h.routeReport, "/reports/events": h.eventsReport, "/reports/geofences": h.geofenceReport,
-		"/reports/trips": h.tripsReport, "/reports/stops": h.stopsReport, "/reports/summary": h.summaryReport,
-	} {
-		rs = append(rs, route{fiber.MethodGet, path, required, fn}, route{fiber.MethodGet, path + "/xlsx", required, fn})
+	for _, typ := range fleet.WorkbookTypes {
+		path := "/reports/" + typ
+		rs = append(rs, route{fiber.MethodGet, path, required, h.typedReport(typ)},
+			route{fiber.MethodGet, path + "/xlsx", required, h.typedReport(typ)},
+			route{fiber.MethodGet, path + "/mail", required, h.mailReport(typ)})
 	}
-	return rs
+	return append(rs, objectRoutes("/reports", h.core.Fleet.Reports, filterLinks)...)
 }
 
 // report reads the parameters every report takes and checks them.
@@ -55,23 +54,91 @@ func (h *handlers) report(c *fiber.Ctx) (*fleet.Report, error) {
 	return h.core.Fleet.Report(httpx.User(c), q)
 }
 
+// reportParams reads what some types take: type and alarm (events), daily
+// (summary), geofenceId (geofences).
+func reportParams(c *fiber.Ctx) (p fleet.ReportParams, err error) {
+	p.Events = fleet.EventFilter{Types: httpx.QueryStrings(c, "type"), Alarms: httpx.QueryStrings(c, "alarm")}
+	if p.Daily, err = httpx.QueryBool(c, "daily"); err == nil {
+		p.GeofenceIDs, err = httpx.QueryIDs(c, "geofenceId")
+	}
+	return p, err
+}
+
 // wantsExcel: the /xlsx form, or a workbook asked for in Accept.
 func wantsExcel(c *fiber.Ctx) bool {
 	return strings.HasSuffix(c.Path(), "/xlsx") || strings.Contains(c.Get(fiber.HeaderAccept), excelType)
 }
 
-// sendWorkbook streams a workbook filled by fill as report.xlsx.
-func (h *handlers) sendWorkbook(c *fiber.Ctx, r *fleet.Report, fill func(*export.Workbook) error) error {
-	wb := export.NewWorkbook(r.Location)
-	if err := fill(wb); err != nil {
-		return err
+// typedReport serves one of Traccar's reports as JSON or, asked for, as a
+// workbook (report.xlsx, one sheet per device).
+func (h *handlers) typedReport(typ string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		r, err := h.report(c)
+		if err != nil {
+			return err
+		}
+		p, err := reportParams(c)
+		if err != nil {
+			return err
+		}
+		if wantsExcel(c) {
+			wb, err := r.Workbook(typ, p)
+			if err != nil {
+				return err
+			}
+			return h.sendWorkbook(c, wb)
+		}
+		switch typ {
+		case fleet.ReportRoute: // streamed: a day of a busy fleet is large
+			h.streamArray(c, "route report", func(emit func(any) error) error {
+				for _, d := range r.Devices {
+					if err := r.Positions(d, r.MaxPositions(), func(p *model.Position) error { return emit(p) }); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			return nil
+		case fleet.ReportEvents:
+			h.streamArray(c, "events report", func(emit func(any) error) error {
+				return r.EachEvent(p.Events, func(_ *model.Device, e *model.Event) error { return emit(e) })
+			})
+			return nil
+		case fleet.ReportGeofences:
+			items, err := r.GeofenceStays(p.GeofenceIDs)
+			return send(c, items, err)
+		}
+		items, err := r.Items(typ, p.Daily)
+		return send(c, items, err)
 	}
+}
+
+// mailReport e-mails the report's workbook to the caller (Traccar's /mail
+// form): 204 at once, the mail follows.
+func (h *handlers) mailReport(typ string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		r, err := h.report(c)
+		if err != nil {
+			return err
+		}
+		p, err := reportParams(c)
+		if err != nil {
+			return err
+		}
+		return noContent(c, r.Mail(typ, p))
+	}
+}
+
+// sendWorkbook streams a workbook as report.xlsx.
+func (h *handlers) sendWorkbook(c *fiber.Ctx, wb *export.Workbook) error {
 	c.Set(fiber.HeaderContentType, excelType)
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="report.xlsx"`)
 	httpx.StreamWriter(c, func(w *bufio.Writer) {
-		if _, err := wb.WriteTo(w); err == nil {
+		_, err := wb.WriteTo(w)
+		if err == nil {
 			err = w.Flush()
-		} else {
+		}
+		if err != nil {
 			h.opts.Logger.Warn("report workbook cut short", "err", err)
 		}
 	})
@@ -107,72 +174,6 @@ func (h *handlers) streamArray(c *fiber.Ctx, what string, each func(emit func(v 
 	})
 }
 
-// routeReport is Traccar's route report: the positions of each device in
-// turn, at most reports.maxPositions each.
-func (h *handlers) routeReport(c *fiber.Ctx) error {
-	r, err := h.report(c)
-	if err != nil {
-		return err
-	}
-	if wantsExcel(c) {
-		return h.sendWorkbook(c, r, func(wb *export.Workbook) error {
-			for _, d := range r.Devices {
-				err := wb.Sheet(d.Name, "Fix time", "Latitude", "Longitude", "Altitude (m)", "Speed (kn)", "Course", "Address",
-					"Valid", "Distance (m)", "Total distance (m)")
-				if err == nil {
-					err = r.Positions(d, r.MaxPositions(), func(p *model.Position) error {
-						return wb.Row(p.FixTime, p.Latitude, p.Longitude, p.Altitude, p.Speed, p.Course, text(p.Address), p.Valid,
-							model.Number(p.Attributes["distance"]), model.Number(p.Attributes["totalDistance"]))
-					})
-				}
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	h.streamArray(c, "route report", func(emit func(any) error) error {
-		for _, d := range r.Devices {
-			if err := r.Positions(d, r.MaxPositions(), func(p *model.Position) error { return emit(p) }); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return nil
-}
-
-// eventsReport is Traccar's events report, filtered by repeated type
-// (allEvents: all) and, for alarms, alarm.
-func (h *handlers) eventsReport(c *fiber.Ctx) error {
-	r, err := h.report(c)
-	if err != nil {
-		return err
-	}
-	f := fleet.EventFilter{Types: httpx.QueryStrings(c, "type"), Alarms: httpx.QueryStrings(c, "alarm")}
-	if wantsExcel(c) {
-		return h.sendWorkbook(c, r, func(wb *export.Workbook) error {
-			var sheet int64 = -1
-			return r.EachEvent(f, func(d *model.Device, e *model.Event) error {
-				if d.ID != sheet {
-					sheet = d.ID
-					if err := wb.Sheet(d.Name, "Time", "Type", "Geofence", "Maintenance", "Alarm"); err != nil {
-						return err
-					}
-				}
-				alarm, _ := e.Attributes["alarm"].(string)
-				return wb.Row(e.EventTime, e.Type, r.Name(model.KindGeofence, e.GeofenceID),
-					r.Name(model.KindMaintenance, e.MaintenanceID), alarm)
-			})
-		})
-	}
-	h.streamArray(c, "events report", func(emit func(any) error) error {
-		return r.EachEvent(f, func(_ *model.Device, e *model.Event) error { return emit(e) })
-	})
-	return nil
-}
-
 // combinedReport is Traccar's combined report (JSON only, as in Traccar).
 func (h *handlers) combinedReport(c *fiber.Ctx) error {
 	r, err := h.report(c)
@@ -182,152 +183,6 @@ func (h *handlers) combinedReport(c *fiber.Ctx) error {
 	items, err := r.Combined()
 	return send(c, items, err)
 }
-
-// geofenceReport is Traccar's geofence report: stays in the repeated
-// geofenceId's geofences (none: every one).
-func (h *handlers) geofenceReport(c *fiber.Ctx) error {
-	r, err := h.report(c)
-	if err != nil {
-		return err
-	}
-	ids, err := httpx.QueryIDs(c, "geofenceId")
-	if err != nil {
-		return err
-	}
-	items, err := r.GeofenceStays(ids)
-	if err != nil || !wantsExcel(c) {
-		return send(c, items, err)
-	}
-	return h.sendWorkbook(c, r, func(wb *export.Workbook) error {
-		if err := wb.Sheet("Geofences", "Device", "Geofence", "Start", "End", "Duration (min)"); err != nil {
-			return err
-		}
-		for _, it := range items {
-			err := wb.Row(it.DeviceName, r.Name(model.KindGeofence, it.GeofenceID), it.StartTime, it.EndTime,
-				it.EndTime.Sub(it.StartTime).Minutes())
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// tripsReport is Traccar's trips report, device by device.
-func (h *handlers) tripsReport(c *fiber.Ctx) error {
-	r, err := h.report(c)
-	if err != nil {
-		return err
-	}
-	all := []reports.Trip{}
-	sections := make([][]reports.Trip, len(r.Devices))
-	for i, d := range r.Devices {
-		if sections[i], _, err = r.Motion(d); err != nil {
-			return err
-		}
-		all = append(all, sections[i]...)
-	}
-	if !wantsExcel(c) {
-		return c.JSON(all)
-	}
-	return h.sendWorkbook(c, r, func(wb *export.Workbook) error {
-		for i, d := range r.Devices {
-			err := wb.Sheet(d.Name, "Start", "Start address", "End", "End address", "Distance (m)", "Average speed (kn)",
-				"Max speed (kn)", "Duration (min)", "Spent fuel", "Driver")
-			for _, t := range sections[i] {
-				if err != nil {
-					break
-				}
-				err = wb.Row(t.StartTime, text(t.StartAddress), t.EndTime, text(t.EndAddress), t.Distance, t.AverageSpeed,
-					t.MaxSpeed, minutes(t.Duration), t.SpentFuel, text(t.DriverName))
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// stopsReport is Traccar's stops report, device by device.
-func (h *handlers) stopsReport(c *fiber.Ctx) error {
-	r, err := h.report(c)
-	if err != nil {
-		return err
-	}
-	all := []reports.Stop{}
-	sections := make([][]reports.Stop, len(r.Devices))
-	for i, d := range r.Devices {
-		if _, sections[i], err = r.Motion(d); err != nil {
-			return err
-		}
-		all = append(all, sections[i]...)
-	}
-	if !wantsExcel(c) {
-		return c.JSON(all)
-	}
-	return h.sendWorkbook(c, r, func(wb *export.Workbook) error {
-		for i, d := range r.Devices {
-			err := wb.Sheet(d.Name, "Start", "End", "Latitude", "Longitude", "Address", "Duration (min)", "Engine hours (h)", "Spent fuel")
-			for _, s := range sections[i] {
-				if err != nil {
-					break
-				}
-				err = wb.Row(s.StartTime, s.EndTime, s.Latitude, s.Longitude, text(s.Address), minutes(s.Duration),
-					float64(s.EngineHours)/3.6e6, s.SpentFuel)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// summaryReport is Traccar's summary report: one item per device, or
-// per device and day (daily=true, days of the caller's time zone).
-func (h *handlers) summaryReport(c *fiber.Ctx) error {
-	r, err := h.report(c)
-	if err != nil {
-		return err
-	}
-	daily, err := httpx.QueryBool(c, "daily")
-	if err != nil {
-		return err
-	}
-	all := []reports.SummaryItem{}
-	for _, d := range r.Devices {
-		items, err := r.Summary(d, daily)
-		if err != nil {
-			return err
-		}
-		all = append(all, items...)
-	}
-	if !wantsExcel(c) {
-		return c.JSON(all)
-	}
-	return h.sendWorkbook(c, r, func(wb *export.Workbook) error {
-		err := wb.Sheet("Summary", "Device", "Start", "End", "Distance (m)", "Average speed (kn)", "Max speed (kn)",
-			"Engine hours (h)", "Spent fuel", "Start odometer (m)", "End odometer (m)")
-		for _, s := range all {
-			if err != nil {
-				break
-			}
-			err = wb.Row(s.DeviceName, s.StartTime, s.EndTime, s.Distance, s.AverageSpeed, s.MaxSpeed,
-				float64(s.EngineHours)/3.6e6, s.SpentFuel, s.StartOdometer, s.EndOdometer)
-		}
-		return err
-	})
-}
-
-func text(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-func minutes(ms int64) float64 { return float64(ms) / 60_000 }
 
 // exportTrack serves Traccar's /positions/{kml,kmz,csv,gpx}: one
 // device's positions in [from, to], optionally only those inside

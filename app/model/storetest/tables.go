@@ -110,6 +110,13 @@ func (s *suite) tables(t *testing.T) {
 			},
 			edit: func(n *model.Notification) { n.Type, n.CalendarID, n.Notificators = "ignitionOn", 3, "sms" },
 		}.runner(s)},
+		{"Reports", tableCase[model.Report, *model.Report]{
+			table: model.Tx.Reports,
+			make: func(i int) *model.Report {
+				return &model.Report{Type: "trips", Description: fmt.Sprint("weekly", i), CalendarID: 1, Attributes: attrs(i)}
+			},
+			edit: func(r *model.Report) { r.Type, r.CalendarID = "summary", 2 },
+		}.runner(s)},
 		{"Tickets", tableCase[model.Ticket, *model.Ticket]{
 			table: func(tx model.Tx) model.Table[model.Ticket] { return tx.Office().Tickets() },
 			make: func(i int) *model.Ticket {

@@ -1,0 +1,943 @@
+package traccarweb_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// result is what one step of the walk saw.
+type result struct {
+	N        int
+	Area     string
+	Name     string
+	URL      string
+	Status   string // OK, ERROR (it worked, with an error shown or logged), BROKEN (it could not be done)
+	Problems []string
+	Failed   []apiCall
+	Alerts   []string
+	Console  []string
+	Calls    int
+	All      []string // every /api call of the step, for the broken ones
+	External []string // failures of outside resources meanwhile (not counted)
+	Took     time.Duration
+}
+
+// walker runs the steps and keeps their results.
+type walker struct {
+	t     *testing.T
+	b     *browser
+	web   *webServer
+	admin *apiClient
+	f     *fleetd
+
+	results []result
+	setup   []string // failures seeding fleetd through its API
+	notes   []string
+	shots   string
+
+	callMark, netMark, conMark, extMark int
+	ids                                 map[string]int64
+}
+
+// allowed are answers that are part of a working app, not failures: the
+// app asks for the session before anyone logged in.
+var allowed = map[string]bool{"GET /api/session 404": true, "GET /api/session 401": true}
+
+// step runs one step: fn does what a user does, then the walk waits for
+// the page to settle and collects what went wrong meanwhile.
+func (w *walker) step(area, name string, fn func(ctx context.Context) error) {
+	w.collectLate()
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(w.b.ctx, 15*time.Second)
+	err := fn(ctx)
+	cancel()
+	w.web.waitQuiet(700*time.Millisecond, 12*time.Second)
+	r := result{N: len(w.results) + 1, Area: area, Name: name, URL: w.b.location()}
+	if err != nil {
+		r.Problems = append(r.Problems, "could not be done: "+err.Error())
+	}
+	w.collect(&r)
+	if text, err := w.pageText(); err == nil && len(text) < 3 {
+		r.Problems = append(r.Problems, "empty page")
+	}
+	r.Took = time.Since(start)
+	w.results = append(w.results, r)
+	w.finish(len(w.results) - 1)
+	w.t.Logf("%3d %-6s %s — %s", r.N, w.results[len(w.results)-1].Status, area, name)
+}
+
+func (w *walker) pageText() (string, error) {
+	ctx, cancel := context.WithTimeout(w.b.ctx, 3*time.Second)
+	defer cancel()
+	return eval[string](ctx, "window.__tw ? __tw.pageText() : document.body.innerText")
+}
+
+type alert struct {
+	Text  string
+	Crash bool
+	At    string
+}
+
+// collect adds to r what happened since the last marks.
+func (w *walker) collect(r *result) {
+	calls, next := w.web.callsSince(w.callMark)
+	w.callMark = next
+	r.Calls += len(calls)
+	for _, c := range calls {
+		r.All = append(r.All, fmt.Sprintf("%s %s %d", c.Method, c.Path, c.Status))
+		if c.Status >= 400 && !allowed[fmt.Sprintf("%s %s %d", c.Method, strings.SplitN(c.Path, "?", 2)[0], c.Status)] {
+			r.Failed = append(r.Failed, c)
+		}
+	}
+	netFails, console, nm, cm := w.b.since(w.netMark, w.conMark)
+	w.netMark, w.conMark = nm, cm
+	var ext []string
+	ext, w.extMark = w.b.externalSince(w.extMark)
+	r.External = append(r.External, ext...)
+	r.Problems = append(r.Problems, netFails...)
+	r.Console = append(r.Console, console...)
+	// Drain the alerts a few times: the app shows queued errors one by one.
+	for i := 0; i < 10; i++ {
+		ctx, cancel := context.WithTimeout(w.b.ctx, 3*time.Second)
+		as, err := eval[[]alert](ctx, "window.__tw ? __tw.drain() : []")
+		cancel()
+		if err != nil || len(as) == 0 {
+			break
+		}
+		for _, a := range as {
+			if a.Crash {
+				r.Problems = append(r.Problems, "page crashed (ErrorBoundary): "+firstLine(a.Text))
+			} else {
+				r.Alerts = append(r.Alerts, a.Text)
+			}
+		}
+		time.Sleep(400 * time.Millisecond)
+	}
+}
+
+// collectLate gives the previous step what arrived after it ended.
+func (w *walker) collectLate() {
+	if len(w.results) == 0 {
+		_, w.callMark = w.web.callsSince(w.callMark)
+		_, _, w.netMark, w.conMark = w.b.since(w.netMark, w.conMark)
+		return
+	}
+	i := len(w.results) - 1
+	w.collect(&w.results[i])
+	w.finish(i)
+}
+
+func (w *walker) finish(i int) {
+	r := &w.results[i]
+	switch {
+	case len(r.Problems) > 0:
+		r.Status = "BROKEN"
+	case len(r.Alerts) > 0 || len(r.Failed) > 0 || len(r.Console) > 0:
+		r.Status = "ERROR"
+	default:
+		r.Status = "OK"
+	}
+	if r.Status != "OK" && w.shots != "" {
+		w.b.screenshot(filepath.Join(w.shots, fmt.Sprintf("traccarweb-%03d.png", r.N)))
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// seed fills fleetd with what the walk needs, through its API and the
+// OsmAnd protocol port, as an installation would have it.
+func (w *walker) seed() {
+	a := w.admin
+	try := func(what string, err error) bool {
+		if err != nil {
+			w.setup = append(w.setup, what+": "+err.Error())
+			return false
+		}
+		return true
+	}
+	var created map[string]any
+	id := func() int64 { v, _ := created["id"].(float64); return int64(v) }
+	add := func(key, path string, body map[string]any) {
+		created = nil
+		if try("create "+key, a.call("POST", path, body, &created)) {
+			w.ids[key] = id()
+		}
+	}
+	var server map[string]any
+	if try("read the server", a.call("GET", "/api/server", nil, &server)) {
+		attrs, _ := server["attributes"].(map[string]any)
+		if attrs == nil {
+			attrs = map[string]any{}
+		}
+		attrs["totpEnable"] = true
+		server["attributes"] = attrs
+		try("enable TOTP on the server (server.attributes.totpEnable)", a.call("PUT", "/api/server", server, nil))
+	}
+	var me map[string]any
+	if try("read the session", a.call("GET", "/api/session", nil, &me)) {
+		v, _ := me["id"].(float64)
+		w.ids["admin"] = int64(v)
+	}
+	add("user", "/api/users", map[string]any{"name": "Normal User", "email": userEmail, "password": userPassword})
+	add("group", "/api/groups", map[string]any{"name": "Fleet A"})
+	add("truck", "/api/devices", map[string]any{"name": "Truck 1", "uniqueId": "100001", "groupId": w.ids["group"], "category": "truck"})
+	add("van", "/api/devices", map[string]any{"name": "Van 2", "uniqueId": "100002"})
+	add("spare", "/api/devices", map[string]any{"name": "Spare 3", "uniqueId": "100003"})
+	add("depot", "/api/geofences", map[string]any{"name": "Depot", "area": "CIRCLE (48.8566 2.3522, 400)"})
+	add("alice", "/api/drivers", map[string]any{"name": "Alice Driver", "uniqueId": "DRV-1"})
+	if w.ids["user"] != 0 && w.ids["van"] != 0 {
+		try("give the normal user Van 2", a.call("POST", "/api/permissions", map[string]any{"userId": w.ids["user"], "deviceId": w.ids["van"]}, nil))
+	}
+
+	// Truck 1: parked at the depot, a drive east, parked again; Van 2: a
+	// few positions. Every minute, ending a minute ago.
+	now := time.Now()
+	start := now.Add(-40 * time.Minute)
+	if day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location()); start.Before(day) {
+		start = day
+	}
+	step := now.Sub(start) / 40
+	lat, lon := 48.8566, 2.3522
+	for i := 0; i < 39; i++ {
+		speed := 0.0
+		extra := "ignition=false&driverUniqueId=DRV-1"
+		if i >= 8 && i < 26 {
+			speed, lon = 32, lon+0.006
+			extra = "ignition=true&driverUniqueId=DRV-1"
+		}
+		if !try("OsmAnd position of Truck 1", feedOsmAnd(w.f, "100001", start.Add(time.Duration(i)*step), lat, lon, speed, extra)) {
+			break
+		}
+	}
+	for i := 0; i < 5; i++ {
+		if !try("OsmAnd position of Van 2", feedOsmAnd(w.f, "100002", start.Add(time.Duration(i*5)*step), 48.86+float64(i)*0.001, 2.34, 10, "")) {
+			break
+		}
+	}
+	// The positions are stored when the latest answers. Traccar answers
+	// GET /api/positions?deviceId=N with the device's latest position.
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) && w.ids["position"] == 0 {
+		var latest []map[string]any
+		if err := a.call("GET", "/api/positions", nil, &latest); err == nil {
+			for _, p := range latest {
+				if d, _ := p["deviceId"].(float64); int64(d) == w.ids["truck"] {
+					v, _ := p["id"].(float64)
+					w.ids["position"] = int64(v)
+				}
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if w.ids["position"] == 0 {
+		w.setup = append(w.setup, "GET /api/positions: no latest position of Truck 1 after feeding it OsmAnd reports")
+	} else {
+		var latest []map[string]any
+		err := a.call("GET", fmt.Sprintf("/api/positions?deviceId=%d", w.ids["truck"]), nil, &latest)
+		if err == nil && len(latest) == 0 {
+			err = fmt.Errorf("answered [] (Traccar answers the device's latest position)")
+		}
+		try(fmt.Sprintf("GET /api/positions?deviceId=%d", w.ids["truck"]), err)
+	}
+	var events []map[string]any
+	q := url.Values{"deviceId": {fmt.Sprint(w.ids["truck"])}, "from": {start.Add(-time.Hour).UTC().Format(time.RFC3339)}, "to": {now.Add(time.Minute).UTC().Format(time.RFC3339)}}
+	if err := a.call("GET", "/api/reports/events?"+q.Encode(), nil, &events); err == nil && len(events) > 0 {
+		v, _ := events[0]["id"].(float64)
+		w.ids["event"] = int64(v)
+	}
+}
+
+// TestTraccarWeb runs traccar-web in Chromium against fleetd and reports
+// every failure a user would meet. It skips unless TRACCAR_WEB is set.
+func TestTraccarWeb(t *testing.T) {
+	build := webBuild(t)
+	chromium := findChromium(t)
+	_ = chromium
+	began := time.Now()
+	dir := t.TempDir()
+	f := startFleetd(t, dir)
+	web := startWeb(t, build, f.url)
+	b := startBrowser(t, web.url)
+	b.quiet = func() { web.waitQuiet(400*time.Millisecond, 8*time.Second) }
+	w := &walker{t: t, b: b, web: web, f: f, ids: map[string]int64{}, shots: os.Getenv("TRACCARWEB_SCREENSHOTS")}
+	if w.shots != "" {
+		if err := os.MkdirAll(w.shots, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.admin = login(t, f.url, adminEmail, adminPassword)
+	w.seed()
+	w.walkAdmin()
+	w.walkUser()
+	w.collectLate()
+
+	report := w.report(time.Since(began))
+	path := os.Getenv("TRACCARWEB_REPORT")
+	if path == "" {
+		path = filepath.Join(os.TempDir(), "traccarweb-report.md")
+	}
+	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("report written to %s", path)
+	var ok, errs, broken int
+	for _, r := range w.results {
+		switch r.Status {
+		case "OK":
+			ok++
+		case "ERROR":
+			errs++
+		default:
+			broken++
+		}
+	}
+	if errs+broken+len(w.setup) > 0 {
+		t.Errorf("traccar-web on fleetd: %d steps OK, %d with errors, %d broken, %d setup failures: see %s",
+			ok, errs, broken, len(w.setup), path)
+	}
+}
+
+// id returns the id of a seeded or created item, or 0.
+func (w *walker) id(key string) int64 { return w.ids[key] }
+
+// lookup finds the id of an item the web app created.
+func (w *walker) lookup(key, path, name string) int64 {
+	id, err := w.admin.idOf(path, name)
+	if err != nil {
+		w.notes = append(w.notes, fmt.Sprintf("could not find %q after creating it in the web app: %v", name, err))
+		return 0
+	}
+	w.ids[key] = id
+	return id
+}
+
+func (w *walker) need(ctx context.Context, keys ...string) error {
+	for _, k := range keys {
+		if w.ids[k] == 0 {
+			return fmt.Errorf("no %s to work on (an earlier step or the setup failed)", k)
+		}
+	}
+	return nil
+}
+
+// seq runs the functions in order and stops at the first error.
+func seq(fns ...func() error) error {
+	for _, fn := range fns {
+		if err := fn(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reportStep opens a report page for the device, presses Show (the
+// period is Today) and waits for it to load.
+func (w *walker) reportStep(name, path string, query string, wantRows bool) {
+	w.step("reports", name+": show today", func(ctx context.Context) error {
+		p := path
+		if query != "" {
+			p += "?" + query
+		}
+		if err := seq(
+			func() error { return w.b.open(ctx, p) },
+			func() error { return w.b.clickText(ctx, "Show") },
+			func() error {
+				return w.b.until(ctx, "the report to load", "location.search.includes('from=') && !__tw.byText('Loading...')")
+			},
+		); err != nil {
+			return err
+		}
+		w.web.waitQuiet(700*time.Millisecond, 10*time.Second)
+		if wantRows {
+			n, err := eval[int](ctx, "document.querySelectorAll('tbody tr').length")
+			if err == nil && n == 0 {
+				return fmt.Errorf("the report has no rows, though the device has positions today")
+			}
+		}
+		return nil
+	})
+}
+
+func (w *walker) walkAdmin() {
+	b := w.b
+	truck := func() string { return fmt.Sprint(w.id("truck")) }
+
+	// Logging in.
+	w.step("login", "open the app logged out: the login page", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.load(ctx, "/") },
+			func() error { return b.until(ctx, "the login form", "!!document.querySelector('input[name=email]')") },
+		)
+	})
+	w.step("login", "log in as the administrator through the form", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.fillCSS(ctx, "input[name=email]", adminEmail) },
+			func() error { return b.fillCSS(ctx, "input[name=password]", adminPassword) },
+			func() error { return b.clickText(ctx, "Login") },
+			func() error { return b.expectText(ctx, "Truck 1") },
+		)
+	})
+
+	// The main page.
+	w.step("main", "map and device list show every device", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.expectText(ctx, "Van 2") },
+			func() error { return b.expectText(ctx, "Spare 3") },
+			func() error { return b.until(ctx, "the map", "!!document.querySelector('.maplibregl-map')") },
+		)
+	})
+	deviceRow := func(name string) string {
+		return "[...document.querySelectorAll('.MuiListItemButton-root')].filter(__tw.visible).find((e) => e.innerText.includes(" + js(name) + "))"
+	}
+	w.step("main", "select Truck 1 in the list: its status card", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.click(ctx, "Truck 1 in the device list", deviceRow("Truck 1")) },
+			func() error { return b.expectText(ctx, "More Details") },
+		)
+	})
+	w.step("main", "status card → More Details (position page)", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.clickText(ctx, "More Details") },
+			func() error { return b.until(ctx, "the position page", "location.pathname.startsWith('/position/')") },
+			func() error {
+				return b.until(ctx, "its attributes", "document.querySelectorAll('tbody tr').length > 3")
+			},
+		)
+	})
+	w.step("main", "network page of the position", func(ctx context.Context) error {
+		if err := w.need(ctx, "position"); err != nil {
+			return err
+		}
+		return b.open(ctx, fmt.Sprintf("/network/%d", w.id("position")))
+	})
+	w.step("main", "status card → Replay: show today", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/") },
+			func() error { return b.click(ctx, "Truck 1 in the device list", deviceRow("Truck 1")) },
+			func() error { return b.clickText(ctx, "Replay") },
+			func() error { return b.until(ctx, "the replay page", "location.pathname === '/replay'") },
+			func() error { return b.clickText(ctx, "Show") },
+			func() error { return b.until(ctx, "the replay controls", "location.search.includes('from=')") },
+		)
+	})
+	w.step("main", "status card → Extra → Create Geofence, then save it", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/") },
+			func() error { return b.click(ctx, "Truck 1 in the device list", deviceRow("Truck 1")) },
+			func() error { return b.clickText(ctx, "Extra") },
+			func() error { return b.clickText(ctx, "Create Geofence") },
+			func() error {
+				return b.until(ctx, "the geofence page", "/^\\/settings\\/geofence\\/\\d+$/.test(location.pathname)")
+			},
+			func() error { return b.fill(ctx, "Name", "Truck stop") },
+			func() error { return b.clickText(ctx, "Save") },
+			func() error {
+				return b.until(ctx, "leaving the geofence page", "!location.pathname.startsWith('/settings/geofence/')")
+			},
+		)
+	})
+	w.step("main", "send a command to Truck 1 (device command page)", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/device/"+truck()+"/command") },
+			func() error { return b.choose(ctx, "Type", "Custom command") },
+			func() error { return b.fill(ctx, "Data", "STATUS#") },
+			func() error { return b.clickText(ctx, "Send") },
+		)
+	})
+	w.step("main", "share Truck 1 (share page → Show link)", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/device/"+truck()+"/share") },
+			func() error { return b.clickText(ctx, "Show") },
+			func() error {
+				return b.until(ctx, "a share link", "(() => { const el = __tw.input('Link'); return !!el && el.value.length > 0; })()")
+			},
+		)
+	})
+	w.step("main", "accumulators of Truck 1: save", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/accumulators/"+truck()) },
+			func() error { return b.fill(ctx, "Total Distance", "12.5") },
+			func() error { return b.clickText(ctx, "Save") },
+			func() error {
+				return b.until(ctx, "leaving the page", "!location.pathname.startsWith('/settings/accumulators')")
+			},
+		)
+	})
+	w.step("main", "event page", func(ctx context.Context) error {
+		if w.id("event") == 0 {
+			w.notes = append(w.notes, "event page: fleetd reported no event for Truck 1 today, so /event/:id was opened with no id to show")
+			return b.open(ctx, "/event/1")
+		}
+		return b.open(ctx, fmt.Sprintf("/event/%d", w.id("event")))
+	})
+	w.step("main", "video stream page", func(ctx context.Context) error { return b.open(ctx, "/stream?deviceId="+truck()) })
+	w.step("main", "emulator page", func(ctx context.Context) error { return b.open(ctx, "/emulator") })
+
+	// Settings: the items the later steps link and report on are made
+	// first, through the web app's own forms.
+	w.step("settings", "preferences: open and save", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.clickText(ctx, "Save") },
+		)
+	})
+	w.step("settings", "server settings: open and save", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/server") },
+			func() error { return b.clickText(ctx, "Save") },
+			func() error { return b.until(ctx, "leaving the page", "location.pathname !== '/settings/server'") },
+		)
+	})
+	w.step("settings", "account: generate a TOTP key and save", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, fmt.Sprintf("/settings/user/%d", w.id("admin"))) },
+			func() error {
+				return b.click(ctx, "the TOTP generate button", "(() => { const l = [...document.querySelectorAll('label')].find((l) => __tw.norm(l.textContent) === 'One-time Password Key'); return l && l.closest('.MuiFormControl-root').querySelector('button'); })()")
+			},
+			func() error {
+				return b.until(ctx, "a TOTP key", "(() => { const l = [...document.querySelectorAll('label')].find((l) => __tw.norm(l.textContent) === 'One-time Password Key'); const i = l && l.closest('.MuiFormControl-root').querySelector('input'); return !!i && i.value.length > 0; })()")
+			},
+			func() error { return b.clickText(ctx, "Save") },
+			func() error {
+				return b.until(ctx, "leaving the page", "!location.pathname.startsWith('/settings/user/')")
+			},
+		)
+	})
+	// create opens list, adds an item through the + button and the form.
+	create := func(name, list, form string, fill func(ctx context.Context) error, expect string) {
+		w.step("settings", name, func(ctx context.Context) error {
+			return seq(
+				func() error { return b.open(ctx, "/settings/preferences") },
+				func() error { return b.open(ctx, list) },
+				func() error {
+					return b.click(ctx, "the + button", "[...document.querySelectorAll('.MuiFab-root')].find(__tw.visible)")
+				},
+				func() error { return b.until(ctx, "the form", "location.pathname === "+js(form)) },
+				func() error { return fill(ctx) },
+				func() error { return b.clickText(ctx, "Save") },
+				func() error { return b.until(ctx, "back to the list", "location.pathname === "+js(list)) },
+				func() error { return b.expectText(ctx, expect) },
+			)
+		})
+	}
+	// edit opens the item's form from its row in the list and saves it.
+	edit := func(name, list, row string, fill func(ctx context.Context) error) {
+		w.step("settings", name, func(ctx context.Context) error {
+			return seq(
+				func() error { return b.open(ctx, "/settings/preferences") },
+				func() error { return b.open(ctx, list) },
+				func() error { return b.clickIn(ctx, row, "Edit") },
+				func() error { return b.until(ctx, "the form", "location.pathname !== "+js(list)) },
+				func() error {
+					return b.until(ctx, "the form's fields", "!!document.querySelector('input') && !document.querySelector('.MuiSkeleton-root')")
+				},
+				func() error {
+					if fill == nil {
+						return nil
+					}
+					return fill(ctx)
+				},
+				func() error { return b.clickText(ctx, "Save") },
+				func() error { return b.until(ctx, "back to the list", "location.pathname === "+js(list)) },
+			)
+		})
+	}
+	noop := func(ctx context.Context) error { return nil }
+
+	w.step("settings", "notifications: list", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/notifications") },
+		)
+	})
+	create("notifications: create (first type, Web channel, all devices)", "/settings/notifications", "/settings/notification", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.choose(ctx, "Type", "") },
+			func() error { return b.choose(ctx, "Channels", "Web") },
+			func() error { return b.fill(ctx, "Description", "Web alerts") },
+			func() error { return b.check(ctx, "All Devices") },
+		)
+	}, "Web alerts")
+	edit("notifications: edit and save", "/settings/notifications", "Web alerts", nil)
+
+	create("drivers: create", "/settings/drivers", "/settings/driver", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.fill(ctx, "Name", "Bob Driver") },
+			func() error { return b.fill(ctx, "Identifier", "DRV-2") },
+		)
+	}, "Bob Driver")
+	edit("drivers: edit and save", "/settings/drivers", "Alice Driver", noop)
+
+	create("calendars: create (simple calendar)", "/settings/calendars", "/settings/calendar", func(ctx context.Context) error {
+		return b.fill(ctx, "Name", "Weekdays")
+	}, "Weekdays")
+	edit("calendars: edit and save", "/settings/calendars", "Weekdays", noop)
+
+	create("computed attributes: create", "/settings/attributes", "/settings/attribute", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.fill(ctx, "Description", "Speed in km/h") },
+			func() error { return b.fill(ctx, "Attribute", "speedKmh") },
+			func() error {
+				return b.click(ctx, "the new attribute option", "__tw.option('Add \"speedKmh\"') || __tw.option('speedKmh')")
+			},
+			func() error { return b.fill(ctx, "Expression", "speed * 1.852") },
+			func() error { return b.choose(ctx, "Type", "Number") },
+		)
+	}, "Speed in km/h")
+	w.step("settings", "computed attributes: edit, test the expression on Truck 1, save", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/attributes") },
+			func() error { return b.clickIn(ctx, "Speed in km/h", "Edit") },
+			func() error { return b.until(ctx, "the form", "location.pathname.startsWith('/settings/attribute/')") },
+			func() error { return b.choose(ctx, "Device", "Truck 1") },
+			func() error { return b.clickText(ctx, "Test Expression") },
+			func() error { return b.clickText(ctx, "Save") },
+			func() error { return b.until(ctx, "back to the list", "location.pathname === '/settings/attributes'") },
+		)
+	})
+
+	create("maintenance: create", "/settings/maintenances", "/settings/maintenance", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.fill(ctx, "Name", "Oil change") },
+			func() error { return b.choose(ctx, "Type", "") },
+			func() error { return b.fill(ctx, "Start", "1000") },
+			func() error { return b.fill(ctx, "Period", "5000") },
+		)
+	}, "Oil change")
+	edit("maintenance: edit and save", "/settings/maintenances", "Oil change", noop)
+
+	create("saved commands: create", "/settings/commands", "/settings/command", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.fill(ctx, "Description", "Ask status") },
+			func() error { return b.choose(ctx, "Type", "Custom command") },
+			func() error { return b.fill(ctx, "Data", "STATUS#") },
+		)
+	}, "Ask status")
+	edit("saved commands: edit and save", "/settings/commands", "Ask status", noop)
+
+	w.step("settings", "groups: list", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/groups") },
+			func() error { return b.expectText(ctx, "Fleet A") },
+		)
+	})
+	create("groups: create", "/settings/groups", "/settings/group", func(ctx context.Context) error {
+		return b.fill(ctx, "Name", "Fleet B")
+	}, "Fleet B")
+	edit("groups: edit and save (parent group Fleet A)", "/settings/groups", "Fleet B", func(ctx context.Context) error {
+		return b.choose(ctx, "Group", "Fleet A")
+	})
+	w.step("settings", "groups: send a command to Fleet A", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/groups") },
+			func() error { return b.clickIn(ctx, "Fleet A", "Command") },
+			func() error { return b.choose(ctx, "Type", "Custom command") },
+			func() error { return b.fill(ctx, "Data", "STATUS#") },
+			func() error { return b.clickText(ctx, "Send") },
+		)
+	})
+	w.step("settings", "groups: share Fleet A", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/groups") },
+			func() error { return b.clickIn(ctx, "Fleet A", "Share") },
+			func() error { return b.clickText(ctx, "Show") },
+			func() error {
+				return b.until(ctx, "a share link", "(() => { const el = __tw.input('Link'); return !!el && el.value.length > 0; })()")
+			},
+		)
+	})
+
+	w.step("settings", "devices: list", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/devices") },
+			func() error { return b.expectText(ctx, "Spare 3") },
+		)
+	})
+	create("devices: create", "/settings/devices", "/settings/device", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.fill(ctx, "Name", "Car 4") },
+			func() error { return b.fill(ctx, "Identifier", "100004") },
+		)
+	}, "Car 4")
+	edit("devices: edit and save (group Fleet A)", "/settings/devices", "Car 4", func(ctx context.Context) error {
+		return b.choose(ctx, "Group", "Fleet A")
+	})
+	edit("geofences: edit Depot and save", "/geofences", "Depot", noop)
+	w.step("settings", "geofences: list page", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/geofences") },
+			func() error { return b.expectText(ctx, "Depot") },
+		)
+	})
+
+	// Connections pages: each link is a POST /api/permissions.
+	link := func(name, page string, links [][2]string) {
+		w.step("connections", name, func(ctx context.Context) error {
+			ctx, cancel := context.WithTimeout(w.b.ctx, 90*time.Second)
+			defer cancel()
+			fns := []func() error{
+				func() error { return b.open(ctx, "/settings/preferences") },
+				func() error { return b.open(ctx, page) },
+			}
+			if err := seq(fns...); err != nil {
+				return err
+			}
+			// Link what can be linked; a missing option is reported, the
+			// others are still tried.
+			var missing []string
+			for _, l := range links {
+				lctx, cancel := context.WithTimeout(ctx, 6*time.Second)
+				if err := b.choose(lctx, l[0], l[1]); err != nil {
+					missing = append(missing, err.Error())
+				}
+				cancel()
+				w.web.waitQuiet(300*time.Millisecond, 5*time.Second)
+			}
+			if len(missing) > 0 {
+				return fmt.Errorf("%s", strings.Join(missing, "; "))
+			}
+			return nil
+		})
+	}
+	link("device Truck 1: link geofence, notification, driver, computed attribute, saved command, maintenance",
+		"/settings/device/"+truck()+"/connections", [][2]string{
+			{"Geofences", "Depot"}, {"Notifications", "Web alerts"}, {"Drivers", "Alice Driver"},
+			{"Computed Attributes", "Speed in km/h"}, {"Saved Commands", "Ask status"}, {"Maintenance", "Oil change"},
+		})
+	link("group Fleet A: link geofence, notification, driver, computed attribute, saved command, maintenance",
+		fmt.Sprintf("/settings/group/%d/connections", w.id("group")), [][2]string{
+			{"Geofences", "Depot"}, {"Notifications", "Web alerts"}, {"Drivers", "Bob Driver"},
+			{"Computed Attributes", "Speed in km/h"}, {"Saved Commands", "Ask status"}, {"Maintenance", "Oil change"},
+		})
+
+	w.step("settings", "users: list", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/users") },
+			func() error { return b.expectText(ctx, "Normal User") },
+		)
+	})
+	create("users: create", "/settings/users", "/settings/user", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.fill(ctx, "Name", "Second User") },
+			func() error { return b.fill(ctx, "Email", "second@example.com") },
+			func() error { return b.fill(ctx, "Password", "second-passphrase-1") },
+		)
+	}, "Second User")
+	edit("users: edit Normal User and save", "/settings/users", "Normal User", noop)
+	link("user Normal User: link devices, group, geofence, notification, calendar, driver, attribute, command, maintenance",
+		fmt.Sprintf("/settings/user/%d/connections", w.id("user")), [][2]string{
+			{"Devices", "Truck 1"}, {"Groups", "Fleet A"}, {"Geofences", "Depot"}, {"Notifications", "Web alerts"},
+			{"Calendars", "Weekdays"}, {"Drivers", "Alice Driver"}, {"Computed Attributes", "Speed in km/h"},
+			{"Saved Commands", "Ask status"}, {"Maintenance", "Oil change"},
+		})
+	w.step("settings", "announcement: send to Normal User", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/announcement") },
+			func() error { return b.choose(ctx, "Users", "Normal User") },
+			func() error { return b.choose(ctx, "Channels", "") },
+			func() error { return b.fill(ctx, "Subject", "Hello") },
+			func() error { return b.fill(ctx, "Message", "Maintenance tonight") },
+			func() error { return b.clickText(ctx, "Send") },
+		)
+	})
+
+	// Reports over today.
+	dev := "deviceId=" + truck()
+	w.reportStep("combined", "/reports/combined", dev, true)
+	w.reportStep("positions (route)", "/reports/route", dev, true)
+	w.reportStep("events", "/reports/events", dev, false)
+	w.reportStep("geofences", "/reports/geofences", dev, false)
+	w.reportStep("trips", "/reports/trips", dev, false)
+	w.reportStep("stops", "/reports/stops", dev, false)
+	w.reportStep("summary", "/reports/summary", dev, true)
+	w.reportStep("chart", "/reports/chart", dev, false)
+	w.reportStep("statistics", "/reports/statistics", "", false)
+	w.reportStep("audit", "/reports/audit", "", false)
+	w.step("reports", "positions (route): export XLSX", func(ctx context.Context) error {
+		err := seq(
+			func() error { return b.open(ctx, "/reports/route?"+dev) },
+			func() error { return b.clickText(ctx, "Show") },
+			func() error { return b.until(ctx, "the report", "location.search.includes('from=')") },
+			func() error {
+				return b.click(ctx, "the split button's menu", "(() => { const g = [...document.querySelectorAll('.MuiButtonGroup-root')].find(__tw.visible); return g && g.querySelectorAll('button')[1]; })()")
+			},
+			func() error { return b.clickText(ctx, "Export (XLSX)") },
+			func() error { time.Sleep(time.Second); return nil },
+		)
+		// An export that fails leaves the app for the error's page.
+		if loc, _ := eval[string](ctx, "location.pathname"); !strings.HasPrefix(loc, "/reports/") {
+			_ = b.load(ctx, "/reports/route?"+dev)
+		}
+		return err
+	})
+	w.step("reports", "events: schedule the report (calendar Weekdays)", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/reports/events?"+dev) },
+			func() error {
+				return b.click(ctx, "the split button's menu", "(() => { const g = [...document.querySelectorAll('.MuiButtonGroup-root')].find(__tw.visible); return g && g.querySelectorAll('button')[1]; })()")
+			},
+			func() error { return b.clickText(ctx, "Schedule") },
+			func() error { return b.fill(ctx, "Description", "Daily events") },
+			func() error { return b.choose(ctx, "Calendar", "Weekdays") },
+			func() error { return b.clickText(ctx, "Schedule") },
+		)
+	})
+	w.step("reports", "scheduled reports: list", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/reports/scheduled") },
+			func() error { return b.expectText(ctx, "Daily events") },
+		)
+	})
+	w.step("reports", "logs (live device frames)", func(ctx context.Context) error {
+		return b.open(ctx, "/reports/logs")
+	})
+
+	// Removing what the walk created, from each list's Remove button and
+	// the confirmation snackbar.
+	remove := func(name, list, row string) {
+		w.step("delete", name, func(ctx context.Context) error {
+			return seq(
+				func() error { return b.open(ctx, "/settings/preferences") },
+				func() error { return b.open(ctx, list) },
+				func() error { return b.clickIn(ctx, row, "Remove") },
+				func() error {
+					return b.click(ctx, "Remove in the confirmation", "(() => { const s = [...document.querySelectorAll('.MuiSnackbar-root')].find(__tw.visible); return s && __tw.byText('Remove', s); })()")
+				},
+				func() error {
+					return b.until(ctx, row+" to leave the list", "!__tw.row("+js(row)+")")
+				},
+			)
+		})
+	}
+	w.step("delete", "scheduled report", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/reports/scheduled") },
+			func() error {
+				return b.click(ctx, "its remove button", "(() => { const r = __tw.row('Daily events'); return r && r.querySelector('button'); })()")
+			},
+			func() error {
+				return b.click(ctx, "Remove in the confirmation", "(() => { const s = [...document.querySelectorAll('.MuiSnackbar-root')].find(__tw.visible); return s && __tw.byText('Remove', s); })()")
+			},
+			func() error { return b.until(ctx, "it to leave the list", "!__tw.row('Daily events')") },
+		)
+	})
+	remove("device Car 4", "/settings/devices", "Car 4")
+	remove("group Fleet B", "/settings/groups", "Fleet B")
+	remove("user Second User", "/settings/users", "Second User")
+	remove("driver Bob Driver", "/settings/drivers", "Bob Driver")
+	remove("saved command Ask status", "/settings/commands", "Ask status")
+	remove("maintenance Oil change", "/settings/maintenances", "Oil change")
+	remove("computed attribute Speed in km/h", "/settings/attributes", "Speed in km/h")
+	remove("notification Web alerts", "/settings/notifications", "Web alerts")
+	remove("calendar Weekdays", "/settings/calendars", "Weekdays")
+	w.step("delete", "geofence Truck stop (geofences page)", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/geofences") },
+			func() error {
+				return b.click(ctx, "its remove button", "(() => { const r = [...document.querySelectorAll('.MuiListItem-root, .MuiListItemButton-root, li')].filter(__tw.visible).find((e) => e.innerText.includes('Truck stop')); return r && [...r.querySelectorAll('button')].find((x) => x.querySelector('[data-testid=DeleteIcon]')); })()")
+			},
+			func() error {
+				return b.click(ctx, "Remove in the confirmation", "(() => { const s = [...document.querySelectorAll('.MuiSnackbar-root')].find(__tw.visible); return s && __tw.byText('Remove', s); })()")
+			},
+		)
+	})
+	w.step("delete", "device Spare 3 from its status card", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/") },
+			func() error { return b.click(ctx, "Spare 3 in the device list", deviceRow("Spare 3")) },
+			func() error { return b.clickText(ctx, "Remove") },
+			func() error {
+				return b.click(ctx, "Remove in the confirmation", "(() => { const s = [...document.querySelectorAll('.MuiSnackbar-root')].find(__tw.visible); return s && __tw.byText('Remove', s); })()")
+			},
+			func() error { return b.until(ctx, "it to leave the list", "!__tw.pageText().includes('Spare 3')") },
+		)
+	})
+
+	w.step("login", "log out (Account → Logout)", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/") },
+			func() error { return b.clickText(ctx, "Account") },
+			func() error { return b.clickText(ctx, "Logout") },
+			func() error { return b.until(ctx, "the login page", "location.pathname === '/login'") },
+		)
+	})
+}
+
+// walkUser is the normal user's day: the devices they were given, their
+// reports and their own settings.
+func (w *walker) walkUser() {
+	b := w.b
+	w.step("user", "log in as the normal user", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.load(ctx, "/login") },
+			func() error { return b.fillCSS(ctx, "input[name=email]", userEmail) },
+			func() error { return b.fillCSS(ctx, "input[name=password]", userPassword) },
+			func() error { return b.clickText(ctx, "Login") },
+			func() error { return b.expectText(ctx, "Van 2") },
+		)
+	})
+	w.step("user", "sees the devices they were given (Van 2, Truck 1), and no other", func(ctx context.Context) error {
+		if err := b.expectText(ctx, "Truck 1"); err != nil {
+			return err
+		}
+		if t, _ := eval[string](ctx, "__tw.pageText()"); strings.Contains(t, "Car 4") {
+			return fmt.Errorf("the list shows Car 4, which the user was not given")
+		}
+		return nil
+	})
+	w.reportStep("combined (normal user)", "/reports/combined", fmt.Sprintf("deviceId=%d", w.id("van")), true)
+	w.step("user", "preferences: open and save", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.clickText(ctx, "Save") },
+		)
+	})
+	w.step("user", "own account: edit and save", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, fmt.Sprintf("/settings/user/%d", w.id("user"))) },
+			func() error { return b.fill(ctx, "Phone", "+15550100") },
+			func() error { return b.clickText(ctx, "Save") },
+			func() error {
+				return b.until(ctx, "leaving the page", "!location.pathname.startsWith('/settings/user/')")
+			},
+		)
+	})
+	w.step("user", "notifications list", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/notifications") },
+		)
+	})
+	w.step("user", "log out", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/") },
+			func() error { return b.clickText(ctx, "Account") },
+			func() error { return b.clickText(ctx, "Logout") },
+			func() error { return b.until(ctx, "the login page", "location.pathname === '/login'") },
+		)
+	})
+}

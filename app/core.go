@@ -104,6 +104,7 @@ func New(store model.Store, opts Options) *Core {
 		return activity.Counters{Stored: s.PositionsStored, Received: s.FramesReceived, MailSent: sent[model.NotifyMail],
 			SMSSent: sent[model.NotifySMS]}
 	}, c.now)
+	c.Office.OnServiceRecorded(c.Fleet.ServiceRecorded)
 	c.Accounts.OnUserDeleted(c.Office.DropUser)
 	c.Accounts.OnUserDeleted(func(tx model.Tx, userID int64) (func(), error) {
 		return func() {}, c.Notify.DropUser(tx, userID)

@@ -472,3 +472,50 @@ func TestEngineHoursAndAccumulators(t *testing.T) {
 func accumulators(device int64, distance, hours float64) ingest.Accumulators {
 	return ingest.Accumulators{DeviceID: device, TotalDistance: &distance, Hours: &hours}
 }
+
+// A service recorded in the office that names a maintenance reminder
+// restarts it for the vehicle: the next reminder falls a whole period
+// after the service, not on the reminder's own grid.
+func TestServiceRestartsMaintenance(t *testing.T) {
+	f := newFixture(t)
+	m := f.mustCreate(f.core.Fleet.Maintenances.Create(f.admin, func(m *model.Maintenance) error {
+		m.Name, m.Type, m.Period = "Oil change", "totalDistance", 1000
+		return nil
+	}))
+	f.linkDevice(model.KindMaintenance, m)
+	ingest := func(from, to int) { // fixes every 0.005° north: 556 m apart
+		t.Helper()
+		for i := from; i <= to; i++ {
+			if err := f.core.Ingest.Ingest(f.dev.ID, []*model.Position{pos(i, 54.9+0.005*float64(i), 24.0, 0, nil)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ingest(0, 3) // 0, 556, 1112, 1668 m: due at 1112
+	odometer := 1668.0
+	_, err := f.core.Office.CreateServiceRecord(f.admin, func(r *model.ServiceRecord) error {
+		r.Title, r.VehicleID, r.ServiceDate, r.Odometer = "Service", model.TextID(f.dev.ID), model.Date{Time: t0}, &odometer
+		r.ServiceTasks = []string{"oil change"}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := f.core.Fleet.Devices.Get(f.admin, f.dev.ID)
+	if got := model.Number(d.Attributes[fleet.MaintenanceStartKey(m.GetID())]); got < 2667 || got > 2669 {
+		t.Fatalf("the reminder restarts at %v, want the service's 1668 m plus the period", got)
+	}
+	ingest(4, 5) // 2224 (the old grid's 2000 is crossed: no longer due), 2780
+	var due []float64
+	f.db.View(func(tx model.Tx) error {
+		return tx.Events(f.dev.ID, time.Time{}, t0.Add(time.Hour), func(e *model.Event) bool {
+			if e.Type == model.EventMaintenance {
+				due = append(due, model.Number(e.Attributes["totalDistance"]))
+			}
+			return true
+		})
+	})
+	if len(due) != 2 || due[0] < 1111 || due[0] > 1113 || due[1] < 2779 || due[1] > 2781 {
+		t.Errorf("maintenance due at %v m, want 1112 and 2780", due)
+	}
+}

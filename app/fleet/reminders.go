@@ -1,10 +1,12 @@
 package fleet
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/calendar"
@@ -152,4 +154,98 @@ func checkNotificationAttributes(n *model.Notification) error {
 		}
 	}
 	return nil
+}
+
+// MaintenanceStartKey is the device attribute that moves where one
+// maintenance reminder counts from for that device: recording a service
+// of the office (ServiceRecorded) sets it, and a user may set it by hand.
+func MaintenanceStartKey(maintenanceID int64) string {
+	return "maintenance." + strconv.FormatInt(maintenanceID, 10) + ".start"
+}
+
+// ServiceRecorded links the office's service history to Traccar's
+// maintenance reminders: a service record of a vehicle naming a reminder
+// linked to it (a service task or the title equal to the reminder's name,
+// case aside) restarts that reminder for the vehicle, so the next one
+// falls a whole period after the service. The reminder's value at the
+// service (its type read from the vehicle's last position up to the
+// service day's end) plus the period goes in the device attribute
+// MaintenanceStartKey, in the record's own transaction.
+func (fl *Service) ServiceRecorded(tx model.Tx, r *model.ServiceRecord) error {
+	d, err := tx.Devices().Get(int64(r.VehicleID))
+	if errors.Is(err, model.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ids, err := access.LinkedToDevice(tx, d, model.KindMaintenance)
+	if err != nil {
+		return err
+	}
+	names := map[string]bool{strings.ToLower(strings.TrimSpace(r.Title)): true}
+	for _, task := range r.ServiceTasks {
+		names[strings.ToLower(strings.TrimSpace(task))] = true
+	}
+	var at *model.Position
+	changed := false
+	for _, id := range ids {
+		m, err := tx.Maintenances().Get(id)
+		if errors.Is(err, model.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !names[strings.ToLower(m.Name)] || m.Period <= 0 {
+			continue
+		}
+		if at == nil {
+			if at, err = positionAt(tx, d.ID, r.ServiceDate.AddDate(0, 0, 1)); err != nil || at == nil {
+				return err // no position yet: nothing to count from
+			}
+		}
+		v := MaintenanceValue(at, m.Type)
+		if v == 0 {
+			continue
+		}
+		if d.Attributes == nil {
+			d.Attributes = model.Attributes{}
+		}
+		d.Attributes[MaintenanceStartKey(m.ID)] = v + m.Period
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	return tx.Devices().Put(d)
+}
+
+// positionAt is the device's last position before t (nil: none).
+func positionAt(tx model.Tx, deviceID int64, t time.Time) (*model.Position, error) {
+	latest, err := tx.LatestPosition(deviceID)
+	if errors.Is(err, model.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil || latest.FixTime.Before(t) {
+		return latest, err
+	}
+	var last *model.Position
+	err = tx.Positions(deviceID, t.AddDate(0, 0, -30), t.Add(-time.Nanosecond), func(p *model.Position) bool { last = p; return true })
+	return last, err
+}
+
+// MaintenanceValue is the value a reminder of type typ counts at p: a
+// time in epoch milliseconds, or a numeric attribute (Traccar's
+// MaintenanceEventHandler).
+func MaintenanceValue(p *model.Position, typ string) float64 {
+	switch typ {
+	case "serverTime":
+		return float64(p.ServerTime.UnixMilli())
+	case "deviceTime":
+		return float64(p.DeviceTime.UnixMilli())
+	case "fixTime":
+		return float64(p.FixTime.UnixMilli())
+	}
+	return model.Number(p.Attributes[typ])
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 )
 
@@ -74,7 +75,7 @@ func (ig *Service) deriveEvents(st *deviceState, prev, p *model.Position, latest
 		}
 	}
 	for _, m := range st.reminders {
-		if v, due := maintenanceDue(m, prev, p); due {
+		if v, due := maintenanceDue(m, model.Number(d.Attributes[fleet.MaintenanceStartKey(m.ID)]), prev, p); due {
 			add(model.EventMaintenance, model.Attributes{m.Type: v}, 0).MaintenanceID = m.ID
 		}
 	}
@@ -83,28 +84,20 @@ func (ig *Service) deriveEvents(st *deviceState, prev, p *model.Position, latest
 
 // maintenanceDue is Traccar's MaintenanceEventHandler rule: the reminder
 // is due when the type's value, known before and now (0 counts as
-// unknown), reaches start, or crosses into a new period after it.
-func maintenanceDue(m *model.Maintenance, prev, p *model.Position) (float64, bool) {
+// unknown), reaches start, or crosses into a new period after it. The
+// device's own start (deviceStart, not 0: the last service recorded,
+// fleet.ServiceRecorded) replaces the reminder's.
+func maintenanceDue(m *model.Maintenance, deviceStart float64, prev, p *model.Position) (float64, bool) {
 	if m.Period == 0 {
 		return 0, false
 	}
-	old, now := maintenanceValue(prev, m.Type), maintenanceValue(p, m.Type)
-	if old == 0 || now == 0 || now < m.Start {
+	start := m.Start
+	if deviceStart != 0 {
+		start = deviceStart
+	}
+	old, now := fleet.MaintenanceValue(prev, m.Type), fleet.MaintenanceValue(p, m.Type)
+	if old == 0 || now == 0 || now < start {
 		return now, false
 	}
-	return now, old < m.Start || math.Floor((old-m.Start)/m.Period) < math.Floor((now-m.Start)/m.Period)
-}
-
-// maintenanceValue is the value a reminder counts: a time in epoch
-// milliseconds, or a numeric attribute.
-func maintenanceValue(p *model.Position, typ string) float64 {
-	switch typ {
-	case "serverTime":
-		return float64(p.ServerTime.UnixMilli())
-	case "deviceTime":
-		return float64(p.DeviceTime.UnixMilli())
-	case "fixTime":
-		return float64(p.FixTime.UnixMilli())
-	}
-	return model.Number(p.Attributes[typ])
+	return now, old < start || math.Floor((old-start)/m.Period) < math.Floor((now-start)/m.Period)
 }

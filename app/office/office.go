@@ -24,6 +24,24 @@ type Service struct {
 	run string
 	// roomFor refuses an upload the disk has no room for.
 	roomFor func(size int64) error
+	// serviced hear each service record saved, in its transaction.
+	serviced []func(tx model.Tx, r *model.ServiceRecord) error
+}
+
+// OnServiceRecorded registers what another area does when a service is
+// recorded or changed, in the record's own transaction (the fleet
+// restarts the vehicle's maintenance reminders the record names).
+func (svc *Service) OnServiceRecorded(fn func(tx model.Tx, r *model.ServiceRecord) error) {
+	svc.serviced = append(svc.serviced, fn)
+}
+
+func (svc *Service) recorded(tx model.Tx, r *model.ServiceRecord) error {
+	for _, fn := range svc.serviced {
+		if err := fn(tx, r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // New builds the office on store; roomFor is the core's disk-space

@@ -66,6 +66,9 @@ func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*model.Ser
 		if err := serviceRecords.create(tx, actor.ID, svc.now(), r); err != nil {
 			return err
 		}
+		if err := svc.recorded(tx, r); err != nil {
+			return err
+		}
 		return attachFiles(tx, actor, ref(refService, r.GetID()), nil, r.FileIDs)
 	})
 	if err != nil {
@@ -93,6 +96,9 @@ func (svc *Service) UpdateServiceRecord(actor *model.User, id int64, apply func(
 			return err
 		}
 		if err := attachFiles(tx, actor, ref(refService, id), before.FileIDs, after.FileIDs); err != nil {
+			return err
+		}
+		if err := svc.recorded(tx, after); err != nil {
 			return err
 		}
 		return serviceRecords.update(tx, before, after, svc.now())

@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/fleetd/fleetd/app"
@@ -120,12 +119,10 @@ func printSummary(w io.Writer, s *traccarimport.Summary, events bool) {
 		version = " " + s.Version
 	}
 	fmt.Fprintf(w, "Imported from Traccar%s at %s (%d requests):\n", version, s.Server, s.Requests)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\tcreated\talready there\tupdated\tskipped\t")
+	fmt.Fprintf(w, "%-20s %8s %14s %8s %8s\n", "", "created", "already there", "updated", "skipped")
 	for _, k := range s.Kinds {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", k.Name, k.Created, k.Existing, k.Updated, len(k.Skipped))
+		fmt.Fprintf(w, "%-20s %8d %14d %8d %8d\n", k.Name, k.Created, k.Existing, k.Updated, len(k.Skipped))
 	}
-	tw.Flush()
 	if h := s.History; h == nil {
 		fmt.Fprintln(w, "history: not imported (give --from, and --events for the events)")
 	} else {

@@ -69,9 +69,9 @@ func TestImportTraccar(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Imported from Traccar 6.6 at " + fake.URL,
-		"  created  already there  updated  skipped",
-		"devices        3              0        0        0",
-		"geofences        2              0        0        1",
+		"                      created  already there  updated  skipped\n",
+		"devices                     3              0        0        0\n",
+		"geofences                   2              0        0        1\n",
 		"history from 2026-03-01T00:00:00Z to 2026-03-04T00:00:00Z, read for 3 devices:",
 		"  positions: 171 stored, 0 already there",
 		"  events: 8 stored, 0 already there",
@@ -95,7 +95,7 @@ func TestImportTraccar(t *testing.T) {
 	if err := importing(t, fake, a, context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"devices        0              3        0        0", "  positions: 0 stored, 0 already there"} {
+	for _, want := range []string{"devices                     0              3        0        0\n", "  positions: 0 stored, 0 already there"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("second summary lacks %q:\n%s", want, out)
 		}

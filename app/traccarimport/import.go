@@ -193,8 +193,9 @@ func (r *run) login() error {
 func keys(tx model.Tx) model.KeySet { return tx.Keys(model.ImportedTraccar) }
 
 // checkServer refuses to import a second Traccar server into a store that
-// holds one's objects: their ids would be taken for the first one's. It
-// loads the id map.
+// holds one's objects: their ids would be taken for the first one's (an
+// earlier attempt that imported nothing does not count). It loads the id
+// map.
 func (r *run) checkServer() error {
 	var other string
 	err := r.svc.Store.View(func(tx model.Tx) error {
@@ -215,11 +216,18 @@ func (r *run) checkServer() error {
 	if err != nil {
 		return err
 	}
-	if other != "" {
+	if other != "" && len(r.ids) > 0 {
 		return fmt.Errorf("this store holds an import from the Traccar server %s; importing %s as well would take its ids for the first one's: "+
 			"import into a new data directory, or give --url %s if it is the same server", other, r.c.base, other)
 	}
-	return r.svc.Store.Update(func(tx model.Tx) error { return keys(tx).Put("server/"+r.c.base, 1) })
+	return r.svc.Store.Update(func(tx model.Tx) error {
+		if other != "" { // an attempt that imported nothing
+			if err := keys(tx).Delete("server/" + other); err != nil {
+				return err
+			}
+		}
+		return keys(tx).Put("server/"+r.c.base, 1)
+	})
 }
 
 // read fetches every object list.

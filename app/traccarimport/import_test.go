@@ -627,14 +627,27 @@ func TestSessionEnds(t *testing.T) {
 	}
 }
 
-// A store that holds one Traccar's import does not take another's.
+// A store that holds one Traccar's import does not take another's; an
+// attempt that imported nothing does not count.
 func TestSecondServerRefused(t *testing.T) {
 	w := newWorld(t)
-	w.mustRun(w.options())
-	other := tt.New(tt.Fleet())
-	defer other.Close()
+	first := w.fake
+	w.fake.Fail = func(r *http.Request) int {
+		if r.URL.Path == "/api/users" {
+			return http.StatusInternalServerError
+		}
+		return 0
+	}
+	if _, err := w.run(w.options()); err == nil {
+		t.Fatal("an import that cannot read the users succeeded")
+	}
+	w.fake = tt.New(tt.Fleet())
+	defer w.fake.Close()
 	o := w.options()
-	o.URL = other.URL + "/"
+	o.URL = w.fake.URL + "/"
+	w.mustRun(o)
+	o.URL = first.URL
+	first.Fail = nil
 	_, err := w.run(o)
 	if err == nil || !strings.Contains(err.Error(), "this store holds an import from the Traccar server "+w.fake.URL) {
 		t.Errorf("import: %v", err)

@@ -33,6 +33,7 @@ import (
 	"github.com/fleetd/fleetd/app/ops"
 	"github.com/fleetd/fleetd/app/systemd"
 	"github.com/fleetd/fleetd/app/throttle"
+	"github.com/fleetd/fleetd/app/traccarimport"
 	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/protocols/simulate"
@@ -133,7 +134,7 @@ func (c *cli) commands() *cobra.Command {
 	serveCmd.Flags().MarkHidden("memprofile")
 	root.AddCommand(
 		serveCmd,
-		c.userCommands(), healthCmd, c.simulateCommand(), c.benchCommand(),
+		c.userCommands(), c.importCommands(), healthCmd, c.simulateCommand(), c.benchCommand(),
 		&cobra.Command{Use: "maintenance on|off|status",
 			Short: "Switch maintenance mode (account access answers \"Server not running!\"), also while serve runs",
 			Args:  cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs), ValidArgs: []string{"on", "off", "status"},
@@ -182,6 +183,37 @@ func (c *cli) userCommands() *cobra.Command {
 	user := &cobra.Command{Use: "user", Short: "Manage users in the store (fleetd serve must be stopped)"}
 	user.AddCommand(add, list, passwd)
 	return user
+}
+
+// importCommands bring another tracking server's data into the store.
+func (c *cli) importCommands() *cobra.Command {
+	var in admin.TraccarImport
+	traccar := &cobra.Command{Use: "traccar --url URL --email E [--password P] [--from DATE [--to DATE] [--events]]",
+		Short: "Import users, devices, groups, geofences, notifications... and history from a running Traccar (fleetd serve must be stopped)",
+		Long: "Reads a running Traccar server through its REST API, as one of its administrators, and adds what fleetd does not\n" +
+			"have yet: users, groups, devices, geofences, calendars, notifications, maintenance, drivers, computed attributes,\n" +
+			"saved commands, their links, and with --from the positions (and with --events the events) of that span.\n" +
+			"Running it again creates nothing twice and goes on where the last one stopped (docs/migrating.md).",
+		Args: cobra.NoArgs,
+		RunE: c.admin(func(ctx context.Context, a *admin.Commands, _ []string) error {
+			return a.ImportTraccar(ctx, in, time.Now())
+		})}
+	f := traccar.Flags()
+	f.StringVar(&in.URL, "url", "", "the Traccar server's address, like https://traccar.example.com")
+	f.StringVar(&in.Email, "email", "", "e-mail of a Traccar administrator")
+	f.StringVar(&in.Password, "password", "", "its password; read from stdin when not given")
+	f.StringVar(&in.TOTP, "totp", "", "its one-time code, when its account has two-factor authentication")
+	f.StringVar(&in.From, "from", "", "import the history from this date (2026-01-01, local midnight) or time (RFC 3339); none: no history")
+	f.StringVar(&in.To, "to", "", "up to this date (the day included) or time (default: now)")
+	f.BoolVar(&in.Events, "events", false, "import the devices' events of the span too")
+	f.BoolVar(&in.Recheck, "recheck", false, "read again the spans of history earlier imports did (positions Traccar received late)")
+	f.IntVar(&in.MaxPositions, "max-positions", traccarimport.DefaultMaxPositions, "Traccar's report.maxPositions, when it is set")
+	for _, name := range []string{"url", "email"} {
+		_ = traccar.MarkFlagRequired(name) // cannot fail: the flag exists
+	}
+	imp := &cobra.Command{Use: "import", Short: "Import another tracking server's data into the store (fleetd serve must be stopped)"}
+	imp.AddCommand(traccar)
+	return imp
 }
 
 // simulateCommand drives simulated trackers against a server: demo data
@@ -267,7 +299,7 @@ func (c *cli) withConfig(fn func(ctx context.Context, cfg *config.Config, args [
 // admin is an administration command's RunE, on the configured store.
 func (c *cli) admin(fn func(ctx context.Context, a *admin.Commands, args []string) error) func(*cobra.Command, []string) error {
 	return c.withConfig(func(ctx context.Context, cfg *config.Config, args []string) error {
-		return fn(ctx, &admin.Commands{Config: cfg, In: c.stdin, Out: c.stdout, NewCore: func(db *storage.DB) *app.Core {
+		return fn(ctx, &admin.Commands{Config: cfg, In: c.stdin, Out: c.stdout, Err: c.stderr, NewCore: func(db *storage.DB) *app.Core {
 			return app.New(db, c.coreOptions(cfg, cfg.Log.Logger(c.stderr)))
 		}}, args)
 	})

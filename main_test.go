@@ -23,6 +23,7 @@ import (
 
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/traccarimport/traccartest"
 	"github.com/fleetd/fleetd/protocols/catalog"
 	"github.com/fleetd/fleetd/storage"
 	bolt "go.etcd.io/bbolt"
@@ -206,6 +207,26 @@ func TestUserCommands(t *testing.T) {
 	}
 	if _, err := core.Accounts.Login("bob@example.com", "pw-bob", "", ""); err == nil {
 		t.Error("the old password still works")
+	}
+}
+
+// fleetd import traccar reads a Traccar (the password from stdin) into
+// the store, and the Traccar administrator logs in to fleetd with it.
+func TestImportTraccarCommand(t *testing.T) {
+	fake := traccartest.New(traccartest.Fleet())
+	defer fake.Close()
+	e := newEnv(t, "")
+	args := []string{"import", "traccar", "--url", fake.URL, "--email", traccartest.AdminEmail,
+		"--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z", "--events"}
+	e.run("", "import", "traccar", "--email", "x").expect(t, "no URL", 1, `required flag(s) "url" not set`)
+	e.run(traccartest.AdminPassword+"\n", args...).expect(t, "import", 0,
+		"Imported from Traccar 6.6 at "+fake.URL, "positions: 170 stored", "events: 8 stored", "history              [")
+	e.run(traccartest.AdminPassword+"\n", args...).expect(t, "second import", 0, "positions: 0 stored, 0 already there")
+	e.run("", "user", "list").expect(t, "user list", 0, "admin@example.com", "dana@example.com")
+	db := openStore(t, filepath.Join(e.dir, "fleetd.db"))
+	core := app.New(db, app.Options{BcryptCost: bcrypt.MinCost})
+	if _, err := core.Accounts.Login(traccartest.AdminEmail, traccartest.AdminPassword, "", ""); err != nil {
+		t.Errorf("the Traccar administrator cannot log in: %v", err)
 	}
 }
 
@@ -564,6 +585,8 @@ func TestServe(t *testing.T) {
 	// While the server runs, the CLI is told why it cannot open the store.
 	e.run("", "user", "list").expect(t, "user list while serving", 1, "in use by a running fleetd serve: stop fleetd serve or")
 	e.run("", "serve").expect(t, "second serve", 1, "another fleetd serve is using "+e.dir)
+	e.run("", "import", "traccar", "--url", "http://127.0.0.1:1", "--email", "a@example.com", "--password", "x").
+		expect(t, "import while serving", 1, "fleetd serve is running and holds the store")
 
 	// A hot backup while writers go on holds everything committed before it.
 	w := startWriter(s.Core)

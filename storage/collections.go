@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fleetd/fleetd/app/model"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -107,10 +108,14 @@ var (
 	ksCounters  = &keySetDef{name: "counters", what: "office counters (ticket_no) -> last number", since: 4}
 	ksSeeds     = &keySetDef{name: "seeds", what: "office defaults added once (service_tasks) -> 1", since: 4}
 	ksDemoUsers = &keySetDef{name: "demoUsers", what: "verified demo phone -> user id", since: 4}
+	// fleetd import traccar: a Traccar object's id -> the fleetd id it got,
+	// the spans of history imported per device, and the server imported
+	// from (app/traccarimport; schema 6 has shipped in no release yet).
+	ksImportedTraccar = &keySetDef{name: model.ImportedTraccar, what: "Traccar ids -> fleetd ids, imported history spans", since: 6}
 )
 
 // keySets lists the key sets of their own.
-var keySets = []*keySetDef{ksCounters, ksSeeds, ksDemoUsers}
+var keySets = []*keySetDef{ksCounters, ksSeeds, ksDemoUsers, ksImportedTraccar}
 
 func (k *keySetDef) bucket() []byte { return keySetBucket(k.name) }
 

@@ -157,6 +157,11 @@ type StatisticsTx interface {
 	Range(from, to time.Time, fn func(*Statistics) bool) error
 }
 
+// ImportedTraccar is the key set fleetd import traccar keeps
+// (app/traccarimport): which fleetd object each Traccar object became,
+// and the spans of each device's history already imported.
+const ImportedTraccar = "importedTraccar"
+
 // RecordSet is a collection of encoded records under int64 ids with its own
 // sequence. Reading a collection that was never written finds nothing.
 type RecordSet interface {

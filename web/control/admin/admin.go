@@ -1,8 +1,8 @@
 // Package admin carries out fleetd's administration commands and says
 // what they did: users (add, passwd, list), maintenance mode, backup,
-// restore and rollback. They work on the store while fleetd serve is
-// stopped; backup and maintenance go through serve's control socket while
-// it holds the store. main's command tree calls them.
+// restore, rollback and the import from Traccar. They work on the store
+// while fleetd serve is stopped; backup and maintenance go through serve's
+// control socket while it holds the store. main's command tree calls them.
 package admin
 
 import (
@@ -30,6 +30,7 @@ type Commands struct {
 	Config *config.Config
 	In     io.Reader // passwords not given as flags
 	Out    io.Writer
+	Err    io.Writer // progress (fleetd import); nil: none
 	// NewCore makes a core over the store a command opened.
 	NewCore func(*storage.DB) *app.Core
 }

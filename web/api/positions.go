@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bufio"
 	"time"
 
 	"github.com/fleetd/fleetd/app/fleet"
@@ -39,29 +38,8 @@ func (h *handlers) streamHistory(c *fiber.Ctx, q fleet.PositionQuery) error {
 	if err != nil {
 		return err
 	}
-	c.Type("json", "utf-8")
-	httpx.StreamWriter(c, func(w *bufio.Writer) {
-		w.WriteByte('[')
-		n := 0
-		err := history.Each(func(p *model.Position) error {
-			b, err := httpx.JSONEncoder(p)
-			if err != nil {
-				return err
-			}
-			if n > 0 {
-				w.WriteByte(',')
-			}
-			n++
-			_, err = w.Write(b)
-			return err
-		})
-		w.WriteByte(']')
-		if err == nil {
-			err = w.Flush()
-		}
-		if err != nil {
-			h.opts.Logger.Warn("position history cut short", "deviceId", q.DeviceID, "positions", n, "err", err)
-		}
+	h.streamArray(c, "position history", func(emit func(any) error) error {
+		return history.Each(func(p *model.Position) error { return emit(p) })
 	})
 	return nil
 }

@@ -54,14 +54,17 @@ func (h *handlers) report(c *fiber.Ctx) (*fleet.Report, error) {
 	return h.core.Fleet.Report(httpx.User(c), q)
 }
 
-// reportParams reads what some types take: type and alarm (events), daily
-// (summary), geofenceId (geofences).
-func reportParams(c *fiber.Ctx) (p fleet.ReportParams, err error) {
+// reportWithParams is report with what some types take besides: type
+// and alarm (events), daily (summary), geofenceId (geofences).
+func (h *handlers) reportWithParams(c *fiber.Ctx) (r *fleet.Report, p fleet.ReportParams, err error) {
 	p.Events = fleet.EventFilter{Types: httpx.QueryStrings(c, "type"), Alarms: httpx.QueryStrings(c, "alarm")}
 	if p.Daily, err = httpx.QueryBool(c, "daily"); err == nil {
 		p.GeofenceIDs, err = httpx.QueryIDs(c, "geofenceId")
 	}
-	return p, err
+	if err == nil {
+		r, err = h.report(c)
+	}
+	return r, p, err
 }
 
 // wantsExcel: the /xlsx form, or a workbook asked for in Accept.
@@ -73,11 +76,7 @@ func wantsExcel(c *fiber.Ctx) bool {
 // workbook (report.xlsx, one sheet per device).
 func (h *handlers) typedReport(typ string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		r, err := h.report(c)
-		if err != nil {
-			return err
-		}
-		p, err := reportParams(c)
+		r, p, err := h.reportWithParams(c)
 		if err != nil {
 			return err
 		}
@@ -117,11 +116,7 @@ func (h *handlers) typedReport(typ string) fiber.Handler {
 // form): 204 at once, the mail follows.
 func (h *handlers) mailReport(typ string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		r, err := h.report(c)
-		if err != nil {
-			return err
-		}
-		p, err := reportParams(c)
+		r, p, err := h.reportWithParams(c)
 		if err != nil {
 			return err
 		}

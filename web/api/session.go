@@ -96,13 +96,9 @@ func (h *handlers) sessionAs(c *fiber.Ctx) error {
 // createToken answers a token (text, as Traccar) for the caller's apps;
 // the form's expiration (ISO 8601) defaults to a week.
 func (h *handlers) createToken(c *fiber.Ctx) error {
-	var expires time.Time
-	if v := c.FormValue("expiration"); v != "" {
-		t, ok := httpx.ParseTime(v)
-		if !ok {
-			return model.Invalid("expiration must be an ISO 8601 time")
-		}
-		expires = t
+	expires, err := formExpiration(c)
+	if err != nil {
+		return err
 	}
 	var sessionEnds time.Time
 	if s := httpx.SessionToken(c); s != "" {
@@ -148,13 +144,9 @@ func (h *handlers) share(kind string) fiber.Handler {
 		if err != nil || id <= 0 {
 			return model.Invalid("%sId is required", kind)
 		}
-		var expires time.Time
-		if v := c.FormValue("expiration"); v != "" {
-			t, ok := httpx.ParseTime(v)
-			if !ok {
-				return model.Invalid("expiration must be an ISO 8601 time")
-			}
-			expires = t
+		expires, err := formExpiration(c)
+		if err != nil {
+			return err
 		}
 		token, err := h.core.Accounts.Share(httpx.User(c), kind, id, expires)
 		if err != nil {
@@ -162,4 +154,17 @@ func (h *handlers) share(kind string) fiber.Handler {
 		}
 		return c.SendString(token)
 	}
+}
+
+// formExpiration reads the form's expiration (ISO 8601); zero when absent.
+func formExpiration(c *fiber.Ctx) (time.Time, error) {
+	v := c.FormValue("expiration")
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, ok := httpx.ParseTime(v)
+	if !ok {
+		return time.Time{}, model.Invalid("expiration must be an ISO 8601 time")
+	}
+	return t, nil
 }

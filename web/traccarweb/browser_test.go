@@ -123,8 +123,9 @@ const helperJS = `(() => {
   };
   // Open every folded section of a form, as a user looking for a field does.
   const unfold = () => {
-    document.querySelectorAll('.MuiAccordionSummary-root[aria-expanded=false]').forEach((e) => e.click());
-    return true;
+    const folded = [...document.querySelectorAll('.MuiAccordionSummary-root[aria-expanded=false]')];
+    folded.forEach((e) => e.click());
+    return folded.length + 1;
   };
   const pageText = () => norm(document.getElementById('root') ? document.getElementById('root').innerText : document.body.innerText);
   window.__tw = { unfold, norm, visible, input, combo, setValue, byText, row, option, checkbox, point, drain, pageText,
@@ -365,7 +366,11 @@ func (b *browser) fillCSS(ctx context.Context, css, value string) error {
 // choose opens the select or autocomplete labelled label and picks the
 // option reading option ("" for the first), as a user does.
 func (b *browser) choose(ctx context.Context, label, option string) error {
-	if err := b.click(ctx, fmt.Sprintf("select %q", label), "(__tw.unfold() && __tw.combo("+js(label)+"))"); err != nil {
+	// Unfold the form's sections first, and let them finish opening.
+	if n, err := eval[int](ctx, "window.__tw ? __tw.unfold() : 1"); err == nil && n > 1 {
+		time.Sleep(500 * time.Millisecond)
+	}
+	if err := b.click(ctx, fmt.Sprintf("select %q", label), "__tw.combo("+js(label)+")"); err != nil {
 		return err
 	}
 	if err := b.click(ctx, fmt.Sprintf("option %q of %q", option, label), "__tw.option("+js(option)+")"); err != nil {
@@ -413,6 +418,9 @@ func (b *browser) open(ctx context.Context, path string) error {
 	if err := b.until(ctx, "location "+path, "location.pathname + location.search === "+js(path)); err != nil {
 		return err
 	}
+	// react-router keeps the old page on screen while the new one's code
+	// loads: give it a moment before the next click.
+	time.Sleep(300 * time.Millisecond)
 	b.settle()
 	return nil
 }

@@ -340,6 +340,13 @@ func startWeb(t *testing.T, build, backend string) *webServer {
 			proxy.ServeHTTP(rw, r)
 			return
 		}
+		// No service worker: its cache would hide the app's code loads
+		// from waitQuiet (the app runs the same without one).
+		if r.URL.Path == "/sw.js" {
+			rw.Header().Set("Content-Type", "text/javascript")
+			_, _ = io.WriteString(rw, "self.addEventListener('install', () => self.skipWaiting());\n")
+			return
+		}
 		// A single-page app: paths that are not files get index.html.
 		if r.URL.Path != "/" && !fileExists(filepath.Join(build, filepath.FromSlash(r.URL.Path))) {
 			http.ServeFile(rw, r, filepath.Join(build, "index.html"))

@@ -392,6 +392,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	opts.Channels = notify.Channels{Mail: senders.Mail, SMS: senders.SMS, Telegram: senders.Telegram, Webhook: senders.Webhook,
 		TelegramChat: cfg.Notificators.TelegramChat, MaxAge: cfg.Notificators.TimeThreshold}
 	opts.Accounts.Maintenance = cfg.Server.Maintenance
+	opts.Accounts.PublicURL = cfg.Web.URL
 	opts.Accounts.OTPSends = throttle.Options{MaxPerIP: cfg.Security.OTPMaxPerIP, MaxPerAccount: cfg.Security.OTPMaxPerAccount,
 		Window: cfg.Security.OTPWindow}
 	core := app.New(db, opts)

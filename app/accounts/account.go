@@ -53,6 +53,9 @@ type Options struct {
 	// Maintenance forces maintenance mode on (config server.maintenance),
 	// whatever the stored switch says.
 	Maintenance bool
+	// PublicURL is the address users open fleetd at (config web.url), for
+	// links in mails; without it no reset link is sent.
+	PublicURL string
 }
 
 func (o *Options) defaults() {

@@ -59,6 +59,7 @@ type Web struct {
 	Address        string
 	SecureCookies  bool
 	SessionTTL     time.Duration
+	URL            string
 	TrustedProxies []string
 	ProxyHeader    string
 	WebLimits          // web_limits_keys.go

@@ -83,6 +83,8 @@ var coreKeys = []Key{
 		parseBool, func(c *Config) *bool { return &c.Web.SecureCookies }, asIs[bool]),
 	field("web.sessionTtl", 720*time.Hour, "How long a login session lasts.",
 		parseDurationAtLeast(time.Minute), func(c *Config) *time.Duration { return &c.Web.SessionTTL }, formatDuration),
+	field("web.url", "", "The address users open fleetd at (like https://fleet.example.com), for links in mails (password reset); empty: no links are mailed.",
+		parseURLOrEmpty, func(c *Config) *string { return &c.Web.URL }, asIs[string]),
 	field("web.trustedProxies", []string{}, "Reverse proxies (IP addresses or CIDR ranges, comma-separated) whose web.proxyHeader names the client; empty: the connection's peer is the client.",
 		parseProxies, func(c *Config) *[]string { return &c.Web.TrustedProxies }, joinComma),
 	field("web.proxyHeader", "X-Real-IP", "Header a trusted proxy puts the client's address in; the proxy must set it, not pass on the client's.",

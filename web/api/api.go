@@ -65,6 +65,8 @@ func (h *handlers) routes() []route {
 		{fiber.MethodPost, "/session/token", required, h.createToken},
 		{fiber.MethodPost, "/session/token/revoke", required, h.revokeToken},
 		{fiber.MethodPost, "/users/totp", public, h.newTOTPKey},
+		{fiber.MethodPost, "/password/reset", public, h.resetPassword},
+		{fiber.MethodPost, "/password/update", public, h.updatePassword},
 		{fiber.MethodPost, "/share/device", required, h.share(model.KindDevice)},
 		{fiber.MethodPost, "/share/group", required, h.share(model.KindGroup)},
 

@@ -1,11 +1,17 @@
 package api_test
 
 import (
+	"io"
+	"mime/quotedprintable"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/web/internal/sinktest"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 	"github.com/gofiber/fiber/v2"
 	"github.com/pquerna/otp/totp"
@@ -181,4 +187,45 @@ func TestShareLinks(t *testing.T) {
 			must(t, e.Core.Accounts.DeleteUser(model.System(), id))
 		}, Method: "GET", Path: "/api/session?token={token}", Status: 401},
 	})
+}
+
+func TestPasswordResetByLink(t *testing.T) {
+	box := sinktest.NewInbox()
+	e := newEnvWith(t, func(o *app.Options) {
+		o.Accounts.Mail, o.Accounts.PublicURL = sinktest.SMTP(t, box), "https://fleet.example.com/"
+	})
+	form := func(path, body string) *webtest.Response {
+		return e.Send(t, "", e.Request(t, "POST", path, fiber.MIMEApplicationForm, body))
+	}
+	if r := form("/api/password/reset", "email=USER1@example.com"); r.Status != 200 {
+		t.Fatalf("reset: %d %s", r.Status, r.Body)
+	}
+	if r := form("/api/password/reset", "email=nobody@example.com"); r.Status != 200 {
+		t.Errorf("an unknown e-mail answers like a known one: %d", r.Status)
+	}
+	mails := box.To("user1@example.com")
+	if len(mails) != 1 || box.Count() != 1 {
+		t.Fatalf("mails %d to user1, %d in all", len(mails), box.Count())
+	}
+	body, err := io.ReadAll(quotedprintable.NewReader(strings.NewReader(mails[0])))
+	must(t, err)
+	link := regexp.MustCompile(`https://fleet\.example\.com/reset-password\?passwordReset=([A-Za-z0-9_%-]+)`).FindStringSubmatch(string(body))
+	if link == nil {
+		t.Fatalf("no link in %s", mails[0])
+	}
+	token, _ := url.QueryUnescape(link[1])
+	if r := form("/api/password/update", "token="+url.QueryEscape(token)+"&password=new-secret-1"); r.Status != 200 {
+		t.Fatalf("update: %d %s", r.Status, r.Body)
+	}
+	if r := form("/api/session", "email=user1@example.com&password=new-secret-1"); r.Status != 200 {
+		t.Errorf("login with the new password: %d", r.Status)
+	}
+	if r := form("/api/password/update", "token="+url.QueryEscape(token)+"&password=again-secret"); r.Status != 400 {
+		t.Errorf("the token a second time: %d", r.Status)
+	}
+	// Without web.url: no link, a clear refusal.
+	if r := newEnv(t).Send(t, "", e.Request(t, "POST", "/api/password/reset", fiber.MIMEApplicationForm, "email=user1@example.com")); r.Status != 400 ||
+		!strings.Contains(r.Body, "web.url") {
+		t.Errorf("no web.url: %d %s", r.Status, r.Body)
+	}
 }

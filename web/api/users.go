@@ -87,3 +87,21 @@ func (h *handlers) newTOTPKey(c *fiber.Ctx) error {
 	}
 	return c.SendString(key)
 }
+
+// resetPassword mails a reset link to the form's email (200 whether or not
+// it names a user, as Traccar).
+func (h *handlers) resetPassword(c *fiber.Ctx) error {
+	if err := h.core.Accounts.SendResetLink(c.FormValue("email"), c.IP()); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusOK)
+}
+
+// updatePassword sets a new password with the link's token (form token,
+// password); the user's sessions end.
+func (h *handlers) updatePassword(c *fiber.Ctx) error {
+	if err := h.core.Accounts.ResetPassword(c.FormValue("token"), c.FormValue("password")); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusOK)
+}

@@ -696,13 +696,14 @@ func (w *walker) walkAdmin() {
 	edit("devices: edit and save (group Fleet A)", "/settings/devices", "Car 4", func(ctx context.Context) error {
 		return b.choose(ctx, "Group", "Fleet A")
 	})
-	geofenceButton := func(name, icon string) string {
-		return "(() => { const r = [...document.querySelectorAll('.MuiListItem-root, .MuiListItemButton-root, li')].filter(__tw.visible).find((e) => e.innerText.includes(" + js(name) + ")); return r && [...r.querySelectorAll('button')].find((x) => x.querySelector('[data-testid=" + icon + "]')); })()"
+	// The geofences page lists them with the usual Edit and Remove buttons.
+	geofenceButton := func(name, action string) string {
+		return "(() => { const r = [...document.querySelectorAll('.MuiListItemButton-root')].filter(__tw.visible).find((e) => __tw.norm(e.textContent).startsWith(" + js(name) + ")); return r && __tw.byText(" + js(action) + ", r); })()"
 	}
 	w.step("settings", "geofences: edit Depot (geofences page) and save", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.open(ctx, "/geofences") },
-			func() error { return b.click(ctx, "the edit button of Depot", geofenceButton("Depot", "EditIcon")) },
+			func() error { return b.click(ctx, "the edit button of Depot", geofenceButton("Depot", "Edit")) },
 			func() error { return b.until(ctx, "the form", "location.pathname.startsWith('/settings/geofence/')") },
 			func() error { return b.fill(ctx, "Name", "Depot") },
 			func() error { return b.clickText(ctx, "Save") },
@@ -812,7 +813,7 @@ func (w *walker) walkAdmin() {
 	w.reportStep("chart", "/reports/chart", dev, false)
 	w.reportStep("statistics", "/reports/statistics", "", false)
 	w.reportStep("audit", "/reports/audit", "", false)
-	w.step("reports", "positions (route): export XLSX", func(ctx context.Context) error {
+	w.step("reports", "positions (route): export CSV", func(ctx context.Context) error {
 		err := seq(
 			func() error { return b.open(ctx, "/reports/route?"+dev) },
 			func() error { return b.clickText(ctx, "Show") },
@@ -820,7 +821,7 @@ func (w *walker) walkAdmin() {
 			func() error {
 				return b.click(ctx, "the split button's menu", "(() => { const g = [...document.querySelectorAll('.MuiButtonGroup-root')].find(__tw.visible); return g && g.querySelectorAll('button')[1]; })()")
 			},
-			func() error { return b.clickText(ctx, "Export (XLSX)") },
+			func() error { return b.clickText(ctx, "Export (CSV)") },
 			func() error { time.Sleep(time.Second); return nil },
 		)
 		// An export that fails leaves the app for the error's page.
@@ -893,7 +894,7 @@ func (w *walker) walkAdmin() {
 		return seq(
 			func() error { return b.open(ctx, "/geofences") },
 			func() error {
-				return b.click(ctx, "its remove button", geofenceButton("Truck stop", "DeleteIcon"))
+				return b.click(ctx, "its remove button", geofenceButton("Truck stop", "Remove"))
 			},
 			func() error {
 				return b.click(ctx, "Remove in the confirmation", "(() => { const s = [...document.querySelectorAll('.MuiSnackbar-root')].find(__tw.visible); return s && __tw.byText('Remove', s); })()")
@@ -961,7 +962,8 @@ func (w *walker) walkUser() {
 		}
 		return nil
 	})
-	w.reportStep("combined (normal user)", "/reports/combined", fmt.Sprintf("deviceId=%d", w.id("van")), true)
+	w.reportStep("combined (normal user)", "/reports/combined", fmt.Sprintf("deviceId=%d", w.id("van")), false)
+	w.reportStep("positions (normal user)", "/reports/route", fmt.Sprintf("deviceId=%d", w.id("van")), true)
 	w.step("user", "preferences: open and save", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.open(ctx, "/settings/preferences") },

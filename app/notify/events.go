@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -269,7 +270,12 @@ func (n *Service) notifyEvent(ctx context.Context, job *eventJob) {
 	for _, dl := range plan {
 		switch dl.channel {
 		case model.NotifyWeb:
-			n.hub.ToUser(dl.user.ID, e.DeviceID, live.Update{Events: []*model.Event{e}})
+			// A copy with the user's message, which Traccar's web app
+			// shows (as its NotificatorWeb sends it).
+			web := *e
+			web.Attributes = maps.Clone(e.Attributes)
+			web.Attributes["message"] = eventMessage(dl.user, d, e, job.position, name).body
+			n.hub.ToUser(dl.user.ID, e.DeviceID, live.Update{Events: []*model.Event{&web}})
 			n.counted(dl.channel, nil)
 		case model.NotifyWebhook:
 			hooked = append(hooked, dl.user.ID)

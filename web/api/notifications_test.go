@@ -135,7 +135,8 @@ func TestNotificationChannels(t *testing.T) {
 	}
 }
 
-// socketEvent waits for an event of type typ on the subscription.
+// socketEvent waits for an event of type typ on the subscription, with
+// the message Traccar's web app shows.
 func socketEvent(t *testing.T, sub *live.Subscription, typ string) {
 	t.Helper()
 	timeout := time.After(5 * time.Second)
@@ -144,6 +145,9 @@ func socketEvent(t *testing.T, sub *live.Subscription, typ string) {
 		case u := <-sub.C:
 			for _, ev := range u.Events {
 				if ev.Type == typ {
+					if msg, _ := ev.Attributes["message"].(string); !strings.HasPrefix(msg, "Truck 1: ignition on at ") {
+						t.Errorf("the socket's event carries message %q", msg)
+					}
 					return
 				}
 			}

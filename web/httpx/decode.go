@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"mime"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,7 +70,73 @@ func decodeObject(body []byte, v any) error {
 			attrs.SetZero()
 		}
 	}
+	if coerceNumbers(fields, reflect.TypeOf(v).Elem()) {
+		var err error
+		if body, err = json.Marshal(fields); err != nil {
+			return err
+		}
+	}
 	return unmarshal(body, v)
+}
+
+// coerceNumbers turns the numeric strings of fields that are numbers in t
+// into numbers, as Traccar's JSON reader (Jackson) takes them: Traccar's
+// web app sends some numbers as the text of its input boxes
+// ("start":"1000"). An empty string is as if the field were absent. It
+// reports whether it changed anything.
+func coerceNumbers(fields map[string]json.RawMessage, t reflect.Type) bool {
+	changed := false
+	for name, kind := range numericFields(t) {
+		raw, ok := fields[name]
+		if !ok || len(raw) == 0 || raw[0] != '"' {
+			continue
+		}
+		var text string
+		if json.Unmarshal(raw, &text) != nil {
+			continue
+		}
+		text = strings.TrimSpace(text)
+		if text == "" {
+			delete(fields, name)
+			changed = true
+			continue
+		}
+		if _, err := strconv.ParseFloat(text, 64); err != nil || (kind != reflect.Float64 && strings.ContainsAny(text, ".eE")) {
+			continue // left for unmarshal to refuse with its message
+		}
+		fields[name], changed = json.RawMessage(text), true
+	}
+	return changed
+}
+
+// numericFields maps the JSON names of t's number fields (those of
+// embedded structs too) to their kind: reflect.Float64 for fractions,
+// reflect.Int64 for whole numbers.
+func numericFields(t reflect.Type) map[string]reflect.Kind {
+	out := map[string]reflect.Kind{}
+	if t.Kind() != reflect.Struct {
+		return out
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch {
+		case f.Anonymous && name == "" && ft.Kind() == reflect.Struct:
+			for k, v := range numericFields(ft) {
+				out[k] = v
+			}
+		case name == "" || name == "-" || !f.IsExported():
+		case ft.Kind() == reflect.Float32 || ft.Kind() == reflect.Float64:
+			out[name] = reflect.Float64
+		case ft.Kind() >= reflect.Int && ft.Kind() <= reflect.Uint64:
+			out[name] = reflect.Int64
+		}
+	}
+	return out
 }
 
 // unmarshal turns encoding/json's errors into 400s that say what is wrong.

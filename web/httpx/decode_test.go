@@ -52,7 +52,8 @@ func TestDecodeErrors(t *testing.T) {
 		{`[1,2]`, "must be an object, not array"},
 		{`"text"`, "must be an object, not string"},
 		{`{"name":5}`, `field "name" must be a string, not number`},
-		{`{"groupId":"7"}`, `field "groupId" must be an integer, not string`},
+		{`{"groupId":"seven"}`, `field "groupId" must be an integer, not string`},
+		{`{"groupId":"1.5"}`, `field "groupId" must be an integer, not string`},
 		{`{"groupId":1.5}`, `field "groupId" must be an integer`},
 		{`{"disabled":"yes"}`, `field "disabled" must be a boolean`},
 		{`{"attributes":[]}`, `field "attributes" must be an object`},
@@ -64,6 +65,20 @@ func TestDecodeErrors(t *testing.T) {
 		if !errors.Is(err, model.ErrInvalid) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("decodeObject(%q) = %v, want invalid with %q", c.body, err, c.want)
 		}
+	}
+}
+
+// Numbers as strings are taken, as Traccar (Jackson) takes them: its web
+// app sends the text of its input boxes ("start":"1000").
+func TestDecodeNumericStrings(t *testing.T) {
+	var d model.Device
+	if err := decodeObject([]byte(`{"groupId":"7","calendarId":"","name":"van"}`), &d); err != nil || d.GroupID != 7 || d.Name != "van" {
+		t.Errorf("device: %+v, %v", d, err)
+	}
+	m := model.Maintenance{Base: model.Base{ID: 3}, Period: 9}
+	if err := decodeObject([]byte(`{"id":"3","start":" 1000.5 ","period":"5e3","type":"odometer"}`), &m); err != nil ||
+		m.ID != 3 || m.Start != 1000.5 || m.Period != 5000 {
+		t.Errorf("maintenance: %+v, %v", m, err)
 	}
 }
 

@@ -7,6 +7,7 @@ package activity
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fleetd/fleetd/app/live"
@@ -32,8 +33,10 @@ type Service struct {
 	day      time.Time // the UTC day being counted
 	requests int
 	users    map[int64]bool
-	devices  map[int64]bool
 	last     Counters // the counters at the last flush
+	// devices are the day's active devices: a lock-free set, as every
+	// stored position passes here.
+	devices atomic.Pointer[sync.Map]
 }
 
 // New builds the activity record; counters may be nil (nothing counted
@@ -43,14 +46,13 @@ func New(store model.Store, hub *live.Hub, counters func() Counters, now func() 
 	if counters == nil {
 		counters = func() Counters { return Counters{} }
 	}
-	a := &Service{store: store, now: now, counters: counters, users: map[int64]bool{}, devices: map[int64]bool{}}
+	a := &Service{store: store, now: now, counters: counters, users: map[int64]bool{}}
+	a.devices.Store(new(sync.Map))
 	a.day = dayOf(now())
 	a.last = counters()
 	hub.Observe(func(deviceID int64, u live.Update) {
 		if len(u.Positions) > 0 {
-			a.mu.Lock()
-			a.devices[deviceID] = true
-			a.mu.Unlock()
+			a.devices.Load().LoadOrStore(deviceID, struct{}{})
 		}
 	})
 	return a
@@ -79,10 +81,13 @@ func (a *Service) Request(userID int64) {
 func (a *Service) Flush() error {
 	cur := a.counters()
 	a.mu.Lock()
-	day, requests, users, devices, last := a.day, a.requests, len(a.users), len(a.devices), a.last
+	day, requests, users, last := a.day, a.requests, len(a.users), a.last
+	devices := 0
+	a.devices.Load().Range(func(any, any) bool { devices++; return true })
 	a.requests, a.last = 0, cur
 	if today := dayOf(a.now()); !today.Equal(a.day) {
-		a.day, a.users, a.devices = today, map[int64]bool{}, map[int64]bool{}
+		a.day, a.users = today, map[int64]bool{}
+		a.devices.Store(new(sync.Map))
 	}
 	a.mu.Unlock()
 	return a.store.Update(func(tx model.Tx) error {

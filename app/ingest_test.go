@@ -17,14 +17,14 @@ import (
 var t0 = time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
 
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	core  *app.Core
 	db    *storage.DB
 	admin *model.User
 	dev   *model.Device
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	db := storagetest.Open(t)
 	f := &fixture{t: t, db: db}

@@ -91,7 +91,9 @@ type fleetd struct {
 }
 
 func startFleetd(t *testing.T, dir string) *fleetd {
-	bin := os.Getenv("FLEETD_BIN")
+	// TRACCARWEB_FLEETD: a fleetd binary to walk instead of this tree's
+	// (not FLEETD_*: fleetd refuses environment variables it has no key for).
+	bin := os.Getenv("TRACCARWEB_FLEETD")
 	if bin == "" {
 		out, err := exec.Command("go", "env", "GOMOD").Output()
 		if err != nil {

@@ -41,11 +41,13 @@ func webBuild(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fileExists(filepath.Join(dir, "index.html")) {
-		return dir
-	}
+	// A checkout has an index.html too (vite's source page, which loads
+	// /src/index.jsx and never finishes in a browser): its build/ first.
 	if fileExists(filepath.Join(dir, "build", "index.html")) {
 		return filepath.Join(dir, "build")
+	}
+	if fileExists(filepath.Join(dir, "index.html")) && !fileExists(filepath.Join(dir, "package.json")) {
+		return dir
 	}
 	if !fileExists(filepath.Join(dir, "package.json")) {
 		t.Fatalf("TRACCAR_WEB=%s is neither a traccar-web build (index.html) nor a checkout (package.json)", dir)

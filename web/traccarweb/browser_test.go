@@ -370,12 +370,24 @@ func (b *browser) choose(ctx context.Context, label, option string) error {
 	if n, err := eval[int](ctx, "window.__tw ? __tw.unfold() : 1"); err == nil && n > 1 {
 		time.Sleep(500 * time.Millisecond)
 	}
-	if err := b.click(ctx, fmt.Sprintf("select %q", label), "__tw.combo("+js(label)+")"); err != nil {
-		return err
-	}
-	if err := b.click(ctx, fmt.Sprintf("option %q of %q", option, label), "__tw.option("+js(option)+")"); err != nil {
+	// A select whose options load when it opens may render its list empty,
+	// or close on the re-render: open it again, a few times, until the
+	// option shows.
+	for attempt := 1; ; attempt++ {
+		if err := b.click(ctx, fmt.Sprintf("select %q", label), "__tw.combo("+js(label)+")"); err != nil {
+			return err
+		}
+		try, cancel := context.WithTimeout(ctx, 4*time.Second)
+		err := b.click(try, fmt.Sprintf("option %q of %q", option, label), "__tw.option("+js(option)+")")
+		cancel()
+		if err == nil {
+			break
+		}
 		_ = chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape))
-		return err
+		if attempt == 3 || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(300 * time.Millisecond)
 	}
 	time.Sleep(200 * time.Millisecond)
 	// A multiple select stays open: close it.

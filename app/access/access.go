@@ -1,6 +1,7 @@
 package access
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -312,4 +313,26 @@ func LinkedToDevice(tx model.Tx, d *model.Device, kind string) ([]int64, error) 
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids), nil
+}
+
+// DeviceObjects reads from table the objects of kind linked to d, its
+// group or the group's ancestors (LinkedToDevice), in id order; an id
+// whose object is gone is skipped.
+func DeviceObjects[T any](tx model.Tx, d *model.Device, kind string, table model.Table[T]) ([]*T, error) {
+	ids, err := LinkedToDevice(tx, d, kind)
+	if err != nil {
+		return nil, err
+	}
+	var out []*T
+	for _, id := range ids {
+		v, err := table.Get(id)
+		if errors.Is(err, model.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

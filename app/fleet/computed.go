@@ -46,15 +46,9 @@ func isSpaceOrControl(r rune) bool { return r <= ' ' || r == 0x7f }
 // DeviceComputed are the attributes linked to d, its group and the group's
 // ancestors, in evaluation order (priority, then id).
 func DeviceComputed(tx model.Tx, d *model.Device) ([]*model.ComputedAttribute, error) {
-	ids, err := access.LinkedToDevice(tx, d, model.KindAttribute)
+	out, err := access.DeviceObjects(tx, d, model.KindAttribute, tx.ComputedAttributes())
 	if err != nil {
 		return nil, err
-	}
-	var out []*model.ComputedAttribute
-	for _, id := range ids {
-		if a, err := tx.ComputedAttributes().Get(id); err == nil {
-			out = append(out, a)
-		}
 	}
 	slices.SortStableFunc(out, func(a, b *model.ComputedAttribute) int { return cmp.Compare(b.Priority, a.Priority) })
 	return out, nil

@@ -179,7 +179,7 @@ func (fl *Service) ServiceRecorded(tx model.Tx, r *model.ServiceRecord) error {
 	if err != nil {
 		return err
 	}
-	ids, err := access.LinkedToDevice(tx, d, model.KindMaintenance)
+	reminders, err := access.DeviceObjects(tx, d, model.KindMaintenance, tx.Maintenances())
 	if err != nil {
 		return err
 	}
@@ -189,14 +189,7 @@ func (fl *Service) ServiceRecorded(tx model.Tx, r *model.ServiceRecord) error {
 	}
 	var at *model.Position
 	changed := false
-	for _, id := range ids {
-		m, err := tx.Maintenances().Get(id)
-		if errors.Is(err, model.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
+	for _, m := range reminders {
 		if !names[strings.ToLower(m.Name)] || m.Period <= 0 {
 			continue
 		}

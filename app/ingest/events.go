@@ -57,13 +57,16 @@ func (ig *Service) deriveEvents(st *deviceState, prev, p *model.Position, latest
 	if _, ok := p.Attributes["fuel"]; ok {
 		if _, had := prev.Attributes["fuel"]; had {
 			before, after := model.Number(prev.Attributes["fuel"]), model.Number(p.Attributes["fuel"])
-			change := map[bool]string{true: model.EventFuelIncrease, false: model.EventFuelDrop}[after > before]
-			threshold := model.Number(st.settings[map[bool]string{true: "fuelIncreaseThreshold", false: "fuelDropThreshold"}[after > before]])
-			if threshold > 0 && math.Abs(after-before) >= threshold {
+			change, key := model.EventFuelDrop, "fuelDropThreshold"
+			if after > before {
+				change, key = model.EventFuelIncrease, "fuelIncreaseThreshold"
+			}
+			if threshold := model.Number(st.settings[key]); threshold > 0 && math.Abs(after-before) >= threshold {
 				add(change, model.Attributes{"before": before, "after": after}, 0)
 			}
 		}
 	}
+
 	for _, id := range p.GeofenceIDs {
 		if !slices.Contains(prev.GeofenceIDs, id) {
 			add(model.EventGeofenceEnter, nil, id)

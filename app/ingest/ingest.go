@@ -347,21 +347,17 @@ type fence struct {
 // deviceGeofences are the geofences linked to the device or to its group
 // and the group's ancestors.
 func (ig *Service) deviceGeofences(tx model.Tx, d *model.Device) ([]*fence, error) {
-	ids, err := access.LinkedToDevice(tx, d, model.KindGeofence)
+	geofences, err := access.DeviceObjects(tx, d, model.KindGeofence, tx.Geofences())
 	if err != nil {
 		return nil, err
 	}
 	var out []*fence
-	for _, id := range ids {
-		g, err := tx.Geofences().Get(id)
-		if err != nil {
-			continue
-		}
+	for _, g := range geofences {
 		shape, err := ig.shape(g.Area)
 		if err != nil {
 			continue
 		}
-		f := &fence{id: id, shape: shape}
+		f := &fence{id: g.ID, shape: shape}
 		if f.active, err = deviceCalendar(tx, g.CalendarID); err != nil {
 			return nil, err
 		}

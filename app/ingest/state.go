@@ -79,7 +79,7 @@ func (ig *Service) loadState(st *deviceState, deviceID int64) error {
 		if err != nil {
 			return err
 		}
-		reminders, err := deviceMaintenances(tx, d)
+		reminders, err := access.DeviceObjects(tx, d, model.KindMaintenance, tx.Maintenances())
 		if err != nil {
 			return err
 		}
@@ -295,22 +295,6 @@ func (ig *Service) reviseLocked(ids []int64, revise revision) ([]live.Update, er
 		updates = append(updates, u)
 	}
 	return updates, nil
-}
-
-// deviceMaintenances are the maintenance reminders linked to the device,
-// its group or the group's ancestors.
-func deviceMaintenances(tx model.Tx, d *model.Device) ([]*model.Maintenance, error) {
-	ids, err := access.LinkedToDevice(tx, d, model.KindMaintenance)
-	if err != nil {
-		return nil, err
-	}
-	var out []*model.Maintenance
-	for _, id := range ids {
-		if m, err := tx.Maintenances().Get(id); err == nil {
-			out = append(out, m)
-		}
-	}
-	return out, nil
 }
 
 // eventSettings are the attributes deviceSettings collects.

@@ -38,7 +38,58 @@ func TestHelperServe(t *testing.T) {
 		t.Skip("runs only as the child process of TestKill9")
 	}
 	c := &cli{stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr, bcryptCost: bcrypt.MinCost}
-	os.Exit(runContext(context.Background(), []string{"serve", "--config", config}, c))
+	os.Exit(c.restartIfAsked(runContext(context.Background(), []string{"serve", "--config", config}, c)))
+}
+
+// child is a fleetd serve process of its own (TestHelperServe).
+type child struct {
+	cmd    *exec.Cmd
+	stderr io.ReadCloser
+	lines  *bufio.Scanner
+}
+
+// startChild starts a child serving config; the test's end kills it.
+func startChild(t *testing.T, config string) *child {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperServe$")
+	cmd.Env = append(os.Environ(), "HELPER_SERVE_CONFIG="+config)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &child{cmd: cmd, stderr: stderr, lines: bufio.NewScanner(stderr)}
+	t.Cleanup(c.kill)
+	return c
+}
+
+// kill ends the child with SIGKILL, once.
+func (c *child) kill() {
+	if c.cmd.ProcessState == nil {
+		c.cmd.Process.Kill()
+		c.cmd.Wait()
+	}
+}
+
+// childStart is what a child's "fleetd started" line says.
+type childStart struct{ Web, Devices string }
+
+// started reads the child's log up to its next "fleetd started" line.
+func (c *child) started(t *testing.T) childStart {
+	t.Helper()
+	var output strings.Builder
+	for c.lines.Scan() {
+		output.Write(c.lines.Bytes())
+		output.WriteByte('\n')
+		var l struct{ Msg, Web, Devices string }
+		if json.Unmarshal(c.lines.Bytes(), &l) == nil && l.Msg == "fleetd started" {
+			return childStart{l.Web, l.Devices}
+		}
+	}
+	t.Fatalf("the server did not start:\n%s", &output)
+	return childStart{}
 }
 
 // apiCall sends an API request as the administrator and decodes the answer
@@ -71,36 +122,9 @@ func apiCall(t *testing.T, web, method, path, body string, out any) {
 // next start derives it from the store.
 func TestKill9(t *testing.T) {
 	e := newEnv(t, crashConfig+anyPorts)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperServe$")
-	cmd.Env = append(os.Environ(), "HELPER_SERVE_CONFIG="+e.config)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	killed := false
-	t.Cleanup(func() {
-		if !killed {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	var started struct{ Web, Devices string }
-	var output strings.Builder
-	for lines := bufio.NewScanner(stderr); started.Web == "" && lines.Scan(); {
-		output.Write(lines.Bytes())
-		output.WriteByte('\n')
-		var l struct{ Msg, Web, Devices string }
-		if json.Unmarshal(lines.Bytes(), &l) == nil && l.Msg == "fleetd started" {
-			started.Web, started.Devices = l.Web, l.Devices
-		}
-	}
-	if started.Web == "" {
-		t.Fatalf("the server did not start:\n%s", &output)
-	}
-	go io.Copy(io.Discard, stderr)
+	child := startChild(t, e.config)
+	started := child.started(t)
+	go io.Copy(io.Discard, child.stderr)
 	var gt06 string
 	for _, listener := range strings.Fields(started.Devices) {
 		if addr, ok := strings.CutPrefix(listener, "gt06="); ok {
@@ -142,9 +166,7 @@ func TestKill9(t *testing.T) {
 	for range 3 {
 		exchange("78781f120f0a140e150bc505e51e780293a9e800540000f601006e0055da00035f240d0a", "787805120003903f0d0a")
 	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	killed = true
+	child.kill()
 
 	// What the kill left: every acknowledged position, and the record as
 	// the login wrote it (the ingest writes it at most once a minute).
@@ -341,5 +363,32 @@ func TestStartupRepairsInTheBackground(t *testing.T) {
 	s.done <- 0 // for the cleanup
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) || os.Getenv("TMPDIR") != outside {
 		t.Errorf("after the stop: %s left (%v), TMPDIR %q", tmp, err, os.Getenv("TMPDIR"))
+	}
+}
+
+// POST /api/server/reboot: the server stops as on SIGTERM and the same
+// process starts it again, with what it stored.
+func TestRebootRestartsInPlace(t *testing.T) {
+	e := newEnv(t, crashConfig+anyPorts)
+	child := startChild(t, e.config)
+	first := child.started(t)
+	var device model.Device
+	apiCall(t, first.Web, "POST", "/api/devices", `{"name":"Truck","uniqueId":"864717003283581"}`, &device)
+
+	req, _ := http.NewRequest("POST", "http://"+first.Web+"/api/server/reboot", nil)
+	req.SetBasicAuth(crashAdmin, crashPassword)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("reboot: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	// Only the exec'd run logs a second start; web.address has port 0, so
+	// it listens on another port.
+	second := child.started(t)
+	go io.Copy(io.Discard, child.stderr)
+	var devices []*model.Device
+	apiCall(t, second.Web, "GET", "/api/devices", "", &devices)
+	if len(devices) != 1 || devices[0].ID != device.ID {
+		t.Errorf("after the restart: %v", devices)
 	}
 }

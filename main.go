@@ -73,7 +73,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// After the first signal, restore the default handling: a second one
 	// ends a shutdown that hangs.
 	context.AfterFunc(ctx, stop)
-	return runContext(ctx, args, &cli{stdin: os.Stdin, stdout: stdout, stderr: stderr})
+	c := &cli{stdin: os.Stdin, stdout: stdout, stderr: stderr}
+	return c.restartIfAsked(runContext(ctx, args, c))
+}
+
+// restartIfAsked returns code, unless serve ended cleanly because an
+// administrator asked for a restart: then the process becomes a new run
+// of its executable (an upgraded binary at the same path included), with
+// the same arguments and environment. The process id stays, so a
+// supervisor (systemd, a container runtime) sees one service that
+// reloaded.
+func (c *cli) restartIfAsked(code int) int {
+	if !c.restart || code != 0 {
+		return code
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		err = syscall.Exec(exe, os.Args, os.Environ())
+	}
+	fmt.Fprintf(c.stderr, "fleetd: restart: %v\n", err)
+	return 1
 }
 
 // runContext is run with the context, streams and hooks given: cancelling
@@ -101,6 +120,10 @@ type cli struct {
 	configPath     string
 	// started, when set, is called once serve accepts requests (tests).
 	started func(s *server)
+	// restart is set when serve stopped because an administrator asked
+	// for a restart (POST /api/server/reboot); run then starts fleetd
+	// again.
+	restart bool
 	// bcryptCost overrides the core's password hashing cost when non-zero
 	// (tests: the default is deliberately slow).
 	bcryptCost int
@@ -472,6 +495,11 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	case <-ctx.Done():
 		log.Info("stopping")
 		systemd.Notify(log, "STOPPING=1")
+	case <-core.Ops.RestartRequested():
+		log.Info("restarting, as an administrator asked")
+		// systemd waits for the READY=1 of the new run.
+		systemd.Notify(log, "RELOADING=1")
+		c.restart = true
 	case err = <-webErr:
 		err = fmt.Errorf("web server: %w", err)
 	}

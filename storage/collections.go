@@ -112,10 +112,14 @@ var (
 	// the spans of history imported per device, and the server imported
 	// from (app/traccarimport; schema 6 has shipped in no release yet).
 	ksImportedTraccar = &keySetDef{name: model.ImportedTraccar, what: "Traccar ids -> fleetd ids, imported history spans", since: 6}
+	// Not id maps: files by name (blobs.go), a device's under "<id>/",
+	// and the web files administrators upload (Traccar's web override).
+	ksMedia    = &keySetDef{name: "media", what: "<device id>/<file name> -> content type, 0, bytes", since: 6}
+	ksWebFiles = &keySetDef{name: "webFiles", what: "path -> content type, 0, bytes", since: 6}
 )
 
 // keySets lists the key sets of their own.
-var keySets = []*keySetDef{ksCounters, ksSeeds, ksDemoUsers, ksImportedTraccar}
+var keySets = []*keySetDef{ksCounters, ksSeeds, ksDemoUsers, ksImportedTraccar, ksMedia, ksWebFiles}
 
 func (k *keySetDef) bucket() []byte { return keySetBucket(k.name) }
 

@@ -64,6 +64,9 @@ func newDevices(fl *Service) *Objects[model.Device, *model.Device] {
 			if err := deleteInstallation(tx, d.ID); err != nil {
 				return nil, err
 			}
+			if _, err := tx.Media().DeletePrefix(mediaPrefix(d.ID)); err != nil {
+				return nil, err
+			}
 			dropFiles, err := fl.hooks.DropEntity(tx, office.DocumentOfVehicle, d.ID)
 			// The live state goes only once the deletion has committed: a
 			// rolled-back one must leave the device as it was.

@@ -63,6 +63,11 @@ type Tx interface {
 	// figures.
 	Audit() AuditTx
 	Statistics() StatisticsTx
+	// Media are files of devices, under "<device id>/<name>": the image a
+	// user uploads for one. WebFiles are the files administrators upload
+	// for the web app (Traccar's web override: a logo).
+	Media() BlobsTx
+	WebFiles() BlobsTx
 
 	// UserByEmail looks up by NormalizeEmail(email).
 	UserByEmail(email string) (*User, error)
@@ -146,6 +151,21 @@ type AuditTx interface {
 	Range(from, to time.Time, fn func(*AuditEntry) bool) error
 	// Prune removes at most limit entries older than before, oldest first.
 	Prune(before time.Time, limit int) (int, error)
+}
+
+// Blob is a small file: its content type and bytes.
+type Blob struct {
+	Type string
+	Data []byte
+}
+
+// BlobsTx keeps small files by name.
+type BlobsTx interface {
+	Get(name string) (*Blob, error)
+	// Put stores b under name, replacing the one there.
+	Put(name string, b *Blob) error
+	// DeletePrefix removes every file whose name starts with prefix.
+	DeletePrefix(prefix string) (int, error)
 }
 
 // StatisticsTx keeps one Statistics record per capture time.

@@ -1,7 +1,7 @@
 // Package ops watches the server's own health for its operator: the free
 // space of the data directory, the outcome of scheduled backups and the
 // store's outlook, and the alerts mailed to administrators when one goes
-// wrong.
+// wrong; and it passes an administrator's request to restart the server.
 package ops
 
 import (
@@ -15,10 +15,11 @@ type Service struct {
 	mailAdmins func(subject, text string)
 	backups    backupStatus // backup_status.go
 	alerts     alerts       // alerts.go
+	restart    restart      // restart.go
 }
 
 // New builds the watcher; mailAdmins sends an alert to every
 // administrator.
 func New(opts Options, mailAdmins func(subject, text string), now func() time.Time) *Service {
-	return &Service{opts: opts, now: now, mailAdmins: mailAdmins}
+	return &Service{opts: opts, now: now, mailAdmins: mailAdmins, restart: newRestart()}
 }

@@ -57,6 +57,9 @@ func (h *handlers) routes() []route {
 		{fiber.MethodGet, "/server", optional, h.getServer},
 		{fiber.MethodPut, "/server", required, h.updateServer},
 		{fiber.MethodGet, "/server/timezones", required, h.timezones},
+		{fiber.MethodPost, "/server/file/*", required, h.uploadWebFile},
+		{fiber.MethodGet, "/server/file/*", public, h.webFile},
+		{fiber.MethodPost, "/server/reboot", required, h.reboot},
 
 		{fiber.MethodPost, "/session", public, h.createSession},
 		{fiber.MethodGet, "/session", optional, h.getSession},
@@ -90,6 +93,8 @@ func (h *handlers) routes() []route {
 		{fiber.MethodGet, "/commands/types", required, h.commandTypes},
 		{fiber.MethodGet, "/devices/unknown", required, h.unknownDevices},
 		{fiber.MethodPut, "/devices/:id<int>/accumulators", required, h.setAccumulators},
+		{fiber.MethodPost, "/devices/:id<int>/image", required, h.uploadDeviceImage},
+		{fiber.MethodGet, "/media/:uniqueId/:name", required, h.media},
 		{fiber.MethodGet, "/devices/frames", required, h.rawFrames},
 		{fiber.MethodGet, "/socket", required, h.socket()},
 		{fiber.MethodGet, "/statistics", required, h.statistics},

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -105,4 +106,14 @@ func parseID(name, s string) (int64, error) {
 		return 0, model.Invalid("%s must be a positive integer, not %q", name, s)
 	}
 	return id, nil
+}
+
+// Param reads a path parameter as the client meant it: Fiber gives path
+// parameters as sent, percent-escapes included ("a%2F..").
+func Param(c *fiber.Ctx, name string) (string, error) {
+	v, err := url.PathUnescape(c.Params(name))
+	if err != nil {
+		return "", model.Invalid("path parameter %s is not a valid escaped path: %v", name, err)
+	}
+	return v, nil
 }

@@ -1,0 +1,82 @@
+package fleet
+
+import (
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/fleetd/fleetd/app/access"
+	"github.com/fleetd/fleetd/app/model"
+)
+
+// DeviceImageMaxSize is Traccar's bound on a device image
+// (DeviceResource.IMAGE_SIZE_LIMIT).
+const DeviceImageMaxSize = 500_000
+
+// imageExtensions are the image types Traccar takes, with the extension
+// of the name it gives the file.
+var imageExtensions = map[string]string{"image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp"}
+
+// mediaPrefix is where a device's files are kept in the store's media.
+func mediaPrefix(deviceID int64) string { return fmt.Sprintf("%d/", deviceID) }
+
+// SetDeviceImage stores data as device id's picture and answers its file
+// name, "device.<ext>" as in Traccar; the web app then keeps that name in
+// the device's deviceImage attribute and shows the file from
+// /api/media/{uniqueId}/{name}. The bytes must be an image of the declared
+// type: a file served from the API's origin must be what it says it is.
+func (fl *Service) SetDeviceImage(actor *model.User, deviceID int64, contentType string, data []byte) (string, error) {
+	typ, _, _ := mime.ParseMediaType(contentType)
+	ext, ok := imageExtensions[typ]
+	switch {
+	case !ok:
+		return "", model.Invalid("unsupported image type %q: send image/jpeg, image/png, image/gif or image/webp", contentType)
+	case len(data) > DeviceImageMaxSize:
+		return "", model.Invalid("the image has %d bytes; at most %d are taken", len(data), DeviceImageMaxSize)
+	case http.DetectContentType(data) != typ:
+		return "", model.Invalid("the content is not a %s image", strings.TrimPrefix(typ, "image/"))
+	}
+	name := "device." + ext
+	err := fl.store.As(actor).Update(func(tx model.Tx) error {
+		if err := (access.Guard{Tx: tx, Actor: actor}).MayEdit(model.KindDevice, deviceID); err != nil {
+			return err
+		}
+		// One picture per device, whatever its type.
+		if _, err := tx.Media().DeletePrefix(mediaPrefix(deviceID) + "device."); err != nil {
+			return err
+		}
+		return tx.Media().Put(mediaPrefix(deviceID)+name, &model.Blob{Type: typ, Data: data})
+	})
+	if err != nil {
+		return "", err
+	}
+	return name, nil
+}
+
+// Media reads the file name of the device with uniqueID, which the actor
+// must see (Traccar's MediaFilter).
+func (fl *Service) Media(actor *model.User, uniqueID, name string) (*model.Blob, error) {
+	var b *model.Blob
+	err := fl.store.View(func(tx model.Tx) error {
+		d, err := tx.DeviceByUniqueID(uniqueID)
+		if err != nil {
+			return namedNotFound(err, "Device")
+		}
+		if err := (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, d.ID); err != nil {
+			return err
+		}
+		b, err = tx.Media().Get(mediaPrefix(d.ID) + name)
+		return namedNotFound(err, "File")
+	})
+	return b, err
+}
+
+// namedNotFound says what was not found where the store only says "not found".
+func namedNotFound(err error, what string) error {
+	if errors.Is(err, model.ErrNotFound) {
+		return model.NotFound(what)
+	}
+	return err
+}

@@ -1,0 +1,53 @@
+package storage
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/fleetd/fleetd/app/model"
+)
+
+// A device's files are kept by name, outlive the transaction that read
+// them, and go together; another device's and the web files stay.
+func TestBlobs(t *testing.T) {
+	db := openTestDB(t)
+	png := &model.Blob{Type: "image/png", Data: []byte("\x89PNG\r\n\x1a\n\x00")}
+	mustUpdate(t, db, func(tx model.Tx) error {
+		return errors.Join(tx.Media().Put("1/device.png", png), tx.Media().Put("1/photo.jpg", png),
+			tx.Media().Put("12/device.png", png), tx.WebFiles().Put("1/logo.png", png))
+	})
+	var kept *model.Blob
+	mustView(t, db, func(tx model.Tx) (err error) { kept, err = tx.Media().Get("1/device.png"); return err })
+	if kept.Type != png.Type || string(kept.Data) != string(png.Data) {
+		t.Fatalf("read %+v", kept)
+	}
+	mustUpdate(t, db, func(tx model.Tx) error {
+		n, err := tx.Media().DeletePrefix("1/")
+		if n != 2 {
+			t.Errorf("deleted %d, want 2", n)
+		}
+		return err
+	})
+	mustView(t, db, func(tx model.Tx) error {
+		for _, c := range []struct {
+			in    model.BlobsTx
+			name  string
+			found bool
+		}{{tx.Media(), "1/device.png", false}, {tx.Media(), "1/photo.jpg", false},
+			{tx.Media(), "12/device.png", true}, {tx.WebFiles(), "1/logo.png", true}} {
+			if _, err := c.in.Get(c.name); (err == nil) != c.found || (err != nil && !errors.Is(err, model.ErrNotFound)) {
+				t.Errorf("%s: %v, want found %v", c.name, err, c.found)
+			}
+		}
+		return nil
+	})
+	if string(kept.Data) != string(png.Data) {
+		t.Error("a read file changed after its transaction")
+	}
+	mustUpdate(t, db, func(tx model.Tx) error {
+		if err := tx.WebFiles().Put("x", &model.Blob{Type: "a\x00b"}); !errors.Is(err, model.ErrInvalid) {
+			t.Errorf("a type with NUL: %v", err)
+		}
+		return nil
+	})
+}

@@ -207,44 +207,64 @@ func (r *Report) MaxPositions() int { return r.fl.reports.MaxPositions }
 // but those about a geofence or maintenance reminder the caller does not
 // see (as Traccar's EventsReportProvider leaves them out).
 func (r *Report) Events(d *model.Device, fn func(*model.Event) error) error {
-	var events []*model.Event
-	err := r.fl.store.View(func(tx model.Tx) error {
-		a := access.Guard{Tx: tx, Actor: r.actor}
-		if err := a.MustSee(model.KindDevice, d.ID); err != nil {
-			return err
-		}
-		type object struct {
-			kind string
-			id   int64
-		}
-		seen := map[object]bool{}
-		visible := func(kind string, id int64) bool {
-			if id == 0 {
-				return true
+	seen := map[object]bool{}
+	from := r.From
+	var last *model.Event // the last event of the page before
+	for {
+		page := make([]*model.Event, 0, eventPage)
+		err := r.fl.store.View(func(tx model.Tx) error {
+			a := access.Guard{Tx: tx, Actor: r.actor}
+			if err := a.MustSee(model.KindDevice, d.ID); err != nil {
+				return err
 			}
-			ok, known := seen[object{kind, id}]
-			if !known {
-				ok, _ = a.CanSee(kind, id)
-				seen[object{kind, id}] = ok
+			visible := func(kind string, id int64) bool {
+				if id == 0 {
+					return true
+				}
+				ok, known := seen[object{kind, id}]
+				if !known {
+					ok, _ = a.CanSee(kind, id)
+					seen[object{kind, id}] = ok
+				}
+				return ok
 			}
-			return ok
-		}
-		return tx.Events(d.ID, r.From, r.To, func(e *model.Event) bool {
-			if visible(model.KindGeofence, e.GeofenceID) && visible(model.KindMaintenance, e.MaintenanceID) {
-				events = append(events, e)
-			}
-			return true
+			return tx.Events(d.ID, from, r.To, func(e *model.Event) bool {
+				// A page starts at the time the last one ended: the
+				// events of that time up to the last one were sent.
+				if last != nil && e.EventTime.Equal(last.EventTime) && e.ID <= last.ID {
+					return true
+				}
+				if visible(model.KindGeofence, e.GeofenceID) && visible(model.KindMaintenance, e.MaintenanceID) {
+					page = append(page, e)
+				}
+				last = e
+				return len(page) < eventPage
+			})
 		})
-	})
-	if err != nil {
-		return err
-	}
-	for _, e := range events {
-		if err := fn(e); err != nil {
+		if err != nil {
 			return err
 		}
+		for _, e := range page {
+			if err := fn(e); err != nil {
+				return err
+			}
+		}
+		if len(page) < eventPage {
+			return nil
+		}
+		from = last.EventTime
 	}
-	return nil
+}
+
+// eventPage is how many events Events reads in one transaction: the
+// answer is written between transactions, so a slow client never holds
+// one open, and memory is bounded whatever the span.
+const eventPage = 1000
+
+// object is a kind and an id, for caching access checks.
+type object struct {
+	kind string
+	id   int64
 }
 
 // Inside is the filter of an export by geofence: every position when id

@@ -31,6 +31,24 @@ func geofenceEvents(t *testing.T, e *env) {
 	}
 }
 
+// manyEvents stores 2,500 deviceMoving events of d1, 1,500 of them at one
+// time: more than a page of the events report, with a page's end among
+// events of equal time.
+func manyEvents(t *testing.T, e *env) {
+	must(t, e.DB.Update(func(tx model.Tx) error {
+		for i := range 2500 {
+			at := t10.Add(time.Duration(i) * time.Second)
+			if i >= 500 && i < 2000 {
+				at = t11
+			}
+			if err := tx.AddEvent(&model.Event{Type: model.EventDeviceMoving, EventTime: at, DeviceID: e.IDs["d1"], Attributes: model.Attributes{}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
 func TestReports(t *testing.T) {
 	run(t, []scenario{
 		{Name: "route of one device, in time order", As: "user1", Method: "GET", Path: "/api/reports/route?deviceId={d1}&" + day,
@@ -71,6 +89,21 @@ func TestReports(t *testing.T) {
 		{Name: "route as Excel by Accept", As: "user1", Method: "GET", Path: "/api/reports/route?deviceId={d1}&" + day,
 			Header: map[string]string{"Accept": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
 			Status: 200, After: workbookRows("Truck 1", 4)},
+		{Name: "events read in pages: each once, in order", As: "user1", Before: manyEvents, Method: "GET",
+			Path: "/api/reports/events?deviceId={d1}&type=deviceMoving&" + day, Status: 200,
+			After: func(t *testing.T, _ *env, r *webtest.Response) {
+				var got []model.Event
+				r.Decode(t, &got)
+				if len(got) != 2500 {
+					t.Fatalf("%d events, want 2500", len(got))
+				}
+				for i := 1; i < len(got); i++ {
+					a, b := got[i-1], got[i]
+					if b.EventTime.Before(a.EventTime) || (b.EventTime.Equal(a.EventTime) && b.ID <= a.ID) {
+						t.Fatalf("event %d (%v, %d) after (%v, %d)", i, b.EventTime, b.ID, a.EventTime, a.ID)
+					}
+				}
+			}},
 		{Name: "events as Excel", As: "user1", Before: geofenceEvents, Method: "GET", Path: "/api/reports/events/xlsx?deviceId={d1}&" + day,
 			Status: 200, After: workbookRows("Truck 1", 5)},
 	})

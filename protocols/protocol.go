@@ -82,3 +82,29 @@ type Datagram interface {
 type FrameLimiter interface {
 	MaxFrameSize() int
 }
+
+// Recognition is what the shared port (protocols.auto) makes of the first
+// bytes of a connection or of a datagram, for one protocol.
+type Recognition int
+
+const (
+	// NotMine: these bytes cannot begin a frame of the protocol.
+	NotMine Recognition = iota
+	// NeedMore: they may; more bytes are needed to tell.
+	NeedMore
+	// Mine: they begin a well-formed frame of the protocol, checked as
+	// deep as it takes to tell it from every other protocol that shares
+	// its first bytes (a checksum, a length that matches, a field layout),
+	// never by a guess on the prefix alone.
+	Mine
+)
+
+// Recognizer is implemented by every Stream protocol: the shared port
+// hands a connection to the one protocol whose Recognize says Mine for
+// its first bytes.
+type Recognizer interface {
+	// Recognize looks at head, the bytes a connection sent so far (or a
+	// whole datagram), from its first byte. It must be cheap, never panic,
+	// and say Mine only for bytes the protocol's Split and Decode take.
+	Recognize(head []byte) Recognition
+}

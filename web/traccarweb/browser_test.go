@@ -27,6 +27,22 @@ import (
 // fields and buttons as a user would, by their visible label.
 const helperJS = `(() => {
   if (window.__tw) return;
+  // The app's requests still under way: a fetch counts until it answered,
+  // and reading its body (json, text) until read, so that none pending (in
+  // a later task than the last answer) means the app has what it asked for.
+  let pending = 0;
+  const track = (p) => {
+    pending++;
+    const end = () => { pending--; };
+    p.then(end, end);
+    return p;
+  };
+  const fetch0 = window.fetch;
+  window.fetch = function (...a) { return track(fetch0.apply(this, a)); };
+  for (const m of ['json', 'text', 'blob', 'arrayBuffer']) {
+    const read = Response.prototype[m];
+    Response.prototype[m] = function (...a) { return track(read.apply(this, a)); };
+  }
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const bare = (s) => norm(s).replace(/\s*\*$/, '');
   const visible = (el) => {
@@ -128,7 +144,19 @@ const helperJS = `(() => {
     return folded.length + 1;
   };
   const pageText = () => norm(document.getElementById('root') ? document.getElementById('root').innerText : document.body.innerText);
+  const listOpen = () => [...document.querySelectorAll('[role=listbox]')].some(visible);
+  // Whether the field labelled label shows text (its value, a chip, the
+  // select's display).
+  const chosen = (label, text) => {
+    const want = norm(text).toLowerCase();
+    return control(label).some((fc) => {
+      const values = [...fc.querySelectorAll('input:not([type=hidden])')].map((i) => i.value);
+      return norm([fc.innerText, ...values].join(' ')).toLowerCase().includes(want);
+    });
+  };
+  const idle = () => new Promise((resolve) => setTimeout(() => resolve(pending === 0), 0));
   window.__tw = { unfold, norm, visible, input, combo, setValue, byText, row, option, checkbox, point, drain, pageText,
+    listOpen, chosen, idle, pending: () => pending,
     busy: () => [...document.querySelectorAll('.MuiCircularProgress-root, .MuiSkeleton-root')].some(visible) };
 })()`
 
@@ -296,19 +324,35 @@ type pt struct {
 // click waits until the element that find (a JavaScript expression)
 // returns is there and enabled, then clicks its centre with the mouse (or,
 // when something lies over it, with element.click()).
+//
+// The element must be at the same place in two looks 100 ms apart: a
+// section that is still unfolding, or a list that is still growing, moves
+// what the mouse aims at.
 func (b *browser) click(ctx context.Context, what, find string) error {
+	return b.clickHow(ctx, what, find, true)
+}
+
+// mouseClick is click without the element.click() fallback, for what only
+// a real mouse press opens (MUI's Select and Autocomplete open on
+// mousedown).
+func (b *browser) mouseClick(ctx context.Context, what, find string) error {
+	return b.clickHow(ctx, what, find, false)
+}
+
+func (b *browser) clickHow(ctx context.Context, what, find string, fallback bool) error {
 	var last *pt
 	start := time.Now()
 	for {
 		p, err := eval[*pt](ctx, "__tw.point("+find+")")
-		if err == nil && p != nil && !p.Disabled && (!p.Covered || time.Since(start) > 3*time.Second) {
+		stable := p != nil && last != nil && p.X == last.X && p.Y == last.Y
+		if err == nil && p != nil && !p.Disabled && stable && (!p.Covered || (fallback && time.Since(start) > 3*time.Second)) {
 			if p.Covered {
 				_, err = eval[any](ctx, "("+find+").click()")
 				return err
 			}
 			return chromedp.Do(ctx, chromedp.MouseClickXY(p.X, p.Y))
 		}
-		if p != nil {
+		if err == nil {
 			last = p
 		}
 		select {
@@ -318,6 +362,8 @@ func (b *browser) click(ctx context.Context, what, find string) error {
 				return fmt.Errorf("%s: not found on the page", what)
 			case last.Disabled:
 				return fmt.Errorf("%s: stays disabled", what)
+			case last.Covered:
+				return fmt.Errorf("%s: stays under another element", what)
 			}
 			return fmt.Errorf("%s: %w", what, ctx.Err())
 		case <-time.After(100 * time.Millisecond):
@@ -338,6 +384,12 @@ func (b *browser) until(ctx context.Context, what, expr string) error {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// idle waits until the app has no request under way and has read every
+// answer (see helperJS's pending).
+func (b *browser) idle(ctx context.Context) error {
+	return b.until(ctx, "the app's requests to finish", "__tw.idle()")
 }
 
 func (b *browser) clickText(ctx context.Context, text string) error {
@@ -366,35 +418,107 @@ func (b *browser) fillCSS(ctx context.Context, css, value string) error {
 // choose opens the select or autocomplete labelled label and picks the
 // option reading option ("" for the first), as a user does.
 func (b *browser) choose(ctx context.Context, label, option string) error {
-	// Unfold the form's sections first, and let them finish opening.
-	if n, err := eval[int](ctx, "window.__tw ? __tw.unfold() : 1"); err == nil && n > 1 {
-		time.Sleep(500 * time.Millisecond)
-	}
-	// A select whose options load when it opens may render its list empty,
-	// or close on the re-render: open it again, a few times, until the
-	// option shows.
-	for attempt := 1; ; attempt++ {
-		if err := b.click(ctx, fmt.Sprintf("select %q", label), "__tw.combo("+js(label)+")"); err != nil {
+	return b.chooseWhen(ctx, label, option, nil)
+}
+
+// chooseWhen is choose with a precondition: ready, when not nil, is called
+// once the list is open and must return before the option is clicked
+// (traccar-web's LinkField, for one, breaks when an option is picked
+// before both its lists arrived).
+//
+// Each stage waits for its own condition: the field on screen (its folded
+// section opened and done moving: a hidden field takes no mouse press),
+// the list open, the option listed, the field showing the option. Opening
+// and picking are repeated only when their precondition failed: the list
+// did not open, or closed (a re-render) before the option was listed, or
+// the field does not show the option after the click.
+func (b *browser) chooseWhen(ctx context.Context, label, option string, ready func(context.Context) error) error {
+	combo := "__tw.combo(" + js(label) + ")"
+	var problem error
+	for attempt := 1; attempt <= 3 && ctx.Err() == nil; attempt++ {
+		if attempt > 1 {
+			// Close what is open, so the next look starts from a closed field.
+			if open, _ := eval[bool](ctx, "__tw.listOpen()"); open {
+				_ = chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape))
+				_ = b.until(ctx, "the list to close", "!__tw.listOpen()")
+			}
+		}
+		if err := b.until(ctx, fmt.Sprintf("select %q on the page", label),
+			"(() => { __tw.unfold(); const c = "+combo+"; return !!c && __tw.visible(c); })()"); err != nil {
 			return err
 		}
-		try, cancel := context.WithTimeout(ctx, 4*time.Second)
-		err := b.click(try, fmt.Sprintf("option %q of %q", option, label), "__tw.option("+js(option)+")")
+		if err := b.mouseClick(ctx, fmt.Sprintf("select %q", label), combo); err != nil {
+			return err
+		}
+		octx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		err := b.until(octx, "", "__tw.listOpen()")
 		cancel()
+		if err != nil {
+			problem = fmt.Errorf("select %q: its list did not open", label)
+			continue
+		}
+		if ready != nil {
+			if err := ready(ctx); err != nil {
+				return fmt.Errorf("select %q: %w", label, err)
+			}
+		}
+		// The option, while the list stays open (options that load late
+		// show in the open list).
+		text, err := b.waitOption(ctx, option)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("option %q of %q: not listed: %w", option, label, ctx.Err())
+			}
+			problem = fmt.Errorf("option %q of %q: %w", option, label, err)
+			continue
+		}
+		if err := b.click(ctx, fmt.Sprintf("option %q of %q", option, label), "__tw.option("+js(option)+")"); err != nil {
+			problem = err
+			continue
+		}
+		vctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err = b.until(vctx, "", "__tw.chosen("+js(label)+", "+js(text)+")")
+		cancel()
+		if err != nil {
+			problem = fmt.Errorf("select %q: does not show %q after it was clicked", label, text)
+			continue
+		}
+		// A multiple select stays open: close it.
+		if open, _ := eval[bool](ctx, "__tw.listOpen()"); open {
+			_ = chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape))
+			return b.until(ctx, "the list to close", "!__tw.listOpen()")
+		}
+		return nil
+	}
+	if problem == nil {
+		problem = fmt.Errorf("select %q: %w", label, ctx.Err())
+	}
+	return problem
+}
+
+// waitOption waits until the open list shows option and returns its text;
+// it fails when the list closes first.
+func (b *browser) waitOption(ctx context.Context, option string) (string, error) {
+	type look struct {
+		Open bool
+		Text *string
+	}
+	for {
+		l, err := eval[look](ctx, "(() => { const o = __tw.option("+js(option)+"); return { open: __tw.listOpen(), text: o ? __tw.norm(o.textContent) : null }; })()")
 		if err == nil {
-			break
+			if l.Text != nil {
+				return *l.Text, nil
+			}
+			if !l.Open {
+				return "", fmt.Errorf("the list closed before the option was listed")
+			}
 		}
-		_ = chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape))
-		if attempt == 3 || ctx.Err() != nil {
-			return err
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(100 * time.Millisecond):
 		}
-		time.Sleep(300 * time.Millisecond)
 	}
-	time.Sleep(200 * time.Millisecond)
-	// A multiple select stays open: close it.
-	if open, _ := eval[bool](ctx, "[...document.querySelectorAll('[role=listbox]')].some(__tw.visible)"); open {
-		return chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape))
-	}
-	return nil
 }
 
 // check clicks the checkbox labelled label.

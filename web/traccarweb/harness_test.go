@@ -280,7 +280,8 @@ type webServer struct {
 	url string
 
 	mu       sync.Mutex
-	calls    []apiCall
+	calls    []apiCall // answered, in the order of the answers
+	starts   []apiCall // sent, in the order they reached the proxy (no status)
 	inflight atomic.Int64
 	last     atomic.Int64 // unix nanoseconds of the last request's start or end
 }
@@ -335,6 +336,9 @@ func startWeb(t *testing.T, build, backend string) *webServer {
 			}()
 		}
 		if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/api" {
+			if !socket {
+				w.started(r)
+			}
 			if r.Body != nil && r.ContentLength != 0 && !socket {
 				b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 				r.Body = io.NopCloser(bytes.NewReader(b))
@@ -378,6 +382,71 @@ func (w *webServer) record(r *http.Request, status int, reqBody, respBody string
 		seq: len(w.calls), Method: r.Method, Path: r.URL.RequestURI(),
 		Status: status, ReqBody: reqBody, RespBody: respBody,
 	})
+}
+
+func (w *webServer) started(r *http.Request) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.starts = append(w.starts, apiCall{seq: len(w.starts), Method: r.Method, Path: r.URL.RequestURI()})
+}
+
+// apiMark is a point in the proxy's records: what came after it was
+// caused by what the walk did after taking it.
+type apiMark struct{ starts, calls int }
+
+func (w *webServer) mark() apiMark {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return apiMark{len(w.starts), len(w.calls)}
+}
+
+// matchPath tells whether the request path got (with its query) is want:
+// the same path, with any query; a want ending in * is a prefix.
+func matchPath(got, want string) bool {
+	if p, ok := strings.CutSuffix(want, "*"); ok {
+		return strings.HasPrefix(got, p)
+	}
+	path, _, _ := strings.Cut(got, "?")
+	return path == want
+}
+
+// sent tells whether a request method path reached the proxy after m.
+func (w *webServer) sent(m apiMark, method, path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, c := range w.starts[m.starts:] {
+		if c.Method == method && matchPath(c.Path, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// answered returns the answered requests method path after m.
+func (w *webServer) answered(m apiMark, method, path string) []apiCall {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []apiCall
+	for _, c := range w.calls[m.calls:] {
+		if c.Method == method && matchPath(c.Path, path) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// waitAnswered waits until n requests method path were answered after m.
+func (w *webServer) waitAnswered(ctx context.Context, m apiMark, n int, method, path string) ([]apiCall, error) {
+	for {
+		if got := w.answered(m, method, path); len(got) >= n {
+			return got, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("the answer to %s %s: %w", method, path, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // callsSince returns the calls recorded from index i on, and the next index.

@@ -76,6 +76,9 @@ func (w *walker) report(took time.Duration) string {
 		if r.Status == "BROKEN" && len(r.All) > 0 {
 			fmt.Fprintf(&sb, "- every /api call of the step: %s\n", md(strings.Join(r.All, ", ")))
 		}
+		if len(r.Own) > 0 {
+			fmt.Fprintf(&sb, "- (not counted) traccar-web's own: %s\n", md(strings.Join(r.Own, "; ")))
+		}
 		if len(r.External) > 0 {
 			fmt.Fprintf(&sb, "- (not counted) outside hosts that failed meanwhile: %s\n", md(short(strings.Join(r.External, "; "), 500)))
 		}
@@ -110,6 +113,19 @@ func (w *walker) report(took time.Duration) string {
 		for _, n := range w.notes {
 			fmt.Fprintf(&sb, "- %s\n", md(n))
 		}
+	}
+	var own []string
+	for _, r := range w.results {
+		for _, o := range r.Own {
+			own = append(own, fmt.Sprintf("step %d: %s", r.N, o))
+		}
+	}
+	if len(own) > 0 {
+		sb.WriteString("\n## Not counted: traccar-web's own console lines\n\n")
+		for _, o := range own {
+			fmt.Fprintf(&sb, "- %s\n", md(o))
+		}
+		sb.WriteString("\nSee ownConsole in walk_test.go for where traccar-web does this (src/SocketController.jsx lines 144, 147-162).\n")
 	}
 	w.b.mu.Lock()
 	ext := len(w.b.external)

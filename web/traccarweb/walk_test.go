@@ -25,6 +25,7 @@ type result struct {
 	Calls    int
 	All      []string // every /api call of the step, for the broken ones
 	External []string // failures of outside resources meanwhile (not counted)
+	Own      []string // console lines that are traccar-web's own doing (not counted, see ownConsole)
 	Took     time.Duration
 }
 
@@ -148,6 +149,7 @@ func (w *walker) finish(i int) {
 		}
 		r.Alerts = kept
 	}
+	r.Console, r.Own = w.ownConsole(i, r.Console, r.Own)
 	switch {
 	case len(r.Problems) > 0:
 		r.Status = "BROKEN"
@@ -159,6 +161,40 @@ func (w *walker) finish(i int) {
 	if r.Status != "OK" && w.shots != "" {
 		w.b.screenshot(filepath.Join(w.shots, fmt.Sprintf("traccarweb-%03d.png", r.N)))
 	}
+}
+
+// socketClosing is what Chromium logs when a page calls send() on a
+// WebSocket that is closing or closed.
+const socketClosing = "WebSocket is already in CLOSING or CLOSED state"
+
+// ownConsole moves out of console the lines that traccar-web's own code
+// causes on this walk's path, whatever the server answers, into own.
+//
+// «WebSocket is already in CLOSING or CLOSED state» on entering or leaving
+// the logs page (/reports/logs): traccar-web 6.14.5's SocketController
+// reconnects its socket on every route change (src/SocketController.jsx
+// line 147: the useAsyncTask that opens the socket depends on
+// connectSocket, whose useCallback depends on react-router's navigate,
+// which changes with the location's pathname; its cleanup at line 156
+// calls socketRef.current.close(4000) and the new socket is made only
+// after GET /api/devices answers, line 150). The logs page
+// (src/reports/LogsPage.jsx lines 35-36) sets includeLogs on mount and
+// clears it on unmount, and SocketController's effect at line 144 then
+// calls socketRef.current.send({logs}) on the socket the same navigation
+// has just closed: Chromium logs the line. fleetd is not asked anything
+// there (the socket was closed by the app, with its own code 4000).
+func (w *walker) ownConsole(i int, console, own []string) ([]string, []string) {
+	logs := func(u string) bool { return strings.HasPrefix(u, "/reports/logs") }
+	nearLogs := logs(w.results[i].URL) || (i > 0 && logs(w.results[i-1].URL))
+	var kept []string
+	for _, c := range console {
+		if nearLogs && strings.Contains(c, socketClosing) {
+			own = append(own, c+" (traccar-web's SocketController sends on the socket it closed on the route change to or from /reports/logs)")
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return kept, own
 }
 
 func firstLine(s string) string {
@@ -347,6 +383,96 @@ func (w *walker) need(ctx context.Context, keys ...string) error {
 	return nil
 }
 
+// press clicks what (find, a JavaScript expression) and waits until the
+// app sent method path (see matchPath) and the proxy saw the answer, which
+// it returns; an answer of 400 or more is an error too. A click that sent
+// nothing in a few seconds while the button is still there and enabled
+// (it landed while the page re-rendered) is made again; once the request
+// went out it is never repeated.
+func (w *walker) press(ctx context.Context, what, find, method, path string) (apiCall, error) {
+	for attempt := 1; ; attempt++ {
+		m := w.web.mark()
+		if err := w.b.click(ctx, what, find); err != nil {
+			return apiCall{}, err
+		}
+		sctx, cancel := context.WithTimeout(ctx, 4*time.Second)
+		for sctx.Err() == nil && !w.web.sent(m, method, path) {
+			select {
+			case <-sctx.Done():
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		cancel()
+		if w.web.sent(m, method, path) {
+			calls, err := w.web.waitAnswered(ctx, m, 1, method, path)
+			if err != nil {
+				return apiCall{}, fmt.Errorf("%s: %w", what, err)
+			}
+			if c := calls[0]; c.Status >= 400 {
+				return c, fmt.Errorf("%s: %s %s answered %d", what, c.Method, c.Path, c.Status)
+			}
+			return calls[0], nil
+		}
+		still, _ := eval[bool](ctx, "(() => { const p = __tw.point("+find+"); return !!p && !p.disabled; })()")
+		if !still || attempt == 3 || ctx.Err() != nil {
+			return apiCall{}, fmt.Errorf("%s: clicked, and the app sent no %s %s", what, method, path)
+		}
+	}
+}
+
+// pressText is press for the button reading text.
+func (w *walker) pressText(ctx context.Context, text, method, path string) error {
+	_, err := w.press(ctx, fmt.Sprintf("button %q", text), "__tw.byText("+js(text)+")", method, path)
+	return err
+}
+
+// confirmRemove presses Remove in the confirmation snackbar and waits for
+// the DELETE it sends.
+func (w *walker) confirmRemove(ctx context.Context, path string) error {
+	_, err := w.press(ctx, "Remove in the confirmation",
+		"(() => { const s = [...document.querySelectorAll('.MuiSnackbar-root')].find(__tw.visible); return s && __tw.byText('Remove', s); })()",
+		"DELETE", path)
+	return err
+}
+
+// expectAPI re-reads path through the API as the administrator and checks
+// what the web app saved.
+func (w *walker) expectAPI(path string, check func(map[string]any) error) error {
+	var obj map[string]any
+	if err := w.admin.call("GET", path, nil, &obj); err != nil {
+		return fmt.Errorf("re-reading what was saved: %w", err)
+	}
+	if err := check(obj); err != nil {
+		return fmt.Errorf("GET %s after the save: %w", path, err)
+	}
+	return nil
+}
+
+// field checks that an object's key holds want.
+func field(key string, want any) func(map[string]any) error {
+	return func(obj map[string]any) error {
+		if fmt.Sprint(obj[key]) != fmt.Sprint(want) {
+			return fmt.Errorf("%s is %v, the form saved %v", key, obj[key], want)
+		}
+		return nil
+	}
+}
+
+// listed checks that the list at path has (or, with want false, has not)
+// an item named name.
+func (w *walker) listed(path, name string, want bool) error {
+	_, err := w.admin.idOf(path, name)
+	switch {
+	case want && err != nil:
+		return fmt.Errorf("after the save: %w", err)
+	case !want && err == nil:
+		return fmt.Errorf("GET %s still lists %q", path, name)
+	case !want && !strings.Contains(err.Error(), "no item named"):
+		return err
+	}
+	return nil
+}
+
 // seq runs the functions in order and stops at the first error.
 func seq(fns ...func() error) error {
 	for _, fn := range fns {
@@ -400,7 +526,7 @@ func (w *walker) walkAdmin() {
 		return seq(
 			func() error { return b.fillCSS(ctx, "input[name=email]", adminEmail) },
 			func() error { return b.fillCSS(ctx, "input[name=password]", adminPassword) },
-			func() error { return b.clickText(ctx, "Login") },
+			func() error { return w.pressText(ctx, "Login", "POST", "/api/session") },
 			func() error { return b.expectText(ctx, "Truck 1") },
 		)
 	})
@@ -452,12 +578,13 @@ func (w *walker) walkAdmin() {
 			func() error { return b.open(ctx, "/") },
 			func() error { return b.click(ctx, "Truck 1 in the device list", deviceRow("Truck 1")) },
 			func() error { return b.clickText(ctx, "Extra") },
-			func() error { return b.clickText(ctx, "Create Geofence") },
+			func() error { return w.pressText(ctx, "Create Geofence", "POST", "/api/geofences") },
 			func() error {
 				return b.until(ctx, "the geofence page", "/^\\/settings\\/geofence\\/\\d+$/.test(location.pathname)")
 			},
+			func() error { return b.until(ctx, "its form", "!!__tw.input('Name')") },
 			func() error { return b.fill(ctx, "Name", "Truck stop") },
-			func() error { return b.clickText(ctx, "Save") },
+			func() error { return w.pressText(ctx, "Save", "PUT", "/api/geofences/*") },
 			func() error {
 				return b.until(ctx, "leaving the geofence page", "!location.pathname.startsWith('/settings/geofence/')")
 			},
@@ -468,13 +595,16 @@ func (w *walker) walkAdmin() {
 			func() error { return b.open(ctx, "/settings/device/"+truck()+"/command") },
 			func() error { return b.choose(ctx, "Type", "Custom command") },
 			func() error { return b.fill(ctx, "Data", "STATUS#") },
-			func() error { return b.clickText(ctx, "Send") },
+			func() error { return w.pressText(ctx, "Send", "POST", "/api/commands/send") },
+			// The page goes back (navigate(-1)) when the answer came: a
+			// later step's navigation must not come before it.
+			func() error { return b.until(ctx, "leaving the page", "!location.pathname.endsWith('/command')") },
 		)
 	})
 	w.step("main", "share Truck 1 (share page → Show link)", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.open(ctx, "/settings/device/"+truck()+"/share") },
-			func() error { return b.clickText(ctx, "Show") },
+			func() error { return w.pressText(ctx, "Show", "POST", "/api/share/device") },
 			func() error {
 				return b.until(ctx, "a share link", "(() => { const el = __tw.input('Link'); return !!el && el.value.length > 0; })()")
 			},
@@ -484,7 +614,7 @@ func (w *walker) walkAdmin() {
 		return seq(
 			func() error { return b.open(ctx, "/settings/accumulators/"+truck()) },
 			func() error { return b.fill(ctx, "Total Distance", "12.5") },
-			func() error { return b.clickText(ctx, "Save") },
+			func() error { return w.pressText(ctx, "Save", "PUT", "/api/devices/"+truck()+"/accumulators") },
 			func() error {
 				return b.until(ctx, "leaving the page", "!location.pathname.startsWith('/settings/accumulators')")
 			},
@@ -505,14 +635,15 @@ func (w *walker) walkAdmin() {
 	w.step("settings", "preferences: open and save", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.open(ctx, "/settings/preferences") },
-			func() error { return b.clickText(ctx, "Save") },
+			func() error { return w.pressText(ctx, "Save", "PUT", fmt.Sprintf("/api/users/%d", w.id("admin"))) },
+			func() error { return b.until(ctx, "leaving the page", "location.pathname !== '/settings/preferences'") },
 		)
 	})
 	w.step("settings", "server settings: open and save", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.open(ctx, "/settings/preferences") },
 			func() error { return b.open(ctx, "/settings/server") },
-			func() error { return b.clickText(ctx, "Save") },
+			func() error { return w.pressText(ctx, "Save", "PUT", "/api/server") },
 			func() error { return b.until(ctx, "leaving the page", "location.pathname !== '/settings/server'") },
 		)
 	})
@@ -521,19 +652,30 @@ func (w *walker) walkAdmin() {
 			func() error { return b.open(ctx, "/settings/preferences") },
 			func() error { return b.open(ctx, fmt.Sprintf("/settings/user/%d", w.id("admin"))) },
 			func() error {
-				return b.click(ctx, "the TOTP generate button", "(() => { const l = [...document.querySelectorAll('label')].find((l) => __tw.norm(l.textContent) === 'One-time Password Key'); return l && l.closest('.MuiFormControl-root').querySelector('button'); })()")
+				_, err := w.press(ctx, "the TOTP generate button", "(() => { const l = [...document.querySelectorAll('label')].find((l) => __tw.norm(l.textContent) === 'One-time Password Key'); return l && l.closest('.MuiFormControl-root').querySelector('button'); })()",
+					"POST", "/api/users/totp")
+				return err
 			},
 			func() error {
 				return b.until(ctx, "a TOTP key", "(() => { const l = [...document.querySelectorAll('label')].find((l) => __tw.norm(l.textContent) === 'One-time Password Key'); const i = l && l.closest('.MuiFormControl-root').querySelector('input'); return !!i && i.value.length > 0; })()")
 			},
-			func() error { return b.clickText(ctx, "Save") },
+			func() error { return w.pressText(ctx, "Save", "PUT", fmt.Sprintf("/api/users/%d", w.id("admin"))) },
 			func() error {
 				return b.until(ctx, "leaving the page", "!location.pathname.startsWith('/settings/user/')")
 			},
+			func() error {
+				return w.expectAPI(fmt.Sprintf("/api/users/%d", w.id("admin")), func(u map[string]any) error {
+					if s, _ := u["totpKey"].(string); s == "" {
+						return fmt.Errorf("totpKey is empty, the form saved a key")
+					}
+					return nil
+				})
+			},
 		)
 	})
-	// create opens list, adds an item through the + button and the form.
-	create := func(name, list, form string, fill func(ctx context.Context) error, expect string) {
+	// create opens list, adds an item through the + button and the form;
+	// the form's Save must send POST api, and the API must list the item.
+	create := func(name, list, form, api string, fill func(ctx context.Context) error, expect string) {
 		w.step("settings", name, func(ctx context.Context) error {
 			return seq(
 				func() error { return b.open(ctx, "/settings/preferences") },
@@ -542,23 +684,30 @@ func (w *walker) walkAdmin() {
 					return b.click(ctx, "the + button", "[...document.querySelectorAll('.MuiFab-root')].find(__tw.visible)")
 				},
 				func() error { return b.until(ctx, "the form", "location.pathname === "+js(form)) },
+				func() error { return b.until(ctx, "its fields", "!!__tw.byText('Save') && !__tw.busy()") },
 				func() error { return fill(ctx) },
-				func() error { return b.clickText(ctx, "Save") },
+				func() error { return w.pressText(ctx, "Save", "POST", api) },
 				func() error { return b.until(ctx, "back to the list", "location.pathname === "+js(list)) },
 				func() error { return b.expectText(ctx, expect) },
+				func() error { return w.listed(api, expect, true) },
 			)
 		})
 	}
-	// edit opens the item's form from its row in the list and saves it.
-	edit := func(name, list, row string, fill func(ctx context.Context) error) {
+	// edit opens the item's form from its row in the list and saves it
+	// (PUT api/:id); check, when not nil, re-reads the item through the API.
+	edit := func(name, list, row, api string, fill func(ctx context.Context) error, check func() error) {
 		w.step("settings", name, func(ctx context.Context) error {
 			return seq(
 				func() error { return b.open(ctx, "/settings/preferences") },
 				func() error { return b.open(ctx, list) },
 				func() error { return b.clickIn(ctx, row, "Edit") },
-				func() error { return b.until(ctx, "the form", "location.pathname !== "+js(list)) },
 				func() error {
-					return b.until(ctx, "the form's fields", "!!document.querySelector('input') && !document.querySelector('.MuiSkeleton-root')")
+					return b.until(ctx, "the form", "location.pathname.startsWith("+js(strings.TrimSuffix(list, "s")+"/")+")")
+				},
+				// react-router shows the list until the form's code loaded,
+				// then the form shows a skeleton until the item loaded.
+				func() error {
+					return b.until(ctx, "the form's fields", "!!__tw.byText('Save') && !!document.querySelector('.MuiAccordionDetails-root input') && !document.querySelector('.MuiSkeleton-root')")
 				},
 				func() error {
 					if fill == nil {
@@ -566,8 +715,14 @@ func (w *walker) walkAdmin() {
 					}
 					return fill(ctx)
 				},
-				func() error { return b.clickText(ctx, "Save") },
+				func() error { return w.pressText(ctx, "Save", "PUT", api+"/*") },
 				func() error { return b.until(ctx, "back to the list", "location.pathname === "+js(list)) },
+				func() error {
+					if check == nil {
+						return nil
+					}
+					return check()
+				},
 			)
 		})
 	}
@@ -579,7 +734,7 @@ func (w *walker) walkAdmin() {
 			func() error { return b.open(ctx, "/settings/notifications") },
 		)
 	})
-	create("notifications: create (first type, Web channel, all devices)", "/settings/notifications", "/settings/notification", func(ctx context.Context) error {
+	create("notifications: create (first type, Web channel, all devices)", "/settings/notifications", "/settings/notification", "/api/notifications", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.choose(ctx, "Type", "") },
 			func() error { return b.choose(ctx, "Channels", "Web") },
@@ -587,22 +742,22 @@ func (w *walker) walkAdmin() {
 			func() error { return b.check(ctx, "All Devices") },
 		)
 	}, "Web alerts")
-	edit("notifications: edit and save", "/settings/notifications", "Web alerts", nil)
+	edit("notifications: edit and save", "/settings/notifications", "Web alerts", "/api/notifications", nil, nil)
 
-	create("drivers: create", "/settings/drivers", "/settings/driver", func(ctx context.Context) error {
+	create("drivers: create", "/settings/drivers", "/settings/driver", "/api/drivers", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.fill(ctx, "Name", "Bob Driver") },
 			func() error { return b.fill(ctx, "Identifier", "DRV-2") },
 		)
 	}, "Bob Driver")
-	edit("drivers: edit and save", "/settings/drivers", "Alice Driver", noop)
+	edit("drivers: edit and save", "/settings/drivers", "Alice Driver", "/api/drivers", noop, nil)
 
-	create("calendars: create (simple calendar)", "/settings/calendars", "/settings/calendar", func(ctx context.Context) error {
+	create("calendars: create (simple calendar)", "/settings/calendars", "/settings/calendar", "/api/calendars", func(ctx context.Context) error {
 		return b.fill(ctx, "Name", "Weekdays")
 	}, "Weekdays")
-	edit("calendars: edit and save", "/settings/calendars", "Weekdays", noop)
+	edit("calendars: edit and save", "/settings/calendars", "Weekdays", "/api/calendars", noop, nil)
 
-	create("computed attributes: create", "/settings/attributes", "/settings/attribute", func(ctx context.Context) error {
+	create("computed attributes: create", "/settings/attributes", "/settings/attribute", "/api/attributes/computed", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.fill(ctx, "Description", "Speed in km/h") },
 			func() error { return b.fill(ctx, "Attribute", "speedKmh") },
@@ -619,14 +774,29 @@ func (w *walker) walkAdmin() {
 			func() error { return b.open(ctx, "/settings/attributes") },
 			func() error { return b.clickIn(ctx, "Speed in km/h", "Edit") },
 			func() error { return b.until(ctx, "the form", "location.pathname.startsWith('/settings/attribute/')") },
+			func() error {
+				return b.until(ctx, "the form's fields", "!!__tw.byText('Save') && !!__tw.input('Expression') && !document.querySelector('.MuiSkeleton-root')")
+			},
+			// The device picker is in the folded Test section; Test
+			// Expression stays disabled until a device is picked.
 			func() error { return b.choose(ctx, "Device", "Truck 1") },
-			func() error { return b.clickText(ctx, "Test Expression") },
-			func() error { return b.clickText(ctx, "Save") },
+			func() error {
+				c, err := w.press(ctx, "button \"Test Expression\"", "__tw.byText('Test Expression')", "POST", "/api/attributes/computed/test")
+				if err == nil && !strings.Contains(c.Path, "deviceId="+truck()) {
+					err = fmt.Errorf("the test was sent as %s, not for Truck 1 (deviceId=%s)", c.Path, truck())
+				}
+				return err
+			},
+			// Its answer shows in a snackbar.
+			func() error {
+				return b.until(ctx, "the test's result", "[...document.querySelectorAll('.MuiSnackbarContent-message')].some((e) => __tw.visible(e) && __tw.norm(e.textContent) !== '')")
+			},
+			func() error { return w.pressText(ctx, "Save", "PUT", "/api/attributes/computed/*") },
 			func() error { return b.until(ctx, "back to the list", "location.pathname === '/settings/attributes'") },
 		)
 	})
 
-	create("maintenance: create", "/settings/maintenances", "/settings/maintenance", func(ctx context.Context) error {
+	create("maintenance: create", "/settings/maintenances", "/settings/maintenance", "/api/maintenance", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.fill(ctx, "Name", "Oil change") },
 			func() error { return b.choose(ctx, "Type", "") },
@@ -634,16 +804,16 @@ func (w *walker) walkAdmin() {
 			func() error { return b.fill(ctx, "Period", "5000") },
 		)
 	}, "Oil change")
-	edit("maintenance: edit and save", "/settings/maintenances", "Oil change", noop)
+	edit("maintenance: edit and save", "/settings/maintenances", "Oil change", "/api/maintenance", noop, nil)
 
-	create("saved commands: create", "/settings/commands", "/settings/command", func(ctx context.Context) error {
+	create("saved commands: create", "/settings/commands", "/settings/command", "/api/commands", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.fill(ctx, "Description", "Ask status") },
 			func() error { return b.choose(ctx, "Type", "Custom command") },
 			func() error { return b.fill(ctx, "Data", "STATUS#") },
 		)
 	}, "Ask status")
-	edit("saved commands: edit and save", "/settings/commands", "Ask status", noop)
+	edit("saved commands: edit and save", "/settings/commands", "Ask status", "/api/commands", noop, nil)
 
 	w.step("settings", "groups: list", func(ctx context.Context) error {
 		return seq(
@@ -652,11 +822,17 @@ func (w *walker) walkAdmin() {
 			func() error { return b.expectText(ctx, "Fleet A") },
 		)
 	})
-	create("groups: create", "/settings/groups", "/settings/group", func(ctx context.Context) error {
+	create("groups: create", "/settings/groups", "/settings/group", "/api/groups", func(ctx context.Context) error {
 		return b.fill(ctx, "Name", "Fleet B")
 	}, "Fleet B")
-	edit("groups: edit and save (parent group Fleet A)", "/settings/groups", "Fleet B", func(ctx context.Context) error {
+	edit("groups: edit and save (parent group Fleet A)", "/settings/groups", "Fleet B", "/api/groups", func(ctx context.Context) error {
 		return b.choose(ctx, "Group", "Fleet A")
+	}, func() error {
+		id, err := w.admin.idOf("/api/groups", "Fleet B")
+		if err != nil {
+			return err
+		}
+		return w.expectAPI(fmt.Sprintf("/api/groups/%d", id), field("groupId", w.id("group")))
 	})
 	w.step("settings", "groups: send a command to Fleet A", func(ctx context.Context) error {
 		return seq(
@@ -665,7 +841,8 @@ func (w *walker) walkAdmin() {
 			func() error { return b.clickIn(ctx, "Fleet A", "Command") },
 			// The group command page has only custom commands: its Type is fixed.
 			func() error { return b.fill(ctx, "Data", "STATUS#") },
-			func() error { return b.clickText(ctx, "Send") },
+			func() error { return w.pressText(ctx, "Send", "POST", "/api/commands/send") },
+			func() error { return b.until(ctx, "leaving the page", "!location.pathname.endsWith('/command')") },
 		)
 	})
 	w.step("settings", "groups: share Fleet A", func(ctx context.Context) error {
@@ -673,7 +850,8 @@ func (w *walker) walkAdmin() {
 			func() error { return b.open(ctx, "/settings/preferences") },
 			func() error { return b.open(ctx, "/settings/groups") },
 			func() error { return b.clickIn(ctx, "Fleet A", "Share") },
-			func() error { return b.clickText(ctx, "Show") },
+			func() error { return b.until(ctx, "the share page", "location.pathname.endsWith('/share')") },
+			func() error { return w.pressText(ctx, "Show", "POST", "/api/share/group") },
 			func() error {
 				return b.until(ctx, "a share link", "(() => { const el = __tw.input('Link'); return !!el && el.value.length > 0; })()")
 			},
@@ -687,14 +865,20 @@ func (w *walker) walkAdmin() {
 			func() error { return b.expectText(ctx, "Spare 3") },
 		)
 	})
-	create("devices: create", "/settings/devices", "/settings/device", func(ctx context.Context) error {
+	create("devices: create", "/settings/devices", "/settings/device", "/api/devices", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.fill(ctx, "Name", "Car 4") },
 			func() error { return b.fill(ctx, "Identifier", "100004") },
 		)
 	}, "Car 4")
-	edit("devices: edit and save (group Fleet A)", "/settings/devices", "Car 4", func(ctx context.Context) error {
+	edit("devices: edit and save (group Fleet A)", "/settings/devices", "Car 4", "/api/devices", func(ctx context.Context) error {
 		return b.choose(ctx, "Group", "Fleet A")
+	}, func() error {
+		id, err := w.admin.idOf("/api/devices", "Car 4")
+		if err != nil {
+			return err
+		}
+		return w.expectAPI(fmt.Sprintf("/api/devices/%d", id), field("groupId", w.id("group")))
 	})
 	// The geofences page lists them with the usual Edit and Remove buttons.
 	geofenceButton := func(name, action string) string {
@@ -705,8 +889,11 @@ func (w *walker) walkAdmin() {
 			func() error { return b.open(ctx, "/geofences") },
 			func() error { return b.click(ctx, "the edit button of Depot", geofenceButton("Depot", "Edit")) },
 			func() error { return b.until(ctx, "the form", "location.pathname.startsWith('/settings/geofence/')") },
+			func() error {
+				return b.until(ctx, "its fields", "!!__tw.input('Name') && !document.querySelector('.MuiSkeleton-root')")
+			},
 			func() error { return b.fill(ctx, "Name", "Depot") },
-			func() error { return b.clickText(ctx, "Save") },
+			func() error { return w.pressText(ctx, "Save", "PUT", fmt.Sprintf("/api/geofences/%d", w.id("depot"))) },
 			func() error { return b.until(ctx, "back to the list", "location.pathname === '/geofences'") },
 		)
 	})
@@ -717,27 +904,70 @@ func (w *walker) walkAdmin() {
 		)
 	})
 
-	// Connections pages: each link is a POST /api/permissions.
-	link := func(name, page string, links [][2]string) {
+	// Connections pages: each link is a POST /api/permissions. A field
+	// (traccar-web's LinkField) loads two lists when it gets the focus: all
+	// the items (GET api) and those linked (GET api?deviceId=N); picking
+	// an option before the second arrived fails in the app («Cannot read
+	// properties of undefined (reading 'map')», LinkField's onChange maps
+	// the linked list), so the option is clicked only when both answered
+	// and the app read them. The link is then checked through the API.
+	linkAPI := map[string]string{
+		"Devices": "/api/devices", "Groups": "/api/groups", "Geofences": "/api/geofences",
+		"Notifications": "/api/notifications", "Calendars": "/api/calendars", "Drivers": "/api/drivers",
+		"Computed Attributes": "/api/attributes/computed", "Saved Commands": "/api/commands", "Maintenance": "/api/maintenance",
+	}
+	link := func(name, page, key string, id int64, links [][2]string) {
 		w.step("connections", name, func(ctx context.Context) error {
-			ctx, cancel := context.WithTimeout(w.b.ctx, 90*time.Second)
+			ctx, cancel := context.WithTimeout(w.b.ctx, 150*time.Second)
 			defer cancel()
-			fns := []func() error{
+			if err := seq(
 				func() error { return b.open(ctx, "/settings/preferences") },
 				func() error { return b.open(ctx, page) },
-			}
-			if err := seq(fns...); err != nil {
+			); err != nil {
 				return err
 			}
-			// Link what can be linked; a missing option is reported, the
-			// others are still tried.
+			linked := fmt.Sprintf("%s=%d", key, id)
+			// Link what can be linked; a failure is reported, the others
+			// are still tried.
 			var missing []string
 			for _, l := range links {
-				lctx, cancel := context.WithTimeout(ctx, 6*time.Second)
-				if err := b.choose(lctx, l[0], l[1]); err != nil {
-					missing = append(missing, err.Error())
+				api := linkAPI[l[0]]
+				lctx, cancel := context.WithTimeout(ctx, 25*time.Second)
+				m := w.web.mark()
+				err := b.chooseWhen(lctx, l[0], l[1], func(ctx context.Context) error {
+					for {
+						var all, mine bool
+						for _, c := range w.web.answered(m, "GET", api) {
+							if strings.Contains(c.Path, linked) {
+								mine = true
+							} else {
+								all = true
+							}
+						}
+						if all && mine {
+							return b.idle(ctx)
+						}
+						select {
+						case <-ctx.Done():
+							return fmt.Errorf("its lists (GET %s, GET %s?%s) did not both arrive: %w", api, api, linked, ctx.Err())
+						case <-time.After(50 * time.Millisecond):
+						}
+					}
+				})
+				if err == nil {
+					var calls []apiCall
+					calls, err = w.web.waitAnswered(lctx, m, 1, "POST", "/api/permissions")
+					if err == nil && calls[0].Status >= 300 {
+						err = fmt.Errorf("POST /api/permissions answered %d", calls[0].Status)
+					}
+				}
+				if err == nil {
+					err = w.listed(api+"?"+linked, l[1], true)
 				}
 				cancel()
+				if err != nil {
+					missing = append(missing, fmt.Sprintf("%s %s: %v", l[0], l[1], err))
+				}
 				w.web.waitQuiet(300*time.Millisecond, 5*time.Second)
 			}
 			if len(missing) > 0 {
@@ -747,12 +977,12 @@ func (w *walker) walkAdmin() {
 		})
 	}
 	link("device Truck 1: link geofence, notification, driver, computed attribute, saved command, maintenance",
-		"/settings/device/"+truck()+"/connections", [][2]string{
+		"/settings/device/"+truck()+"/connections", "deviceId", w.id("truck"), [][2]string{
 			{"Geofences", "Depot"}, {"Notifications", "Web alerts"}, {"Drivers", "Alice Driver"},
 			{"Computed Attributes", "Speed in km/h"}, {"Saved Commands", "Ask status"}, {"Maintenance", "Oil change"},
 		})
 	link("group Fleet A: link geofence, notification, driver, computed attribute, saved command, maintenance",
-		fmt.Sprintf("/settings/group/%d/connections", w.id("group")), [][2]string{
+		fmt.Sprintf("/settings/group/%d/connections", w.id("group")), "groupId", w.id("group"), [][2]string{
 			{"Geofences", "Depot"}, {"Notifications", "Web alerts"}, {"Drivers", "Bob Driver"},
 			{"Computed Attributes", "Speed in km/h"}, {"Saved Commands", "Ask status"}, {"Maintenance", "Oil change"},
 		})
@@ -764,16 +994,16 @@ func (w *walker) walkAdmin() {
 			func() error { return b.expectText(ctx, "Normal User") },
 		)
 	})
-	create("users: create", "/settings/users", "/settings/user", func(ctx context.Context) error {
+	create("users: create", "/settings/users", "/settings/user", "/api/users", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.fill(ctx, "Name", "Second User") },
 			func() error { return b.fill(ctx, "Email", "second@example.com") },
 			func() error { return b.fill(ctx, "Password", "second-passphrase-1") },
 		)
 	}, "Second User")
-	edit("users: edit Normal User and save", "/settings/users", "Normal User", noop)
+	edit("users: edit Normal User and save", "/settings/users", "Normal User", "/api/users", noop, nil)
 	link("user Normal User: link devices, group, geofence, notification, calendar, driver, attribute, command, maintenance",
-		fmt.Sprintf("/settings/user/%d/connections", w.id("user")), [][2]string{
+		fmt.Sprintf("/settings/user/%d/connections", w.id("user")), "userId", w.id("user"), [][2]string{
 			{"Devices", "Truck 1"}, {"Groups", "Fleet A"}, {"Geofences", "Depot"}, {"Notifications", "Web alerts"},
 			{"Calendars", "Weekdays"}, {"Drivers", "Alice Driver"}, {"Computed Attributes", "Speed in km/h"},
 			{"Saved Commands", "Ask status"}, {"Maintenance", "Oil change"},
@@ -821,8 +1051,9 @@ func (w *walker) walkAdmin() {
 			func() error {
 				return b.click(ctx, "the split button's menu", "(() => { const g = [...document.querySelectorAll('.MuiButtonGroup-root')].find(__tw.visible); return g && g.querySelectorAll('button')[1]; })()")
 			},
-			func() error { return b.clickText(ctx, "Export (CSV)") },
-			func() error { time.Sleep(time.Second); return nil },
+			func() error { return b.idle(ctx) },
+			// A download (window.location.assign): the page stays.
+			func() error { return w.pressText(ctx, "Export (CSV)", "GET", "/api/positions/csv") },
 		)
 		// An export that fails leaves the app for the error's page.
 		if loc, _ := eval[string](ctx, "location.pathname"); !strings.HasPrefix(loc, "/reports/") {
@@ -839,7 +1070,13 @@ func (w *walker) walkAdmin() {
 			func() error { return b.clickText(ctx, "Schedule") },
 			func() error { return b.fill(ctx, "Description", "Daily events") },
 			func() error { return b.choose(ctx, "Calendar", "Weekdays") },
-			func() error { return b.clickText(ctx, "Schedule") },
+			func() error { return w.pressText(ctx, "Schedule", "POST", "/api/reports") },
+			// Then the device's link (POST /api/permissions/bulk) and the
+			// scheduled reports' page.
+			func() error {
+				return b.until(ctx, "the scheduled reports", "location.pathname === '/reports/scheduled'")
+			},
+			func() error { return w.listed("/api/reports", "Daily events", true) },
 		)
 	})
 	w.step("reports", "scheduled reports: list", func(ctx context.Context) error {
@@ -854,18 +1091,17 @@ func (w *walker) walkAdmin() {
 
 	// Removing what the walk created, from each list's Remove button and
 	// the confirmation snackbar.
-	remove := func(name, list, row string) {
+	remove := func(name, list, row, api string) {
 		w.step("delete", name, func(ctx context.Context) error {
 			return seq(
 				func() error { return b.open(ctx, "/settings/preferences") },
 				func() error { return b.open(ctx, list) },
 				func() error { return b.clickIn(ctx, row, "Remove") },
-				func() error {
-					return b.click(ctx, "Remove in the confirmation", "(() => { const s = [...document.querySelectorAll('.MuiSnackbar-root')].find(__tw.visible); return s && __tw.byText('Remove', s); })()")
-				},
+				func() error { return w.confirmRemove(ctx, api+"/*") },
 				func() error {
 					return b.until(ctx, row+" to leave the list", "!__tw.row("+js(row)+")")
 				},
+				func() error { return w.listed(api, row, false) },
 			)
 		})
 	}
@@ -875,30 +1111,28 @@ func (w *walker) walkAdmin() {
 			func() error {
 				return b.click(ctx, "its remove button", "(() => { const r = __tw.row('Daily events'); return r && r.querySelector('button'); })()")
 			},
-			func() error {
-				return b.click(ctx, "Remove in the confirmation", "(() => { const s = [...document.querySelectorAll('.MuiSnackbar-root')].find(__tw.visible); return s && __tw.byText('Remove', s); })()")
-			},
+			func() error { return w.confirmRemove(ctx, "/api/reports/*") },
 			func() error { return b.until(ctx, "it to leave the list", "!__tw.row('Daily events')") },
+			func() error { return w.listed("/api/reports", "Daily events", false) },
 		)
 	})
-	remove("device Car 4", "/settings/devices", "Car 4")
-	remove("group Fleet B", "/settings/groups", "Fleet B")
-	remove("user Second User", "/settings/users", "Second User")
-	remove("driver Bob Driver", "/settings/drivers", "Bob Driver")
-	remove("saved command Ask status", "/settings/commands", "Ask status")
-	remove("maintenance Oil change", "/settings/maintenances", "Oil change")
-	remove("computed attribute Speed in km/h", "/settings/attributes", "Speed in km/h")
-	remove("notification Web alerts", "/settings/notifications", "Web alerts")
-	remove("calendar Weekdays", "/settings/calendars", "Weekdays")
+	remove("device Car 4", "/settings/devices", "Car 4", "/api/devices")
+	remove("group Fleet B", "/settings/groups", "Fleet B", "/api/groups")
+	remove("user Second User", "/settings/users", "Second User", "/api/users")
+	remove("driver Bob Driver", "/settings/drivers", "Bob Driver", "/api/drivers")
+	remove("saved command Ask status", "/settings/commands", "Ask status", "/api/commands")
+	remove("maintenance Oil change", "/settings/maintenances", "Oil change", "/api/maintenance")
+	remove("computed attribute Speed in km/h", "/settings/attributes", "Speed in km/h", "/api/attributes/computed")
+	remove("notification Web alerts", "/settings/notifications", "Web alerts", "/api/notifications")
+	remove("calendar Weekdays", "/settings/calendars", "Weekdays", "/api/calendars")
 	w.step("delete", "geofence Truck stop (geofences page)", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.open(ctx, "/geofences") },
 			func() error {
 				return b.click(ctx, "its remove button", geofenceButton("Truck stop", "Remove"))
 			},
-			func() error {
-				return b.click(ctx, "Remove in the confirmation", "(() => { const s = [...document.querySelectorAll('.MuiSnackbar-root')].find(__tw.visible); return s && __tw.byText('Remove', s); })()")
-			},
+			func() error { return w.confirmRemove(ctx, "/api/geofences/*") },
+			func() error { return w.listed("/api/geofences", "Truck stop", false) },
 		)
 	})
 	w.step("delete", "device Spare 3 from its status card", func(ctx context.Context) error {
@@ -906,10 +1140,9 @@ func (w *walker) walkAdmin() {
 			func() error { return b.open(ctx, "/") },
 			func() error { return b.click(ctx, "Spare 3 in the device list", deviceRow("Spare 3")) },
 			func() error { return b.clickText(ctx, "Remove") },
-			func() error {
-				return b.click(ctx, "Remove in the confirmation", "(() => { const s = [...document.querySelectorAll('.MuiSnackbar-root')].find(__tw.visible); return s && __tw.byText('Remove', s); })()")
-			},
+			func() error { return w.confirmRemove(ctx, fmt.Sprintf("/api/devices/%d", w.id("spare"))) },
 			func() error { return b.until(ctx, "it to leave the list", "!__tw.pageText().includes('Spare 3')") },
+			func() error { return w.listed("/api/devices", "Spare 3", false) },
 		)
 	})
 
@@ -917,7 +1150,7 @@ func (w *walker) walkAdmin() {
 		return seq(
 			func() error { return b.open(ctx, "/") },
 			func() error { return b.clickText(ctx, "Account") },
-			func() error { return b.clickText(ctx, "Logout") },
+			func() error { return w.pressText(ctx, "Logout", "DELETE", "/api/session") },
 			func() error { return b.until(ctx, "the login page", "location.pathname === '/login'") },
 		)
 	})
@@ -934,7 +1167,7 @@ func (w *walker) walkUser() {
 			func() error { return b.load(ctx, "/login") },
 			func() error { return b.fillCSS(ctx, "input[name=email]", userEmail) },
 			func() error { return b.fillCSS(ctx, "input[name=password]", userPassword) },
-			func() error { return b.clickText(ctx, "Login") },
+			func() error { return w.pressText(ctx, "Login", "POST", "/api/session") },
 			func() error {
 				// traccar-web may have saved /login as the page to return to
 				// after logging in (window.sessionStorage.postLogin, set when
@@ -967,17 +1200,24 @@ func (w *walker) walkUser() {
 	w.step("user", "preferences: open and save", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.open(ctx, "/settings/preferences") },
-			func() error { return b.clickText(ctx, "Save") },
+			func() error { return w.pressText(ctx, "Save", "PUT", fmt.Sprintf("/api/users/%d", w.id("user"))) },
+			func() error { return b.until(ctx, "leaving the page", "location.pathname !== '/settings/preferences'") },
 		)
 	})
 	w.step("user", "own account: edit and save", func(ctx context.Context) error {
 		return seq(
 			func() error { return b.open(ctx, "/settings/preferences") },
 			func() error { return b.open(ctx, fmt.Sprintf("/settings/user/%d", w.id("user"))) },
+			func() error {
+				return b.until(ctx, "the form's fields", "!!__tw.byText('Save') && !!__tw.input('Phone') && !document.querySelector('.MuiSkeleton-root')")
+			},
 			func() error { return b.fill(ctx, "Phone", "+15550100") },
-			func() error { return b.clickText(ctx, "Save") },
+			func() error { return w.pressText(ctx, "Save", "PUT", fmt.Sprintf("/api/users/%d", w.id("user"))) },
 			func() error {
 				return b.until(ctx, "leaving the page", "!location.pathname.startsWith('/settings/user/')")
+			},
+			func() error {
+				return w.expectAPI(fmt.Sprintf("/api/users/%d", w.id("user")), field("phone", "+15550100"))
 			},
 		)
 	})
@@ -991,7 +1231,7 @@ func (w *walker) walkUser() {
 		return seq(
 			func() error { return b.open(ctx, "/") },
 			func() error { return b.clickText(ctx, "Account") },
-			func() error { return b.clickText(ctx, "Logout") },
+			func() error { return w.pressText(ctx, "Logout", "DELETE", "/api/session") },
 			func() error { return b.until(ctx, "the login page", "location.pathname === '/login'") },
 		)
 	})

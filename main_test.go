@@ -532,8 +532,8 @@ func (w *writer) halt(t *testing.T) []string {
 // collide with each other or with a real server.
 var anyPorts = func() string {
 	s := "protocols:\n"
-	for _, e := range catalog.All() {
-		s += "  " + e.Name + ": {port: 0}\n"
+	for _, p := range catalog.ConfigDefaults().Protocols {
+		s += "  " + p.Name + ": {port: 0}\n"
 	}
 	return s
 }()

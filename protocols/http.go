@@ -45,10 +45,16 @@ func ListenHTTP(proto HTTPProtocol, addr string, sink HTTPSink, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
-	s := &HTTPServer{Server: srv, proto: proto, sink: sink, opts: opts}
-	srv.handle, srv.connSplit = s.request, splitContinuing
+	s := newHTTPServer(srv, proto, sink, opts)
 	srv.start()
 	return s, nil
+}
+
+// newHTTPServer makes srv serve the HTTP protocol proto.
+func newHTTPServer(srv *Server, proto HTTPProtocol, sink HTTPSink, opts Options) *HTTPServer {
+	s := &HTTPServer{Server: srv, proto: proto, sink: sink, opts: opts}
+	srv.handle, srv.connSplit = s.request, splitContinuing
+	return s
 }
 
 // ServeHTTP answers 200 only once the positions are durable; 400 for a

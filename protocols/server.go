@@ -139,7 +139,7 @@ func Listen(proto Stream, addr string, sink Sink, opts Options) (*Server, error)
 	if err != nil {
 		return nil, err
 	}
-	s.proto, s.handle = proto, (*conn).frame
+	s.setStream(proto)
 	if dg, ok := proto.(Datagram); ok {
 		udp, err := net.ListenPacket("udp", s.ln.Addr().String())
 		if err != nil {
@@ -156,6 +156,9 @@ func Listen(proto Stream, addr string, sink Sink, opts Options) (*Server, error)
 	return s, nil
 }
 
+// setStream makes s serve the stream protocol proto.
+func (s *Server) setStream(proto Stream) { s.proto, s.handle = proto, (*conn).frame }
+
 // listen opens the TCP listener of the protocol called name, whose frames
 // split cuts; opts has its defaults. The caller sets handle, then starts it.
 func listen(name string, split bufio.SplitFunc, addr string, sink Sink, opts Options) (*Server, error) {
@@ -163,8 +166,13 @@ func listen(name string, split bufio.SplitFunc, addr string, sink Sink, opts Opt
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	return newServer(name, split, ln, sink, opts), nil
+}
+
+// newServer is a server taking its connections from ln.
+func newServer(name string, split bufio.SplitFunc, ln net.Listener, sink Sink, opts Options) *Server {
 	return &Server{name: name, split: split, sink: sink, opts: opts, ln: ln, perIP: map[string]int{},
-		conns: map[*conn]struct{}{}, done: make(chan struct{}), log: opts.Logger.With("protocol", name)}, nil
+		conns: map[*conn]struct{}{}, done: make(chan struct{}), log: opts.Logger.With("protocol", name)}
 }
 
 // start accepts connections.

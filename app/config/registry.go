@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -60,6 +61,9 @@ type DeviceDefaults struct {
 type ProtocolDefault struct {
 	Name string
 	Port int
+	// Doc describes the listener, where "Listen for <name> devices." would
+	// not (the shared port).
+	Doc string
 }
 
 // NewRegistry returns the registry of a build with the device listeners
@@ -126,8 +130,9 @@ func protocolKeys(protocols []ProtocolDefault) []Key {
 	var keys []Key
 	for _, p := range protocols {
 		name := p.Name
+		doc := cmp.Or(p.Doc, "Listen for "+name+" devices.")
 		keys = append(keys,
-			field("protocols."+name+".enabled", true, "Listen for "+name+" devices.",
+			field("protocols."+name+".enabled", true, doc,
 				parseBool, func(c *Config) *bool { return &c.protocol(name).Enabled }, asIs[bool]),
 			field("protocols."+name+".port", p.Port, "Port (TCP, and UDP where the protocol has it) for "+name+" devices; 0 picks a free one.",
 				parsePort, func(c *Config) *int { return &c.protocol(name).Port }, asIs[int]))

@@ -149,7 +149,7 @@ func TestYAMLRoundTrip(t *testing.T) {
 // protocols' keys and defaults, and the frame limits' defaults.
 func TestRegistryDeviceDefaults(t *testing.T) {
 	cleanEnv(t, map[string]string{"FLEETD_PROTOCOLS_GT06_PORT": "5023"})
-	r := NewRegistry(DeviceDefaults{Protocols: []ProtocolDefault{{"beacon", 7000}}, FrameTimeout: 2 * time.Minute, FrameBudget: 1 << 20})
+	r := NewRegistry(DeviceDefaults{Protocols: []ProtocolDefault{{Name: "beacon", Port: 7000}}, FrameTimeout: 2 * time.Minute, FrameBudget: 1 << 20})
 	c := r.Default()
 	if want := []Protocol{{Name: "beacon", Enabled: true, Port: 7000}}; !reflect.DeepEqual(c.Protocols, want) {
 		t.Errorf("protocols %+v, want %+v", c.Protocols, want)

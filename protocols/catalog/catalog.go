@@ -51,11 +51,17 @@ func All() []Entry {
 	return entries
 }
 
+// AutoPort is the shared port's default: one port for every protocol
+// (protocols.auto).
+const AutoPort = 5000
+
 // ConfigDefaults is what the config registry needs of the device
 // listeners: every protocol with its default port, and the listeners'
 // default frame limits.
 func ConfigDefaults() config.DeviceDefaults {
 	d := config.DeviceDefaults{FrameTimeout: protocols.DefaultFrameTimeout, FrameBudget: protocols.DefaultFrameBudget}
+	d.Protocols = append(d.Protocols, config.ProtocolDefault{Name: protocols.AutoName, Port: AutoPort,
+		Doc: "Listen on the shared port, where fleetd recognises every protocol it speaks from a connection's (or datagram's) first bytes: point any supported tracker at it."})
 	for _, e := range All() {
 		d.Protocols = append(d.Protocols, config.ProtocolDefault{Name: e.Name, Port: e.DefaultPort})
 	}

@@ -21,7 +21,8 @@ type Listening struct {
 }
 
 // Start listens on host:port for every protocol in ports (name -> port;
-// protocols not in it stay off). On any failure the ones already started
+// protocols not in it stay off), and on the shared port when ports has
+// protocols.AutoName. On any failure the ones already started
 // are closed, so a port clash at start-up leaves nothing half running.
 // The listeners share opts.Budget (one of protocols.DefaultFrameBudget when
 // nil): unfinished frames on all ports together stay within it.
@@ -54,7 +55,27 @@ func Start(host string, ports map[string]int, sink protocols.HTTPSink, opts prot
 			return nil, fmt.Errorf("protocols.%s.port: %w", e.Name, err)
 		}
 	}
+	if port, on := ports[protocols.AutoName]; on {
+		a, err := protocols.ListenAuto(autoProtocols(), net.JoinHostPort(host, fmt.Sprint(port)), sink, opts)
+		if err != nil {
+			l.Close()
+			return nil, fmt.Errorf("protocols.%s.port: %w", protocols.AutoName, err)
+		}
+		l.closers, l.Addrs[protocols.AutoName], l.Stats[protocols.AutoName] = append(l.closers, a), a.Addr(), &a.Stats
+		for name, c := range a.Protocols() {
+			l.Stats[name+"@"+protocols.AutoName] = c
+		}
+	}
 	return l, nil
+}
+
+// autoProtocols are every protocol, for the shared port.
+func autoProtocols() []protocols.AutoProtocol {
+	var out []protocols.AutoProtocol
+	for _, e := range All() {
+		out = append(out, protocols.AutoProtocol{Stream: e.Stream, HTTP: e.HTTP})
+	}
+	return out
 }
 
 // String lists the listeners as name=address, sorted (the start-up log).

@@ -215,11 +215,11 @@ func (o *Options) prepare(dir string) (string, error) {
 	data := filepath.Join(dir, "data")
 	yaml := fmt.Sprintf("data: {dir: %q}\nweb: {address: '127.0.0.1:0'}\nlog: {format: json}\n"+
 		"devices: {maxConnectionsPerIp: %d}\nprotocols:\n", data, o.Devices+1000)
-	for _, e := range catalog.All() {
-		if e.Name == "gt06" {
+	for _, p := range catalog.ConfigDefaults().Protocols {
+		if p.Name == "gt06" {
 			yaml += "  gt06: {port: 0}\n"
 		} else {
-			yaml += "  " + e.Name + ": {enabled: false}\n"
+			yaml += "  " + p.Name + ": {enabled: false}\n"
 		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "fleetd.yaml"), []byte(yaml), 0o600); err != nil {

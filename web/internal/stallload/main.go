@@ -146,7 +146,7 @@ func start(bin, dir string) (*exec.Cmd, string, error) {
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "FLEETD_DATA_DIR="+dir, "FLEETD_WEB_ADDRESS=127.0.0.1:0",
 		"FLEETD_ADMIN_PASSWORD=stallload-admin", "FLEETD_LOG_FORMAT=json")
-	for _, p := range catalog.All() {
+	for _, p := range catalog.ConfigDefaults().Protocols {
 		cmd.Env = append(cmd.Env, "FLEETD_PROTOCOLS_"+strings.ToUpper(p.Name)+"_PORT=0")
 	}
 	stderr, err := cmd.StderrPipe()

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fleetd/fleetd/protocols"
+
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web/api"
 	"github.com/fleetd/fleetd/web/api2"
@@ -38,6 +40,11 @@ type Options struct {
 	// TileURL is the dashboard map's tile URL template; empty: the server's
 	// mapUrl setting, else OpenStreetMap.
 	TileURL string
+	// Trackers are the enabled device protocols with their ports and
+	// set-up notes, AutoPort the shared port (0: off), for the dashboard's
+	// help on connecting a tracker.
+	Trackers []protocols.Listener
+	AutoPort int
 	// TrustedProxies are the reverse proxies (IPs, CIDR ranges) whose
 	// ProxyHeader gives the client's address, which the login and OTP
 	// budgets count by. Without them every proxied caller would share the
@@ -95,7 +102,7 @@ func New(core *app.Core, opts Options) *fiber.App {
 	api.Register(f.Group("/api"), core, api.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
 		KeepAlive: opts.KeepAlive})
 	dashboard.Register(f, core, dashboard.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
-		TileURL: opts.TileURL, Static: dashboard.EmbeddedStatic(opts.Logger)})
+		TileURL: opts.TileURL, Static: dashboard.EmbeddedStatic(opts.Logger), Trackers: opts.Trackers, AutoPort: opts.AutoPort})
 	return f
 }
 

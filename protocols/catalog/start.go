@@ -96,3 +96,15 @@ func (l *Listening) Close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// Ports are the bound ports by protocol name (the shared port's
+// included), as the listeners took them.
+func (l *Listening) Ports() map[string]int {
+	out := map[string]int{}
+	for name, addr := range l.Addrs {
+		if a, ok := addr.(*net.TCPAddr); ok {
+			out[name] = a.Port
+		}
+	}
+	return out
+}

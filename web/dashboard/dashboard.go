@@ -11,6 +11,8 @@ package dashboard
 import (
 	"log/slog"
 
+	"github.com/fleetd/fleetd/protocols"
+
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
@@ -33,6 +35,10 @@ type Options struct {
 	TileURL string
 	// Static is the embedded file tree served under AssetPrefix.
 	Static *Static
+	// Trackers are the enabled device protocols (ports, set-up notes) and
+	// AutoPort the shared port (0: off), for connecting a tracker.
+	Trackers []protocols.Listener
+	AutoPort int
 }
 
 // Dashboard holds what the handlers share.

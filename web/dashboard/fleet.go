@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetd/fleetd/protocols"
+
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
@@ -131,6 +133,17 @@ type deviceForm struct {
 	Install      bool
 	Details      fleet.InstallationDetails
 	Problem      string
+	Connect      connectView
+}
+
+// connectView tells how to point a tracker at fleetd: the host and the
+// shared port, and each protocol's port and SMS set-up, the device's own
+// protocol (once it has reported) opened.
+type connectView struct {
+	Server   string
+	AutoPort int
+	Protocol string
+	Trackers []protocols.Listener
 }
 
 func (d *Dashboard) deviceNew(c *fiber.Ctx) error {
@@ -164,6 +177,16 @@ func (d *Dashboard) renderDeviceForm(c *fiber.Ctx, status int, f deviceForm, pro
 		}
 	}
 	f.Groups, f.Problem = groups, problemText(problem)
+	f.Connect = connectView{Server: c.Hostname(), AutoPort: d.opts.AutoPort, Trackers: d.opts.Trackers}
+	if f.Device.PositionID != 0 {
+		latest, err := d.core.Fleet.Positions(actor, fleet.PositionQuery{IDs: []int64{f.Device.PositionID}})
+		if err != nil {
+			return err
+		}
+		if len(latest) > 0 {
+			f.Connect.Protocol = latest[0].Protocol
+		}
+	}
 	return render(c, status, devicePage(d.page(c, title, "fleet"), f))
 }
 

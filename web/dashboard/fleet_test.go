@@ -105,6 +105,20 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 	}
 }
 
+// The device page tells how to connect the tracker: the shared port, and
+// its own protocol's port and SMS set-up opened once it has reported.
+func TestConnectTheTracker(t *testing.T) {
+	run(t, []scenario{
+		{Name: "a tracker that reported: its protocol opened", As: "admin", Method: "GET", Path: "/dashboard/fleet/devices/{truck1}",
+			Status: 200, Want: []string{"Connect the tracker", "port <code>5000</code>", `<details open data-protocol="gt06">`,
+				"this tracker", "SERVER,0,example.com,5023,0#", "APN,APN#", "TIMER,30#", "Concox GT06N user manual"}},
+		{Name: "a new device: every protocol, none opened", As: "admin", Method: "GET", Path: "/dashboard/fleet/devices/new",
+			Status: 200, Want: []string{"port <code>5000</code>", `<details data-protocol="gt06">`, `<details data-protocol="teltonika">`,
+				"<strong>teltonika</strong>: port 5027", "(TCP and UDP)"},
+			Absent: []string{"this tracker", "<details open"}},
+	})
+}
+
 func TestUnknownDevices(t *testing.T) {
 	e := newEnv(t)
 	if _, err := e.Core.Ingest.Identify("gt06", "862000000000077", "203.0.113.9:4711"); err == nil {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetd/fleetd/protocols/catalog"
+
 	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
@@ -57,7 +59,12 @@ func newEnv(t testing.TB, with ...func(*app.Options)) *env {
 		w(&opts)
 	}
 	core := app.New(db, opts)
-	e := &env{World: webtest.NewWorld(db, core, web.New(core, web.Options{})), t: t, users: map[string]*model.User{},
+	ports := map[string]int{}
+	for _, p := range catalog.ConfigDefaults().Protocols {
+		ports[p.Name] = p.Port
+	}
+	webOpts := web.Options{Trackers: catalog.Listeners(ports), AutoPort: catalog.AutoPort}
+	e := &env{World: webtest.NewWorld(db, core, web.New(core, webOpts)), t: t, users: map[string]*model.User{},
 		devices: map[string]*model.Device{}, now: now}
 	e.Auth, e.Pages = webtest.AuthSession, true
 	e.users["admin"] = e.must(core.Accounts.CreateUser(model.System(), func(u *model.User) error {

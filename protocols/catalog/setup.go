@@ -19,6 +19,15 @@ var setups = map[string]protocols.Setup{
 		},
 		Source: "Concox GT06N user manual (SMS commands APN, SERVER, TIMER); SeeWorld S119 manual (TIMER)",
 	},
+	"teltonika": {
+		Families: "Teltonika FMB, FMC, FMM, FMP, FMT families (FMB920, FMB120, FMC130, …)",
+		Commands: []protocols.SetupCommand{
+			// Two leading spaces: the SMS login and password, empty by default.
+			{Purpose: "Access point and server (TCP)", SMS: "  setparam 2001:{apn};2004:{server};2005:{port};2006:0"},
+			{Purpose: "Report interval while moving (home network)", SMS: "  setparam 10050:{interval}"},
+		},
+		Source: "Teltonika wiki: FMB setparam, FMB device family parameter list (2001 APN, 2004 domain, 2005 port, 2006 protocol, 10050 moving min period)",
+	},
 }
 
 // Listeners are the enabled protocols with their ports and set-up notes,

@@ -172,6 +172,8 @@ type browser struct {
 	netFails []string // failed loads of this origin's resources
 	console  []string // console errors and uncaught exceptions
 	external []string // failures of outside resources (map tiles, fonts), not counted
+
+	retries []string // gestures made again because their precondition failed (walk goroutine only)
 }
 
 func findChromium(t *testing.T) string {
@@ -437,6 +439,7 @@ func (b *browser) chooseWhen(ctx context.Context, label, option string, ready fu
 	var problem error
 	for attempt := 1; attempt <= 3 && ctx.Err() == nil; attempt++ {
 		if attempt > 1 {
+			b.retries = append(b.retries, fmt.Sprintf("select %q, option %q: opened again (%v)", label, option, problem))
 			// Close what is open, so the next look starts from a closed field.
 			if open, _ := eval[bool](ctx, "__tw.listOpen()"); open {
 				_ = chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape))

@@ -114,6 +114,17 @@ func (w *walker) report(took time.Duration) string {
 			fmt.Fprintf(&sb, "- %s\n", md(n))
 		}
 	}
+	sb.WriteString("\n## Gestures made again (their precondition had failed)\n\n")
+	retried := false
+	for _, r := range w.results {
+		for _, x := range r.Retries {
+			retried = true
+			fmt.Fprintf(&sb, "- step %d: %s\n", r.N, md(x))
+		}
+	}
+	if !retried {
+		sb.WriteString("None.\n")
+	}
 	var own []string
 	for _, r := range w.results {
 		for _, o := range r.Own {

@@ -2,6 +2,7 @@ package traccarweb_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -25,6 +26,7 @@ type result struct {
 	Calls    int
 	All      []string // every /api call of the step, for the broken ones
 	External []string // failures of outside resources meanwhile (not counted)
+	Retries  []string // gestures made again (see chooseWhen, press)
 	Own      []string // console lines that are traccar-web's own doing (not counted, see ownConsole)
 	Took     time.Duration
 }
@@ -63,6 +65,7 @@ func (w *walker) step(area, name string, fn func(ctx context.Context) error) {
 	if err != nil {
 		r.Problems = append(r.Problems, "could not be done: "+err.Error())
 	}
+	r.Retries, w.b.retries = w.b.retries, nil
 	w.collect(&r)
 	if text, err := w.pageText(); err == nil && len(text) < 3 {
 		r.Problems = append(r.Problems, "empty page")
@@ -417,6 +420,7 @@ func (w *walker) press(ctx context.Context, what, find, method, path string) (ap
 		if !still || attempt == 3 || ctx.Err() != nil {
 			return apiCall{}, fmt.Errorf("%s: clicked, and the app sent no %s %s", what, method, path)
 		}
+		w.b.retries = append(w.b.retries, fmt.Sprintf("%s: clicked again (the click sent no %s %s)", what, method, path))
 	}
 }
 
@@ -491,23 +495,47 @@ func (w *walker) reportStep(name, path string, query string, wantRows bool) {
 		if query != "" {
 			p += "?" + query
 		}
+		var m apiMark
+		var report apiCall
 		if err := seq(
 			func() error { return w.b.open(ctx, p) },
-			func() error { return w.b.clickText(ctx, "Show") },
+			func() error { m = w.web.mark(); return w.b.clickText(ctx, "Show") },
 			func() error {
-				return w.b.until(ctx, "the report to load", "location.search.includes('from=') && !__tw.byText('Loading...')")
+				return w.b.until(ctx, "the report's period in the address", "location.search.includes('from=')")
+			},
+			// The report's own request (every report asks with from and
+			// to), answered, and read by the app.
+			func() error {
+				for {
+					for _, c := range w.web.answered(m, "GET", "/api/*") {
+						if strings.Contains(c.Path, "from=") {
+							report = c
+							return w.b.idle(ctx)
+						}
+					}
+					select {
+					case <-ctx.Done():
+						return fmt.Errorf("the report's request (GET with from=): %w", ctx.Err())
+					case <-time.After(50 * time.Millisecond):
+					}
+				}
 			},
 		); err != nil {
 			return err
 		}
-		w.web.waitQuiet(700*time.Millisecond, 10*time.Second)
-		if wantRows {
-			n, err := eval[int](ctx, "document.querySelectorAll('tbody tr').length")
-			if err == nil && n == 0 {
-				return fmt.Errorf("the report has no rows, though the device has positions today")
-			}
+		if !wantRows {
+			return nil
 		}
-		return nil
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if w.b.until(rctx, "", "document.querySelectorAll('tbody tr').length > 0 && !document.querySelector('tbody .MuiSkeleton-root')") == nil {
+			return nil
+		}
+		// No rows: say what fleetd answered, read again through the API.
+		var answer any
+		err := w.admin.call("GET", report.Path, nil, &answer)
+		b, _ := json.Marshal(answer)
+		return fmt.Errorf("the report has no rows, though the device has positions today; %s answers (read again as the administrator: %v) %s", report.Path, err, excerpt(b, 300))
 	})
 }
 

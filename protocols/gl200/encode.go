@@ -28,8 +28,11 @@ func (*Protocol) CommandTypes() []string { return protocols.CommandTypes(command
 // the device has none set); custom sends attributes.data as it is.
 func (*Protocol) Encode(_ *protocols.Conn, cmd *model.Command) ([]byte, error) {
 	text, err := protocols.CommandText(cmd, commands)
-	if err != nil || cmd.Type == "custom" {
-		return []byte(text), err
+	if err != nil {
+		return nil, err
+	}
+	if cmd.Type == "custom" {
+		return []byte(text), nil
 	}
 	password := ""
 	if v, ok := cmd.Attributes["devicePassword"]; ok {

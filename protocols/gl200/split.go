@@ -57,8 +57,8 @@ func binaryLength(b []byte) int {
 const binaryMin = 16
 
 // Split implements protocols.Stream. A frame starts with '+'; a binary one
-// is as long as its length field says, a text one ends at '$' (or a NUL
-// byte), which is dropped as Traccar's frame decoder does. Bytes before
+// is as long as its length field says, a text one ends at the first '$' or
+// NUL byte, which is dropped as Traccar's frame decoder does. Bytes before
 // '+' are skipped; so is one '+' that starts no frame (a binary length out
 // of bounds, a text message that runs past maxText), and an unterminated
 // message when the stream ends.
@@ -89,17 +89,14 @@ func (p *Protocol) Split(data []byte, atEOF bool) (advance int, token []byte, er
 		return 0, nil, nil
 	}
 	window := data[:min(len(data), maxText+1)]
-	end := bytes.IndexByte(window, '$')
-	if end < 0 {
-		end = bytes.IndexByte(window, 0)
-	}
+	end := bytes.IndexAny(window, "$\x00")
 	switch {
 	case end > 0:
 		return end + 1, data[:end], nil
-	case atEOF:
-		return len(data), nil, nil // an unterminated message
 	case len(window) > maxText:
 		return 1, nil, nil
+	case atEOF:
+		return len(data), nil, nil // an unterminated message
 	}
 	return 0, nil, nil
 }

@@ -138,7 +138,8 @@ func binaryPoint(r *bin, p *model.Position) {
 	r.u8()
 }
 
-// decodeRSP decodes a binary position report (+RSP).
+// decodeRSP decodes a binary position report (+RSP). The external power
+// is in millivolts; it is stored in volts (Traccar keeps the raw count).
 func decodeRSP(r *bin) (string, []*model.Position) {
 	typ := r.u8()
 	r.take(4 + 2 + 1 + 2 + 2) // mask, length, device type, protocol and firmware versions
@@ -168,7 +169,7 @@ func decodeRSP(r *bin) (string, []*model.Position) {
 		}
 		p := newPosition()
 		p.Attributes["batteryLevel"] = battery
-		p.Attributes["power"] = power
+		p.Attributes["power"] = float64(power) / 1000
 		p.Attributes["sat"] = sat
 		binaryPoint(r, p)
 		ps = append(ps, p)
@@ -260,7 +261,7 @@ func decodeEVT(r *bin) (string, []*model.Position) {
 	p.Attributes["versionFw"] = fmt.Sprint(r.u16())
 	id := r.imei()
 	p.Attributes["batteryLevel"] = r.u8()
-	p.Attributes["power"] = r.u16()
+	p.Attributes["power"] = float64(r.u16()) / 1000
 	r.u8() // motion status
 	p.Attributes["sat"] = r.u8()
 	r.take(evtExtra[typ])

@@ -551,7 +551,7 @@ var shared = []sharedFrame{
 		frame: "2b4556542d00fc1fbf0063450102020956325403000343056437f8220700000200000000010000160100f2007eff75a1f0025c6b1a07e1080108241a02680003189c1ac500000000000002100800000000000000000007e1080108241a19e24e4e0d0a", binary: true,
 		want: prototest.Result{UniqueID: "6211119207959184133", Positions: []prototest.Position{
 			{Time: at("20170801083626"), Valid: false, Lat: 39.611162, Lon: -9.068048, Speed: 304.15766738660903, Course: 242, Altitude: 126,
-				Attributes: model.Attributes{"batteryLevel": 100, "hdop": 0, "power": 14328, "sat": 7, "versionFw": "521"},
+				Attributes: model.Attributes{"batteryLevel": 100, "hdop": 0, "power": 14.328, "sat": 7, "versionFw": "521"},
 				Network:    map[string]any{"cellTowers": []map[string]any{map[string]any{"cellId": int64(6853), "locationAreaCode": int64(6300), "mobileCountryCode": 616, "mobileNetworkCode": 3}}, "considerIp": false, "radioType": "gsm"}},
 		}},
 	},
@@ -559,7 +559,7 @@ var shared = []sharedFrame{
 		frame: "2b5253500300fc1fff0064450102020867623130302d446f642f442105007018217345005f010100000001100045073c4d4101db86bd07e106130b2b0f0460000018770013000000030000000106020f2300002714301107e106130b2b1003424efb0d0a", binary: true,
 		want: prototest.Result{UniqueID: "7449570816660685935", Positions: []prototest.Position{
 			{Time: at("20170619114315"), Valid: true, Lat: 31.164093, Lon: 121.392449, Speed: 0.0, Course: 272, Altitude: 69,
-				Attributes: model.Attributes{"batteryLevel": 100, "hdop": 1, "power": 12100, "sat": 5},
+				Attributes: model.Attributes{"batteryLevel": 100, "hdop": 1, "power": 12.1, "sat": 5},
 				Network:    map[string]any{"cellTowers": []map[string]any{map[string]any{"cellId": int64(19), "locationAreaCode": int64(6263), "mobileCountryCode": 1120, "mobileNetworkCode": 0}}, "considerIp": false, "radioType": "gsm"}},
 		}},
 	},

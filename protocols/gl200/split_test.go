@@ -67,10 +67,10 @@ func TestRecognize(t *testing.T) {
 		}
 	}
 	for _, other := range []string{
-		"+IN,862182050000000,123$",                  // not an @Track head
+		"+IN,862182050000000,123$",                            // not an @Track head
 		"+RESP:GTFRI,1A0102,12345,,1,0,,20090214093254,11F0$", // no IMEI
-		"+RESP:GTFRI,1A0102,135790246811220,,0,0,1$",           // no count number
-		"$$\x00\x11\x12\x34\x56\xff\xff\xff\xff\x99\x55",       // Meitrack/Meiligao
+		"+RESP:GTFRI,1A0102,135790246811220,,0,0,1$",          // no count number
+		"$$\x00\x11\x12\x34\x56\xff\xff\xff\xff\x99\x55",      // Meitrack/Meiligao
 		"*HQ,865205030330012,V1,145452,A,2240.55181,N,11358.32389,E,0.00,0.00,100815,FFFFFBFF#",
 		"#L#865205030330012;NA\r\n",
 		"(027045009305BP05355227045009305)",

@@ -58,7 +58,7 @@ const binaryMin = 16
 
 // Split implements protocols.Stream. A frame starts with '+'; a binary one
 // is as long as its length field says, a text one ends at the first '$' or
-// NUL byte, which is dropped as Traccar's frame decoder does. Bytes before
+// NUL byte (kept in the frame; Decode takes messages with or without it). Bytes before
 // '+' are skipped; so is one '+' that starts no frame (a binary length out
 // of bounds, a text message that runs past maxText), and an unterminated
 // message when the stream ends.
@@ -92,7 +92,7 @@ func (p *Protocol) Split(data []byte, atEOF bool) (advance int, token []byte, er
 	end := bytes.IndexAny(window, "$\x00")
 	switch {
 	case end > 0:
-		return end + 1, data[:end], nil
+		return end + 1, data[:end+1], nil
 	case len(window) > maxText:
 		return 1, nil, nil
 	case atEOF:

@@ -17,17 +17,17 @@ var (
 )
 
 func TestSplitStream(t *testing.T) {
-	fri := strings.TrimSuffix(textFRI, "$")
+	fri, hbd := textFRI, textHBD+"$"
 	rsp := string(prototest.Unhex(t, binaryRSP))
 	rec := string(prototest.Unhex(t, binaryNew))
 	tests := []struct {
 		name, stream string
 		want         []string
 	}{
-		{"merged", textFRI + textHBD + "$" + rsp + rec + textFRI, []string{fri, textHBD, rsp, rec, fri}},
+		{"merged", textFRI + hbd + rsp + rec + textFRI, []string{fri, hbd, rsp, rec, fri}},
 		{"garbage between frames", "\r\njunk" + textFRI + "\x00\x01" + rsp + "$$" + textHBD + "\x00",
-			[]string{fri, rsp, textHBD}},
-		{"NUL ends a text message", textHBD + "\x00" + textFRI, []string{textHBD, fri}},
+			[]string{fri, rsp, textHBD + "\x00"}},
+		{"NUL ends a text message", textHBD + "\x00" + textFRI, []string{textHBD + "\x00", fri}},
 		{"binary length too small skipped", "+RSP\x03\x00\x00\x00\x00\x00\x05" + textFRI, []string{fri}},
 		{"unterminated tail dropped", textFRI + "+RESP:GTFRI,1A0102", []string{fri}},
 		{"only garbage", "no frames here", nil},
@@ -50,7 +50,7 @@ func TestSplitCut(t *testing.T) {
 // for forever.
 func TestSplitOversize(t *testing.T) {
 	stream := "+RESP:GTFRI," + strings.Repeat("1", maxText) + textFRI
-	prototest.SplitStream(t, New().Split, 0, stream, []string{strings.TrimSuffix(textFRI, "$")})
+	prototest.SplitStream(t, New().Split, 0, stream, []string{textFRI})
 }
 
 func TestRecognize(t *testing.T) {

@@ -75,7 +75,7 @@ func (p *Protocol) decodeText(c *protocols.Conn, frame []byte) (protocols.Result
 // parseMessage checks a text message's frame: `+<kind>:GT<type>,` then
 // fields, the IMEI among the first three, and a hex count number last.
 func parseMessage(s string) (*message, error) {
-	s = strings.TrimRight(s, "\r\n")
+	s = strings.TrimRight(s, "\r\n\x00")
 	s = strings.TrimSuffix(s, "$")
 	colon := strings.Index(s, ":GT")
 	if !strings.HasPrefix(s, "+") || colon < 0 || colon > 5 || len(s) < colon+6 {

@@ -2,6 +2,7 @@ package gl200
 
 import (
 	"regexp"
+	"strconv"
 
 	"github.com/fleetd/fleetd/app/model"
 )
@@ -39,7 +40,7 @@ func (m *message) basic() ([]*model.Position, error) {
 		case "NMR":
 			a["motion"] = rt == 1
 		case "DIS":
-			a["in"+itoa(int(rt/16))] = rt%16 == 1
+			a["in"+strconv.Itoa(int(rt/16))] = rt%16 == 1
 		case "IGL":
 			a["ignition"] = rt%16 == 1
 		case "HBM":

@@ -1,6 +1,7 @@
 package gl200
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/fleetd/fleetd/app/model"
@@ -85,7 +86,7 @@ func (m *message) inf() ([]*model.Position, error) {
 	if m.model == "GV310LAU" {
 		f.skip(5) // LED state, power saving, antenna, last fix time, pin mask
 		for k := 1; k <= 3; k++ {
-			a["adc"+string(rune('0'+k))] = f.int(f.next())
+			a["adc"+strconv.Itoa(k)] = f.int(f.next())
 		}
 	}
 	return done(f, p)
@@ -318,7 +319,7 @@ func (m *message) eri() ([]*model.Position, error) {
 		for k := 1; k <= n && f.err == nil; k++ {
 			f.skip(2) // id, type
 			if s := f.next(); s != "" {
-				a["temp"+itoa(k)] = float64(int16(f.hex(s))) * 0.0625
+				a["temp"+strconv.Itoa(k)] = float64(int16(f.hex(s))) * 0.0625
 			}
 		}
 	}
@@ -372,7 +373,7 @@ func bleTag(f *fields, a model.Attributes, k int, rawLength bool) {
 	}
 	f.skip(1)
 	mask := f.hex(f.next())
-	tag := "tag" + itoa(k)
+	tag := "tag" + strconv.Itoa(k)
 	for bit := 0; bit <= 14; bit++ {
 		if mask&(1<<bit) == 0 || bit == 6 {
 			continue
@@ -398,21 +399,10 @@ func analog(f *fields, a model.Attributes, k int, s string) {
 	switch {
 	case s == "":
 	case s[0] == 'F':
-		a["fuel"+itoa(k)] = f.int(s[1:])
+		a["fuel"+strconv.Itoa(k)] = f.int(s[1:])
 	default:
-		a["adc"+itoa(k)] = float64(f.int(s)) / 1000
+		a["adc"+strconv.Itoa(k)] = float64(f.int(s)) / 1000
 	}
-}
-
-func itoa(k int) string {
-	if k >= 0 && k < 10 {
-		return string(rune('0' + k))
-	}
-	var b []byte
-	for ; k > 0; k /= 10 {
-		b = append([]byte{byte('0' + k%10)}, b...)
-	}
-	return string(b)
 }
 
 // ign decodes ignition (GTIGN/GTIGF) and virtual ignition (GTVGN/GTVGF)

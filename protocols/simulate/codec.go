@@ -43,6 +43,7 @@ type codec interface {
 
 // codecs are the TCP protocols; osmand, over HTTP, is handled apart.
 var codecs = map[string]codec{
+	"gl200":     gl200Codec{},
 	"gps103":    gps103Codec{},
 	"gt06":      gt06Codec{},
 	"h02":       h02Codec{},

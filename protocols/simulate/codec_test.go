@@ -27,8 +27,9 @@ const halfKmh = 0.5 * knotsPerKmh
 var precisions = map[string]precision{
 	"gt06":      {speed: halfKmh, course: 0.5, ignition: true}, // integer km/h and degrees
 	"teltonika": {speed: halfKmh, course: 0.5, ignition: true, odometer: true},
-	"h02":       {speed: 0.005, course: 0.5, ignition: true},   // knots %.2f, integer course
-	"gps103":    {speed: 0.005, course: 0.005, ignition: true}, // knots and course %.2f
+	"h02":       {speed: 0.005, course: 0.5, ignition: true},              // knots %.2f, integer course
+	"gps103":    {speed: 0.005, course: 0.005, ignition: true},            // knots and course %.2f
+	"gl200":     {speed: 0.05 * knotsPerKmh, course: 0.5, ignition: true}, // km/h %.1f, integer course, odometer in 100 m
 	"tk103":     {speed: 0.05 * knotsPerKmh, course: 0.005, ignition: true, odometer: true},
 	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},   // km/h %.2f, course %.1f
 	osmandName:  {speed: 0.005, course: 0.05, ignition: true}, // knots %.2f, bearing %.1f
@@ -168,7 +169,7 @@ func TestCodecsRoundTrip(t *testing.T) {
 					continue
 				}
 				wantSerial := -1
-				if name == "gt06" {
+				if name == "gt06" || name == "gl200" { // the ACK echoes the frame's serial
 					wantSerial = int(serial)
 				}
 				checkCut(t, c, res.Ack, true, replyAck, wantSerial)
@@ -257,6 +258,7 @@ func TestRealFrames(t *testing.T) {
 		{"gt06 login", "gt06", "864717003283581", 9, "78780d01086471700328358100093f040d0a"},
 		{"teltonika imei", "teltonika", "123456789012345", 0, "000f313233343536373839303132333435"},
 		{"tk103 handshake", "tk103", "087073005534", 0, hex.EncodeToString([]byte("(087073005534BP00HSO)"))},
+		{"gl200 heartbeat", "gl200", "135790246811220", 0x11F0, hex.EncodeToString([]byte("+ACK:GTHBD,060100,135790246811220,,20260101000000,11F0$"))},
 		{"watch link", "watch", "4700186508", 0, hex.EncodeToString([]byte("[3G*4700186508*0002*LK]"))},
 	}
 	for _, tt := range tests {

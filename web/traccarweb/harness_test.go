@@ -123,7 +123,7 @@ func startFleetd(t *testing.T, dir string) *fleetd {
 	)
 	// Only the OsmAnd listener: the other protocols' default ports may be
 	// taken by a fleetd that already runs on this machine.
-	for _, p := range []string{"GPS103", "TK103", "H02", "GT06", "TELTONIKA", "WATCH"} {
+	for _, p := range []string{"AUTO", "GPS103", "TK103", "H02", "GT06", "TELTONIKA", "WATCH"} {
 		cmd.Env = append(cmd.Env, "FLEETD_PROTOCOLS_"+p+"_ENABLED=false")
 	}
 	cmd.Stdout = &lockedWriter{w: f.log}

@@ -1,15 +1,20 @@
 package traccarweb_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // result is what one step of the walk saw.
@@ -298,12 +303,16 @@ func (w *walker) seed() {
 	if w.ids["position"] == 0 {
 		w.setup = append(w.setup, "GET /api/positions: no latest position of Truck 1 after feeding it OsmAnd reports")
 	} else {
-		var latest []map[string]any
-		err := a.call("GET", fmt.Sprintf("/api/positions?deviceId=%d", w.ids["truck"]), nil, &latest)
-		if err == nil && len(latest) == 0 {
-			err = fmt.Errorf("answered [] (Traccar answers the device's latest position)")
+		// The spec's D1 wants from and to with deviceId (docs/traccar.md):
+		// Traccar's latest-position form is the range's last position here.
+		var history []map[string]any
+		q := url.Values{"deviceId": {fmt.Sprint(w.ids["truck"])}, "from": {start.Add(-time.Hour).UTC().Format(time.RFC3339)},
+			"to": {now.Add(time.Minute).UTC().Format(time.RFC3339)}}
+		err := a.call("GET", "/api/positions?"+q.Encode(), nil, &history)
+		if err == nil && (len(history) == 0 || int64(history[len(history)-1]["id"].(float64)) != w.ids["position"]) {
+			err = fmt.Errorf("the range does not end with the latest position %d: %v", w.ids["position"], history)
 		}
-		try(fmt.Sprintf("GET /api/positions?deviceId=%d", w.ids["truck"]), err)
+		try("GET /api/positions?deviceId&from&to", err)
 	}
 	var events []map[string]any
 	q := url.Values{"deviceId": {fmt.Sprint(w.ids["truck"])}, "from": {start.Add(-time.Hour).UTC().Format(time.RFC3339)}, "to": {now.Add(time.Minute).UTC().Format(time.RFC3339)}}
@@ -448,6 +457,45 @@ func (w *walker) expectAPI(path string, check func(map[string]any) error) error 
 	}
 	if err := check(obj); err != nil {
 		return fmt.Errorf("GET %s after the save: %w", path, err)
+	}
+	return nil
+}
+
+// attribute checks that an object's attribute key holds want.
+func attribute(key string, want any) func(map[string]any) error {
+	return func(obj map[string]any) error {
+		attrs, _ := obj["attributes"].(map[string]any)
+		if fmt.Sprint(attrs[key]) != fmt.Sprint(want) {
+			return fmt.Errorf("attribute %s is %v, want %v", key, attrs[key], want)
+		}
+		return nil
+	}
+}
+
+// pngImage is a real 2x2 PNG, for the app's file inputs.
+func pngImage() []byte {
+	var b bytes.Buffer
+	png.Encode(&b, image.NewGray(image.Rect(0, 0, 2, 2)))
+	return b.Bytes()
+}
+
+// upload puts a file named name holding data into the file input sel and
+// waits for the request method path it makes the app send, answered 2xx.
+func (w *walker) upload(ctx context.Context, what, sel, name string, data []byte, method, path string) error {
+	file := filepath.Join(w.t.TempDir(), name)
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		return err
+	}
+	m := w.web.mark()
+	if _, err := chromedp.Run(ctx, chromedp.SetUploadFiles(chromedp.CSS(sel), []string{file})); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	calls, err := w.web.waitAnswered(ctx, m, 1, method, path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if c := calls[0]; c.Status >= 400 {
+		return fmt.Errorf("%s: %s %s answered %d", what, c.Method, c.Path, c.Status)
 	}
 	return nil
 }
@@ -907,6 +955,27 @@ func (w *walker) walkAdmin() {
 			return err
 		}
 		return w.expectAPI(fmt.Sprintf("/api/devices/%d", id), field("groupId", w.id("group")))
+	})
+	w.step("settings", "devices: upload Truck 1's image, save, and the image is served", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/device/"+truck()) },
+			func() error {
+				return w.upload(ctx, "the device image", "input[type=file][accept='image/*']", "truck.png", pngImage(), "POST", "/api/devices/"+truck()+"/image")
+			},
+			func() error { return w.pressText(ctx, "Save", "PUT", "/api/devices/"+truck()) },
+			func() error { return w.expectAPI("/api/devices/"+truck(), attribute("deviceImage", "device.png")) },
+			func() error { return w.admin.call("GET", "/api/media/100001/device.png", nil, nil) },
+		)
+	})
+	w.step("settings", "server settings: upload a file (logo), and it is served", func(ctx context.Context) error {
+		return seq(
+			func() error { return b.open(ctx, "/settings/preferences") },
+			func() error { return b.open(ctx, "/settings/server") },
+			func() error {
+				return w.upload(ctx, "the server file", "input[type=file]", "logo.png", pngImage(), "POST", "/api/server/file/logo.png")
+			},
+			func() error { return w.admin.call("GET", "/api/server/file/logo.png", nil, nil) },
+		)
 	})
 	// The geofences page lists them with the usual Edit and Remove buttons.
 	geofenceButton := func(name, action string) string {

@@ -90,11 +90,29 @@ func readerChunks(r io.Reader) func(limit int) (*[chunkSize]byte, int, error) {
 	}
 }
 
+// headFirst reads head in chunks, then goes on with next.
+func headFirst(head []byte, next func(limit int) (*[chunkSize]byte, int, error)) func(limit int) (*[chunkSize]byte, int, error) {
+	return func(limit int) (*[chunkSize]byte, int, error) {
+		if len(head) == 0 {
+			return next(limit)
+		}
+		chunk := chunks.Get().(*[chunkSize]byte)
+		n := copy(chunk[:limit], head)
+		head = head[n:]
+		return chunk, n, nil
+	}
+}
+
 // connFrameReader is the frame reader of a listener's connection: with the
 // listener's deadlines and frame limit, and a share of its budget.
 func connFrameReader(nc net.Conn, split bufio.SplitFunc, o *Options, stats *Counters) *FrameReader {
 	f := NewFrameReader(nc, split, o.MaxFrame)
 	f.read, f.conn, f.idle, f.timeout = chunkReader(nc), nc, o.IdleTimeout, o.FrameTimeout
+	if pc, ok := nc.(*prefixConn); ok {
+		// The shared port read the first bytes: they come first, then the
+		// connection is read as on the protocol's own port.
+		f.read = headFirst(pc.head, chunkReader(pc.Conn))
+	}
 	f.share = o.Budget.join(stats, nc.Close)
 	return f
 }

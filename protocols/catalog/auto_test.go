@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/hex"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -219,5 +221,28 @@ func TestAutoPortHandsOn(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the SSH client's bytes are not in the inbox")
 		}
+	}
+}
+
+// Bytes the shared port read past the first frame reach the protocol too:
+// a login and a fix in one write are both answered, the fix once stored.
+func TestAutoPortKeepsTheRestOfTheHead(t *testing.T) {
+	core, l, admin := autoEnv(t)
+	if _, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = "t", "864717003283581"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("tcp", l.Addrs[protocols.AutoName].String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	login, _ := hex.DecodeString("78780D01086471700328358100093F040D0A")
+	fix, _ := hex.DecodeString("78781f120f0a140e150bc505e51e780293a9e800540000f601006e0055da00035f240d0a")
+	c.Write(append(login, fix...))
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	want, _ := hex.DecodeString("78780501000955940d0a" + "787805120003903f0d0a")
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(c, got); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("replies %x (%v), want %x", got, err, want)
 	}
 }

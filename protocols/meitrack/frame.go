@@ -178,9 +178,10 @@ func nextFrame(data []byte) int {
 
 // Recognize implements protocols.Recognizer. A Meitrack frame starts with
 // "$$", a printable flag, a decimal length, a comma, the IMEI digits, a
-// comma and a three-character type: Meiligao's "$$" frames have a binary
-// length and BCD id there, where a comma cannot be.
-func (*Protocol) Recognize(head []byte) protocols.Recognition {
+// comma and a three-character type (Meiligao's "$$" frames have a binary
+// length and a BCD id there, where no comma can be); the head is Mine once
+// it holds a whole frame that decodes.
+func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	for i, c := range []byte("$$") {
 		if i == len(head) {
 			return protocols.NeedMore
@@ -189,13 +190,17 @@ func (*Protocol) Recognize(head []byte) protocols.Recognition {
 			return protocols.NotMine
 		}
 	}
-	switch _, st := parseHeader(head); st {
-	case hdrOK:
-		return protocols.Mine
-	case hdrMore:
+	n, frame, _ := frameAt(head, false)
+	switch {
+	case n == 0:
 		return protocols.NeedMore
+	case frame == nil:
+		return protocols.NotMine
 	}
-	return protocols.NotMine
+	if _, err := p.Decode(&protocols.Conn{}, frame); err != nil {
+		return protocols.NotMine
+	}
+	return protocols.Mine
 }
 
 // checksum is Meitrack's: the byte sum of b, as two uppercase hex digits.

@@ -67,7 +67,7 @@ func TestRecognize(t *testing.T) {
 		"\x24\x24\x00\x11\x67\x14\x40\x25\x88\x55\x40\x50\x00\xb2\x4d\r\n",
 		"\x24\x24\x00\x72\x19\x08\x20\x15\x7f\xff\xff\x99\x55094354.000,A,1907.0619,N",
 		"*HQ,4210051415,V1,164549,A#", "(087073005534BP00HSO)", "#L#123;456\r\n", "$GPRMC,123",
-		"$$A12,12,AAA,1*00\r\n", // an IMEI of 2 digits
+		"$$A12,12,AAA,1*00\r\n",       // an IMEI of 2 digits
 		"$$A12,12345678,AAA,1*32\r\n", // a report that does not parse, checksum right
 	} {
 		if got := p.Recognize([]byte(other)); got != protocols.NotMine {

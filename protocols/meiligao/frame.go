@@ -137,19 +137,23 @@ func frameAt(data []byte, atEOF bool) (int, []byte, error) {
 }
 
 // Recognize implements protocols.Recognizer: "$$", a length, a BCD id and
-// a whole frame through its "\r\n" (Meitrack's "$$" frames have ASCII
-// digits and a comma where the id is).
-func (*Protocol) Recognize(head []byte) protocols.Recognition {
+// a whole frame through its "\r\n" that decodes (Meitrack's "$$" frames
+// have ASCII digits and a comma where the id is).
+func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	if len(head) > 0 && head[0] != '$' || len(head) > 1 && head[1] != '$' {
 		return protocols.NotMine
 	}
-	switch n, tok, _ := frameAt(head, false); {
-	case tok != nil && n > 0:
-		return protocols.Mine
+	n, frame, _ := frameAt(head, false)
+	switch {
 	case n == 0:
 		return protocols.NeedMore
+	case frame == nil:
+		return protocols.NotMine
 	}
-	return protocols.NotMine
+	if _, err := p.Decode(&protocols.Conn{}, frame); err != nil {
+		return protocols.NotMine
+	}
+	return protocols.Mine
 }
 
 // crc16 is CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF).

@@ -47,16 +47,16 @@ func decodeReport(f frame, deviceModel string) (*model.Position, error) {
 		if name := names[code]; name != "" {
 			p.Attributes["alarm"] = name
 		}
-		// Inputs 2-5 going active (0x02-0x05) or inactive (0x32-0x35).
-		switch {
-		case code >= 0x02 && code <= 0x05:
-			p.Attributes["in"+strconv.Itoa(int(code))] = 1
-		case code >= 0x32 && code <= 0x35:
-			p.Attributes["in"+strconv.Itoa(int(code-0x30))] = 0
-		}
 	}
 	if err := decodeSentence(p, string(data[skip:])); err != nil {
 		return nil, err
+	}
+	// Inputs 2-5 going active (0x02-0x05) or inactive (0x32-0x35): the
+	// alarm says which changed, over the state word's bits.
+	if code := data[0]; f.cmd == cmdAlarm && code >= 0x02 && code <= 0x05 {
+		p.Attributes["in"+strconv.Itoa(int(code))] = 1
+	} else if f.cmd == cmdAlarm && code >= 0x32 && code <= 0x35 {
+		p.Attributes["in"+strconv.Itoa(int(code-0x30))] = 0
 	}
 	return p, nil
 }

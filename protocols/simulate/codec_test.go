@@ -30,8 +30,10 @@ var precisions = map[string]precision{
 	"h02":       {speed: 0.005, course: 0.5, ignition: true},   // knots %.2f, integer course
 	"gps103":    {speed: 0.005, course: 0.005, ignition: true}, // knots and course %.2f
 	"tk103":     {speed: 0.05 * knotsPerKmh, course: 0.005, ignition: true, odometer: true},
-	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},   // km/h %.2f, course %.1f
-	osmandName:  {speed: 0.005, course: 0.05, ignition: true}, // knots %.2f, bearing %.1f
+	"meitrack":  {speed: halfKmh, course: 0.5, odometer: true}, // integer km/h and degrees
+	"meiligao":  {speed: 0.005, course: 0.005, odometer: true}, // knots and course %.2f
+	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},    // km/h %.2f, course %.1f
+	osmandName:  {speed: 0.005, course: 0.05, ignition: true},  // knots %.2f, bearing %.1f
 }
 
 // testFixes are route fixes from every city (all four hemispheres) plus
@@ -257,6 +259,7 @@ func TestRealFrames(t *testing.T) {
 		{"gt06 login", "gt06", "864717003283581", 9, "78780d01086471700328358100093f040d0a"},
 		{"teltonika imei", "teltonika", "123456789012345", 0, "000f313233343536373839303132333435"},
 		{"tk103 handshake", "tk103", "087073005534", 0, hex.EncodeToString([]byte("(087073005534BP00HSO)"))},
+		{"meiligao login (Traccar's test frame)", "meiligao", "67144025885540", 0, "24240011671440258855405000b24d0d0a"},
 		{"watch link", "watch", "4700186508", 0, hex.EncodeToString([]byte("[3G*4700186508*0002*LK]"))},
 	}
 	for _, tt := range tests {

@@ -8,7 +8,8 @@ import (
 )
 
 const (
-	// MaxFrame is the largest length the 16-bit length field can state.
+	// MaxFrame is the largest length the 16-bit length field can state:
+	// within the listener's default frame bound.
 	MaxFrame = 0xFFFF
 	// header is "$$", the length, the 7-byte id and the command.
 	header = 2 + 2 + 7 + 2

@@ -21,10 +21,9 @@ type Protocol struct {
 }
 
 var (
-	_ protocols.Stream       = (*Protocol)(nil)
-	_ protocols.Datagram     = (*Protocol)(nil)
-	_ protocols.Recognizer   = (*Protocol)(nil)
-	_ protocols.FrameLimiter = (*Protocol)(nil)
+	_ protocols.Stream     = (*Protocol)(nil)
+	_ protocols.Datagram   = (*Protocol)(nil)
+	_ protocols.Recognizer = (*Protocol)(nil)
 )
 
 // New returns the Meiligao protocol.
@@ -32,10 +31,6 @@ func New() *Protocol { return &Protocol{} }
 
 // Name implements protocols.Stream.
 func (*Protocol) Name() string { return Name }
-
-// MaxFrameSize implements protocols.FrameLimiter: the length field has
-// 16 bits.
-func (*Protocol) MaxFrameSize() int { return MaxFrame }
 
 func newPosition() *model.Position {
 	return &model.Position{Protocol: Name, Attributes: model.Attributes{}}

@@ -121,6 +121,19 @@ func TestRecognizeSamples(t *testing.T) {
 // show prints a frame as text when it is, else as hex.
 func show(b []byte) string { return printable(b) }
 
+// checksumError tells a sample frame whose checksum is wrong (some of
+// Traccar's samples): its device would have to be marked to be heard.
+func checksumError(s sample) bool {
+	for _, e := range All() {
+		if e.Name == s.protocol && e.Stream != nil && s.kind != "udp" {
+			_, token, _ := e.Stream.Split(s.data, true)
+			res, err := e.Stream.Decode(&protocols.Conn{}, token)
+			return err == nil && res.ChecksumError
+		}
+	}
+	return false
+}
+
 // autoEnv is a core and store behind the shared port alone.
 func autoEnv(t *testing.T) (*app.Core, *Listening, *model.User) {
 	db, err := storage.Open(filepath.Join(t.TempDir(), "fleetd.db"), storage.Options{NoSync: true})
@@ -148,7 +161,7 @@ func TestAutoPortHandsOn(t *testing.T) {
 	addr := l.Addrs[protocols.AutoName].String()
 	sent := map[string]bool{}
 	for _, s := range samples(t) {
-		if s.kind == "after" || sent[s.protocol] && s.protocol != "osmand" {
+		if s.kind == "after" || sent[s.protocol] && s.protocol != "osmand" || checksumError(s) {
 			continue
 		}
 		sent[s.protocol] = true

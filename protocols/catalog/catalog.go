@@ -13,6 +13,8 @@ import (
 	"github.com/fleetd/fleetd/protocols/gps103"
 	"github.com/fleetd/fleetd/protocols/gt06"
 	"github.com/fleetd/fleetd/protocols/h02"
+	"github.com/fleetd/fleetd/protocols/meiligao"
+	"github.com/fleetd/fleetd/protocols/meitrack"
 	"github.com/fleetd/fleetd/protocols/osmand"
 	"github.com/fleetd/fleetd/protocols/teltonika"
 	"github.com/fleetd/fleetd/protocols/tk103"
@@ -35,7 +37,9 @@ func All() []Entry {
 		{DefaultPort: 5001, Stream: gps103.New()},
 		{DefaultPort: 5002, Stream: tk103.New()},
 		{DefaultPort: 5004, Stream: gl200.New()},
+		{DefaultPort: 5009, Stream: meiligao.New()},
 		{DefaultPort: 5013, Stream: h02.New()},
+		{DefaultPort: 5020, Stream: meitrack.New()},
 		{DefaultPort: 5023, Stream: gt06.New()},
 		{DefaultPort: 5027, Stream: teltonika.New()},
 		{DefaultPort: 5055, HTTP: osmandHTTP{}},

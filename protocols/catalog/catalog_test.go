@@ -11,7 +11,18 @@ import (
 // Traccar's default ports: devices configured for Traccar must reach fleetd
 // unchanged.
 func TestDefaultPorts(t *testing.T) {
-	want := map[string]int{"gps103": 5001, "tk103": 5002, "gl200": 5004, "h02": 5013, "gt06": 5023, "teltonika": 5027, "osmand": 5055, "watch": 5093}
+	want := map[string]int{
+		"gps103":    5001,
+		"tk103":     5002,
+		"gl200":     5004,
+		"meiligao":  5009,
+		"h02":       5013,
+		"meitrack":  5020,
+		"gt06":      5023,
+		"teltonika": 5027,
+		"osmand":    5055,
+		"watch":     5093,
+	}
 	got := map[string]int{}
 	for _, e := range All() {
 		got[e.Name] = e.DefaultPort
@@ -30,8 +41,10 @@ func TestDefaultPorts(t *testing.T) {
 			t.Errorf("%s port = %d, want %d", name, got[name], port)
 		}
 	}
+	// The protocols Traccar also serves over UDP.
+	udp := map[string]bool{"teltonika": true, "h02": true, "gl200": true, "meitrack": true, "meiligao": true}
 	for _, e := range All() {
-		if e.UDP != (e.Name == "teltonika" || e.Name == "h02" || e.Name == "gl200") {
+		if e.UDP != udp[e.Name] {
 			t.Errorf("%s UDP = %v", e.Name, e.UDP)
 		}
 	}

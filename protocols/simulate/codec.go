@@ -47,6 +47,8 @@ var codecs = map[string]codec{
 	"gps103":    gps103Codec{},
 	"gt06":      gt06Codec{},
 	"h02":       h02Codec{},
+	"meiligao":  meiligaoCodec{},
+	"meitrack":  meitrackCodec{},
 	"teltonika": teltonikaCodec{},
 	"tk103":     tk103Codec{},
 	"watch":     watchCodec{},

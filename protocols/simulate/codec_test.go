@@ -31,8 +31,10 @@ var precisions = map[string]precision{
 	"gps103":    {speed: 0.005, course: 0.005, ignition: true},            // knots and course %.2f
 	"gl200":     {speed: 0.05 * knotsPerKmh, course: 0.5, ignition: true}, // km/h %.1f, integer course, odometer in 100 m
 	"tk103":     {speed: 0.05 * knotsPerKmh, course: 0.005, ignition: true, odometer: true},
-	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},   // km/h %.2f, course %.1f
-	osmandName:  {speed: 0.005, course: 0.05, ignition: true}, // knots %.2f, bearing %.1f
+	"meitrack":  {speed: halfKmh, course: 0.5, odometer: true}, // integer km/h and degrees
+	"meiligao":  {speed: 0.005, course: 0.005, odometer: true}, // knots and course %.2f
+	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},    // km/h %.2f, course %.1f
+	osmandName:  {speed: 0.005, course: 0.05, ignition: true},  // knots %.2f, bearing %.1f
 }
 
 // testFixes are route fixes from every city (all four hemispheres) plus
@@ -259,6 +261,7 @@ func TestRealFrames(t *testing.T) {
 		{"teltonika imei", "teltonika", "123456789012345", 0, "000f313233343536373839303132333435"},
 		{"tk103 handshake", "tk103", "087073005534", 0, hex.EncodeToString([]byte("(087073005534BP00HSO)"))},
 		{"gl200 heartbeat", "gl200", "135790246811220", 0x11F0, hex.EncodeToString([]byte("+ACK:GTHBD,060100,135790246811220,,20260101000000,11F0$"))},
+		{"meiligao login (Traccar's test frame)", "meiligao", "67144025885540", 0, "24240011671440258855405000b24d0d0a"},
 		{"watch link", "watch", "4700186508", 0, hex.EncodeToString([]byte("[3G*4700186508*0002*LK]"))},
 	}
 	for _, tt := range tests {

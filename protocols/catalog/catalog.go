@@ -16,6 +16,7 @@ import (
 	"github.com/fleetd/fleetd/protocols/teltonika"
 	"github.com/fleetd/fleetd/protocols/tk103"
 	"github.com/fleetd/fleetd/protocols/watch"
+	"github.com/fleetd/fleetd/protocols/wialon"
 )
 
 // Entry is one protocol: exactly one of Stream and HTTP is set.
@@ -36,6 +37,7 @@ func All() []Entry {
 		{DefaultPort: 5013, Stream: h02.New()},
 		{DefaultPort: 5023, Stream: gt06.New()},
 		{DefaultPort: 5027, Stream: teltonika.New()},
+		{DefaultPort: 5039, Stream: wialon.New()},
 		{DefaultPort: 5055, HTTP: osmandHTTP{}},
 		{DefaultPort: 5093, Stream: watch.New()},
 	}

@@ -49,6 +49,7 @@ var codecs = map[string]codec{
 	"teltonika": teltonikaCodec{},
 	"tk103":     tk103Codec{},
 	"watch":     watchCodec{},
+	"wialon":    wialonCodec{},
 }
 
 const osmandName = "osmand"

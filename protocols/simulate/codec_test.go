@@ -30,8 +30,9 @@ var precisions = map[string]precision{
 	"h02":       {speed: 0.005, course: 0.5, ignition: true},   // knots %.2f, integer course
 	"gps103":    {speed: 0.005, course: 0.005, ignition: true}, // knots and course %.2f
 	"tk103":     {speed: 0.05 * knotsPerKmh, course: 0.005, ignition: true, odometer: true},
-	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},   // km/h %.2f, course %.1f
-	osmandName:  {speed: 0.005, course: 0.05, ignition: true}, // knots %.2f, bearing %.1f
+	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},                  // km/h %.2f, course %.1f
+	"wialon":    {speed: 0.005 * knotsPerKmh, course: 0.005, odometer: true}, // km/h and course %.2f
+	osmandName:  {speed: 0.005, course: 0.05, ignition: true},                // knots %.2f, bearing %.1f
 }
 
 // testFixes are route fixes from every city (all four hemispheres) plus
@@ -258,6 +259,7 @@ func TestRealFrames(t *testing.T) {
 		{"teltonika imei", "teltonika", "123456789012345", 0, "000f313233343536373839303132333435"},
 		{"tk103 handshake", "tk103", "087073005534", 0, hex.EncodeToString([]byte("(087073005534BP00HSO)"))},
 		{"watch link", "watch", "4700186508", 0, hex.EncodeToString([]byte("[3G*4700186508*0002*LK]"))},
+		{"wialon login (2.0, CRC over the message)", "wialon", "42001300083", 0, hex.EncodeToString([]byte("#L#2.0;42001300083;NA;F26E\r\n"))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

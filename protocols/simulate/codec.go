@@ -29,7 +29,8 @@ type codec interface {
 	// id is the device identifier the protocol carries for an IMEI.
 	id(imei int64) string
 	// login is the first frame after connecting; the server answers it
-	// once it knows the device.
+	// once it knows the device. nil: the protocol has none (the device id
+	// is in every frame and nothing is answered).
 	login(id string, serial uint16) []byte
 	// position is one position frame.
 	position(id string, f Fix, serial uint16) []byte
@@ -46,6 +47,7 @@ var codecs = map[string]codec{
 	"gps103":    gps103Codec{},
 	"gt06":      gt06Codec{},
 	"h02":       h02Codec{},
+	"suntech":   suntechCodec{},
 	"teltonika": teltonikaCodec{},
 	"tk103":     tk103Codec{},
 	"watch":     watchCodec{},

@@ -121,17 +121,25 @@ func TestRecognizeSamples(t *testing.T) {
 // show prints a frame as text when it is, else as hex.
 func show(b []byte) string { return printable(b) }
 
-// checksumError tells a sample frame whose checksum is wrong (some of
-// Traccar's samples): its device would have to be marked to be heard.
-func checksumError(s sample) bool {
+// identifies tells a sample frame that names its device and whose
+// checksum holds (some of Traccar's samples have wrong ones: their device
+// would have to be marked to be heard).
+func identifies(s sample) bool {
 	for _, e := range All() {
-		if e.Name == s.protocol && e.Stream != nil && s.kind != "udp" {
-			_, token, _ := e.Stream.Split(s.data, true)
-			res, err := e.Stream.Decode(&protocols.Conn{}, token)
-			return err == nil && res.ChecksumError
+		if e.Name != s.protocol || e.Stream == nil {
+			continue
 		}
+		var res protocols.Result
+		var err error
+		if dg, ok := e.Stream.(protocols.Datagram); ok && s.kind == "udp" {
+			res, err = dg.DecodeDatagram(&protocols.Conn{}, s.data)
+		} else {
+			_, token, _ := e.Stream.Split(s.data, true)
+			res, err = e.Stream.Decode(&protocols.Conn{}, token)
+		}
+		return err == nil && res.UniqueID != "" && !res.ChecksumError
 	}
-	return false
+	return true // osmand: the request names it
 }
 
 // autoEnv is a core and store behind the shared port alone.
@@ -161,7 +169,7 @@ func TestAutoPortHandsOn(t *testing.T) {
 	addr := l.Addrs[protocols.AutoName].String()
 	sent := map[string]bool{}
 	for _, s := range samples(t) {
-		if s.kind == "after" || sent[s.protocol] && s.protocol != "osmand" || checksumError(s) {
+		if s.kind == "after" || sent[s.protocol] && s.protocol != "osmand" || !identifies(s) {
 			continue
 		}
 		sent[s.protocol] = true

@@ -16,9 +16,11 @@ import (
 	"github.com/fleetd/fleetd/protocols/meiligao"
 	"github.com/fleetd/fleetd/protocols/meitrack"
 	"github.com/fleetd/fleetd/protocols/osmand"
+	"github.com/fleetd/fleetd/protocols/suntech"
 	"github.com/fleetd/fleetd/protocols/teltonika"
 	"github.com/fleetd/fleetd/protocols/tk103"
 	"github.com/fleetd/fleetd/protocols/watch"
+	"github.com/fleetd/fleetd/protocols/wialon"
 )
 
 // Entry is one protocol: exactly one of Stream and HTTP is set.
@@ -38,10 +40,12 @@ func All() []Entry {
 		{DefaultPort: 5002, Stream: tk103.New()},
 		{DefaultPort: 5004, Stream: gl200.New()},
 		{DefaultPort: 5009, Stream: meiligao.New()},
+		{DefaultPort: 5011, Stream: suntech.New()},
 		{DefaultPort: 5013, Stream: h02.New()},
 		{DefaultPort: 5020, Stream: meitrack.New()},
 		{DefaultPort: 5023, Stream: gt06.New()},
 		{DefaultPort: 5027, Stream: teltonika.New()},
+		{DefaultPort: 5039, Stream: wialon.New()},
 		{DefaultPort: 5055, HTTP: osmandHTTP{}},
 		{DefaultPort: 5093, Stream: watch.New()},
 	}

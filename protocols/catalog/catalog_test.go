@@ -16,10 +16,12 @@ func TestDefaultPorts(t *testing.T) {
 		"tk103":     5002,
 		"gl200":     5004,
 		"meiligao":  5009,
+		"suntech":   5011,
 		"h02":       5013,
 		"meitrack":  5020,
 		"gt06":      5023,
 		"teltonika": 5027,
+		"wialon":    5039,
 		"osmand":    5055,
 		"watch":     5093,
 	}
@@ -42,7 +44,7 @@ func TestDefaultPorts(t *testing.T) {
 		}
 	}
 	// The protocols Traccar also serves over UDP.
-	udp := map[string]bool{"teltonika": true, "h02": true, "gl200": true, "meitrack": true, "meiligao": true}
+	udp := map[string]bool{"teltonika": true, "h02": true, "gl200": true, "meitrack": true, "meiligao": true, "wialon": true}
 	for _, e := range All() {
 		if e.UDP != udp[e.Name] {
 			t.Errorf("%s UDP = %v", e.Name, e.UDP)

@@ -29,7 +29,8 @@ type codec interface {
 	// id is the device identifier the protocol carries for an IMEI.
 	id(imei int64) string
 	// login is the first frame after connecting; the server answers it
-	// once it knows the device.
+	// once it knows the device. nil: the protocol has none (the device id
+	// is in every frame and nothing is answered).
 	login(id string, serial uint16) []byte
 	// position is one position frame.
 	position(id string, f Fix, serial uint16) []byte
@@ -49,9 +50,11 @@ var codecs = map[string]codec{
 	"h02":       h02Codec{},
 	"meiligao":  meiligaoCodec{},
 	"meitrack":  meitrackCodec{},
+	"suntech":   suntechCodec{},
 	"teltonika": teltonikaCodec{},
 	"tk103":     tk103Codec{},
 	"watch":     watchCodec{},
+	"wialon":    wialonCodec{},
 }
 
 const osmandName = "osmand"

@@ -31,10 +31,12 @@ var precisions = map[string]precision{
 	"gps103":    {speed: 0.005, course: 0.005, ignition: true},            // knots and course %.2f
 	"gl200":     {speed: 0.05 * knotsPerKmh, course: 0.5, ignition: true}, // km/h %.1f, integer course, odometer in 100 m
 	"tk103":     {speed: 0.05 * knotsPerKmh, course: 0.005, ignition: true, odometer: true},
-	"meitrack":  {speed: halfKmh, course: 0.5, odometer: true}, // integer km/h and degrees
-	"meiligao":  {speed: 0.005, course: 0.005, odometer: true}, // knots and course %.2f
-	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},    // km/h %.2f, course %.1f
-	osmandName:  {speed: 0.005, course: 0.05, ignition: true},  // knots %.2f, bearing %.1f
+	"meitrack":  {speed: halfKmh, course: 0.5, odometer: true},                                // integer km/h and degrees
+	"meiligao":  {speed: 0.005, course: 0.005, odometer: true},                                // knots and course %.2f
+	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},                                   // km/h %.2f, course %.1f
+	osmandName:  {speed: 0.005, course: 0.05, ignition: true},                                 // knots %.2f, bearing %.1f
+	"suntech":   {speed: 0.0005 * knotsPerKmh, course: 0.005, ignition: true, odometer: true}, // km/h %.3f, course %.2f
+	"wialon":    {speed: 0.005 * knotsPerKmh, course: 0.005, odometer: true},                  // km/h and course %.2f
 }
 
 // testFixes are route fixes from every city (all four hemispheres) plus
@@ -144,14 +146,16 @@ func TestCodecsRoundTrip(t *testing.T) {
 			c := codecs[name]
 			id := c.id(imei)
 			conn := &protocols.Conn{}
-			res := decode(t, stream, conn, c.login(id, 1))
-			if res.UniqueID != id {
-				t.Fatalf("login identifies %q, want %q", res.UniqueID, id)
+			if login := c.login(id, 1); login != nil {
+				res := decode(t, stream, conn, login)
+				if res.UniqueID != id {
+					t.Fatalf("login identifies %q, want %q", res.UniqueID, id)
+				}
+				if len(res.Positions) != 0 {
+					t.Errorf("login yields %d positions", len(res.Positions))
+				}
+				checkCut(t, c, append(res.Reply, res.Ack...), false, replyLogin, -1)
 			}
-			if len(res.Positions) != 0 {
-				t.Errorf("login yields %d positions", len(res.Positions))
-			}
-			checkCut(t, c, append(res.Reply, res.Ack...), false, replyLogin, -1)
 			conn.UniqueID = id
 
 			for i, f := range testFixes() {
@@ -161,6 +165,9 @@ func TestCodecsRoundTrip(t *testing.T) {
 					t.Fatalf("fix %d: %d positions, want 1", i, len(res.Positions))
 				}
 				checkFix(t, name, f, res.Positions[0])
+				if res.UniqueID != "" && res.UniqueID != id {
+					t.Errorf("fix %d names %q, want %q", i, res.UniqueID, id)
+				}
 				if c.noAck() != "" {
 					if len(res.Ack) != 0 {
 						t.Errorf("fix %d: server acknowledges with %q, but the codec says %q", i, res.Ack, c.noAck())
@@ -219,7 +226,10 @@ func TestCodecsStream(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := codecs[name]
 			id := c.id(DefaultFirstID)
-			frames := [][]byte{c.login(id, 1)}
+			var frames [][]byte
+			if login := c.login(id, 1); login != nil {
+				frames = append(frames, login)
+			}
 			for i, f := range testFixes()[:10] {
 				frames = append(frames, c.position(id, f, uint16(i+2)))
 			}
@@ -263,6 +273,7 @@ func TestRealFrames(t *testing.T) {
 		{"gl200 heartbeat", "gl200", "135790246811220", 0x11F0, hex.EncodeToString([]byte("+ACK:GTHBD,060100,135790246811220,,20260101000000,11F0$"))},
 		{"meiligao login (Traccar's test frame)", "meiligao", "67144025885540", 0, "24240011671440258855405000b24d0d0a"},
 		{"watch link", "watch", "4700186508", 0, hex.EncodeToString([]byte("[3G*4700186508*0002*LK]"))},
+		{"wialon login (2.0, CRC over the message)", "wialon", "42001300083", 0, hex.EncodeToString([]byte("#L#2.0;42001300083;NA;F26E\r\n"))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -322,8 +333,11 @@ func TestCutPartialAndGarbage(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := codecs[name]
 			id := c.id(imei)
-			res := decode(t, stream, &protocols.Conn{}, c.login(id, 1))
-			login := append(res.Reply, res.Ack...)
+			var login []byte
+			if frame := c.login(id, 1); frame != nil {
+				res := decode(t, stream, &protocols.Conn{}, frame)
+				login = append(res.Reply, res.Ack...)
+			}
 			for n := 1; n < len(login); n++ {
 				if r := c.cut(login[:n], false); r.kind == replyLogin {
 					t.Fatalf("a login answer cut at %d bytes is taken as complete", n)

@@ -100,7 +100,9 @@ func decodeText(frame []byte) (protocols.Result, error) {
 }
 
 // isUType reports U01–U06: the location reports sharing one layout.
-func isUType(typ string) bool { return len(typ) == 3 && typ[0] == 'U' && typ[1] == '0' && typ[2] >= '1' && typ[2] <= '6' }
+func isUType(typ string) bool {
+	return len(typ) == 3 && typ[0] == 'U' && typ[1] == '0' && typ[2] >= '1' && typ[2] <= '6'
+}
 
 // isID accepts a device id: decimal digits (10 on Jointech devices).
 func isID(s string) bool { return len(s) >= 1 && len(s) <= 20 && digits(s) }

@@ -64,7 +64,10 @@ func frameSize(data []byte) int {
 // binarySize reads the length of a binary frame. The long layout is told
 // by a zero at byte 8, the high byte of its length, as Traccar does: in
 // the short layout that byte is the low byte of the length, never zero
-// for a frame holding a record.
+// for a frame holding a record. The header is checked as far as it goes
+// (BCD id; a short frame's record type 1-3 and a length of whole 27-byte
+// records; a BCD date and time in the first record), so that garbage
+// starting with '$' is skipped instead of waited on.
 func binarySize(data []byte) int {
 	if !bcd(data[1:min(len(data), 6)]) {
 		return -1
@@ -72,8 +75,20 @@ func binarySize(data []byte) int {
 	if len(data) < binaryHeader+1 {
 		return 0
 	}
-	size := int(binary.BigEndian.Uint16(data[lengthAt(data):])) + 10
-	if size > maxBinary || size < minBinary {
+	long := isLong(data)
+	length := int(binary.BigEndian.Uint16(data[lengthAt(data):]))
+	size := length + 10
+	switch {
+	case size > maxBinary,
+		long && length < locationSize+longTail+1,
+		!long && (data[6]>>4 < 1 || data[6]>>4 > 3 || length == 0 || length%(locationSize+shortTail) != 0):
+		return -1
+	}
+	first := data[binaryHeader:]
+	if long {
+		first = data[binaryHeader+1:]
+	}
+	if !bcd(first[:min(len(first), 6)]) {
 		return -1
 	}
 	if len(data) < size {

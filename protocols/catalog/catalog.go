@@ -9,9 +9,11 @@ import (
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/eelink"
 	"github.com/fleetd/fleetd/protocols/gps103"
 	"github.com/fleetd/fleetd/protocols/gt06"
 	"github.com/fleetd/fleetd/protocols/h02"
+	"github.com/fleetd/fleetd/protocols/jt600"
 	"github.com/fleetd/fleetd/protocols/osmand"
 	"github.com/fleetd/fleetd/protocols/teltonika"
 	"github.com/fleetd/fleetd/protocols/tk103"
@@ -34,9 +36,11 @@ func All() []Entry {
 		{DefaultPort: 5001, Stream: gps103.New()},
 		{DefaultPort: 5002, Stream: tk103.New()},
 		{DefaultPort: 5013, Stream: h02.New()},
+		{DefaultPort: 5014, Stream: jt600.New()},
 		{DefaultPort: 5023, Stream: gt06.New()},
 		{DefaultPort: 5027, Stream: teltonika.New()},
 		{DefaultPort: 5055, HTTP: osmandHTTP{}},
+		{DefaultPort: 5064, Stream: eelink.New()},
 		{DefaultPort: 5093, Stream: watch.New()},
 	}
 	for i := range entries {

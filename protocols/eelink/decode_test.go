@@ -47,7 +47,7 @@ func TestDecodeSharedFrames(t *testing.T) {
 			Attributes: model.Attributes{"index": 81, "sat": 6, "alarm": "sos", "armed": false, "motion": false, "charge": false, "gps": false, "status": 0x89}}}}},
 		{"0x02 gps", gps, prototest.Result{Positions: []prototest.Position{{
 			Time: unix(0x569FC361), Valid: true, Lat: 0x0517A091 / 1800000.0, Lon: 0x020B1160 / 1800000.0, Course: 25,
-			Network: cells(tower(216, 30, 91, 1094)),
+			Network:    cells(tower(216, 30, 91, 1094)),
 			Attributes: model.Attributes{"index": 187, "ignition": true, "armed": true, "status": 31, "battery": 4.464, "rssi": 50, "adc1": 0, "adc2": 0}}}}},
 		{"0x04 alarm", alarm, prototest.Result{Ack: string(prototest.Unhex(t, "676704000200b7")), Positions: []prototest.Position{{
 			Time: unix(0x569FC302), Lat: 0x0517A2D7 / 1800000.0, Lon: 0x020B08E1 / 1800000.0,

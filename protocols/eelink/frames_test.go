@@ -29,4 +29,6 @@ var streamFrames = []string{login, warningNoFix, normalFrame, downlink, stateNoF
 // serverTime pins the clock the login answer states.
 var serverTime = time.Unix(0x6B05CA95, 0)
 
-func pinned() *Protocol { return &Protocol{now: protocols.Clock(func() time.Time { return serverTime })} }
+func pinned() *Protocol {
+	return &Protocol{now: protocols.Clock(func() time.Time { return serverTime })}
+}

@@ -21,7 +21,10 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 		if head[1] != 'L' {
 			return protocols.NotMine
 		}
-		if n := int(binary.BigEndian.Uint16(head[2:])) + 4; len(head) < n && n <= maxPacket {
+		if imei := head[min(len(head), 6):min(len(head), udpHeader)]; len(imei) > 0 && (!bcd(imei) || imei[0]>>4 != 0) {
+			return protocols.NotMine
+		}
+		if n := int(binary.BigEndian.Uint16(head[2:])) + 4; len(head) < n && n <= maxPacket && n >= udpHeader+header+2 {
 			return protocols.NeedMore
 		}
 		res, err := p.DecodeDatagram(&protocols.Conn{}, head)

@@ -27,7 +27,9 @@ const halfKmh = 0.5 * knotsPerKmh
 var precisions = map[string]precision{
 	"gt06":      {speed: halfKmh, course: 0.5, ignition: true}, // integer km/h and degrees
 	"teltonika": {speed: halfKmh, course: 0.5, ignition: true, odometer: true},
-	"h02":       {speed: 0.005, course: 0.5, ignition: true},   // knots %.2f, integer course
+	"h02":       {speed: 0.005, course: 0.5, ignition: true},           // knots %.2f, integer course
+	"jt600":     {speed: 0.005 / mphPerKmh * knotsPerKmh, course: 0.5}, // mph %.2f, integer course
+	"eelink":    {speed: halfKmh, course: 0.5, ignition: true, odometer: true},
 	"gps103":    {speed: 0.005, course: 0.005, ignition: true}, // knots and course %.2f
 	"tk103":     {speed: 0.05 * knotsPerKmh, course: 0.005, ignition: true, odometer: true},
 	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},   // km/h %.2f, course %.1f
@@ -141,15 +143,19 @@ func TestCodecsRoundTrip(t *testing.T) {
 			c := codecs[name]
 			id := c.id(imei)
 			conn := &protocols.Conn{}
-			res := decode(t, stream, conn, c.login(id, 1))
-			if res.UniqueID != id {
-				t.Fatalf("login identifies %q, want %q", res.UniqueID, id)
+			if login := c.login(id, 1); login != nil {
+				res := decode(t, stream, conn, login)
+				if res.UniqueID != id {
+					t.Fatalf("login identifies %q, want %q", res.UniqueID, id)
+				}
+				if len(res.Positions) != 0 {
+					t.Errorf("login yields %d positions", len(res.Positions))
+				}
+				checkCut(t, c, append(res.Reply, res.Ack...), false, replyLogin, -1)
+				conn.UniqueID = id
+			} else if res := decode(t, stream, conn, c.position(id, testFixes()[0], 1)); res.UniqueID != id {
+				t.Fatalf("a protocol without login: positions identify %q, want %q", res.UniqueID, id)
 			}
-			if len(res.Positions) != 0 {
-				t.Errorf("login yields %d positions", len(res.Positions))
-			}
-			checkCut(t, c, append(res.Reply, res.Ack...), false, replyLogin, -1)
-			conn.UniqueID = id
 
 			for i, f := range testFixes() {
 				serial := uint16(i + 2)
@@ -168,7 +174,7 @@ func TestCodecsRoundTrip(t *testing.T) {
 					continue
 				}
 				wantSerial := -1
-				if name == "gt06" {
+				if name == "gt06" || name == "eelink" {
 					wantSerial = int(serial)
 				}
 				checkCut(t, c, res.Ack, true, replyAck, wantSerial)
@@ -216,7 +222,10 @@ func TestCodecsStream(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := codecs[name]
 			id := c.id(DefaultFirstID)
-			frames := [][]byte{c.login(id, 1)}
+			var frames [][]byte
+			if login := c.login(id, 1); login != nil {
+				frames = append(frames, login)
+			}
 			for i, f := range testFixes()[:10] {
 				frames = append(frames, c.position(id, f, uint16(i+2)))
 			}
@@ -317,11 +326,20 @@ func TestCutPartialAndGarbage(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := codecs[name]
 			id := c.id(imei)
-			res := decode(t, stream, &protocols.Conn{}, c.login(id, 1))
-			login := append(res.Reply, res.Ack...)
-			for n := 1; n < len(login); n++ {
-				if r := c.cut(login[:n], false); r.kind == replyLogin {
-					t.Fatalf("a login answer cut at %d bytes is taken as complete", n)
+			if frame := c.login(id, 1); frame != nil {
+				res := decode(t, stream, &protocols.Conn{}, frame)
+				login := append(res.Reply, res.Ack...)
+				for n := 1; n < len(login); n++ {
+					if r := c.cut(login[:n], false); r.kind == replyLogin {
+						t.Fatalf("a login answer cut at %d bytes is taken as complete", n)
+					}
+				}
+			} else if c.noAck() == "" {
+				ack := decode(t, stream, &protocols.Conn{}, c.position(id, testFixes()[0], 2)).Ack
+				for n := 1; n < len(ack); n++ {
+					if r := c.cut(ack[:n], true); r.kind == replyAck {
+						t.Fatalf("an ACK cut at %d bytes is taken as complete", n)
+					}
 				}
 			}
 			// Only the last few bytes, which might begin an answer, may be

@@ -83,11 +83,13 @@ func (d *tcpDevice) session(ctx context.Context) error {
 	}()
 
 	d.serial++
-	if err := d.write(l, d.r.codec.login(d.id, d.serial)); err != nil {
-		return err
-	}
-	if err := d.awaitLogin(ctx, l); err != nil || ctx.Err() != nil {
-		return err
+	if login := d.r.codec.login(d.id, d.serial); login != nil {
+		if err := d.write(l, login); err != nil {
+			return err
+		}
+		if err := d.awaitLogin(ctx, l); err != nil || ctx.Err() != nil {
+			return err
+		}
 	}
 	d.r.stats.connected.Add(1)
 	defer d.r.stats.connected.Add(-1)

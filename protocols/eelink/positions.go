@@ -39,6 +39,9 @@ func decodeOld(r *reader, pk packet) (*model.Position, error) {
 	p := newPosition()
 	p.Attributes["index"] = int(pk.serial)
 	t, lat, lon := unixTime(r), degrees(r), degrees(r)
+	if err := onGlobe(lat, lon); err != nil {
+		return nil, err
+	}
 	speed, course := r.u8(), r.u16()
 	tower := cellTower(r.u16(), r.u16(), r.u16(), r.u24())
 	setFix(p, t, r.u8()&0x01 != 0, lat, lon)
@@ -111,6 +114,9 @@ func decodeNew(r *reader, pk packet) (*model.Position, error) {
 	p.DeviceTime = t
 	if mask&0x01 != 0 {
 		p.FixTime, p.Latitude, p.Longitude = t, degrees(r), degrees(r)
+		if err := onGlobe(p.Latitude, p.Longitude); err != nil {
+			return nil, err
+		}
 		p.Altitude = float64(r.s16())
 		p.Speed = float64(r.u16()) * kphToKnots
 		p.Course = float64(r.u16())
@@ -303,8 +309,8 @@ func decodeDownlink(r *reader, pk packet) (*model.Position, string, error) {
 	if m[3] == "W" {
 		lon = -lon
 	}
-	if lat > 90 || lon > 180 || lat < -90 || lon < -180 {
-		return nil, "", fmt.Errorf("eelink: location %v,%v off the globe", lat, lon)
+	if err := onGlobe(lat, lon); err != nil {
+		return nil, "", err
 	}
 	p := newPosition()
 	p.Attributes["index"] = int(pk.serial)
@@ -313,6 +319,14 @@ func decodeDownlink(r *reader, pk packet) (*model.Position, string, error) {
 	speed, _ := strconv.ParseFloat(m[6], 64)
 	p.Speed = speed * kphToKnots
 	return p, "", nil
+}
+
+// onGlobe refuses coordinates no fix can have (a corrupt packet).
+func onGlobe(lat, lon float64) error {
+	if lat > 90 || lat < -90 || lon > 180 || lon < -180 {
+		return fmt.Errorf("eelink: location %v,%v off the globe", lat, lon)
+	}
+	return nil
 }
 
 func cellTower(mcc, mnc, lac int, cid int64) map[string]any {

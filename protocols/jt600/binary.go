@@ -106,6 +106,9 @@ func readLocation(b []byte) (*model.Position, error) {
 	flags := b[14] & 0x0F
 	lat := degreesMinutes(digits[12:20], 2)
 	lon := degreesMinutes(digits[20:29], 3)
+	if lat > 90 || lon > 180 || digits[14] > '5' || digits[23] > '5' {
+		return nil, fmt.Errorf("jt600: coordinates %s %s off the globe", digits[12:20], digits[20:29])
+	}
 	if flags&0x02 == 0 {
 		lat = -lat
 	}

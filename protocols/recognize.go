@@ -24,6 +24,15 @@ func RecognizeFrame(p Stream, head []byte, start func(head []byte) Recognition) 
 	if res, err := p.Decode(&Conn{}, token); err != nil || res.Unsupported != "" {
 		return NotMine // a frame the protocol does not take is no sign of it
 	}
+	// What follows the frame must not be garbage to the protocol: a frame
+	// cut at a length that only happens to fit (an H02 long-id frame in
+	// the first 42 bytes of a 45-byte JT600 one) leaves bytes that start
+	// no frame.
+	if rest := bytes.TrimLeft(head[adv:], "\r\n"); len(rest) > 0 {
+		if n, next, err := p.Split(rest, false); err != nil || n > 0 && next == nil {
+			return NotMine
+		}
+	}
 	return Mine
 }
 

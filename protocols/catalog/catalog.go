@@ -9,10 +9,12 @@ import (
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/eelink"
 	"github.com/fleetd/fleetd/protocols/gl200"
 	"github.com/fleetd/fleetd/protocols/gps103"
 	"github.com/fleetd/fleetd/protocols/gt06"
 	"github.com/fleetd/fleetd/protocols/h02"
+	"github.com/fleetd/fleetd/protocols/jt600"
 	"github.com/fleetd/fleetd/protocols/meiligao"
 	"github.com/fleetd/fleetd/protocols/meitrack"
 	"github.com/fleetd/fleetd/protocols/osmand"
@@ -42,11 +44,13 @@ func All() []Entry {
 		{DefaultPort: 5009, Stream: meiligao.New()},
 		{DefaultPort: 5011, Stream: suntech.New()},
 		{DefaultPort: 5013, Stream: h02.New()},
+		{DefaultPort: 5014, Stream: jt600.New()},
 		{DefaultPort: 5020, Stream: meitrack.New()},
 		{DefaultPort: 5023, Stream: gt06.New()},
 		{DefaultPort: 5027, Stream: teltonika.New()},
 		{DefaultPort: 5039, Stream: wialon.New()},
 		{DefaultPort: 5055, HTTP: osmandHTTP{}},
+		{DefaultPort: 5064, Stream: eelink.New()},
 		{DefaultPort: 5093, Stream: watch.New()},
 	}
 	for i := range entries {

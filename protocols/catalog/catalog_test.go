@@ -18,11 +18,13 @@ func TestDefaultPorts(t *testing.T) {
 		"meiligao":  5009,
 		"suntech":   5011,
 		"h02":       5013,
+		"jt600":     5014,
 		"meitrack":  5020,
 		"gt06":      5023,
 		"teltonika": 5027,
 		"wialon":    5039,
 		"osmand":    5055,
+		"eelink":    5064,
 		"watch":     5093,
 	}
 	got := map[string]int{}
@@ -44,7 +46,7 @@ func TestDefaultPorts(t *testing.T) {
 		}
 	}
 	// The protocols Traccar also serves over UDP.
-	udp := map[string]bool{"teltonika": true, "h02": true, "gl200": true, "meitrack": true, "meiligao": true, "wialon": true}
+	udp := map[string]bool{"teltonika": true, "h02": true, "gl200": true, "meitrack": true, "meiligao": true, "wialon": true, "eelink": true}
 	for _, e := range All() {
 		if e.UDP != udp[e.Name] {
 			t.Errorf("%s UDP = %v", e.Name, e.UDP)

@@ -31,6 +31,8 @@ type codec interface {
 	// login is the first frame after connecting; the server answers it
 	// once it knows the device. nil: the protocol has none (the device id
 	// is in every frame and nothing is answered).
+	// once it knows the device. nil: the protocol has no login (every
+	// frame carries the id), and positions go at once.
 	login(id string, serial uint16) []byte
 	// position is one position frame.
 	position(id string, f Fix, serial uint16) []byte
@@ -47,10 +49,12 @@ var codecs = map[string]codec{
 	"gl200":     gl200Codec{},
 	"gps103":    gps103Codec{},
 	"gt06":      gt06Codec{},
+	"eelink":    eelinkCodec{},
 	"h02":       h02Codec{},
 	"meiligao":  meiligaoCodec{},
 	"meitrack":  meitrackCodec{},
 	"suntech":   suntechCodec{},
+	"jt600":     jt600Codec{},
 	"teltonika": teltonikaCodec{},
 	"tk103":     tk103Codec{},
 	"watch":     watchCodec{},
@@ -74,7 +78,7 @@ const MaxIMEI = 999_999_999_999_999
 
 // UniqueID is the uniqueId a simulated device of protocol reports for imei:
 // the 15-digit IMEI, except TK103 whose fixed-width id holds its last 12
-// digits. Register devices under these ids (or enable auto-registration).
+// digits and JT600 whose id holds its last 10. Register devices under these ids (or enable auto-registration).
 func UniqueID(protocol string, imei int64) (string, error) {
 	if imei < 0 || imei > MaxIMEI {
 		return "", fmt.Errorf("simulate: device number %d is not a 15-digit IMEI", imei)

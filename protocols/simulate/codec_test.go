@@ -30,6 +30,8 @@ var precisions = map[string]precision{
 	"h02":       {speed: 0.005, course: 0.5, ignition: true},              // knots %.2f, integer course
 	"gps103":    {speed: 0.005, course: 0.005, ignition: true},            // knots and course %.2f
 	"gl200":     {speed: 0.05 * knotsPerKmh, course: 0.5, ignition: true}, // km/h %.1f, integer course, odometer in 100 m
+	"jt600":     {speed: 0.005 / mphPerKmh * knotsPerKmh, course: 0.5},    // mph %.2f, integer course
+	"eelink":    {speed: halfKmh, course: 0.5, ignition: true, odometer: true},
 	"tk103":     {speed: 0.05 * knotsPerKmh, course: 0.005, ignition: true, odometer: true},
 	"meitrack":  {speed: halfKmh, course: 0.5, odometer: true},                                // integer km/h and degrees
 	"meiligao":  {speed: 0.005, course: 0.005, odometer: true},                                // knots and course %.2f
@@ -155,8 +157,10 @@ func TestCodecsRoundTrip(t *testing.T) {
 					t.Errorf("login yields %d positions", len(res.Positions))
 				}
 				checkCut(t, c, append(res.Reply, res.Ack...), false, replyLogin, -1)
+				conn.UniqueID = id
+			} else if res := decode(t, stream, conn, c.position(id, testFixes()[0], 1)); res.UniqueID != id {
+				t.Fatalf("a protocol without login: positions identify %q, want %q", res.UniqueID, id)
 			}
-			conn.UniqueID = id
 
 			for i, f := range testFixes() {
 				serial := uint16(i + 2)
@@ -178,7 +182,7 @@ func TestCodecsRoundTrip(t *testing.T) {
 					continue
 				}
 				wantSerial := -1
-				if name == "gt06" || name == "gl200" { // the ACK echoes the frame's serial
+				if name == "gt06" || name == "gl200" || name == "eelink" { // the ACK echoes the frame's serial
 					wantSerial = int(serial)
 				}
 				checkCut(t, c, res.Ack, true, replyAck, wantSerial)
@@ -333,14 +337,20 @@ func TestCutPartialAndGarbage(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := codecs[name]
 			id := c.id(imei)
-			var login []byte
 			if frame := c.login(id, 1); frame != nil {
 				res := decode(t, stream, &protocols.Conn{}, frame)
-				login = append(res.Reply, res.Ack...)
-			}
-			for n := 1; n < len(login); n++ {
-				if r := c.cut(login[:n], false); r.kind == replyLogin {
-					t.Fatalf("a login answer cut at %d bytes is taken as complete", n)
+				login := append(res.Reply, res.Ack...)
+				for n := 1; n < len(login); n++ {
+					if r := c.cut(login[:n], false); r.kind == replyLogin {
+						t.Fatalf("a login answer cut at %d bytes is taken as complete", n)
+					}
+				}
+			} else if c.noAck() == "" {
+				ack := decode(t, stream, &protocols.Conn{}, c.position(id, testFixes()[0], 2)).Ack
+				for n := 1; n < len(ack); n++ {
+					if r := c.cut(ack[:n], true); r.kind == replyAck {
+						t.Fatalf("an ACK cut at %d bytes is taken as complete", n)
+					}
 				}
 			}
 			// Only the last few bytes, which might begin an answer, may be

@@ -1,0 +1,63 @@
+package eelink
+
+import (
+	"testing"
+
+	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
+)
+
+func FuzzSplitDecode(f *testing.F) {
+	prototest.AddHexSeeds(f, streamFrames...)
+	prototest.AddHexSeeds(f, udpNormal,
+		"676705002102b459ae7388fcd360d7034332b1000000028f000a4f64002eb101010159ae7388",
+		"676702002509f65868507603a1e92e03cf90fe000000019f000117ee00111e0120631145003101510000",
+		"6767120048000559c1829213059a7400008e277d000c000000000800cc00080d2a000034df3cf0b429dd82cad3048910320000000000007b7320d005ba0000000019a000000000000000000000")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, frame := range prototest.SplitDecode(t, New(), data) {
+			if len(frame) < header+2 || len(frame) > maxPacket || frame[0] != 0x67 || frame[1] != 0x67 {
+				t.Fatalf("bad frame %x", frame)
+			}
+		}
+	})
+}
+
+// FuzzDatagram decodes random UDP packets.
+func FuzzDatagram(f *testing.F) {
+	prototest.AddHexSeeds(f, udpNormal, udpLogin,
+		"454C0050EAE2035254407167747167671200410021590BD93803026B940D0C3952AD0021000000000501CC0001A53F0170F0AB1305890F11000000000000C2D0001C001600000000000000000000000000000000")
+	f.Fuzz(func(t *testing.T, packet []byte) {
+		res, err := New().DecodeDatagram(&protocols.Conn{}, packet)
+		if err == nil {
+			prototest.Storable(t, Name, res, packet)
+		}
+		if New().Recognize(packet) == protocols.Mine && (err != nil || res.ChecksumError) && packet[0] == 'E' {
+			t.Fatalf("Mine, but %+v, %v", res, err)
+		}
+	})
+}
+
+// FuzzRecognize: Recognize never panics, and Mine implies the bytes start
+// a packet Split cuts and Decode takes, or a datagram DecodeDatagram takes.
+func FuzzRecognize(f *testing.F) {
+	prototest.AddHexSeeds(f, append([]string{udpLogin}, streamFrames...)...)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := New()
+		if p.Recognize(data) != protocols.Mine {
+			return
+		}
+		if data[0] == 'E' {
+			if _, err := p.DecodeDatagram(&protocols.Conn{}, data); err != nil {
+				t.Fatalf("Mine, but DecodeDatagram: %v", err)
+			}
+			return
+		}
+		adv, tok, err := p.Split(data, false)
+		if err != nil || adv == 0 || tok == nil {
+			t.Fatalf("Mine, but Split = %d, %x, %v", adv, tok, err)
+		}
+		if _, err := p.Decode(&protocols.Conn{}, tok); err != nil {
+			t.Fatalf("Mine, but Decode: %v", err)
+		}
+	})
+}

@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fleetd/fleetd/protocols/catalog"
 )
 
 // Credentials of the two accounts the walk uses.
@@ -123,8 +125,10 @@ func startFleetd(t *testing.T, dir string) *fleetd {
 	)
 	// Only the OsmAnd listener: the other protocols' default ports may be
 	// taken by a fleetd that already runs on this machine.
-	for _, p := range []string{"AUTO", "GPS103", "TK103", "H02", "GT06", "TELTONIKA", "WATCH"} {
-		cmd.Env = append(cmd.Env, "FLEETD_PROTOCOLS_"+p+"_ENABLED=false")
+	for _, p := range catalog.ConfigDefaults().Protocols {
+		if p.Name != "osmand" {
+			cmd.Env = append(cmd.Env, "FLEETD_PROTOCOLS_"+strings.ToUpper(p.Name)+"_ENABLED=false")
+		}
 	}
 	cmd.Stdout = &lockedWriter{w: f.log}
 	cmd.Stderr = cmd.Stdout

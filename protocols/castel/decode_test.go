@@ -16,7 +16,9 @@ func testProtocol() *Protocol { return &Protocol{now: prototest.Clock} }
 
 func u(t *testing.T, s string) string { return string(prototest.Unhex(t, s)) }
 
-func at(y int, mo time.Month, d, h, mi, s int) time.Time { return time.Date(y, mo, d, h, mi, s, 0, time.UTC) }
+func at(y int, mo time.Month, d, h, mi, s int) time.Time {
+	return time.Date(y, mo, d, h, mi, s, 0, time.UTC)
+}
 
 func cell(lac, cid int) map[string]any {
 	return map[string]any{"radioType": "gsm", "considerIp": false, "cellTowers": []map[string]any{{

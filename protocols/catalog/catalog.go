@@ -9,10 +9,12 @@ import (
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/castel"
 	"github.com/fleetd/fleetd/protocols/gps103"
 	"github.com/fleetd/fleetd/protocols/gt06"
 	"github.com/fleetd/fleetd/protocols/h02"
 	"github.com/fleetd/fleetd/protocols/osmand"
+	"github.com/fleetd/fleetd/protocols/ruptela"
 	"github.com/fleetd/fleetd/protocols/teltonika"
 	"github.com/fleetd/fleetd/protocols/tk103"
 	"github.com/fleetd/fleetd/protocols/watch"
@@ -36,7 +38,9 @@ func All() []Entry {
 		{DefaultPort: 5013, Stream: h02.New()},
 		{DefaultPort: 5023, Stream: gt06.New()},
 		{DefaultPort: 5027, Stream: teltonika.New()},
+		{DefaultPort: 5046, Stream: ruptela.New()},
 		{DefaultPort: 5055, HTTP: osmandHTTP{}},
+		{DefaultPort: 5086, Stream: castel.New()},
 		{DefaultPort: 5093, Stream: watch.New()},
 	}
 	for i := range entries {

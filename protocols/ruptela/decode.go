@@ -142,11 +142,12 @@ func readRecords(r *reader, extended bool) []*model.Position {
 // readLocation reads longitude and latitude (1e-7 degrees, signed),
 // altitude (0.1 m), angle (0.01 degrees), satellites, speed (km/h) and
 // HDOP (0.1). Both coordinates at their minimum mean no fix: the position
-// is outdated and the rest of the block is skipped.
+// is outdated and the rest of the block is skipped; so is a corrupt one
+// off the globe.
 func readLocation(r *reader, p *model.Position, t time.Time) {
 	lon, lat := int32(r.u32()), int32(r.u32())
 	p.DeviceTime = t
-	if lon == noLocation || lat == noLocation {
+	if lon == noLocation || lat == noLocation || !onGlobe(lat, lon) {
 		r.take(8)
 		p.Outdated, p.Valid, p.FixTime = true, false, time.Time{}
 		return
@@ -160,6 +161,11 @@ func readLocation(r *reader, p *model.Position, t time.Time) {
 	p.Attributes["hdop"] = float64(r.u8()) / 10
 }
 
+// onGlobe reports whether coordinates in 1e-7 degrees are on the globe.
+func onGlobe(lat, lon int32) bool {
+	return lat >= -90e7 && lat <= 90e7 && lon >= -180e7 && lon <= 180e7
+}
+
 // readDTCs reads `count (1)` and per code `reserved (1) | time (4) |
 // longitude (4) | latitude (4) | archive flag (1, 2 = from memory) | code
 // (5 ASCII)`: one position per code.
@@ -169,9 +175,13 @@ func readDTCs(r *reader) []*model.Position {
 	for range count {
 		r.u8()
 		t := time.Unix(int64(r.u32()), 0).UTC()
-		p := &model.Position{Protocol: Name, Attributes: model.Attributes{}, DeviceTime: t, FixTime: t, Valid: true}
-		p.Longitude = float64(int32(r.u32())) / 1e7
-		p.Latitude = float64(int32(r.u32())) / 1e7
+		p := &model.Position{Protocol: Name, Attributes: model.Attributes{}, DeviceTime: t}
+		if lon, lat := int32(r.u32()), int32(r.u32()); onGlobe(lat, lon) {
+			p.FixTime, p.Valid = t, true
+			p.Longitude, p.Latitude = float64(lon)/1e7, float64(lat)/1e7
+		} else {
+			p.Outdated = true
+		}
 		if r.u8() == 2 {
 			p.Attributes["archive"] = true
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/fleetd/fleetd/app/config"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/castel"
 	"github.com/fleetd/fleetd/protocols/eelink"
 	"github.com/fleetd/fleetd/protocols/gl200"
 	"github.com/fleetd/fleetd/protocols/gps103"
@@ -18,6 +19,7 @@ import (
 	"github.com/fleetd/fleetd/protocols/meiligao"
 	"github.com/fleetd/fleetd/protocols/meitrack"
 	"github.com/fleetd/fleetd/protocols/osmand"
+	"github.com/fleetd/fleetd/protocols/ruptela"
 	"github.com/fleetd/fleetd/protocols/suntech"
 	"github.com/fleetd/fleetd/protocols/teltonika"
 	"github.com/fleetd/fleetd/protocols/tk103"
@@ -49,8 +51,10 @@ func All() []Entry {
 		{DefaultPort: 5023, Stream: gt06.New()},
 		{DefaultPort: 5027, Stream: teltonika.New()},
 		{DefaultPort: 5039, Stream: wialon.New()},
+		{DefaultPort: 5046, Stream: ruptela.New()},
 		{DefaultPort: 5055, HTTP: osmandHTTP{}},
 		{DefaultPort: 5064, Stream: eelink.New()},
+		{DefaultPort: 5086, Stream: castel.New()},
 		{DefaultPort: 5093, Stream: watch.New()},
 	}
 	for i := range entries {

@@ -23,8 +23,10 @@ func TestDefaultPorts(t *testing.T) {
 		"gt06":      5023,
 		"teltonika": 5027,
 		"wialon":    5039,
+		"ruptela":   5046,
 		"osmand":    5055,
 		"eelink":    5064,
+		"castel":    5086,
 		"watch":     5093,
 	}
 	got := map[string]int{}
@@ -46,7 +48,7 @@ func TestDefaultPorts(t *testing.T) {
 		}
 	}
 	// The protocols Traccar also serves over UDP.
-	udp := map[string]bool{"teltonika": true, "h02": true, "gl200": true, "meitrack": true, "meiligao": true, "wialon": true, "eelink": true}
+	udp := map[string]bool{"teltonika": true, "h02": true, "gl200": true, "meitrack": true, "meiligao": true, "wialon": true, "eelink": true, "castel": true}
 	for _, e := range All() {
 		if e.UDP != udp[e.Name] {
 			t.Errorf("%s UDP = %v", e.Name, e.UDP)

@@ -47,6 +47,7 @@ type codec interface {
 // codecs are the TCP protocols; osmand, over HTTP, is handled apart.
 var codecs = map[string]codec{
 	"gl200":     gl200Codec{},
+	"castel":    castelCodec{},
 	"gps103":    gps103Codec{},
 	"gt06":      gt06Codec{},
 	"eelink":    eelinkCodec{},
@@ -55,6 +56,7 @@ var codecs = map[string]codec{
 	"meitrack":  meitrackCodec{},
 	"suntech":   suntechCodec{},
 	"jt600":     jt600Codec{},
+	"ruptela":   ruptelaCodec{},
 	"teltonika": teltonikaCodec{},
 	"tk103":     tk103Codec{},
 	"watch":     watchCodec{},
@@ -153,9 +155,10 @@ func (t textReplies) cut(buf []byte) reply {
 // maxReply bounds a server message a device waits to complete.
 const maxReply = 4096
 
-// crc16 is a reflected CRC-16 (LSB first), the family both binary
+// crc16 is a reflected CRC-16 (LSB first), the family the binary
 // protocols use: X.25 (poly 0x8408, init and xorout 0xFFFF) for GT06 and
-// ARC/IBM (poly 0xA001, init and xorout 0) for Teltonika.
+// Castel, ARC/IBM (poly 0xA001, init and xorout 0) for Teltonika and
+// KERMIT (poly 0x8408, init and xorout 0) for Ruptela.
 func crc16(data []byte, poly, init, xorout uint16) uint16 {
 	crc := init
 	for _, b := range data {

@@ -24,6 +24,9 @@ type precision struct {
 
 const halfKmh = 0.5 * knotsPerKmh
 
+// cpsKnots is one cm/s in knots.
+const cpsKnots = 0.0194384449
+
 var precisions = map[string]precision{
 	"gt06":      {speed: halfKmh, course: 0.5, ignition: true}, // integer km/h and degrees
 	"teltonika": {speed: halfKmh, course: 0.5, ignition: true, odometer: true},
@@ -32,6 +35,8 @@ var precisions = map[string]precision{
 	"gl200":     {speed: 0.05 * knotsPerKmh, course: 0.5, ignition: true}, // km/h %.1f, integer course, odometer in 100 m
 	"jt600":     {speed: 0.005 / mphPerKmh * knotsPerKmh, course: 0.5},    // mph %.2f, integer course
 	"eelink":    {speed: halfKmh, course: 0.5, ignition: true, odometer: true},
+	"ruptela":   {speed: halfKmh, course: 0.005, ignition: true, odometer: true}, // integer km/h, course 0.01
+	"castel":    {speed: 0.5 * cpsKnots, course: 0.05, odometer: true},           // integer cm/s, course 0.1
 	"tk103":     {speed: 0.05 * knotsPerKmh, course: 0.005, ignition: true, odometer: true},
 	"meitrack":  {speed: halfKmh, course: 0.5, odometer: true},                                // integer km/h and degrees
 	"meiligao":  {speed: 0.005, course: 0.005, odometer: true},                                // knots and course %.2f
@@ -273,6 +278,8 @@ func TestRealFrames(t *testing.T) {
 	}{
 		{"gt06 login", "gt06", "864717003283581", 9, "78780d01086471700328358100093f040d0a"},
 		{"teltonika imei", "teltonika", "123456789012345", 0, "000f313233343536373839303132333435"},
+		// Traccar's capture without the data after the command (CRC by Python).
+		{"ruptela identification", "ruptela", "869530043209218", 0, "0009000316d53d58d6020f3c6a"},
 		{"tk103 handshake", "tk103", "087073005534", 0, hex.EncodeToString([]byte("(087073005534BP00HSO)"))},
 		{"gl200 heartbeat", "gl200", "135790246811220", 0x11F0, hex.EncodeToString([]byte("+ACK:GTHBD,060100,135790246811220,,20260101000000,11F0$"))},
 		{"meiligao login (Traccar's test frame)", "meiligao", "67144025885540", 0, "24240011671440258855405000b24d0d0a"},
@@ -298,6 +305,7 @@ func TestCRC16(t *testing.T) {
 	}{
 		{"X-25", 0x8408, 0xFFFF, 0xFFFF, 0x906E},
 		{"ARC", 0xA001, 0, 0, 0xBB3D},
+		{"KERMIT", 0x8408, 0, 0, 0x2189},
 	}
 	for _, tt := range tests {
 		if got := crc16([]byte("123456789"), tt.poly, tt.init, tt.xorout); got != tt.want {

@@ -1,0 +1,31 @@
+package ruptela
+
+import (
+	"testing"
+
+	"github.com/fleetd/fleetd/protocols"
+	"github.com/fleetd/fleetd/protocols/prototest"
+)
+
+// FuzzSplitDecode feeds random bytes through the listener's Split loop
+// and decodes every frame; Recognize must not panic, and Mine must mean a
+// frame Split cuts whole and Decode takes.
+func FuzzSplitDecode(f *testing.F) {
+	prototest.AddHexSeeds(f, append(streamFrames, shortLengthAnswer, shortLengthDTCs)...)
+	f.Add(deviceFrame(testIMEI, 68, "0001"+"5565cbb9"+"00"+"21"+"00"+"20fd21300f113f4600005f000600090d"+"0102"+"00000000"))
+	f.Add(deviceFrame(testIMEI, 37, "02003544444131464144000a0009ffd9"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := New()
+		prototest.SplitDecode(t, p, data)
+		if p.Recognize(data) != protocols.Mine {
+			return
+		}
+		adv, frame, err := p.Split(data, false)
+		if err != nil || adv == 0 || frame == nil {
+			t.Fatalf("Mine but Split = %d, %x, %v", adv, frame, err)
+		}
+		if res, err := p.Decode(&protocols.Conn{}, frame); err != nil || res.ChecksumError {
+			t.Fatalf("Mine but Decode = %+v, %v", res, err)
+		}
+	})
+}

@@ -152,7 +152,9 @@ func (m *msg) stored(res protocols.Result, positions ...*model.Position) (protoc
 	return res, nil
 }
 
-// outdated is a position without a fix of its own.
+// outdated is a position without a fix of its own. When the frame has a
+// time, it is both device and fix time: the ingest replaces the fix time
+// with the last fix's, if there is one.
 func (m *msg) outdated() *model.Position {
 	return &model.Position{Protocol: Name, Attributes: model.Attributes{}, Outdated: true}
 }

@@ -394,14 +394,14 @@ func (x *items) obdList() {
 		case 0x000E:
 			x.set("throttle", r.u16()*100/255)
 		case 0x0050:
-			x.set("vin", r.text(min(17, l)))
+			x.set("vin", r.cstring(min(17, l)))
 		case 0x0051:
 			if l > 0 {
 				x.set("cvn", r.hex(l))
 			}
 		case 0x0052:
-			if l > 0 {
-				x.set("calid", r.text(l))
+			if calid := r.cstring(l); calid != "" {
+				x.set("calid", calid)
 			}
 		case 0x0100:
 			x.set("tripOdometer", float64(r.u16())/10)

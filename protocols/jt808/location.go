@@ -38,7 +38,7 @@ func decodeBatch(m *msg, res protocols.Result) (protocols.Result, error) {
 		if err != nil {
 			return res, err
 		}
-		pos.DeviceTime = t
+		pos.FixTime, pos.DeviceTime = t, t
 		return m.stored(res, pos)
 	}
 	archive, lenSize := false, 1

@@ -79,7 +79,7 @@ func decodeDriverIdentity(m *msg, res protocols.Result) (protocols.Result, error
 	if r.fail || err != nil {
 		return res, fmt.Errorf("jt808: driver identity without a time")
 	}
-	pos.DeviceTime = t
+	pos.FixTime, pos.DeviceTime = t, t
 	if r.left() > 0 {
 		x.set("cardResult", r.u8())
 		x.set("driver", r.text(r.u8()))

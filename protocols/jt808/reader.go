@@ -54,6 +54,12 @@ func (r *reader) text(n int) string {
 	return strings.ToValidUTF8(strings.TrimRight(string(r.next(n)), "\x00"), "\uFFFD")
 }
 
+// cstring reads n bytes of NUL-terminated text.
+func (r *reader) cstring(n int) string {
+	s, _, _ := strings.Cut(r.text(n), "\x00")
+	return s
+}
+
 // trim cuts control characters and spaces at both ends, as Java's
 // String.trim does: vendors pad text with either.
 func trim(s string) string {

@@ -51,7 +51,7 @@ func decodeTransparent(m *msg, res protocols.Result) (protocols.Result, error) {
 				x.set("collision", float64(x.r.u16())/256/100)
 			case 0x0006:
 				if t, err := bcdTime(x.r.next(6)); err == nil {
-					pos.DeviceTime = t
+					pos.FixTime, pos.DeviceTime = t, t
 				}
 			}
 		}
@@ -81,7 +81,7 @@ func (m *msg) vehicleData(r *reader) (*model.Position, error) {
 		return nil, err
 	}
 	pos := m.outdated()
-	pos.DeviceTime = t
+	pos.FixTime, pos.DeviceTime = t, t
 	x := &items{pos: pos, r: r}
 	if r.u8() > 0 {
 		pos.Attributes["archive"] = true

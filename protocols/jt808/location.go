@@ -85,7 +85,8 @@ func (m *msg) location(body []byte) (*model.Position, error) {
 	} else {
 		// Terminals without a fix yet send a zero time: the status and
 		// alarms stand, at the last known place.
-		pos.Outdated, pos.Valid, pos.Latitude, pos.Longitude = true, false, 0, 0
+		pos.Outdated, pos.Valid = true, false
+		pos.Latitude, pos.Longitude, pos.Altitude, pos.Speed, pos.Course = 0, 0, 0, 0, 0
 	}
 	m.alarmFlags(pos, alarms)
 	x := &items{pos: pos, model: m.model}

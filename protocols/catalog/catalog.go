@@ -12,6 +12,7 @@ import (
 	"github.com/fleetd/fleetd/protocols/gps103"
 	"github.com/fleetd/fleetd/protocols/gt06"
 	"github.com/fleetd/fleetd/protocols/h02"
+	"github.com/fleetd/fleetd/protocols/jt808"
 	"github.com/fleetd/fleetd/protocols/osmand"
 	"github.com/fleetd/fleetd/protocols/teltonika"
 	"github.com/fleetd/fleetd/protocols/tk103"
@@ -34,6 +35,7 @@ func All() []Entry {
 		{DefaultPort: 5001, Stream: gps103.New()},
 		{DefaultPort: 5002, Stream: tk103.New()},
 		{DefaultPort: 5013, Stream: h02.New()},
+		{DefaultPort: 5015, Stream: jt808.New()},
 		{DefaultPort: 5023, Stream: gt06.New()},
 		{DefaultPort: 5027, Stream: teltonika.New()},
 		{DefaultPort: 5055, HTTP: osmandHTTP{}},

@@ -11,7 +11,7 @@ import (
 // Traccar's default ports: devices configured for Traccar must reach fleetd
 // unchanged.
 func TestDefaultPorts(t *testing.T) {
-	want := map[string]int{"gps103": 5001, "tk103": 5002, "h02": 5013, "gt06": 5023, "teltonika": 5027, "osmand": 5055, "watch": 5093}
+	want := map[string]int{"gps103": 5001, "tk103": 5002, "h02": 5013, "jt808": 5015, "gt06": 5023, "teltonika": 5027, "osmand": 5055, "watch": 5093}
 	got := map[string]int{}
 	for _, e := range All() {
 		got[e.Name] = e.DefaultPort

@@ -46,6 +46,7 @@ var codecs = map[string]codec{
 	"gps103":    gps103Codec{},
 	"gt06":      gt06Codec{},
 	"h02":       h02Codec{},
+	"jt808":     jt808Codec{},
 	"teltonika": teltonikaCodec{},
 	"tk103":     tk103Codec{},
 	"watch":     watchCodec{},

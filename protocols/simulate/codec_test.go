@@ -27,8 +27,9 @@ const halfKmh = 0.5 * knotsPerKmh
 var precisions = map[string]precision{
 	"gt06":      {speed: halfKmh, course: 0.5, ignition: true}, // integer km/h and degrees
 	"teltonika": {speed: halfKmh, course: 0.5, ignition: true, odometer: true},
-	"h02":       {speed: 0.005, course: 0.5, ignition: true},   // knots %.2f, integer course
-	"gps103":    {speed: 0.005, course: 0.005, ignition: true}, // knots and course %.2f
+	"h02":       {speed: 0.005, course: 0.5, ignition: true},              // knots %.2f, integer course
+	"jt808":     {speed: 0.05 * knotsPerKmh, course: 0.5, ignition: true}, // 0.1 km/h, integer course; odometer in 0.1 km
+	"gps103":    {speed: 0.005, course: 0.005, ignition: true},            // knots and course %.2f
 	"tk103":     {speed: 0.05 * knotsPerKmh, course: 0.005, ignition: true, odometer: true},
 	"watch":     {speed: 0.005 * knotsPerKmh, course: 0.05},   // km/h %.2f, course %.1f
 	osmandName:  {speed: 0.005, course: 0.05, ignition: true}, // knots %.2f, bearing %.1f
@@ -168,7 +169,7 @@ func TestCodecsRoundTrip(t *testing.T) {
 					continue
 				}
 				wantSerial := -1
-				if name == "gt06" {
+				if name == "gt06" || name == "jt808" {
 					wantSerial = int(serial)
 				}
 				checkCut(t, c, res.Ack, true, replyAck, wantSerial)

@@ -46,7 +46,6 @@ const (
 	msgTransparentDown  = 0x8900
 	msgVideoRequest     = 0x9101
 	msgVideoControl     = 0x9102
-	msgOilControl       = 0xA006
 	// msgParameterSetting is the parameter message Traccar sends for its
 	// reboot, interval and arm commands (a vendor id, not 0x8103).
 	msgParameterSetting = 0x0310

@@ -16,6 +16,7 @@ import (
 	"github.com/fleetd/fleetd/protocols/gt06"
 	"github.com/fleetd/fleetd/protocols/h02"
 	"github.com/fleetd/fleetd/protocols/jt600"
+	"github.com/fleetd/fleetd/protocols/jt808"
 	"github.com/fleetd/fleetd/protocols/meiligao"
 	"github.com/fleetd/fleetd/protocols/meitrack"
 	"github.com/fleetd/fleetd/protocols/osmand"
@@ -47,6 +48,7 @@ func All() []Entry {
 		{DefaultPort: 5011, Stream: suntech.New()},
 		{DefaultPort: 5013, Stream: h02.New()},
 		{DefaultPort: 5014, Stream: jt600.New()},
+		{DefaultPort: 5015, Stream: jt808.New()},
 		{DefaultPort: 5020, Stream: meitrack.New()},
 		{DefaultPort: 5023, Stream: gt06.New()},
 		{DefaultPort: 5027, Stream: teltonika.New()},

@@ -19,6 +19,7 @@ func TestDefaultPorts(t *testing.T) {
 		"suntech":   5011,
 		"h02":       5013,
 		"jt600":     5014,
+		"jt808":     5015,
 		"meitrack":  5020,
 		"gt06":      5023,
 		"teltonika": 5027,

@@ -57,6 +57,7 @@ var codecs = map[string]codec{
 	"suntech":   suntechCodec{},
 	"jt600":     jt600Codec{},
 	"ruptela":   ruptelaCodec{},
+	"jt808":     jt808Codec{},
 	"teltonika": teltonikaCodec{},
 	"tk103":     tk103Codec{},
 	"watch":     watchCodec{},

@@ -37,6 +37,7 @@ var precisions = map[string]precision{
 	"eelink":    {speed: halfKmh, course: 0.5, ignition: true, odometer: true},
 	"ruptela":   {speed: halfKmh, course: 0.005, ignition: true, odometer: true}, // integer km/h, course 0.01
 	"castel":    {speed: 0.5 * cpsKnots, course: 0.05, odometer: true},           // integer cm/s, course 0.1
+	"jt808":     {speed: 0.05 * knotsPerKmh, course: 0.5, ignition: true},        // 0.1 km/h, integer course; odometer in 0.1 km
 	"tk103":     {speed: 0.05 * knotsPerKmh, course: 0.005, ignition: true, odometer: true},
 	"meitrack":  {speed: halfKmh, course: 0.5, odometer: true},                                // integer km/h and degrees
 	"meiligao":  {speed: 0.005, course: 0.005, odometer: true},                                // knots and course %.2f
@@ -187,7 +188,7 @@ func TestCodecsRoundTrip(t *testing.T) {
 					continue
 				}
 				wantSerial := -1
-				if name == "gt06" || name == "gl200" || name == "eelink" { // the ACK echoes the frame's serial
+				if name == "gt06" || name == "gl200" || name == "eelink" || name == "jt808" { // the ACK echoes the frame's serial
 					wantSerial = int(serial)
 				}
 				checkCut(t, c, res.Ack, true, replyAck, wantSerial)

@@ -25,18 +25,20 @@ func (p *Protocol) Split(data []byte, atEOF bool) (int, []byte, error) {
 		skip++
 	}
 	rest := data[skip:]
-	end := bytes.IndexByte(rest[:min(len(rest), maxLine+1)], '\n')
+	end := bytes.IndexByte(rest[:min(len(rest), maxLine+2)], '\n')
+	var line []byte
 	switch {
 	case end >= 0:
-		return skip + end + 1, bytes.TrimSuffix(rest[:end:end], []byte("\r")), nil
-	case len(rest) > maxLine:
-		return 0, nil, ErrLineTooLong
+		line = bytes.TrimSuffix(rest[:end:end], []byte("\r"))
 	case atEOF && len(rest) > 0:
-		return len(data), bytes.TrimSuffix(rest, []byte("\r")), nil
-	case atEOF || skip > 0:
-		return skip, nil, nil
+		end, line = len(rest)-1, bytes.TrimSuffix(rest, []byte("\r"))
+	case len(rest) <= maxLine || len(rest) == maxLine+1 && rest[maxLine] == '\r':
+		return skip, nil, nil // more to come
 	}
-	return 0, nil, nil
+	if len(line) > maxLine || line == nil {
+		return 0, nil, ErrLineTooLong
+	}
+	return skip + end + 1, line, nil
 }
 
 // Recognize implements protocols.Recognizer. '$' sentences are shared with
@@ -54,7 +56,7 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	if len(line) == 0 && end < 0 {
 		return protocols.NeedMore
 	}
-	if len(line) == 0 || !printable(line) || line[0] != '$' && !isAlnum(line[0]) {
+	if len(line) == 0 || !printable(line) || !plausible(string(line)) {
 		return protocols.NotMine
 	}
 	if end < 0 {
@@ -91,6 +93,23 @@ func distinctive(line string) bool {
 		}
 	}
 	return false
+}
+
+// plausible tells whether line may begin a line of this protocol: a
+// sentence, an id before one, or an identification line.
+func plausible(line string) bool {
+	for _, prefix := range []string{"IMEI ", "QZE,"} {
+		if strings.HasPrefix(line, prefix) || strings.HasPrefix(prefix, line) {
+			return true
+		}
+	}
+	head, _, _ := strings.Cut(line, "$")
+	for i := 0; i < len(head); i++ {
+		if !isAlnum(head[i]) && head[i] != ',' && head[i] != '/' {
+			return false
+		}
+	}
+	return true
 }
 
 // printable reports whether b is plain ASCII text.

@@ -65,9 +65,9 @@ func TestRecognize(t *testing.T) {
 		frameHexID + "\r\n",  // a bare number: any protocol's
 		frameFID + "\r\n",    // no checksum
 		frameWMCSAlrm + "\n", // no checksum
-		"$GPRMC,082350.000,A,5355.0314,N,01044.1271,E,26.20,184.27,080518,,\r\n", // no checksum
+		"$GPRMC,082350.000,A,5355.0314,N,01044.1271,E,26.20,184.27,080518,,\r\n",   // no checksum
 		"$GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00*74\r\n", // not decoded
-		"$$\x00\x11\xff\xff\xff\xff\x99\x99\x55\x00\x00\x60\x6f\x01\x02",            // meiligao
+		"$$\x00\x11\xff\xff\xff\xff\x99\x99\x55\x00\x00\x60\x6f\x01\x02",           // meiligao
 		"$MGV002,013777007536434,,R,010216,112005,A,2455.5275,S,06740.8155,W,00,05,00,000.3,000.00,00.00,00,,,,,,,,,,,*\r\n",
 		"#L#866795030000000;NA\r\n", // wialon
 		"(027045009305BP05355227045009305,{413,2,30073,16724})",

@@ -92,7 +92,8 @@ func (p *Protocol) timeOfDay(hhmmss string) (time.Time, bool) {
 }
 
 // coordinate reads NMEA "dddmm.mmmm" (one to three degree digits) and its
-// hemisphere letter, pos or neg.
+// hemisphere letter, pos or neg; a latitude beyond 90 or a longitude
+// beyond 180 degrees is refused.
 func coordinate(field, hemisphere, pos, neg string) (v float64, ok bool) {
 	dot := strings.IndexByte(field, '.')
 	if dot < 3 || dot > 5 || !isDigits(field[:dot]) || dot+1 < len(field) && !isDigits(field[dot+1:]) ||
@@ -101,10 +102,10 @@ func coordinate(field, hemisphere, pos, neg string) (v float64, ok bool) {
 	}
 	deg, _ := strconv.Atoi(field[:dot-2])
 	minutes, err := strconv.ParseFloat(field[dot-2:], 64)
-	if err != nil || minutes >= 60 {
+	v = float64(deg) + minutes/60
+	if err != nil || minutes >= 60 || pos == "N" && v > 90 || v > 180 {
 		return 0, false
 	}
-	v = float64(deg) + minutes/60
 	if hemisphere == neg {
 		v = -v
 	}

@@ -7,6 +7,8 @@
 package t55
 
 import (
+	"strings"
+
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/protocols"
 )
@@ -41,13 +43,22 @@ type held struct {
 	pos *model.Position
 }
 
-// CommandTypes implements protocols.Stream: the devices of this protocol
-// take no commands over the connection (Traccar has no encoder for it).
-func (p *Protocol) CommandTypes() []string { return nil }
+// CommandTypes implements protocols.Stream. Traccar has no encoder for
+// these devices; "custom" sends a line of the operator's text (a vendor's
+// configuration sentence).
+func (p *Protocol) CommandTypes() []string { return []string{"custom"} }
 
-// Encode implements protocols.Stream: every command is refused.
-func (p *Protocol) Encode(*protocols.Conn, *model.Command) ([]byte, error) {
-	return nil, model.Invalid("t55 devices take no commands")
+// Encode implements protocols.Stream: attributes.data as one line, ended
+// by "\r\n".
+func (p *Protocol) Encode(_ *protocols.Conn, cmd *model.Command) ([]byte, error) {
+	text, err := protocols.CommandText(cmd, nil)
+	if err != nil {
+		return nil, err
+	}
+	if strings.ContainsAny(text, "\r\n") || len(text) > maxLine {
+		return nil, model.Invalid("t55: custom command must be one line of at most %d bytes", maxLine)
+	}
+	return []byte(text + "\r\n"), nil
 }
 
 func (p *Protocol) newPosition() *model.Position {

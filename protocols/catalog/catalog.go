@@ -13,8 +13,10 @@ import (
 	"github.com/fleetd/fleetd/protocols/gt06"
 	"github.com/fleetd/fleetd/protocols/h02"
 	"github.com/fleetd/fleetd/protocols/osmand"
+	"github.com/fleetd/fleetd/protocols/t55"
 	"github.com/fleetd/fleetd/protocols/teltonika"
 	"github.com/fleetd/fleetd/protocols/tk103"
+	"github.com/fleetd/fleetd/protocols/trv"
 	"github.com/fleetd/fleetd/protocols/watch"
 )
 
@@ -33,6 +35,8 @@ func All() []Entry {
 	entries := []Entry{
 		{DefaultPort: 5001, Stream: gps103.New()},
 		{DefaultPort: 5002, Stream: tk103.New()},
+		{DefaultPort: 5005, Stream: t55.New()},
+		{DefaultPort: 5010, Stream: trv.New()},
 		{DefaultPort: 5013, Stream: h02.New()},
 		{DefaultPort: 5023, Stream: gt06.New()},
 		{DefaultPort: 5027, Stream: teltonika.New()},

@@ -11,7 +11,7 @@ import (
 // Traccar's default ports: devices configured for Traccar must reach fleetd
 // unchanged.
 func TestDefaultPorts(t *testing.T) {
-	want := map[string]int{"gps103": 5001, "tk103": 5002, "h02": 5013, "gt06": 5023, "teltonika": 5027, "osmand": 5055, "watch": 5093}
+	want := map[string]int{"gps103": 5001, "tk103": 5002, "t55": 5005, "trv": 5010, "h02": 5013, "gt06": 5023, "teltonika": 5027, "osmand": 5055, "watch": 5093}
 	got := map[string]int{}
 	for _, e := range All() {
 		got[e.Name] = e.DefaultPort
@@ -31,7 +31,7 @@ func TestDefaultPorts(t *testing.T) {
 		}
 	}
 	for _, e := range All() {
-		if e.UDP != (e.Name == "teltonika" || e.Name == "h02") {
+		if e.UDP != (e.Name == "teltonika" || e.Name == "h02" || e.Name == "t55") {
 			t.Errorf("%s UDP = %v", e.Name, e.UDP)
 		}
 	}

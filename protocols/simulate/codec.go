@@ -41,13 +41,22 @@ type codec interface {
 	cut(buf []byte, loggedIn bool) reply
 }
 
+// silentLogin is implemented by codecs of protocols that never answer the
+// identification (t55): the device sends its positions without waiting.
+type silentLogin interface {
+	// silentLogin says why the login gets no answer.
+	silentLogin() string
+}
+
 // codecs are the TCP protocols; osmand, over HTTP, is handled apart.
 var codecs = map[string]codec{
 	"gps103":    gps103Codec{},
 	"gt06":      gt06Codec{},
 	"h02":       h02Codec{},
+	"t55":       t55Codec{},
 	"teltonika": teltonikaCodec{},
 	"tk103":     tk103Codec{},
+	"trv":       trvCodec{},
 	"watch":     watchCodec{},
 }
 

@@ -16,9 +16,9 @@ const maxLine = 1024
 // bytes.
 var ErrLineTooLong = errors.New("t55: no line end within 1024 bytes")
 
-// Split implements protocols.Stream: one line per frame, without its "\r\n"
-// or "\n"; empty lines are skipped. The last line is taken at the end of
-// the stream even without a line end.
+// Split implements protocols.Stream: one line per frame, with its "\r\n"
+// or "\n" (Decode trims it); empty lines are skipped. The last line is
+// taken at the end of the stream even without a line end.
 func (p *Protocol) Split(data []byte, atEOF bool) (int, []byte, error) {
 	skip := 0
 	for skip < len(data) && (data[skip] == '\r' || data[skip] == '\n') {
@@ -26,16 +26,16 @@ func (p *Protocol) Split(data []byte, atEOF bool) (int, []byte, error) {
 	}
 	rest := data[skip:]
 	end := bytes.IndexByte(rest[:min(len(rest), maxLine+2)], '\n')
-	var line []byte
 	switch {
-	case end >= 0:
-		line = bytes.TrimSuffix(rest[:end:end], []byte("\r"))
-	case atEOF && len(rest) > 0:
-		end, line = len(rest)-1, bytes.TrimSuffix(rest, []byte("\r"))
-	case len(rest) <= maxLine || len(rest) == maxLine+1 && rest[maxLine] == '\r':
+	case end < 0 && atEOF && len(rest) > 0:
+		end = len(rest) - 1
+	case end < 0 && (len(rest) <= maxLine || len(rest) == maxLine+1 && rest[maxLine] == '\r'):
 		return skip, nil, nil // more to come
+	case end < 0:
+		return 0, nil, ErrLineTooLong
 	}
-	if len(line) > maxLine || line == nil {
+	line := rest[: end+1 : end+1]
+	if len(bytes.TrimRight(line, "\r\n")) > maxLine {
 		return 0, nil, ErrLineTooLong
 	}
 	return skip + end + 1, line, nil

@@ -16,9 +16,6 @@ const MaxFrameSize = 4096
 // MaxFrameSize bytes of a message start.
 var ErrFrameTooLong = errors.New("trv: no '#' within 4096 bytes")
 
-// MaxFrameSize implements protocols.FrameLimiter.
-func (*Protocol) MaxFrameSize() int { return MaxFrameSize }
-
 const upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // Split implements protocols.Stream: a message runs from its maker prefix

@@ -23,9 +23,8 @@ type Protocol struct {
 }
 
 var (
-	_ protocols.Stream       = (*Protocol)(nil)
-	_ protocols.Recognizer   = (*Protocol)(nil)
-	_ protocols.FrameLimiter = (*Protocol)(nil)
+	_ protocols.Stream     = (*Protocol)(nil)
+	_ protocols.Recognizer = (*Protocol)(nil)
 )
 
 // New returns the codec.

@@ -22,8 +22,10 @@ import (
 	"github.com/fleetd/fleetd/protocols/osmand"
 	"github.com/fleetd/fleetd/protocols/ruptela"
 	"github.com/fleetd/fleetd/protocols/suntech"
+	"github.com/fleetd/fleetd/protocols/t55"
 	"github.com/fleetd/fleetd/protocols/teltonika"
 	"github.com/fleetd/fleetd/protocols/tk103"
+	"github.com/fleetd/fleetd/protocols/trv"
 	"github.com/fleetd/fleetd/protocols/watch"
 	"github.com/fleetd/fleetd/protocols/wialon"
 )
@@ -44,7 +46,9 @@ func All() []Entry {
 		{DefaultPort: 5001, Stream: gps103.New()},
 		{DefaultPort: 5002, Stream: tk103.New()},
 		{DefaultPort: 5004, Stream: gl200.New()},
+		{DefaultPort: 5005, Stream: t55.New()},
 		{DefaultPort: 5009, Stream: meiligao.New()},
+		{DefaultPort: 5010, Stream: trv.New()},
 		{DefaultPort: 5011, Stream: suntech.New()},
 		{DefaultPort: 5013, Stream: h02.New()},
 		{DefaultPort: 5014, Stream: jt600.New()},

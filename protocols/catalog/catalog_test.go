@@ -15,7 +15,9 @@ func TestDefaultPorts(t *testing.T) {
 		"gps103":    5001,
 		"tk103":     5002,
 		"gl200":     5004,
+		"t55":       5005,
 		"meiligao":  5009,
+		"trv":       5010,
 		"suntech":   5011,
 		"h02":       5013,
 		"jt600":     5014,
@@ -49,7 +51,7 @@ func TestDefaultPorts(t *testing.T) {
 		}
 	}
 	// The protocols Traccar also serves over UDP.
-	udp := map[string]bool{"teltonika": true, "h02": true, "gl200": true, "meitrack": true, "meiligao": true, "wialon": true, "eelink": true, "castel": true}
+	udp := map[string]bool{"teltonika": true, "h02": true, "gl200": true, "meitrack": true, "meiligao": true, "wialon": true, "eelink": true, "castel": true, "t55": true}
 	for _, e := range All() {
 		if e.UDP != udp[e.Name] {
 			t.Errorf("%s UDP = %v", e.Name, e.UDP)

@@ -44,6 +44,13 @@ type codec interface {
 	cut(buf []byte, loggedIn bool) reply
 }
 
+// silentLogin is implemented by codecs of protocols that never answer the
+// identification (t55): the device sends its positions without waiting.
+type silentLogin interface {
+	// silentLogin says why the login gets no answer.
+	silentLogin() string
+}
+
 // codecs are the TCP protocols; osmand, over HTTP, is handled apart.
 var codecs = map[string]codec{
 	"gl200":     gl200Codec{},
@@ -58,8 +65,10 @@ var codecs = map[string]codec{
 	"jt600":     jt600Codec{},
 	"ruptela":   ruptelaCodec{},
 	"jt808":     jt808Codec{},
+	"t55":       t55Codec{},
 	"teltonika": teltonikaCodec{},
 	"tk103":     tk103Codec{},
+	"trv":       trvCodec{},
 	"watch":     watchCodec{},
 	"wialon":    wialonCodec{},
 }

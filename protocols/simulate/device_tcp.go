@@ -181,6 +181,9 @@ func (d *tcpDevice) write(l *link, frame []byte) error {
 }
 
 func (d *tcpDevice) awaitLogin(ctx context.Context, l *link) error {
+	if _, silent := d.r.codec.(silentLogin); silent {
+		return nil
+	}
 	t := time.NewTimer(d.r.tm.login)
 	defer t.Stop()
 	select {

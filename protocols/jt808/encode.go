@@ -2,6 +2,7 @@ package jt808
 
 import (
 	"encoding/hex"
+	"math"
 	"strconv"
 	"strings"
 
@@ -68,7 +69,7 @@ func (*Protocol) Encode(c *protocols.Conn, cmd *model.Command) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n < 0 || n > 1<<32-1 {
+		if n < 0 || int64(n) > math.MaxUint32 {
 			return nil, model.Invalid("positionPeriodic: frequency %d out of range", n)
 		}
 		return frame(msgParameterSetting, []byte{1, paramInterval, 4, byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)})

@@ -105,7 +105,7 @@ func int32Attribute(cmd *model.Command, key string) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	if v < math.MinInt32 || v > math.MaxUint32 {
+	if int64(v) < math.MinInt32 || int64(v) > math.MaxUint32 {
 		return 0, model.Invalid("%s command: attributes.%s %d out of range", cmd.Type, key, v)
 	}
 	return uint32(v), nil

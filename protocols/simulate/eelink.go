@@ -46,7 +46,8 @@ func (eelinkCodec) position(_ string, f Fix, serial uint16) []byte {
 	b = binary.BigEndian.AppendUint16(b, status)
 	b = binary.BigEndian.AppendUint16(b, 4100)
 	b = binary.BigEndian.AppendUint32(b, 0) // ADC 0 and 1
-	b = binary.BigEndian.AppendUint32(b, uint32(clampRound(f.Odometer, 0, math.MaxInt32)) // int is 32 bits on arm/v7)
+	// int is 32 bits on arm/v7: the clamp stays in its range.
+	b = binary.BigEndian.AppendUint32(b, uint32(clampRound(f.Odometer, 0, math.MaxInt32)))
 	return eelinkPacket(eelinkLocation, serial, b)
 }
 

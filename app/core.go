@@ -126,11 +126,13 @@ func (c *Core) Subscribe(user *model.User, sessionToken string) *live.Subscripti
 }
 
 // changed hears every committed change (live.Track): the hub checks its
-// subscribers' access again, and the ingest rereads the configuration of
-// the devices it caches when what applies to them may have changed.
+// subscribers' access again, the ingest rereads the configuration of the
+// devices it caches when what applies to them may have changed, and the
+// notifier what notifications there are.
 func (c *Core) changed(ch live.Changes) {
 	c.Live.Changed(ch)
 	c.Ingest.Changed(ch)
+	c.Notify.Changed(ch)
 }
 
 // Health reports whether the store answers.

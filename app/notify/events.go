@@ -43,10 +43,13 @@ type eventJob struct {
 	position *model.Position // the one the event happened at, if known
 }
 
-// observe is the hub observer: every stored event is queued, with its
-// position when the update carries it.
+// observe is the hub observer: every stored event someone may be told of
+// is queued, with its position when the update carries it.
 func (n *Service) observe(_ int64, u live.Update) {
 	for _, e := range u.Events {
+		if !n.wants(e.Type) {
+			continue
+		}
 		job := &eventJob{event: e}
 		for _, p := range u.Positions {
 			if p.ID == e.PositionID {

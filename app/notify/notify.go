@@ -26,6 +26,7 @@ type Service struct {
 	channels  Channels
 	calendars calendarCache
 	stats     channelStats
+	wanted    wanted // wanted.go
 }
 
 // New builds the notifier: it hears every stored event from hub and

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // alarms maps the alarm byte of alarm (0x04) and warning (0x14) packets.
@@ -48,7 +49,7 @@ func decodeOld(r *reader, pk packet) (*model.Position, error) {
 	if !p.Outdated {
 		p.Speed, p.Course = float64(speed)*kphToKnots, float64(course)
 	}
-	p.Network = network([]map[string]any{tower}, nil)
+	p.Network = protocols.Network([]map[string]any{tower}, nil)
 	switch pk.typ {
 	case msgGPS:
 		if r.left() >= 2 {
@@ -187,7 +188,7 @@ func readNetwork(r *reader, mask int) map[string]any {
 	if len(towers) == 0 && len(aps) == 0 {
 		return nil
 	}
-	return network(towers, aps)
+	return protocols.Network(towers, aps)
 }
 
 // newStatus reads the 2.0 status word: bit 0 a valid fix, then state bits
@@ -331,16 +332,4 @@ func onGlobe(lat, lon float64) error {
 
 func cellTower(mcc, mnc, lac int, cid int64) map[string]any {
 	return map[string]any{"mobileCountryCode": mcc, "mobileNetworkCode": mnc, "locationAreaCode": lac, "cellId": cid}
-}
-
-// network is shaped like Traccar's Network.
-func network(towers, aps []map[string]any) map[string]any {
-	n := map[string]any{"radioType": "gsm", "considerIp": false}
-	if len(towers) > 0 {
-		n["cellTowers"] = towers
-	}
-	if len(aps) > 0 {
-		n["wifiAccessPoints"] = aps
-	}
-	return n
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 var (
@@ -75,7 +76,7 @@ func (m *message) basic() ([]*model.Position, error) {
 	}
 	for i := cells; i+3 < len(v); i++ {
 		if mccRE.MatchString(v[i]) && mccRE.MatchString(v[i+1]) && lacRE.MatchString(v[i+2]) && cidRE.MatchString(v[i+3]) {
-			p.Network = network([]map[string]any{cellTower(f.int(v[i]), f.int(v[i+1]), f.hex(v[i+2]), f.hex(v[i+3]))}, nil)
+			p.Network = protocols.Network([]map[string]any{cellTower(f.int(v[i]), f.int(v[i+1]), f.hex(v[i+2]), f.hex(v[i+3]))}, nil)
 			break
 		}
 	}

@@ -134,7 +134,7 @@ func binaryPoint(r *bin, p *model.Position) {
 		r.err = model.Invalid("gl200: binary point without a valid time")
 	}
 	mcc, mnc, lac, cid := r.u16(), r.u16(), r.u16(), r.u16()
-	p.Network = network([]map[string]any{cellTower(mcc, mnc, int64(lac), int64(cid))}, nil)
+	p.Network = protocols.Network([]map[string]any{cellTower(mcc, mnc, int64(lac), int64(cid))}, nil)
 	r.u8()
 }
 
@@ -300,7 +300,7 @@ func decodeINF(r *bin, now time.Time) (string, []*model.Position) {
 	if typ == infGIR {
 		r.take(2)
 		mcc, mnc, lac, cid := r.u16(), r.u16(), r.u16(), r.u16()
-		p.Network = network([]map[string]any{cellTower(mcc, mnc, int64(lac), int64(cid))}, nil)
+		p.Network = protocols.Network([]map[string]any{cellTower(mcc, mnc, int64(lac), int64(cid))}, nil)
 		r.take(2)
 	}
 	finish(p, r.date(), now)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // Reports whose fields move with optional parts are matched whole by a
@@ -88,7 +89,7 @@ func setPoint(f *fields, p *model.Position, x match) {
 			towers = append(towers, cellTower(f.int(mcc), f.int(mnc), f.hex(lac), f.hex(cid)))
 		}
 	}
-	if n := network(towers, aps); n != nil {
+	if n := protocols.Network(towers, aps); n != nil {
 		p.Network = n
 	}
 	if s := x.get("pointOdometer"); s != "" {
@@ -292,7 +293,7 @@ func (m *message) wif() ([]*model.Position, error) {
 	for _, w := range wifiRE.FindAllStringSubmatch(x.get("aps"), -1) {
 		aps = append(aps, accessPoint(w[1], f.int(w[2])))
 	}
-	p.Network = network(nil, aps)
+	p.Network = protocols.Network(nil, aps)
 	p.Attributes["batteryLevel"] = f.int(x.get("level"))
 	return one(p, f)
 }
@@ -320,7 +321,7 @@ func (m *message) gsm() ([]*model.Position, error) {
 		t["signalStrength"] = f.int(f.next())
 		towers = append(towers, t)
 	}
-	p.Network = network(towers, nil)
+	p.Network = protocols.Network(towers, nil)
 	return one(p, f)
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // newPosition is an empty position of this protocol.
@@ -47,22 +48,6 @@ func cellTower(mcc, mnc int, lac, cid int64) map[string]any {
 		"locationAreaCode":  lac,
 		"cellId":            cid,
 	}
-}
-
-// network is shaped like Traccar's Network JSON object; nil when it holds
-// neither a cell nor an access point.
-func network(towers, aps []map[string]any) map[string]any {
-	if len(towers) == 0 && len(aps) == 0 {
-		return nil
-	}
-	n := map[string]any{"radioType": "gsm", "considerIp": false}
-	if len(towers) > 0 {
-		n["cellTowers"] = towers
-	}
-	if len(aps) > 0 {
-		n["wifiAccessPoints"] = aps
-	}
-	return n
 }
 
 // accessPoint is a Wi-Fi access point from a 12-hex-digit MAC.
@@ -124,7 +109,7 @@ func location(f *fields, p *model.Position, deviceModel string) {
 	if f.peek(0) != "" {
 		mcc, mnc := f.int(f.next()), f.int(f.next())
 		lac, cid := f.hex(f.next()), f.hex(f.next())
-		if n := network([]map[string]any{cellTower(mcc, mnc, lac, cid)}, nil); n != nil {
+		if n := protocols.Network([]map[string]any{cellTower(mcc, mnc, lac, cid)}, nil); n != nil {
 			p.Network = n
 		}
 	} else {

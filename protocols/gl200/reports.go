@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // The reports below are read field by field: their layout follows masks
@@ -447,7 +448,7 @@ func (m *message) lbs() ([]*model.Position, error) {
 		}
 		f.skip(1) // reserved
 	}
-	p.Network = network(towers, nil)
+	p.Network = protocols.Network(towers, nil)
 	return done(f, p)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // items reads the additional-information items that follow a location:
@@ -74,17 +75,9 @@ func (x *items) read(b []byte) {
 
 // finish stores the cells and access points the items listed.
 func (x *items) finish() {
-	if len(x.cells) == 0 && len(x.wifi) == 0 {
-		return
+	if n := protocols.Network(x.cells, x.wifi); n != nil {
+		x.pos.Network = n
 	}
-	n := map[string]any{"radioType": "gsm", "considerIp": false}
-	if len(x.cells) > 0 {
-		n["cellTowers"] = x.cells
-	}
-	if len(x.wifi) > 0 {
-		n["wifiAccessPoints"] = x.wifi
-	}
-	x.pos.Network = n
 }
 
 // fixedTail reads the 18 bytes some terminals append instead of items:

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // Positions without a GPS fix carry the cells (and Wi-Fi access points) the
@@ -14,21 +15,6 @@ import (
 
 func cellTower(mcc, mnc, lac int, cid int64) map[string]any {
 	return map[string]any{"mobileCountryCode": mcc, "mobileNetworkCode": mnc, "locationAreaCode": lac, "cellId": cid}
-}
-
-// network builds the Network object; nil when there is nothing in it.
-func network(towers, points []map[string]any) map[string]any {
-	if len(towers) == 0 && len(points) == 0 {
-		return nil
-	}
-	n := map[string]any{"radioType": "gsm", "considerIp": false}
-	if len(towers) > 0 {
-		n["cellTowers"] = towers
-	}
-	if len(points) > 0 {
-		n["wifiAccessPoints"] = points
-	}
-	return n
 }
 
 // decodeCells decodes BZ00 `,<mcc>,<mnc>,<lac hex>,<cid hex>,...`: the
@@ -67,7 +53,7 @@ func decodeCells(h header, now time.Time) (*model.Position, error) {
 		}
 		towers = append(towers, cellTower(int(mcc), int(mnc), int(lac), int64(cid)))
 	}
-	pos.Network = network(towers, nil)
+	pos.Network = protocols.Network(towers, nil)
 	return pos, nil
 }
 
@@ -131,7 +117,7 @@ func decodeCellList(h header, now time.Time) (*model.Position, error) {
 	case tail != "":
 		return nil, invalid(h, "cell list")
 	}
-	pos.Network = network(towers, nil)
+	pos.Network = protocols.Network(towers, nil)
 	return pos, nil
 }
 
@@ -167,7 +153,7 @@ func decodeLBS(h header) (*model.Position, error) {
 		return nil, invalid(h, "time")
 	}
 	pos := outdated(t)
-	pos.Network = network([]map[string]any{cellTower(int(v[0]), int(v[1]), int(v[2]), int64(v[3]))}, points)
+	pos.Network = protocols.Network([]map[string]any{cellTower(int(v[0]), int(v[1]), int(v[2]), int64(v[3]))}, points)
 	applyType(pos.Attributes, h.typ, "")
 	return pos, nil
 }

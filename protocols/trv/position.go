@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/protocols"
 )
 
 // knotsPerKph converts the devices' km/h to the knots positions hold.
@@ -147,7 +148,7 @@ func (p *Protocol) decodePosition(values string) (*model.Position, error) {
 		pos.Attributes["alarm"] = a
 	}
 	tower := cellTower(cell[0], cell[1], cell[2], cell[3])
-	pos.Network = network([]map[string]any{tower}, wifi(strings.Join(f[5:], ",")))
+	pos.Network = protocols.Network([]map[string]any{tower}, wifi(strings.Join(f[5:], ",")))
 	return pos, nil
 }
 
@@ -166,21 +167,6 @@ func isNumber(s string) bool {
 
 func cellTower(mcc, mnc, lac, cid int) map[string]any {
 	return map[string]any{"mobileCountryCode": mcc, "mobileNetworkCode": mnc, "locationAreaCode": lac, "cellId": cid}
-}
-
-// network is shaped like Traccar's Network object; nil when empty.
-func network(towers, aps []map[string]any) map[string]any {
-	if len(towers) == 0 && len(aps) == 0 {
-		return nil
-	}
-	n := map[string]any{"radioType": "gsm", "considerIp": false}
-	if len(towers) > 0 {
-		n["cellTowers"] = towers
-	}
-	if len(aps) > 0 {
-		n["wifiAccessPoints"] = aps
-	}
-	return n
 }
 
 // wifi reads "name|mac|signal" entries joined by '&'. Names are free text
@@ -275,7 +261,7 @@ func (p *Protocol) decodeCells(values string) (*model.Position, error) {
 		return nil, errFields
 	}
 	pos := p.outdated()
-	if n := network(towers, wifi(strings.Join(f[i+1:], ","))); n != nil {
+	if n := protocols.Network(towers, wifi(strings.Join(f[i+1:], ","))); n != nil {
 		pos.Network = n
 	}
 	return pos, nil

@@ -76,7 +76,7 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	if crcX25(frame[:n-4]) != binary.LittleEndian.Uint16(frame[n-4:]) {
 		return protocols.NotMine
 	}
-	if res, err := p.Decode(&protocols.Conn{}, frame); err != nil || res.ChecksumError {
+	if res, err := p.Decode(&protocols.Conn{}, frame); err != nil || res.ChecksumError || res.Unsupported != "" {
 		return protocols.NotMine
 	}
 	return protocols.Mine

@@ -27,8 +27,9 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 		if n := int(binary.BigEndian.Uint16(head[2:])) + 4; len(head) < n && n <= maxPacket && n >= udpHeader+header+2 {
 			return protocols.NeedMore
 		}
+		// A packet type not decoded is no sign of Eelink.
 		res, err := p.DecodeDatagram(&protocols.Conn{}, head)
-		if err != nil || res.ChecksumError {
+		if err != nil || res.ChecksumError || res.Unsupported != "" {
 			return protocols.NotMine
 		}
 		return protocols.Mine

@@ -45,7 +45,8 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	if frame == nil {
 		return protocols.NotMine
 	}
-	if _, err := p.Decode(&protocols.Conn{}, frame); err != nil {
+	// A report type not decoded is no sign of the protocol.
+	if res, err := p.Decode(&protocols.Conn{}, frame); err != nil || res.Unsupported != "" {
 		return protocols.NotMine
 	}
 	return protocols.Mine

@@ -34,7 +34,7 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	if err != nil || !h.checksum || len(h.body) != h.attr&0x3FF {
 		return protocols.NotMine
 	}
-	if _, err := p.Decode(&protocols.Conn{}, head[:end+2]); err != nil {
+	if res, err := p.Decode(&protocols.Conn{}, head[:end+2]); err != nil || res.Unsupported != "" { // a type not decoded is no sign
 		return protocols.NotMine // well framed, but not a message fleetd takes
 	}
 	return protocols.Mine

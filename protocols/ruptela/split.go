@@ -114,7 +114,7 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	if !crcEndsAt(head, size) {
 		return protocols.NotMine
 	}
-	if res, err := p.Decode(&protocols.Conn{}, head[:size]); err != nil || res.ChecksumError {
+	if res, err := p.Decode(&protocols.Conn{}, head[:size]); err != nil || res.ChecksumError || res.Unsupported != "" {
 		return protocols.NotMine
 	}
 	return protocols.Mine

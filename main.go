@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -425,13 +427,8 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	defer logFailure(log, "device state not flushed", core.Ingest.FlushDevices)
 	defer logFailure(log, "usage statistics not flushed", core.Activity.Flush)
 	// An empty store gets its first administrator; a generated password is shown once.
-	switch first, generated, err := core.Accounts.Bootstrap(cfg.Admin.Email, cfg.Admin.Password); {
-	case err != nil:
-		return fmt.Errorf("first start: %w", err)
-	case generated != "":
-		log.Warn("first start: created administrator; log in and change its password", "email", first.Email, "password", generated)
-	case first != nil:
-		log.Info("first start: created administrator", "email", first.Email)
+	if err := bootstrapAdmin(core, cfg, log); err != nil {
+		return err
 	}
 	ctl, err := control.Listen(cfg.Data.SocketPath(), db.Backup, core.Accounts, log)
 	if err != nil {
@@ -508,6 +505,49 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 		log.Error("web shutdown", "err", serr)
 	}
 	return err
+}
+
+// bootstrapAdmin creates the first administrator of an empty store. A
+// generated password is logged once and kept in the data directory's
+// initial-admin-password (0600) until it has been changed, so an operator
+// who missed the log line (or whose start failed right after) finds it;
+// each start says where it is, and removes the file once it no longer
+// logs in.
+func bootstrapAdmin(core *app.Core, cfg *config.Config, log *slog.Logger) error {
+	file := cfg.Data.InitialPasswordFile()
+	switch first, generated, err := core.Accounts.Bootstrap(cfg.Admin.Email, cfg.Admin.Password); {
+	case err != nil:
+		return fmt.Errorf("first start: %w", err)
+	case generated != "":
+		if err := os.WriteFile(file, []byte(first.Email+"\n"+generated+"\n"), 0o600); err != nil {
+			return fmt.Errorf("first start: keep the generated password: %w", err)
+		}
+		log.Warn("first start: created administrator; log in and change its password", "email", first.Email, "password", generated,
+			"file", file)
+		return nil
+	case first != nil:
+		log.Info("first start: created administrator", "email", first.Email)
+		return nil
+	}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	email, password, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")
+	still, err := core.Accounts.StillHasPassword(email, password)
+	switch {
+	case err != nil:
+		return err
+	case still:
+		log.Warn("the administrator still has the generated password; log in and change it", "email", email, "file", file)
+	default:
+		log.Info("the generated administrator password was changed; its file is removed", "file", file)
+		return os.Remove(file)
+	}
+	return nil
 }
 
 // backgroundJobs are serve's jobs; retention and the free-space watch run

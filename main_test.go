@@ -961,3 +961,52 @@ func setSchema(t *testing.T, path string, v int) {
 		t.Fatal(err)
 	}
 }
+
+// The generated first password is kept in the data directory (0600) until
+// it is changed: each start says where it is, and the start after the
+// change removes it.
+func TestInitialPasswordFile(t *testing.T) {
+	e := newEnv(t, "web: {address: '127.0.0.1:0'}\nlog: {format: json}\n"+anyPorts)
+	file := filepath.Join(e.dir, "initial-admin-password")
+	restart := func(s *serving) {
+		t.Helper()
+		s.stop()
+		if code := <-s.done; code != 0 {
+			t.Fatalf("serve exit = %d:\n%s", code, s.log)
+		}
+		s.done <- 0 // for the cleanup
+	}
+
+	s := e.serve(t)
+	first := s.logged(t, "first start: created administrator; log in and change its password")
+	info, err := os.Stat(file)
+	if err != nil || info.Mode().Perm() != 0o600 || first["file"] != file {
+		t.Fatalf("password file %v, %v; logged %v", info, err, first)
+	}
+	if data, _ := os.ReadFile(file); string(data) != fmt.Sprintf("%s\n%s\n", first["email"], first["password"]) {
+		t.Errorf("file holds %q", data)
+	}
+	restart(s)
+
+	s = e.serve(t)
+	if l := s.logged(t, "the administrator still has the generated password; log in and change it"); l["file"] != file {
+		t.Errorf("second start: %v", l)
+	}
+	users, err := s.Core.Accounts.Users(model.System(), 0)
+	if err != nil || len(users) != 1 {
+		t.Fatalf("users %v, %v", users, err)
+	}
+	if _, err := s.Core.Accounts.UpdateUser(model.System(), users[0].ID, func(u *model.User) error {
+		u.Password = "a new long passphrase"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	restart(s)
+
+	s = e.serve(t)
+	s.logged(t, "the generated administrator password was changed; its file is removed")
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("file left: %v", err)
+	}
+}

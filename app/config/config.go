@@ -50,6 +50,10 @@ type Data struct {
 // StorePath is the bbolt store file.
 func (d Data) StorePath() string { return filepath.Join(d.Dir, "fleetd.db") }
 
+// InitialPasswordFile keeps the generated first administrator password
+// (mode 0600) until it is changed.
+func (d Data) InitialPasswordFile() string { return filepath.Join(d.Dir, "initial-admin-password") }
+
 // SocketPath is the control socket a running server listens on for the CLI
 // (hot backup), since the store file is locked while it runs.
 func (d Data) SocketPath() string { return filepath.Join(d.Dir, "fleetd.sock") }

@@ -253,10 +253,14 @@ func (c *cli) simulateCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Log = c.stderr
 			report, err := simulate.Run(cmd.Context(), o)
-			if err == nil {
-				fmt.Fprintln(c.stdout, report)
+			if err != nil {
+				return err
 			}
-			return err
+			fmt.Fprintln(c.stdout, report)
+			if why := report.Failure(); why != "" {
+				return errors.New("simulate: " + why)
+			}
+			return nil
 		}}
 	o.Flags(cmd.Flags())
 	return cmd

@@ -1010,3 +1010,16 @@ func TestInitialPasswordFile(t *testing.T) {
 		t.Errorf("file left: %v", err)
 	}
 }
+
+// fleetd simulate against an address nobody listens on fails loudly.
+func TestSimulateFailsWhenNothingConnects(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close() // a port nobody listens on
+	e := newEnv(t, "")
+	e.run("", "simulate", "--protocol", "gt06", "--devices", "2", "--duration", "1s", "--server", "127.0.0.1",
+		"--port", fmt.Sprint(port)).expect(t, "simulate", 1, "no tracker connected and logged in")
+}

@@ -114,3 +114,22 @@ func roundDuration(d time.Duration) time.Duration {
 	}
 	return d.Round(time.Microsecond)
 }
+
+// Failure says why a run that moved no data failed, for the command to
+// exit non-zero on: nothing got through (no tracker connected or logged
+// in: a wrong address or port, a server not listening), or positions went
+// out and none was acknowledged (devices the server does not know, with
+// auto-registration off). "" when data got through.
+func (r Report) Failure() string {
+	switch {
+	case r.Sent == 0 && r.Connected == 0:
+		return "no tracker connected and logged in: is the server listening for " + r.Protocol +
+			" at that address and port? Are the devices registered (or devices.autoRegister on)?"
+	case r.Sent == 0:
+		return "no position was sent"
+	case r.NoAck == "" && r.Acked == 0:
+		return "positions were sent and none was acknowledged: the server does not know the devices " +
+			"(register their uniqueIds, or turn on devices.autoRegister) or could not store them"
+	}
+	return ""
+}

@@ -2,6 +2,7 @@ package dashboard_test
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -65,11 +66,17 @@ func TestPagesLinkServedAssets(t *testing.T) {
 	admin := e.as("admin")
 	body := admin.get("/dashboard/fleet").Body
 	urls := regexp.MustCompile(`(?:href|src)="(/assets/[^"]+)"`).FindAllStringSubmatch(body, -1)
-	if len(urls) < 5 {
+	if len(urls) < 6 {
 		t.Fatalf("fleet page links %d assets", len(urls))
+	}
+	if !strings.Contains(body, `rel="icon" type="image/svg+xml"`) {
+		t.Error("no favicon")
 	}
 	for _, m := range urls {
 		res := admin.get(m[1])
+		if strings.HasSuffix(m[1], ".svg") && res.Header.Get("Content-Type") != "image/svg+xml" {
+			t.Errorf("GET %s: Content-Type %q", m[1], res.Header.Get("Content-Type"))
+		}
 		if res.Status != 200 || res.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || res.Body == "" {
 			t.Errorf("GET %s = %d %q", m[1], res.Status, res.Header.Get("Cache-Control"))
 		}

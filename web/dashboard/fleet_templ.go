@@ -63,7 +63,7 @@ func fleetPage(p Page, v fleetView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "\">Unknown devices</a> <a class=\"button\" href=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "\">Unregistered trackers</a> <a class=\"button\" href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -110,7 +110,7 @@ func fleetPage(p Page, v fleetView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = statCard("Unknown", itoa(v.Counts[model.StatusUnknown]), "warn", Prefix+"/fleet?status=unknown").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = statCard("Status unknown", itoa(v.Counts[model.StatusUnknown]), "warn", Prefix+"/fleet?status=unknown").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -170,7 +170,7 @@ func fleetPage(p Page, v fleetView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = selectBox("status", "Status", v.Status, []option{{"", "All statuses"}, {model.StatusOnline, "Online"}, {model.StatusOffline, "Offline"}, {model.StatusUnknown, "Unknown"}}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = selectBox("status", "Status", v.Status, []option{{"", "All statuses"}, {model.StatusOnline, "Online"}, {model.StatusOffline, "Offline"}, {model.StatusUnknown, "Status unknown"}}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1118,7 +1118,7 @@ func unknownPage(p Page, v unknownView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 92, "<div class=\"page-head\"><h1>Unknown devices</h1><div class=\"actions\"><a class=\"button\" href=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 92, "<div class=\"page-head\"><h1>Unregistered trackers</h1><div class=\"actions\"><a class=\"button\" href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1144,12 +1144,12 @@ func unknownPage(p Page, v unknownView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 94, "\">Back to fleet</a></div></div><p class=\"muted\">Devices that reported but are not registered. Adding one registers it; its next report is stored.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 94, "\">Back to fleet</a></div></div><p class=\"muted\">Trackers that reported but are not registered as devices. Adding one registers it; its next report is stored.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			if len(v.Devices) == 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 95, "<p class=\"empty\">No unknown device has reported.</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 95, "<p class=\"empty\">No unregistered tracker has reported.</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -20,7 +20,7 @@ func TestFleetPage(t *testing.T) {
 	run(t, []scenario{
 		{Name: "admin", As: "admin", Method: "GET", Path: "/dashboard/fleet", Status: 200,
 			Want: append([]string{"Truck One", "Van Two", "Van Three", `"name":"Truck One"`, `"lat":52.52`,
-				`"status":"online"`, "no position yet", "50 km/h", "Unknown devices"}, page...)},
+				`"status":"online"`, "no position yet", "50 km/h", "Unregistered trackers"}, page...)},
 		{Name: "admin ?q=van", As: "admin", Method: "GET", Path: "/dashboard/fleet?q=van", Status: 200,
 			Want: append([]string{"Van Two</a>", "Van Three</a>"}, page...), Absent: []string{"Truck One</a>"}},
 		{Name: "admin ?q=356938035643809", As: "admin", Method: "GET", Path: "/dashboard/fleet?q=356938035643809", Status: 200,
@@ -29,7 +29,7 @@ func TestFleetPage(t *testing.T) {
 			Want: append([]string{"Van Two</a>"}, page...), Absent: []string{"Truck One</a>", "Van Three</a>"}},
 		// A manager sees what it manages, and no unknown devices (administrators only).
 		{Name: "manager", As: "manager", Method: "GET", Path: "/dashboard/fleet", Status: 200,
-			Want: append([]string{"Van Three</a>", `"lat":53.55`}, page...), Absent: []string{"Truck One", "Van Two", "Unknown devices"}},
+			Want: append([]string{"Van Three</a>", `"lat":53.55`}, page...), Absent: []string{"Truck One", "Van Two", "Unregistered trackers"}},
 	})
 }
 

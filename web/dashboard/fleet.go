@@ -147,7 +147,9 @@ type connectView struct {
 }
 
 func (d *Dashboard) deviceNew(c *fiber.Ctx) error {
-	f := deviceForm{Device: &model.Device{UniqueID: c.Query("uniqueId"), Name: c.Query("name")}, Install: true}
+	// The installation record is asked for, not assumed: it needs a SIM
+	// phone number and a contact, which an owner adding a tracker may lack.
+	f := deviceForm{Device: &model.Device{UniqueID: c.Query("uniqueId"), Name: c.Query("name")}}
 	return d.renderDeviceForm(c, fiber.StatusOK, f, nil)
 }
 

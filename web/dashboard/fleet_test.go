@@ -112,6 +112,8 @@ func TestConnectTheTracker(t *testing.T) {
 		{Name: "a tracker that reported: its protocol opened", As: "admin", Method: "GET", Path: "/dashboard/fleet/devices/{truck1}",
 			Status: 200, Want: []string{"Connect the tracker", "port <code>5000</code>", `<details open data-protocol="gt06">`,
 				"this tracker", "SERVER,0,example.com,5023,0#", "APN,APN#", "TIMER,30#", "Concox GT06N user manual"}},
+		{Name: "a new device: the installation record is not assumed", As: "admin", Method: "GET", Path: "/dashboard/fleet/devices/new",
+			Status: 200, Want: []string{`<input type="checkbox" name="install">`}, Absent: []string{`name="install" checked`}},
 		{Name: "a new device: every protocol, none opened", As: "admin", Method: "GET", Path: "/dashboard/fleet/devices/new",
 			Status: 200, Want: []string{"port <code>5000</code>", `<details data-protocol="gt06">`, `<details data-protocol="teltonika">`,
 				"<strong>teltonika</strong>: port 5027", "(TCP and UDP)"},

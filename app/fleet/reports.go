@@ -9,7 +9,7 @@ import (
 	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/geo"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/timezone"
+	"github.com/fleetd/fleetd/app/prefs"
 )
 
 // ReportOptions bound what one report may read (config reports.*).
@@ -84,7 +84,7 @@ func (fl *Service) Report(actor *model.User, q ReportQuery) (*Report, error) {
 		if !actor.Administrator && (actor.DisableReports || s.DisableReports) {
 			return errReportsDisabled
 		}
-		r.Location = userLocation(actor, s)
+		r.Location = prefs.For(actor, s).Zone
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.MustSeeDevices(q.DeviceIDs); err != nil {
 			return err
@@ -135,18 +135,6 @@ func (fl *Service) Report(actor *model.User, q ReportQuery) (*Report, error) {
 		fl.hooks.View(d)
 	}
 	return r, nil
-}
-
-// userLocation is the zone a user's dates are shown in.
-func userLocation(u *model.User, s *model.Server) *time.Location {
-	for _, attrs := range []model.Attributes{u.Attributes, s.Attributes} {
-		if name, _ := attrs["timezone"].(string); name != "" {
-			if loc, ok := timezone.Load(name); ok {
-				return loc
-			}
-		}
-	}
-	return time.UTC
 }
 
 // Name is the name of a geofence or maintenance reminder an event names

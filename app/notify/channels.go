@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/timezone"
+	"github.com/fleetd/fleetd/app/prefs"
 )
 
 // Sender delivers one text to one address: an e-mail address, a phone
@@ -75,23 +75,18 @@ type message struct {
 
 // eventMessage words an event for user u, times in u's zone.
 func eventMessage(u *model.User, d *model.Device, e *model.Event, p *model.Position, names func(kind string, id int64) string) message {
-	what := eventText(e)
+	show := prefs.For(u, nil)
+	what := EventText(e, show)
 	switch {
 	case e.GeofenceID != 0:
 		what += " " + quoted(names(model.KindGeofence, e.GeofenceID))
 	case e.MaintenanceID != 0:
 		what += " " + quoted(names(model.KindMaintenance, e.MaintenanceID))
 	}
-	loc := time.UTC
-	if name, _ := u.Attributes["timezone"].(string); name != "" {
-		if l, ok := timezone.Load(name); ok {
-			loc = l
-		}
-	}
-	body := fmt.Sprintf("%s: %s at %s", d.Name, what, e.EventTime.In(loc).Format("2006-01-02 15:04:05 MST"))
+	body := fmt.Sprintf("%s: %s at %s", d.Name, what, e.EventTime.In(show.Zone).Format("2006-01-02 15:04:05 MST"))
 	if p != nil && p.Valid {
-		body += fmt.Sprintf(", speed %.0f km/h, https://www.openstreetmap.org/?mlat=%s&mlon=%s",
-			p.Speed*1.852, strconv.FormatFloat(p.Latitude, 'f', 6, 64), strconv.FormatFloat(p.Longitude, 'f', 6, 64))
+		body += fmt.Sprintf(", speed %s, https://www.openstreetmap.org/?mlat=%s&mlon=%s",
+			show.SpeedText(p.Speed), strconv.FormatFloat(p.Latitude, 'f', 6, 64), strconv.FormatFloat(p.Longitude, 'f', 6, 64))
 	}
 	return message{subject: d.Name + ": " + what, body: body}
 }
@@ -103,8 +98,8 @@ func quoted(name string) string {
 	return strconv.Quote(name)
 }
 
-// eventText names what happened.
-func eventText(e *model.Event) string {
+// EventText names what happened, speeds in the user's unit.
+func EventText(e *model.Event, show prefs.Display) string {
 	switch e.Type {
 	case model.EventIgnitionOn:
 		return "ignition on"
@@ -115,7 +110,7 @@ func eventText(e *model.Event) string {
 	case model.EventGeofenceExit:
 		return "left geofence"
 	case model.EventDeviceOverspeed:
-		return fmt.Sprintf("speed limit exceeded (%.0f km/h)", model.Number(e.Attributes["speed"])*1.852)
+		return "speed limit exceeded (" + show.SpeedText(model.Number(e.Attributes["speed"])) + ")"
 	case model.EventAlarm:
 		return fmt.Sprintf("alarm %v", e.Attributes["alarm"])
 	case model.EventCommandResult:

@@ -12,6 +12,7 @@ import (
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/prefs"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -60,7 +61,7 @@ type fleetView struct {
 }
 
 func (d *Dashboard) fleet(c *fiber.Ctx) error {
-	v, err := d.loadFleet(user(c), c.Query("q"), c.Query("status"))
+	v, err := d.loadFleet(user(c), display(c), c.Query("q"), c.Query("status"))
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func (d *Dashboard) fleet(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, fleetPage(d.page(c, "Fleet", "fleet"), v))
 }
 
-func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetView, error) {
+func (d *Dashboard) loadFleet(actor *model.User, show prefs.Display, query, status string) (fleetView, error) {
 	v := fleetView{Query: strings.TrimSpace(query), Status: status, Counts: map[string]int{}, Now: time.Now()}
 	devices, err := d.core.Fleet.Devices.List(actor, model.Query{})
 	if err != nil {
@@ -105,7 +106,7 @@ func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetVie
 		v.Rows = append(v.Rows, row)
 		if p := row.Position; p != nil {
 			v.Points = append(v.Points, mapPoint{ID: dev.ID, Name: dev.Name, Status: dev.Status,
-				Lat: p.Latitude, Lon: p.Longitude, Speed: knotsToKmh(p.Speed), Time: stamp(p.FixTime)})
+				Lat: p.Latitude, Lon: p.Longitude, Speed: show.SpeedText(p.Speed), Time: show.TimeText(p.FixTime)})
 		}
 	}
 	return v, nil

@@ -1,12 +1,16 @@
 package dashboard
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fleetd/fleetd/app/prefs"
+	"github.com/gofiber/fiber/v2"
 )
 
 func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
@@ -37,15 +41,32 @@ func ago(now time.Time, t *time.Time) string {
 	return fmt.Sprintf("%d days ago", int(d.Hours()/24))
 }
 
-// stamp is a timestamp as the dashboard shows it (UTC).
-func stamp(t time.Time) string {
-	if t.IsZero() {
-		return "–"
+// displayCtx carries the viewer's prefs.Display into templ components,
+// so every date, speed and amount a page shows is in the viewer's units.
+type displayCtx struct{}
+
+// display is the signed-in viewer's preferences (the defaults before
+// sign-in).
+func display(c *fiber.Ctx) prefs.Display {
+	if d, ok := c.Locals(displayKey).(prefs.Display); ok {
+		return d
 	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
+	return prefs.Default()
 }
 
-// day is a date as the dashboard shows it.
+// shown is the display a component renders with.
+func shown(ctx context.Context) prefs.Display {
+	if d, ok := ctx.Value(displayCtx{}).(prefs.Display); ok {
+		return d
+	}
+	return prefs.Default()
+}
+
+// stamp is an instant in the viewer's time zone.
+func stamp(ctx context.Context, t time.Time) string { return shown(ctx).TimeText(t) }
+
+// day is a calendar date (an expiry, a service date: dates without a
+// time, so no zone applies).
 func day(t time.Time) string {
 	if t.IsZero() {
 		return "–"
@@ -53,25 +74,14 @@ func day(t time.Time) string {
 	return t.UTC().Format(time.DateOnly)
 }
 
-// knotsToKmh converts Traccar's speed unit.
-func knotsToKmh(knots float64) string { return strconv.FormatFloat(knots*1.852, 'f', 0, 64) + " km/h" }
+// speed is a speed stored in knots in the viewer's unit.
+func speed(ctx context.Context, knots float64) string { return shown(ctx).SpeedText(knots) }
 
-// money formats an amount with two decimals and thousands separators.
-func money(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	neg := s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	intPart, frac := s[:len(s)-3], s[len(s)-3:]
-	for i := len(intPart) - 3; i > 0; i -= 3 {
-		intPart = intPart[:i] + "," + intPart[i:]
-	}
-	if neg {
-		intPart = "-" + intPart
-	}
-	return intPart + frac
-}
+// distance is metres in the viewer's unit.
+func distance(ctx context.Context, meters float64) string { return shown(ctx).DistanceText(meters) }
+
+// money is an amount in the server's currency.
+func money(ctx context.Context, v float64) string { return shown(ctx).Money(v) }
 
 // optFloat formats an optional number for a form field.
 func optFloat(v *float64) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 	"github.com/fleetd/fleetd/app/ops"
+	"github.com/fleetd/fleetd/app/prefs"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -61,7 +62,7 @@ func openTicket(t *model.Ticket) bool {
 
 func (d *Dashboard) overview(c *fiber.Ctx) error {
 	actor := user(c)
-	fleet, err := d.loadFleet(actor, "", "")
+	fleet, err := d.loadFleet(actor, display(c), "", "")
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 	if err := d.overviewServices(actor, names, &v); err != nil {
 		return err
 	}
-	if err := d.overviewAlarms(actor, &v); err != nil {
+	if err := d.overviewAlarms(actor, display(c), &v); err != nil {
 		return err
 	}
 	if err := d.overviewServicesDue(actor, &v); err != nil {
@@ -174,7 +175,7 @@ func (n entityNames) options(kind, none string) []option {
 	return out
 }
 
-func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
+func (d *Dashboard) overviewAlarms(actor *model.User, show prefs.Display, v *overviewView) error {
 	now := time.Now()
 	events, err := d.core.Fleet.ExtendedEvents(actor, fleet.EventQuery{Types: []string{model.EventAlarm},
 		From: now.Add(-alarmWindow), To: now, Desc: true, Page: 1, Limit: overviewListLen})
@@ -192,7 +193,7 @@ func (d *Dashboard) overviewAlarms(actor *model.User, v *overviewView) error {
 		_ = json.Unmarshal([]byte(e.Attributes), &attrs) // an unreadable kind shows as a plain "alarm"
 		row := alarmRow{Time: e.EventTime, Device: names[e.DeviceID], Alarm: attrs.Alarm, DeviceID: e.DeviceID}
 		if t, err := time.Parse(fleet.ExtendedTimeLayout, e.EventTime); err == nil {
-			row.Time = stamp(t)
+			row.Time = show.TimeText(t)
 		}
 		if row.Alarm == "" {
 			row.Alarm = "alarm"

@@ -50,7 +50,8 @@ func (d *Dashboard) page(c *fiber.Ctx, title, nav string) Page {
 // page rendered: a failing component leaves an error, not half a page.
 func render(c *fiber.Ctx, status int, comp templ.Component) error {
 	var buf bytes.Buffer
-	if err := comp.Render(context.Background(), &buf); err != nil {
+	ctx := context.WithValue(context.Background(), displayCtx{}, display(c))
+	if err := comp.Render(ctx, &buf); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")

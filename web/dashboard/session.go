@@ -6,13 +6,15 @@ import (
 	"time"
 
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/prefs"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
 
 const (
-	userKey  = "dashboard.user"
-	tokenKey = "dashboard.csrf"
+	userKey    = "dashboard.user"
+	tokenKey   = "dashboard.csrf"
+	displayKey = "dashboard.display"
 )
 
 // session admits callers whose JSESSIONID names a live session of an
@@ -29,6 +31,11 @@ func (d *Dashboard) session(c *fiber.Ctx) error {
 	}
 	c.Locals(userKey, u)
 	c.Locals(tokenKey, csrfToken("session", token))
+	srv, err := d.core.Accounts.ServerFor(u)
+	if err != nil {
+		return d.fail(c, err)
+	}
+	c.Locals(displayKey, prefs.For(u, srv))
 	if !mayUseDashboard(u) && c.Path() != Prefix+"/logout" {
 		return d.fail(c, errNotForUsers)
 	}

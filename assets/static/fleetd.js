@@ -25,6 +25,13 @@
 		toast("The server cannot be reached. Check the connection and try again.");
 	});
 
+	// On a phone the navigation bar scrolls sideways: bring the current
+	// page's entry into view.
+	htmx.onLoad(function () {
+		var active = document.querySelector(".nav a.active");
+		if (active && active.scrollIntoView) active.scrollIntoView({ block: "nearest", inline: "center" });
+	});
+
 	// ---- fleet map --------------------------------------------------------
 
 	var fleetMap = null; // { map, markers: {id: marker}, el }

@@ -304,20 +304,6 @@ func TestBrowser(t *testing.T) {
 	)
 	s.screenshot("maintenance")
 
-	// Phone width: the pages fit without sideways scrolling.
-	s.do("phone width", chromedp.EmulateViewport(390, 844), chromedp.Navigate(dash+"/tickets"), s.waitText("h1", "Support tickets"))
-	for _, page := range []string{"/", "/fleet", "/tickets", "/documents", "/maintenance", "/users"} {
-		s.do("phone "+page, chromedp.Navigate(dash+page), chromedp.WaitVisible(chromedp.CSS("main h1")))
-		if w := s.eval(`document.documentElement.scrollWidth`); w.(float64) > 391 {
-			t.Errorf("%s is %v px wide at phone width", page, w)
-		}
-	}
-	s.screenshot("phone-users")
-	for _, page := range []string{"fleet", "tickets"} {
-		s.do("phone "+page, chromedp.Navigate(dash+"/"+page), chromedp.WaitVisible(chromedp.CSS("main h1")))
-		s.screenshot("phone-" + page)
-	}
-
 	// Nothing came from elsewhere, and no script failed.
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -140,7 +140,7 @@ func TestSignedOutGoesToLogin(t *testing.T) {
 func TestPlainUserProfileOnly(t *testing.T) {
 	refused := func(path string) scenario {
 		return scenario{Name: path, As: "driver1", Method: "GET", Path: path, Status: 403,
-			Want: []string{"administrators and managers", "Sign out", `<a href="/dashboard/profile" class="">Profile</a></nav>`},
+			Want:   []string{"administrators and managers", "Sign out", `<a href="/dashboard/profile" class="">Profile</a></nav>`},
 			Absent: []string{`href="/dashboard/fleet"`}}
 	}
 	run(t, []scenario{

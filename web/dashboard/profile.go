@@ -149,7 +149,9 @@ func (d *Dashboard) profilePassword(c *fiber.Ctx) error {
 		return err
 	}
 	httpx.SetSessionCookie(c, token, expires, d.opts.SecureCookies)
-	return redirect(c, profilePath+"?done=password")
+	// A whole page load: the new session has a new CSRF token, which the
+	// body's hx-headers must carry.
+	return reload(c, profilePath+"?done=password")
 }
 
 // contactStart sends a code to the new e-mail address or phone number;

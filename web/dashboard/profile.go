@@ -65,12 +65,11 @@ func (d *Dashboard) profile(c *fiber.Ctx) error {
 }
 
 func (d *Dashboard) renderProfile(c *fiber.Ctx, status int, v profileView) error {
-	srv, err := d.core.Accounts.ServerFor(user(c))
-	if err != nil {
-		return err
-	}
 	if v.Server == nil {
-		v.Server = srv
+		var err error
+		if v.Server, err = d.core.Accounts.ServerFor(user(c)); err != nil {
+			return err
+		}
 	}
 	return render(c, status, profilePage(d.page(c, "Profile", "profile"), v))
 }

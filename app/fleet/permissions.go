@@ -121,3 +121,29 @@ func (fl *Service) checkPermission(tx model.Tx, actor *model.User, p model.Permi
 	}
 	return nil
 }
+
+// Links lists the ids of propKind linked straight to the owner (not those
+// reached through a group or a managed user) that the actor may see: what
+// a form of the owner's links shows ticked, and may change with Link and
+// Unlink. The actor must see the owner.
+func (fl *Service) Links(actor *model.User, ownerKind string, ownerID int64, propKind string) ([]int64, error) {
+	if !slices.Contains(permissionPairs[ownerKind], propKind) {
+		return nil, model.Invalid("unsupported permission pair %sId/%sId", ownerKind, propKind)
+	}
+	var ids []int64
+	err := fl.store.View(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.MustSee(ownerKind, ownerID); err != nil {
+			return err
+		}
+		linked, err := tx.Linked(ownerKind, ownerID, propKind)
+		if err != nil || actor.Administrator {
+			ids = linked
+			return err
+		}
+		visible, err := a.Visible(propKind)
+		ids = slices.DeleteFunc(linked, func(id int64) bool { return !visible[id] })
+		return err
+	})
+	return ids, err
+}

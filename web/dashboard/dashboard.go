@@ -1,8 +1,8 @@
 // Package dashboard is fleetd's admin dashboard: server-rendered templ
 // pages with htmx for partial updates, served by the same binary under
 // Prefix. It shares the JSESSIONID session with /api and /api2, admits
-// administrators and managers (each sees what the core lets them see), and
-// checks a per-session CSRF token on every state-changing request.
+// administrators and managers (each sees what the core lets them see),
+// gives other users their profile only, and checks a per-session CSRF token on every state-changing request.
 //
 // Handlers parse, call the core and render; rendering goes to a buffer
 // first so a failing component never leaves half a page.

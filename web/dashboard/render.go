@@ -113,3 +113,18 @@ func (d *Dashboard) fail(c *fiber.Ctx, err error) error {
 func hxTarget(c *fiber.Ctx, id string) bool {
 	return c.Get("HX-Request") == "true" && c.Get("HX-Target") == id && c.Get("HX-Boosted") != "true"
 }
+
+// navItems are the navigation entries the viewer may open: users who are
+// neither administrators nor managers have only their profile.
+func (p Page) navItems() []navItem {
+	if p.User != nil && !mayUseDashboard(p.User) {
+		return []navItem{{Key: "profile", Label: "Profile", Path: profilePath}}
+	}
+	items := make([]navItem, 0, len(navItems))
+	for _, item := range navItems {
+		if !item.AdminOnly || p.Admin() {
+			items = append(items, item)
+		}
+	}
+	return items
+}

@@ -17,9 +17,10 @@ const (
 	displayKey = "dashboard.display"
 )
 
-// session admits callers whose JSESSIONID names a live session of an
-// administrator or a manager. Others go to the login page (htmx requests
-// via HX-Redirect, so a whole page replaces the fragment).
+// session admits callers whose JSESSIONID names a live session; others go
+// to the login page (htmx requests via HX-Redirect, so a whole page
+// replaces the fragment). Users who are neither administrators nor
+// managers get their profile only.
 func (d *Dashboard) session(c *fiber.Ctx) error {
 	token := c.Cookies(httpx.SessionCookie)
 	u, err := d.core.Accounts.SessionUser(token)
@@ -36,7 +37,10 @@ func (d *Dashboard) session(c *fiber.Ctx) error {
 		return d.fail(c, err)
 	}
 	c.Locals(displayKey, prefs.For(u, srv))
-	if !mayUseDashboard(u) && c.Path() != Prefix+"/logout" {
+	if !mayUseDashboard(u) && !forEveryone(c.Path()) {
+		if strings.TrimSuffix(c.Path(), "/") == Prefix {
+			return redirect(c, profilePath)
+		}
 		return d.fail(c, errNotForUsers)
 	}
 	return c.Next()
@@ -44,6 +48,22 @@ func (d *Dashboard) session(c *fiber.Ctx) error {
 
 // mayUseDashboard: administrators, and managers for what they manage.
 func mayUseDashboard(u *model.User) bool { return u.Administrator || u.Manager() }
+
+// forEveryone: the paths every signed-in user may use, whatever their
+// role: their profile (password, e-mail, phone, preferences) and signing out.
+func forEveryone(path string) bool {
+	return path == Prefix+"/logout" || path == profilePath || strings.HasPrefix(path, profilePath+"/")
+}
+
+// landing is where u goes after signing in: next, or the profile for
+// users who may use nothing else.
+func landing(u *model.User, next string) string {
+	next = safeNext(next)
+	if !mayUseDashboard(u) && !forEveryone(strings.SplitN(next, "?", 2)[0]) {
+		return profilePath
+	}
+	return next
+}
 
 var errNotForUsers = model.Forbidden("The dashboard is for administrators and managers; use the app or the API.")
 
@@ -66,8 +86,8 @@ func user(c *fiber.Ctx) *model.User {
 const loginNonceCookie = "fleetd_login"
 
 func (d *Dashboard) loginPage(c *fiber.Ctx) error {
-	if u, err := d.core.Accounts.SessionUser(c.Cookies(httpx.SessionCookie)); err == nil && mayUseDashboard(u) {
-		return redirect(c, safeNext(c.Query("next")))
+	if u, err := d.core.Accounts.SessionUser(c.Cookies(httpx.SessionCookie)); err == nil {
+		return redirect(c, landing(u, c.Query("next")))
 	}
 	return d.renderLogin(c, fiber.StatusOK, "", "")
 }
@@ -87,9 +107,6 @@ func (d *Dashboard) renderLogin(c *fiber.Ctx, status int, email, problem string)
 func (d *Dashboard) login(c *fiber.Ctx) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	u, err := d.core.Accounts.Login(email, c.FormValue("password"), c.FormValue("code"), c.IP())
-	if err == nil && !mayUseDashboard(u) {
-		err = errNotForUsers
-	}
 	if err != nil {
 		status, body := httpx.Classify(err)
 		if status == fiber.StatusInternalServerError {
@@ -102,7 +119,7 @@ func (d *Dashboard) login(c *fiber.Ctx) error {
 		return err
 	}
 	httpx.SetSessionCookie(c, token, expires, d.opts.SecureCookies)
-	return redirect(c, safeNext(c.FormValue("next")))
+	return redirect(c, landing(u, c.FormValue("next")))
 }
 
 func (d *Dashboard) logout(c *fiber.Ctx) error {

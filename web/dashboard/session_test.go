@@ -52,7 +52,7 @@ func TestLogin(t *testing.T) {
 		{"two-factor, no code", "manager@example.com", password, "", true, true, 401, "the code of its authenticator app"},
 		{"two-factor, a wrong code", "manager@example.com", password, "123456", true, true, 401, "Invalid one-time code"},
 		{"two-factor, the code", "manager@example.com", password, code, true, true, 303, ""},
-		{"plain user refused", "driver1@example.com", password, "", true, true, 403, "administrators and managers"},
+		{"plain user, to the profile", "driver1@example.com", password, "", true, true, 303, ""},
 		{"wrong password", "admin@example.com", "nope", "", true, true, 401, "Invalid email or password"},
 		{"no token", "admin@example.com", password, "", true, false, 403, "The form expired"},
 		{"no nonce cookie", "admin@example.com", password, "", false, true, 403, "The form expired"},
@@ -83,8 +83,12 @@ func TestLogin(t *testing.T) {
 			if tc.status != 303 {
 				return
 			}
-			if loc := res.Header.Get("Location"); loc != "/dashboard/fleet" {
-				t.Errorf("redirect to %q", loc)
+			want := "/dashboard/fleet"
+			if tc.email == "driver1@example.com" { // the fleet is not for them
+				want = "/dashboard/profile"
+			}
+			if loc := res.Header.Get("Location"); loc != want {
+				t.Errorf("redirect to %q, want %q", loc, want)
 			}
 			// The dashboard's session is the API's.
 			api := (&client{e: e, session: session}).get("/api/session")
@@ -131,10 +135,29 @@ func TestSignedOutGoesToLogin(t *testing.T) {
 	}
 }
 
-func TestPlainUserSessionRefused(t *testing.T) {
+// Users who are neither administrators nor managers have their profile
+// and nothing else.
+func TestPlainUserProfileOnly(t *testing.T) {
+	refused := func(path string) scenario {
+		return scenario{Name: path, As: "driver1", Method: "GET", Path: path, Status: 403,
+			Want:   []string{"administrators and managers", "Sign out", `<a href="/dashboard/profile" class="">Profile</a></nav>`},
+			Absent: []string{`href="/dashboard/fleet"`}}
+	}
 	run(t, []scenario{
-		{Name: "plain user", As: "driver1", Method: "GET", Path: "/dashboard/", Status: 403,
-			Want: []string{"administrators and managers", "Sign out"}},
+		refused("/dashboard/fleet"),
+		refused("/dashboard/users"),
+		refused("/dashboard/users/{driver1}"),
+		refused("/dashboard/tickets"),
+		{Name: "profile", As: "driver1", Method: "GET", Path: "/dashboard/profile", Status: 200,
+			Want: []string{"Your profile", "Dora Driver", "Current password"}, Absent: []string{"Server defaults"}},
+		{Name: "home is the profile", As: "driver1", Method: "GET", Path: "/dashboard/", Status: 303,
+			After: func(t *testing.T, _ *env, r *webtest.Response) {
+				if loc := r.Header.Get("Location"); loc != "/dashboard/profile" {
+					t.Errorf("home sends a plain user to %q", loc)
+				}
+			}},
+		{Name: "no user changes", As: "driver1", Method: "POST", Path: "/dashboard/users/{driver1}/password",
+			ContentType: fiber.MIMEApplicationForm, Body: "newPassword=another-secret", Status: 403, Unchanged: true},
 	})
 }
 

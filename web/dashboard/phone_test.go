@@ -20,7 +20,7 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 
 // detailPages are pages no navigation entry leads to directly, checked
 // besides every page the navigation bar offers.
-var detailPages = []string{"/fleet/devices/new", "/fleet/unknown", "/fleet/frames", "/tickets/new", "/documents/new", "/maintenance/new"}
+var detailPages = []string{"/profile", "/users/new", "/fleet/devices/new", "/fleet/unknown", "/fleet/frames", "/tickets/new", "/documents/new", "/maintenance/new"}
 
 // lightBoxes lists the visible elements of main (maps aside) whose own
 // background is nearly white: in dark mode, a colour the palette does not

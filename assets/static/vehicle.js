@@ -136,7 +136,7 @@
 		if (!page.points.length) { readout("No positions in this range."); return; }
 		var lls = page.points.map(function (p) { return [p.lat, p.lon]; });
 		page.line = L.polyline(lls, { className: "route-line", weight: 4, opacity: 0.85 }).addTo(page.map);
-		page.map.fitBounds(page.line.getBounds(), { padding: [30, 30], maxZoom: 16 });
+		page.map.fitBounds(page.line.getBounds(), { padding: [30, 30], maxZoom: 16, animate: false });
 		page.replay = L.marker(lls[0], { icon: dotIcon("replay"), title: "Replay", zIndexOffset: 500 }).addTo(page.map);
 		var scrub = control("scrub");
 		scrub.max = String(page.points.length - 1);

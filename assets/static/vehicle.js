@@ -89,9 +89,14 @@
 		if (!rows) return;
 		var tr = document.createElement("tr"), alarm = e.attributes && e.attributes.alarm;
 		[["Time", timeText(e.eventTime)], ["Event", words(e.type)], ["Detail", words(alarm)]].forEach(function (cell) {
-			var td = document.createElement("td");
+			var td = document.createElement("td"), text = td;
 			td.dataset.label = cell[0];
-			td.textContent = cell[1];
+			if (cell[0] === "Event" && e.type === "alarm") { // as the page marks alarms
+				text = document.createElement("span");
+				text.className = "badge status-offline";
+				td.appendChild(text);
+			}
+			text.textContent = cell[1];
 			tr.appendChild(td);
 		});
 		rows.insertBefore(tr, rows.firstChild);

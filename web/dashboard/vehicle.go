@@ -125,11 +125,17 @@ type dayRange struct {
 // the trips and stops.
 const maxRangeDays = 31
 
-// readRange reads from and to (dates; both default to today).
+// readRange reads the query's from and to.
 func readRange(c *fiber.Ctx, show prefs.Display, now time.Time) (dayRange, error) {
+	return parseRange(c.Query("from"), c.Query("to"), show, now)
+}
+
+// parseRange reads a range of dates in the viewer's zone (either empty:
+// today).
+func parseRange(fromText, toText string, show prefs.Display, now time.Time) (dayRange, error) {
 	today := show.DayStart(now)
-	r := dayRange{From: cmp.Or(strings.TrimSpace(c.Query("from")), show.DateOf(now)),
-		To: cmp.Or(strings.TrimSpace(c.Query("to")), show.DateOf(now))}
+	r := dayRange{From: cmp.Or(strings.TrimSpace(fromText), show.DateOf(now)),
+		To: cmp.Or(strings.TrimSpace(toText), show.DateOf(now))}
 	from, errFrom := time.ParseInLocation(time.DateOnly, r.From, today.Location())
 	to, errTo := time.ParseInLocation(time.DateOnly, r.To, today.Location())
 	switch {

@@ -90,7 +90,7 @@ func TestVehicleBrowser(t *testing.T) {
 	}
 	s.do("confirm",
 		chromedp.Click(chromedp.CSS(`#command button.danger`)),
-		s.waitText("#command", "Engine stop is queued"),
+		s.waitText("#command", "The command “Engine stop” is queued"),
 	)
 	if q := queuedCommands(t, e); len(q) != 1 || q[0].Type != "engineStop" || q[0].DeviceID != e.IDs["van2"] {
 		t.Fatalf("queue after confirming: %+v", q)

@@ -293,7 +293,7 @@ func TestVehicleCommand(t *testing.T) {
 	if res.Status != 200 {
 		t.Fatalf("send: %d %.300s", res.Status, res.Body)
 	}
-	webtest.Contains(t, "result", res.Body, "Custom is queued: the tracker is not connected now")
+	webtest.Contains(t, "result", res.Body, "The command “Custom” is queued: the tracker is not connected now")
 	q := queuedCommands(t, e)
 	if len(q) != 1 || q[0].Type != "custom" || q[0].DeviceID != e.IDs["truck1"] || q[0].Attributes["data"] != "RESET#" {
 		t.Fatalf("queue: %+v", q)

@@ -86,6 +86,29 @@ func (ig *Service) SendableCommands(actor *model.User, deviceID int64) ([]*model
 	return out, nil
 }
 
+// CommandsAllowed tells whether the actor may send commands to the device
+// (SendCommand's checks before the command itself): 404 for a device the
+// actor does not see, 403 for a read-only account or one whose commands
+// are limited, so a page can say so before offering to send one.
+func (ig *Service) CommandsAllowed(actor *model.User, deviceID int64) error {
+	return ig.store.View(func(tx model.Tx) error {
+		a := access.Guard{Tx: tx, Actor: actor}
+		if err := a.MustSee(model.KindDevice, deviceID); err != nil {
+			return err
+		}
+		return a.CheckEdit(model.KindCommand)
+	})
+}
+
+// commandRefused is CheckEdit's refusal as B6 answers it: a 400, as the
+// spec's Errors table says.
+func commandRefused(err error) error {
+	if e, ok := model.AsError(err); ok && e.Class == model.ClassForbidden {
+		return &model.Error{Class: model.ClassInvalid, Message: "Command not allowed", Description: e.Description}
+	}
+	return err
+}
+
 // SendCommand implements B6. A saved command (cmd.ID > 0) is sent by id to
 // cmd.DeviceID. It is written to the live connection (queued false) or, with
 // the device offline, queued until it connects (queued true). Permission and
@@ -98,7 +121,7 @@ func (ig *Service) SendCommand(actor *model.User, cmd *model.Command) (sent *mod
 	err = ig.store.View(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
 		if err := a.CheckEdit(model.KindCommand); err != nil {
-			return &model.Error{Class: model.ClassInvalid, Message: "Command not allowed", Description: err.(*model.Error).Description}
+			return commandRefused(err)
 		}
 		if cmd.ID > 0 {
 			if err := a.MustSee(model.KindCommand, cmd.ID); err != nil {

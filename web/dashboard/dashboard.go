@@ -86,6 +86,7 @@ func (d *Dashboard) routes() []route {
 	rs = append(rs, d.documentRoutes()...)
 	rs = append(rs, d.maintenanceRoutes()...)
 	rs = append(rs, d.fleetRoutes()...)
+	rs = append(rs, d.vehicleRoutes()...)
 	rs = append(rs, d.frameRoutes()...)
 	rs = append(rs, d.userRoutes()...)
 	rs = append(rs, d.fileRoutes()...)

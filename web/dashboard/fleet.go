@@ -22,8 +22,8 @@ func (d *Dashboard) fleetRoutes() []route {
 		{"GET", "/fleet", d.fleet},
 		{"GET", "/fleet/devices/new", d.deviceNew},
 		{"POST", "/fleet/devices", d.deviceCreate},
-		{"GET", "/fleet/devices/:id", d.deviceEdit},
-		{"POST", "/fleet/devices/:id", d.deviceUpdate},
+		{"GET", "/fleet/devices/:id/edit", d.deviceEdit},
+		{"POST", "/fleet/devices/:id/edit", d.deviceUpdate},
 		{"POST", "/fleet/devices/:id/delete", d.deviceDelete},
 		{"GET", "/fleet/unknown", d.unknown},
 		{"POST", "/fleet/unknown", d.unknownAdd},
@@ -229,7 +229,7 @@ func (d *Dashboard) deviceUpdate(c *fiber.Ctx) error {
 			return d.renderDeviceForm(c, status, deviceForm{Device: &submitted}, err)
 		})
 	}
-	return redirect(c, Prefix+"/fleet")
+	return redirect(c, vehicleURL(id))
 }
 
 func (d *Dashboard) deviceDelete(c *fiber.Ctx) error {

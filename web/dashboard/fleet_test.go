@@ -81,18 +81,25 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 		}
 	}
 
-	res = admin.get("/dashboard/fleet/devices/" + id)
-	webtest.Contains(t, "edit form", res.Body, `value="Bus Four"`, `value="GT06N"`, `action="/dashboard/fleet/devices/`+id+`"`, "Delete device")
+	res = admin.get("/dashboard/fleet/devices/" + id + "/edit")
+	webtest.Contains(t, "edit form", res.Body, `value="Bus Four"`, `value="GT06N"`, `action="/dashboard/fleet/devices/`+id+`/edit"`, "Delete device")
 	form.Set("name", "Bus Four (blue)")
-	if res := admin.post("/dashboard/fleet/devices/"+id, form); res.Status != 303 {
-		t.Fatalf("update: %d %.300s", res.Status, res.Body)
+	// Saved, the browser goes to the vehicle page.
+	if res := admin.post("/dashboard/fleet/devices/"+id+"/edit", form); res.Status != 303 || res.Header.Get("Location") != "/dashboard/fleet/devices/"+id {
+		t.Fatalf("update: %d %v %.300s", res.Status, res.Header, res.Body)
 	}
 	if d, _ := e.Core.Fleet.Devices.Get(e.users["admin"], list[0].ID); d == nil || d.Name != "Bus Four (blue)" {
 		t.Fatalf("updated device: %+v", d)
 	}
 	// A manager cannot see, hence not edit, the administrator's device.
-	if res := e.as("manager").get("/dashboard/fleet/devices/" + id); res.Status != 404 {
-		t.Errorf("manager GET other's device: %d", res.Status)
+	manager := e.as("manager")
+	for _, path := range []string{"", "/edit"} {
+		if res := manager.get("/dashboard/fleet/devices/" + id + path); res.Status != 404 {
+			t.Errorf("manager GET other's device%s: %d", path, res.Status)
+		}
+	}
+	if res := manager.post("/dashboard/fleet/devices/"+id+"/edit", url.Values{"name": {"Taken"}, "uniqueId": {"868000000000004"}}); res.Status != 404 {
+		t.Errorf("manager POST other's device: %d", res.Status)
 	}
 	if res := admin.post("/dashboard/fleet/devices/"+id+"/delete", nil); res.Status != 303 {
 		t.Fatalf("delete: %d", res.Status)
@@ -109,7 +116,7 @@ func TestDeviceCreateEditDelete(t *testing.T) {
 // its own protocol's port and SMS set-up opened once it has reported.
 func TestConnectTheTracker(t *testing.T) {
 	run(t, []scenario{
-		{Name: "a tracker that reported: its protocol opened", As: "admin", Method: "GET", Path: "/dashboard/fleet/devices/{truck1}",
+		{Name: "a tracker that reported: its protocol opened", As: "admin", Method: "GET", Path: "/dashboard/fleet/devices/{truck1}/edit",
 			Status: 200, Want: []string{"Connect the tracker", "port <code>5000</code>", `<details open data-protocol="gt06">`,
 				"this tracker", "SERVER,0,example.com,5023,0#", "APN,APN#", "TIMER,30#", "Concox GT06N user manual"}},
 		{Name: "a new device: the installation record is not assumed", As: "admin", Method: "GET", Path: "/dashboard/fleet/devices/new",
@@ -183,7 +190,7 @@ func TestDeviceInstallation(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].ExpirationTime == nil {
 		t.Fatalf("installed device: %+v %v", list, err)
 	}
-	page := admin.get("/dashboard/fleet/devices/" + itoa(list[0].ID)).Body
+	page := admin.get("/dashboard/fleet/devices/" + itoa(list[0].ID) + "/edit").Body
 	webtest.Contains(t, "device page", page, "Installation record", "by Ada Admin", "Where: Depot North", "Under the dashboard")
 	webtest.Lacks(t, "device page", page, `name="install"`)
 }

@@ -10,7 +10,7 @@ func deviceAction(dev *model.Device) string {
 	if dev.ID == 0 {
 		return Prefix + "/fleet/devices"
 	}
-	return Prefix + "/fleet/devices/" + itoa(dev.ID)
+	return vehicleURL(dev.ID) + "/edit"
 }
 
 func coords(p *model.Position) string {

@@ -72,7 +72,9 @@ func (a Admin) ExpiringDocuments() ([]*model.Document, error) {
 }
 
 // Document returns a document in reach.
-func (a Admin) Document(id int64) (*model.Document, error) { return a.svc.document(a.actor, adminPath, id) }
+func (a Admin) Document(id int64) (*model.Document, error) {
+	return a.svc.document(a.actor, adminPath, id)
+}
 
 // CreateDocument stores a document of the actor's own.
 func (a Admin) CreateDocument(apply func(*model.Document) error) (*model.Document, error) {

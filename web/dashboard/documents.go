@@ -45,7 +45,7 @@ func (d *Dashboard) documents(c *fiber.Ctx) error {
 		return err
 	}
 	v.Owners = owners
-	docs, err := d.desk(c).Documents(owners.ID)
+	docs, err := d.officeAdmin(c).Documents(owners.ID)
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func (d *Dashboard) documentEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	doc, err := d.desk(c).Document(id)
+	doc, err := d.officeAdmin(c).Document(id)
 	if err != nil {
 		return err
 	}
@@ -152,12 +152,12 @@ func (d *Dashboard) documentUpdate(c *fiber.Ctx) error {
 // saveDocument creates (id 0) or updates a document from the form, with
 // the files uploaded along.
 func (d *Dashboard) saveDocument(c *fiber.Ctx, id int64) error {
-	desk := d.desk(c)
+	officeAdmin := d.officeAdmin(c)
 	form := attachedForm[model.Document, *model.Document]{
 		read:   readDocument,
 		files:  func(doc *model.Document) *[]model.TextID { return &doc.FileIDs },
-		create: desk.CreateDocument,
-		update: desk.UpdateDocument,
+		create: officeAdmin.CreateDocument,
+		update: officeAdmin.UpdateDocument,
 		again:  d.renderDocumentForm,
 	}
 	return form.save(d, c, id, func(*model.Document) error { return redirect(c, Prefix+"/documents") })
@@ -187,7 +187,7 @@ func (d *Dashboard) documentDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.desk(c).DeleteDocument(id); err != nil {
+	if err := d.officeAdmin(c).DeleteDocument(id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/documents")

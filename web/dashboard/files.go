@@ -22,7 +22,7 @@ func (d *Dashboard) download(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, content, err := d.desk(c).OpenFile(id)
+	f, content, err := d.officeAdmin(c).OpenFile(id)
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func (d *Dashboard) maintenance(c *fiber.Ctx) error {
 		return err
 	}
 	v.Owners = owners
-	records, err := d.desk(c).ServiceRecords(owners.ID, office.ServiceQuery{}) // latest first
+	records, err := d.officeAdmin(c).ServiceRecords(owners.ID, office.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (d *Dashboard) serviceEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rec, err := d.desk(c).ServiceRecord(id)
+	rec, err := d.officeAdmin(c).ServiceRecord(id)
 	if err != nil {
 		return err
 	}
@@ -184,12 +184,12 @@ func (d *Dashboard) serviceUpdate(c *fiber.Ctx) error {
 // saveService creates (id 0) or updates a service record from the form,
 // with the files uploaded along.
 func (d *Dashboard) saveService(c *fiber.Ctx, id int64) error {
-	desk := d.desk(c)
+	officeAdmin := d.officeAdmin(c)
 	form := attachedForm[model.ServiceRecord, *model.ServiceRecord]{
 		read:   readService,
 		files:  func(rec *model.ServiceRecord) *[]model.TextID { return &rec.FileIDs },
-		create: desk.CreateServiceRecord,
-		update: desk.UpdateServiceRecord,
+		create: officeAdmin.CreateServiceRecord,
+		update: officeAdmin.UpdateServiceRecord,
 		again:  d.renderServiceForm,
 	}
 	return form.save(d, c, id, func(saved *model.ServiceRecord) error {
@@ -221,7 +221,7 @@ func (d *Dashboard) serviceDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.desk(c).DeleteServiceRecord(id); err != nil {
+	if err := d.officeAdmin(c).DeleteServiceRecord(id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/maintenance")

@@ -13,8 +13,8 @@ import (
 // user's records, managers their own and their managed users'. Each list
 // says whose a record is and filters by owner.
 
-// desk is the administrative path for the request's user.
-func (d *Dashboard) desk(c *fiber.Ctx) office.Admin { return d.core.Office.Admin(user(c)) }
+// officeAdmin is the administrative path for the request's user.
+func (d *Dashboard) officeAdmin(c *fiber.Ctx) office.Admin { return d.core.Office.Admin(user(c)) }
 
 // ownerNames names the people whose records the viewer reaches: the
 // viewer, and every user (administrators) or the users it manages.

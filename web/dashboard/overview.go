@@ -72,8 +72,8 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 			v.Disk = &o
 		}
 	}
-	desk := d.core.Office.Admin(actor)
-	tickets, err := desk.Tickets(0, office.TicketQuery{})
+	officeAdmin := d.core.Office.Admin(actor)
+	tickets, err := officeAdmin.Tickets(0, office.TicketQuery{})
 	if err != nil {
 		return err
 	}
@@ -89,23 +89,23 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.overviewDocuments(desk, names, &v); err != nil {
+	if err := d.overviewDocuments(officeAdmin, names, &v); err != nil {
 		return err
 	}
-	if err := d.overviewServices(desk, names, &v); err != nil {
+	if err := d.overviewServices(officeAdmin, names, &v); err != nil {
 		return err
 	}
 	if err := d.overviewAlarms(actor, display(c), &v); err != nil {
 		return err
 	}
-	if err := d.overviewServicesDue(desk, &v); err != nil {
+	if err := d.overviewServicesDue(officeAdmin, &v); err != nil {
 		return err
 	}
 	return render(c, fiber.StatusOK, overviewPage(d.page(c, "Overview", "overview"), v))
 }
 
-func (d *Dashboard) overviewDocuments(desk office.Admin, names entityNames, v *overviewView) error {
-	docs, err := desk.ExpiringDocuments() // soonest first
+func (d *Dashboard) overviewDocuments(officeAdmin office.Admin, names entityNames, v *overviewView) error {
+	docs, err := officeAdmin.ExpiringDocuments() // soonest first
 	if err != nil {
 		return err
 	}
@@ -120,8 +120,8 @@ func (d *Dashboard) overviewDocuments(desk office.Admin, names entityNames, v *o
 	return nil
 }
 
-func (d *Dashboard) overviewServices(desk office.Admin, names entityNames, v *overviewView) error {
-	records, err := desk.ServiceRecords(0, office.ServiceQuery{}) // latest first
+func (d *Dashboard) overviewServices(officeAdmin office.Admin, names entityNames, v *overviewView) error {
+	records, err := officeAdmin.ServiceRecords(0, office.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,8 @@ import (
 
 // overviewServicesDue fills the vehicles that are overdue or due soon
 // for service (the core lists them most urgent first).
-func (d *Dashboard) overviewServicesDue(desk office.Admin, v *overviewView) error {
-	all, err := desk.ServicesDue(time.Now())
+func (d *Dashboard) overviewServicesDue(officeAdmin office.Admin, v *overviewView) error {
+	all, err := officeAdmin.ServicesDue(time.Now())
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func (d *Dashboard) tickets(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := d.loadTickets(d.desk(c), owners, c.Query("q"), c.Query("status"), c.QueryInt("page", 1))
+	v, err := d.loadTickets(d.officeAdmin(c), owners, c.Query("q"), c.Query("status"), c.QueryInt("page", 1))
 	if err != nil {
 		return err
 	}
@@ -51,12 +51,12 @@ func (d *Dashboard) tickets(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, ticketsPage(d.page(c, "Tickets", "tickets"), v))
 }
 
-func (d *Dashboard) loadTickets(desk office.Admin, owners ownerFilter, query, status string, page int) (ticketList, error) {
+func (d *Dashboard) loadTickets(officeAdmin office.Admin, owners ownerFilter, query, status string, page int) (ticketList, error) {
 	v := ticketList{Query: strings.TrimSpace(query), Status: status, Owners: owners}
 	if status != "" && !slices.Contains(ticketStatuses, status) {
 		return v, model.Invalid("status must be one of %s", strings.Join(ticketStatuses, ", "))
 	}
-	all, err := desk.Tickets(owners.ID, office.TicketQuery{Search: v.Query, Status: status})
+	all, err := officeAdmin.Tickets(owners.ID, office.TicketQuery{Search: v.Query, Status: status})
 	if err != nil {
 		return v, err
 	}
@@ -92,12 +92,12 @@ func (d *Dashboard) renderTicket(c *fiber.Ctx, status int, draft string, problem
 	if err != nil {
 		return err
 	}
-	actor, desk := user(c), d.desk(c)
-	t, err := desk.Ticket(id)
+	actor, officeAdmin := user(c), d.officeAdmin(c)
+	t, err := officeAdmin.Ticket(id)
 	if err != nil {
 		return err
 	}
-	responses, _, err := desk.TicketResponses(id, model.Query{})
+	responses, _, err := officeAdmin.TicketResponses(id, model.Query{})
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func (d *Dashboard) ticketRespond(c *fiber.Ctx) error {
 	message := c.FormValue("message")
 	fileIDs, err := d.uploadAll(c, actor, "files")
 	if err == nil {
-		_, err = d.desk(c).Respond(id, message, fileIDs)
+		_, err = d.officeAdmin(c).Respond(id, message, fileIDs)
 	}
 	if err != nil {
 		d.discardUploads(actor, fileIDs)
@@ -139,7 +139,7 @@ func (d *Dashboard) ticketStatus(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := d.desk(c).SetTicketStatus(id, c.FormValue("status")); err != nil {
+	if _, err := d.officeAdmin(c).SetTicketStatus(id, c.FormValue("status")); err != nil {
 		return d.formFailed(c, err, func(status int) error { return d.renderTicket(c, status, "", err) })
 	}
 	return redirect(c, Prefix+"/tickets/"+itoa(id))

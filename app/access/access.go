@@ -17,8 +17,9 @@ type Guard struct {
 	Actor *model.User
 }
 
-// ownerIDs is the actor plus, for a manager, the users it manages.
-func (a Guard) ownerIDs() ([]int64, error) {
+// OwnerIDs is the actor plus, for a manager, the users it manages (Traccar's
+// user-to-managed-user permission): whose links the actor reaches.
+func (a Guard) OwnerIDs() ([]int64, error) {
 	ids := []int64{a.Actor.ID}
 	if a.Actor.Manager() {
 		managed, err := a.Tx.Linked(model.KindUser, a.Actor.ID, model.KindManagedUser)
@@ -106,7 +107,7 @@ func (a Guard) VisibleTo(users []int64, kind string) (map[int64]bool, error) {
 // Visible is the set of kind the actor reaches (unused for administrators,
 // who reach everything).
 func (a Guard) Visible(kind string) (map[int64]bool, error) {
-	owners, err := a.ownerIDs()
+	owners, err := a.OwnerIDs()
 	if err != nil {
 		return nil, err
 	}

@@ -50,19 +50,25 @@ func (svc *Service) Documents(actor *model.User, q model.Query) ([]*model.Docume
 // soonest first (G5).
 func (svc *Service) ExpiringDocuments(actor *model.User) ([]*model.Document, error) {
 	list, _, err := svc.Documents(actor, model.Query{})
-	if err != nil {
-		return nil, err
-	}
+	return expiringFirst(list), err
+}
+
+// expiringFirst keeps the documents that have an expiry date, soonest first.
+func expiringFirst(list []*model.Document) []*model.Document {
 	list = slices.DeleteFunc(list, func(d *model.Document) bool { return d.ExpiryDate.IsZero() })
 	slices.SortStableFunc(list, func(a, b *model.Document) int {
 		return cmp.Or(a.ExpiryDate.Compare(b.ExpiryDate.Time), cmp.Compare(a.ID, b.ID))
 	})
-	return list, nil
+	return list
 }
 
 // Document returns one of the actor's documents.
 func (svc *Service) Document(actor *model.User, id int64) (*model.Document, error) {
-	d, err := documents.read(svc.store, id, ownerOnly(actor))
+	return svc.document(actor, ownPath, id)
+}
+
+func (svc *Service) document(actor *model.User, p path, id int64) (*model.Document, error) {
+	d, err := documents.readVia(svc.store, actor, p, id)
 	if err != nil {
 		return nil, err
 	}
@@ -76,13 +82,13 @@ func (svc *Service) CreateDocument(actor *model.User, apply func(*model.Document
 		return nil, err
 	}
 	err := svc.store.As(actor).Update(func(tx model.Tx) error {
-		if err := svc.prepareDocument(tx, actor, nil, d); err != nil {
+		if err := svc.prepareDocument(tx, actor, actor, nil, d); err != nil {
 			return err
 		}
 		if err := documents.create(tx, actor.ID, svc.now(), d); err != nil {
 			return err
 		}
-		return attachFiles(tx, actor, ref(refDocument, d.GetID()), nil, d.FileIDs)
+		return attachFiles(tx, actor, actor.ID, ref(refDocument, d.GetID()), nil, d.FileIDs)
 	})
 	if err != nil {
 		return nil, err
@@ -93,9 +99,17 @@ func (svc *Service) CreateDocument(actor *model.User, apply func(*model.Document
 // UpdateDocument changes one of the actor's documents; apply fills a copy
 // from the request (G3).
 func (svc *Service) UpdateDocument(actor *model.User, id int64, apply func(*model.Document) error) (*model.Document, error) {
+	return svc.updateDocument(actor, ownPath, id, apply)
+}
+
+func (svc *Service) updateDocument(actor *model.User, p path, id int64, apply func(*model.Document) error) (*model.Document, error) {
 	var after *model.Document
 	err := svc.store.As(actor).Update(func(tx model.Tx) error {
-		before, err := documents.get(tx, id, ownerOnly(actor))
+		before, err := documents.reachable(tx, actor, p, id)
+		if err != nil {
+			return err
+		}
+		owner, err := ownerOf(tx, actor, before.Owner())
 		if err != nil {
 			return err
 		}
@@ -105,10 +119,10 @@ func (svc *Service) UpdateDocument(actor *model.User, id int64, apply func(*mode
 		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
-		if err := svc.prepareDocument(tx, actor, before, after); err != nil {
+		if err := svc.prepareDocument(tx, actor, owner, before, after); err != nil {
 			return err
 		}
-		if err := attachFiles(tx, actor, ref(refDocument, id), before.FileIDs, after.FileIDs); err != nil {
+		if err := attachFiles(tx, actor, owner.ID, ref(refDocument, id), before.FileIDs, after.FileIDs); err != nil {
 			return err
 		}
 		return documents.update(tx, before, after, svc.now())
@@ -121,12 +135,16 @@ func (svc *Service) UpdateDocument(actor *model.User, id int64, apply func(*mode
 
 // DeleteDocument removes one of the actor's documents and its files (G4).
 func (svc *Service) DeleteDocument(actor *model.User, id int64) error {
-	return documents.deleteOwn(svc, actor, id, func(d *model.Document) []model.TextID { return d.FileIDs })
+	return svc.deleteDocument(actor, ownPath, id)
 }
 
-// prepareDocument validates a new (before == nil) or changed document and
-// restores what callers may not set.
-func (svc *Service) prepareDocument(tx model.Tx, actor *model.User, before, d *model.Document) error {
+func (svc *Service) deleteDocument(actor *model.User, p path, id int64) error {
+	return documents.deleteVia(svc, actor, p, id, func(d *model.Document) []model.TextID { return d.FileIDs })
+}
+
+// prepareDocument validates a new (before == nil) or changed document of
+// owner and restores what callers may not set.
+func (svc *Service) prepareDocument(tx model.Tx, actor, owner *model.User, before, d *model.Document) error {
 	if err := (access.Guard{Tx: tx, Actor: actor}).CheckEdit(""); err != nil {
 		return err
 	}
@@ -137,7 +155,7 @@ func (svc *Service) prepareDocument(tx model.Tx, actor *model.User, before, d *m
 	if d.EntityID == 0 {
 		return model.Invalid("entityId is required")
 	}
-	if err := checkEntity(tx, actor, "entityId", d.DocumentOf, int64(d.EntityID)); err != nil {
+	if err := checkEntity(tx, actor, owner, "entityId", d.DocumentOf, int64(d.EntityID)); err != nil {
 		return err
 	}
 	var err error
@@ -159,8 +177,10 @@ func (svc *Service) prepareDocument(tx model.Tx, actor *model.User, before, d *m
 }
 
 // checkEntity makes sure the vehicle or driver a request's field refers to
-// exists and the actor sees it; a bad reference is the request's fault (400).
-func checkEntity(tx model.Tx, actor *model.User, field, of string, id int64) error {
+// exists and the record's owner sees it (the actor, unless an administrator
+// or manager changes someone else's record); a bad reference is the
+// request's fault (400).
+func checkEntity(tx model.Tx, actor, owner *model.User, field, of string, id int64) error {
 	var kind string
 	var err error
 	switch of {
@@ -174,10 +194,14 @@ func checkEntity(tx model.Tx, actor *model.User, field, of string, id int64) err
 		return model.Invalid("documentOf must be %s or %s", DocumentOfVehicle, DocumentOfDriver)
 	}
 	if err == nil {
-		err = access.Guard{Tx: tx, Actor: actor}.MustSee(kind, id)
+		err = access.Guard{Tx: tx, Actor: owner}.MustSee(kind, id)
 	}
 	if model.ClassOf(err) == model.ClassNotFound {
-		return model.Invalid("%s %d is not a %s you can see", field, id, of)
+		who := "you"
+		if owner.ID != actor.ID {
+			who = senderName(owner)
+		}
+		return model.Invalid("%s %d is not a %s %s can see", field, id, of, who)
 	}
 	return err
 }

@@ -147,9 +147,13 @@ func fileType(declared, name string, head []byte) string {
 
 // File returns the metadata of a file the actor may read.
 func (svc *Service) File(actor *model.User, id int64) (*model.File, error) {
+	return svc.file(actor, supportPath, id)
+}
+
+func (svc *Service) file(actor *model.User, p path, id int64) (*model.File, error) {
 	var f *model.File
 	err := svc.store.View(func(tx model.Tx) (err error) {
-		f, err = svc.readableFile(tx, actor, id)
+		f, err = svc.readableFile(tx, actor, p, id)
 		return err
 	})
 	return f, err
@@ -157,7 +161,11 @@ func (svc *Service) File(actor *model.User, id int64) (*model.File, error) {
 
 // OpenFile returns a readable file's metadata and content.
 func (svc *Service) OpenFile(actor *model.User, id int64) (*model.File, *os.File, error) {
-	f, err := svc.File(actor, id)
+	return svc.openFile(actor, supportPath, id)
+}
+
+func (svc *Service) openFile(actor *model.User, p path, id int64) (*model.File, *os.File, error) {
+	f, err := svc.file(actor, p, id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -168,19 +176,24 @@ func (svc *Service) OpenFile(actor *model.User, id int64) (*model.File, *os.File
 	return f, content, err
 }
 
-// readableFile: a file is read by its owner, administrators, and whoever
-// may read the ticket it is attached to (directly or through a response),
-// so both sides of a support conversation see its attachments.
-func (svc *Service) readableFile(tx model.Tx, actor *model.User, id int64) (*model.File, error) {
+// readableFile: a file is read by whoever p lets reach its owner (on the
+// owner path: the owner and administrators), and whoever may read the
+// ticket it is attached to (directly or through a response), so both sides
+// of a support conversation see its attachments.
+func (svc *Service) readableFile(tx model.Tx, actor *model.User, p path, id int64) (*model.File, error) {
+	r, err := p(tx, actor)
+	if err != nil {
+		return nil, err
+	}
 	f, err := files.of(tx).Get(id)
 	if err != nil {
 		return nil, err
 	}
-	if ownerOrAdmin(actor)(f.Owner()) {
+	if r.has(f.Owner()) {
 		return f, nil
 	}
 	if ticketID, ok := svc.attachedTicket(tx, f.AttachedTo); ok {
-		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err == nil {
+		if _, err := tickets.get(tx, ticketID, r.has); err == nil {
 			return f, nil
 		}
 	}
@@ -209,7 +222,7 @@ func (svc *Service) attachedTicket(tx model.Tx, ref string) (int64, bool) {
 // no record uses.
 func (svc *Service) DeleteFile(actor *model.User, id int64) error {
 	err := svc.store.As(actor).Update(func(tx model.Tx) error {
-		f, err := files.get(tx, id, ownerOrAdmin(actor))
+		f, err := files.get(tx, id, support(actor).has)
 		if err != nil {
 			return err
 		}
@@ -261,14 +274,16 @@ func uniqueFileIDs(ids []model.TextID) ([]model.TextID, error) {
 }
 
 // attachFiles moves the files of a record from before to after: new ones
-// must be unused files of the actor and become attached to ref; dropped
-// ones become unused (the owner may attach or delete them).
-func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []model.TextID) error {
+// must be unused files of the actor and become attached to ref and the
+// record owner's (an administrator's upload to a user's document is the
+// user's, like the rest of it); dropped ones become unused (the owner may
+// attach or delete them).
+func attachFiles(tx model.Tx, actor *model.User, owner int64, ref string, before, after []model.TextID) error {
 	for _, id := range after {
 		if slices.Contains(before, id) {
 			continue
 		}
-		f, err := files.get(tx, int64(id), ownerOnly(actor))
+		f, err := files.get(tx, int64(id), own(actor).has)
 		if model.ClassOf(err) == model.ClassNotFound {
 			return model.Invalid("file %s is not one of your files", id)
 		}
@@ -278,7 +293,7 @@ func attachFiles(tx model.Tx, actor *model.User, ref string, before, after []mod
 		if f.AttachedTo != "" && f.AttachedTo != ref {
 			return model.Invalid("file %s is already attached to %s", id, f.AttachedTo)
 		}
-		f.AttachedTo = ref
+		f.AttachedTo, f.UserID = ref, model.TextID(owner)
 		if err := files.of(tx).Put(f); err != nil {
 			return err
 		}

@@ -49,12 +49,12 @@ func (k cabinet[T, P]) update(tx model.Tx, before, after *T, now time.Time) erro
 
 func (k cabinet[T, P]) remove(tx model.Tx, v *T) error { return k.of(tx).Delete(P(v).GetID()) }
 
-// deleteOwn removes one of the actor's own records (owner-only kinds) with
-// its attached files; read-only accounts delete nothing.
-func (k cabinet[T, P]) deleteOwn(svc *Service, actor *model.User, id int64, files func(*T) []model.TextID) error {
+// deleteVia removes a record p lets the actor reach with its attached
+// files; read-only accounts delete nothing.
+func (k cabinet[T, P]) deleteVia(svc *Service, actor *model.User, p path, id int64, files func(*T) []model.TextID) error {
 	var dropped []model.TextID
 	err := svc.store.As(actor).Update(func(tx model.Tx) error {
-		v, err := k.get(tx, id, ownerOnly(actor))
+		v, err := k.reachable(tx, actor, p, id)
 		if err != nil {
 			return err
 		}
@@ -109,14 +109,4 @@ func (k cabinet[T, P]) all(tx model.Tx) ([]*T, error) {
 	out := []*T{}
 	err := k.of(tx).List(func(v *T) bool { out = append(out, v); return true })
 	return out, err
-}
-
-// ownerOnly reaches the actor's own records.
-func ownerOnly(actor *model.User) func(int64) bool {
-	return func(owner int64) bool { return owner == actor.ID }
-}
-
-// ownerOrAdmin also lets administrators reach everyone's records.
-func ownerOrAdmin(actor *model.User) func(int64) bool {
-	return func(owner int64) bool { return actor.Administrator || owner == actor.ID }
 }

@@ -1,7 +1,9 @@
 // Package office keeps the fleet office: support tickets and their
 // responses, vehicle and driver documents, uploaded files, service records
 // and tasks, maintenance due, and payments. Its records belong to one user
-// each, kept in cabinets indexed by owner (filing.go).
+// each, kept in cabinets indexed by owner (filing.go), and are reached by
+// two paths (reach.go): the owner path for /api2, the administrative path
+// (Admin) for the dashboard.
 package office
 
 import (

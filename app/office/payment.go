@@ -120,7 +120,7 @@ func (svc *Service) DeletePayment(actor *model.User, id int64) error {
 
 // Payment returns one payment: the actor's own, or any for administrators.
 func (svc *Service) Payment(actor *model.User, id int64) (*model.Payment, error) {
-	p, err := payments.read(svc.store, id, ownerOrAdmin(actor))
+	p, err := payments.read(svc.store, id, support(actor).has)
 	return p, err
 }
 

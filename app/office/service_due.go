@@ -68,10 +68,15 @@ func (svc *Service) serviceInterval() ServiceOptions {
 // private to their owner, so only the actor's own history counts: a
 // vehicle the actor never recorded a service for is due now.
 func (svc *Service) ServicesDue(actor *model.User, now time.Time) ([]ServiceDue, error) {
-	records, err := svc.ServiceRecords(actor, ServiceQuery{}) // latest first
+	records, err := svc.ServiceRecords(actor, ServiceQuery{})
 	if err != nil {
 		return nil, err
 	}
+	return svc.servicesDue(actor, records, now)
+}
+
+// servicesDue is ServicesDue counting the history in records (latest first).
+func (svc *Service) servicesDue(actor *model.User, records []*model.ServiceRecord, now time.Time) ([]ServiceDue, error) {
 	last := map[int64]*model.ServiceRecord{}
 	for _, r := range records {
 		if _, seen := last[int64(r.VehicleID)]; !seen {
@@ -80,7 +85,7 @@ func (svc *Service) ServicesDue(actor *model.User, now time.Time) ([]ServiceDue,
 	}
 	opts := svc.serviceInterval()
 	out := []ServiceDue{}
-	err = svc.store.View(func(tx model.Tx) error {
+	err := svc.store.View(func(tx model.Tx) error {
 		return access.Guard{Tx: tx, Actor: actor}.EachDevice(func(d *model.Device) error {
 			due := ServiceDue{DeviceID: d.ID, DeviceName: d.Name}
 			r := last[d.ID]

@@ -25,12 +25,18 @@ type ServiceQuery struct {
 
 // ServiceRecords lists the actor's records, latest service first.
 func (svc *Service) ServiceRecords(actor *model.User, q ServiceQuery) ([]*model.ServiceRecord, error) {
+	return svc.serviceRecords(actor, ownPath, 0, q)
+}
+
+// serviceRecords lists the records p reaches (owner's only, unless 0) that
+// match q, latest service first.
+func (svc *Service) serviceRecords(actor *model.User, p path, owner int64, q ServiceQuery) ([]*model.ServiceRecord, error) {
 	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
 		return nil, model.Invalid("from must not be after to")
 	}
 	var list []*model.ServiceRecord
 	err := svc.store.View(func(tx model.Tx) (err error) {
-		list, err = serviceRecords.grouped(tx, actor.ID)
+		list, err = serviceRecords.listVia(tx, actor, p, owner)
 		return err
 	})
 	if err != nil {
@@ -49,8 +55,7 @@ func (svc *Service) ServiceRecords(actor *model.User, q ServiceQuery) ([]*model.
 
 // ServiceRecord returns one of the actor's records.
 func (svc *Service) ServiceRecord(actor *model.User, id int64) (*model.ServiceRecord, error) {
-	r, err := serviceRecords.read(svc.store, id, ownerOnly(actor))
-	return r, err
+	return serviceRecords.readVia(svc.store, actor, ownPath, id)
 }
 
 // CreateServiceRecord stores a record apply fills from the request.
@@ -60,7 +65,7 @@ func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*model.Ser
 		return nil, err
 	}
 	err := svc.store.As(actor).Update(func(tx model.Tx) error {
-		if err := prepareServiceRecord(tx, actor, r); err != nil {
+		if err := prepareServiceRecord(tx, actor, actor, r); err != nil {
 			return err
 		}
 		if err := serviceRecords.create(tx, actor.ID, svc.now(), r); err != nil {
@@ -69,7 +74,7 @@ func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*model.Ser
 		if err := svc.recorded(tx, r); err != nil {
 			return err
 		}
-		return attachFiles(tx, actor, ref(refService, r.GetID()), nil, r.FileIDs)
+		return attachFiles(tx, actor, actor.ID, ref(refService, r.GetID()), nil, r.FileIDs)
 	})
 	if err != nil {
 		return nil, err
@@ -80,9 +85,17 @@ func (svc *Service) CreateServiceRecord(actor *model.User, apply func(*model.Ser
 // UpdateServiceRecord changes one of the actor's records; apply fills a
 // copy from the request (L4: any of the fields).
 func (svc *Service) UpdateServiceRecord(actor *model.User, id int64, apply func(*model.ServiceRecord) error) (*model.ServiceRecord, error) {
+	return svc.updateServiceRecord(actor, ownPath, id, apply)
+}
+
+func (svc *Service) updateServiceRecord(actor *model.User, p path, id int64, apply func(*model.ServiceRecord) error) (*model.ServiceRecord, error) {
 	var after *model.ServiceRecord
 	err := svc.store.As(actor).Update(func(tx model.Tx) error {
-		before, err := serviceRecords.get(tx, id, ownerOnly(actor))
+		before, err := serviceRecords.reachable(tx, actor, p, id)
+		if err != nil {
+			return err
+		}
+		owner, err := ownerOf(tx, actor, before.Owner())
 		if err != nil {
 			return err
 		}
@@ -92,10 +105,10 @@ func (svc *Service) UpdateServiceRecord(actor *model.User, id int64, apply func(
 		if err := limits.FromRequest(apply, after); err != nil {
 			return err
 		}
-		if err := prepareServiceRecord(tx, actor, after); err != nil {
+		if err := prepareServiceRecord(tx, actor, owner, after); err != nil {
 			return err
 		}
-		if err := attachFiles(tx, actor, ref(refService, id), before.FileIDs, after.FileIDs); err != nil {
+		if err := attachFiles(tx, actor, owner.ID, ref(refService, id), before.FileIDs, after.FileIDs); err != nil {
 			return err
 		}
 		if err := svc.recorded(tx, after); err != nil {
@@ -111,12 +124,16 @@ func (svc *Service) UpdateServiceRecord(actor *model.User, id int64, apply func(
 
 // DeleteServiceRecord removes one of the actor's records and its files.
 func (svc *Service) DeleteServiceRecord(actor *model.User, id int64) error {
-	return serviceRecords.deleteOwn(svc, actor, id, func(r *model.ServiceRecord) []model.TextID { return r.FileIDs })
+	return svc.deleteServiceRecord(actor, ownPath, id)
 }
 
-// prepareServiceRecord validates a record: title, a vehicle the actor
-// sees, serviceDate and a non-negative odometer are required.
-func prepareServiceRecord(tx model.Tx, actor *model.User, r *model.ServiceRecord) error {
+func (svc *Service) deleteServiceRecord(actor *model.User, p path, id int64) error {
+	return serviceRecords.deleteVia(svc, actor, p, id, func(r *model.ServiceRecord) []model.TextID { return r.FileIDs })
+}
+
+// prepareServiceRecord validates a record of owner: title, a vehicle the
+// owner sees, serviceDate and a non-negative odometer are required.
+func prepareServiceRecord(tx model.Tx, actor, owner *model.User, r *model.ServiceRecord) error {
 	a := access.Guard{Tx: tx, Actor: actor}
 	if err := a.CheckEdit(""); err != nil {
 		return err
@@ -134,7 +151,7 @@ func prepareServiceRecord(tx model.Tx, actor *model.User, r *model.ServiceRecord
 	case *r.Odometer < 0 || (r.Expenditure != nil && *r.Expenditure < 0):
 		return model.Invalid("odometer and expenditure must not be negative")
 	}
-	if err := checkEntity(tx, actor, "vehicleId", DocumentOfVehicle, int64(r.VehicleID)); err != nil {
+	if err := checkEntity(tx, actor, owner, "vehicleId", DocumentOfVehicle, int64(r.VehicleID)); err != nil {
 		return err
 	}
 	for _, s := range []*string{&r.Title, &r.ProviderName, &r.Location} {

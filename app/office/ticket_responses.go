@@ -13,10 +13,14 @@ var responses = cabinet[model.TicketResponse, *model.TicketResponse]{what: "Resp
 // TicketResponses is q's window of a readable ticket's responses,
 // oldest first, and how many it has (F5); only the window is read.
 func (svc *Service) TicketResponses(actor *model.User, ticketID int64, q model.Query) ([]*model.TicketResponse, int, error) {
+	return svc.ticketResponses(actor, supportPath, ticketID, q)
+}
+
+func (svc *Service) ticketResponses(actor *model.User, p path, ticketID int64, q model.Query) ([]*model.TicketResponse, int, error) {
 	var list []*model.TicketResponse
 	var total int
 	err := svc.store.View(func(tx model.Tx) error {
-		if _, err := tickets.get(tx, ticketID, ownerOrAdmin(actor)); err != nil {
+		if _, err := tickets.reachable(tx, actor, p, ticketID); err != nil {
 			return err
 		}
 		var err error
@@ -30,13 +34,17 @@ func (svc *Service) TicketResponses(actor *model.User, ticketID int64, q model.Q
 // any ticket). A closed ticket takes no responses; the creator's answer to
 // a pending or resolved ticket reopens it.
 func (svc *Service) Respond(actor *model.User, ticketID int64, message string, fileIDs []model.TextID) (*model.TicketResponse, error) {
+	return svc.respond(actor, supportPath, ticketID, message, fileIDs)
+}
+
+func (svc *Service) respond(actor *model.User, p path, ticketID int64, message string, fileIDs []model.TextID) (*model.TicketResponse, error) {
 	r := &model.TicketResponse{TicketID: model.TextID(ticketID), Message: strings.TrimSpace(message),
 		SenderInfo: model.SenderInfo{Name: senderName(actor), ID: model.TextID(actor.ID)}}
 	if err := model.FirstError(limits.Check(r), checkResponse(r, fileIDs)); err != nil {
 		return nil, err
 	}
 	err := svc.store.As(actor).Update(func(tx model.Tx) error {
-		t, err := tickets.get(tx, ticketID, ownerOrAdmin(actor))
+		t, err := tickets.reachable(tx, actor, p, ticketID)
 		if err != nil {
 			return err
 		}
@@ -46,7 +54,7 @@ func (svc *Service) Respond(actor *model.User, ticketID int64, message string, f
 		if err := responses.create(tx, actor.ID, svc.now(), r); err != nil {
 			return err
 		}
-		if err := attachFiles(tx, actor, ref(refResponse, r.GetID()), nil, r.FileIDs); err != nil {
+		if err := attachFiles(tx, actor, actor.ID, ref(refResponse, r.GetID()), nil, r.FileIDs); err != nil {
 			return err
 		}
 		if t.Owner() == actor.ID && (t.Status == TicketPending || t.Status == TicketResolved) {
@@ -91,7 +99,7 @@ func (svc *Service) authoredResponse(tx model.Tx, actor *model.User, id int64) (
 	if r.Owner() == actor.ID {
 		return r, nil
 	}
-	if _, err := tickets.get(tx, int64(r.TicketID), ownerOrAdmin(actor)); err != nil {
+	if _, err := tickets.get(tx, int64(r.TicketID), support(actor).has); err != nil {
 		return nil, model.NotFound(responses.what)
 	}
 	return nil, model.Forbidden("only the author may change a response")
@@ -115,7 +123,7 @@ func (svc *Service) UpdateResponse(actor *model.User, id int64, apply func(*mode
 		if err := checkResponse(after, after.FileIDs); err != nil {
 			return err
 		}
-		if err := attachFiles(tx, actor, ref(refResponse, id), before.FileIDs, after.FileIDs); err != nil {
+		if err := attachFiles(tx, actor, actor.ID, ref(refResponse, id), before.FileIDs, after.FileIDs); err != nil {
 			return err
 		}
 		return responses.update(tx, before, after, svc.now())

@@ -19,7 +19,8 @@ const (
 	TicketClosed     = "closed"
 )
 
-// TicketTransitions are the status changes an administrator may make. The
+// TicketTransitions are the status changes support may make: administrators,
+// and managers on the administrative path for the users they manage. The
 // creator may close their ticket from any status and reopen a resolved
 // one; the creator's answer to a pending or resolved ticket reopens it.
 var TicketTransitions = map[string][]string{
@@ -51,13 +52,15 @@ type TicketQuery struct {
 // Tickets lists the actor's tickets (an administrator's: everyone's),
 // newest first.
 func (svc *Service) Tickets(actor *model.User, q TicketQuery) ([]*model.Ticket, error) {
+	return svc.tickets(actor, supportPath, 0, q)
+}
+
+// tickets lists the tickets p reaches (owner's only, unless 0) that match
+// q, newest first.
+func (svc *Service) tickets(actor *model.User, p path, owner int64, q TicketQuery) ([]*model.Ticket, error) {
 	var list []*model.Ticket
 	err := svc.store.View(func(tx model.Tx) (err error) {
-		if actor.Administrator {
-			list, err = tickets.all(tx)
-		} else {
-			list, err = tickets.grouped(tx, actor.ID)
-		}
+		list, err = tickets.listVia(tx, actor, p, owner)
 		return err
 	})
 	if err != nil {
@@ -74,8 +77,7 @@ func (svc *Service) Tickets(actor *model.User, q TicketQuery) ([]*model.Ticket, 
 
 // Ticket returns a ticket of the actor (an administrator: anyone's).
 func (svc *Service) Ticket(actor *model.User, id int64) (*model.Ticket, error) {
-	t, err := tickets.read(svc.store, id, ownerOrAdmin(actor))
-	return t, err
+	return tickets.readVia(svc.store, actor, supportPath, id)
 }
 
 // CreateTicket opens a ticket that apply fills from the request.
@@ -96,7 +98,7 @@ func (svc *Service) CreateTicket(actor *model.User, apply func(*model.Ticket) er
 		if err := tickets.create(tx, actor.ID, svc.now(), t); err != nil {
 			return err
 		}
-		return attachFiles(tx, actor, ref(refTicket, t.GetID()), nil, t.FileIDs)
+		return attachFiles(tx, actor, actor.ID, ref(refTicket, t.GetID()), nil, t.FileIDs)
 	})
 	if err != nil {
 		return nil, err
@@ -154,7 +156,7 @@ func parenthesized(s string) string {
 func (svc *Service) DeleteTicket(actor *model.User, id int64) error {
 	var dropped []model.TextID
 	err := svc.store.As(actor).Update(func(tx model.Tx) error {
-		t, err := tickets.get(tx, id, ownerOrAdmin(actor))
+		t, err := tickets.get(tx, id, support(actor).has)
 		if err != nil {
 			return err
 		}
@@ -180,16 +182,19 @@ func (svc *Service) DeleteTicket(actor *model.User, id int64) error {
 	return err
 }
 
-// SetTicketStatus changes a ticket's status: administrators along
-// TicketTransitions, the creator to closed or from resolved back to open.
+// SetTicketStatus changes a ticket's status along TicketMoves.
 func (svc *Service) SetTicketStatus(actor *model.User, id int64, status string) (*model.Ticket, error) {
+	return svc.setTicketStatus(actor, supportPath, id, status)
+}
+
+func (svc *Service) setTicketStatus(actor *model.User, p path, id int64, status string) (*model.Ticket, error) {
 	status = strings.ToLower(strings.TrimSpace(status))
 	if _, known := TicketTransitions[status]; !known {
 		return nil, model.Invalid("status must be one of open, pending, in_progress, resolved, closed")
 	}
 	var t *model.Ticket
 	err := svc.store.As(actor).Update(func(tx model.Tx) error {
-		before, err := tickets.get(tx, id, ownerOrAdmin(actor))
+		before, err := tickets.reachable(tx, actor, p, id)
 		if err != nil {
 			return err
 		}
@@ -197,8 +202,8 @@ func (svc *Service) SetTicketStatus(actor *model.User, id int64, status string) 
 			t = before
 			return nil
 		}
-		if !ticketMoveAllowed(actor, before, status) {
-			if !actor.Administrator {
+		if !slices.Contains(TicketMoves(actor, before), status) {
+			if !supports(actor, before) {
 				return model.Forbidden("you may close your ticket or reopen a resolved one; other changes are support's")
 			}
 			return model.Invalid("a ticket cannot go from %s to %s", before.Status, status)
@@ -211,9 +216,24 @@ func (svc *Service) SetTicketStatus(actor *model.User, id int64, status string) 
 	return t, err
 }
 
-func ticketMoveAllowed(actor *model.User, t *model.Ticket, status string) bool {
-	if actor.Administrator {
-		return slices.Contains(TicketTransitions[t.Status], status)
+// supports reports whether the actor answers a ticket it reached as
+// support: administrators always, others on someone else's ticket (a
+// manager, on the administrative path, for the users it manages).
+func supports(actor *model.User, t *model.Ticket) bool {
+	return actor.Administrator || t.Owner() != actor.ID
+}
+
+// TicketMoves are the statuses the actor may move a ticket it reached to:
+// support's along TicketTransitions, the creator's otherwise (close it
+// from any status, reopen a resolved one).
+func TicketMoves(actor *model.User, t *model.Ticket) []string {
+	switch {
+	case supports(actor, t):
+		return TicketTransitions[t.Status]
+	case t.Status == TicketResolved:
+		return []string{TicketOpen, TicketClosed}
+	case t.Status == TicketClosed:
+		return nil
 	}
-	return status == TicketClosed || (t.Status == TicketResolved && status == TicketOpen)
+	return []string{TicketClosed}
 }

@@ -28,6 +28,7 @@ var documentStates = []string{office.DocumentValid, office.DocumentExpiring, off
 // documentList is the filtered document list.
 type documentList struct {
 	Entity, Type, State string
+	Owners              ownerFilter
 	Docs                []docDue
 	Entities            entityNames
 	Types               []string
@@ -39,7 +40,12 @@ func (d *Dashboard) documents(c *fiber.Ctx) error {
 	if v.State != "" && !slices.Contains(documentStates, v.State) {
 		return model.Invalid("state must be one of %s", strings.Join(documentStates, ", "))
 	}
-	docs, _, err := d.core.Office.Documents(actor, model.Query{})
+	owners, err := d.readOwnerFilter(c)
+	if err != nil {
+		return err
+	}
+	v.Owners = owners
+	docs, err := d.officeAdmin(c).Documents(owners.ID)
 	if err != nil {
 		return err
 	}
@@ -85,6 +91,8 @@ type documentForm struct {
 	Files    []*model.File
 	Entities entityNames
 	Problem  string
+	// Owner names whose the document is when it is someone else's.
+	Owner string
 }
 
 func (d *Dashboard) documentNew(c *fiber.Ctx) error {
@@ -100,7 +108,7 @@ func (d *Dashboard) documentEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	doc, err := d.core.Office.Document(user(c), id)
+	doc, err := d.officeAdmin(c).Document(id)
 	if err != nil {
 		return err
 	}
@@ -121,7 +129,11 @@ func (d *Dashboard) renderDocumentForm(c *fiber.Ctx, status int, doc *model.Docu
 	if doc.ID != 0 {
 		title = doc.DocumentType + " · " + names.of(doc.DocumentOf, int64(doc.EntityID))
 	}
-	f := documentForm{Doc: doc, Files: files, Entities: names, Problem: problemText(problem)}
+	owner, err := d.othersName(actor, doc.Stamped())
+	if err != nil {
+		return err
+	}
+	f := documentForm{Doc: doc, Files: files, Entities: names, Problem: problemText(problem), Owner: owner}
 	return render(c, status, documentPage(d.page(c, title, "documents"), f))
 }
 
@@ -140,11 +152,12 @@ func (d *Dashboard) documentUpdate(c *fiber.Ctx) error {
 // saveDocument creates (id 0) or updates a document from the form, with
 // the files uploaded along.
 func (d *Dashboard) saveDocument(c *fiber.Ctx, id int64) error {
+	officeAdmin := d.officeAdmin(c)
 	form := attachedForm[model.Document, *model.Document]{
 		read:   readDocument,
 		files:  func(doc *model.Document) *[]model.TextID { return &doc.FileIDs },
-		create: d.core.Office.CreateDocument,
-		update: d.core.Office.UpdateDocument,
+		create: officeAdmin.CreateDocument,
+		update: officeAdmin.UpdateDocument,
 		again:  d.renderDocumentForm,
 	}
 	return form.save(d, c, id, func(*model.Document) error { return redirect(c, Prefix+"/documents") })
@@ -174,7 +187,7 @@ func (d *Dashboard) documentDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.core.Office.DeleteDocument(user(c), id); err != nil {
+	if err := d.officeAdmin(c).DeleteDocument(id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/documents")

@@ -43,6 +43,7 @@ type vehicleSpend struct {
 // the totals per vehicle.
 type maintenanceView struct {
 	Vehicle  string
+	Owners   ownerFilter
 	Vehicles []option
 	Rows     []serviceRow
 	Total    float64
@@ -57,7 +58,12 @@ func (d *Dashboard) maintenance(c *fiber.Ctx) error {
 	if r.err != nil {
 		return r.err
 	}
-	records, err := d.core.Office.ServiceRecords(actor, office.ServiceQuery{}) // latest first
+	owners, err := d.readOwnerFilter(c)
+	if err != nil {
+		return err
+	}
+	v.Owners = owners
+	records, err := d.officeAdmin(c).ServiceRecords(owners.ID, office.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
 	}
@@ -105,6 +111,8 @@ type serviceForm struct {
 	Vehicles []option
 	Tasks    []string
 	Problem  string
+	// Owner names whose the record is when it is someone else's.
+	Owner string
 }
 
 func (d *Dashboard) serviceNew(c *fiber.Ctx) error {
@@ -121,7 +129,7 @@ func (d *Dashboard) serviceEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rec, err := d.core.Office.ServiceRecord(user(c), id)
+	rec, err := d.officeAdmin(c).ServiceRecord(id)
 	if err != nil {
 		return err
 	}
@@ -142,8 +150,12 @@ func (d *Dashboard) renderServiceForm(c *fiber.Ctx, status int, rec *model.Servi
 	if err != nil {
 		return err
 	}
+	owner, err := d.othersName(actor, rec.Stamped())
+	if err != nil {
+		return err
+	}
 	f := serviceForm{Record: rec, Files: files, Vehicles: names.options(office.DocumentOfVehicle, "Choose a vehicle"),
-		Problem: problemText(problem)}
+		Problem: problemText(problem), Owner: owner}
 	for _, t := range tasks {
 		f.Tasks = append(f.Tasks, t.Label)
 	}
@@ -172,11 +184,12 @@ func (d *Dashboard) serviceUpdate(c *fiber.Ctx) error {
 // saveService creates (id 0) or updates a service record from the form,
 // with the files uploaded along.
 func (d *Dashboard) saveService(c *fiber.Ctx, id int64) error {
+	officeAdmin := d.officeAdmin(c)
 	form := attachedForm[model.ServiceRecord, *model.ServiceRecord]{
 		read:   readService,
 		files:  func(rec *model.ServiceRecord) *[]model.TextID { return &rec.FileIDs },
-		create: d.core.Office.CreateServiceRecord,
-		update: d.core.Office.UpdateServiceRecord,
+		create: officeAdmin.CreateServiceRecord,
+		update: officeAdmin.UpdateServiceRecord,
 		again:  d.renderServiceForm,
 	}
 	return form.save(d, c, id, func(saved *model.ServiceRecord) error {
@@ -208,7 +221,7 @@ func (d *Dashboard) serviceDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.core.Office.DeleteServiceRecord(user(c), id); err != nil {
+	if err := d.officeAdmin(c).DeleteServiceRecord(id); err != nil {
 		return err
 	}
 	return redirect(c, Prefix+"/maintenance")

@@ -72,7 +72,8 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 			v.Disk = &o
 		}
 	}
-	tickets, err := d.core.Office.Tickets(actor, office.TicketQuery{})
+	officeAdmin := d.core.Office.Admin(actor)
+	tickets, err := officeAdmin.Tickets(0, office.TicketQuery{})
 	if err != nil {
 		return err
 	}
@@ -88,23 +89,23 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := d.overviewDocuments(actor, names, &v); err != nil {
+	if err := d.overviewDocuments(officeAdmin, names, &v); err != nil {
 		return err
 	}
-	if err := d.overviewServices(actor, names, &v); err != nil {
+	if err := d.overviewServices(officeAdmin, names, &v); err != nil {
 		return err
 	}
 	if err := d.overviewAlarms(actor, display(c), &v); err != nil {
 		return err
 	}
-	if err := d.overviewServicesDue(actor, &v); err != nil {
+	if err := d.overviewServicesDue(officeAdmin, &v); err != nil {
 		return err
 	}
 	return render(c, fiber.StatusOK, overviewPage(d.page(c, "Overview", "overview"), v))
 }
 
-func (d *Dashboard) overviewDocuments(actor *model.User, names entityNames, v *overviewView) error {
-	docs, err := d.core.Office.ExpiringDocuments(actor) // soonest first
+func (d *Dashboard) overviewDocuments(officeAdmin office.Admin, names entityNames, v *overviewView) error {
+	docs, err := officeAdmin.ExpiringDocuments() // soonest first
 	if err != nil {
 		return err
 	}
@@ -119,8 +120,8 @@ func (d *Dashboard) overviewDocuments(actor *model.User, names entityNames, v *o
 	return nil
 }
 
-func (d *Dashboard) overviewServices(actor *model.User, names entityNames, v *overviewView) error {
-	records, err := d.core.Office.ServiceRecords(actor, office.ServiceQuery{}) // latest first
+func (d *Dashboard) overviewServices(officeAdmin office.Admin, names entityNames, v *overviewView) error {
+	records, err := officeAdmin.ServiceRecords(0, office.ServiceQuery{}) // latest first
 	if err != nil {
 		return err
 	}

@@ -4,14 +4,13 @@ import (
 	"math"
 	"time"
 
-	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/office"
 )
 
 // overviewServicesDue fills the vehicles that are overdue or due soon
 // for service (the core lists them most urgent first).
-func (d *Dashboard) overviewServicesDue(actor *model.User, v *overviewView) error {
-	all, err := d.core.Office.ServicesDue(actor, time.Now())
+func (d *Dashboard) overviewServicesDue(officeAdmin office.Admin, v *overviewView) error {
+	all, err := officeAdmin.ServicesDue(time.Now())
 	if err != nil {
 		return err
 	}

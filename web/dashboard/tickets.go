@@ -27,6 +27,7 @@ func (d *Dashboard) ticketRoutes() []route {
 // ticketList is one page of the filtered ticket list.
 type ticketList struct {
 	Query, Status string
+	Owners        ownerFilter
 	Tickets       []*model.Ticket
 	Page, Pages   int
 	Total         int
@@ -36,7 +37,11 @@ type ticketList struct {
 var ticketStatuses = []string{office.TicketOpen, office.TicketPending, office.TicketInProgress, office.TicketResolved, office.TicketClosed}
 
 func (d *Dashboard) tickets(c *fiber.Ctx) error {
-	v, err := d.loadTickets(user(c), c.Query("q"), c.Query("status"), c.QueryInt("page", 1))
+	owners, err := d.readOwnerFilter(c)
+	if err != nil {
+		return err
+	}
+	v, err := d.loadTickets(d.officeAdmin(c), owners, c.Query("q"), c.Query("status"), c.QueryInt("page", 1))
 	if err != nil {
 		return err
 	}
@@ -46,12 +51,12 @@ func (d *Dashboard) tickets(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, ticketsPage(d.page(c, "Tickets", "tickets"), v))
 }
 
-func (d *Dashboard) loadTickets(actor *model.User, query, status string, page int) (ticketList, error) {
-	v := ticketList{Query: strings.TrimSpace(query), Status: status}
+func (d *Dashboard) loadTickets(officeAdmin office.Admin, owners ownerFilter, query, status string, page int) (ticketList, error) {
+	v := ticketList{Query: strings.TrimSpace(query), Status: status, Owners: owners}
 	if status != "" && !slices.Contains(ticketStatuses, status) {
 		return v, model.Invalid("status must be one of %s", strings.Join(ticketStatuses, ", "))
 	}
-	all, err := d.core.Office.Tickets(actor, office.TicketQuery{Search: v.Query, Status: status})
+	all, err := officeAdmin.Tickets(owners.ID, office.TicketQuery{Search: v.Query, Status: status})
 	if err != nil {
 		return v, err
 	}
@@ -87,16 +92,16 @@ func (d *Dashboard) renderTicket(c *fiber.Ctx, status int, draft string, problem
 	if err != nil {
 		return err
 	}
-	actor := user(c)
-	t, err := d.core.Office.Ticket(actor, id)
+	actor, officeAdmin := user(c), d.officeAdmin(c)
+	t, err := officeAdmin.Ticket(id)
 	if err != nil {
 		return err
 	}
-	responses, _, err := d.core.Office.TicketResponses(actor, id, model.Query{})
+	responses, _, err := officeAdmin.TicketResponses(id, model.Query{})
 	if err != nil {
 		return err
 	}
-	v := ticketThread{Ticket: t, Next: office.TicketTransitions[t.Status], Problem: problemText(problem), Draft: draft}
+	v := ticketThread{Ticket: t, Next: office.TicketMoves(actor, t), Problem: problemText(problem), Draft: draft}
 	if v.Files, err = d.files(actor, t.FileIDs); err != nil {
 		return err
 	}
@@ -120,7 +125,7 @@ func (d *Dashboard) ticketRespond(c *fiber.Ctx) error {
 	message := c.FormValue("message")
 	fileIDs, err := d.uploadAll(c, actor, "files")
 	if err == nil {
-		_, err = d.core.Office.Respond(actor, id, message, fileIDs)
+		_, err = d.officeAdmin(c).Respond(id, message, fileIDs)
 	}
 	if err != nil {
 		d.discardUploads(actor, fileIDs)
@@ -134,7 +139,7 @@ func (d *Dashboard) ticketStatus(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := d.core.Office.SetTicketStatus(user(c), id, c.FormValue("status")); err != nil {
+	if _, err := d.officeAdmin(c).SetTicketStatus(id, c.FormValue("status")); err != nil {
 		return d.formFailed(c, err, func(status int) error { return d.renderTicket(c, status, "", err) })
 	}
 	return redirect(c, Prefix+"/tickets/"+itoa(id))
@@ -144,7 +149,7 @@ func ticketURL(t *model.Ticket) string { return Prefix + "/tickets/" + t.ID.Stri
 
 // ticketPageURL is the list's URL for another page with the same filters.
 func ticketPageURL(v ticketList, page int) string {
-	return Prefix + "/tickets?" + queryString("q", v.Query, "status", v.Status, "page", itoa(page))
+	return Prefix + "/tickets?" + queryString("q", v.Query, "status", v.Status, "owner", v.Owners.Owner, "page", itoa(page))
 }
 
 // statusLabel is a ticket status as people read it.

@@ -33,8 +33,9 @@ type bar struct {
 }
 
 type axisLabel struct {
-	X    float64
-	Text string
+	X      float64
+	Text   string
+	Anchor string // the SVG text-anchor: "middle", or "end" for the last of a line chart
 }
 
 type legendItem struct{ Class, Label string }
@@ -120,7 +121,7 @@ func barChart(title, desc, unit string, labels []string, ss []series) chart {
 			c.Bars = append(c.Bars, bar{X: x + float64(j)*width, Y: a.y(v), W: width, H: plotBottom - a.y(v), Class: s.class, Tip: tip})
 		}
 		if i%every == 0 {
-			c.XLabels = append(c.XLabels, axisLabel{X: x + slot*0.4, Text: label})
+			c.XLabels = append(c.XLabels, axisLabel{X: x + slot*0.4, Text: label, Anchor: "middle"})
 		}
 	}
 	if len(ss) > 1 {
@@ -223,8 +224,11 @@ func speedLine(vehicle string, points []timedValue, show prefs.Display) chart {
 		Desc: "Speed from " + show.TimeText(start) + " to " + show.TimeText(end) + "; the highest was " +
 			num(peak.V) + " " + show.SpeedLabel() + " at " + show.TimeText(peak.At) + ". The table lists every position's speed."}
 	for i := 0; i <= 4; i++ {
-		t := start.Add(span * time.Duration(i) / 4)
-		c.XLabels = append(c.XLabels, axisLabel{X: x(t), Text: t.In(show.Zone).Format(layout)})
+		t, anchor := start.Add(span*time.Duration(i)/4), "middle"
+		if i == 4 {
+			anchor = "end"
+		}
+		c.XLabels = append(c.XLabels, axisLabel{X: x(t), Text: t.In(show.Zone).Format(layout), Anchor: anchor})
 	}
 	return c
 }

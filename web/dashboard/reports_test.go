@@ -117,7 +117,7 @@ func TestReportsPage(t *testing.T) {
 				`<td data-label="Where">52.50000, 13.40000</td>`, `<td data-label="Where">52.53000, 13.40000</td>`,
 				`<td data-label="Engine hours" class="num">–</td>`}},
 		{Name: "nothing on a day without positions", As: "admin", Before: drive, Method: "GET",
-			Path: "/dashboard/reports?type=trips&deviceId={bus4}&range=custom&from=2024-01-03&to=2024-01-03",
+			Path:   "/dashboard/reports?type=trips&deviceId={bus4}&range=custom&from=2024-01-03&to=2024-01-03",
 			Status: 200, Want: []string{"Nothing to report for these days."}, Absent: []string{"<table"}},
 		{Name: "a daily summary with its charts", As: "manager", Before: func(t *testing.T, e *env) { drive(t, e); inMiles(t, e) }, Method: "GET",
 			Path: "/dashboard/reports?type=summary&deviceId={bus4}&range=custom&from=2024-01-01&to=2024-01-03", Status: 200,
@@ -219,7 +219,7 @@ func TestReportDownload(t *testing.T) {
 				}
 			}},
 		{Name: "a summary of days", As: "admin", Before: drive, Method: "GET",
-			Path: "/dashboard/reports/xlsx?type=summary&deviceId={bus4}&range=custom&from=2024-01-01&to=2024-01-03",
+			Path:   "/dashboard/reports/xlsx?type=summary&deviceId={bus4}&range=custom&from=2024-01-01&to=2024-01-03",
 			Status: 200, After: func(t *testing.T, _ *env, r *webtest.Response) {
 				if cd := r.Header.Get("Content-Disposition"); cd != `attachment; filename="summary-2024-01-01-to-2024-01-03.xlsx"` {
 					t.Errorf("Content-Disposition %q", cd)

@@ -149,26 +149,38 @@ func TestReportsPage(t *testing.T) {
 	})
 }
 
-// A long report shows its first rows and says so.
+// A long report shows its first rows and says so: how many there are
+// when it read them all, as for a route of one vehicle (read whole for
+// its chart).
 func TestReportCapped(t *testing.T) {
 	e := newEnv(t)
-	e.addDevice("admin", "bus4", "Bus Four", "356938035643812", nil)
-	start := time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)
-	var ps []*model.Position
-	for i := range 1200 {
-		at := start.Add(time.Duration(i) * time.Minute)
-		ps = append(ps, &model.Position{Protocol: "gt06", FixTime: at, DeviceTime: at, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: model.Attributes{}})
+	positions := func(key, uniqueID string, n int) {
+		e.addDevice("admin", key, key, uniqueID, nil)
+		start := time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)
+		var ps []*model.Position
+		for i := range n {
+			at := start.Add(time.Duration(i) * time.Minute)
+			ps = append(ps, &model.Position{Protocol: "gt06", FixTime: at, DeviceTime: at, Valid: true, Latitude: 52.5, Longitude: 13.4, Attributes: model.Attributes{}})
+		}
+		if err := e.Core.Ingest.Ingest(e.devices[key].ID, ps); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := e.Core.Ingest.Ingest(e.devices["bus4"].ID, ps); err != nil {
-		t.Fatal(err)
-	}
-	res := e.as("admin").get("/dashboard/reports?type=route&deviceId=" + itoa(e.devices["bus4"].ID) + "&" + morning)
-	if res.Status != 200 {
-		t.Fatalf("%d %.300s", res.Status, res.Body)
-	}
-	webtest.Contains(t, "capped route", res.Body, "Showing the first 1000 of 1200 rows. The Excel download has all of them.")
-	if n := strings.Count(res.Body, `<td data-label="Vehicle">`); n != 1000 {
-		t.Errorf("%d rows shown, want 1000", n)
+	positions("bus4", "356938035643812", 1200)
+	positions("bus5", "356938035643813", 600)
+	admin := e.as("admin")
+	for _, tc := range []struct{ query, note string }{
+		{"deviceId=" + itoa(e.devices["bus4"].ID), "Showing the first 1000 of 1200 rows. The Excel download has all of them."},
+		{"deviceId=" + itoa(e.devices["bus4"].ID) + "&deviceId=" + itoa(e.devices["bus5"].ID), "Showing the first 1000 rows. The Excel download has all of them."},
+	} {
+		res := admin.get("/dashboard/reports?type=route&" + tc.query + "&" + morning)
+		if res.Status != 200 {
+			t.Fatalf("%s: %d %.300s", tc.query, res.Status, res.Body)
+		}
+		webtest.Contains(t, tc.query, res.Body, tc.note)
+		if n := strings.Count(res.Body, `<td data-label="Vehicle">`); n != 1000 {
+			t.Errorf("%s: %d rows shown, want 1000", tc.query, n)
+		}
 	}
 }
 

@@ -106,13 +106,23 @@ func TestBrowserReports(t *testing.T) {
 		waitTrue(`document.querySelector('#report-result svg polyline.speed-line').points.length === 36`))
 	s.screenshot("reports-route")
 
-	// At phone width the report fits without sideways scrolling.
-	s.do("phone width", chromedp.EmulateViewport(390, 844), chromedp.Navigate(dash+"/reports?type=summary&range=custom&from=2024-01-01&to=2024-01-03&deviceId="+bus),
-		s.waitText("#report-result", "3.3 km"))
-	if w := s.eval(`document.documentElement.scrollWidth`); w.(float64) > 391 {
-		t.Errorf("the report is %v px wide at phone width", w)
+	// At phone width the reports fit without sideways scrolling, and in
+	// dark mode keep no daylight box.
+	s.do("phone width", chromedp.EmulateViewport(390, 844))
+	for _, scheme := range []string{"light", "dark"} {
+		for _, typ := range []string{"summary", "route"} {
+			s.do(scheme+" "+typ, colorScheme(scheme),
+				chromedp.Navigate(dash+"/reports?type="+typ+"&range=custom&from=2024-01-01&to=2024-01-03&deviceId="+bus),
+				chromedp.WaitVisible(chromedp.CSS("#report-result svg")))
+			if w := s.eval(`document.documentElement.scrollWidth`); w.(float64) > 391 {
+				t.Errorf("the %s report is %v px wide at phone width (%s)", typ, w, scheme)
+			}
+			if boxes := s.eval(lightBoxes).([]any); scheme == "dark" && len(boxes) > 0 {
+				t.Errorf("the %s report in dark mode has daylight boxes: %v", typ, boxes)
+			}
+		}
+		s.screenshot("phone-" + scheme + "-reports")
 	}
-	s.screenshot("phone-reports")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, msg := range s.errors {

@@ -90,5 +90,6 @@ func (d *Dashboard) routes() []route {
 	rs = append(rs, d.frameRoutes()...)
 	rs = append(rs, d.userRoutes()...)
 	rs = append(rs, d.fileRoutes()...)
+	rs = append(rs, d.reportRoutes()...)
 	return rs
 }

@@ -118,6 +118,37 @@ func (e *env) addDevice(owner, key, name, uniqueID string, p *model.Position) {
 	e.devices[key] = d
 }
 
+// drive stores a 36-minute day for device key from 2024-01-02 08:00 UTC
+// (key "bus4" is first added for the manager): parked 10 minutes, a
+// 10-minute trip north at 20 km/h (about 3.3 km), parked again. attrs
+// gives each minute's attributes (nil: none).
+func (e *env) drive(t testing.TB, key string, attrs func(minute int) model.Attributes) {
+	t.Helper()
+	if key == "bus4" {
+		e.addDevice("manager", "bus4", "Bus Four", "356938035643812", nil)
+		e.IDs["bus4"] = e.devices["bus4"].ID
+	}
+	start := time.Date(2024, 1, 2, 8, 0, 0, 0, time.UTC)
+	lat := 52.5
+	var ps []*model.Position
+	for m := 0; m <= 35; m++ {
+		speed := 0.0
+		if m > 10 && m <= 20 {
+			lat, speed = lat+0.003, 10.8
+		}
+		at := start.Add(time.Duration(m) * time.Minute)
+		a := model.Attributes{}
+		if attrs != nil {
+			a = attrs(m)
+		}
+		ps = append(ps, &model.Position{Protocol: "gt06", FixTime: at, DeviceTime: at, Valid: true,
+			Latitude: lat, Longitude: 13.4, Speed: speed, Attributes: a})
+	}
+	if err := e.Core.Ingest.Ingest(e.IDs[key], ps); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // client is a browser-like caller: its session cookie and CSRF token.
 type client struct {
 	e       *env

@@ -43,21 +43,9 @@ func (d *Dashboard) loadCommand(actor *model.User, dev *model.Device) (commandVi
 	}
 	types, err := d.core.Ingest.CommandTypes(actor, dev.ID, "", false)
 	for _, t := range types {
-		v.Types = append(v.Types, option{t.Type, commandLabel(t.Type)})
+		v.Types = append(v.Types, option{t.Type, eventLabel(t.Type)})
 	}
 	return v, err
-}
-
-// commandLabel is a command type in words ("Engine stop").
-func commandLabel(typ string) string {
-	w := []rune(words(typ))
-	if len(w) == 0 {
-		return ""
-	}
-	if w[0] >= 'a' && w[0] <= 'z' {
-		w[0] -= 'a' - 'A'
-	}
-	return string(w)
 }
 
 // vehicleCommand is the command form's action. Without confirm=yes it only

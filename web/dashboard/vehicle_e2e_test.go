@@ -18,7 +18,7 @@ func TestVehicleBrowser(t *testing.T) {
 		t.Skip("browser tests are not short")
 	}
 	e := withCommands(t)
-	drive(t, e)
+	e.drive(t, "van2", vehicleAttrs)
 	s := newSession(t, e)
 	s.do("sign in",
 		chromedp.Navigate(s.base+"/dashboard/login"),

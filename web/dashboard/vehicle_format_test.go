@@ -46,14 +46,15 @@ func TestParseRange(t *testing.T) {
 
 func TestVehicleTexts(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
-		{durationText(0), "0 min"},
+		{durationText(0), "0 s"},
+		{durationText(42_000), "42 s"},
 		{durationText(59 * 60_000), "59 min"},
 		{durationText(65 * 60_000), "1 h 05 min"},
 		{durationText(26*3600_000 + 60_000), "26 h 01 min"},
 		{words("deviceOverspeed"), "device overspeed"},
 		{words(""), ""},
-		{commandLabel("engineStop"), "Engine stop"},
-		{commandLabel("custom"), "Custom"},
+		{eventLabel("engineStop"), "Engine stop"},
+		{eventLabel("custom"), "Custom"},
 		{attrText(prefs.Default(), "onoff", true), "on"},
 		{attrText(prefs.Default(), "percent", 87.4), "87 %"},
 		{attrText(prefs.Default(), "volts", 12.46), "12.5 V"},

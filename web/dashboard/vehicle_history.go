@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
@@ -24,14 +22,6 @@ type vehicleHistory struct {
 	Events  []eventRow
 	More    int // events left out
 	Problem string
-}
-
-// eventRow is one event as the page lists it.
-type eventRow struct {
-	Time   time.Time
-	Type   string // in words
-	Detail string // the alarm kind, geofence, maintenance or command result
-	Alarm  bool
 }
 
 // maxVehicleEvents bounds the events list; the reports page has them all.
@@ -56,7 +46,7 @@ func (d *Dashboard) loadHistory(actor *model.User, dev *model.Device, rng dayRan
 		return h, err
 	}
 	err = r.Events(dev, func(e *model.Event) error {
-		h.Events = append(h.Events, eventRowOf(r, e))
+		h.Events = append(h.Events, eventRow{Device: dev.Name, Event: e, Detail: eventDetail(r, e)})
 		return nil
 	})
 	slices.Reverse(h.Events)
@@ -65,51 +55,6 @@ func (d *Dashboard) loadHistory(actor *model.User, dev *model.Device, rng dayRan
 		h.Events = h.Events[:maxVehicleEvents]
 	}
 	return h, err
-}
-
-func eventRowOf(r *fleet.Report, e *model.Event) eventRow {
-	row := eventRow{Time: e.EventTime, Type: words(e.Type), Alarm: e.Type == model.EventAlarm}
-	alarm, _ := e.Attributes["alarm"].(string)
-	result, _ := e.Attributes["result"].(string)
-	var details []string
-	for _, s := range []string{words(alarm), r.Name(model.KindGeofence, e.GeofenceID), r.Name(model.KindMaintenance, e.MaintenanceID), result} {
-		if s != "" {
-			details = append(details, s)
-		}
-	}
-	row.Detail = strings.Join(details, " · ")
-	return row
-}
-
-// words spells a Traccar name in words: "deviceOverspeed" is "device
-// overspeed".
-func words(name string) string {
-	var b strings.Builder
-	for i, r := range name {
-		if unicode.IsUpper(r) && i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
-}
-
-// durationText is milliseconds as hours and minutes ("1 h 05 min").
-func durationText(ms int64) string {
-	d := time.Duration(ms) * time.Millisecond
-	h, m := int(d.Hours()), int(d.Minutes())%60
-	if h == 0 {
-		return fmt.Sprintf("%d min", m)
-	}
-	return fmt.Sprintf("%d h %02d min", h, m)
-}
-
-// placeText is an address when the report knows one, else coordinates.
-func placeText(address *string, lat, lon float64) string {
-	if address != nil && *address != "" {
-		return *address
-	}
-	return coords(&model.Position{Latitude: lat, Longitude: lon})
 }
 
 // addressText is an address, or a dash while none is known.

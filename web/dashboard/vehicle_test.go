@@ -18,30 +18,14 @@ import (
 // driveDay is the day drive feeds.
 const driveDay = "2024-01-02"
 
-// drive feeds van2 (which has no position before) through the ingest a
-// morning of 2024-01-02 at one fix a minute: parked at 52.5, 13.4 from
-// 08:00 to 08:10, 10 minutes north at 0.003° a minute (10.8 kn), parked
-// from 08:20 to 08:35, raising an SOS alarm at 08:30.
-func drive(t testing.TB, e *env) {
-	t.Helper()
-	start := time.Date(2024, 1, 2, 8, 0, 0, 0, time.UTC)
-	lat := 52.5
-	for m := 0; m <= 35; m++ {
-		speed := 0.0
-		if m > 10 && m <= 20 {
-			lat, speed = lat+0.003, 10.8
-		}
-		at := start.Add(time.Duration(m) * time.Minute)
-		attrs := model.Attributes{"ignition": m <= 20, "batteryLevel": 87.0}
-		if m == 30 {
-			attrs["alarm"] = "sos"
-		}
-		p := &model.Position{Protocol: "gt06", FixTime: at, DeviceTime: at, Valid: true, Latitude: lat, Longitude: 13.4,
-			Speed: speed, Attributes: attrs}
-		if err := e.Core.Ingest.Ingest(e.IDs["van2"], []*model.Position{p}); err != nil {
-			t.Fatal(err)
-		}
+// vehicleAttrs are what van2 reports on its drive: ignition on while it
+// drives, a battery level, an SOS alarm at minute 30.
+func vehicleAttrs(minute int) model.Attributes {
+	attrs := model.Attributes{"ignition": minute <= 20, "batteryLevel": 87.0}
+	if minute == 30 {
+		attrs["alarm"] = "sos"
 	}
+	return attrs
 }
 
 // setAttr sets one of a seeded user's attributes (a preference) or flags.
@@ -110,7 +94,7 @@ func TestVehicleRoute(t *testing.T) {
 		}
 	}
 	path := "/dashboard/fleet/devices/{van2}/route?"
-	before := func(t *testing.T, e *env) { drive(t, e) }
+	before := func(t *testing.T, e *env) { e.drive(t, "van2", vehicleAttrs) }
 	run(t, []scenario{
 		{Name: "the day's positions in order", As: "admin", Before: before, Method: "GET", Path: path + "from=" + driveDay + "&to=" + driveDay,
 			Status: 200, After: route(func(t *testing.T, r routeJSON) {
@@ -136,7 +120,7 @@ func TestVehicleRoute(t *testing.T) {
 			})},
 		{Name: "the viewer's day and units", As: "admin", Method: "GET", Path: path + "from=" + driveDay + "&to=" + driveDay,
 			Before: func(t *testing.T, e *env) {
-				drive(t, e)
+				e.drive(t, "van2", vehicleAttrs)
 				setUser(t, e, "admin", func(u *model.User) {
 					u.Attributes = model.Attributes{"speedUnit": "kn", "timezone": "America/New_York"}
 				})
@@ -171,7 +155,7 @@ func TestVehicleRoute(t *testing.T) {
 // viewer's own for this vehicle.
 func TestVehicleHistory(t *testing.T) {
 	e := newEnv(t)
-	drive(t, e)
+	e.drive(t, "van2", vehicleAttrs)
 	admin := e.users["admin"]
 	van2 := model.TextID(e.IDs["van2"])
 	for _, doc := range []struct {
@@ -207,7 +191,7 @@ func TestVehicleHistory(t *testing.T) {
 		`<td data-label="Arrived">2024-01-02 08:00 UTC</td><td data-label="Left">2024-01-02 08:10 UTC</td>`,
 		`<td data-label="Arrived">2024-01-02 08:24 UTC</td><td data-label="Left">2024-01-02 08:35 UTC</td><td data-label="Duration">11 min</td>`,
 		// the alarm, latest first
-		`<td data-label="Time">2024-01-02 08:30 UTC</td><td data-label="Event"><span class="badge status-offline">alarm</span></td><td data-label="Detail">sos</td>`,
+		`<td data-label="Time">2024-01-02 08:30 UTC</td><td data-label="Event"><span class="badge status-offline">Alarm</span></td><td data-label="Detail">sos</td>`,
 		// the last position's key facts
 		"Ignition", ">off<", "Battery", "87 %",
 		// its documents, soonest expiry first, and its service

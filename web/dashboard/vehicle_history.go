@@ -126,8 +126,9 @@ func attrText(show prefs.Display, kind string, v any) string {
 }
 
 // vehicleOffice is the vehicle's documents (soonest expiry first), its
-// service history (latest first) and when it is next due: the viewer's
-// own office records, as the documents and maintenance pages show them.
+// service history (latest first) and when it is next due: the office
+// records in the viewer's reach (the administrative path), as the
+// documents and maintenance pages show them.
 type vehicleOffice struct {
 	Docs     []docDue
 	Services []*model.ServiceRecord
@@ -136,7 +137,8 @@ type vehicleOffice struct {
 
 func (d *Dashboard) loadVehicleOffice(actor *model.User, deviceID int64) (vehicleOffice, error) {
 	var v vehicleOffice
-	docs, _, err := d.core.Office.Documents(actor, model.Query{})
+	records := d.core.Office.Admin(actor)
+	docs, err := records.Documents(0)
 	if err != nil {
 		return v, err
 	}
@@ -155,10 +157,10 @@ func (d *Dashboard) loadVehicleOffice(actor *model.User, deviceID int64) (vehicl
 		}
 		return a.Doc.ExpiryDate.Compare(b.Doc.ExpiryDate.Time)
 	})
-	if v.Services, err = d.core.Office.ServiceRecords(actor, office.ServiceQuery{VehicleID: deviceID}); err != nil {
+	if v.Services, err = records.ServiceRecords(0, office.ServiceQuery{VehicleID: deviceID}); err != nil {
 		return v, err
 	}
-	due, err := d.core.Office.ServicesDue(actor, time.Now())
+	due, err := records.ServicesDue(time.Now())
 	if err != nil {
 		return v, err
 	}

@@ -89,5 +89,7 @@ func (d *Dashboard) routes() []route {
 	rs = append(rs, d.frameRoutes()...)
 	rs = append(rs, d.userRoutes()...)
 	rs = append(rs, d.fileRoutes()...)
+	rs = append(rs, d.alertRoutes()...)
+	rs = append(rs, d.geofenceRoutes()...)
 	return rs
 }

@@ -115,6 +115,7 @@
 		field.addEventListener("change", show);
 		loadDraw(el, function () {
 			if (current === null || current.map !== map) return; // the page went away meanwhile
+			show(); // afresh: only shapes made after the plugin loaded are editable
 			map.addControl(new L.Control.Draw({
 				position: "topleft",
 				draw: {

@@ -83,6 +83,48 @@ func TestBrowserGeofencesAndAlerts(t *testing.T) {
 		t.Errorf("geofence linked to %v", linked)
 	}
 
+	// Reshape it in the edit mode (drag a corner, Save), then replace it
+	// with a circle (press, drag, release).
+	s.do("edit the geofence",
+		chromedp.Navigate(dash+"/geofences/"+itoa(fences[0].ID)),
+		waitTrue(`document.getElementById('geofence-map').dataset.drawing === 'true'`),
+		chromedp.Click(chromedp.CSS(`a.leaflet-draw-edit-edit`)),
+		waitTrue(`document.querySelectorAll('#geofence-map .leaflet-editing-icon').length >= 4`),
+	)
+	drawn := fences[0].Area
+	s.eval(`document.getElementById('geofence-map').scrollIntoView({block: 'center'})`)
+	x := s.eval(`(() => { const r = document.querySelector('#geofence-map .leaflet-editing-icon').getBoundingClientRect(); return r.left + r.width / 2; })()`).(float64)
+	y := s.eval(`(() => { const r = document.querySelector('#geofence-map .leaflet-editing-icon').getBoundingClientRect(); return r.top + r.height / 2; })()`).(float64)
+	s.do("drag a corner",
+		chromedp.MouseEvent(chromedp.MouseMoved, x, y),
+		chromedp.MouseEvent(chromedp.MousePressed, x, y, chromedp.Button("left")),
+		chromedp.MouseEvent(chromedp.MouseMoved, x+20, y+15, chromedp.Button("left")),
+		chromedp.MouseEvent(chromedp.MouseMoved, x+40, y+30, chromedp.Button("left")),
+		chromedp.MouseEvent(chromedp.MouseReleased, x+40, y+30, chromedp.Button("left")),
+		chromedp.Click(chromedp.CSS(`.leaflet-draw-actions a[title^="Save"]`)),
+		waitTrue(`document.getElementById('geofence-area').value !== `+jsString(drawn)),
+	)
+	if area := s.eval(`document.getElementById('geofence-area').value`).(string); !strings.HasPrefix(area, "POLYGON ((") {
+		t.Errorf("area after editing: %q", area)
+	}
+	left = s.eval(`document.getElementById('geofence-map').getBoundingClientRect().left`).(float64)
+	top = s.eval(`document.getElementById('geofence-map').getBoundingClientRect().top`).(float64)
+	center := [2]float64{left + 600, top + 200}
+	s.do("draw a circle",
+		chromedp.Click(chromedp.CSS(`a.leaflet-draw-draw-circle`)),
+		chromedp.MouseEvent(chromedp.MouseMoved, center[0], center[1]),
+		chromedp.MouseEvent(chromedp.MousePressed, center[0], center[1], chromedp.Button("left")),
+		chromedp.MouseEvent(chromedp.MouseMoved, center[0]+30, center[1], chromedp.Button("left")),
+		chromedp.MouseEvent(chromedp.MouseMoved, center[0]+60, center[1], chromedp.Button("left")),
+		chromedp.MouseEvent(chromedp.MouseReleased, center[0]+60, center[1], chromedp.Button("left")),
+		waitTrue(`document.getElementById('geofence-area').value.startsWith('CIRCLE (')`),
+		chromedp.Click(chromedp.CSS(`form.geofence-form button.primary`)),
+		s.waitText("table.list", "circle, radius"),
+	)
+	if g, err := e.Core.Fleet.Geofences.Get(e.users["admin"], fences[0].ID); err != nil || !strings.HasPrefix(g.Area, "CIRCLE (") {
+		t.Errorf("geofence after drawing a circle: %+v %v", g, err)
+	}
+
 	// An overspeed alert at 80 km/h for the truck.
 	s.do("set up an overspeed alert",
 		chromedp.Navigate(dash+"/alerts/new"),

@@ -83,12 +83,13 @@ type limitHolder struct {
 }
 
 // limitHolders are the objects that keep the alert's speed limit: the
-// server for an alert on every vehicle, else its devices and groups.
+// server for an alert on every vehicle (none before its settings were
+// first saved), else its devices and groups.
 func limitHolders(tx model.Tx, al *Alert) ([]limitHolder, error) {
 	if al.Notification.Always {
 		s, err := tx.Server()
 		if errors.Is(err, model.ErrNotFound) {
-			return nil, model.Invalid("the server settings are not set up yet")
+			return nil, nil // no settings yet, so no limit
 		}
 		if err != nil {
 			return nil, err
@@ -129,6 +130,9 @@ func setSpeedLimit(a access.Guard, al *Alert, limit float64) error {
 	holders, err := limitHolders(a.Tx, al)
 	if err != nil {
 		return err
+	}
+	if len(holders) == 0 {
+		return model.Invalid("the server settings are not set up yet: save them once before a limit for every vehicle")
 	}
 	limit = math.Round(limit*10) / 10
 	for _, h := range holders {

@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/prefs"
+	"github.com/fleetd/fleetd/web/internal/sinktest"
 	"github.com/fleetd/fleetd/web/internal/webtest"
 )
 
@@ -101,6 +103,7 @@ func TestAlertRules(t *testing.T) {
 		{"unconfigured channel", "manager", url.Values{"type": {model.EventIgnitionOn}, "notificators": {"web", "mail"}, "devices": {van}}, 422, "the mail channel is not configured"},
 		{"no limit", "manager", url.Values{"type": {model.EventDeviceOverspeed}, "notificators": {"web"}, "devices": {van}}, 422, "needs a speed limit"},
 		{"limit for all as manager", "manager", url.Values{"type": {model.EventDeviceOverspeed}, "notificators": {"web"}, "always": {"1"}, "speedLimit": {"80"}}, 422, "only an administrator"},
+		{"limit for all before the server settings", "admin", url.Values{"type": {model.EventDeviceOverspeed}, "notificators": {"web"}, "always": {"1"}, "speedLimit": {"80"}}, 422, "server settings are not set up yet"},
 		{"limit without vehicles", "manager", url.Values{"type": {model.EventDeviceOverspeed}, "notificators": {"web"}, "speedLimit": {"80"}}, 422, "choose the vehicles"},
 		{"alarm without kinds", "manager", url.Values{"type": {model.EventAlarm}, "notificators": {"web"}, "devices": {van}}, 422, "alarm notification needs"},
 		{"unknown type", "manager", url.Values{"type": {"sunrise"}, "notificators": {"web"}}, 422, "type must be one of"},
@@ -214,4 +217,19 @@ func TestAlertEvents(t *testing.T) {
 			Want:   []string{"ignition off"}, Absent: []string{`<nav class="nav"`}},
 		{Name: "bad page", As: "manager", Method: "GET", Path: "/dashboard/alerts?page=0", Status: 400},
 	})
+}
+
+// A channel the server has configured is offered and kept.
+func TestAlertConfiguredChannel(t *testing.T) {
+	e := newEnv(t, func(o *app.Options) { o.Channels.Mail = sinktest.SMTP(t, sinktest.NewInbox()) })
+	manager := e.as("manager")
+	webtest.Contains(t, "form", manager.get("/dashboard/alerts/new").Body, `value="mail"`, "E-mail")
+	f := url.Values{"type": {model.EventGeofenceEnter}, "notificators": {"web", "mail"}, "devices": {itoa(e.IDs["van3"])}}
+	if res := manager.post("/dashboard/alerts", f); res.Status != 303 {
+		t.Fatalf("create: %d %.400s", res.Status, res.Body)
+	}
+	if n := e.onlyAlert("manager"); n.Notificators != "web,mail" {
+		t.Errorf("channels: %q", n.Notificators)
+	}
+	webtest.Contains(t, "list", manager.get("/dashboard/alerts").Body, "Enters a geofence", "Web (dashboard and app), E-mail")
 }

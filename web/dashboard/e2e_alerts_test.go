@@ -129,6 +129,8 @@ func TestBrowserGeofencesAndAlerts(t *testing.T) {
 	s.do("set up an overspeed alert",
 		chromedp.Navigate(dash+"/alerts/new"),
 		chromedp.WaitVisible(chromedp.CSS(`select[name=type]`)),
+		chromedp.SetValue(chromedp.CSS(`select[name=type]`), model.EventAlarm),
+		waitTrue(`document.querySelector('input[name=speedLimit]').offsetParent === null`),
 		chromedp.SetValue(chromedp.CSS(`select[name=type]`), model.EventDeviceOverspeed),
 		chromedp.SendKeys(chromedp.CSS(`input[name=speedLimit]`), "80"),
 		chromedp.Click(chromedp.CSS(`input[name=devices][value="`+itoa(e.IDs["truck1"])+`"]`)),
@@ -147,7 +149,7 @@ func TestBrowserGeofencesAndAlerts(t *testing.T) {
 			t.Errorf("%s is %v px wide at phone width", page, w)
 		}
 	}
-	s.do("phone drawing tools", waitTrue(`document.getElementById('geofence-map').dataset.drawing === 'true'`))
+	s.do("phone drawing tools", waitTrue(`document.getElementById('geofence-map').dataset.drawing === 'true' && !document.querySelector('#geofence-map .leaflet-zoom-anim')`))
 	s.screenshot("phone-geofence-form")
 
 	s.mu.Lock()

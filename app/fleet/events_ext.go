@@ -73,6 +73,25 @@ const (
 // ExtendedEvents answers E2: one page of the matching events of the
 // devices, merged in event time order (ties by id).
 func (fl *Service) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEvent, error) {
+	page, err := fl.Events(actor, q)
+	if err != nil {
+		return nil, err
+	}
+	var zone *time.Location
+	if err := fl.store.View(func(tx model.Tx) error { zone = serverZone(tx); return nil }); err != nil {
+		return nil, err
+	}
+	out := make([]ExtendedEvent, len(page))
+	for i, e := range page {
+		out[i] = extendEvent(e, zone)
+	}
+	return out, nil
+}
+
+// Events is one page of the matching events of the devices (every one
+// the actor sees when q names none), merged in event time order (ties by
+// id).
+func (fl *Service) Events(actor *model.User, q EventQuery) ([]*model.Event, error) {
 	if err := checkRange(q.From, q.To); err != nil {
 		return nil, err
 	}
@@ -84,13 +103,11 @@ func (fl *Service) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEv
 	}
 	match := typeFilter(q.Types)
 	var page []*model.Event
-	var zone *time.Location
 	err := fl.store.View(func(tx model.Tx) error {
 		devices, err := visibleDevices(access.Guard{Tx: tx, Actor: actor}, q.DeviceIDs)
 		if err != nil {
 			return err
 		}
-		zone = serverZone(tx)
 		streams := make([]iter.Seq[*model.Event], len(devices))
 		errs := make([]error, len(devices))
 		for i, id := range devices {
@@ -99,14 +116,7 @@ func (fl *Service) ExtendedEvents(actor *model.User, q EventQuery) ([]ExtendedEv
 		page = mergeEvents(streams, q.Desc, (q.Page-1)*q.Limit, q.Limit)
 		return model.FirstError(errs...)
 	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ExtendedEvent, len(page))
-	for i, e := range page {
-		out[i] = extendEvent(e, zone)
-	}
-	return out, nil
+	return page, err
 }
 
 // typeFilter matches events of the given types (all when none).

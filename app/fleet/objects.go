@@ -182,6 +182,12 @@ func (o *Objects[T, P]) CreateWith(actor *model.User, apply func(*T) error, also
 
 // Update applies a change to a copy of the stored object and saves it.
 func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error) (*T, error) {
+	return o.UpdateWith(actor, id, apply, nil)
+}
+
+// UpdateWith is Update with also run in the same transaction once the
+// object is stored, for records that must commit with it (its links).
+func (o *Objects[T, P]) UpdateWith(actor *model.User, id int64, apply func(*T) error, also func(model.Tx, *T) error) (*T, error) {
 	var after *T
 	err := o.store.As(actor).Update(func(tx model.Tx) error {
 		a := access.Guard{Tx: tx, Actor: actor}
@@ -203,7 +209,12 @@ func (o *Objects[T, P]) Update(actor *model.User, id int64, apply func(*T) error
 			return err
 		}
 		if o.created != nil {
-			return o.created(tx, after)
+			if err := o.created(tx, after); err != nil {
+				return err
+			}
+		}
+		if also != nil {
+			return also(tx, after)
 		}
 		return nil
 	})

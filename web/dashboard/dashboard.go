@@ -91,5 +91,7 @@ func (d *Dashboard) routes() []route {
 	rs = append(rs, d.userRoutes()...)
 	rs = append(rs, d.fileRoutes()...)
 	rs = append(rs, d.reportRoutes()...)
+	rs = append(rs, d.alertRoutes()...)
+	rs = append(rs, d.geofenceRoutes()...)
 	return rs
 }

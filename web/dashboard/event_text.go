@@ -47,8 +47,17 @@ func words(name string) string {
 	return b.String()
 }
 
-// eventLabel is a Traccar name as a label: "engineStop" is "Engine stop".
-func eventLabel(name string) string {
+// eventLabel is an event type as the alert forms name it ("Speeding"),
+// else in words.
+func eventLabel(typ string) string {
+	if l, ok := eventLabels[typ]; ok {
+		return l
+	}
+	return nameLabel(typ)
+}
+
+// nameLabel is a Traccar name as a label: "engineStop" is "Engine stop".
+func nameLabel(name string) string {
 	w := []rune(words(name))
 	if len(w) > 0 {
 		w[0] = unicode.ToUpper(w[0])

@@ -83,6 +83,17 @@ func (r *formReader) values(name string) []string {
 	return out
 }
 
+// ids reads a repeated id field (checkboxes of vehicles).
+func (r *formReader) ids(name string) []int64 {
+	var out []int64
+	for _, v := range r.values(name) {
+		if id := r.parseID(name, strings.TrimSpace(v)); id != 0 {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // keptFiles applies an edit form's attachment checkboxes (keepFile, one per
 // attached file; unchecked ones are removed) to ids. Forms without the
 // checkboxes (editingFiles unset) keep every file.

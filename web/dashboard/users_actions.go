@@ -89,17 +89,6 @@ func (d *Dashboard) userAccess(c *fiber.Ctx) error {
 	})
 }
 
-// ids reads the ids of a repeated field (ticked checkboxes).
-func (r *formReader) ids(name string) []int64 {
-	var out []int64
-	for _, v := range r.values(name) {
-		if id := r.parseID(name, v); id > 0 {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
 func (d *Dashboard) userDelete(c *fiber.Ctx) error {
 	id, err := httpx.ParamID(c)
 	if err != nil {

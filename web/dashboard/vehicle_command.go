@@ -43,7 +43,7 @@ func (d *Dashboard) loadCommand(actor *model.User, dev *model.Device) (commandVi
 	}
 	types, err := d.core.Ingest.CommandTypes(actor, dev.ID, "", false)
 	for _, t := range types {
-		v.Types = append(v.Types, option{t.Type, eventLabel(t.Type)})
+		v.Types = append(v.Types, option{t.Type, nameLabel(t.Type)})
 	}
 	return v, err
 }

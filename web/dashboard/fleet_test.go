@@ -41,7 +41,7 @@ func TestFleetListFragment(t *testing.T) {
 	run(t, []scenario{
 		{Name: "fragment", As: "admin", Method: "GET", Path: "/dashboard/fleet?q=truck",
 			Header: map[string]string{"HX-Request": "true", "HX-Target": "fleet-list"}, Status: 200,
-			Want: []string{"Truck One</a>", `id="fleet-data"`, `"name":"Van Two","status":"offline","lastUpdate":null,"listed":false}`},
+			Want:   []string{"Truck One</a>", `id="fleet-data"`, `"name":"Van Two","status":"offline","lastUpdate":null,"listed":false}`},
 			Absent: []string{"<html", "<nav", "Van Two</a>"}},
 	})
 }

@@ -59,7 +59,7 @@ func TestLiveMap(t *testing.T) {
 	}
 
 	// A position moves the marker and the list's cells.
-	e.report(truck, 52.53, 13.45, 54, -50*time.Second)
+	e.storePosition(truck, 52.53, 13.45, 54, -50*time.Second)
 	s.do("the truck moves",
 		waitTrue(markerAt(truck, 52.53, 13.45)),
 		s.waitText(row(truck, "position"), "52.53000, 13.45000"),
@@ -67,7 +67,7 @@ func TestLiveMap(t *testing.T) {
 	)
 	// A device's first position puts it on the map; its report made it
 	// online: the list and the counts say so.
-	e.report(van2, 52.40, 13.10, 0, -50*time.Second)
+	e.storePosition(van2, 52.40, 13.10, 0, -50*time.Second)
 	s.do("van 2 appears",
 		waitTrue(markerAt(van2, 52.40, 13.10)),
 		waitTrue(`document.querySelectorAll('#map .dot').length === 3`),
@@ -97,7 +97,7 @@ func TestLiveMap(t *testing.T) {
 		waitTrue(centredOn(52.53, 13.45)),
 		waitTrue(`document.querySelectorAll('#map .dot-followed').length === 1`),
 	)
-	e.report(truck, 52.56, 13.52, 30, -40*time.Second)
+	e.storePosition(truck, 52.56, 13.52, 30, -40*time.Second)
 	s.do("the map follows", waitTrue(markerAt(truck, 52.56, 13.52)), waitTrue(centredOn(52.56, 13.52)))
 	s.screenshot("live-map-follow")
 
@@ -110,11 +110,18 @@ func TestLiveMap(t *testing.T) {
 		waitTrue(`document.querySelectorAll('#map .dot-followed').length === 0`),
 	)
 	centre := s.eval(`(() => { const c = fleetdMap.fleet().map.getCenter(); return [c.lat, c.lng]; })()`).([]any)
-	e.report(truck, 52.58, 13.60, 30, -30*time.Second)
+	e.storePosition(truck, 52.58, 13.60, 30, -30*time.Second)
 	s.do("the truck moves alone", waitTrue(markerAt(truck, 52.58, 13.60)))
 	if got := s.eval(`(() => { const c = fleetdMap.fleet().map.getCenter(); return [c.lat, c.lng]; })()`).([]any); fmt.Sprint(got) != fmt.Sprint(centre) {
 		t.Errorf("the map moved after following ended: centre %v, was %v", got, centre)
 	}
+	// The marker's popup offers following too.
+	s.do("follow from the popup",
+		chromedp.Click(chromedp.CSS(row(truck, "position")+" [data-focus]")),
+		waitTrue(`(() => { const b = document.querySelector('.leaflet-popup [data-follow]'); if (!b) return false; b.click(); return true; })()`),
+		s.waitText("#follow-bar:not([hidden]) strong", "Truck One"),
+		waitTrue(centredOn(52.58, 13.60)),
+	)
 	if same := s.eval(`window.sameLoad === true`); same != true {
 		t.Error("the page was reloaded")
 	}
@@ -144,7 +151,7 @@ func TestLiveMapClusters(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids[i] = d.ID
-		e.report(d.ID, 52.50+float64(i%20)*0.002, 13.30+float64(i/20)*0.003, 0, -time.Minute)
+		e.storePosition(d.ID, 52.50+float64(i%20)*0.002, 13.30+float64(i/20)*0.003, 0, -time.Minute)
 	}
 	s := newSession(t, e)
 	liveSignIn(s, "admin@example.com")
@@ -187,9 +194,9 @@ func liveSignIn(s *session, email string) {
 	)
 }
 
-// report stores a position of the device through the core, as a tracker's
+// storePosition stores a position of the device through the core, as a tracker's
 // report would, fixed at the core's clock plus ago.
-func (e *env) report(id int64, lat, lon, knots float64, ago time.Duration) {
+func (e *env) storePosition(id int64, lat, lon, knots float64, ago time.Duration) {
 	e.t.Helper()
 	at := e.now.Add(ago)
 	p := &model.Position{DeviceID: id, Protocol: "gt06", Valid: true, Latitude: lat, Longitude: lon, Speed: knots,

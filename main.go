@@ -461,7 +461,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	}
 	w := cfg.Web // an upload of files.maxSize gets room for the multipart framing
 	webOpts := web.Options{Logger: log, SecureCookies: w.SecureCookies || w.TLS.Enabled(), AllowedOrigins: w.AllowedOrigins,
-		Trackers: catalog.Listeners(devices.Ports()), AutoPort: devices.Ports()[protocols.AutoName],
+		Trackers: catalog.Listeners(devices.Ports()), AutoPort: devices.Ports()[protocols.AutoName], TileURL: w.Map.TileURL, TileAttribution: w.Map.Attribution,
 		Metrics: m, MetricsToken: cfg.Metrics.Token, TrustedProxies: w.TrustedProxies, ProxyHeader: w.ProxyHeader,
 		Limits: httpx.Limits{ReadTimeout: w.ReadTimeout, MinBodyRate: w.MinBodyRate, WriteTimeout: w.WriteTimeout, IdleTimeout: w.IdleTimeout,
 			MaxBody: w.MaxBodySize, MaxUpload: cfg.Files.MaxSize + 1<<20, MaxConns: w.MaxConnections, MaxConnsPerIP: w.MaxConnsPerIP}}

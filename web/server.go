@@ -38,8 +38,8 @@ type Options struct {
 	// KeepAlive is how often the live socket sends {} (default 30 s).
 	KeepAlive time.Duration
 	// TileURL is the dashboard map's tile URL template; empty: the server's
-	// mapUrl setting, else OpenStreetMap.
-	TileURL string
+	// mapUrl setting, else OpenStreetMap. TileAttribution credits the tiles.
+	TileURL, TileAttribution string
 	// Trackers are the enabled device protocols with their ports and
 	// set-up notes, AutoPort the shared port (0: off), for the dashboard's
 	// help on connecting a tracker.
@@ -102,7 +102,7 @@ func New(core *app.Core, opts Options) *fiber.App {
 	api.Register(f.Group("/api"), core, api.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
 		KeepAlive: opts.KeepAlive})
 	dashboard.Register(f, core, dashboard.Options{Logger: opts.Logger, SecureCookies: opts.SecureCookies,
-		TileURL: opts.TileURL, Static: dashboard.EmbeddedStatic(opts.Logger), Trackers: opts.Trackers, AutoPort: opts.AutoPort})
+		TileURL: opts.TileURL, TileAttribution: opts.TileAttribution, Static: dashboard.EmbeddedStatic(opts.Logger), Trackers: opts.Trackers, AutoPort: opts.AutoPort})
 	return f
 }
 

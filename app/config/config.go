@@ -66,8 +66,9 @@ type Web struct {
 	URL            string
 	TrustedProxies []string
 	ProxyHeader    string
-	WebLimits          // web_limits_keys.go
-	TLS            TLS // tls_keys.go
+	WebLimits             // web_limits_keys.go
+	TLS            TLS    // tls_keys.go
+	Map            WebMap // web_map_keys.go
 }
 
 // Admin is the first administrator created on an empty store.

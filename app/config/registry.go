@@ -69,7 +69,7 @@ type ProtocolDefault struct {
 // NewRegistry returns the registry of a build with the device listeners
 // of d.
 func NewRegistry(d DeviceDefaults) *Registry {
-	return &Registry{keys: slices.Concat(coreKeys, webLimitsKeys(), tlsKeys(), deviceLimitKeys(d), accountKeys(), officeKeys(),
+	return &Registry{keys: slices.Concat(coreKeys, webLimitsKeys(), tlsKeys(), webMapKeys(), deviceLimitKeys(d), accountKeys(), officeKeys(),
 		operationsKeys(), storeKeys(), backupKeys(), reportsKeys(), notifyKeys(), protocolKeys(d.Protocols))}
 }
 

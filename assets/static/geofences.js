@@ -53,8 +53,7 @@
 	// newMap starts the map with the viewer's vehicles on it, to draw
 	// around; it shows them all until fit is given something to show.
 	function newMap(el, data) {
-		var map = L.map(el, { worldCopyJump: true }).setView([20, 0], 2);
-		L.tileLayer(el.dataset.tiles, { maxZoom: 19, attribution: el.dataset.attribution }).addTo(map);
+		var map = window.fleetdMap.create(el);
 		var dots = (data.vehicles || []).map(function (v) {
 			return L.circleMarker([v.lat, v.lon], { radius: 5, weight: 2, className: "vehicle-dot" }).bindTooltip(v.name).addTo(map);
 		});

@@ -190,8 +190,7 @@
 	function init(el) {
 		var data = readData();
 		if (typeof L === "undefined" || !data) return;
-		var map = L.map(el, { worldCopyJump: true });
-		L.tileLayer(el.dataset.tiles, { maxZoom: 19, attribution: el.dataset.attribution }).addTo(map);
+		var map = window.fleetdMap.create(el);
 		page = { data: data, map: map, status: data.status, live: null, line: null, replay: null, points: [], index: 0, timer: null };
 		el.dataset.ready = "true";
 		if (data.position) {

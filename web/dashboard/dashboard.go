@@ -25,14 +25,19 @@ const Prefix = "/dashboard"
 // options nor the server settings (mapUrl) name one.
 const DefaultTileURL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
 
+// DefaultTileAttribution credits OpenStreetMap, whose data most tile
+// servers draw.
+const DefaultTileAttribution = "© OpenStreetMap contributors"
+
 // Options configures the dashboard.
 type Options struct {
 	Logger *slog.Logger
 	// SecureCookies marks cookies Secure (served behind HTTPS).
 	SecureCookies bool
 	// TileURL is the map tile URL template ({z}/{x}/{y}); empty: the
-	// server's mapUrl setting, else DefaultTileURL.
-	TileURL string
+	// server's mapUrl setting, else DefaultTileURL. TileAttribution is the
+	// tiles' credit (plain text); empty: DefaultTileAttribution.
+	TileURL, TileAttribution string
 	// Static is the embedded file tree served under AssetPrefix.
 	Static *Static
 	// Trackers are the enabled device protocols (ports, set-up notes) and
@@ -58,7 +63,7 @@ func Register(f *fiber.App, core *app.Core, opts Options) {
 	f.Get(AssetPrefix+"*", opts.Static.Handler)
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect(Prefix+"/", fiber.StatusFound) })
 
-	r := f.Group(Prefix, d.htmlErrors)
+	r := f.Group(Prefix, d.contentPolicy, d.htmlErrors)
 	r.Get("/login", d.loginPage)
 	r.Post("/login", d.checkLoginCSRF, d.login)
 	r.Post("/logout", d.session, d.checkCSRF, d.logout)

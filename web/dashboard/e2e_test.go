@@ -207,7 +207,7 @@ func TestBrowser(t *testing.T) {
 	// Searching swaps the list in, and the map follows it.
 	s.do("search the fleet",
 		chromedp.SendKeys(chromedp.CSS(`#fleet-filters input[name=q]`), "truck"),
-		waitTrue(`!document.querySelector('#fleet-list').textContent.includes('Van Three')`),
+		waitTrue(`!document.querySelector('#fleet-list table').textContent.includes('Van Three')`),
 		waitTrue(`document.querySelectorAll('#map .dot').length === 1`),
 	)
 	if q := s.eval(`new URLSearchParams(location.search).get('q')`); q != "truck" {

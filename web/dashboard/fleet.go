@@ -12,7 +12,6 @@ import (
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/ingest"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/app/prefs"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/gofiber/fiber/v2"
 )
@@ -37,42 +36,31 @@ type fleetRow struct {
 	Position *model.Position
 }
 
-// mapPoint is what the map script needs of a device with a position.
-type mapPoint struct {
-	ID     int64   `json:"id"`
-	Name   string  `json:"name"`
-	Status string  `json:"status"`
-	Lat    float64 `json:"lat"`
-	Lon    float64 `json:"lon"`
-	Speed  string  `json:"speed"`
-	Time   string  `json:"time"`
-}
-
-// fleetView is the fleet page: the filtered devices, their positions for
-// the map and the status counts over the whole fleet.
+// fleetView is the fleet page: the filtered devices, what the live map
+// starts from and the status counts over the whole fleet.
 type fleetView struct {
 	Query, Status string
 	Rows          []fleetRow
-	Points        []mapPoint
+	Live          []liveDevice
 	Counts        map[string]int
 	Total         int
-	TileURL       string
+	Tiles         mapTiles
 	Now           time.Time
 }
 
 func (d *Dashboard) fleet(c *fiber.Ctx) error {
-	v, err := d.loadFleet(user(c), display(c), c.Query("q"), c.Query("status"))
+	v, err := d.loadFleet(user(c), c.Query("q"), c.Query("status"))
 	if err != nil {
 		return err
 	}
 	if hxTarget(c, "fleet-list") {
 		return render(c, fiber.StatusOK, fleetList(v))
 	}
-	v.TileURL = d.tileURL()
+	v.Tiles = d.tiles()
 	return render(c, fiber.StatusOK, fleetPage(d.page(c, "Fleet", "fleet"), v))
 }
 
-func (d *Dashboard) loadFleet(actor *model.User, show prefs.Display, query, status string) (fleetView, error) {
+func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetView, error) {
 	v := fleetView{Query: strings.TrimSpace(query), Status: status, Counts: map[string]int{}, Now: time.Now()}
 	devices, err := d.core.Fleet.Devices.List(actor, model.Query{})
 	if err != nil {
@@ -99,29 +87,15 @@ func (d *Dashboard) loadFleet(actor *model.User, show prefs.Display, query, stat
 		v.Counts[dev.Status]++
 		v.Total++
 		text := strings.ToLower(dev.Name + "\n" + dev.UniqueID + "\n" + dev.Phone + "\n" + dev.Model)
-		if !strings.Contains(text, needle) || (status != "" && dev.Status != status) {
-			continue
+		live := liveDevice{ID: dev.ID, Name: dev.Name, Status: dev.Status, LastUpdate: dev.LastUpdate}
+		if strings.Contains(text, needle) && (status == "" || dev.Status == status) {
+			row := fleetRow{Device: dev, Group: groupName[dev.GroupID], Position: byDevice[dev.ID]}
+			v.Rows = append(v.Rows, row)
+			live.Listed, live.Position = true, newLivePosition(row.Position)
 		}
-		row := fleetRow{Device: dev, Group: groupName[dev.GroupID], Position: byDevice[dev.ID]}
-		v.Rows = append(v.Rows, row)
-		if p := row.Position; p != nil {
-			v.Points = append(v.Points, mapPoint{ID: dev.ID, Name: dev.Name, Status: dev.Status,
-				Lat: p.Latitude, Lon: p.Longitude, Speed: show.SpeedText(p.Speed), Time: show.TimeText(p.FixTime)})
-		}
+		v.Live = append(v.Live, live)
 	}
 	return v, nil
-}
-
-// tileURL is the map's tile URL template: the option, else the server's
-// mapUrl setting, else OpenStreetMap.
-func (d *Dashboard) tileURL() string {
-	if d.opts.TileURL != "" {
-		return d.opts.TileURL
-	}
-	if s, err := d.core.Accounts.Server(); err == nil && strings.Contains(s.MapURL, "{z}") {
-		return s.MapURL
-	}
-	return DefaultTileURL
 }
 
 // deviceForm is the device create/edit form with its choices. A new

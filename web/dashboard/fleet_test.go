@@ -13,14 +13,15 @@ import (
 )
 
 func TestFleetPage(t *testing.T) {
-	// Every fleet page has the map and the menu, and its 15 s refresh keeps
-	// the filters the list shows.
-	page := []string{`data-tiles="https://tile.openstreetmap.org/{{z}}/{{x}}/{{y}}.png"`, `<nav`,
-		`hx-include="#fleet-filters" hx-trigger="every 15s"`}
+	// Every fleet page has the live map (no polling) and the menu.
+	page := []string{`data-tiles="https://tile.openstreetmap.org/{{z}}/{{x}}/{{y}}.png"`,
+		`data-attribution="© OpenStreetMap contributors"`, `data-live-state`, `<nav`}
 	run(t, []scenario{
 		{Name: "admin", As: "admin", Method: "GET", Path: "/dashboard/fleet", Status: 200,
-			Want: append([]string{"Truck One", "Van Two", "Van Three", `"name":"Truck One"`, `"lat":52.52`,
-				`"status":"online"`, "no position yet", "50 km/h", "Unregistered trackers"}, page...)},
+			Want: append([]string{"Truck One", "Van Two", "Van Three", `"name":"Truck One"`, `"latitude":52.52`,
+				`"status":"online"`, "no position yet", "50 km/h", "Unregistered trackers",
+				`data-speed-factor="1.852" data-speed-unit="km/h"`, `<tr data-device="{truck1}">`, `data-follow="{truck1}"`},
+				page...), Absent: []string{"every 15s"}},
 		{Name: "admin ?q=van", As: "admin", Method: "GET", Path: "/dashboard/fleet?q=van", Status: 200,
 			Want: append([]string{"Van Two</a>", "Van Three</a>"}, page...), Absent: []string{"Truck One</a>"}},
 		{Name: "admin ?q=356938035643809", As: "admin", Method: "GET", Path: "/dashboard/fleet?q=356938035643809", Status: 200,
@@ -29,16 +30,19 @@ func TestFleetPage(t *testing.T) {
 			Want: append([]string{"Van Two</a>"}, page...), Absent: []string{"Truck One</a>", "Van Three</a>"}},
 		// A manager sees what it manages, and no unknown devices (administrators only).
 		{Name: "manager", As: "manager", Method: "GET", Path: "/dashboard/fleet", Status: 200,
-			Want: append([]string{"Van Three</a>", `"lat":53.55`}, page...), Absent: []string{"Truck One", "Van Two", "Unregistered trackers"}},
+			Want: append([]string{"Van Three</a>", `"latitude":53.55`}, page...), Absent: []string{"Truck One", "Van Two", "Unregistered trackers"}},
 	})
 }
 
-// The filters and the 15 s refresh ask for the list only.
+// The filters (and the live map, back from a lost connection) ask for the
+// list only: it carries every device the viewer sees for the map and the
+// counts, the filtered ones listed.
 func TestFleetListFragment(t *testing.T) {
 	run(t, []scenario{
 		{Name: "fragment", As: "admin", Method: "GET", Path: "/dashboard/fleet?q=truck",
 			Header: map[string]string{"HX-Request": "true", "HX-Target": "fleet-list"}, Status: 200,
-			Want: []string{"Truck One</a>", `id="fleet-data"`}, Absent: []string{"<html", "<nav", "Van Two"}},
+			Want:   []string{"Truck One</a>", `id="fleet-data"`, `"name":"Van Two","status":"offline","lastUpdate":null,"listed":false}`},
+			Absent: []string{"<html", "<nav", "Van Two</a>"}},
 	})
 }
 

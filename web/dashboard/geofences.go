@@ -39,7 +39,7 @@ type geofencesView struct {
 // geofenceMapData is what geofences.js draws: the geofences (the list's)
 // and, to draw around, the viewer's vehicles where they last were.
 type geofenceMapData struct {
-	TileURL  string       `json:"-"`
+	Tiles    mapTiles     `json:"-"`
 	Shapes   []mapShape   `json:"shapes"`
 	Vehicles []vehicleDot `json:"vehicles"`
 }
@@ -82,7 +82,7 @@ func (d *Dashboard) geofences(c *fiber.Ctx) error {
 
 // geofenceMapData starts a map's data with the actor's vehicles.
 func (d *Dashboard) geofenceMapData(actor *model.User) (geofenceMapData, error) {
-	m := geofenceMapData{TileURL: d.tileURL(), Shapes: []mapShape{}, Vehicles: []vehicleDot{}}
+	m := geofenceMapData{Tiles: d.tiles(), Shapes: []mapShape{}, Vehicles: []vehicleDot{}}
 	names, err := d.entityNames(actor)
 	if err != nil {
 		return m, err

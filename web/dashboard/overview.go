@@ -62,7 +62,7 @@ func openTicket(t *model.Ticket) bool {
 
 func (d *Dashboard) overview(c *fiber.Ctx) error {
 	actor := user(c)
-	fleet, err := d.loadFleet(actor, display(c), "", "")
+	fleet, err := d.loadFleet(actor, "", "")
 	if err != nil {
 		return err
 	}

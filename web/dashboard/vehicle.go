@@ -33,8 +33,14 @@ type vehicleView struct {
 	Office   vehicleOffice
 	Command  commandView
 	Data     vehicleData
-	TileURL  string
+	Tiles    mapTiles
 	Now      time.Time
+}
+
+// latLon is where the live marker starts.
+type latLon struct {
+	Lat float64 `json:"lat"`
+	Lon float64 `json:"lon"`
 }
 
 // vehicleData is what vehicle.js needs: the device, its last position, the
@@ -42,7 +48,7 @@ type vehicleView struct {
 type vehicleData struct {
 	ID          int64      `json:"id"`
 	Status      string     `json:"status"`
-	Position    *mapPoint  `json:"position"`
+	Position    *latLon    `json:"position"`
 	RouteURL    string     `json:"routeUrl"`
 	SpeedFactor float64    `json:"speedFactor"` // knots to the viewer's unit
 	SpeedUnit   string     `json:"speedUnit"`
@@ -74,7 +80,7 @@ func (d *Dashboard) loadVehicle(c *fiber.Ctx) (vehicleView, error) {
 	if err != nil {
 		return vehicleView{}, err
 	}
-	v := vehicleView{Device: dev, Now: time.Now(), TileURL: d.tileURL()}
+	v := vehicleView{Device: dev, Now: time.Now(), Tiles: d.tiles()}
 	if v.Range, err = readRange(c, show, v.Now); err != nil {
 		return v, err
 	}
@@ -108,8 +114,7 @@ func (d *Dashboard) loadVehicle(c *fiber.Ctx) (vehicleView, error) {
 		DistUnit: show.DistanceLabel(), Zone: v.Range.Start.Location().String(), TwelveHour: show.TwelveHour,
 		LiveEvents: !v.Range.End.Before(v.Now), Attributes: keyAttributes}
 	if p := v.Position; p != nil {
-		v.Data.Position = &mapPoint{ID: dev.ID, Name: dev.Name, Status: dev.Status, Lat: p.Latitude, Lon: p.Longitude,
-			Speed: show.SpeedText(p.Speed), Time: show.TimeText(p.FixTime)}
+		v.Data.Position = &latLon{Lat: p.Latitude, Lon: p.Longitude}
 	}
 	return v, nil
 }

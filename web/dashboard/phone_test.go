@@ -2,6 +2,7 @@ package dashboard_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -20,7 +21,8 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 
 // detailPages are pages no navigation entry leads to directly, checked
 // besides every page the navigation bar offers.
-var detailPages = []string{"/profile", "/users/new", "/fleet/devices/new", "/fleet/unknown", "/fleet/frames", "/tickets/new", "/documents/new", "/maintenance/new"}
+var detailPages = []string{"/profile", "/users/new", "/alerts/new", "/geofences/new", "/fleet/devices/{truck1}",
+	"/fleet/devices/{truck1}/edit", "/reports?type=summary&range=last7", "/fleet/devices/new", "/fleet/unknown", "/fleet/frames", "/tickets/new", "/documents/new", "/maintenance/new"}
 
 // lightBoxes lists the visible elements of main (maps aside) whose own
 // background is nearly white: in dark mode, a colour the palette does not
@@ -61,7 +63,7 @@ func TestEveryPageAtPhoneWidthInBothSchemes(t *testing.T) {
 		t.Fatalf("navigation offers only %v", pages)
 	}
 	for _, p := range detailPages {
-		pages = append(pages, "/dashboard"+p)
+		pages = append(pages, "/dashboard"+strings.ReplaceAll(p, "{truck1}", itoa(e.IDs["truck1"])))
 	}
 	for _, scheme := range []string{"light", "dark"} {
 		s.do("scheme "+scheme, colorScheme(scheme))

@@ -7,6 +7,7 @@
 package prefs
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -191,6 +192,18 @@ func (d Display) DistanceLabel() string {
 // DistanceText is a distance in metres as the user reads it ("12.3 km").
 func (d Display) DistanceText(meters float64) string {
 	return strconv.FormatFloat(d.DistanceValue(meters), 'f', 1, 64) + " " + d.DistanceLabel()
+}
+
+// RoundDistance is kilometres (an odometer, a service interval) in the
+// user's unit, to the whole unit ("88,000 km" is "54681 mi").
+func (d Display) RoundDistance(km float64) string {
+	return strconv.FormatFloat(d.DistanceValue(km*1000), 'f', 0, 64) + " " + d.DistanceLabel()
+}
+
+// KmFrom converts a distance typed in the user's unit to kilometres, to
+// a metre, so a value shown and saved again does not drift.
+func (d Display) KmFrom(v float64) float64 {
+	return math.Round(v/d.DistanceValue(1000)*1000) / 1000
 }
 
 // TimeText is an instant in the user's zone ("2026-11-24 21:05 CET").

@@ -56,6 +56,8 @@ func TestTexts(t *testing.T) {
 		{"twelve hour", prefs.Display{Zone: berlin, TwelveHour: true}.TimeText(at), "2026-07-01 2:30 PM CEST"},
 		{"zero time", prefs.Default().TimeText(time.Time{}), "–"},
 		{"date across midnight", prefs.Display{Zone: berlin}.DateOf(time.Date(2026, 7, 1, 22, 30, 0, 0, time.UTC)), "2026-07-02"},
+		{"odometer km", prefs.Default().RoundDistance(88000), "88000 km"},
+		{"odometer mi", prefs.Display{Distance: prefs.Mi}.RoundDistance(88000), "54681 mi"},
 		{"money bare", prefs.Default().Money(1234567.5), "1,234,567.50"},
 		{"money with currency", prefs.Display{Currency: "EUR"}.Money(-1234.5), "EUR -1,234.50"},
 		{"money small", prefs.Default().Money(5), "5.00"},
@@ -72,6 +74,16 @@ func TestKnotsRoundTrip(t *testing.T) {
 		d := prefs.Display{Speed: unit}
 		if got := d.SpeedValue(d.KnotsFrom(90)); got < 89.999 || got > 90.001 {
 			t.Errorf("%s: 90 -> knots -> %v", unit, got)
+		}
+	}
+}
+
+func TestKmRoundTrip(t *testing.T) {
+	for _, unit := range []string{prefs.Km, prefs.Mi, prefs.Nmi} {
+		d := prefs.Display{Distance: unit}
+		shown := d.DistanceValue(88000 * 1000)
+		if got := d.KmFrom(shown); got != 88000 {
+			t.Errorf("%s: 88000 km shown as %v and read back as %v km", unit, shown, got)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -79,6 +80,24 @@ func speed(ctx context.Context, knots float64) string { return shown(ctx).SpeedT
 
 // distance is metres in the viewer's unit.
 func distance(ctx context.Context, meters float64) string { return shown(ctx).DistanceText(meters) }
+
+// odometer is an odometer reading (stored in km) in the viewer's unit;
+// "–" when none was recorded.
+func odometer(ctx context.Context, km *float64) string {
+	if km == nil {
+		return "–"
+	}
+	return shown(ctx).RoundDistance(*km)
+}
+
+// odometerField is an odometer reading in the viewer's unit for a form.
+func odometerField(ctx context.Context, km *float64) string {
+	if km == nil || shown(ctx).Distance == prefs.Km {
+		return optFloat(km)
+	}
+	v := math.Round(shown(ctx).DistanceValue(*km*1000)*1000) / 1000 // KmFrom reads it back to the metre
+	return optFloat(&v)
+}
 
 // money is an amount in the server's currency.
 func money(ctx context.Context, v float64) string { return shown(ctx).Money(v) }

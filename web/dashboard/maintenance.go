@@ -203,7 +203,10 @@ func readService(c *fiber.Ctx, rec *model.ServiceRecord) error {
 	rec.Title = r.text("title")
 	rec.VehicleID = model.TextID(r.id("vehicleId"))
 	rec.ServiceDate = r.date("serviceDate", "Service date")
-	rec.Odometer = r.float("odometer", "Odometer")
+	if rec.Odometer = r.float("odometer", "Odometer"); rec.Odometer != nil {
+		km := display(c).KmFrom(*rec.Odometer) // typed in the viewer's unit, kept in km
+		rec.Odometer = &km
+	}
 	rec.Expenditure = r.float("expenditure", "Cost")
 	rec.ProviderName = r.text("providerName")
 	rec.Location = r.text("location")

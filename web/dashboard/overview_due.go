@@ -1,7 +1,7 @@
 package dashboard
 
 import (
-	"math"
+	"context"
 	"time"
 
 	"github.com/fleetd/fleetd/app/office"
@@ -39,14 +39,14 @@ func dueTone(v overviewView) string {
 
 // dueText says why a vehicle is due: never serviced, its date, or the
 // distance left (or driven past the interval).
-func dueText(due office.ServiceDue) string {
+func dueText(ctx context.Context, due office.ServiceDue) string {
 	switch {
 	case due.Reason == office.DueNoService:
 		return "no service recorded"
 	case due.Reason == office.DueByKm && due.KmLeft != nil && *due.KmLeft < 0:
-		return itoa(int64(math.Round(-*due.KmLeft))) + " km over the interval"
+		return shown(ctx).RoundDistance(-*due.KmLeft) + " over the interval"
 	case due.Reason == office.DueByKm && due.KmLeft != nil:
-		return itoa(int64(math.Round(*due.KmLeft))) + " km left"
+		return shown(ctx).RoundDistance(*due.KmLeft) + " left"
 	}
 	return "due " + day(due.DueDate.Time) + " (" + daysText(due.DaysLeft) + ")"
 }

@@ -305,9 +305,9 @@ func overviewPage(p Page, v overviewView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var14 string
-					templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(dueText(due))
+					templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(dueText(ctx, due))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 65, Col: 43}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 65, Col: 48}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 					if templ_7745c5c3_Err != nil {
@@ -599,9 +599,9 @@ func overviewPage(p Page, v overviewView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var30 string
-					templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(v.Disk.FullBy.UTC().Format("2 Jan 2006"))
+					templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(shown(ctx).DateOf(v.Disk.FullBy))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 116, Col: 141}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 116, Col: 133}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var30))
 					if templ_7745c5c3_Err != nil {
@@ -618,9 +618,9 @@ func overviewPage(p Page, v overviewView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var31 string
-					templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(v.Disk.LastBackup.At.UTC().Format("2 Jan 2006 15:04 UTC"))
+					templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(stamp(ctx, v.Disk.LastBackup.At))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 119, Col: 81}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 119, Col: 56}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 					if templ_7745c5c3_Err != nil {
@@ -633,7 +633,7 @@ func overviewPage(p Page, v overviewView) templ.Component {
 					var templ_7745c5c3_Var32 string
 					templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(fileSize(v.Disk.LastBackup.Size))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 119, Col: 119}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/dashboard/overview.templ`, Line: 119, Col: 94}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 					if templ_7745c5c3_Err != nil {

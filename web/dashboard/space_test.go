@@ -100,6 +100,6 @@ func TestOverviewDataDisk(t *testing.T) {
 	at := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
 	e.Core.Ops.NoteBackup(model.BackupReport{At: at, Path: "/b/fleetd-20261124T030000Z.tar", Size: 3 << 20, GrowthPerDay: 1 << 30})
 	webtest.Contains(t, "after a backup", e.as("admin").get("/dashboard/").Body, card, "grows by 1.0 GB a day",
-		"Last backup: 24 Nov 2026 03:00 UTC, 3.0 MB")
+		"Last backup: 2026-11-24 03:00 UTC, 3.0 MB")
 	webtest.Lacks(t, "manager", e.as("manager").get("/dashboard/").Body, card)
 }

@@ -94,9 +94,6 @@ func For(u *model.User, s *model.Server) Display {
 	return d
 }
 
-func validSpeed(v string) bool    { return v == Kmh || v == Mph || v == Knots }
-func validDistance(v string) bool { return v == Km || v == Mi || v == Nmi }
-
 // ValidCurrency accepts a three-letter upper-case ISO 4217 code.
 func ValidCurrency(v string) bool {
 	if len(v) != 3 {
@@ -128,65 +125,54 @@ func ValidUnit(attribute, value string) bool {
 	return false
 }
 
-// SpeedValue converts knots to the user's unit.
-func (d Display) SpeedValue(knots float64) float64 {
-	switch d.Speed {
-	case Mph:
-		return knots * 1.852 / 1.609344
-	case Knots:
-		return knots
-	}
-	return knots * 1.852
+// unit is a display unit: how many of it make one stored unit (a knot, a
+// metre), and its short name.
+type unit struct {
+	per   float64
+	label string
 }
 
-// SpeedLabel is the unit's short name ("km/h").
-func (d Display) SpeedLabel() string {
-	switch d.Speed {
-	case Mph:
-		return "mph"
-	case Knots:
-		return "kn"
+var (
+	speedUnits    = map[string]unit{Kmh: {1.852, "km/h"}, Mph: {1.852 / 1.609344, "mph"}, Knots: {1, "kn"}}
+	distanceUnits = map[string]unit{Km: {1.0 / 1000, "km"}, Mi: {1 / 1609.344, "mi"}, Nmi: {1.0 / 1852, "nmi"}}
+)
+
+func validSpeed(v string) bool    { _, ok := speedUnits[v]; return ok }
+func validDistance(v string) bool { _, ok := distanceUnits[v]; return ok }
+
+func (d Display) speedUnit() unit {
+	if u, ok := speedUnits[d.Speed]; ok {
+		return u
 	}
-	return "km/h"
+	return speedUnits[Kmh]
 }
+
+func (d Display) distanceUnit() unit {
+	if u, ok := distanceUnits[d.Distance]; ok {
+		return u
+	}
+	return distanceUnits[Km]
+}
+
+// SpeedValue converts knots to the user's unit.
+func (d Display) SpeedValue(knots float64) float64 { return knots * d.speedUnit().per }
+
+// SpeedLabel is the unit's short name ("km/h").
+func (d Display) SpeedLabel() string { return d.speedUnit().label }
+
+// KnotsFrom converts a speed typed in the user's unit back to knots (an
+// overspeed limit, a filter).
+func (d Display) KnotsFrom(v float64) float64 { return v / d.speedUnit().per }
+
+// DistanceValue converts metres to the user's unit.
+func (d Display) DistanceValue(meters float64) float64 { return meters * d.distanceUnit().per }
+
+// DistanceLabel is the unit's short name ("km").
+func (d Display) DistanceLabel() string { return d.distanceUnit().label }
 
 // SpeedText is a speed stored in knots as the user reads it ("54 km/h").
 func (d Display) SpeedText(knots float64) string {
 	return strconv.FormatFloat(d.SpeedValue(knots), 'f', 0, 64) + " " + d.SpeedLabel()
-}
-
-// KnotsFrom converts a speed typed in the user's unit back to knots (an
-// overspeed limit, a filter).
-func (d Display) KnotsFrom(v float64) float64 {
-	switch d.Speed {
-	case Mph:
-		return v * 1.609344 / 1.852
-	case Knots:
-		return v
-	}
-	return v / 1.852
-}
-
-// DistanceValue converts metres to the user's unit.
-func (d Display) DistanceValue(meters float64) float64 {
-	switch d.Distance {
-	case Mi:
-		return meters / 1609.344
-	case Nmi:
-		return meters / 1852
-	}
-	return meters / 1000
-}
-
-// DistanceLabel is the unit's short name ("km").
-func (d Display) DistanceLabel() string {
-	switch d.Distance {
-	case Mi:
-		return "mi"
-	case Nmi:
-		return "nmi"
-	}
-	return "km"
 }
 
 // DistanceText is a distance in metres as the user reads it ("12.3 km").

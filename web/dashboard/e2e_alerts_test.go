@@ -22,14 +22,7 @@ func TestBrowserGeofencesAndAlerts(t *testing.T) {
 	e := newEnv(t)
 	s := newSession(t, e)
 	dash := s.base + "/dashboard"
-	s.do("sign in",
-		chromedp.Navigate(dash+"/login"),
-		chromedp.WaitVisible(chromedp.CSS(`input[name=email]`)),
-		chromedp.SendKeys(chromedp.CSS(`input[name=email]`), "admin@example.com"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)),
-		s.waitText("h1", "Overview"),
-	)
+	s.signIn(dash+"/login", "admin@example.com", password, "Overview")
 
 	// Draw a four-cornered polygon: the tool, four clicks, Finish.
 	s.do("open the drawing map",
@@ -152,14 +145,5 @@ func TestBrowserGeofencesAndAlerts(t *testing.T) {
 	s.do("phone drawing tools", waitTrue(`document.getElementById('geofence-map').dataset.drawing === 'true' && !document.querySelector('#geofence-map .leaflet-zoom-anim')`))
 	s.screenshot("phone-geofence-form")
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, u := range s.requests {
-		if !strings.HasPrefix(u, s.base+"/") && !strings.HasPrefix(u, "data:") {
-			t.Errorf("the page requested %s", u)
-		}
-	}
-	for _, msg := range s.errors {
-		t.Errorf("JavaScript error: %s", msg)
-	}
+	s.checkClean()
 }

@@ -111,6 +111,41 @@ func (s *session) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
+// signIn opens start (the login form, or a page that leads there), signs
+// in with the form and waits for the page the user lands on (its h1).
+func (s *session) signIn(start, email, pass, landing string) {
+	s.t.Helper()
+	s.do("sign in as "+email,
+		chromedp.Navigate(start),
+		chromedp.WaitVisible(chromedp.CSS(`input[name=email]`)),
+		chromedp.SendKeys(chromedp.CSS(`input[name=email]`), email),
+		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), pass),
+		chromedp.Click(chromedp.CSS(`button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS("nav.nav a")), // the login page has an h1 too
+		s.waitText("main h1", landing),
+	)
+}
+
+// checkClean fails the test for any request the pages made outside the
+// server (but to the hosts others names) and any script that threw.
+func (s *session) checkClean(others ...string) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range s.requests {
+		inside := strings.HasPrefix(u, s.base+"/") || strings.HasPrefix(u, "data:")
+		for _, o := range others {
+			inside = inside || strings.HasPrefix(u, o)
+		}
+		if !inside {
+			s.t.Errorf("the page requested %s", u)
+		}
+	}
+	for _, msg := range s.errors {
+		s.t.Errorf("JavaScript error: %s", msg)
+	}
+}
+
 // waitText waits until the element matching css contains text.
 func (s *session) waitText(css, text string) chromedp.Action[chromedp.Void] {
 	return waitTrue(`(() => { const el = document.querySelector(` + jsString(css) + `); return !!el && el.textContent.includes(` + jsString(text) + `); })()`)
@@ -184,14 +219,7 @@ func TestBrowser(t *testing.T) {
 	dash := s.base + "/dashboard"
 
 	// Sign in: the root sends a browser to the login page.
-	s.do("sign in",
-		chromedp.Navigate(s.base+"/"),
-		chromedp.WaitVisible(chromedp.CSS(`input[name=email]`)),
-		chromedp.SendKeys(chromedp.CSS(`input[name=email]`), "admin@example.com"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)),
-		s.waitText("h1", "Overview"),
-	)
+	s.signIn(s.base+"/", "admin@example.com", password, "Overview")
 	s.screenshot("overview")
 
 	// Fleet: the map shows the two devices with a position.
@@ -305,14 +333,5 @@ func TestBrowser(t *testing.T) {
 	s.screenshot("maintenance")
 
 	// Nothing came from elsewhere, and no script failed.
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, u := range s.requests {
-		if !strings.HasPrefix(u, s.base+"/") && !strings.HasPrefix(u, "data:") {
-			t.Errorf("the page requested %s", u)
-		}
-	}
-	for _, msg := range s.errors {
-		t.Errorf("JavaScript error: %s", msg)
-	}
+	s.checkClean()
 }

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -74,14 +73,7 @@ func TestFirstHour(t *testing.T) {
 	s := newSession(t, e)
 	dash := s.base + "/dashboard"
 
-	s.do("sign in",
-		chromedp.Navigate(s.base+"/"),
-		chromedp.WaitVisible(chromedp.CSS(`input[name=email]`)),
-		chromedp.SendKeys(chromedp.CSS(`input[name=email]`), "admin@example.com"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)),
-		s.waitText("h1", "Overview"),
-	)
+	s.signIn(s.base+"/", "admin@example.com", password, "Overview")
 
 	// The generated password goes first: the name in the top bar leads to
 	// the profile.
@@ -257,16 +249,7 @@ func TestFirstHour(t *testing.T) {
 	)
 	s.screenshot("first-hour-document")
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, u := range s.requests {
-		if !strings.HasPrefix(u, s.base+"/") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "ws://"+strings.TrimPrefix(s.base, "http://")) {
-			t.Errorf("the page requested %s", u)
-		}
-	}
-	for _, msg := range s.errors {
-		t.Errorf("JavaScript error: %s", msg)
-	}
+	s.checkClean()
 }
 
 // apiSession signs in through Traccar's POST /api/session, as an app does.

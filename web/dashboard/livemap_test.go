@@ -43,7 +43,7 @@ func TestLiveMap(t *testing.T) {
 	row := func(id int64, cell string) string {
 		return fmt.Sprintf(`#fleet-list tr[data-device="%d"] [data-cell=%q]`, id, cell)
 	}
-	liveSignIn(s, "admin@example.com")
+	s.signIn(s.base+"/dashboard/login", "admin@example.com", password, "Overview")
 	s.do("open the live map",
 		chromedp.Navigate(s.base+"/dashboard/fleet"),
 		s.waitText(".map-wrap [data-live-state]", "Live"),
@@ -125,11 +125,7 @@ func TestLiveMap(t *testing.T) {
 	if same := s.eval(`window.sameLoad === true`); same != true {
 		t.Error("the page was reloaded")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, msg := range s.errors {
-		t.Errorf("JavaScript error: %s", msg)
-	}
+	s.checkClean(tileHost + "/")
 }
 
 // TestLiveMapClusters: hundreds of vehicles cluster; a cluster counts its
@@ -154,7 +150,7 @@ func TestLiveMapClusters(t *testing.T) {
 		e.storePosition(d.ID, 52.50+float64(i%20)*0.002, 13.30+float64(i/20)*0.003, 0, -time.Minute)
 	}
 	s := newSession(t, e)
-	liveSignIn(s, "admin@example.com")
+	s.signIn(s.base+"/dashboard/login", "admin@example.com", password, "Overview")
 	// Every vehicle with a position (the 300 and truck1, van3) is on the
 	// map once: in a cluster's count or as its own dot.
 	const shown = `(() => {
@@ -179,18 +175,6 @@ func TestLiveMapClusters(t *testing.T) {
 	s.do("a clustered vehicle goes offline",
 		waitTrue(`document.querySelectorAll('#map .cluster-offline').length === 1`),
 		s.waitText(`.stats a[href$="status=offline"] .stat-value`, "2"), // van2 and it
-	)
-}
-
-// liveSignIn signs in through the login form.
-func liveSignIn(s *session, email string) {
-	s.do("sign in",
-		chromedp.Navigate(s.base+"/dashboard/login"),
-		chromedp.WaitVisible(chromedp.CSS(`input[name=email]`)),
-		chromedp.SendKeys(chromedp.CSS(`input[name=email]`), email),
-		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)),
-		s.waitText("h1", "Overview"),
 	)
 }
 

@@ -1,7 +1,6 @@
 package dashboard_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -19,17 +18,7 @@ func TestBrowserPeople(t *testing.T) {
 	e := newEnv(t)
 	s := newSession(t, e)
 	dash := s.base + "/dashboard"
-	signIn := func(email, pass, landing string) {
-		s.do("sign in as "+email,
-			chromedp.Navigate(dash+"/login"),
-			chromedp.WaitVisible(chromedp.CSS(`input[name=email]`)),
-			chromedp.SendKeys(chromedp.CSS(`input[name=email]`), email),
-			chromedp.SendKeys(chromedp.CSS(`input[name=password]`), pass),
-			chromedp.Click(chromedp.CSS(`button[type=submit]`)),
-			s.waitText("h1", landing),
-		)
-	}
-	signIn("admin@example.com", password, "Overview")
+	s.signIn(dash+"/login", "admin@example.com", password, "Overview")
 
 	// Add a user from the users page.
 	s.do("add a user",
@@ -72,7 +61,7 @@ func TestBrowserPeople(t *testing.T) {
 	// Erin signs in: her profile, nothing else in the navigation.
 	s.do("sign out", chromedp.Navigate(dash+"/profile"), chromedp.Click(chromedp.CSS(`form.logout button`)),
 		chromedp.WaitVisible(chromedp.CSS(`input[name=email]`)))
-	signIn("erin@example.com", "erin-first-pass", "Your profile")
+	s.signIn(dash+"/login", "erin@example.com", "erin-first-pass", "Your profile")
 	if nav := s.eval(`[...document.querySelectorAll('nav.nav a')].map(a => a.textContent).join(',')`); nav != "Profile" {
 		t.Errorf("a plain user's navigation: %v", nav)
 	}
@@ -97,14 +86,5 @@ func TestBrowserPeople(t *testing.T) {
 		t.Errorf("speed unit: %v", u.Attributes)
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, u := range s.requests {
-		if !strings.HasPrefix(u, s.base+"/") && !strings.HasPrefix(u, "data:") {
-			t.Errorf("the page requested %s", u)
-		}
-	}
-	for _, msg := range s.errors {
-		t.Errorf("JavaScript error: %s", msg)
-	}
+	s.checkClean()
 }

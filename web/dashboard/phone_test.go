@@ -46,15 +46,8 @@ func TestEveryPageAtPhoneWidthInBothSchemes(t *testing.T) {
 	e.addTicket("driver1", "Speed looks wrong", "tracking")
 	s := newSession(t, e)
 	dash := s.base + "/dashboard"
-	s.do("sign in",
-		chromedp.EmulateViewport(390, 844),
-		chromedp.Navigate(dash+"/login"),
-		chromedp.WaitVisible(chromedp.CSS(`input[name=email]`)),
-		chromedp.SendKeys(chromedp.CSS(`input[name=email]`), "admin@example.com"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS("nav.nav a")), // the login page has a main h1 too
-	)
+	s.do("phone width", chromedp.EmulateViewport(390, 844))
+	s.signIn(dash+"/login", "admin@example.com", password, "Overview")
 	var pages []string
 	for _, v := range s.eval(`[...document.querySelectorAll('nav.nav a')].map(a => a.pathname)`).([]any) {
 		pages = append(pages, v.(string))

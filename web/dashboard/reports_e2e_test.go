@@ -43,14 +43,7 @@ func TestBrowserReports(t *testing.T) {
 	}
 	dir := t.TempDir()
 
-	s.do("sign in",
-		chromedp.Navigate(dash+"/login"),
-		chromedp.WaitVisible(chromedp.CSS(`input[name=email]`)),
-		chromedp.SendKeys(chromedp.CSS(`input[name=email]`), "admin@example.com"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)),
-		s.waitText("h1", "Overview"),
-	)
+	s.signIn(dash+"/login", "admin@example.com", password, "Overview")
 	s.do("run a trips report",
 		chromedp.Click(chromedp.CSS(`nav.nav a[href="/dashboard/reports"]`)),
 		s.waitText("h1", "Reports"),
@@ -123,11 +116,7 @@ func TestBrowserReports(t *testing.T) {
 		}
 		s.screenshot("phone-" + scheme + "-reports")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, msg := range s.errors {
-		t.Errorf("JavaScript error: %s", msg)
-	}
+	s.checkClean()
 }
 
 // waitGo waits until cond, checked in Go every 50 ms, holds.

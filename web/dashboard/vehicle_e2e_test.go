@@ -1,7 +1,6 @@
 package dashboard_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -20,14 +19,7 @@ func TestVehicleBrowser(t *testing.T) {
 	e := withCommands(t)
 	e.drive(t, "van2", vehicleAttrs)
 	s := newSession(t, e)
-	s.do("sign in",
-		chromedp.Navigate(s.base+"/dashboard/login"),
-		chromedp.WaitVisible(chromedp.CSS(`input[name=email]`)),
-		chromedp.SendKeys(chromedp.CSS(`input[name=email]`), "admin@example.com"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), password),
-		chromedp.Click(chromedp.CSS(`button[type=submit]`)),
-		s.waitText("h1", "Overview"),
-	)
+	s.signIn(s.base+"/dashboard/login", "admin@example.com", password, "Overview")
 	van := s.base + "/dashboard/fleet/devices/" + itoa(e.IDs["van2"])
 	day := van + "?from=" + driveDay + "&to=" + driveDay
 
@@ -102,14 +94,5 @@ func TestVehicleBrowser(t *testing.T) {
 	}
 	s.screenshot("phone-vehicle")
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, u := range s.requests {
-		if !strings.HasPrefix(u, s.base+"/") && !strings.HasPrefix(u, "ws://"+strings.TrimPrefix(s.base, "http://")+"/") && !strings.HasPrefix(u, "data:") {
-			t.Errorf("the page requested %s", u)
-		}
-	}
-	for _, msg := range s.errors {
-		t.Errorf("JavaScript error: %s", msg)
-	}
+	s.checkClean()
 }

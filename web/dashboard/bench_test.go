@@ -3,6 +3,8 @@ package dashboard_test
 import (
 	"fmt"
 	"testing"
+
+	"github.com/fleetd/fleetd/app/model"
 )
 
 // BenchmarkTicketList measures the server side of GET /dashboard/tickets
@@ -21,6 +23,35 @@ func BenchmarkTicketList(b *testing.B) {
 					b.Fatal(res.Status)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkFleetPage measures the server side of the pages a fleet of 500
+// vehicles, each with a position, makes heavy: the live map's page (every
+// device and position in the page's JSON and the list), the overview, and a
+// vehicle's page with a 36-position day; page bytes are reported.
+func BenchmarkFleetPage(b *testing.B) {
+	e := newEnv(b)
+	for i := range 500 {
+		key := fmt.Sprintf("v%d", i)
+		e.addDevice("admin", key, fmt.Sprintf("Vehicle %03d", i), fmt.Sprintf("8600000%08d", i),
+			&model.Position{Latitude: 52 + float64(i%50)/100, Longitude: 13 + float64(i/50)/100, Speed: 20})
+		e.IDs[key] = e.devices[key].ID
+	}
+	e.drive(b, "van2", nil)
+	admin := e.as("admin")
+	for _, page := range []string{"/dashboard/fleet", "/dashboard/", "/dashboard/fleet/devices/" + itoa(e.IDs["van2"]) + "?from=2024-01-02&to=2024-01-02"} {
+		b.Run("page="+page, func(b *testing.B) {
+			var size int
+			for b.Loop() {
+				res := admin.get(page)
+				if res.Status != 200 {
+					b.Fatal(res.Status)
+				}
+				size = len(res.Body)
+			}
+			b.ReportMetric(float64(size), "bytes/page")
 		})
 	}
 }

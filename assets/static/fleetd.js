@@ -18,6 +18,8 @@
 		clearTimeout(toast.timer);
 		toast.timer = setTimeout(function () { t.textContent = ""; }, 5000);
 	}
+	window.fleetdToast = toast; // for the live pages' event notices
+
 	document.addEventListener("htmx:responseError", function (e) {
 		toast("The server could not complete the request (HTTP " + e.detail.xhr.status + ").");
 	});

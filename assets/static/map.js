@@ -219,8 +219,19 @@
 		if (fleet.follow === dev.id) fleet.map.panTo(latLng(p));
 	}
 
+	// announce tells of an event one of the viewer's alerts sends to the web
+	// (the socket carries only those): "Truck One: alarm (sos)".
+	function announce(e) {
+		var dev = fleet.devices[e.deviceId];
+		if (!dev || !window.fleetdToast) return;
+		var what = e.type.replace(/[A-Z]/g, function (c) { return " " + c.toLowerCase(); });
+		if (e.attributes && e.attributes.alarm) what += " (" + e.attributes.alarm + ")";
+		window.fleetdToast(dev.name + ": " + what);
+	}
+
 	function onMessage(msg) {
 		if (!fleet) return;
+		(msg.events || []).forEach(announce);
 		var changed = [];
 		(msg.devices || []).forEach(function (d) { applyDevice(d, changed); });
 		(msg.positions || []).forEach(function (p) { applyPosition(p, changed); });

@@ -63,7 +63,7 @@ func (tr *tracker) report(at time.Time, lat, lon, knots float64) {
 // change the generated password, add a vehicle, see it move live as its
 // tracker reports, open its page, replay yesterday (the tracker uploads
 // what it stored), run a trips report and download it, add a user and give
-// them the vehicle, set an overspeed alert, and see a document the new user
+// them the vehicle, set an overspeed alert and see it fire, and see a document the new user
 // filed from the app.
 func TestFirstHour(t *testing.T) {
 	if testing.Short() {
@@ -72,6 +72,11 @@ func TestFirstHour(t *testing.T) {
 	e := newEnv(t)
 	s := newSession(t, e)
 	dash := s.base + "/dashboard"
+	// The notifier runs as in fleetd serve: alerts reach the web.
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); e.Core.Notify.Run(ctx) }()
+	t.Cleanup(func() { stop(); <-done })
 
 	s.signIn(s.base+"/", "admin@example.com", password, "Overview")
 
@@ -223,6 +228,13 @@ func TestFirstHour(t *testing.T) {
 	if d, _ := e.Core.Fleet.Devices.Get(model.System(), van.ID); d.Attributes[fleet.SpeedLimitKey] != 43.2 {
 		t.Errorf("the van's speed limit after the alert form: %v", d.Attributes)
 	}
+	// The van speeds: the fleet page says so as it happens.
+	s.do("back to the live map", chromedp.Navigate(dash+"/fleet"),
+		waitTrue(`document.querySelector('[data-live-state]').dataset.liveState === 'live'`))
+	tr.report(e.now.Add(time.Second), 52.54, 13.42, 50)
+	s.do("the overspeed shows", s.waitText("#toast", "Delivery Van: device overspeed"),
+		waitTrue(markerAt(van.ID, 52.54, 13.42)))
+	s.screenshot("first-hour-overspeed")
 
 	// Dan files the van's insurance from the app (/api2); the office sees it.
 	danSession := apiSession(t, s.base, "dan@example.com", "dan-first-pass")

@@ -43,10 +43,29 @@ func visibleOwners(a access.Guard, kind string, id int64, ownerKind string) ([]i
 
 // setOwners makes the ownerKind objects linked to (kind, id) that the
 // actor sees exactly wanted, under Link's checks; links to objects the
-// actor does not see (another manager's vehicles) stay.
+// actor does not see (another manager's vehicles) stay. The actor's
+// visible set is read once, not once per link: linking devices and groups
+// to an object does not change what the actor sees.
 func (fl *Service) setOwners(tx model.Tx, actor *model.User, kind string, id int64, ownerKind string, wanted []int64) error {
-	current, err := visibleOwners(access.Guard{Tx: tx, Actor: actor}, kind, id, ownerKind)
+	wanted = slices.Compact(slices.Sorted(slices.Values(wanted)))
+	if len(wanted) > MaxBulkPermissions {
+		return model.Invalid("at most %d links per request", MaxBulkPermissions)
+	}
+	a := access.Guard{Tx: tx, Actor: actor}
+	if err := a.MustSee(kind, id); err != nil {
+		return err
+	}
+	current, err := visibleOwners(a, kind, id, ownerKind)
 	if err != nil {
+		return err
+	}
+	var added []int64
+	for _, owner := range wanted {
+		if !slices.Contains(current, owner) {
+			added = append(added, owner)
+		}
+	}
+	if err := a.MustSeeAll(ownerKind, added); err != nil {
 		return err
 	}
 	for _, owner := range current {
@@ -54,19 +73,23 @@ func (fl *Service) setOwners(tx model.Tx, actor *model.User, kind string, id int
 			continue
 		}
 		p := model.Permission{OwnerKind: ownerKind, OwnerID: owner, PropKind: kind, PropID: id}
-		if err := fl.checkPermission(tx, actor, p); err != nil {
+		if err := checkPair(a, p); err != nil {
 			return err
 		}
 		if err := tx.Unlink(p); err != nil {
 			return err
 		}
 	}
-	for _, owner := range wanted {
-		if !slices.Contains(current, owner) {
-			p := model.Permission{OwnerKind: ownerKind, OwnerID: owner, PropKind: kind, PropID: id}
-			if err := fl.link(tx, actor, p); err != nil {
-				return err
-			}
+	for _, owner := range added {
+		p := model.Permission{OwnerKind: ownerKind, OwnerID: owner, PropKind: kind, PropID: id}
+		if err := checkPair(a, p); err != nil {
+			return err
+		}
+		if err := a.Exists(ownerKind, owner); err != nil {
+			return err
+		}
+		if err := tx.Link(p); err != nil {
+			return err
 		}
 	}
 	return nil

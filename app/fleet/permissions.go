@@ -93,20 +93,9 @@ func (fl *Service) Unlink(actor *model.User, ps ...model.Permission) error {
 }
 
 func (fl *Service) checkPermission(tx model.Tx, actor *model.User, p model.Permission) error {
-	if !slices.Contains(permissionPairs[p.OwnerKind], p.PropKind) {
-		return model.Invalid("unsupported permission pair %sId/%sId", p.OwnerKind, p.PropKind)
-	}
-	if p.OwnerID <= 0 || p.PropID <= 0 {
-		return model.Invalid("%sId and %sId must be positive ids", p.OwnerKind, p.PropKind)
-	}
 	a := access.Guard{Tx: tx, Actor: actor}
-	if err := a.CheckEdit(p.PropKind); err != nil {
+	if err := checkPair(a, p); err != nil {
 		return err
-	}
-	if p.PropKind == model.KindManagedUser && !actor.Administrator {
-		if !actor.Manager() {
-			return model.Forbidden("Only managers may manage users")
-		}
 	}
 	for _, obj := range []struct {
 		kind string
@@ -118,6 +107,25 @@ func (fl *Service) checkPermission(tx model.Tx, actor *model.User, p model.Permi
 		if err := a.Exists(obj.kind, obj.id); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkPair is what checkPermission checks of a permission itself, before
+// whether the actor reaches its two objects: a pair Traccar links, ids,
+// and the actor's right to edit.
+func checkPair(a access.Guard, p model.Permission) error {
+	if !slices.Contains(permissionPairs[p.OwnerKind], p.PropKind) {
+		return model.Invalid("unsupported permission pair %sId/%sId", p.OwnerKind, p.PropKind)
+	}
+	if p.OwnerID <= 0 || p.PropID <= 0 {
+		return model.Invalid("%sId and %sId must be positive ids", p.OwnerKind, p.PropKind)
+	}
+	if err := a.CheckEdit(p.PropKind); err != nil {
+		return err
+	}
+	if p.PropKind == model.KindManagedUser && !a.Actor.Administrator && !a.Actor.Manager() {
+		return model.Forbidden("Only managers may manage users")
 	}
 	return nil
 }

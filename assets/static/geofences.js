@@ -55,7 +55,7 @@
 	function newMap(el, data) {
 		var map = window.fleetdMap.create(el);
 		var dots = (data.vehicles || []).map(function (v) {
-			return L.circleMarker([v.lat, v.lon], { radius: 5, weight: 2, className: "vehicle-dot" }).bindTooltip(v.name).addTo(map);
+			return L.circleMarker([v.lat, v.lon], { radius: 5, weight: 2, className: "vehicle-dot" }).bindTooltip(window.fleetdMap.text(v.name)).addTo(map);
 		});
 		if (dots.length) map.fitBounds(L.featureGroup(dots).getBounds(), { padding: [30, 30], maxZoom: 13 });
 		el.fleetdMap = map; // for the browser tests and the console

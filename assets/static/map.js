@@ -20,6 +20,14 @@
 		return map;
 	}
 
+	// text is s as a DOM node: Leaflet puts a string given to a tooltip or
+	// popup in as HTML, and names are whatever their users typed.
+	function text(s) {
+		var span = document.createElement("span");
+		span.textContent = s;
+		return span;
+	}
+
 	function dotIcon(status, followed) {
 		return L.divIcon({ className: "", iconSize: [14, 14], iconAnchor: [7, 7],
 			html: '<div class="dot dot-' + statusOf(status) + (followed ? " dot-followed" : "") + '"></div>' });
@@ -143,7 +151,7 @@
 		fleet.follow = dev.id;
 		fleet.clusters.removeLayer(dev.marker);
 		dev.marker.setIcon(dotIcon(dev.status, true)).setZIndexOffset(1000).addTo(fleet.map);
-		dev.marker.bindTooltip(dev.name, { permanent: true, direction: "right", offset: [10, 0], className: "follow-label" });
+		dev.marker.bindTooltip(text(dev.name), { permanent: true, direction: "right", offset: [10, 0], className: "follow-label" });
 		fleet.map.setView(dev.marker.getLatLng(), Math.max(fleet.map.getZoom(), 15));
 		showFollow();
 	}
@@ -325,5 +333,5 @@
 
 	// fleet() is the fleet page's live map while it is open (for other
 	// scripts on the page, and the browser tests), else null.
-	window.fleetdMap = { create: create, dotIcon: dotIcon, fleet: function () { return fleet; } };
+	window.fleetdMap = { create: create, dotIcon: dotIcon, text: text, fleet: function () { return fleet; } };
 })();

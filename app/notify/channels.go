@@ -73,9 +73,10 @@ type message struct {
 	subject, body string
 }
 
-// eventMessage words an event for user u, times in u's zone.
-func eventMessage(u *model.User, d *model.Device, e *model.Event, p *model.Position, names func(kind string, id int64) string) message {
-	show := prefs.For(u, nil)
+// eventMessage words an event for user u, times in u's zone and speeds in
+// u's unit (the server's, srv, when u chose none; srv may be nil).
+func eventMessage(u *model.User, srv *model.Server, d *model.Device, e *model.Event, p *model.Position, names func(kind string, id int64) string) message {
+	show := prefs.For(u, srv)
 	what := EventText(e, show)
 	switch {
 	case e.GeofenceID != 0:

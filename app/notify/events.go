@@ -241,11 +241,16 @@ func (n *Service) notifyEvent(ctx context.Context, job *eventJob) {
 	}
 	var (
 		d     *model.Device
+		srv   *model.Server
 		plan  []delivery
 		names = map[string]map[int64]string{}
 	)
 	err := n.store.View(func(tx model.Tx) (err error) {
 		if d, plan, err = n.plan(tx, e); err != nil || len(plan) == 0 {
+			return err
+		}
+		// The server's time zone and units are the default of users who chose none.
+		if srv, err = tx.Server(); err != nil && model.ClassOf(err) != model.ClassNotFound {
 			return err
 		}
 		if e.GeofenceID != 0 {
@@ -277,13 +282,13 @@ func (n *Service) notifyEvent(ctx context.Context, job *eventJob) {
 			// shows (as its NotificatorWeb sends it).
 			web := *e
 			web.Attributes = maps.Clone(e.Attributes)
-			web.Attributes["message"] = eventMessage(dl.user, d, e, job.position, name).body
+			web.Attributes["message"] = eventMessage(dl.user, srv, d, e, job.position, name).body
 			n.hub.ToUser(dl.user.ID, e.DeviceID, live.Update{Events: []*model.Event{&web}})
 			n.counted(dl.channel, nil)
 		case model.NotifyWebhook:
 			hooked = append(hooked, dl.user.ID)
 		default:
-			err := n.sendTo(ctx, dl.user, dl.channel, eventMessage(dl.user, d, e, job.position, name), data)
+			err := n.sendTo(ctx, dl.user, dl.channel, eventMessage(dl.user, srv, d, e, job.position, name), data)
 			n.counted(dl.channel, err)
 			if err != nil {
 				n.log.Warn("notification not delivered", "channel", dl.channel, "userId", dl.user.ID, "eventId", e.ID, "err", err)

@@ -67,6 +67,12 @@ func TestNotificationChannels(t *testing.T) {
 		e.IDs["n"] = n.ID
 	}
 	e.link(t, "device", "d1", "notification", "n")
+	// The server's speed unit is the default of users who chose none.
+	_, err = e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error {
+		s.Attributes = model.Attributes{"speedUnit": "mph"}
+		return nil
+	})
+	must(t, err)
 
 	sub := e.Core.Subscribe(e.caller(t, "user1"), "")
 	defer sub.Close()
@@ -99,6 +105,8 @@ func TestNotificationChannels(t *testing.T) {
 	}
 	if mail := box.To("user1@example.com")[0]; !strings.Contains(mail, "CET") && !strings.Contains(mail, "CEST") {
 		t.Errorf("the mail's time is not in the user's zone: %s", mail)
+	} else if !strings.Contains(mail, "speed 12 mph") {
+		t.Errorf("the mail's speed is not in the server's unit: %s", mail)
 	}
 	if n := box.Count(); n != 4 {
 		t.Errorf("%d messages in all, want 4 (nobody else sees d1's notification)", n)

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -113,6 +114,11 @@ func TestServicesDue(t *testing.T) {
 			}
 			if (len(tt.records) == 0) != got.LastService.IsZero() {
 				t.Errorf("last service %s with %d records", got.LastService, len(tt.records))
+			}
+			// A vehicle's page asks for its one vehicle: the same answer.
+			one, err := f.core.Office.Admin(f.admin).ServiceDueOf(got.DeviceID, dueNow)
+			if err != nil || !reflect.DeepEqual(one, got) {
+				t.Errorf("ServiceDueOf: %+v (%v), want %+v", one, err, got)
 			}
 		})
 	}

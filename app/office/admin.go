@@ -127,6 +127,16 @@ func (a Admin) ServicesDue(now time.Time) ([]ServiceDue, error) {
 	return a.svc.servicesDue(a.actor, records, now)
 }
 
+// ServiceDueOf is ServicesDue for one vehicle in reach, reading only its
+// own history (a vehicle's page).
+func (a Admin) ServiceDueOf(deviceID int64, now time.Time) (ServiceDue, error) {
+	records, err := a.ServiceRecords(0, ServiceQuery{VehicleID: deviceID})
+	if err != nil {
+		return ServiceDue{}, err
+	}
+	return a.svc.serviceDueOf(a.actor, deviceID, records, now)
+}
+
 // File returns the metadata of a file in reach or attached to a ticket in
 // reach.
 func (a Admin) File(id int64) (*model.File, error) { return a.svc.file(a.actor, adminPath, id) }

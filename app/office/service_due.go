@@ -87,19 +87,9 @@ func (svc *Service) servicesDue(actor *model.User, records []*model.ServiceRecor
 	out := []ServiceDue{}
 	err := svc.store.View(func(tx model.Tx) error {
 		return access.Guard{Tx: tx, Actor: actor}.EachDevice(func(d *model.Device) error {
-			due := ServiceDue{DeviceID: d.ID, DeviceName: d.Name}
-			r := last[d.ID]
-			if r == nil {
-				due.DueDate, due.State, due.Reason = model.Date{Time: now.UTC()}, ServiceDueSoon, DueNoService
-				out = append(out, due)
-				return nil
-			}
-			km, err := kmSince(tx, d.ID, r)
-			if err != nil {
-				return err
-			}
-			out = append(out, dueAfter(r, km, opts, now, due))
-			return nil
+			due, err := dueOf(tx, d, last[d.ID], opts, now)
+			out = append(out, due)
+			return err
 		})
 	})
 	if err != nil {
@@ -110,6 +100,43 @@ func (svc *Service) servicesDue(actor *model.User, records []*model.ServiceRecor
 			a.DueDate.Compare(b.DueDate.Time), cmp.Compare(a.DeviceID, b.DeviceID))
 	})
 	return out, nil
+}
+
+// serviceDueOf is servicesDue for the one device deviceID, which the
+// actor must see; records are its history, latest first.
+func (svc *Service) serviceDueOf(actor *model.User, deviceID int64, records []*model.ServiceRecord, now time.Time) (ServiceDue, error) {
+	var due ServiceDue
+	err := svc.store.View(func(tx model.Tx) error {
+		if err := (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
+			return err
+		}
+		d, err := tx.Devices().Get(deviceID)
+		if err != nil {
+			return err
+		}
+		var last *model.ServiceRecord
+		if i := slices.IndexFunc(records, func(r *model.ServiceRecord) bool { return int64(r.VehicleID) == deviceID }); i >= 0 {
+			last = records[i]
+		}
+		due, err = dueOf(tx, d, last, svc.serviceInterval(), now)
+		return err
+	})
+	return due, err
+}
+
+// dueOf is when device d is next due after its last service (nil: none
+// recorded, so due now).
+func dueOf(tx model.Tx, d *model.Device, last *model.ServiceRecord, opts ServiceOptions, now time.Time) (ServiceDue, error) {
+	due := ServiceDue{DeviceID: d.ID, DeviceName: d.Name}
+	if last == nil {
+		due.DueDate, due.State, due.Reason = model.Date{Time: now.UTC()}, ServiceDueSoon, DueNoService
+		return due, nil
+	}
+	km, err := kmSince(tx, d.ID, last)
+	if err != nil {
+		return due, err
+	}
+	return dueAfter(last, km, opts, now, due), nil
 }
 
 func stateRank(s string) int {

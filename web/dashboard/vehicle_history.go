@@ -160,13 +160,11 @@ func (d *Dashboard) loadVehicleOffice(actor *model.User, deviceID int64) (vehicl
 	if v.Services, err = records.ServiceRecords(0, office.ServiceQuery{VehicleID: deviceID}); err != nil {
 		return v, err
 	}
-	due, err := records.ServicesDue(time.Now())
+	due, err := records.ServiceDueOf(deviceID, time.Now())
 	if err != nil {
 		return v, err
 	}
-	if i := slices.IndexFunc(due, func(s office.ServiceDue) bool { return s.DeviceID == deviceID }); i >= 0 {
-		v.Due = &due[i]
-	}
+	v.Due = &due
 	return v, nil
 }
 

@@ -90,3 +90,53 @@ func TestAlertKeepsUnlistedAlarmKinds(t *testing.T) {
 		t.Errorf("after save: %q %q", got.Attributes["alarms"], got.Description)
 	}
 }
+
+// coverBoth gives the administrator and the manager an alert and a
+// geofence each, all linked to the manager's van and the administrator's
+// truck.
+func coverBoth(t *testing.T, e *env) {
+	var links []model.Permission
+	for _, owner := range []*model.User{e.users["admin"], e.users["manager"]} {
+		n, err := e.Core.Fleet.Notifications.Create(owner, func(n *model.Notification) error {
+			n.Type, n.Notificators, n.Description = model.EventIgnitionOn, model.NotifyWeb, "alert of "+owner.Email
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := e.Core.Fleet.Geofences.Create(owner, func(g *model.Geofence) error {
+			g.Name, g.Area = "yard of "+owner.Email, "CIRCLE (52.5 13.4, 100)"
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []int64{e.IDs["van3"], e.IDs["truck1"]} {
+			links = append(links,
+				model.Permission{OwnerKind: model.KindDevice, OwnerID: d, PropKind: model.KindNotification, PropID: n.ID},
+				model.Permission{OwnerKind: model.KindDevice, OwnerID: d, PropKind: model.KindGeofence, PropID: g.ID})
+		}
+	}
+	if err := e.Core.Fleet.Link(e.users["admin"], links...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The list pages show a manager only its alerts and geofences and count
+// only the vehicles it sees among those each covers; an administrator
+// sees every one and every vehicle.
+func TestAlertAndGeofenceListsOfViewer(t *testing.T) {
+	row := func(who string, vehicles int) string {
+		return `yard of ` + who + `</a></td><td data-label="Shape">circle, radius 0.10 km</td><td data-label="Vehicles">` + strconv.Itoa(vehicles) + `<`
+	}
+	run(t, []scenario{
+		{Name: "manager's alerts", As: "manager", Method: "GET", Path: "/dashboard/alerts", Before: coverBoth, Status: 200,
+			Want: []string{"alert of manager@example.com", "1 vehicle ·"}, Absent: []string{"alert of admin@", "2 vehicles"}},
+		{Name: "admin's alerts", As: "admin", Method: "GET", Path: "/dashboard/alerts", Before: coverBoth, Status: 200,
+			Want: []string{"alert of admin@example.com</span></span> <span class=\"muted small\">2 vehicles ·", "alert of manager@example.com</span></span> <span class=\"muted small\">2 vehicles ·"}},
+		{Name: "manager's geofences", As: "manager", Method: "GET", Path: "/dashboard/geofences", Before: coverBoth, Status: 200,
+			Want: []string{row("manager@example.com", 1)}, Absent: []string{"yard of admin@"}},
+		{Name: "admin's geofences", As: "admin", Method: "GET", Path: "/dashboard/geofences", Before: coverBoth, Status: 200,
+			Want: []string{row("admin@example.com", 2), row("manager@example.com", 2)}},
+	})
+}

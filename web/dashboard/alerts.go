@@ -322,13 +322,16 @@ func alertAction(n *model.Notification) string {
 }
 
 // hasChannel, hasAlarm and linked tell the form's checkboxes what is on.
-func hasChannel(n *model.Notification, ch string) bool {
-	return slices.Contains(strings.Split(n.Notificators, ","), ch)
-}
+func hasChannel(n *model.Notification, ch string) bool { return listed(n.Notificators, ch) }
 
 func hasAlarm(n *model.Notification, kind string) bool {
 	alarms, _ := n.Attributes["alarms"].(string)
-	return slices.Contains(strings.Split(alarms, ","), kind)
+	return listed(alarms, kind)
+}
+
+// listed: is v among the comma-separated list (spaces around ignored)?
+func listed(list, v string) bool {
+	return slices.ContainsFunc(strings.Split(list, ","), func(s string) bool { return strings.TrimSpace(s) == v })
 }
 
 func linked(ids []int64, id string) bool { return slices.Contains(ids, parseID(id)) }

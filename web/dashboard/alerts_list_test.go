@@ -62,32 +62,36 @@ func TestAlertEventPages(t *testing.T) {
 var ticked = regexp.MustCompile(`<input type="checkbox" name="(\w+)" value="([^"]*)" checked>`)
 
 // Alarm kinds the form does not list (a vendor's, or made through the
-// API) show ticked and survive a save from the dashboard.
+// API) show ticked and survive a save from the dashboard, as do kinds
+// stored with spaces around them.
 func TestAlertKeepsUnlistedAlarmKinds(t *testing.T) {
-	e := newEnv(t)
-	n, err := e.Core.Fleet.Notifications.Create(e.users["manager"], func(n *model.Notification) error {
-		n.Type, n.Notificators, n.Description = model.EventAlarm, model.NotifyWeb, "Alarms"
-		n.Attributes = model.Attributes{"alarms": "sos,bonnet,someVendorKind"}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	manager := e.as("manager")
-	path := "/dashboard/alerts/" + itoa(n.ID)
-	page := manager.get(path).Body
-	form := url.Values{"type": {model.EventAlarm}, "description": {"Alarms, renamed"}}
-	for _, m := range ticked.FindAllStringSubmatch(page, -1) {
-		form.Add(m[1], m[2])
-	}
-	if got := form["alarms"]; !slices.Equal(got, []string{"sos", "bonnet", "someVendorKind"}) {
-		t.Errorf("ticked alarm kinds: %v", got)
-	}
-	if res := manager.post(path, form); res.Status != 303 {
-		t.Fatalf("save: %d %.400s", res.Status, res.Body)
-	}
-	if got := e.onlyAlert("manager"); got.Attributes["alarms"] != "sos,bonnet,someVendorKind" || got.Description != "Alarms, renamed" {
-		t.Errorf("after save: %q %q", got.Attributes["alarms"], got.Description)
+	for _, stored := range []string{"sos,bonnet,someVendorKind", "sos, bonnet , someVendorKind"} {
+		t.Run(stored, func(t *testing.T) {
+			e := newEnv(t)
+			n, err := e.Core.Fleet.Notifications.Create(e.users["manager"], func(n *model.Notification) error {
+				n.Type, n.Notificators, n.Description = model.EventAlarm, model.NotifyWeb, "Alarms"
+				n.Attributes = model.Attributes{"alarms": stored}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			manager := e.as("manager")
+			path := "/dashboard/alerts/" + itoa(n.ID)
+			form := url.Values{"type": {model.EventAlarm}, "description": {"Alarms, renamed"}}
+			for _, m := range ticked.FindAllStringSubmatch(manager.get(path).Body, -1) {
+				form.Add(m[1], m[2])
+			}
+			if got := form["alarms"]; !slices.Equal(got, []string{"sos", "bonnet", "someVendorKind"}) {
+				t.Errorf("ticked alarm kinds: %v", got)
+			}
+			if res := manager.post(path, form); res.Status != 303 {
+				t.Fatalf("save: %d %.400s", res.Status, res.Body)
+			}
+			if got := e.onlyAlert("manager"); got.Attributes["alarms"] != "sos,bonnet,someVendorKind" || got.Description != "Alarms, renamed" {
+				t.Errorf("after save: %q %q", got.Attributes["alarms"], got.Description)
+			}
+		})
 	}
 }
 

@@ -35,22 +35,63 @@ func (fl *Service) Alert(actor *model.User, id int64) (*Alert, error) {
 	if err != nil {
 		return nil, err
 	}
-	al := &Alert{Notification: n}
+	var al *Alert
 	err = fl.store.View(func(tx model.Tx) (err error) {
-		a := access.Guard{Tx: tx, Actor: actor}
-		if al.Devices, err = visibleOwners(a, model.KindNotification, id, model.KindDevice); err != nil {
-			return err
-		}
-		if al.Groups, err = visibleOwners(a, model.KindNotification, id, model.KindGroup); err != nil {
-			return err
-		}
-		if n.Type == model.EventDeviceOverspeed {
-			al.SpeedLimit, err = speedLimitOf(tx, al)
-		}
+		al, err = readAlert(newOwnerReader(access.Guard{Tx: tx, Actor: actor}), n)
 		return err
+	})
+	return al, err
+}
+
+// Alerts reads every notification the actor sees (those Notifications.List
+// gives), each with its links and limit, in one read transaction.
+func (fl *Service) Alerts(actor *model.User) ([]*Alert, error) {
+	var out []*Alert
+	err := fl.store.View(func(tx model.Tx) error {
+		r := newOwnerReader(access.Guard{Tx: tx, Actor: actor})
+		set, err := fl.Notifications.listSet(r.a, model.Query{})
+		if err != nil {
+			return err
+		}
+		var list []*model.Notification
+		err = tx.Notifications().List(func(n *model.Notification) bool {
+			if set == nil || set[n.ID] {
+				list = append(list, n)
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		for _, n := range list {
+			al, err := readAlert(r, n)
+			if err != nil {
+				return err
+			}
+			out = append(out, al)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// readAlert completes n with the devices and groups it covers that the
+// actor sees and, for an overspeed alert, the limit.
+func readAlert(r *ownerReader, n *model.Notification) (al *Alert, err error) {
+	al = &Alert{Notification: n}
+	if al.Devices, err = r.owners(model.KindNotification, n.ID, model.KindDevice); err != nil {
+		return nil, err
+	}
+	if al.Groups, err = r.owners(model.KindNotification, n.ID, model.KindGroup); err != nil {
+		return nil, err
+	}
+	if n.Type == model.EventDeviceOverspeed {
+		if al.SpeedLimit, err = speedLimitOf(r.a.Tx, al); err != nil {
+			return nil, err
+		}
 	}
 	return al, nil
 }

@@ -15,8 +15,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// eventsPerPage is the alerts page's event list page size.
-const eventsPerPage = 20
+// eventsPerPage is the alerts page's event list page size; the core
+// reads pages of it down to MaxEventDepth, so there are maxEventPage.
+const (
+	eventsPerPage = 20
+	maxEventPage  = fleet.MaxEventDepth / eventsPerPage
+)
 
 func (d *Dashboard) alertRoutes() []route {
 	return []route{
@@ -54,12 +58,13 @@ var alarmKinds = []option{
 	{"movement", "Movement"}, {"vibration", "Vibration"}, {"accident", "Accident"}, {"tow", "Towing"},
 	{"idle", "Idling"}, {"fallDown", "Fall down"}, {"powerCut", "Power cut"}, {"powerRestored", "Power restored"},
 	{"powerOff", "Power off"}, {"powerOn", "Power on"}, {"lowPower", "Low power"}, {"lowBattery", "Low battery"},
-	{"door", "Door"}, {"lock", "Lock"}, {"unlock", "Unlock"}, {"geofenceEnter", "Geofence enter (tracker)"},
+	{"door", "Door"}, {"lock", "Lock"}, {"unlock", "Unlock"}, {"geofence", "Geofence (tracker)"}, {"geofenceEnter", "Geofence enter (tracker)"},
 	{"geofenceExit", "Geofence exit (tracker)"}, {"gpsAntennaCut", "GPS antenna cut"}, {"jamming", "Jamming"},
 	{"tampering", "Tampering"}, {"removing", "Removed"}, {"hardAcceleration", "Hard acceleration"},
 	{"hardBraking", "Hard braking"}, {"hardCornering", "Hard cornering"}, {"laneChange", "Lane change"},
 	{"fatigueDriving", "Fatigue driving"}, {"highRpm", "High RPM"}, {"temperature", "Temperature"},
-	{"parking", "Parking"}, {"fuelLeak", "Fuel leak"}, {"fault", "Fault"},
+	{"parking", "Parking"}, {"fuelLeak", "Fuel leak"}, {"fault", "Fault"}, {"bonnet", "Bonnet open"},
+	{"footBrake", "Foot brake"},
 }
 
 // alertRow is one alert of the list.
@@ -85,8 +90,8 @@ type alertsView struct {
 func (d *Dashboard) alerts(c *fiber.Ctx) error {
 	actor := user(c)
 	page := c.QueryInt("page", 1)
-	if page < 1 || page > fleet.MaxEventDepth/eventsPerPage {
-		return model.Invalid("page must be between 1 and %d", fleet.MaxEventDepth/eventsPerPage)
+	if page < 1 || page > maxEventPage {
+		return model.Invalid("page must be between 1 and %d", maxEventPage)
 	}
 	v := alertsView{Page: page}
 	names, err := d.entityNames(actor)
@@ -99,28 +104,33 @@ func (d *Dashboard) alerts(c *fiber.Ctx) error {
 	if hxTarget(c, "event-list") {
 		return render(c, fiber.StatusOK, eventListBody(v))
 	}
-	list, err := d.core.Fleet.Notifications.List(actor, model.Query{})
+	list, err := d.core.Fleet.Alerts(actor)
 	if err != nil {
 		return err
 	}
-	for _, n := range list {
-		al, err := d.core.Fleet.Alert(actor, n.ID)
-		if err != nil {
-			return err
-		}
+	for _, al := range list {
 		v.Alerts = append(v.Alerts, alertRow{Alert: al, Covers: covers(al)})
 	}
 	return render(c, fiber.StatusOK, alertsPage(d.page(c, "Alerts", "alerts"), v))
 }
 
 // loadEvents reads one page of the events of the viewer's vehicles,
-// newest first, one more than shown to know whether older ones follow.
+// newest first, and whether older ones follow: the first event of the
+// next page, read as a page of one (none after the last page the core
+// reaches).
 func (d *Dashboard) loadEvents(actor *model.User, show prefs.Display, names entityNames, v *alertsView) error {
-	now := time.Now()
-	events, err := d.core.Fleet.Events(actor, fleet.EventQuery{From: time.Unix(0, 0), To: now.Add(24 * time.Hour), Desc: true,
-		Page: v.Page, Limit: eventsPerPage + 1})
+	q := fleet.EventQuery{From: time.Unix(0, 0), To: time.Now().Add(24 * time.Hour), Desc: true, Page: v.Page, Limit: eventsPerPage}
+	events, err := d.core.Fleet.Events(actor, q)
 	if err != nil {
 		return err
+	}
+	if len(events) == eventsPerPage && v.Page < maxEventPage {
+		q.Page, q.Limit = v.Page*eventsPerPage+1, 1
+		next, err := d.core.Fleet.Events(actor, q)
+		if err != nil {
+			return err
+		}
+		v.More = len(next) > 0
 	}
 	fences, err := d.core.Fleet.Geofences.List(actor, model.Query{})
 	if err != nil {
@@ -130,8 +140,7 @@ func (d *Dashboard) loadEvents(actor *model.User, show prefs.Display, names enti
 	for _, g := range fences {
 		fenceNames[g.ID] = g.Name
 	}
-	v.More = len(events) > eventsPerPage
-	for _, e := range events[:min(len(events), eventsPerPage)] {
+	for _, e := range events {
 		text := notify.EventText(e, show)
 		if name := fenceNames[e.GeofenceID]; name != "" {
 			text += " " + strconv.Quote(name)
@@ -184,6 +193,7 @@ type alertForm struct {
 	SpeedLimit string
 	Types      []option
 	Channels   []option // the configured ones, with any the alert still names
+	Alarms     []option // alarmKinds, with any other the alert names
 	Vehicles   []option
 	Groups     []option
 	Problem    string
@@ -216,15 +226,12 @@ func (d *Dashboard) renderAlertForm(c *fiber.Ctx, status int, al *fleet.Alert, l
 	for _, t := range model.EventTypes {
 		f.Types = append(f.Types, option{t, eventLabel(t)})
 	}
-	channels := d.core.Notify.Notificators()
-	for _, ch := range strings.Split(al.Notification.Notificators, ",") {
-		if ch = strings.TrimSpace(ch); ch != "" && !slices.Contains(channels, ch) {
-			channels = append(channels, ch)
-		}
-	}
-	for _, ch := range channels {
+	for _, ch := range d.core.Notify.Notificators() {
 		f.Channels = append(f.Channels, option{ch, labelOf(channelLabels, ch)})
 	}
+	f.Channels = withStored(f.Channels, al.Notification.Notificators, channelLabels)
+	alarms, _ := al.Notification.Attributes["alarms"].(string)
+	f.Alarms = withStored(slices.Clone(alarmKinds), alarms, nil)
 	names, err := d.entityNames(actor)
 	if err != nil {
 		return err
@@ -291,6 +298,19 @@ func (d *Dashboard) alertDelete(c *fiber.Ctx) error {
 	return redirect(c, Prefix+"/alerts")
 }
 
+// withStored adds to offered each value of the comma-separated stored
+// that it lacks (a channel no longer configured, a vendor's alarm kind),
+// named by labels or as stored, so the form shows it ticked and saving
+// keeps it.
+func withStored(offered []option, stored string, labels map[string]string) []option {
+	for _, v := range strings.Split(stored, ",") {
+		if v = strings.TrimSpace(v); v != "" && !slices.ContainsFunc(offered, func(o option) bool { return o.Value == v }) {
+			offered = append(offered, option{v, labelOf(labels, v)})
+		}
+	}
+	return offered
+}
+
 // alertURL is where an alert is edited.
 func alertURL(n *model.Notification) string { return Prefix + "/alerts/" + itoa(n.ID) }
 
@@ -302,13 +322,16 @@ func alertAction(n *model.Notification) string {
 }
 
 // hasChannel, hasAlarm and linked tell the form's checkboxes what is on.
-func hasChannel(n *model.Notification, ch string) bool {
-	return slices.Contains(strings.Split(n.Notificators, ","), ch)
-}
+func hasChannel(n *model.Notification, ch string) bool { return listed(n.Notificators, ch) }
 
 func hasAlarm(n *model.Notification, kind string) bool {
 	alarms, _ := n.Attributes["alarms"].(string)
-	return slices.Contains(strings.Split(alarms, ","), kind)
+	return listed(alarms, kind)
+}
+
+// listed: is v among the comma-separated list (spaces around ignored)?
+func listed(list, v string) bool {
+	return slices.ContainsFunc(strings.Split(list, ","), func(s string) bool { return strings.TrimSpace(s) == v })
 }
 
 func linked(ids []int64, id string) bool { return slices.Contains(ids, parseID(id)) }

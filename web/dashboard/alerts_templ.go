@@ -543,7 +543,7 @@ func alertPage(p Page, f alertForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, a := range alarmKinds {
+			for _, a := range f.Alarms {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "<label class=\"check\"><input type=\"checkbox\" name=\"alarms\" value=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -68,13 +68,17 @@ func (d *Dashboard) geofences(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	ids := make([]int64, len(list))
+	for i, g := range list {
+		ids[i] = g.ID
+	}
+	devices, err := d.core.Fleet.OwnersOfEach(actor, model.KindGeofence, ids, model.KindDevice)
+	if err != nil {
+		return err
+	}
 	v := geofencesView{Map: m}
 	for _, g := range list {
-		devices, err := d.core.Fleet.Owners(actor, model.KindGeofence, g.ID, model.KindDevice)
-		if err != nil {
-			return err
-		}
-		v.Rows = append(v.Rows, geofenceRow{Geofence: g, Vehicles: len(devices)})
+		v.Rows = append(v.Rows, geofenceRow{Geofence: g, Vehicles: len(devices[g.ID])})
 		v.Map.Shapes = append(v.Map.Shapes, mapShape{Name: g.Name, Area: g.Area, URL: geofenceURL(g)})
 	}
 	return render(c, fiber.StatusOK, geofencesPage(d.page(c, "Geofences", "geofences"), v))

@@ -71,19 +71,25 @@ func (d *Dashboard) users(c *fiber.Ctx) error {
 		return err
 	}
 	now := time.Now()
+	var counted []int64 // administrators reach all devices
 	for _, u := range list {
 		row := userRow{User: u, State: userState(u, now), Devices: "all"}
 		if v.State != "" && row.State != v.State {
 			continue
 		}
 		if !u.Administrator {
-			_, n, err := d.core.Fleet.Devices.Page(actor, model.Query{UserID: u.ID, Limit: 1})
-			if err != nil {
-				return err
-			}
-			row.Devices = itoa(n)
+			counted = append(counted, u.ID)
 		}
 		v.Rows = append(v.Rows, row)
+	}
+	counts, err := d.core.Fleet.DeviceCounts(actor, counted)
+	if err != nil {
+		return err
+	}
+	for i, row := range v.Rows {
+		if !row.User.Administrator {
+			v.Rows[i].Devices = itoa(counts[row.User.ID])
+		}
 	}
 	if hxTarget(c, "user-list") {
 		return render(c, fiber.StatusOK, userList(v))

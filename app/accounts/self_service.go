@@ -14,7 +14,7 @@ import (
 var selfServiceAttributes = []string{prefs.ZoneAttribute, prefs.SpeedAttribute, prefs.DistanceAttribute,
 	prefs.CurrencyAttribute, "notificationTokens", "termsAccepted"}
 
-var errReadonlySelf = model.Forbidden("A read-only account may change only its password and display preferences")
+var errReadonlySelf = model.Forbidden("A read-only account may change only its password and display preferences (a demo account: only the preferences)")
 
 // selfServiceOnly reports whether a user's change of their own account
 // touches nothing but the password and the display preferences (time
@@ -22,9 +22,14 @@ var errReadonlySelf = model.Forbidden("A read-only account may change only its p
 // (and the users of a read-only server) make such changes; it refuses
 // every other field, the name too. The restrictions stay with whoever
 // manages the account whatever this says (prepareUser).
+//
+// A demo account keeps its password: the administrator hands it out, and
+// may hand it to more than one caller.
 func selfServiceOnly(before, after *model.User) bool {
 	b, a := *before, *after
-	a.PasswordHash = b.PasswordHash
+	if demo, _ := before.Attributes["demo"].(bool); !demo {
+		a.PasswordHash = b.PasswordHash
+	}
 	a.TwelveHourFormat, a.CoordinateFormat = b.TwelveHourFormat, b.CoordinateFormat
 	a.Map, a.PoiLayer, a.Latitude, a.Longitude, a.Zoom = b.Map, b.PoiLayer, b.Latitude, b.Longitude, b.Zoom
 	if sameTime(b.ExpirationTime, a.ExpirationTime) {

@@ -25,12 +25,15 @@ func TestReadonlySelfService(t *testing.T) {
 		name           string
 		serverReadonly bool
 		other          bool // the change is to another account
+		demo           bool // the account is a demo login's
 		apply          func(*model.User) error
 		allowed        bool
 	}{
 		{name: "password", apply: change(func(u *model.User) { u.Password = "a-new-secret" }), allowed: true},
 		{name: "display preferences", apply: prefsOnly, allowed: true},
 		{name: "preferences on a read-only server", serverReadonly: true, apply: prefsOnly, allowed: true},
+		{name: "a demo account's password", demo: true, apply: change(func(u *model.User) { u.Password = "a-new-secret" })},
+		{name: "a demo account's preferences", demo: true, apply: prefsOnly, allowed: true},
 		{name: "name", apply: change(func(u *model.User) { u.Name = "Renamed" })},
 		{name: "phone", apply: change(func(u *model.User) { u.Phone = "+15551234567" })},
 		{name: "another attribute", apply: change(func(u *model.User) { u.Attributes["speedLimit"] = 99.0 })},
@@ -50,7 +53,9 @@ func TestReadonlySelfService(t *testing.T) {
 				return u
 			}
 			create(model.System(), "admin@example.com", func(u *model.User) { u.Administrator = true })
-			manager := create(model.System(), "manager@example.com", func(u *model.User) { u.UserLimit = 5 })
+			manager := create(model.System(), "manager@example.com", func(u *model.User) {
+				u.UserLimit, u.Attributes = 5, model.Attributes{"demo": tc.demo}
+			})
 			target := manager
 			if tc.other {
 				target = create(manager, "driver@example.com", func(*model.User) {})
@@ -74,7 +79,8 @@ func TestReadonlySelfService(t *testing.T) {
 			case !tc.allowed && model.ClassOf(err) != model.ClassForbidden:
 				t.Fatalf("got %v, want a refusal", err)
 			case !tc.allowed && (stored.Name != before.Name || stored.Phone != before.Phone || stored.Readonly != before.Readonly ||
-				stored.TwelveHourFormat != before.TwelveHourFormat || stored.Attributes["speedLimit"] != nil):
+				stored.TwelveHourFormat != before.TwelveHourFormat || stored.Attributes["speedLimit"] != nil ||
+				stored.PasswordHash != before.PasswordHash):
 				t.Errorf("refused but stored: %+v", stored)
 			}
 		})

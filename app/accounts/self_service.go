@@ -19,9 +19,11 @@ var errReadonlySelf = model.Forbidden("A read-only account may change only its p
 // selfServiceOnly reports whether a user's change of their own account
 // touches nothing but the password and the display preferences (time
 // format, map view, the attributes above). Traccar lets a read-only user
-// (and the users of a read-only server) make such changes; it refuses
-// every other field, the name too. The restrictions stay with whoever
-// manages the account whatever this says (prepareUser).
+// (and the users of a read-only server) change their password and the
+// apps' attributes; the display preferences are added here, since the
+// profile is such a user's only page. Every other field stays refused, the
+// name too as in Traccar, and the restrictions stay with whoever manages
+// the account (prepareUser).
 //
 // A demo account keeps its password: the administrator hands it out, and
 // may hand it to more than one caller.

@@ -48,14 +48,25 @@ func (a Guard) linkedToUsers(users []int64, kind string) (map[int64]bool, error)
 
 // GroupClosure adds every descendant group of the groups in set.
 func (a Guard) GroupClosure(set map[int64]bool) error {
+	children, err := a.groupChildren()
+	if err == nil {
+		closeOver(set, children)
+	}
+	return err
+}
+
+// groupChildren maps every group to its sub-groups.
+func (a Guard) groupChildren() (map[int64][]int64, error) {
 	children := map[int64][]int64{}
 	err := a.Tx.Groups().List(func(g *model.Group) bool {
 		children[g.GroupID] = append(children[g.GroupID], g.ID)
 		return true
 	})
-	if err != nil {
-		return err
-	}
+	return children, err
+}
+
+// closeOver adds to set every descendant, through children, of its groups.
+func closeOver(set map[int64]bool, children map[int64][]int64) {
 	queue := make([]int64, 0, len(set))
 	for id := range set {
 		queue = append(queue, id)
@@ -70,7 +81,6 @@ func (a Guard) GroupClosure(set map[int64]bool) error {
 			}
 		}
 	}
-	return nil
 }
 
 // visible returns the ids of kind the given users reach; for devices and

@@ -160,12 +160,21 @@ func (acc *Service) checkUserLimit(tx model.Tx, manager *model.User) error {
 	return nil
 }
 
-// UpdateUser applies a change to a user the actor may manage.
+// UpdateUser applies a change to a user the actor may manage. A read-only
+// user (or any user of a read-only server) may still change their own
+// password and display preferences, as Traccar lets them (selfServiceOnly).
 func (acc *Service) UpdateUser(actor *model.User, id int64, apply func(*model.User) error) (*model.User, error) {
 	var after *model.User
 	err := acc.store.As(actor).Update(func(tx model.Tx) error {
-		if err := (access.Guard{Tx: tx, Actor: actor}).MayEdit(model.KindUser, id); err != nil {
+		guard := access.Guard{Tx: tx, Actor: actor}
+		if err := guard.MustSee(model.KindUser, id); err != nil {
 			return err
+		}
+		// A read-only account (or server) still lets its users look after
+		// themselves: checked once the change is known (selfServiceOnly).
+		readonly := guard.CheckEdit(model.KindUser)
+		if readonly != nil && actor.ID != id {
+			return readonly
 		}
 		before, err := tx.Users().Get(id)
 		if err != nil {
@@ -180,6 +189,9 @@ func (acc *Service) UpdateUser(actor *model.User, id int64, apply func(*model.Us
 		after.ID = id
 		if err := acc.prepareUser(tx, actor, before, after); err != nil {
 			return err
+		}
+		if readonly != nil && !selfServiceOnly(before, after) {
+			return errReadonlySelf
 		}
 		if err := acc.keepAnAdmin(tx, before, after); err != nil {
 			return err

@@ -59,10 +59,7 @@ func (o *Objects[T, P]) listSet(a access.Guard, q model.Query) (map[int64]bool, 
 	var err error
 	switch {
 	case q.UserID > 0:
-		if !a.Actor.Administrator && !a.Actor.Manager() && q.UserID != a.Actor.ID {
-			return nil, model.Forbidden("Only administrators and managers may list another user's objects")
-		}
-		if err := a.MustSee(model.KindUser, q.UserID); err != nil {
+		if err := mayListFor(a, q.UserID); err != nil {
 			return nil, err
 		}
 		set, err = a.VisibleTo([]int64{q.UserID}, o.kind)
@@ -99,6 +96,15 @@ func (o *Objects[T, P]) listSet(a access.Guard, q model.Query) (map[int64]bool, 
 		set = linked
 	}
 	return set, nil
+}
+
+// mayListFor: the objects of user id are listed for administrators,
+// managers and the user themselves, when they see the user.
+func mayListFor(a access.Guard, id int64) error {
+	if !a.Actor.Administrator && !a.Actor.Manager() && id != a.Actor.ID {
+		return model.Forbidden("Only administrators and managers may list another user's objects")
+	}
+	return a.MustSee(model.KindUser, id)
 }
 
 // Get returns one object the actor may see.

@@ -36,13 +36,19 @@ func userEmail(name, want string) func(*testing.T, *env, *webtest.Response) {
 }
 
 // A read-only account, or any non-administrator on a read-only server,
-// changes no user and no permission: not its own e-mail, phone or password
-// (a demo account's password is shared), not a managed user.
+// changes no user and no permission: not its own name, e-mail or phone,
+// not a managed user; only its own password and display preferences, as in
+// Traccar.
 func TestReadonlyAccounts(t *testing.T) {
 	run(t, []scenario{
 		{Name: "read-only user cannot change itself", As: "user1", Before: readonly("user1"),
 			Method: "PUT", Path: "/api/users/{user1}", Body: `{"email":"taken@example.com","phone":"+15551234567","password":"x"}`,
 			Status: 403, Want: []string{"read-only"}, After: userEmail("user1", "user1@example.com")},
+		{Name: "read-only user still sets its password and display preferences", As: "user1", Before: readonly("user1"),
+			Method: "PUT", Path: "/api/users/{user1}", Body: `{"password":"a-new-secret","twelveHourFormat":true,"attributes":{"timezone":"Europe/Berlin"}}`,
+			Status: 200, After: userEmail("user1", "user1@example.com")},
+		{Name: "read-only user cannot rename itself", As: "user1", Before: readonly("user1"),
+			Method: "PUT", Path: "/api/users/{user1}", Body: `{"name":"renamed"}`, Status: 403, Want: []string{"read-only"}},
 		{Name: "read-only manager cannot change a managed user", As: "manager1", Before: readonly("manager1"),
 			Method: "PUT", Path: "/api/users/{user1}", Body: `{"email":"other@example.com"}`,
 			Status: 403, After: userEmail("user1", "user1@example.com")},

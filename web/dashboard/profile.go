@@ -74,6 +74,12 @@ func (d *Dashboard) renderProfile(c *fiber.Ctx, status int, v profileView) error
 	return render(c, status, profilePage(d.page(c, "Profile", "profile"), v))
 }
 
+// readonlyProfile: the viewer's account (or the server) is read-only, so
+// the core takes only the password and display preferences from it.
+func readonlyProfile(v profileView) bool {
+	return !v.User.Administrator && (v.User.Readonly || v.Server.Readonly)
+}
+
 // profileFailed shows the profile with err next to section's form. A
 // wrong current password is no reason to sign out, so it is a refusal
 // here, not the 401 that ends the session elsewhere.
@@ -91,7 +97,8 @@ func (d *Dashboard) profileFailed(c *fiber.Ctx, v profileView, section string, e
 	return d.formFailed(c, err, again)
 }
 
-// profileUpdate saves the name and the display preferences.
+// profileUpdate saves the name and the display preferences (a read-only
+// account: the preferences only, the core's rule).
 func (d *Dashboard) profileUpdate(c *fiber.Ctx) error {
 	actor := user(c)
 	submitted := *actor

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fleetd/fleetd/app/model"
 	"github.com/fleetd/fleetd/app/prefs"
 	"github.com/fleetd/fleetd/web/httpx"
 	"github.com/fleetd/fleetd/web/internal/webtest"
@@ -190,4 +191,51 @@ func TestProfilePreferences(t *testing.T) {
 		t.Errorf("cleared preferences: %v %v", got.Attributes, got.TwelveHourFormat)
 	}
 	webtest.Contains(t, "admin's vehicle after clearing", admin.get(truck).Body, `>27 kn<`)
+}
+
+// A read-only account (or every account of a read-only server) still sets
+// its display preferences and password on the profile; the rest of the
+// account is refused, and the page says so.
+func TestProfileReadonly(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		makeReadonly func(e *env)
+	}{
+		{"read-only user", func(e *env) { e.set("driver1", func(u *model.User) { u.Readonly = true }) }},
+		{"read-only server", func(e *env) {
+			if _, err := e.Core.Accounts.UpdateServer(model.System(), func(s *model.Server) error { s.Readonly = true; return nil }); err != nil {
+				e.t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			tc.makeReadonly(e)
+			dora := e.as("driver1")
+			webtest.Contains(t, "profile", dora.get("/dashboard/profile").Body, "Your account is read-only")
+			details := func(name string) url.Values {
+				return url.Values{"name": {name}, prefs.ZoneAttribute: {"Europe/Berlin"}, prefs.SpeedAttribute: {"mph"}, "twelveHourFormat": {"on"}}
+			}
+			e.sameStore(t, "a new name", func() {
+				if res := dora.post("/dashboard/profile", details("Renamed")); res.Status != 403 ||
+					!strings.Contains(res.Body, "only its password and display preferences") {
+					t.Errorf("a new name: %d %.300s", res.Status, res.Body)
+				}
+			})
+			if res := dora.post("/dashboard/profile", details("Dora Driver")); res.Status != 303 {
+				t.Fatalf("preferences: %d %.300s", res.Status, res.Body)
+			}
+			if got := e.user(e.IDs["driver1"]); got.Attributes[prefs.ZoneAttribute] != "Europe/Berlin" || !got.TwelveHourFormat || got.Name != "Dora Driver" {
+				t.Errorf("after the preferences: %+v", got)
+			}
+			res := dora.post("/dashboard/profile/password",
+				url.Values{"currentPassword": {password}, "newPassword": {"new-secret-1"}, "repeatPassword": {"new-secret-1"}})
+			if res.Status != 303 {
+				t.Fatalf("password: %d %.300s", res.Status, res.Body)
+			}
+			if err := e.signIn("driver1@example.com", "new-secret-1"); err != nil {
+				t.Errorf("the new password: %v", err)
+			}
+		})
+	}
 }

@@ -71,19 +71,25 @@ func (d *Dashboard) users(c *fiber.Ctx) error {
 		return err
 	}
 	now := time.Now()
+	var counted []int64 // administrators reach all devices
 	for _, u := range list {
 		row := userRow{User: u, State: userState(u, now), Devices: "all"}
 		if v.State != "" && row.State != v.State {
 			continue
 		}
 		if !u.Administrator {
-			_, n, err := d.core.Fleet.Devices.Page(actor, model.Query{UserID: u.ID, Limit: 1})
-			if err != nil {
-				return err
-			}
-			row.Devices = itoa(n)
+			counted = append(counted, u.ID)
 		}
 		v.Rows = append(v.Rows, row)
+	}
+	counts, err := d.core.Fleet.DeviceCounts(actor, counted)
+	if err != nil {
+		return err
+	}
+	for i, row := range v.Rows {
+		if !row.User.Administrator {
+			v.Rows[i].Devices = itoa(counts[row.User.ID])
+		}
 	}
 	if hxTarget(c, "user-list") {
 		return render(c, fiber.StatusOK, userList(v))
@@ -264,17 +270,25 @@ func (d *Dashboard) userUpdate(c *fiber.Ctx) error {
 	return redirect(c, userPath(id)+"?done=saved")
 }
 
-// readUser applies the user form to u: details for everyone, the
-// restrictions and the limits for the editors f allows.
+// readUser applies the user form to u: details for everyone (not one's own
+// e-mail and phone), the restrictions and the limits for the editors f
+// allows.
 func readUser(c *fiber.Ctx, u *model.User, f userForm, show prefs.Display) error {
 	r := &formReader{c: c}
-	u.Name, u.Email, u.Phone = r.text("name"), r.text("email"), r.text("phone")
+	u.Name = r.text("name")
+	if !f.Self { // one's own e-mail and phone change on the profile, confirmed by a code
+		u.Email, u.Phone = r.text("email"), r.text("phone")
+	}
 	if f.Restrict {
 		u.Readonly = c.FormValue("readonly") == "on"
 		u.DeviceReadonly = c.FormValue("deviceReadonly") == "on"
 		u.LimitCommands = c.FormValue("limitCommands") == "on"
 		u.DisableReports = c.FormValue("disableReports") == "on"
-		u.ExpirationTime = r.expiry("expirationTime", show)
+		// The field shows a date, the store keeps an instant: only a date
+		// other than the one shown is a new expiry.
+		if r.text("expirationTime") != expiryDate(show, u.ExpirationTime) {
+			u.ExpirationTime = r.expiry("expirationTime", show)
+		}
 	}
 	if f.Admin {
 		u.Administrator = c.FormValue("administrator") == "on"

@@ -23,10 +23,16 @@ func (d *Dashboard) userDisable(c *fiber.Ctx) error {
 	})
 }
 
-// userPassword sets a new password; the core ends the user's sessions.
+var errOwnPassword = model.Forbidden("Change your own password on your profile, with your current one")
+
+// userPassword sets another user's password; the core ends the user's
+// sessions.
 func (d *Dashboard) userPassword(c *fiber.Ctx) error {
 	password := c.FormValue("newPassword")
 	return d.userAction(c, "password", "password", func(actor *model.User, id int64) error {
+		if id == actor.ID { // the profile asks for the current password first
+			return errOwnPassword
+		}
 		if err := accounts.CheckNewPassword(password); err != nil {
 			return err
 		}

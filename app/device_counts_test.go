@@ -3,51 +3,20 @@ package app_test
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/storage/storagetest"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // TestDeviceCounts: the counts of a users list are the totals each user's
 // device list has (straight links, groups and their sub-groups, no deleted
 // device), under the list's access rules.
 func TestDeviceCounts(t *testing.T) {
-	core := app.New(storagetest.Open(t), app.Options{BcryptCost: bcrypt.MinCost})
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "admin-secret")
-	must(err)
-	user := func(actor *model.User, email string, userLimit int) *model.User {
-		u, err := core.Accounts.CreateUser(actor, func(u *model.User) error {
-			u.Email, u.Password, u.UserLimit = email, "secret", userLimit
-			return nil
-		})
-		must(err)
-		return u
-	}
+	w := newWorld(t)
+	core, admin, must, user, device := w.core, w.admin, w.must, w.user, w.device
 	manager := user(admin, "manager@example.com", 5)
 	driver := user(manager, "driver@example.com", 0)
 	other := user(admin, "other@example.com", 0)
-	group := func(parent int64) int64 {
-		g, err := core.Fleet.Groups.Create(admin, func(g *model.Group) error { g.Name, g.GroupID = "g", parent; return nil })
-		must(err)
-		return g.ID
-	}
-	vans := group(0)
-	smallVans := group(vans)
-	device := func(name string, groupID int64) int64 {
-		d, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error {
-			d.Name, d.UniqueID, d.GroupID = name, name, groupID
-			return nil
-		})
-		must(err)
-		return d.ID
-	}
+	vans := w.group("g", 0)
+	smallVans := w.group("g", vans)
 	own, gone := device("own", 0), device("gone", 0)
 	device("van", vans)
 	device("small van", smallVans)

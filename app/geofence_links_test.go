@@ -3,36 +3,18 @@ package app_test
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/fleet"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/storage/storagetest"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // TestGeofenceLinks: a form's device list links each device once however
 // often it names it, refuses more than a bulk change may hold, and never
 // links a device the manager does not see.
 func TestGeofenceLinks(t *testing.T) {
-	core := app.New(storagetest.Open(t), app.Options{BcryptCost: bcrypt.MinCost})
-	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "admin-secret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	manager, err := core.Accounts.CreateUser(admin, func(u *model.User) error {
-		u.Email, u.Password, u.UserLimit = "manager@example.com", "secret", 5
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	device := func(name string) int64 {
-		d, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error { d.Name, d.UniqueID = name, name; return nil })
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d.ID
-	}
+	w := newWorld(t)
+	core, admin := w.core, w.admin
+	manager := w.user(admin, "manager@example.com", 5)
+	device := func(name string) int64 { return w.device(name, 0) }
 	mine, theirs := device("mine"), device("theirs")
 	if err := core.Fleet.Link(admin, model.Permission{OwnerKind: model.KindUser, OwnerID: manager.ID, PropKind: model.KindDevice, PropID: mine}); err != nil {
 		t.Fatal(err)

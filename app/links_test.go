@@ -4,51 +4,24 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/storage/storagetest"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // TestLinks: a user's own links, as the actor may see them; not the
 // devices the user reaches through a group.
 func TestLinks(t *testing.T) {
-	core := app.New(storagetest.Open(t), app.Options{BcryptCost: bcrypt.MinCost})
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "admin-secret")
-	must(err)
-	manager, err := core.Accounts.CreateUser(admin, func(u *model.User) error {
-		u.Email, u.Password, u.UserLimit = "manager@example.com", "secret", 5
-		return nil
-	})
-	must(err)
-	driver, err := core.Accounts.CreateUser(manager, func(u *model.User) error {
-		u.Email, u.Password = "driver@example.com", "secret"
-		return nil
-	})
-	must(err)
-	group, err := core.Fleet.Groups.Create(admin, func(g *model.Group) error { g.Name = "Vans"; return nil })
-	must(err)
-	device := func(name string, groupID int64) int64 {
-		d, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error {
-			d.Name, d.UniqueID, d.GroupID = name, name, groupID
-			return nil
-		})
-		must(err)
-		return d.ID
-	}
+	w := newWorld(t)
+	core, admin, must, device := w.core, w.admin, w.must, w.device
+	manager := w.user(admin, "manager@example.com", 5)
+	driver := w.user(manager, "driver@example.com", 0)
+	group := w.group("Vans", 0)
 	own, hidden := device("own", 0), device("hidden", 0)
-	device("grouped", group.ID) // the driver reaches it through the group
+	device("grouped", group) // the driver reaches it through the group
 	link := func(owner, kind string, id int64) model.Permission {
 		return model.Permission{OwnerKind: model.KindUser, OwnerID: map[string]int64{"manager": manager.ID, "driver": driver.ID}[owner], PropKind: kind, PropID: id}
 	}
 	must(core.Fleet.Link(admin, link("manager", model.KindDevice, own), link("driver", model.KindDevice, own),
-		link("driver", model.KindDevice, hidden), link("driver", model.KindGroup, group.ID)))
+		link("driver", model.KindDevice, hidden), link("driver", model.KindGroup, group)))
 
 	tests := []struct {
 		name       string
@@ -59,9 +32,9 @@ func TestLinks(t *testing.T) {
 		errorClass model.Class
 	}{
 		{"every link, not the group's devices", admin, driver.ID, model.KindDevice, []int64{own, hidden}, 0},
-		{"groups", admin, driver.ID, model.KindGroup, []int64{group.ID}, 0},
+		{"groups", admin, driver.ID, model.KindGroup, []int64{group}, 0},
 		{"a manager, of a user it manages", manager, driver.ID, model.KindDevice, []int64{own, hidden}, 0},
-		{"a user its own", driver, driver.ID, model.KindGroup, []int64{group.ID}, 0},
+		{"a user its own", driver, driver.ID, model.KindGroup, []int64{group}, 0},
 		{"not another user's", driver, manager.ID, model.KindDevice, nil, model.ClassNotFound},
 		{"no such pair", admin, driver.ID, model.KindUser, nil, model.ClassInvalid},
 	}

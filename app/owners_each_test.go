@@ -5,40 +5,17 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fleetd/fleetd/app"
 	"github.com/fleetd/fleetd/app/model"
-	"github.com/fleetd/fleetd/storage/storagetest"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // TestOwnersOfEach: the owners of many objects read at once are those
 // Owners gives for each, under the same access rules.
 func TestOwnersOfEach(t *testing.T) {
-	core := app.New(storagetest.Open(t), app.Options{BcryptCost: bcrypt.MinCost})
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	admin, _, err := core.Accounts.Bootstrap("admin@example.com", "admin-secret")
-	must(err)
-	manager, err := core.Accounts.CreateUser(admin, func(u *model.User) error {
-		u.Email, u.Password, u.UserLimit = "manager@example.com", "secret", 5
-		return nil
-	})
-	must(err)
-	group, err := core.Fleet.Groups.Create(admin, func(g *model.Group) error { g.Name = "Vans"; return nil })
-	must(err)
-	device := func(name string, groupID int64) int64 {
-		d, err := core.Fleet.Devices.Create(admin, func(d *model.Device) error {
-			d.Name, d.UniqueID, d.GroupID = name, name, groupID
-			return nil
-		})
-		must(err)
-		return d.ID
-	}
-	own, hidden, grouped := device("own", 0), device("hidden", 0), device("grouped", group.ID)
+	w := newWorld(t)
+	core, admin, must, device := w.core, w.admin, w.must, w.device
+	manager := w.user(admin, "manager@example.com", 5)
+	group := w.group("Vans", 0)
+	own, hidden, grouped := device("own", 0), device("hidden", 0), device("grouped", group)
 	geofence := func(owner *model.User) int64 {
 		g, err := core.Fleet.Geofences.Create(owner, func(g *model.Geofence) error {
 			g.Name, g.Area = owner.Email, "CIRCLE (52.5 13.4, 100)"
@@ -50,8 +27,8 @@ func TestOwnersOfEach(t *testing.T) {
 	mine, admins := geofence(manager), geofence(admin)
 	links := []model.Permission{
 		{OwnerKind: model.KindUser, OwnerID: manager.ID, PropKind: model.KindDevice, PropID: own},
-		{OwnerKind: model.KindUser, OwnerID: manager.ID, PropKind: model.KindGroup, PropID: group.ID},
-		{OwnerKind: model.KindGroup, OwnerID: group.ID, PropKind: model.KindGeofence, PropID: mine},
+		{OwnerKind: model.KindUser, OwnerID: manager.ID, PropKind: model.KindGroup, PropID: group},
+		{OwnerKind: model.KindGroup, OwnerID: group, PropKind: model.KindGeofence, PropID: mine},
 	}
 	for _, g := range []int64{mine, admins} {
 		for _, d := range []int64{own, hidden, grouped} {
@@ -69,7 +46,7 @@ func TestOwnersOfEach(t *testing.T) {
 		errorClass model.Class
 	}{
 		{"a manager, the devices it sees", manager, []int64{mine}, model.KindDevice, map[int64][]int64{mine: {own, grouped}}, 0},
-		{"a manager, groups", manager, []int64{mine}, model.KindGroup, map[int64][]int64{mine: {group.ID}}, 0},
+		{"a manager, groups", manager, []int64{mine}, model.KindGroup, map[int64][]int64{mine: {group}}, 0},
 		{"an administrator, every one", admin, []int64{mine, admins}, model.KindDevice,
 			map[int64][]int64{mine: {own, hidden, grouped}, admins: {own, hidden, grouped}}, 0},
 		{"not another's geofence", manager, []int64{mine, admins}, model.KindDevice, nil, model.ClassNotFound},

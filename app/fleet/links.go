@@ -23,22 +23,10 @@ func (fl *Service) Owners(actor *model.User, kind string, id int64, ownerKind st
 		if err := a.MustSee(kind, id); err != nil {
 			return err
 		}
-		out, err = visibleOwners(a, kind, id, ownerKind)
+		out, err = newOwnerReader(a).owners(kind, id, ownerKind)
 		return err
 	})
 	return out, err
-}
-
-func visibleOwners(a access.Guard, kind string, id int64, ownerKind string) ([]int64, error) {
-	ids, err := a.Tx.Owners(kind, id, ownerKind)
-	if err != nil || a.Actor.Administrator {
-		return ids, err
-	}
-	set, err := a.Visible(ownerKind)
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(ids, func(id int64) bool { return !set[id] }), nil
 }
 
 // setOwners makes the ownerKind objects linked to (kind, id) that the
@@ -55,18 +43,20 @@ func (fl *Service) setOwners(tx model.Tx, actor *model.User, kind string, id int
 	if err := a.MustSee(kind, id); err != nil {
 		return err
 	}
-	current, err := visibleOwners(a, kind, id, ownerKind)
+	r := newOwnerReader(a)
+	current, err := r.owners(kind, id, ownerKind)
 	if err != nil {
 		return err
 	}
 	var added []int64
 	for _, owner := range wanted {
-		if !slices.Contains(current, owner) {
-			added = append(added, owner)
+		if slices.Contains(current, owner) {
+			continue
 		}
-	}
-	if err := a.MustSeeAll(ownerKind, added); err != nil {
-		return err
+		if err := r.mustSee(ownerKind, owner); err != nil {
+			return err
+		}
+		added = append(added, owner)
 	}
 	for _, owner := range current {
 		if slices.Contains(wanted, owner) {

@@ -144,7 +144,7 @@ func (s *series[T, P]) eachNewest(tx *bolt.Tx, device int64, from, to time.Time,
 	}
 	// Prev found nothing: the bucket's first key is behind, or, in a
 	// writing transaction, bbolt's Prev stopped on a leaf that deletions
-	// earlier in it emptied (Next and Last skip them; see lastKey). Visit
+	// earlier in it emptied (Next and Last skip them; see lastKeyIn). Visit
 	// what is left of the range, read forwards. Only then does this cost
 	// more than the keys visited.
 	var rest [][]byte
@@ -215,9 +215,4 @@ func (s *series[T, P]) deleteKeys(tx *bolt.Tx, keys [][]byte) (int, error) {
 		}
 	}
 	return len(keys), nil
-}
-
-// lastKey is the key of device's newest record, nil if it has none.
-func (s *series[T, P]) lastKey(tx *bolt.Tx, device int64) []byte {
-	return lastKeyIn(tx.Bucket(s.data), device)
 }

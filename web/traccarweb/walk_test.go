@@ -375,17 +375,6 @@ func TestTraccarWeb(t *testing.T) {
 // id returns the id of a seeded or created item, or 0.
 func (w *walker) id(key string) int64 { return w.ids[key] }
 
-// lookup finds the id of an item the web app created.
-func (w *walker) lookup(key, path, name string) int64 {
-	id, err := w.admin.idOf(path, name)
-	if err != nil {
-		w.notes = append(w.notes, fmt.Sprintf("could not find %q after creating it in the web app: %v", name, err))
-		return 0
-	}
-	w.ids[key] = id
-	return id
-}
-
 func (w *walker) need(ctx context.Context, keys ...string) error {
 	for _, k := range keys {
 		if w.ids[k] == 0 {

@@ -2,12 +2,12 @@ package office
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/fleetd/fleetd/app/limits"
 	"github.com/fleetd/fleetd/app/model"
+	"github.com/fleetd/fleetd/app/prefs"
 )
 
 // Payment statuses.
@@ -18,8 +18,6 @@ const (
 )
 
 var payments = cabinet[model.Payment, *model.Payment]{what: "Payment", table: model.OfficeTx.Payments}
-
-var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
 
 // checkPayment normalises p and refuses what cannot be a payment. A missing
 // status is pending.
@@ -33,7 +31,7 @@ func checkPayment(p *model.Payment) error {
 	switch {
 	case p.Method == "":
 		return model.Invalid("method is required")
-	case !currencyCode.MatchString(p.Currency):
+	case !prefs.ValidCurrency(p.Currency):
 		return model.Invalid("currency must be a three-letter ISO 4217 code such as USD")
 	case !slices.Contains([]string{PaymentCompleted, PaymentPending, PaymentFailed}, p.Status):
 		return model.Invalid("status must be completed, pending or failed")

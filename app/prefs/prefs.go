@@ -71,24 +71,24 @@ func For(u *model.User, s *model.Server) Display {
 	if s != nil {
 		layers = append(layers, s.Attributes)
 	}
-	pick := func(name string, valid func(string) bool) (string, bool) {
+	pick := func(name string) (string, bool) {
 		for _, attrs := range layers {
-			if v, _ := attrs[name].(string); v != "" && valid(v) {
+			if v, _ := attrs[name].(string); v != "" && ValidUnit(name, v) {
 				return v, true
 			}
 		}
 		return "", false
 	}
-	if name, ok := pick(ZoneAttribute, func(v string) bool { _, ok := timezone.Load(v); return ok }); ok {
+	if name, ok := pick(ZoneAttribute); ok {
 		d.Zone, _ = timezone.Load(name)
 	}
-	if v, ok := pick(SpeedAttribute, validSpeed); ok {
+	if v, ok := pick(SpeedAttribute); ok {
 		d.Speed = v
 	}
-	if v, ok := pick(DistanceAttribute, validDistance); ok {
+	if v, ok := pick(DistanceAttribute); ok {
 		d.Distance = v
 	}
-	if v, ok := pick(CurrencyAttribute, ValidCurrency); ok {
+	if v, ok := pick(CurrencyAttribute); ok {
 		d.Currency = v
 	}
 	return d

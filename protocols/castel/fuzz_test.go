@@ -15,15 +15,8 @@ func FuzzSplitDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := New()
 		prototest.SplitDecode(t, p, data)
-		if p.Recognize(data) != protocols.Mine {
-			return
-		}
-		adv, frame, err := p.Split(data, false)
-		if err != nil || adv == 0 || frame == nil {
-			t.Fatalf("Mine but Split = %d, %x, %v", adv, frame, err)
-		}
-		if res, err := p.Decode(&protocols.Conn{}, frame); err != nil || res.ChecksumError {
-			t.Fatalf("Mine but Decode = %+v, %v", res, err)
+		if res, mine := prototest.Recognized(t, p, data); mine && res.ChecksumError {
+			t.Fatalf("Recognize(%x) = Mine, but its checksum is wrong", data)
 		}
 	})
 }

@@ -19,6 +19,9 @@ func FuzzSplitDecode(f *testing.F) {
 				t.Fatalf("bad frame %x", frame)
 			}
 		}
+		if len(data) > 0 && data[0] != 'E' { // 'E' opens a datagram: FuzzDatagram checks those
+			prototest.Recognized(t, New(), data)
+		}
 	})
 }
 
@@ -33,31 +36,6 @@ func FuzzDatagram(f *testing.F) {
 		}
 		if New().Recognize(packet) == protocols.Mine && (err != nil || res.ChecksumError) && packet[0] == 'E' {
 			t.Fatalf("Mine, but %+v, %v", res, err)
-		}
-	})
-}
-
-// FuzzRecognize: Recognize never panics, and Mine implies the bytes start
-// a packet Split cuts and Decode takes, or a datagram DecodeDatagram takes.
-func FuzzRecognize(f *testing.F) {
-	prototest.AddHexSeeds(f, append([]string{udpLogin}, streamFrames...)...)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p := New()
-		if p.Recognize(data) != protocols.Mine {
-			return
-		}
-		if data[0] == 'E' {
-			if _, err := p.DecodeDatagram(&protocols.Conn{}, data); err != nil {
-				t.Fatalf("Mine, but DecodeDatagram: %v", err)
-			}
-			return
-		}
-		adv, tok, err := p.Split(data, false)
-		if err != nil || adv == 0 || tok == nil {
-			t.Fatalf("Mine, but Split = %d, %x, %v", adv, tok, err)
-		}
-		if _, err := p.Decode(&protocols.Conn{}, tok); err != nil {
-			t.Fatalf("Mine, but Decode: %v", err)
 		}
 	})
 }

@@ -25,6 +25,7 @@ func FuzzSplitDecode(f *testing.F) {
 				t.Fatalf("bad frame %q", frame)
 			}
 		}
+		prototest.Recognized(t, New(), data)
 	})
 }
 
@@ -34,22 +35,6 @@ func FuzzDatagram(f *testing.F) {
 	f.Fuzz(func(t *testing.T, packet []byte) {
 		if res, err := New().DecodeDatagram(&protocols.Conn{}, packet); err == nil {
 			prototest.Storable(t, Name, res, packet)
-		}
-	})
-}
-
-// FuzzRecognize checks that Recognize never panics and that Mine means
-// the first frame decodes.
-func FuzzRecognize(f *testing.F) {
-	seeds(f)
-	f.Fuzz(func(t *testing.T, head []byte) {
-		p := New()
-		if p.Recognize(head) != protocols.Mine {
-			return
-		}
-		_, frame, _ := p.Split(head, false)
-		if _, err := p.Decode(&protocols.Conn{}, frame); err != nil {
-			t.Fatalf("Recognize(%q) = Mine, but Decode: %v", head, err)
 		}
 	})
 }

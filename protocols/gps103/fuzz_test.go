@@ -28,6 +28,7 @@ func FuzzSplitDecode(f *testing.F) {
 				t.Fatalf("bad frame length %d", len(frame))
 			}
 		}
+		prototest.Recognized(t, New(), data)
 	})
 }
 

@@ -13,5 +13,6 @@ func FuzzSplitDecode(f *testing.F) {
 	prototest.AddHexSeeds(f, append(streamFrames, login2Frame)...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		prototest.SplitDecode(t, New(), data)
+		prototest.Recognized(t, New(), data)
 	})
 }

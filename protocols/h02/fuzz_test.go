@@ -29,6 +29,7 @@ func FuzzSplitDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, p := range []*Protocol{testProtocol(), {MessageLength: 42, now: testProtocol().now}} {
 			prototest.SplitDecode(t, p, data)
+			prototest.Recognized(t, p, data)
 			if res, err := p.DecodeDatagram(&protocols.Conn{}, data); err == nil {
 				prototest.Storable(t, p.Name(), res, data)
 			}

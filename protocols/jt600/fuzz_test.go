@@ -3,7 +3,6 @@ package jt600
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
@@ -23,24 +22,6 @@ func FuzzSplitDecode(f *testing.F) {
 				t.Fatalf("bad frame %q", frame)
 			}
 		}
-	})
-}
-
-// FuzzRecognize: Recognize never panics, and Mine implies the bytes start
-// a frame Split cuts and Decode takes.
-func FuzzRecognize(f *testing.F) {
-	seeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p := New()
-		if p.Recognize(data) != protocols.Mine {
-			return
-		}
-		adv, tok, err := p.Split(data, false)
-		if err != nil || adv == 0 || tok == nil || adv != len(tok) {
-			t.Fatalf("Mine, but Split = %d, %q, %v", adv, tok, err)
-		}
-		if _, err := p.Decode(&protocols.Conn{}, tok); err != nil {
-			t.Fatalf("Mine, but Decode: %v", err)
-		}
+		prototest.Recognized(t, New(), data)
 	})
 }

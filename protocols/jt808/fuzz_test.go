@@ -3,7 +3,6 @@ package jt808
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
@@ -19,15 +18,6 @@ func FuzzSplitDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := New()
 		prototest.SplitDecode(t, p, data)
-		if p.Recognize(data) != protocols.Mine {
-			return
-		}
-		_, tok, _ := p.Split(data, true)
-		if tok == nil {
-			t.Fatalf("Recognize(%x) = Mine, but Split cuts no frame", data)
-		}
-		if _, err := p.Decode(&protocols.Conn{}, tok); err != nil {
-			t.Fatalf("Recognize(%x) = Mine, but Decode: %v", data, err)
-		}
+		prototest.Recognized(t, p, data)
 	})
 }

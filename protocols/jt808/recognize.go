@@ -19,7 +19,8 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	if head[0] != delim {
 		return protocols.NotMine
 	}
-	end := bytes.IndexByte(head[1:], delim)
+	// Split looks for the end within MaxFrame bytes: so must this.
+	end := bytes.IndexByte(head[1:min(len(head), MaxFrame)], delim)
 	if end < 0 {
 		if len(head) >= MaxFrame {
 			return protocols.NotMine

@@ -20,15 +20,7 @@ func FuzzSplitDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := New()
 		prototest.SplitDecode(t, p, data)
-		if p.Recognize(data) == protocols.Mine {
-			_, tok, err := p.Split(data, false)
-			if err != nil || tok == nil {
-				t.Fatalf("Recognize says Mine, Split(%q) = %q, %v", data, tok, err)
-			}
-			if _, err := p.Decode(&protocols.Conn{}, tok); err != nil {
-				t.Fatalf("Recognize says Mine, Decode(%q) = %v", tok, err)
-			}
-		}
+		prototest.Recognized(t, p, data)
 	})
 }
 

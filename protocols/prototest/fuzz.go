@@ -64,6 +64,29 @@ func SplitDecode(t testing.TB, p protocols.Stream, data []byte) [][]byte {
 	return frames
 }
 
+// Recognized is the shared port's promise, checked in every protocol's
+// split-and-decode fuzz target: when p says Mine for head, Split cuts a
+// frame from it (not an error: the shared port would hand the connection
+// over only to have it closed) and Decode takes that frame on a new
+// connection as a type it knows. It returns the decoded result and true
+// when p said Mine, for protocol-specific checks (a checksum that holds).
+func Recognized(t testing.TB, p protocols.Stream, head []byte) (protocols.Result, bool) {
+	t.Helper()
+	r, ok := p.(protocols.Recognizer)
+	if !ok || r.Recognize(head) != protocols.Mine {
+		return protocols.Result{}, false
+	}
+	adv, tok, err := p.Split(head, false)
+	if err != nil || adv == 0 || tok == nil {
+		t.Fatalf("Recognize(%q) = Mine, but Split = %d, %q, %v", head, adv, tok, err)
+	}
+	res, err := p.Decode(&protocols.Conn{}, tok)
+	if err != nil || res.Unsupported != "" {
+		t.Fatalf("Recognize(%q) = Mine, but Decode(%q) = %+v, %v", head, tok, res, err)
+	}
+	return res, true
+}
+
 // decodeAndEncode decodes frame on conn and, when it decodes, checks the
 // positions and encodes every listed command on the resulting state.
 func decodeAndEncode(t testing.TB, p protocols.Stream, conn *protocols.Conn, frame []byte) {

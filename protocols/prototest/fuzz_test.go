@@ -1,6 +1,8 @@
 package prototest
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"math"
 	"slices"
@@ -77,4 +79,48 @@ func TestStorable(t *testing.T) {
 			expectFailures(t, tt.fail, func(tb testing.TB) { Storable(tb, "line", res, nil) })
 		})
 	}
+}
+
+// recognizingLines says Mine for any head with a whole first line, right
+// or not, and refuses lines longer than 8 bytes, so Recognized can be
+// shown to catch both broken promises.
+type recognizingLines struct{ lineStream }
+
+func (recognizingLines) Recognize(head []byte) protocols.Recognition {
+	if bytes.IndexByte(head, '\n') < 0 {
+		return protocols.NeedMore
+	}
+	return protocols.Mine
+}
+
+func (recognizingLines) Split(data []byte, atEOF bool) (int, []byte, error) {
+	adv, tok, err := bufio.ScanLines(data, atEOF)
+	if len(tok) > 8 || adv == 0 && len(data) > 8 {
+		return 0, nil, errors.New("line too long")
+	}
+	return adv, tok, err
+}
+
+func TestRecognized(t *testing.T) {
+	tests := []struct {
+		name       string
+		head       string
+		fail, mine bool
+	}{
+		{"a frame that decodes", "1,2\n", false, true},
+		{"not recognised", "1,2", false, false},
+		{"recognised but longer than Split takes", "1.000000,2\n", true, true},
+		{"recognised but not decoded", "x\n", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mine bool
+			expectFailures(t, tt.fail, func(tb testing.TB) { _, mine = Recognized(tb, recognizingLines{}, []byte(tt.head)) })
+			if !tt.fail && mine != tt.mine {
+				t.Errorf("mine = %v, want %v", mine, tt.mine)
+			}
+		})
+	}
+	// A protocol that recognises nothing passes.
+	expectFailures(t, false, func(tb testing.TB) { Recognized(tb, lineStream{}, []byte("x\n")) })
 }

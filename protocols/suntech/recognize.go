@@ -52,6 +52,9 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 		}
 		end += 1 + next
 	}
+	if end >= MaxText {
+		return protocols.NotMine // Split refuses it as too long
+	}
 	if end < 0 {
 		if len(head) > MaxText {
 			return protocols.NotMine

@@ -30,6 +30,9 @@ func FuzzSplitDecode(f *testing.F) {
 				t.Fatalf("bad line %q", line)
 			}
 		}
+		if res, mine := prototest.Recognized(t, testProtocol(), data); mine && res.ChecksumError {
+			t.Fatalf("Recognize(%q) = Mine, but its checksum is wrong", data)
+		}
 	})
 }
 
@@ -43,25 +46,6 @@ func FuzzDatagram(f *testing.F) {
 		prototest.Storable(t, Name, res, data)
 		if res.UniqueID == "" || res.Reply != nil || res.Ack != nil {
 			t.Fatalf("datagram %q: %+v", data, res)
-		}
-	})
-}
-
-// FuzzRecognize: Recognize never panics, and Mine means the bytes begin a
-// line that Split cuts and Decode takes.
-func FuzzRecognize(f *testing.F) {
-	prototest.AddSeeds(f, seeds...)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p := testProtocol()
-		if p.Recognize(data) != protocols.Mine {
-			return
-		}
-		_, line, err := p.Split(data, false)
-		if err != nil || line == nil {
-			t.Fatalf("Mine, but Split(%q) = %q, %v", data, line, err)
-		}
-		if res, err := p.Decode(&protocols.Conn{}, line); err != nil || res.Unsupported != "" || res.ChecksumError {
-			t.Fatalf("Mine, but Decode(%q) = %+v, %v", line, res, err)
 		}
 	})
 }

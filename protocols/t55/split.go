@@ -56,7 +56,7 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	if len(line) == 0 && end < 0 {
 		return protocols.NeedMore
 	}
-	if len(line) == 0 || !printable(line) || !plausible(string(line)) {
+	if len(line) == 0 || len(line) > maxLine || !printable(line) || !plausible(string(line)) {
 		return protocols.NotMine
 	}
 	if end < 0 {

@@ -80,6 +80,7 @@ func TestRecognize(t *testing.T) {
 		"[SG*8800000015*0002*LK]",
 		"\x00\x0f356307042441013",
 		"IMEI 35146710870000\r\n",
+		frameCONNECT + strings.Repeat(",0", maxLine/2) + "\r\n", // decodes, but longer than Split takes
 	}
 	for _, head := range notMine {
 		if got := p.Recognize([]byte(head)); got != protocols.NotMine {

@@ -14,6 +14,7 @@ func FuzzSplitDecode(f *testing.F) {
 	prototest.AddHexSeeds(f, append(streamFrames, "FF000F313233343536373839303132333435")...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		prototest.SplitDecode(t, New(), data)
+		prototest.Recognized(t, New(), data)
 	})
 }
 

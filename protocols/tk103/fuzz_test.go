@@ -34,6 +34,7 @@ func FuzzSplitDecode(f *testing.F) {
 				t.Fatalf("bad frame %q", frame)
 			}
 		}
+		prototest.Recognized(t, New(), data)
 	})
 }
 

@@ -3,7 +3,6 @@ package trv
 import (
 	"testing"
 
-	"github.com/fleetd/fleetd/protocols"
 	"github.com/fleetd/fleetd/protocols/prototest"
 )
 
@@ -20,25 +19,7 @@ func FuzzSplitDecode(f *testing.F) {
 				t.Fatalf("bad frame %q", frame)
 			}
 		}
-	})
-}
-
-// FuzzRecognize: Recognize never panics, and Mine means the bytes begin a
-// frame that Split cuts and Decode takes.
-func FuzzRecognize(f *testing.F) {
-	prototest.AddSeeds(f, seeds...)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p := testProtocol()
-		if p.Recognize(data) != protocols.Mine {
-			return
-		}
-		adv, frame, err := p.Split(data, false)
-		if err != nil || adv == 0 || frame == nil {
-			t.Fatalf("Mine, but Split(%q) = %d, %q, %v", data, adv, frame, err)
-		}
-		if res, err := p.Decode(&protocols.Conn{}, frame); err != nil || res.Unsupported != "" {
-			t.Fatalf("Mine, but Decode(%q) = %+v, %v", frame, res, err)
-		}
+		prototest.Recognized(t, testProtocol(), data)
 	})
 }
 

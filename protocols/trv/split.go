@@ -96,7 +96,8 @@ func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	case headerMore:
 		return protocols.NeedMore
 	}
-	end := bytes.IndexByte(head, '#')
+	// Split looks for the end within MaxFrameSize bytes: so must this.
+	end := bytes.IndexByte(head[:min(len(head), MaxFrameSize)], '#')
 	if end < 0 {
 		if len(head) >= MaxFrameSize || !printable(head) {
 			return protocols.NotMine

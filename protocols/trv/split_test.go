@@ -67,6 +67,8 @@ func TestRecognize(t *testing.T) {
 		"QZE,868994033976700,35,28062020,113553,22.13673,114.57263,0,22,A,0",                 // t55 QZE
 		"IMEI 351467108700000\r\n",
 		"STT;1;2#",
+		// A frame that decodes but is longer than Split takes.
+		strings.Replace(frameAP10, "#", strings.Repeat("&HOME|74-DE-2B-44-88-8C|97", MaxFrameSize/26)+"#", 1),
 	} {
 		if got := p.Recognize([]byte(head)); got != protocols.NotMine {
 			t.Errorf("%q: %v, want NotMine", head, got)

@@ -20,5 +20,6 @@ func FuzzSplitDecode(f *testing.F) {
 	f.Add(jxtkChunks(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		prototest.SplitDecode(t, testProtocol(), data)
+		prototest.Recognized(t, testProtocol(), data)
 	})
 }

@@ -15,6 +15,9 @@ var knownTypes = [...]string{"L", "SD", "D", "B", "P", "M"}
 func (p *Protocol) Recognize(head []byte) protocols.Recognition {
 	end := bytes.IndexByte(head, '\n')
 	line := head
+	if end > MaxPacket {
+		return protocols.NotMine // Split refuses it as too long
+	}
 	if end >= 0 {
 		line = bytes.TrimRight(head[:end], "\r")
 	}

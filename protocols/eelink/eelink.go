@@ -20,10 +20,11 @@ type Protocol struct {
 }
 
 var (
-	_ protocols.Stream       = (*Protocol)(nil)
-	_ protocols.Datagram     = (*Protocol)(nil)
-	_ protocols.Recognizer   = (*Protocol)(nil)
-	_ protocols.FrameLimiter = (*Protocol)(nil)
+	_ protocols.Stream             = (*Protocol)(nil)
+	_ protocols.Datagram           = (*Protocol)(nil)
+	_ protocols.Recognizer         = (*Protocol)(nil)
+	_ protocols.DatagramRecognizer = (*Protocol)(nil)
+	_ protocols.FrameLimiter       = (*Protocol)(nil)
 )
 
 // New returns the Eelink codec.

@@ -14,8 +14,11 @@ func RecognizeFrame(p Stream, head []byte, start func(head []byte) Recognition) 
 	}
 	adv, token, err := p.Split(head, false)
 	switch {
-	case err != nil || (adv > 0 && token == nil):
-		return NotMine // not a frame, or bytes skipped before one
+	case err != nil || (adv > 0 && token == nil) || token != nil && (len(token) == 0 || &token[0] != &head[0]):
+		// not a frame, or bytes skipped before one (some Splits skip
+		// garbage and cut the next frame in one call: its token then
+		// starts further into head)
+		return NotMine
 	case token == nil && len(head) >= maxHead:
 		return NotMine
 	case token == nil:

@@ -97,3 +97,25 @@ func (db *DB) Size() (int64, error) {
 	})
 	return n, err
 }
+
+// PruneMedia deletes at most limit of the media files whose keys start
+// with prefix and sort below bound (a device's files that arrived before a
+// time: fleet.MediaBefore), and reports how many it deleted.
+func (db *DB) PruneMedia(prefix, bound string, limit int) (int, error) {
+	return db.prune(func(btx *bolt.Tx, limit int) [][]byte {
+		var keys [][]byte
+		c := collectionBucket(btx, ksMedia.bucket()).Cursor()
+		for k, _ := c.Seek([]byte(prefix)); k != nil && bytes.HasPrefix(k, []byte(prefix)) && string(k) < bound && len(keys) < limit; k, _ = c.Next() {
+			keys = append(keys, bytes.Clone(k))
+		}
+		return keys
+	}, func(btx *bolt.Tx, keys [][]byte) (int, error) {
+		b := collectionBucket(btx, ksMedia.bucket())
+		for i, k := range keys {
+			if err := b.Delete(k); err != nil {
+				return i, err
+			}
+		}
+		return len(keys), nil
+	}, limit)
+}

@@ -161,3 +161,45 @@ func BenchmarkRetentionNothingDue(b *testing.B) {
 		}
 	}
 }
+
+// PruneMedia deletes the files of one prefix below a bound, at most limit
+// at a time; a longer prefix that starts the same ("10/" for "1/") and
+// names at or above the bound stay.
+func TestPruneMedia(t *testing.T) {
+	db := openTestDB(t)
+	names := []string{"1/20260101T000000Z-A.amr", "1/20260102T000000Z-B.jpg", "1/20260103T000000Z-C.jpg", "1/device.png", "10/20260101T000000Z-D.amr"}
+	mustUpdate(t, db, func(tx model.Tx) error {
+		for _, n := range names {
+			if err := tx.Media().Put(n, &model.Blob{Type: "x/y", Data: []byte(n)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, step := range []struct {
+		bound       string
+		limit, want int
+		left        []string
+	}{
+		{"1/20260103T000000Z", 1, 1, names[1:]},
+		{"1/20260103T000000Z", 10, 1, names[2:]},
+		{"1/20260103T000000Z", 10, 0, names[2:]},
+	} {
+		n, err := db.PruneMedia("1/", step.bound, step.limit)
+		if err != nil || n != step.want {
+			t.Fatalf("PruneMedia(%q, %d) = %d, %v; want %d", step.bound, step.limit, n, err, step.want)
+		}
+		var left []string
+		mustView(t, db, func(tx model.Tx) error {
+			for _, n := range names {
+				if _, err := tx.Media().Get(n); err == nil {
+					left = append(left, n)
+				}
+			}
+			return nil
+		})
+		if !reflect.DeepEqual(left, step.left) {
+			t.Fatalf("left %q, want %q", left, step.left)
+		}
+	}
+}

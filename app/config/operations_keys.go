@@ -26,7 +26,7 @@ func operationsKeys() []Key {
 	return []Key{
 		secret(field("metrics.token", "", "Bearer token that lets non-loopback clients read GET /metrics (empty: loopback clients only).",
 			parseString, func(c *Config) *string { return &c.Metrics.Token }, asIs[string])),
-		field("retention.positions", time.Duration(0), "Delete positions older than this (like 90d or 720h; 0 keeps them forever). Device attribute retention.positions overrides it.",
+		field("retention.positions", time.Duration(0), "Delete positions, and the files devices sent with them, older than this (like 90d or 720h; 0 keeps them forever). Device attribute retention.positions overrides it.",
 			parseRetention, func(c *Config) *time.Duration { return &c.Retention.Positions }, formatRetention),
 		field("retention.events", time.Duration(0), "Delete events older than this (like 90d; 0 keeps them forever). Device attribute retention.events overrides it.",
 			parseRetention, func(c *Config) *time.Duration { return &c.Retention.Events }, formatRetention),

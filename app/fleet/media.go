@@ -1,11 +1,13 @@
 package fleet
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/fleetd/fleetd/app/access"
 	"github.com/fleetd/fleetd/app/model"
@@ -21,6 +23,30 @@ var imageExtensions = map[string]string{"image/jpeg": "jpg", "image/png": "png",
 
 // mediaPrefix is where a device's files are kept in the store's media.
 func mediaPrefix(deviceID int64) string { return fmt.Sprintf("%d/", deviceID) }
+
+// mediaStamp is the layout of the arrival time that starts the name of a
+// file a device sent: the names then sort by arrival, so retention deletes
+// a range of them. The device's picture ("device.<ext>") sorts after every
+// stamp and is never in that range.
+const mediaStamp = "20060102T150405Z"
+
+// MediaKey is where the store keeps the device's file name.
+func MediaKey(deviceID int64, name string) string { return mediaPrefix(deviceID) + name }
+
+// NewMediaName names a file the device sent at t, like
+// "20261124T231500Z-K3QF7ZJA.jpg": its arrival and a random part, so two
+// files of one second do not collide and a name cannot be guessed from
+// another.
+func NewMediaName(t time.Time, ext string) string {
+	return t.UTC().Format(mediaStamp) + "-" + rand.Text()[:8] + "." + ext
+}
+
+// MediaBefore bounds the keys of the device's files that arrived before t:
+// in the store they sort from MediaKey(deviceID, "") up to, not including,
+// this bound.
+func MediaBefore(deviceID int64, t time.Time) string {
+	return mediaPrefix(deviceID) + t.UTC().Format(mediaStamp)
+}
 
 // SetDeviceImage stores data as device id's picture and answers its file
 // name, "device.<ext>" as in Traccar; the web app then keeps that name in

@@ -135,6 +135,7 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 	type planned struct {
 		p      *model.Position
 		events []*model.Event
+		media  string // the store key of the file p came with, if any
 	}
 	var (
 		plan   []planned
@@ -153,10 +154,11 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 			continue
 		}
 		p.DeviceID, p.ServerTime = deviceID, now
+		media := ig.nameMedia(p, now)
 		ig.enrich(p, prev, st.fences)
 		ig.applyComputed(st.computed, p)
 		latest := prev == nil || !p.FixTime.Before(prev.FixTime) // LatestPosition's rule: p has the largest id
-		plan = append(plan, planned{p, ig.deriveEvents(st, prev, p, latest)})
+		plan = append(plan, planned{p, ig.deriveEvents(st, prev, p, latest), media})
 		stored = append(stored, p)
 		if latest {
 			prev = p
@@ -178,6 +180,12 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 		for _, pl := range plan {
 			if err := tx.AddPosition(pl.p); err != nil {
 				return err
+			}
+			if pl.media != "" {
+				m := pl.p.Media
+				if err := tx.Media().Put(pl.media, &model.Blob{Type: m.Type, Data: m.Data}); err != nil {
+					return err
+				}
 			}
 			for _, e := range pl.events {
 				e.PositionID = pl.p.ID
@@ -209,6 +217,9 @@ func (ig *Service) storePositions(deviceID int64, positions []*model.Position) (
 	})
 	if err != nil {
 		return live.Update{}, err
+	}
+	for _, pl := range plan {
+		pl.p.Media = nil // stored: the bytes need not live on with the latest position
 	}
 	st.latest = prev
 	if record != nil {

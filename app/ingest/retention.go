@@ -27,6 +27,9 @@ type Pruner interface {
 	// before cutoff, never its latest one, and reports how many it deleted.
 	PrunePositions(deviceID int64, cutoff time.Time, limit int) (int, error)
 	PruneEvents(deviceID int64, cutoff time.Time, limit int) (int, error)
+	// PruneMedia deletes at most limit of the media files whose keys
+	// start with prefix and sort below bound.
+	PruneMedia(prefix, bound string, limit int) (int, error)
 }
 
 // RetentionOptions say how long records are kept; zero keeps them forever.
@@ -38,7 +41,7 @@ type RetentionOptions struct {
 
 // Pruned counts what one retention pass deleted.
 type Pruned struct {
-	Positions, Events int
+	Positions, Events, Media int
 }
 
 // ParseRetention reads a retention window: "90d" (days), a Go duration
@@ -97,7 +100,8 @@ type retentionTarget struct {
 	positions, events time.Duration // 0: keep
 }
 
-// ApplyRetention deletes, for every device, the positions and events older
+// ApplyRetention deletes, for every device, the positions (with the files
+// the device sent: photos, voice messages) and events older
 // than its window, in chunks of at most opts.Chunk records per
 // transaction so concurrent ingest keeps flowing. A device attribute
 // (AttrRetentionPositions, AttrRetentionEvents) overrides the window; an
@@ -111,6 +115,10 @@ func (ig *Service) ApplyRetention(ctx context.Context, p Pruner, opts RetentionO
 	}
 	chunk := orDefaultChunk(opts.Chunk)
 	now := ig.now()
+	// A device's files (photos, voice messages) go with its positions.
+	pruneMedia := func(id int64, cutoff time.Time, limit int) (int, error) {
+		return p.PruneMedia(fleet.MediaKey(id, ""), fleet.MediaBefore(id, cutoff), limit)
+	}
 	for _, t := range targets {
 		for _, job := range []struct {
 			window time.Duration
@@ -119,6 +127,7 @@ func (ig *Service) ApplyRetention(ctx context.Context, p Pruner, opts RetentionO
 		}{
 			{t.positions, p.PrunePositions, &done.Positions},
 			{t.events, p.PruneEvents, &done.Events},
+			{t.positions, pruneMedia, &done.Media},
 		} {
 			if job.window <= 0 {
 				continue
@@ -188,9 +197,9 @@ func (ig *Service) RunRetention(ctx context.Context, p Pruner, opts RetentionOpt
 		case errors.Is(err, context.Canceled):
 			return
 		case err != nil:
-			ig.log.Error("retention pass failed", "err", err, "positions", n.Positions, "events", n.Events)
-		case n.Positions+n.Events > 0:
-			ig.log.Info("retention pass", "positions", n.Positions, "events", n.Events, "ms", time.Since(began).Milliseconds())
+			ig.log.Error("retention pass failed", "err", err, "positions", n.Positions, "events", n.Events, "media", n.Media)
+		case n.Positions+n.Events+n.Media > 0:
+			ig.log.Info("retention pass", "positions", n.Positions, "events", n.Events, "media", n.Media, "ms", time.Since(began).Milliseconds())
 		}
 		select {
 		case <-ctx.Done():

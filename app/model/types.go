@@ -124,7 +124,27 @@ type Position struct {
 	Network     any        `json:"network"`
 	GeofenceIDs []int64    `json:"geofenceIds"`
 	Attributes  Attributes `json:"attributes"`
+	// Media is a file the device sent with this position (a photo, a
+	// voice message). It is not part of the record: the ingest stores it
+	// beside the position, in the same transaction, and names it in the
+	// attribute Media.Key, as Traccar does, for the media API.
+	Media *Media `json:"-"`
 }
+
+// Media is a device's file on its way to the store.
+type Media struct {
+	Key  string // the position attribute that names it: MediaImage, MediaAudio or MediaVideo
+	Ext  string // the file name's extension, like "jpg" or "amr"
+	Type string // its content type, like "image/jpeg" or "audio/amr"
+	Data []byte
+}
+
+// Traccar's position attributes that name a media file.
+const (
+	MediaImage = "image"
+	MediaAudio = "audio"
+	MediaVideo = "video"
+)
 
 // Event follows Traccar's Event model (the core form).
 type Event struct {

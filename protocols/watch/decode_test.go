@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"bytes"
 	"testing"
 	"time"
 
@@ -49,6 +50,7 @@ type want struct {
 	network       any
 	maker         string
 	hasIndex      bool
+	media         *model.Media // the file the position comes with
 }
 
 func cellTower(mcc, mnc, lac, cid, rssi int) map[string]any {
@@ -99,9 +101,10 @@ func TestDecodeSamples(t *testing.T) {
 			id: "014111001350304", reply: "[ZJ*014111001350304*0033*0002*LK]", noPos: true, maker: "ZJ", hasIndex: true,
 		},
 		framePLS: {id: "8800000015", attrs: model.Attributes{"heartRate": 72}, maker: "CS"},
-		// A voice message: its size is kept, the audio is not (no media store).
+		// A voice message: the audio, unescaped, is its file.
 		frameTK: {
 			id: "1234567890", ack: "[CS*1234567890*0004*TK,1]", attrs: model.Attributes{"audioSize": 11}, maker: "CS",
+			media: &model.Media{Key: "audio", Ext: "amr", Type: "audio/amr", Data: []byte("#!AMR}[],*\xff")},
 		},
 		// The watch's answer to a voice message sent to it.
 		"[CS*1234567890*0004*TK,1]": {id: "1234567890", commandResult: "TK,1", noPos: true, maker: "CS"},
@@ -134,7 +137,7 @@ func checkDecode(t *testing.T, frame string, w want) {
 	if err != nil {
 		t.Fatalf("Decode: %v", err)
 	}
-	if s, _ := conn.State.(session); s.maker != w.maker || s.hasIndex != w.hasIndex {
+	if s, _ := conn.State.(*session); s == nil || s.maker != w.maker || s.hasIndex != w.hasIndex {
 		t.Errorf("state = %#v, want maker %q index %v", conn.State, w.maker, w.hasIndex)
 	}
 	if (res.Unsupported != "") != w.unsupported {
@@ -150,4 +153,17 @@ func checkDecode(t *testing.T, frame string, w want) {
 		result.Positions = []prototest.Position{pos}
 	}
 	check.Result(t, res, result)
+	checkMedia(t, res, w.media)
+}
+
+// checkMedia compares the file of res's only position with want.
+func checkMedia(t *testing.T, res protocols.Result, want *model.Media) {
+	t.Helper()
+	var got *model.Media
+	if len(res.Positions) == 1 {
+		got = res.Positions[0].Media
+	}
+	if (got == nil) != (want == nil) || got != nil && (got.Key != want.Key || got.Ext != want.Ext || got.Type != want.Type || !bytes.Equal(got.Data, want.Data)) {
+		t.Errorf("media = %+v, want %+v", got, want)
+	}
 }

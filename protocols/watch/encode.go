@@ -75,13 +75,14 @@ func (p *Protocol) Encode(c *protocols.Conn, cmd *model.Command) ([]byte, error)
 	if strings.ContainsAny(content, "[]") || len(content) > 0xFFFF {
 		return nil, model.Invalid("watch command content must be shorter than 64 KiB, without brackets")
 	}
-	s, _ := c.State.(session)
-	maker, index := s.maker, ""
-	if maker == "" {
-		maker = defaultMaker
-	}
-	if s.hasIndex {
-		index = "0001"
+	maker, index := defaultMaker, ""
+	if s, _ := c.State.(*session); s != nil {
+		if s.maker != "" {
+			maker = s.maker
+		}
+		if s.hasIndex {
+			index = "0001"
+		}
 	}
 	return frame(maker, c.UniqueID, index, content), nil
 }

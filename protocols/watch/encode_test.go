@@ -13,8 +13,8 @@ import (
 const imei = "123456789012345"
 
 func TestEncode(t *testing.T) {
-	sg := &protocols.Conn{UniqueID: imei, State: session{maker: "SG"}}
-	zj := &protocols.Conn{UniqueID: imei, State: session{maker: "ZJ", hasIndex: true}}
+	sg := &protocols.Conn{UniqueID: imei, State: &session{maker: "SG"}}
+	zj := &protocols.Conn{UniqueID: imei, State: &session{maker: "ZJ", hasIndex: true}}
 	prototest.Encodes(t, New(), &protocols.Conn{UniqueID: imei}, []prototest.EncodeCase{
 		// samples.md (no frame seen yet: Traccar's default maker "CS")
 		{Type: "rebootDevice", Want: "[CS*123456789012345*0005*RESET]"},

@@ -77,18 +77,21 @@ func (p *Protocol) Decode(c *protocols.Conn, raw []byte) (protocols.Result, erro
 	if st != headerOK || h.size > len(raw)-1 {
 		return protocols.Result{}, errors.New("watch: bad frame header")
 	}
-	var s session
+	var s *session
 	if c != nil {
-		s, _ = c.State.(session)
+		s, _ = c.State.(*session)
+	}
+	if s == nil {
+		s = &session{}
+		if c != nil {
+			c.State = s
+		}
 	}
 	s.maker, s.hasIndex = h.maker, h.index != ""
 	m := &message{header: h}
 	m.typ, m.values, _ = strings.Cut(string(unescape(raw[h.size:len(raw)-1])), ",")
 
-	res, err := p.decode(&s, m)
-	if c != nil && c.State != s {
-		c.State = s
-	}
+	res, err := p.decode(s, m)
 	res.UniqueID = h.id
 	if err != nil {
 		return res, fmt.Errorf("watch: %s from %s: %w", m.typ, h.id, err)
@@ -134,7 +137,7 @@ func (p *Protocol) decode(s *session, m *message) (protocols.Result, error) {
 		// switches) that it repeats until answered; fleetd keeps none of it.
 		res.Reply = m.answer("CONFIG,1")
 	case typ == "img":
-		res.Unsupported = "picture (img) not kept: fleetd stores no media"
+		return p.decodePicture(m)
 	default:
 		if h, ok := healthTypes[strings.ToLower(typ)]; ok {
 			return p.decodeHealth(m, h)

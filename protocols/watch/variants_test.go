@@ -136,9 +136,11 @@ func TestDecodeVariants(t *testing.T) {
 		"[3G*8800000015*0028*VERNO,G29_BASE_V1.00_2014.04.23_17.46.49]": {
 			id: "8800000015", commandResult: "VERNO,G29_BASE_V1.00_2014.04.23_17.46.49", noPos: true, maker: "3G",
 		},
-		// Not decoded: a picture (the makers' example of an img frame) and
-		// "bump to make friends" (PP), which fleetd cannot answer.
-		"[3G*8800000015*0019*img,5,160429110950,\xff\xd8\xff\xe0}\x03\xff\xd9]": {id: "8800000015", unsupported: true, noPos: true, maker: "3G"},
+		// A picture (the makers' example of an img frame): the JPEG,
+		// unescaped, is the file of a position at the last known place.
+		"[3G*8800000015*0019*img,5,160429110950,\xff\xd8\xff\xe0}\x03\xff\xd9]": {id: "8800000015", maker: "3G", attrs: model.Attributes{},
+			media: &model.Media{Key: "image", Ext: "jpg", Type: "image/jpeg", Data: []byte("\xff\xd8\xff\xe0]\xff\xd9")}},
+		// Not decoded: "bump to make friends" (PP), which fleetd cannot answer.
 		"[3G*8800000015*00D4*PP,091046,180916,085033,A,22.570193,N,113.8621950,E,0.48,60.3,0.0,9,100,100,0,0,00000010,7,255,460,1,9529,21809,160,9529,21405,133,9529,63555,133,9529,63554,124,9529,21242,119,9529,21151,118,9529,63574,116,0,23.2]": {
 			id: "8800000015", unsupported: true, noPos: true, maker: "3G",
 		},

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 	"strings"
@@ -14,13 +15,12 @@ import (
 // "JXTK,0,<name>,<chunk>,<chunks>,<audio>". It repeats a voice message, or a
 // chunk, until it is answered ("TK,1", "JXTKR,1").
 //
-// fleetd has no store for device media, so the audio itself is not kept:
-// a voice message is kept as a position without a location (the ingest
-// gives it the last known one) that says a message of so many bytes arrived:
-// audioSize, and for JXTK the watch's name for it, audioName. Traccar's
-// "audio" attribute names a file its media API serves; there is no such
-// file here, so the attribute is not set. The answer follows the store, so
-// a message fleetd could not record is sent again.
+// A voice message is kept as a position without a location (the ingest
+// gives it the last known one) with the audio as its file: the ingest
+// names it in the "audio" attribute, as Traccar does, for the media API.
+// audioSize tells its bytes, and for JXTK audioName the watch's name for
+// it. The answer follows the store, so a message fleetd could not record
+// is sent again.
 
 var errVoice = errors.New("malformed voice message")
 
@@ -35,29 +35,39 @@ func (p *Protocol) decodeVoice(m *message) (protocols.Result, error) {
 		res.CommandResult = m.typ + "," + m.values
 		return res, nil
 	}
-	pos := p.outdated()
-	pos.Attributes["audioSize"] = len(m.values)
-	res.Positions, res.Ack = []*model.Position{pos}, m.answer("TK,1")
+	res.Positions, res.Ack = []*model.Position{voicePosition(p, []byte(m.values))}, m.answer("TK,1")
 	return res, nil
 }
 
-// voice is the progress of a chunked voice message on a connection, so
-// the last chunk can tell the size of the whole message.
-type voice struct {
-	name string
-	next int // number of the chunk expected next
-	size int // bytes of the chunks before next
-	last int // bytes of chunk next-1, replaced when the watch resends it
+// voicePosition is the position a whole voice message is kept with.
+func voicePosition(p *Protocol, audio []byte) *model.Position {
+	pos := p.outdated()
+	pos.Attributes["audioSize"] = len(audio)
+	pos.Media = &model.Media{Key: model.MediaAudio, Ext: "amr", Type: "audio/amr", Data: audio}
+	return pos
 }
 
-// maxChunks bounds the chunk count of one message (a chunk holds about a
-// kilobyte: far more than 15 seconds of AMR audio).
-const maxChunks = 9999
+// voice is a chunked voice message being received on a connection.
+type voice struct {
+	name  string
+	next  int    // number of the chunk expected next
+	audio []byte // the chunks before next
+	last  int    // bytes of chunk next-1, replaced when the watch resends it
+}
+
+// maxChunks bounds the chunk count of one message, and maxVoice its bytes
+// (15 seconds of AMR audio are about 25 KB): a connection holds no more
+// than that for a message not yet whole.
+const (
+	maxChunks = 9999
+	maxVoice  = 256 << 10
+)
 
 // decodeVoiceChunk reads a JXTK frame. Every chunk but the last is
-// answered at once (nothing of it is stored: the connection only counts
-// its bytes); the last one yields the voice message position and is
-// answered once that is stored.
+// answered at once (the connection keeps its bytes); the last one yields
+// the voice message position and is answered once that is stored. A
+// message whose chunks were missed on this connection is kept as it came;
+// one over maxVoice is refused.
 func (p *Protocol) decodeVoiceChunk(s *session, m *message) (protocols.Result, error) {
 	var res protocols.Result
 	f := strings.SplitN(m.values, ",", 5)
@@ -74,23 +84,41 @@ func (p *Protocol) decodeVoiceChunk(s *session, m *message) (protocols.Result, e
 	if v.name != name || n == 1 {
 		v = voice{name: name, next: 1}
 	}
-	size := len(f[4])
-	switch {
-	case n == v.next-1: // sent again
-		v.size += size - v.last
-	default: // the next chunk, or one after chunks this connection missed
-		v.size += size
-		v.next = n + 1
+	chunk := f[4]
+	if n == v.next-1 { // sent again
+		v.audio = v.audio[:len(v.audio)-v.last]
 	}
-	v.last = size
+	if len(v.audio)+len(chunk) > maxVoice {
+		s.voice = voice{}
+		return res, errVoice
+	}
+	v.audio = append(v.audio, chunk...)
+	v.next, v.last = n+1, len(chunk)
 	s.voice = v
 	if n < total {
 		res.Reply = m.answer("JXTKR,1")
 		return res, nil
 	}
-	pos := p.outdated()
+	// The connection keeps the message: a last chunk sent again (its
+	// answer was lost) replaces itself and yields the whole message again.
+	pos := voicePosition(p, bytes.Clone(v.audio))
 	pos.Attributes["audioName"] = name
-	pos.Attributes["audioSize"] = v.size
 	res.Positions, res.Ack = []*model.Position{pos}, m.answer("JXTKR,1")
+	return res, nil
+}
+
+// decodePicture reads an img frame, a photo the watch took when asked
+// (rcapture): "img,<n>,<yyMMddHHmmss>,<JPEG>". It is kept as a position
+// without a location with the photo as its file, named in the "image"
+// attribute. The watch expects no answer.
+func (p *Protocol) decodePicture(m *message) (protocols.Result, error) {
+	var res protocols.Result
+	f := strings.SplitN(m.values, ",", 3)
+	if len(f) < 3 || len(f[1]) != 12 || f[2] == "" {
+		return res, errors.New("malformed picture")
+	}
+	pos := p.outdated()
+	pos.Media = &model.Media{Key: model.MediaImage, Ext: "jpg", Type: "image/jpeg", Data: []byte(f[2])}
+	res.Positions = []*model.Position{pos}
 	return res, nil
 }

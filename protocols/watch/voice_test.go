@@ -28,14 +28,14 @@ func jxtkHeader(n int) string { return fmt.Sprintf("JXTK,0,watch_7_2022052609395
 
 // TestVoiceChunks decodes the six chunks on one connection: each of the
 // first five is answered at once with JXTKR,1 (repeating the frame's index
-// field), the sixth yields the message (name, total audio bytes) and is
-// answered once it is stored.
+// field), the sixth yields the message (name, size, the audio of all six
+// as its file) and is answered once it is stored.
 func TestVoiceChunks(t *testing.T) {
 	frames, err := prototest.ScanFrames(New().Split, bytes.NewReader(jxtkChunks(t)), MaxFrameSize)
 	if err != nil || len(frames) != 6 {
 		t.Fatalf("got %d frames, %v", len(frames), err)
 	}
-	audio := 0
+	var audio []byte
 	p, conn := testProtocol(), &protocols.Conn{}
 	for i, f := range frames {
 		// This watch declares the length of the content as sent, escape
@@ -48,7 +48,7 @@ func TestVoiceChunks(t *testing.T) {
 			t.Fatalf("chunk %d: length %d, %d bytes sent, %d unescaped, want to start %q",
 				i+1, h.length, len(f)-h.size-1, len(content), jxtkHeader(i+1))
 		}
-		audio += len(content) - len(jxtkHeader(i+1))
+		audio = append(audio, content[len(jxtkHeader(i+1)):]...)
 		res, err := p.Decode(conn, f)
 		if err != nil {
 			t.Fatalf("chunk %d: %v", i+1, err)
@@ -57,18 +57,21 @@ func TestVoiceChunks(t *testing.T) {
 		want := prototest.Result{UniqueID: "789468050042692", Reply: answer}
 		if i == 5 {
 			want = prototest.Result{UniqueID: "789468050042692", Ack: answer, Positions: []prototest.Position{{
-				Time: now, Outdated: true, Attributes: model.Attributes{"audioName": "watch_7_20220526093954", "audioSize": audio},
+				Time: now, Outdated: true, Attributes: model.Attributes{"audioName": "watch_7_20220526093954", "audioSize": len(audio)},
 			}}}
 		}
 		check.Result(t, res, want)
+		if i == 5 {
+			checkMedia(t, res, &model.Media{Key: "audio", Ext: "amr", Type: "audio/amr", Data: audio})
+		}
 	}
-	if audio != 5*1024+192 {
-		t.Errorf("audio bytes = %d, want %d", audio, 5*1024+192)
+	if len(audio) != 5*1024+192 || !bytes.HasPrefix(audio, []byte("#!AMR\n")) {
+		t.Errorf("audio: %d bytes starting %q, want %d bytes of AMR", len(audio), audio[:min(len(audio), 6)], 5*1024+192)
 	}
 }
 
-// TestVoiceChunkResent: a chunk sent again (its answer was lost) is counted
-// once; a connection that saw only the last chunks counts those.
+// TestVoiceChunkResent: a chunk sent again (its answer was lost) is kept
+// once; a connection that saw only the last chunks keeps those.
 func TestVoiceChunkResent(t *testing.T) {
 	chunk := func(n int, audio string) string {
 		content := jxtkHeader(n) + audio
@@ -77,12 +80,12 @@ func TestVoiceChunkResent(t *testing.T) {
 	cases := []struct {
 		name   string
 		frames []string
-		size   int
+		audio  string
 	}{
-		{"chunk 2 resent", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(2, "abcd"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij")}, 16},
-		{"last chunk resent", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij"), chunk(6, "ij")}, 16},
-		{"first chunks on another connection", []string{chunk(5, "h"), chunk(6, "ij")}, 3},
-		{"a new message restarts the count", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(1, "#!AMR\n"), chunk(2, "ab"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij")}, 14},
+		{"chunk 2 resent", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(2, "abcd"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij")}, "#!AMR\nabcdefghij"},
+		{"last chunk resent", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij"), chunk(6, "ij")}, "#!AMR\nabcdefghij"},
+		{"first chunks on another connection", []string{chunk(5, "h"), chunk(6, "ij")}, "hij"},
+		{"a new message starts again", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(1, "#!AMR\n"), chunk(2, "ab"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij")}, "#!AMR\nabefghij"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -96,7 +99,34 @@ func TestVoiceChunkResent(t *testing.T) {
 			}
 			check.Result(t, res, prototest.Result{UniqueID: "789468050042692", Ack: "[ZJ*789468050042692*0034*0007*JXTKR,1]",
 				Positions: []prototest.Position{{Time: now, Outdated: true,
-					Attributes: model.Attributes{"audioName": "watch_7_20220526093954", "audioSize": tc.size}}}})
+					Attributes: model.Attributes{"audioName": "watch_7_20220526093954", "audioSize": len(tc.audio)}}}})
+			checkMedia(t, res, &model.Media{Key: "audio", Ext: "amr", Type: "audio/amr", Data: []byte(tc.audio)})
 		})
 	}
+}
+
+// TestVoiceTooLong: a message over maxVoice is refused (the connection
+// holds no more), and the next one is received whole.
+func TestVoiceTooLong(t *testing.T) {
+	p, conn := testProtocol(), &protocols.Conn{}
+	decode := func(n, total int, audio string) (protocols.Result, error) {
+		content := fmt.Sprintf("JXTK,0,m,%d,%d,%s", n, total, audio)
+		return p.Decode(conn, frame("ZJ", "789468050042692", "0034", content))
+	}
+	chunk := strings.Repeat("a", 1000)
+	var err error
+	for n := 1; err == nil && n <= maxVoice/len(chunk)+1; n++ {
+		_, err = decode(n, 9999, chunk)
+	}
+	if err == nil {
+		t.Fatal("a message over maxVoice was taken")
+	}
+	if _, err := decode(1, 2, "#!AMR\n"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := decode(2, 2, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMedia(t, res, &model.Media{Key: "audio", Ext: "amr", Type: "audio/amr", Data: []byte("#!AMR\nb")})
 }

@@ -46,6 +46,26 @@ func (b blobs) Put(name string, blob *model.Blob) error {
 	return b.bucket().Put([]byte(name), v)
 }
 
+func (b blobs) Newest(from, to string, limit int) ([]model.BlobInfo, error) {
+	var out []model.BlobInfo
+	c := b.bucket().Cursor()
+	k, v := c.Seek([]byte(to))
+	if k == nil {
+		k, v = c.Last()
+	}
+	for ; k != nil && string(k) >= from && len(out) < limit; k, v = c.Prev() {
+		if string(k) >= to {
+			continue
+		}
+		typ, data, ok := bytes.Cut(v, []byte{0})
+		if !ok {
+			return out, fmt.Errorf("store is damaged: %s %q has no content type", b.set.name, k)
+		}
+		out = append(out, model.BlobInfo{Name: string(k), Type: string(typ), Size: len(data)})
+	}
+	return out, nil
+}
+
 func (b blobs) DeletePrefix(prefix string) (int, error) {
 	c := b.bucket().Cursor()
 	n := 0

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/fleetd/fleetd/app/model"
@@ -50,4 +51,43 @@ func TestBlobs(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// Newest lists a range of names, last first, without the bytes.
+func TestBlobsNewest(t *testing.T) {
+	db := openTestDB(t)
+	names := []string{"1/20260101T000000Z-A.amr", "1/20260102T000000Z-B.jpg", "1/20260103T000000Z-C.jpg", "1/device.png", "10/20260101T000000Z-D.amr"}
+	mustUpdate(t, db, func(tx model.Tx) error {
+		for _, n := range names {
+			if err := tx.Media().Put(n, &model.Blob{Type: "x/" + n[len(n)-3:], Data: []byte(n)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, c := range []struct {
+		from, to string
+		limit    int
+		want     []string
+	}{
+		{"1/2", "1/3", 10, []string{names[2], names[1], names[0]}},
+		{"1/2", "1/3", 2, []string{names[2], names[1]}},
+		{"1/20260102", "1/20260103", 10, []string{names[1]}},
+		{"1/", "1/\xff", 10, []string{names[3], names[2], names[1], names[0]}},
+		{"2/", "2/\xff", 10, nil},
+		{"10/", "10/\xff", 10, []string{names[4]}},
+	} {
+		var got []model.BlobInfo
+		mustView(t, db, func(tx model.Tx) (err error) { got, err = tx.Media().Newest(c.from, c.to, c.limit); return err })
+		var gotNames []string
+		for _, b := range got {
+			gotNames = append(gotNames, b.Name)
+			if b.Size != len(b.Name) || b.Type != "x/"+b.Name[len(b.Name)-3:] {
+				t.Errorf("%s: %+v", b.Name, b)
+			}
+		}
+		if !slices.Equal(gotNames, c.want) {
+			t.Errorf("Newest(%q, %q, %d) = %q, want %q", c.from, c.to, c.limit, gotNames, c.want)
+		}
+	}
 }

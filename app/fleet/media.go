@@ -90,13 +90,56 @@ func (fl *Service) Media(actor *model.User, uniqueID, name string) (*model.Blob,
 		if err != nil {
 			return namedNotFound(err, "Device")
 		}
-		if err := (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, d.ID); err != nil {
-			return err
-		}
-		b, err = tx.Media().Get(mediaPrefix(d.ID) + name)
-		return namedNotFound(err, "File")
+		b, err = readMedia(tx, actor, d.ID, name)
+		return err
 	})
 	return b, err
+}
+
+// DeviceMedia reads the file name of device deviceID, which the actor must
+// see.
+func (fl *Service) DeviceMedia(actor *model.User, deviceID int64, name string) (*model.Blob, error) {
+	var b *model.Blob
+	err := fl.store.View(func(tx model.Tx) (err error) {
+		b, err = readMedia(tx, actor, deviceID, name)
+		return err
+	})
+	return b, err
+}
+
+func readMedia(tx model.Tx, actor *model.User, deviceID int64, name string) (*model.Blob, error) {
+	if err := (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
+		return nil, err
+	}
+	b, err := tx.Media().Get(mediaPrefix(deviceID) + name)
+	return b, namedNotFound(err, "File")
+}
+
+// DeviceFile is a file a device sent (a photo, a voice message).
+type DeviceFile struct {
+	Name    string
+	Type    string
+	Size    int
+	Arrived time.Time
+}
+
+// DeviceFiles lists the files device deviceID sent from from until to,
+// newest first, at most limit; the actor must see the device.
+func (fl *Service) DeviceFiles(actor *model.User, deviceID int64, from, to time.Time, limit int) ([]DeviceFile, error) {
+	var out []DeviceFile
+	err := fl.store.View(func(tx model.Tx) error {
+		if err := (access.Guard{Tx: tx, Actor: actor}).MustSee(model.KindDevice, deviceID); err != nil {
+			return err
+		}
+		infos, err := tx.Media().Newest(MediaBefore(deviceID, from), MediaBefore(deviceID, to), limit)
+		for _, b := range infos {
+			name := strings.TrimPrefix(b.Name, mediaPrefix(deviceID))
+			arrived, _ := time.Parse(mediaStamp, name[:min(len(name), len(mediaStamp))])
+			out = append(out, DeviceFile{Name: name, Type: b.Type, Size: b.Size, Arrived: arrived})
+		}
+		return err
+	})
+	return out, err
 }
 
 // namedNotFound says what was not found where the store only says "not found".

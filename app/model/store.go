@@ -166,6 +166,16 @@ type BlobsTx interface {
 	Put(name string, b *Blob) error
 	// DeletePrefix removes every file whose name starts with prefix.
 	DeletePrefix(prefix string) (int, error)
+	// Newest lists the files named from <= name < to, last name first,
+	// at most limit, without their bytes.
+	Newest(from, to string, limit int) ([]BlobInfo, error)
+}
+
+// BlobInfo describes a stored file without its bytes.
+type BlobInfo struct {
+	Name string
+	Type string
+	Size int
 }
 
 // StatisticsTx keeps one Statistics record per capture time.

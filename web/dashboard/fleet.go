@@ -24,6 +24,7 @@ func (d *Dashboard) fleetRoutes() []route {
 		{"GET", "/fleet/devices/:id/edit", d.deviceEdit},
 		{"POST", "/fleet/devices/:id/edit", d.deviceUpdate},
 		{"POST", "/fleet/devices/:id/delete", d.deviceDelete},
+		{"GET", "/fleet/devices/:id/files/:name", d.deviceFile},
 		{"GET", "/fleet/unknown", d.unknown},
 		{"POST", "/fleet/unknown", d.unknownAdd},
 	}

@@ -44,6 +44,7 @@ func TestEveryPageAtPhoneWidthInBothSchemes(t *testing.T) {
 	}
 	e := newEnv(t)
 	e.addTicket("driver1", "Speed looks wrong", "tracking")
+	sendFiles(t, e, "truck1") // the vehicle page with its photos
 	s := newSession(t, e)
 	dash := s.base + "/dashboard"
 	s.do("phone width", chromedp.EmulateViewport(390, 844))

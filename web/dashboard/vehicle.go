@@ -32,10 +32,14 @@ type vehicleView struct {
 	History  vehicleHistory
 	Office   vehicleOffice
 	Command  commandView
+	Files    []fleet.DeviceFile // photos and voice messages of the range
 	Data     vehicleData
 	Tiles    mapTiles
 	Now      time.Time
 }
+
+// maxVehicleFiles bounds the files the vehicle page shows for a range.
+const maxVehicleFiles = 24
 
 // latLon is where the live marker starts.
 type latLon struct {
@@ -101,6 +105,9 @@ func (d *Dashboard) loadVehicle(c *fiber.Ctx) (vehicleView, error) {
 		v.Position = latest[0]
 	}
 	if v.History, err = d.loadHistory(actor, dev, v.Range); err != nil {
+		return v, err
+	}
+	if v.Files, err = d.core.Fleet.DeviceFiles(actor, dev.ID, v.Range.Start, v.Range.End.Add(time.Nanosecond), maxVehicleFiles); err != nil {
 		return v, err
 	}
 	if v.Office, err = d.loadVehicleOffice(actor, dev.ID); err != nil {

@@ -63,15 +63,16 @@ func (p *Protocol) Decode(c *protocols.Conn, b []byte) (protocols.Result, error)
 			return protocols.Result{}, errors.New("meiligao: photo frame without its index")
 		}
 		// The device announces a picture and is told to send it; at
-		// the end it is told that no packet is missing. fleetd stores
-		// no device media, so the packets in between are not kept.
+		// the end it is told that no packet is missing.
 		if f.cmd == cmdPhotoStart {
 			res.Reply = message(f.id, cmdPhotoStartOK, f.data[:1])
+			setPhoto(c, &picture{index: f.data[0]})
 		} else {
 			res.Reply = message(f.id, cmdRetransmission, []byte{f.data[0], 0, 0})
 		}
 		return res, nil
 	case cmdPhotoData:
+		addPhotoPacket(c, f)
 		return res, nil
 	case cmdServer:
 		res.Unsupported = "server address request (0x0002) not answered: fleetd does not know the address devices should use"
@@ -79,7 +80,9 @@ func (p *Protocol) Decode(c *protocols.Conn, b []byte) (protocols.Result, error)
 	case cmdRetransmission:
 		res.Positions, err = decodeRetransmission(f.data)
 	case cmdPosition, cmdPositionLogged, cmdAlarm, cmdPositionImage:
-		pos, err = decodeReport(f, connModel(c))
+		if pos, err = decodeReport(f, connModel(c)); err == nil && f.cmd == cmdPositionImage {
+			pos.Media = takePhoto(c)
+		}
 	case cmdRFID:
 		pos, err = decodeRFID(f.data)
 	case cmdOBD, cmdOBDAverage:

@@ -48,7 +48,10 @@ func (p *Protocol) Decode(c *protocols.Conn, frame []byte) (protocols.Result, er
 		// A picture was taken: ask for its first packet.
 		res.Reply = photoRequest(h.imei, "camera_picture.jpg", 0)
 	case "D00":
-		res.Reply, err = photoPacket(h.imei, data)
+		var pos *model.Position
+		if res.Reply, pos, err = p.photoPacket(c, h.imei, data, sumOK); pos != nil {
+			res.Positions = []*model.Position{pos}
+		}
 	case "AAA", "AFF":
 		var pos *model.Position
 		if pos, err = decodeReport(string(data), connModel(c)); err == nil {
@@ -93,24 +96,69 @@ func photoRequest(imei, file string, index int) []byte {
 	return message('O', imei, "D00,"+file+","+strconv.Itoa(index))
 }
 
+// photo is a picture being received on a connection, packet by packet.
+type photo struct {
+	file        string
+	next, total int // the packet expected next, of total
+	data        []byte
+}
+
+// maxPhoto bounds a picture's bytes (a camera's 640x480 JPEG is about
+// 50 KB): a connection holds no more than that for one not yet whole.
+const maxPhoto = 2 << 20
+
 // photoPacket reads a D00 frame "<file>,<packets>,<index>,<jpeg bytes>".
-// fleetd stores no device media, so the picture itself is not kept; the
-// transfer is carried on as the device expects (it sends eight packets,
-// then waits to be asked for the next one) so it does not stall.
-func photoPacket(imei string, data []byte) ([]byte, error) {
+// The transfer is carried on as the device expects: it sends eight
+// packets, then waits to be asked for the next one. The connection joins
+// the packets, from the first, in order; the last yields a position at the
+// last known place with the picture as its file (its "image" attribute).
+// The device expects no answer to the last packet, so nothing tells it
+// whether the picture was kept: one whose packets came out of order, with
+// a bad checksum, or over maxPhoto is dropped, as Traccar does.
+func (p *Protocol) photoPacket(c *protocols.Conn, imei string, data []byte, sumOK bool) ([]byte, *model.Position, error) {
 	parts := bytes.SplitN(data, []byte(","), 4)
 	if len(parts) < 4 {
-		return nil, errors.New("meitrack: D00 frame without file, count and index")
+		return nil, nil, errors.New("meitrack: D00 frame without file, count and index")
 	}
+	file := string(parts[0])
 	total, err1 := strconv.Atoi(string(parts[1]))
 	index, err2 := strconv.Atoi(string(parts[2]))
 	if err1 != nil || err2 != nil || index < 0 || index >= total {
-		return nil, errors.New("meitrack: D00 packet count or index is not a number")
+		return nil, nil, errors.New("meitrack: D00 packet count or index is not a number")
 	}
+	var reply []byte
 	if next := index + 1; next < total && next%8 == 0 {
-		return photoRequest(imei, string(parts[0]), next), nil
+		reply = photoRequest(imei, file, next)
 	}
-	return nil, nil
+	if c == nil {
+		return reply, nil, nil
+	}
+	ph, _ := c.State.(*photo)
+	switch {
+	case index == 0:
+		ph = &photo{file: file, total: total}
+	case ph == nil || ph.file != file || ph.total != total || ph.next != index:
+		ph = nil // a transfer this connection did not see from its start, or a packet missed
+	}
+	if ph != nil && sumOK && len(ph.data)+len(parts[3]) <= maxPhoto {
+		ph.data = append(ph.data, parts[3]...)
+		ph.next++
+	} else {
+		ph = nil
+	}
+	if ph != nil && index < total-1 {
+		c.State = ph
+		return reply, nil, nil
+	}
+	c.State = nil // nothing to keep, or whole: the picture is the position's now
+	if ph == nil {
+		return reply, nil, nil
+	}
+	pos := newPosition()
+	pos.Outdated = true
+	setTime(pos, p.now.Now())
+	pos.Media = &model.Media{Key: model.MediaImage, Ext: "jpg", Type: "image/jpeg", Data: ph.data}
+	return reply, pos, nil
 }
 
 // splitFields splits s at commas.

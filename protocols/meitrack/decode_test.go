@@ -1,6 +1,7 @@
 package meitrack
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -142,17 +143,66 @@ func TestDecodeCCCRecord(t *testing.T) {
 }
 
 // TestPhotoTransfer: the device sends eight packets, then waits to be
-// asked for the next; the last packet is not answered.
+// asked for the next; the last packet is not answered. The connection
+// joins the packets, in order from the first, into the picture the last
+// one's position carries.
 func TestPhotoTransfer(t *testing.T) {
-	packet := func(index int) []byte {
-		s := "$$A99,864507031219974,D00,pic.jpg,10," + string(rune('0'+index)) + ",\xff\xd8*"
+	packet := func(index, total int, data string) []byte {
+		s := fmt.Sprintf("$$A99,864507031219974,D00,pic.jpg,%d,%d,%s*", total, index, data)
 		return []byte(s + checksum([]byte(s)) + "\r\n")
 	}
-	for index, want := range map[int]string{0: "", 6: "", 7: "@@O35,864507031219974,D00,pic.jpg,8*AA\r\n", 9: ""} {
-		res, err := New().Decode(nil, packet(index))
-		if err != nil || string(res.Reply) != want || res.ChecksumError || len(res.Positions) != 0 {
-			t.Errorf("packet %d: %+v, %v; want reply %q", index, res, err, want)
+	chunk := func(index int) string { return fmt.Sprintf("<%d>", index) }
+	whole := func(indexes ...int) string {
+		var b strings.Builder
+		for _, i := range indexes {
+			b.WriteString(chunk(i))
 		}
+		return b.String()
+	}
+	big := strings.Repeat("\xff", 90_000)
+	cases := []struct {
+		name    string
+		indexes []int
+		data    func(int) string
+		picture string // "": no position
+	}{
+		{"ten packets in order", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, chunk, whole(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)},
+		{"a transfer started again", []int{0, 1, 2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, chunk, whole(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)},
+		{"joined midway", []int{5, 6, 7, 8, 9}, chunk, ""},
+		{"a packet missed", []int{0, 1, 2, 4, 5, 6, 7, 8, 9}, chunk, ""},
+		{"over 2 MiB", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, func(int) string { return big + big + big }, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := &protocols.Conn{}
+			for n, index := range tc.indexes {
+				res, err := New().Decode(conn, packet(index, 10, tc.data(index)))
+				want := ""
+				if index == 7 {
+					want = "@@O35,864507031219974,D00,pic.jpg,8*AA\r\n"
+				}
+				if err != nil || string(res.Reply) != want || res.ChecksumError {
+					t.Fatalf("packet %d: %+v, %v; want reply %q", index, res, err, want)
+				}
+				last := n == len(tc.indexes)-1
+				if !last && len(res.Positions) != 0 {
+					t.Fatalf("packet %d yields a position", index)
+				}
+				if last && tc.picture == "" && len(res.Positions) != 0 {
+					t.Fatalf("a picture from an incomplete transfer")
+				}
+				if last && tc.picture != "" {
+					if len(res.Positions) != 1 || !res.Positions[0].Outdated || res.Positions[0].Media == nil ||
+						string(res.Positions[0].Media.Data) != tc.picture || res.Positions[0].Media.Key != "image" || res.Positions[0].Media.Type != "image/jpeg" {
+						t.Fatalf("last packet: %+v", res.Positions)
+					}
+				}
+			}
+		})
+	}
+	// Without a connection (a datagram) the transfer is answered alike.
+	if res, err := New().Decode(nil, packet(7, 10, "x")); err != nil || !strings.Contains(string(res.Reply), "pic.jpg,8") {
+		t.Errorf("datagram: %+v, %v", res, err)
 	}
 }
 

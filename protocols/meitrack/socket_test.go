@@ -2,6 +2,7 @@ package meitrack_test
 
 import (
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -98,4 +99,34 @@ func TestPhotoCaptureThroughUDP(t *testing.T) {
 	c := e.DialUDP()
 	c.Send(bytesOf(t, "242441313038362c3836343530373033313231393937342c4430302c3138303232343037323631345f4331453130395f4e31553144312e6a70672c31342c302cffd8ffdb00"))
 	c.Silent(200 * time.Millisecond)
+}
+
+// A picture in ten D00 packets through a real listener and store: the
+// device is asked for packet 8 after the eighth, and the picture is then
+// what the media API serves under the last position's "image".
+func TestPhotoThroughTheSocket(t *testing.T) {
+	e := sockettest.Start(t, meitrack.New())
+	d := e.Device("864507031219974", "", nil)
+	c := e.Dial()
+	var picture []byte
+	for i := range 10 {
+		data := fmt.Sprintf("\xff\xd8<%d>", i)
+		picture = append(picture, data...)
+		rest := fmt.Sprintf(",864507031219974,D00,camera_picture.jpg,10,%d,%s*", i, data)
+		s := fmt.Sprintf("$$A%d%s", len(rest)+4, rest) // the length counts from the comma to "\r\n"
+		var sum byte
+		for _, b := range []byte(s) {
+			sum += b
+		}
+		c.Send([]byte(fmt.Sprintf("%s%02X\r\n", s, sum)))
+		if i == 7 {
+			c.Expect([]byte("@@O46,864507031219974,D00,camera_picture.jpg,8*34\r\n"))
+		}
+	}
+	ps := e.WaitStored(d.ID, 1)
+	name, _ := ps[0].Attributes["image"].(string)
+	b, err := e.Core.Fleet.Media(model.System(), "864507031219974", name)
+	if err != nil || b.Type != "image/jpeg" || string(b.Data) != string(picture) {
+		t.Fatalf("image %q: %+v, %v", name, b, err)
+	}
 }

@@ -65,9 +65,17 @@ func landing(u *model.User, next string) string {
 	return next
 }
 
+var errSessionEnded = model.Unauthorized("Your session has ended: sign in again.")
+
 var errNotForUsers = model.Forbidden("The dashboard is for administrators and managers; use the app or the API.")
 
 func (d *Dashboard) toLogin(c *fiber.Ctx) error {
+	// A script's request for JSON (the vehicle page's route) is told why,
+	// in JSON: a redirect would hand it the login page's HTML.
+	if c.Get("HX-Request") == "" && c.Accepts(fiber.MIMETextHTML, fiber.MIMEApplicationJSON) == fiber.MIMEApplicationJSON {
+		status, body := httpx.Classify(errSessionEnded)
+		return c.Status(status).JSON(body)
+	}
 	target := Prefix + "/login"
 	if c.Method() == fiber.MethodGet && c.Path() != Prefix+"/" {
 		target += "?next=" + url.QueryEscape(c.OriginalURL())

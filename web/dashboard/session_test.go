@@ -128,6 +128,12 @@ func TestSignedOutGoesToLogin(t *testing.T) {
 				res.Header.Get(tc.wantHeader), tc.want)
 		}
 	}
+	// A script asking for JSON (the vehicle page's route) is told why, in
+	// JSON, not sent the login page.
+	res := anon.get("/dashboard/fleet/devices/1/route", "Accept", "application/json")
+	if res.Status != 401 || !strings.Contains(res.Body, "Your session has ended: sign in again.") || res.Header.Get("Location") != "" {
+		t.Errorf("route without a session: %d %q %s", res.Status, res.Header.Get("Location"), res.Body)
+	}
 	// A stale cookie is no session.
 	stale := &client{e: e, session: "not-a-session"}
 	if res := stale.get("/dashboard/"); res.Status != 303 {

@@ -101,13 +101,19 @@ func (fl *Service) Report(actor *model.User, q ReportQuery) (*Report, error) {
 		if err := a.GroupClosure(groups); err != nil {
 			return err
 		}
-		all := len(q.DeviceIDs) == 0 && len(q.GroupIDs) == 0
-		err = a.EachDevice(func(d *model.Device) error {
-			if all || slices.Contains(q.DeviceIDs, d.ID) || (d.GroupID != 0 && groups[d.GroupID]) {
-				r.Devices = append(r.Devices, d)
-			}
-			return nil
-		})
+		if len(q.GroupIDs) == 0 && len(q.DeviceIDs) > 0 {
+			// Named vehicles only (the vehicle page's one): read them,
+			// not the whole fleet; MustSeeDevices has checked them.
+			r.Devices, err = devicesByID(tx, q.DeviceIDs)
+		} else {
+			all := len(q.DeviceIDs) == 0 && len(q.GroupIDs) == 0
+			err = a.EachDevice(func(d *model.Device) error {
+				if all || slices.Contains(q.DeviceIDs, d.ID) || (d.GroupID != 0 && groups[d.GroupID]) {
+					r.Devices = append(r.Devices, d)
+				}
+				return nil
+			})
+		}
 		if err != nil {
 			return err
 		}
@@ -277,4 +283,22 @@ func (r *Report) Inside(id int64) (func(*model.Position) bool, error) {
 		return nil, err
 	}
 	return func(p *model.Position) bool { return shape.Contains(p.Latitude, p.Longitude) }, nil
+}
+
+// devicesByID reads the devices with ids, in id order as the store lists
+// them, each once; an id with no device is not found.
+func devicesByID(tx model.Tx, ids []int64) ([]*model.Device, error) {
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	out := make([]*model.Device, 0, len(ids))
+	for _, id := range ids {
+		d, err := tx.Devices().Get(id)
+		if errors.Is(err, model.ErrNotFound) {
+			return nil, model.NotFound("Device")
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }

@@ -60,6 +60,8 @@ func TestReports(t *testing.T) {
 		{Name: "another user's device", As: "user1", Method: "GET", Path: "/api/reports/route?deviceId={d3}&" + day, Status: 404},
 		{Name: "another user's group", As: "user1", Method: "GET", Path: "/api/reports/trips?groupId={g1}&" + day, Status: 404},
 		{Name: "an administrator asking for no device", As: "admin", Method: "GET", Path: "/api/reports/route?deviceId=999999&" + day, Status: 404},
+		{Name: "a device named twice is reported once", As: "user1", Method: "GET", Path: "/api/reports/summary?deviceId={d1}&deviceId={d1}&" + day,
+			Status: 200, Want: []string{`[{"deviceId":{d1},`}, Absent: []string{`},{"deviceId":{d1}`}},
 		{Name: "from is required", As: "user1", Method: "GET", Path: "/api/reports/route?deviceId={d1}&to=2024-01-02T00:00:00Z",
 			Status: 400, Want: []string{"from and to are required"}},
 		{Name: "a span over the limit", As: "user1", Method: "GET", Path: "/api/reports/route?deviceId={d1}&from=2020-01-01T00:00:00Z&to=2024-01-01T00:00:00Z",

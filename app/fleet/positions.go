@@ -256,3 +256,35 @@ func PointAtLatest(tx model.Tx, d *model.Device) (bool, error) {
 	}
 	return PointAt(d, latest), nil
 }
+
+// DeviceNow is a device the actor sees, completed as the device list
+// completes it, with its latest position (nil before its first).
+type DeviceNow struct {
+	Device   *model.Device
+	Position *model.Position
+}
+
+// FleetNow lists every device the actor sees with its latest position, in
+// id order: what Devices.List and the latest Positions give, in one read
+// of the fleet, for pages that show both (each read decodes every device
+// record; at 500 vehicles that was most of a page's time).
+func (fl *Service) FleetNow(actor *model.User) ([]DeviceNow, error) {
+	var out []DeviceNow
+	err := fl.store.View(func(tx model.Tx) error {
+		return access.Guard{Tx: tx, Actor: actor}.EachDevice(func(d *model.Device) error {
+			p, err := tx.LatestPosition(d.ID)
+			if errors.Is(err, model.ErrNotFound) {
+				p, err = nil, nil
+			}
+			out = append(out, DeviceNow{Device: d, Position: p})
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range out {
+		fl.Devices.complete(n.Device)
+	}
+	return out, nil
+}

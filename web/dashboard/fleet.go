@@ -41,6 +41,7 @@ type fleetRow struct {
 // starts from and the status counts over the whole fleet.
 type fleetView struct {
 	Query, Status string
+	Devices       []*model.Device // every device the viewer sees, listed or not
 	Rows          []fleetRow
 	Live          []liveDevice
 	Counts        map[string]int
@@ -63,11 +64,7 @@ func (d *Dashboard) fleet(c *fiber.Ctx) error {
 
 func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetView, error) {
 	v := fleetView{Query: strings.TrimSpace(query), Status: status, Counts: map[string]int{}, Now: time.Now()}
-	devices, err := d.core.Fleet.Devices.List(actor, model.Query{})
-	if err != nil {
-		return v, err
-	}
-	positions, err := d.core.Fleet.Positions(actor, fleet.PositionQuery{})
+	now, err := d.core.Fleet.FleetNow(actor)
 	if err != nil {
 		return v, err
 	}
@@ -75,22 +72,20 @@ func (d *Dashboard) loadFleet(actor *model.User, query, status string) (fleetVie
 	if err != nil {
 		return v, err
 	}
-	byDevice := make(map[int64]*model.Position, len(positions))
-	for _, p := range positions {
-		byDevice[p.DeviceID] = p
-	}
 	groupName := make(map[int64]string, len(groups))
 	for _, g := range groups {
 		groupName[g.ID] = g.Name
 	}
 	needle := strings.ToLower(v.Query)
-	for _, dev := range devices {
+	for _, n := range now {
+		dev := n.Device
+		v.Devices = append(v.Devices, dev)
 		v.Counts[dev.Status]++
 		v.Total++
 		text := strings.ToLower(dev.Name + "\n" + dev.UniqueID + "\n" + dev.Phone + "\n" + dev.Model)
 		live := liveDevice{ID: dev.ID, Name: dev.Name, Status: dev.Status, LastUpdate: dev.LastUpdate}
 		if strings.Contains(text, needle) && (status == "" || dev.Status == status) {
-			row := fleetRow{Device: dev, Group: groupName[dev.GroupID], Position: byDevice[dev.ID]}
+			row := fleetRow{Device: dev, Group: groupName[dev.GroupID], Position: n.Position}
 			v.Rows = append(v.Rows, row)
 			live.Listed, live.Position = true, newLivePosition(row.Position)
 		}

@@ -85,7 +85,7 @@ func (d *Dashboard) overview(c *fiber.Ctx) error {
 			}
 		}
 	}
-	names, err := d.entityNames(actor)
+	names, err := d.entityNamesOf(actor, fleet.Devices)
 	if err != nil {
 		return err
 	}
@@ -152,6 +152,11 @@ func (d *Dashboard) entityNames(actor *model.User) (entityNames, error) {
 	if err != nil {
 		return nil, err
 	}
+	return d.entityNamesOf(actor, devices)
+}
+
+// entityNamesOf is entityNames for a page that has read the devices.
+func (d *Dashboard) entityNamesOf(actor *model.User, devices []*model.Device) (entityNames, error) {
 	drivers, err := d.core.Fleet.Drivers.List(actor, model.Query{})
 	if err != nil {
 		return nil, err

@@ -18,6 +18,8 @@ type Conn struct {
 	Model string
 	// State is owned by the protocol package (e.g. a protocol variant).
 	State any
+	// parts is the file being put together on the connection (Parts).
+	parts *Parts
 }
 
 // Result is what one frame decodes to.

@@ -270,6 +270,9 @@ func (s *Server) release(c *conn) {
 	if c.releaseDevice != nil {
 		c.releaseDevice()
 	}
+	c.mu.Lock()
+	c.state.Release()
+	c.mu.Unlock()
 	s.Stats.Open.Add(-1)
 	s.mu.Lock()
 	delete(s.conns, c)

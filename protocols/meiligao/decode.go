@@ -66,7 +66,7 @@ func (p *Protocol) Decode(c *protocols.Conn, b []byte) (protocols.Result, error)
 		// the end it is told that no packet is missing.
 		if f.cmd == cmdPhotoStart {
 			res.Reply = message(f.id, cmdPhotoStartOK, f.data[:1])
-			setPhoto(c, &picture{index: f.data[0]})
+			startPhoto(c, f.data[0])
 		} else {
 			res.Reply = message(f.id, cmdRetransmission, []byte{f.data[0], 0, 0})
 		}

@@ -31,20 +31,25 @@ func TestPictureTransfer(t *testing.T) {
 	withPicture := deviceFrame(id, cmdPositionImage, append([]byte{2, 0}, report.data...))
 	start, end := deviceFrame(id, cmdPhotoStart, []byte{2}), deviceFrame(id, cmdPhotoEnd, []byte{2})
 	cases := []struct {
-		name    string
-		frames  [][]byte
-		picture string // "": the report has none
+		name     string
+		frames   [][]byte
+		picture  string // "": the report has none
+		stranger bool   // on a connection the listener has not identified
 	}{
-		{"two packets", [][]byte{start, packet(2, 0, "\xff\xd8ab"), packet(2, 1, "cd\xff\xd9"), end, withPicture}, "\xff\xd8abcd\xff\xd9"},
-		{"no picture announced", [][]byte{packet(2, 0, "\xff\xd8ab"), withPicture}, ""},
-		{"a packet of another picture", [][]byte{start, packet(2, 0, "\xff\xd8ab"), packet(3, 1, "cd"), end, withPicture}, ""},
+		{"two packets", [][]byte{start, packet(2, 0, "\xff\xd8ab"), packet(2, 1, "cd\xff\xd9"), end, withPicture}, "\xff\xd8abcd\xff\xd9", false},
+		{"no picture announced", [][]byte{packet(2, 0, "\xff\xd8ab"), withPicture}, "", false},
+		{"a packet of another picture", [][]byte{start, packet(2, 0, "\xff\xd8ab"), packet(3, 1, "cd"), end, withPicture}, "", false},
 		// The capture's packet of picture 2, whose CRC is wrong.
-		{"a packet with a bad CRC", [][]byte{start, packet(2, 0, "\xff\xd8ab"), prototest.Unhex(t, photoData), end, withPicture}, ""},
-		{"only the report", [][]byte{withPicture}, ""},
+		{"a packet with a bad CRC", [][]byte{start, packet(2, 0, "\xff\xd8ab"), prototest.Unhex(t, photoData), end, withPicture}, "", false},
+		{"only the report", [][]byte{withPicture}, "", false},
+		{"a connection not identified", [][]byte{start, packet(2, 0, "\xff\xd8ab"), packet(2, 1, "cd\xff\xd9"), end, withPicture}, "", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			conn := &protocols.Conn{}
+			conn := &protocols.Conn{UniqueID: "190820157"} // the listener has identified the device
+			if tc.stranger {
+				conn = &protocols.Conn{}
+			}
 			var res protocols.Result
 			for _, f := range tc.frames {
 				var err error

@@ -96,25 +96,26 @@ func photoRequest(imei, file string, index int) []byte {
 	return message('O', imei, "D00,"+file+","+strconv.Itoa(index))
 }
 
-// photo is a picture being received on a connection, packet by packet.
+// photo is a picture being received on a connection, packet by packet;
+// its bytes are in the connection's Parts.
 type photo struct {
 	file        string
 	next, total int // the packet expected next, of total
-	data        []byte
 }
 
 // maxPhoto bounds a picture's bytes (a camera's 640x480 JPEG is about
-// 50 KB): a connection holds no more than that for one not yet whole.
+// 50 KB).
 const maxPhoto = 2 << 20
 
 // photoPacket reads a D00 frame "<file>,<packets>,<index>,<jpeg bytes>".
 // The transfer is carried on as the device expects: it sends eight
-// packets, then waits to be asked for the next one. The connection joins
-// the packets, from the first, in order; the last yields a position at the
-// last known place with the picture as its file (its "image" attribute).
-// The device expects no answer to the last packet, so nothing tells it
-// whether the picture was kept: one whose packets came out of order, with
-// a bad checksum, or over maxPhoto is dropped, as Traccar does.
+// packets, then waits to be asked for the next one. A connection the
+// listener has identified joins the packets, from the first, in order; the
+// last yields a position at the last known place with the picture as its
+// file (its "image" attribute). The device expects no answer to the last
+// packet, so nothing tells it whether the picture was kept: one whose
+// packets came out of order, with a bad checksum, over maxPhoto or past
+// the shared media budget is dropped.
 func (p *Protocol) photoPacket(c *protocols.Conn, imei string, data []byte, sumOK bool) ([]byte, *model.Position, error) {
 	parts := bytes.SplitN(data, []byte(","), 4)
 	if len(parts) < 4 {
@@ -130,34 +131,33 @@ func (p *Protocol) photoPacket(c *protocols.Conn, imei string, data []byte, sumO
 	if next := index + 1; next < total && next%8 == 0 {
 		reply = photoRequest(imei, file, next)
 	}
-	if c == nil {
+	held := c.Parts() // nil until the connection's device is known
+	if held == nil {
 		return reply, nil, nil
 	}
 	ph, _ := c.State.(*photo)
 	switch {
 	case index == 0:
 		ph = &photo{file: file, total: total}
+		held.Drop()
 	case ph == nil || ph.file != file || ph.total != total || ph.next != index:
 		ph = nil // a transfer this connection did not see from its start, or a packet missed
 	}
-	if ph != nil && sumOK && len(ph.data)+len(parts[3]) <= maxPhoto {
-		ph.data = append(ph.data, parts[3]...)
-		ph.next++
-	} else {
-		ph = nil
+	if ph == nil || !sumOK || !held.Add(parts[3], maxPhoto) {
+		c.State = nil
+		held.Drop()
+		return reply, nil, nil
 	}
-	if ph != nil && index < total-1 {
+	ph.next++
+	if index < total-1 {
 		c.State = ph
 		return reply, nil, nil
 	}
-	c.State = nil // nothing to keep, or whole: the picture is the position's now
-	if ph == nil {
-		return reply, nil, nil
-	}
+	c.State = nil // whole: the picture is the position's now
 	pos := newPosition()
 	pos.Outdated = true
 	setTime(pos, p.now.Now())
-	pos.Media = &model.Media{Key: model.MediaImage, Ext: "jpg", Type: "image/jpeg", Data: ph.data}
+	pos.Media = &model.Media{Key: model.MediaImage, Ext: "jpg", Type: "image/jpeg", Data: held.Take()}
 	return reply, pos, nil
 }
 

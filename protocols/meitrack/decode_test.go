@@ -174,7 +174,7 @@ func TestPhotoTransfer(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			conn := &protocols.Conn{}
+			conn := &protocols.Conn{UniqueID: "864507031219974"} // the listener has identified the device
 			for n, index := range tc.indexes {
 				res, err := New().Decode(conn, packet(index, 10, tc.data(index)))
 				want := ""
@@ -199,6 +199,13 @@ func TestPhotoTransfer(t *testing.T) {
 				}
 			}
 		})
+	}
+	// A connection the listener has not identified keeps no picture.
+	stranger := &protocols.Conn{}
+	for index := range 10 {
+		if res, err := New().Decode(stranger, packet(index, 10, chunk(index))); err != nil || len(res.Positions) != 0 {
+			t.Fatalf("unidentified, packet %d: %+v, %v", index, res, err)
+		}
 	}
 	// Without a connection (a datagram) the transfer is answered alike.
 	if res, err := New().Decode(nil, packet(7, 10, "x")); err != nil || !strings.Contains(string(res.Reply), "pic.jpg,8") {

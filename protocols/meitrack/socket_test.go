@@ -108,17 +108,15 @@ func TestPhotoThroughTheSocket(t *testing.T) {
 	e := sockettest.Start(t, meitrack.New())
 	d := e.Device("864507031219974", "", nil)
 	c := e.Dial()
+	// The device says a picture was taken (its first frame names it) and
+	// is asked for the first packet.
+	c.Send(meitrackFrame(",864507031219974,D03,OK*"))
+	c.Expect([]byte("@@O46,864507031219974,D00,camera_picture.jpg,0*2C\r\n"))
 	var picture []byte
 	for i := range 10 {
 		data := fmt.Sprintf("\xff\xd8<%d>", i)
 		picture = append(picture, data...)
-		rest := fmt.Sprintf(",864507031219974,D00,camera_picture.jpg,10,%d,%s*", i, data)
-		s := fmt.Sprintf("$$A%d%s", len(rest)+4, rest) // the length counts from the comma to "\r\n"
-		var sum byte
-		for _, b := range []byte(s) {
-			sum += b
-		}
-		c.Send([]byte(fmt.Sprintf("%s%02X\r\n", s, sum)))
+		c.Send(meitrackFrame(fmt.Sprintf(",864507031219974,D00,camera_picture.jpg,10,%d,%s*", i, data)))
 		if i == 7 {
 			c.Expect([]byte("@@O46,864507031219974,D00,camera_picture.jpg,8*34\r\n"))
 		}
@@ -129,4 +127,16 @@ func TestPhotoThroughTheSocket(t *testing.T) {
 	if err != nil || b.Type != "image/jpeg" || string(b.Data) != string(picture) {
 		t.Fatalf("image %q: %+v, %v", name, b, err)
 	}
+}
+
+// meitrackFrame completes a device frame from its comma after the length
+// to its '*': "$$A", the length (counted from that comma to "\r\n"), the
+// checksum and "\r\n".
+func meitrackFrame(rest string) []byte {
+	s := fmt.Sprintf("$$A%d%s", len(rest)+4, rest)
+	var sum byte
+	for _, b := range []byte(s) {
+		sum += b
+	}
+	return []byte(fmt.Sprintf("%s%02X\r\n", s, sum))
 }

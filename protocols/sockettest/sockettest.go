@@ -96,6 +96,9 @@ func (e *Env) dial(network string) *Conn {
 	return &Conn{e: e, nc: nc}
 }
 
+// Close hangs up, as a device that goes away.
+func (c *Conn) Close() { c.nc.Close() }
+
 // Send writes wire bytes.
 func (c *Conn) Send(wire []byte) {
 	c.e.t.Helper()

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 	"time"
 
@@ -163,7 +164,13 @@ func checkMedia(t *testing.T, res protocols.Result, want *model.Media) {
 	if len(res.Positions) == 1 {
 		got = res.Positions[0].Media
 	}
+	show := func(m *model.Media) string {
+		if m == nil {
+			return "none"
+		}
+		return fmt.Sprintf("%s %s %s of %d bytes starting %q", m.Key, m.Ext, m.Type, len(m.Data), m.Data[:min(len(m.Data), 8)])
+	}
 	if (got == nil) != (want == nil) || got != nil && (got.Key != want.Key || got.Ext != want.Ext || got.Type != want.Type || !bytes.Equal(got.Data, want.Data)) {
-		t.Errorf("media = %+v, want %+v", got, want)
+		t.Errorf("media = %s, want %s", show(got), show(want))
 	}
 }

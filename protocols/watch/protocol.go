@@ -91,7 +91,7 @@ func (p *Protocol) Decode(c *protocols.Conn, raw []byte) (protocols.Result, erro
 	m := &message{header: h}
 	m.typ, m.values, _ = strings.Cut(string(unescape(raw[h.size:len(raw)-1])), ",")
 
-	res, err := p.decode(s, m)
+	res, err := p.decode(c, s, m)
 	res.UniqueID = h.id
 	if err != nil {
 		return res, fmt.Errorf("watch: %s from %s: %w", m.typ, h.id, err)
@@ -100,7 +100,7 @@ func (p *Protocol) Decode(c *protocols.Conn, raw []byte) (protocols.Result, erro
 }
 
 // decode answers and decodes m by its type.
-func (p *Protocol) decode(s *session, m *message) (protocols.Result, error) {
+func (p *Protocol) decode(c *protocols.Conn, s *session, m *message) (protocols.Result, error) {
 	var res protocols.Result
 	switch typ := m.typ; {
 	case typ == "INIT":
@@ -119,7 +119,7 @@ func (p *Protocol) decode(s *session, m *message) (protocols.Result, error) {
 	case typ == "TK":
 		return p.decodeVoice(m)
 	case typ == "JXTK":
-		return p.decodeVoiceChunk(s, m)
+		return p.decodeVoiceChunk(c, s, m)
 	case strings.HasPrefix(typ, "AL"):
 		// The watch repeats an alarm until it is answered, so the answer
 		// waits until the alarm is stored.

@@ -35,40 +35,42 @@ func (p *Protocol) decodeVoice(m *message) (protocols.Result, error) {
 		res.CommandResult = m.typ + "," + m.values
 		return res, nil
 	}
-	res.Positions, res.Ack = []*model.Position{voicePosition(p, []byte(m.values))}, m.answer("TK,1")
+	pos := p.outdated()
+	pos.Attributes["audioSize"] = len(m.values)
+	pos.Media = audioFile([]byte(m.values))
+	res.Positions, res.Ack = []*model.Position{pos}, m.answer("TK,1")
 	return res, nil
 }
 
-// voicePosition is the position a whole voice message is kept with.
-func voicePosition(p *Protocol, audio []byte) *model.Position {
-	pos := p.outdated()
-	pos.Attributes["audioSize"] = len(audio)
-	pos.Media = &model.Media{Key: model.MediaAudio, Ext: "amr", Type: "audio/amr", Data: audio}
-	return pos
+// audioFile is a voice message's AMR audio as the position's file.
+func audioFile(audio []byte) *model.Media {
+	return &model.Media{Key: model.MediaAudio, Ext: "amr", Type: "audio/amr", Data: audio}
 }
 
-// voice is a chunked voice message being received on a connection.
+// voice is a chunked voice message being received on a connection; its
+// audio is in the connection's Parts.
 type voice struct {
 	name  string
-	next  int    // number of the chunk expected next
-	audio []byte // the chunks before next
-	last  int    // bytes of chunk next-1, replaced when the watch resends it
+	next  int  // number of the chunk expected next
+	size  int  // bytes of the chunks before next
+	last  int  // bytes of chunk next-1, replaced when the watch resends it
+	whole bool // every chunk from the first is in the connection's Parts
 }
 
-// maxChunks bounds the chunk count of one message, and maxVoice its bytes
-// (15 seconds of AMR audio are about 25 KB): a connection holds no more
-// than that for a message not yet whole.
+// maxChunks bounds the chunk count of one message, and maxVoice the audio
+// a connection keeps of it (15 seconds of AMR are about 25 KB).
 const (
 	maxChunks = 9999
 	maxVoice  = 256 << 10
 )
 
 // decodeVoiceChunk reads a JXTK frame. Every chunk but the last is
-// answered at once (the connection keeps its bytes); the last one yields
-// the voice message position and is answered once that is stored. A
-// message whose chunks were missed on this connection is kept as it came;
-// one over maxVoice is refused.
-func (p *Protocol) decodeVoiceChunk(s *session, m *message) (protocols.Result, error) {
+// answered at once (the connection keeps its audio); the last one yields
+// the voice message position, with the audio as its file, and is
+// answered once that is stored. A message whose first chunks this
+// connection missed, one over maxVoice, or one the shared media budget
+// has no room for is kept without its audio (its size and name only).
+func (p *Protocol) decodeVoiceChunk(c *protocols.Conn, s *session, m *message) (protocols.Result, error) {
 	var res protocols.Result
 	f := strings.SplitN(m.values, ",", 5)
 	if len(f) < 5 || f[1] == "" {
@@ -80,29 +82,43 @@ func (p *Protocol) decodeVoiceChunk(s *session, m *message) (protocols.Result, e
 	if err1 != nil || err2 != nil || n < 1 || n > total || total > maxChunks {
 		return res, errVoice
 	}
+	parts := c.Parts() // nil until the connection's device is known
 	v := s.voice
 	if v.name != name || n == 1 {
-		v = voice{name: name, next: 1}
+		v = voice{name: name, next: 1, whole: n == 1 && parts != nil}
+		if parts != nil {
+			parts.Drop()
+		}
 	}
 	chunk := f[4]
-	if n == v.next-1 { // sent again
-		v.audio = v.audio[:len(v.audio)-v.last]
+	switch {
+	case n == v.next-1: // sent again: it replaces itself
+		v.size -= v.last
+		if v.whole {
+			parts.Cut(v.last)
+		}
+	case n != v.next && v.whole: // chunks missed
+		v.whole = false
+		parts.Drop()
 	}
-	if len(v.audio)+len(chunk) > maxVoice {
-		s.voice = voice{}
-		return res, errVoice
+	v.size += len(chunk)
+	if v.whole && !parts.Add([]byte(chunk), maxVoice) {
+		v.whole = false
 	}
-	v.audio = append(v.audio, chunk...)
 	v.next, v.last = n+1, len(chunk)
 	s.voice = v
 	if n < total {
 		res.Reply = m.answer("JXTKR,1")
 		return res, nil
 	}
-	// The connection keeps the message: a last chunk sent again (its
-	// answer was lost) replaces itself and yields the whole message again.
-	pos := voicePosition(p, bytes.Clone(v.audio))
+	// The connection keeps the message until the next: a last chunk sent
+	// again (its answer was lost) yields the whole message again.
+	pos := p.outdated()
 	pos.Attributes["audioName"] = name
+	pos.Attributes["audioSize"] = v.size
+	if v.whole {
+		pos.Media = audioFile(bytes.Clone(parts.Bytes()))
+	}
 	res.Positions, res.Ack = []*model.Position{pos}, m.answer("JXTKR,1")
 	return res, nil
 }

@@ -36,7 +36,7 @@ func TestVoiceChunks(t *testing.T) {
 		t.Fatalf("got %d frames, %v", len(frames), err)
 	}
 	var audio []byte
-	p, conn := testProtocol(), &protocols.Conn{}
+	p, conn := testProtocol(), &protocols.Conn{UniqueID: "789468050042692"} // the listener has identified the watch
 	for i, f := range frames {
 		// This watch declares the length of the content as sent, escape
 		// pairs counted twice; unescaped, each chunk but the last holds
@@ -71,7 +71,8 @@ func TestVoiceChunks(t *testing.T) {
 }
 
 // TestVoiceChunkResent: a chunk sent again (its answer was lost) is kept
-// once; a connection that saw only the last chunks keeps those.
+// once; a connection that saw only the last chunks counts those, but has
+// no whole message to keep.
 func TestVoiceChunkResent(t *testing.T) {
 	chunk := func(n int, audio string) string {
 		content := jxtkHeader(n) + audio
@@ -81,15 +82,16 @@ func TestVoiceChunkResent(t *testing.T) {
 		name   string
 		frames []string
 		audio  string
+		whole  bool
 	}{
-		{"chunk 2 resent", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(2, "abcd"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij")}, "#!AMR\nabcdefghij"},
-		{"last chunk resent", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij"), chunk(6, "ij")}, "#!AMR\nabcdefghij"},
-		{"first chunks on another connection", []string{chunk(5, "h"), chunk(6, "ij")}, "hij"},
-		{"a new message starts again", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(1, "#!AMR\n"), chunk(2, "ab"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij")}, "#!AMR\nabefghij"},
+		{"chunk 2 resent", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(2, "abcd"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij")}, "#!AMR\nabcdefghij", true},
+		{"last chunk resent", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij"), chunk(6, "ij")}, "#!AMR\nabcdefghij", true},
+		{"first chunks on another connection", []string{chunk(5, "h"), chunk(6, "ij")}, "hij", false},
+		{"a new message starts again", []string{chunk(1, "#!AMR\n"), chunk(2, "abcd"), chunk(1, "#!AMR\n"), chunk(2, "ab"), chunk(3, "ef"), chunk(4, "g"), chunk(5, "h"), chunk(6, "ij")}, "#!AMR\nabefghij", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, conn := testProtocol(), &protocols.Conn{}
+			p, conn := testProtocol(), &protocols.Conn{UniqueID: "789468050042692"}
 			var res protocols.Result
 			for _, f := range tc.frames {
 				var err error
@@ -100,33 +102,58 @@ func TestVoiceChunkResent(t *testing.T) {
 			check.Result(t, res, prototest.Result{UniqueID: "789468050042692", Ack: "[ZJ*789468050042692*0034*0007*JXTKR,1]",
 				Positions: []prototest.Position{{Time: now, Outdated: true,
 					Attributes: model.Attributes{"audioName": "watch_7_20220526093954", "audioSize": len(tc.audio)}}}})
-			checkMedia(t, res, &model.Media{Key: "audio", Ext: "amr", Type: "audio/amr", Data: []byte(tc.audio)})
+			var want *model.Media
+			if tc.whole {
+				want = &model.Media{Key: "audio", Ext: "amr", Type: "audio/amr", Data: []byte(tc.audio)}
+			}
+			checkMedia(t, res, want)
 		})
 	}
 }
 
-// TestVoiceTooLong: a message over maxVoice is refused (the connection
-// holds no more), and the next one is received whole.
-func TestVoiceTooLong(t *testing.T) {
-	p, conn := testProtocol(), &protocols.Conn{}
-	decode := func(n, total int, audio string) (protocols.Result, error) {
+// TestVoiceKeptOnlyWhole: a message over maxVoice, or on a connection the
+// listener has not identified (whose device may be nobody's), is kept
+// without its audio; the connection holds none of it, and the next
+// message is whole again. What a connection holds goes with it.
+func TestVoiceKeptOnlyWhole(t *testing.T) {
+	held := protocols.MediaHeld()
+	decode := func(conn *protocols.Conn, n, total int, audio string) protocols.Result {
+		t.Helper()
 		content := fmt.Sprintf("JXTK,0,m,%d,%d,%s", n, total, audio)
-		return p.Decode(conn, frame("ZJ", "789468050042692", "0034", content))
+		res, err := testProtocol().Decode(conn, frame("ZJ", "789468050042692", "0034", content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
 	}
+	conn := &protocols.Conn{UniqueID: "789468050042692"}
 	chunk := strings.Repeat("a", 1000)
-	var err error
-	for n := 1; err == nil && n <= maxVoice/len(chunk)+1; n++ {
-		_, err = decode(n, 9999, chunk)
+	chunks := maxVoice/len(chunk) + 2
+	var res protocols.Result
+	for n := 1; n <= chunks; n++ {
+		res = decode(conn, n, chunks, chunk)
 	}
-	if err == nil {
-		t.Fatal("a message over maxVoice was taken")
+	checkMedia(t, res, nil)
+	if len(res.Positions) != 1 || res.Positions[0].Attributes["audioSize"] != chunks*len(chunk) {
+		t.Fatalf("the long message: %+v", res.Positions)
 	}
-	if _, err := decode(1, 2, "#!AMR\n"); err != nil {
-		t.Fatal(err)
+	if got := protocols.MediaHeld() - held; got != 0 {
+		t.Errorf("the connection holds %d bytes of a message it dropped", got)
 	}
-	res, err := decode(2, 2, "b")
-	if err != nil {
-		t.Fatal(err)
+	decode(conn, 1, 2, "#!AMR\n")
+	if got := protocols.MediaHeld() - held; got != 6 {
+		t.Errorf("a chunk on its way holds %d bytes, want 6", got)
 	}
-	checkMedia(t, res, &model.Media{Key: "audio", Ext: "amr", Type: "audio/amr", Data: []byte("#!AMR\nb")})
+	checkMedia(t, decode(conn, 2, 2, "b"), &model.Media{Key: "audio", Ext: "amr", Type: "audio/amr", Data: []byte("#!AMR\nb")})
+	conn.Release()
+	if got := protocols.MediaHeld() - held; got != 0 {
+		t.Errorf("a closed connection holds %d bytes", got)
+	}
+
+	stranger := &protocols.Conn{}
+	decode(stranger, 1, 2, "#!AMR\n")
+	checkMedia(t, decode(stranger, 2, 2, "b"), nil)
+	if got := protocols.MediaHeld() - held; got != 0 {
+		t.Errorf("an unidentified connection holds %d bytes", got)
+	}
 }

@@ -78,8 +78,11 @@ func New(version string) *Metrics {
 	started := prometheus.NewGauge(prometheus.GaugeOpts{Name: "fleetd_start_time_seconds",
 		Help: "When this fleetd serve started, in Unix seconds."})
 	started.Set(float64(time.Now().Unix()))
+	media := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fleetd_device_media_bytes",
+		Help: "Bytes held by device files being put together from many frames (voice messages, pictures), all within the shared media budget."},
+		func() float64 { return float64(protocols.MediaHeld()) })
 	m.registry.MustRegister(m.ack, m.ingest, m.batch, m.ingestFails, m.commitCalls, m.commitTime, m.http,
-		m.sources, m.listeners, build, started,
+		m.sources, m.listeners, build, started, media,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

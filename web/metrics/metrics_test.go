@@ -170,6 +170,7 @@ func TestMetricsSeries(t *testing.T) {
 		`fleetd_frames_failed_total{protocol="gt06",reason="timeout"} 0`,
 		`fleetd_frames_failed_total{protocol="gt06",reason="budget"} 0`,
 		`fleetd_device_frame_bytes{protocol="gt06"} 0`,
+		`fleetd_device_media_bytes 0`,
 		`fleetd_positions_stored_total 1`,
 		`fleetd_position_fields_removed_total{field="course"} 0`,
 		`fleetd_device_ids_invalid_total 0`,

@@ -37,6 +37,7 @@ func AddHexSeeds(f *testing.F, hexFrames ...string) {
 func SplitDecode(t testing.TB, p protocols.Stream, data []byte) [][]byte {
 	t.Helper()
 	conn := &protocols.Conn{}
+	defer conn.Release() // as the listener does when a connection ends
 	var frames [][]byte
 	for _, atEOF := range []bool{false, true} {
 		for rest := data; len(rest) > 0; {

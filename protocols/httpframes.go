@@ -163,7 +163,9 @@ func chunkedLength(data []byte) (int, error) {
 				return i + 2, nil
 			}
 			if bytes.HasPrefix(data[i:], []byte("\n")) {
-				return i + 1, nil
+				// net/http takes the end of the trailer only as "\r\n":
+				// a bare LF there is an unexpected EOF to it.
+				return 0, errHTTPFraming
 			}
 			if end := headEnd(data[i:]); end >= 0 {
 				return i + end, nil

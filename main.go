@@ -482,7 +482,7 @@ func (c *cli) serve(ctx context.Context, cfg *config.Config, _ []string) error {
 	background.Go(func() { c.backgroundJobs(cfg, core, db, log).Run(ctx) })
 	background.Go(func() { core.Notify.Run(ctx) })
 	background.Go(func() {
-		core.Ingest.RunRetention(ctx, db, ingest.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events}, time.Hour)
+		core.Ingest.RunRetention(ctx, db, ingest.RetentionOptions{Positions: cfg.Retention.Positions, Events: cfg.Retention.Events, Media: cfg.Retention.Media}, time.Hour)
 	})
 	background.Go(func() { core.Ops.WatchSpace(ctx, time.Minute) })
 	defer background.Wait() // before the store closes

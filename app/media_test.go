@@ -92,3 +92,43 @@ func TestDeviceMedia(t *testing.T) {
 		}
 	}
 }
+
+// retention.media keeps device files for less time than their positions,
+// never more; with it unset they go with their positions.
+func TestMediaRetention(t *testing.T) {
+	const day = 24 * time.Hour
+	for _, tc := range []struct {
+		name               string
+		positions, media   time.Duration
+		filesGone, posGone bool
+	}{
+		{"files with their positions", 2 * day, 0, true, true},
+		{"files sooner than positions", 0, 2 * day, true, false},
+		{"files sooner, positions later", 20 * day, 2 * day, true, false},
+		{"never longer than positions", 2 * day, 20 * day, true, true},
+		{"both kept", 20 * day, 20 * day, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := storagetest.Open(t)
+			clock := retentionNow
+			core := app.New(db, app.Options{BcryptCost: 4, Now: func() time.Time { return clock }})
+			d := addDevice(t, core, "M1", nil)
+			// An old photo, then a position that stays the latest.
+			for i, m := range []*model.Media{{Key: model.MediaImage, Ext: "jpg", Type: "image/jpeg", Data: []byte("\xff\xd8")}, nil} {
+				p := &model.Position{Protocol: "watch", Valid: true, Latitude: 52, Longitude: 13, FixTime: clock.Add(-time.Minute),
+					DeviceTime: clock.Add(-time.Minute), Attributes: model.Attributes{"n": i}, Media: m}
+				if err := core.Ingest.Ingest(d.ID, []*model.Position{p}); err != nil {
+					t.Fatal(err)
+				}
+				clock = clock.Add(5 * day)
+			}
+			got, err := core.Ingest.ApplyRetention(context.Background(), db, ingest.RetentionOptions{Positions: tc.positions, Media: tc.media})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got.Media == 1) != tc.filesGone || (got.Positions == 1) != tc.posGone {
+				t.Errorf("deleted %d files and %d positions; want files gone %v, positions gone %v", got.Media, got.Positions, tc.filesGone, tc.posGone)
+			}
+		})
+	}
+}

@@ -19,6 +19,7 @@ type Retention struct {
 	Positions time.Duration
 	Events    time.Duration
 	Audit     time.Duration
+	Media     time.Duration // 0: with the positions
 }
 
 // operationsKeys configure metrics and data retention.
@@ -28,6 +29,8 @@ func operationsKeys() []Key {
 			parseString, func(c *Config) *string { return &c.Metrics.Token }, asIs[string])),
 		field("retention.positions", time.Duration(0), "Delete positions, and the files devices sent with them, older than this (like 90d or 720h; 0 keeps them forever). Device attribute retention.positions overrides it.",
 			parseRetention, func(c *Config) *time.Duration { return &c.Retention.Positions }, formatRetention),
+		field("retention.media", time.Duration(0), "Delete the files devices sent (photos, voice messages) older than this (like 30d), to keep them for less time than positions; 0: they go with their positions (retention.positions). They are never kept longer than their positions.",
+			parseRetention, func(c *Config) *time.Duration { return &c.Retention.Media }, formatRetention),
 		field("retention.events", time.Duration(0), "Delete events older than this (like 90d; 0 keeps them forever). Device attribute retention.events overrides it.",
 			parseRetention, func(c *Config) *time.Duration { return &c.Retention.Events }, formatRetention),
 		field("retention.audit", 365*24*time.Hour, "Delete audit log entries (who changed what, logins) older than this (like 365d; 0 keeps them forever).",

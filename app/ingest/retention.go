@@ -33,8 +33,10 @@ type Pruner interface {
 }
 
 // RetentionOptions say how long records are kept; zero keeps them forever.
+// Media, when set, keeps device files for less time than their positions
+// (never more); zero deletes them with their positions.
 type RetentionOptions struct {
-	Positions, Events time.Duration
+	Positions, Events, Media time.Duration
 	// Chunk bounds one transaction; zero means DefaultRetentionChunk.
 	Chunk int
 }
@@ -96,8 +98,8 @@ func retentionOverride(attrs model.Attributes, key string) (d time.Duration, set
 
 // retentionTarget is one device's pruning work.
 type retentionTarget struct {
-	id                int64
-	positions, events time.Duration // 0: keep
+	id                       int64
+	positions, events, media time.Duration // 0: keep
 }
 
 // ApplyRetention deletes, for every device, the positions (with the files
@@ -115,7 +117,7 @@ func (ig *Service) ApplyRetention(ctx context.Context, p Pruner, opts RetentionO
 	}
 	chunk := orDefaultChunk(opts.Chunk)
 	now := ig.now()
-	// A device's files (photos, voice messages) go with its positions.
+	// A device's files (photos, voice messages) go with its positions, or sooner (opts.Media).
 	pruneMedia := func(id int64, cutoff time.Time, limit int) (int, error) {
 		return p.PruneMedia(fleet.MediaKey(id, ""), fleet.MediaBefore(id, cutoff), limit)
 	}
@@ -127,7 +129,7 @@ func (ig *Service) ApplyRetention(ctx context.Context, p Pruner, opts RetentionO
 		}{
 			{t.positions, p.PrunePositions, &done.Positions},
 			{t.events, p.PruneEvents, &done.Events},
-			{t.positions, pruneMedia, &done.Media},
+			{t.media, pruneMedia, &done.Media},
 		} {
 			if job.window <= 0 {
 				continue
@@ -176,7 +178,11 @@ func (ig *Service) retentionTargets(opts RetentionOptions) ([]retentionTarget, e
 					*o.win = w
 				}
 			}
-			if t.positions > 0 || t.events > 0 {
+			t.media = t.positions
+			if opts.Media > 0 && (t.media == 0 || opts.Media < t.media) {
+				t.media = opts.Media
+			}
+			if t.positions > 0 || t.events > 0 || t.media > 0 {
 				out = append(out, t)
 			}
 			return true

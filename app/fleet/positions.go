@@ -31,37 +31,31 @@ func (fl *Service) Positions(actor *model.User, q PositionQuery) ([]*model.Posit
 		})
 		return out, err
 	}
-	err := fl.store.View(func(tx model.Tx) error {
-		a := access.Guard{Tx: tx, Actor: actor}
-		switch {
-		case len(q.IDs) > 0:
-			devices := make([]int64, 0, len(q.IDs))
-			for _, id := range q.IDs {
-				p, err := tx.Position(id)
-				if err != nil {
-					return err
-				}
-				out = append(out, p)
-				devices = append(devices, p.DeviceID)
+	if len(q.IDs) == 0 { // the latest position of every device the actor sees
+		now, err := fl.FleetNow(actor)
+		for _, n := range now {
+			if n.Position != nil {
+				out = append(out, n.Position)
 			}
-			err := a.MustSeeDevices(devices)
-			if model.ClassOf(err) == model.ClassNotFound {
-				// as for an id that does not exist: ids cannot be probed
-				return model.NotFound("position")
-			}
-			return err
-		default:
-			return a.EachDevice(func(d *model.Device) error {
-				p, err := tx.LatestPosition(d.ID)
-				if errors.Is(err, model.ErrNotFound) {
-					return nil
-				}
-				if err == nil {
-					out = append(out, p)
-				}
-				return err
-			})
 		}
+		return out, err
+	}
+	err := fl.store.View(func(tx model.Tx) error {
+		devices := make([]int64, 0, len(q.IDs))
+		for _, id := range q.IDs {
+			p, err := tx.Position(id)
+			if err != nil {
+				return err
+			}
+			out = append(out, p)
+			devices = append(devices, p.DeviceID)
+		}
+		err := access.Guard{Tx: tx, Actor: actor}.MustSeeDevices(devices)
+		if model.ClassOf(err) == model.ClassNotFound {
+			// as for an id that does not exist: ids cannot be probed
+			return model.NotFound("position")
+		}
+		return err
 	})
 	return out, err
 }

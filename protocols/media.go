@@ -1,6 +1,10 @@
 package protocols
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/fleetd/fleetd/app/model"
+)
 
 // MediaBudget bounds the bytes that files being put together from many
 // frames (a watch's voice message in chunks, a camera's picture in
@@ -46,9 +50,6 @@ func (c *Conn) Release() {
 	}
 }
 
-// Len is the bytes held.
-func (p *Parts) Len() int { return len(p.data) }
-
 // Add appends b, unless the file would pass max bytes or the shared budget
 // has no room: then the parts are dropped and Add reports false.
 func (p *Parts) Add(b []byte, max int) bool {
@@ -87,4 +88,9 @@ func (p *Parts) Take() []byte {
 func (p *Parts) Drop() {
 	mediaHeld.Add(-int64(len(p.data)))
 	p.data = nil
+}
+
+// JPEG is a picture a device sent, as its position's "image" file.
+func JPEG(data []byte) *model.Media {
+	return &model.Media{Key: model.MediaImage, Ext: "jpg", Type: "image/jpeg", Data: data}
 }

@@ -23,11 +23,11 @@ func TestParts(t *testing.T) {
 		t.Fatalf("two adds within the bound: %d held", held())
 	}
 	p.Cut(5)
-	if p.Len() != 15 || held() != 15 {
-		t.Fatalf("after a cut: %d, %d held", p.Len(), held())
+	if len(p.Bytes()) != 15 || held() != 15 {
+		t.Fatalf("after a cut: %d, %d held", len(p.Bytes()), held())
 	}
-	if p.Add(chunk[:6], 20) || p.Len() != 0 || held() != 0 {
-		t.Fatalf("past the file's bound: %d kept, %d held", p.Len(), held())
+	if p.Add(chunk[:6], 20) || len(p.Bytes()) != 0 || held() != 0 {
+		t.Fatalf("past the file's bound: %d kept, %d held", len(p.Bytes()), held())
 	}
 	if !p.Add(chunk[:3], 20) || len(p.Take()) != 3 || held() != 0 {
 		t.Fatalf("take: %d held", held())
@@ -44,8 +44,8 @@ func TestParts(t *testing.T) {
 		conns = append(conns, c)
 	}
 	over := &protocols.Conn{UniqueID: "1"}
-	if over.Parts().Add(chunk, 2*mib) || over.Parts().Len() != 0 || held() != protocols.MediaBudget {
-		t.Fatalf("past the budget: kept %d, %d held", over.Parts().Len(), held())
+	if over.Parts().Add(chunk, 2*mib) || len(over.Parts().Bytes()) != 0 || held() != protocols.MediaBudget {
+		t.Fatalf("past the budget: kept %d, %d held", len(over.Parts().Bytes()), held())
 	}
 	conns[0].Release()
 	if !over.Parts().Add(chunk, 2*mib) {

@@ -62,5 +62,5 @@ func takePhoto(c *protocols.Conn) *model.Media {
 	if ph == nil || len(data) == 0 {
 		return nil
 	}
-	return &model.Media{Key: model.MediaImage, Ext: "jpg", Type: "image/jpeg", Data: data}
+	return protocols.JPEG(data)
 }

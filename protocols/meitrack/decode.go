@@ -157,7 +157,7 @@ func (p *Protocol) photoPacket(c *protocols.Conn, imei string, data []byte, sumO
 	pos := newPosition()
 	pos.Outdated = true
 	setTime(pos, p.now.Now())
-	pos.Media = &model.Media{Key: model.MediaImage, Ext: "jpg", Type: "image/jpeg", Data: held.Take()}
+	pos.Media = protocols.JPEG(held.Take())
 	return reply, pos, nil
 }
 

@@ -134,7 +134,7 @@ func (p *Protocol) decodePicture(m *message) (protocols.Result, error) {
 		return res, errors.New("malformed picture")
 	}
 	pos := p.outdated()
-	pos.Media = &model.Media{Key: model.MediaImage, Ext: "jpg", Type: "image/jpeg", Data: []byte(f[2])}
+	pos.Media = protocols.JPEG([]byte(f[2]))
 	res.Positions = []*model.Position{pos}
 	return res, nil
 }
